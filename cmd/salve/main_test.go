@@ -1,0 +1,26 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func runSalve(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestRootHelpAndErrors(t *testing.T) {
+	code, out, _ := runSalve(t, "--help")
+	if code != exitOK || !strings.Contains(out, "salve") {
+		t.Errorf("--help: code %d out %q", code, out)
+	}
+	code, _, errOut := runSalve(t, "no-such-command")
+	if code != exitBadInput || !strings.Contains(errOut, "unknown command") {
+		t.Errorf("unknown command: code %d stderr %q", code, errOut)
+	}
+}
