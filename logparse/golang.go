@@ -353,6 +353,18 @@ func (g *goTest) learnGoRoot(p *parser, file, fn string) {
 	if m == nil || !strings.HasPrefix(file, "/") {
 		return
 	}
+	if rel, ok := p.res.stripRoot(file); ok {
+		if p.ctx.modPath == "" {
+			d := path.Dir(rel)
+			switch {
+			case d == ".":
+				p.ctx.modPath = m[1]
+			case strings.HasSuffix(m[1], "/"+d):
+				p.ctx.modPath = strings.TrimSuffix(m[1], "/"+d)
+			}
+		}
+		return
+	}
 	pkg := strings.Split(m[1], "/")
 	dir := strings.Split(path.Dir(file), "/")
 	n := 0

@@ -235,16 +235,16 @@ func (r *resolver) stripRoot(p string) (string, bool) {
 			return p[len(r.root)+1:], true
 		}
 	}
-	for _, root := range r.roots {
-		if strings.HasPrefix(p, root+"/") {
-			return p[len(root)+1:], true
-		}
-	}
 	if r.root == "" {
 		for _, re := range ciRoots {
 			if m := re.FindStringSubmatch(p); m != nil {
 				return p[len(m[1])+1:], true
 			}
+		}
+	}
+	for _, root := range r.roots {
+		if strings.HasPrefix(p, root+"/") {
+			return p[len(root)+1:], true
 		}
 	}
 	return "", false

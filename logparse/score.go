@@ -36,6 +36,11 @@ type CaseMeta struct {
 	Source    string `json:"source,omitempty"`
 	// Mess lists the CI noise added around the recorded output.
 	Mess []string `json:"mess,omitempty"`
+	// RootAs is the root the recorded log was rewritten to, as if the CI
+	// job had run there.
+	RootAs string `json:"root_as,omitempty"`
+	// HideRoot parses without Root, to test root inference.
+	HideRoot bool `json:"hide_root,omitempty"`
 }
 
 // Expected is one line of a case's expected.json.
@@ -156,6 +161,9 @@ func ReadCase(dir string) (CaseMeta, []Expected, Options, error) {
 		return meta, nil, Options{}, fmt.Errorf("%w: %s/expected.json: %v", ErrCorpus, dir, err)
 	}
 	opts := Options{Root: meta.Root}
+	if meta.HideRoot {
+		opts.Root = ""
+	}
 	if meta.Workspace != "" {
 		opts.Workspace = filepath.Join(dir, filepath.FromSlash(meta.Workspace))
 	}
