@@ -244,5 +244,12 @@ func rustUncoded(msg, notes string) contract.ErrorType {
 	if strings.HasPrefix(msg, "unused ") || strings.HasPrefix(msg, "variable does not need") {
 		return contract.ErrLinting
 	}
-	return classifyMessage(msg, contract.ErrSyntax)
+	t := classifyMessage(msg, contract.ErrSyntax)
+	if t == contract.ErrTypeError && !reRustSemantic.MatchString(msg) {
+		return contract.ErrSyntax
+	}
+	return t
 }
+
+// reRustSemantic marks the uncoded rustc errors that are not parse errors.
+var reRustSemantic = regexp.MustCompile(`cannot find|not found|undefined|unknown|undeclared`)
