@@ -32,7 +32,7 @@ func init() {
 		&Row{Name: "cmake", Family: "make", Tool: "cmake",
 			Doc: "CMake Error at CMakeLists.txt:3 (command): and the message on the next lines"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &cmakeBlock{} })
+	addHandler(50, func() handler { return &cmakeBlock{} })
 }
 
 // gnuClassify keeps errors and warnings promoted to errors (-Werror),

@@ -19,7 +19,7 @@ func init() {
 		&Row{Name: "go-panic", Family: "go", Tool: "go",
 			Doc: "Go panics: the deepest goroutine frame inside the workspace"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &goTest{} })
+	addHandler(30, func() handler { return &goTest{} })
 }
 
 var (

@@ -25,7 +25,7 @@ func init() {
 		&Row{Name: "java-stack", Family: "java", Tool: "java",
 			Doc: "Java stack traces and JUnit failures (Maven surefire, Gradle): the first frame outside the JDK and test frameworks"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &javaStack{} })
+	addHandler(90, func() handler { return &javaStack{} })
 }
 
 // javacClassify keeps errors and, after "-Werror", warnings; the message

@@ -38,7 +38,8 @@ func init() {
 		&Row{Name: "js-test", Family: "js", Tool: "node",
 			Doc: "jest, mocha, node:test (spec and TAP) and uncaught Node errors: the deepest workspace stack frame"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &stylish{} }, func() handler { return &jsFail{} })
+	addHandler(80, func() handler { return &stylish{} })
+	addHandler(100, func() handler { return &jsFail{} })
 }
 
 func tsClassify(m *match) (contract.ErrorType, bool) {
@@ -198,7 +199,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 					j.done = true
 				}
 			}
-			return j.test != "" || j.errName != ""
+			return j.test != ""
 		}
 	}
 	if !j.open || j.done {

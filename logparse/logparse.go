@@ -7,6 +7,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -116,6 +117,17 @@ type handler interface {
 
 // handlerCtors make a fresh set of handlers for each parse, in order.
 var handlerCtors []func() handler
+
+var handlerOrder []int
+
+// addHandler registers a handler constructor; lower orders see each line
+// first. Tracebacks come before stack-trace readers of other languages,
+// whose exception lines look alike.
+func addHandler(order int, ctor func() handler) {
+	i := sort.SearchInts(handlerOrder, order)
+	handlerOrder = append(handlerOrder[:i], append([]int{order}, handlerOrder[i:]...)...)
+	handlerCtors = append(handlerCtors[:i], append([]func() handler{ctor}, handlerCtors[i:]...)...)
+}
 
 type parser struct {
 	opts     Options

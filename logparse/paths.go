@@ -133,6 +133,11 @@ func isForeign(p string) bool {
 			return true
 		}
 	}
+	return hasForeignMarker(p)
+}
+
+// hasForeignMarker reports whether p has a directory of installed code.
+func hasForeignMarker(p string) bool {
 	for _, m := range foreignMarkers {
 		if strings.Contains(p, m) {
 			return true
@@ -183,7 +188,7 @@ func (r *resolver) resolve(p, base string) (string, resolution) {
 	}
 	if abs {
 		if rel, ok := r.stripRoot(p); ok {
-			if rel == "" || isForeign("/"+rel) {
+			if rel == "" || hasForeignMarker("/"+rel) {
 				return "", resDrop
 			}
 			return rel, r.confirm(rel, resSure)

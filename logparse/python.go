@@ -28,7 +28,8 @@ func init() {
 		&Row{Name: "pytest", Family: "python", Tool: "pytest",
 			Doc: "pytest failures: ____ test ____ sections, E lines, and file.py:line: Exception"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &pyTrace{} }, func() handler { return &pytest{} })
+	addHandler(10, func() handler { return &pyTrace{} })
+	addHandler(20, func() handler { return &pytest{} })
 }
 
 func pyCodeClassify(m *match) (contract.ErrorType, bool) {

@@ -16,7 +16,7 @@ func init() {
 		&Row{Name: "rust-panic", Family: "rust", Tool: "cargo test",
 			Doc: "Rust panics: thread 'name' panicked at src/x.rs:L:C: and the message"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &rustBlock{} })
+	addHandler(40, func() handler { return &rustBlock{} })
 }
 
 var (

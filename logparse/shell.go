@@ -18,7 +18,8 @@ func init() {
 		&Row{Name: "github-annotation", Family: "ci", Tool: "github",
 			Doc: "GitHub Actions workflow commands: ::error file=F,line=L,col=C::message"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &shellcheckTTY{} }, func() handler { return &ghAnnotation{} })
+	addHandler(60, func() handler { return &shellcheckTTY{} })
+	addHandler(70, func() handler { return &ghAnnotation{} })
 }
 
 func bashClassify(m *match) (contract.ErrorType, bool) {
