@@ -19,7 +19,7 @@ func init() {
 			Doc: "mypy: file.py:line[:col]: error: message  [code]"},
 		&Row{Name: "gnu", Family: "c", Tool: "cc", Hint: ": ",
 			Pattern:  `^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<sev>fatal error|error|warning|note|Error|Warning)(?:\[(?P<code>[A-Z]+\d+)\])?: (?P<msg>.*)$`,
-			Classify: gnuClassify, Confidence: 0.95,
+			Classify: gnuClassify, Confidence: 0.95, Generic: true,
 			Doc: "gcc, g++, clang and every GNU-style tool (rustc --message-format short too): file:line:col: error: message"},
 		&Row{Name: "ld-undefined", Family: "c", Tool: "ld", Hint: "undefined reference",
 			Pattern: `^(?:\S*ld(?:\.\w+)?: )?(?P<file>[^\s:()]+\.(?:c|cc|cpp|cxx|c\+\+|m|mm|h|hpp|f90|f|s|S)):(?P<line>\d+)(?::\(\.[\w.]+\+0x[0-9a-f]+\))?: (?P<msg>undefined reference to .*)$`,

@@ -37,6 +37,11 @@ func javacClassify(m *match) (contract.ErrorType, bool) {
 		if m.p.ctx.werror || strings.Contains(msg, "-Werror") {
 			return contract.ErrLinting, true
 		}
+		// javac names -Werror only after the warnings: keep them aside.
+		if len(m.p.ctx.javaWarn) < 200 {
+			m.p.ctx.javaWarn = append(m.p.ctx.javaWarn, finding{file: m.get("file"), line: m.num("line"), col: m.num("col"),
+				typ: contract.ErrLinting, msg: msg, tool: m.row.Tool, sev: "warning", conf: 0.85, base: m.p.base()})
+		}
 		return "", false
 	}
 	if strings.HasPrefix(msg, "cannot find symbol") && strings.Contains(m.line, "import ") {
@@ -96,9 +101,6 @@ func (j *javaStack) line(p *parser, s string) bool {
 		if strings.HasPrefix(s, "> Task ") {
 			p.ctx.maven = true
 		}
-	}
-	if strings.Contains(s, "warnings found and -Werror specified") {
-		p.ctx.werror = true
 	}
 	if strings.HasSuffix(s, " FAILED") {
 		if m := reGradleF.FindStringSubmatch(s); m != nil {

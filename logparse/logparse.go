@@ -142,14 +142,15 @@ type parser struct {
 
 // context is what earlier lines said about later ones.
 type context struct {
-	base      string   // directory of `cd dir && tool`, relative to the root or absolute
-	dirs      []string // make's "Entering directory" stack
-	goVet     bool     // inside `go vet` output
-	maven     bool     // the log is a Maven build
-	javaTest  string   // the JUnit test a stack trace belongs to
-	werror    bool     // javac -Werror seen
-	modPath   string   // the Go module path, when known
-	pyTest    string   // the pytest test whose section is being read
+	base      string    // directory of `cd dir && tool`, relative to the root or absolute
+	dirs      []string  // make's "Entering directory" stack
+	goVet     bool      // inside `go vet` output
+	maven     bool      // the log is a Maven build
+	javaTest  string    // the JUnit test a stack trace belongs to
+	werror    bool      // javac -Werror seen
+	javaWarn  []finding // javac warnings, reported if -Werror follows
+	modPath   string    // the Go module path, when known
+	pyTest    string    // the pytest test whose section is being read
 	lastBlank bool
 }
 
@@ -335,6 +336,13 @@ var (
 func (p *parser) trackContext(s string) {
 	if len(s) < 5 {
 		return
+	}
+	if len(p.ctx.javaWarn) > 0 && strings.Contains(s, "warnings found and -Werror specified") {
+		p.ctx.werror = true
+		for _, f := range p.ctx.javaWarn {
+			p.emit(f)
+		}
+		p.ctx.javaWarn = nil
 	}
 	switch s[0] {
 	case 'm', 'g':
