@@ -51,7 +51,7 @@ func tsClassify(m *match) (contract.ErrorType, bool) {
 	case "TS2307", "TS2306", "TS2792", "TS7016", "TS2305", "TS2614", "TS1192", "TS6192", "TS2613", "TS1259":
 		return contract.ErrImport, true
 	case "TS6133", "TS6138", "TS6196", "TS6198", "TS7027", "TS7028", "TS6385", "TS6387":
-		if strings.Contains(m.line, "import") {
+		if strings.Contains(m.line, "import") || m.p.sourceLineHas(m.get("file"), m.num("line"), "import ") {
 			return contract.ErrImport, true
 		}
 		return contract.ErrLinting, true

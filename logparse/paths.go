@@ -307,3 +307,30 @@ func readWorkspaceFile(ws, rel string) string {
 	}
 	return string(b)
 }
+
+// sourceLineHas reports whether line n of file, read from the workspace,
+// starts with prefix (after indentation). Without a workspace it is false.
+// It reads at most 1 MiB of the file, and only for findings, never per
+// log line.
+func (p *parser) sourceLineHas(file string, n int, prefix string) bool {
+	if p.opts.Workspace == "" || n < 1 {
+		return false
+	}
+	rel, res := p.res.resolve(file, p.base())
+	if res == resDrop {
+		return false
+	}
+	text := readWorkspaceFile(p.opts.Workspace, rel)
+	for i := 1; text != ""; i++ {
+		line := text
+		if j := strings.IndexByte(text, '\n'); j >= 0 {
+			line, text = text[:j], text[j+1:]
+		} else {
+			text = ""
+		}
+		if i == n {
+			return strings.HasPrefix(strings.TrimSpace(line), prefix)
+		}
+	}
+	return false
+}
