@@ -126,6 +126,7 @@ var (
 	reJsErr     = regexp.MustCompile(`^\s{0,8}(?:Uncaught )?((?:\w+\.)?\w*(?:Error|Exception))(?: \[\w+\])?(?::\s*(.*))?$`)
 	reJsFrame   = regexp.MustCompile(`^\s+at (?:(.*?) \()?(?:file://)?([^\s()]+?):(\d+):(\d+)\)?$`)
 	reTapFrame  = regexp.MustCompile(`^\s+(?:(\S.*?) \()?(?:file://)?(/[^\s()]+?):(\d+):(\d+)\)?$`)
+	reBabelLoc  = regexp.MustCompile(`: \S+\.` + jsExt + `: .* \(\d+:\d+\)$`)
 	reNodeLoc   = regexp.MustCompile(`^(\S+\.` + jsExt + `):(\d+)$`)
 )
 
@@ -192,6 +193,10 @@ func (j *jsFail) line(p *parser, s string) bool {
 			}
 			if j.errName == "" {
 				j.errName, j.msg = m[1], strings.TrimSpace(s)
+				if reBabelLoc.MatchString(s) {
+					j.done = true // the babel-syntax row reports it, at the file it names
+					return false
+				}
 				if m[1] == "SyntaxError" && j.loc != nil {
 					f := *j.loc
 					f.typ, f.msg, f.conf, f.test = contract.ErrSyntax, j.msg, 0.85, j.test

@@ -353,6 +353,11 @@ func (p *parser) trackContext(s string) {
 		if m := reCmdLine.FindStringSubmatch(s); m != nil {
 			p.commandLine(m[1], m[2])
 		}
+	case 'c':
+		// make echoes its recipes bare: "cd sub && go test ./..."
+		if strings.HasPrefix(s, "cd ") && strings.Contains(s, "&&") {
+			p.commandLine("", s)
+		}
 	}
 }
 
@@ -388,6 +393,9 @@ func (p *parser) commandLine(prefix, cmd string) {
 		return
 	}
 	d := normalise(m[1])
+	if strings.ContainsAny(d, "$`~*") {
+		return // a variable or glob we cannot follow
+	}
 	if rel, ok := p.res.stripRoot(d); ok {
 		d = rel
 	}

@@ -27,7 +27,7 @@ var foreignMarkers = []string{
 
 // foreignPrefixes are path starts that are never workspace code.
 var foreignPrefixes = []string{
-	"<", "node:", "internal/", "/rustc/", "/usr/bin/", "/bin/", "/lib/", "/lib64/", "/proc/", "/dev/",
+	"<", "node:", "/rustc/", "/usr/bin/", "/bin/", "/lib/", "/lib64/", "/proc/", "/dev/",
 	"webpack:", "native", "[", "@",
 }
 
@@ -128,6 +128,9 @@ func (r *resolver) learnRoot(root string) {
 
 // isForeign reports whether p is code outside any workspace.
 func isForeign(p string) bool {
+	if strings.HasPrefix(p, "internal/") && strings.HasSuffix(p, ".js") {
+		return true // Node's own modules, as older versions print them
+	}
 	for _, m := range foreignPrefixes {
 		if strings.HasPrefix(p, m) {
 			return true
