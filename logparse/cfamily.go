@@ -120,7 +120,7 @@ func (c *cmakeBlock) line(p *parser, s string) bool {
 			if m[1] != "Error" {
 				return true
 			}
-			c.f = &finding{file: m[2], line: atoi(m[3]), msg: s, rule: m[4], tool: "cmake", sev: "error", conf: 0.85, base: p.base()}
+			c.f = &finding{file: m[2], line: atoi(m[3]), msg: s, rule: m[4], tool: "cmake", sev: "error", conf: 0.85, base: p.base(), row: "cmake"}
 			c.seen = false
 			return true
 		}

@@ -102,7 +102,7 @@ func (st *stylish) line(p *parser, s string) bool {
 		if m := reStylishMsg.FindStringSubmatch(s); m != nil {
 			sev := m[3]
 			p.emit(finding{file: st.file, line: atoi(m[1]), col: atoi(m[2]), typ: eslintType(m[5], m[4]),
-				msg: m[4], rule: m[5], sev: sev, tool: "eslint", conf: 0.9, base: p.base()})
+				msg: m[4], rule: m[5], sev: sev, tool: "eslint", conf: 0.9, base: p.base(), row: "eslint-stylish"})
 			return true
 		}
 		st.file = ""
@@ -199,7 +199,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 				}
 				if m[1] == "SyntaxError" && j.loc != nil {
 					f := *j.loc
-					f.typ, f.msg, f.conf, f.test = contract.ErrSyntax, j.msg, 0.85, j.test
+					f.typ, f.msg, f.conf, f.test, f.row = contract.ErrSyntax, j.msg, 0.85, j.test, "js-test"
 					p.emit(f)
 					j.done = true
 				}
@@ -230,7 +230,7 @@ func (j *jsFail) frame(s string) []string {
 }
 
 func (j *jsFail) frameLine(p *parser, m []string) bool {
-	f := finding{file: m[2], line: atoi(m[3]), col: atoi(m[4]), base: p.base(), tool: "node", test: j.test}
+	f := finding{file: m[2], line: atoi(m[3]), col: atoi(m[4]), base: p.base(), tool: "node", test: j.test, row: "js-test"}
 	if _, res := p.res.resolve(f.file, f.base); res == resDrop {
 		return true
 	}

@@ -48,7 +48,11 @@ var ErrInput = errors.New("logparse: reading log")
 // same input always gives the same output. Memory is bounded by
 // MaxLineLength, MaxReports and the workspace index, not by the log size.
 func Parse(r io.Reader, opts Options) ([]contract.BugReport, error) {
-	p := newParser(opts)
+	return newParser(opts).run(r)
+}
+
+// run feeds every line of r to p and returns the reports.
+func (p *parser) run(r io.Reader) ([]contract.BugReport, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := readLine(br)
@@ -106,6 +110,7 @@ type finding struct {
 	sev       string
 	conf      float64
 	base      string
+	row       string // the table row that read it
 }
 
 // handler reads a multi-line format. line returns true when it consumed
@@ -138,6 +143,7 @@ type parser struct {
 	syntax   map[string]int // file -> line of its first SYNTAX report
 	handlers []handler
 	ctx      context
+	used     map[string]int // reports per row, when counting (tests)
 }
 
 // context is what earlier lines said about later ones.
@@ -233,7 +239,7 @@ func (p *parser) matchRows(s string) {
 		p.emit(finding{
 			file: m.get("file"), line: m.num("line"), col: m.num("col"), typ: t,
 			msg: msg, tool: r.Tool, rule: rule, sev: normSeverity(m.get("sev")),
-			conf: r.Confidence, base: p.base(),
+			conf: r.Confidence, base: p.base(), row: r.Name,
 		})
 		return
 	}
@@ -271,6 +277,9 @@ func (p *parser) emit(f finding) {
 	rel, res := p.res.resolve(f.file, f.base)
 	if res == resDrop {
 		return
+	}
+	if p.used != nil {
+		p.used[f.row]++
 	}
 	key := rel + ":" + strconv.Itoa(f.line)
 	if i, ok := p.seen[key]; ok {

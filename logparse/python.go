@@ -139,7 +139,7 @@ func (t *pyTrace) report(p *parser, exc, msg string) {
 		return
 	}
 	f := *loc
-	f.typ, f.msg, f.conf = typ, msg, conf
+	f.typ, f.msg, f.conf, f.row = typ, msg, conf, "python-traceback"
 	if p.ctx.pyTest != "" {
 		f.test = p.ctx.pyTest
 	} else {
@@ -265,7 +265,7 @@ func (t *pytest) report(p *parser, f *finding, exc string) {
 		msg = exc
 	}
 	r := *f
-	r.typ = pyExcType(exc, first)
+	r.typ, r.row = pyExcType(exc, first), "pytest"
 	r.msg = msg
 	r.conf = 0.85
 	if exc == "AssertionError" || strings.HasPrefix(first, "assert") {

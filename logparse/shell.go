@@ -73,7 +73,7 @@ func (t *shellcheckTTY) line(p *parser, s string) bool {
 			typ = contract.ErrSyntax
 		}
 		p.emit(finding{file: t.file, line: t.lnum, col: len(m[1]) + 1, typ: typ, msg: m[4], rule: m[2],
-			sev: normSeverity(m[3]), tool: "shellcheck", conf: 0.9, base: p.base()})
+			sev: normSeverity(m[3]), tool: "shellcheck", conf: 0.9, base: p.base(), row: "shellcheck-tty"})
 		t.n = 0
 		return true
 	}
@@ -104,7 +104,7 @@ func (ghAnnotation) line(p *parser, s string) bool {
 	if m == nil || m[1] != "error" {
 		return m != nil
 	}
-	f := finding{msg: unescapeGHA(m[3]), tool: "github", sev: "error", conf: 0.85, base: p.base()}
+	f := finding{msg: unescapeGHA(m[3]), tool: "github", sev: "error", conf: 0.85, base: p.base(), row: "github-annotation"}
 	for _, kv := range reGHAParam.FindAllStringSubmatch(m[2], -1) {
 		switch kv[1] {
 		case "file":
