@@ -28,7 +28,7 @@ var foreignMarkers = []string{
 // foreignPrefixes are path starts that are never workspace code.
 var foreignPrefixes = []string{
 	"<", "node:", "/rustc/", "/usr/bin/", "/bin/", "/lib/", "/lib64/", "/proc/", "/dev/",
-	"webpack:", "native", "[", "@",
+	"webpack:", "[",
 }
 
 // ciRoots recognise the checkout roots of common CI systems and containers.
@@ -186,7 +186,7 @@ func (r *resolver) resolve(p, base string) (string, resolution) {
 		p = path.Join(base, p)
 		abs = strings.HasPrefix(p, "/")
 	}
-	if isForeign(p) {
+	if isForeign(p) || p == "native" || (!abs && hasForeignMarker("/"+p)) {
 		return "", resDrop
 	}
 	if abs {
