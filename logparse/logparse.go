@@ -144,6 +144,7 @@ type parser struct {
 	handlers []handler
 	ctx      context
 	used     map[string]int // reports per row, when counting (tests)
+	errWord  bool           // the current line names an error or exception
 }
 
 // context is what earlier lines said about later ones.
@@ -187,6 +188,7 @@ func (p *parser) feed(raw string) {
 		s = s[:MaxLineLength]
 	}
 	p.trackContext(s)
+	p.errWord = strings.Contains(s, "rror") || strings.Contains(s, "xception") || strings.Contains(s, "Failure") || strings.Contains(s, "Throwable")
 	for _, h := range p.handlers {
 		if h.line(p, s) {
 			return
@@ -210,7 +212,7 @@ func (p *parser) matchRows(s string) {
 		if r.re == nil || r.need&f != r.need {
 			continue
 		}
-		if r.Hint != "" && !strings.Contains(s, r.Hint) {
+		if r.hints != nil && !containsAny(s, r.hints) {
 			continue
 		}
 		g := r.re.FindStringSubmatch(s)
@@ -251,6 +253,15 @@ func (p *parser) base() string {
 		return p.ctx.dirs[n-1]
 	}
 	return p.ctx.base
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }
 
 func normSeverity(s string) string {

@@ -91,11 +91,13 @@ func (t *pyTrace) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if reTraceHead.MatchString(s) {
+	if strings.Contains(s, "Traceback (") && reTraceHead.MatchString(s) {
 		*t = pyTrace{active: true, test: t.test}
 		return true
 	}
-	if m := rePyFrame.FindStringSubmatch(s); m != nil && (t.active || m[3] == "") {
+	if !strings.Contains(s, `File "`) {
+		// not a frame
+	} else if m := rePyFrame.FindStringSubmatch(s); m != nil && (t.active || m[3] == "") {
 		if !t.active {
 			*t = pyTrace{active: true, test: t.test}
 		}
@@ -198,14 +200,14 @@ type pytest struct {
 }
 
 func (t *pytest) line(p *parser, s string) bool {
-	if len(s) > 6 && s[0] == '=' {
+	if len(s) > 6 && s[0] == '=' && s[1] == '=' && s[2] == '=' && s[len(s)-1] == '=' {
 		if m := rePytestBanner.FindStringSubmatch(s); m != nil {
 			t.end(p)
 			t.in = m[1] == "FAILURES" || m[1] == "ERRORS"
 			return t.in
 		}
 	}
-	if len(s) > 6 && s[0] == '_' {
+	if len(s) > 6 && s[0] == '_' && s[len(s)-1] == '_' {
 		if m := rePytestSection.FindStringSubmatch(s); m != nil && (t.in || strings.HasPrefix(m[1], "ERROR collecting")) {
 			t.end(p)
 			t.in = true
