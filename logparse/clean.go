@@ -9,7 +9,9 @@ import (
 // prefixes of GitHub Actions, Azure Pipelines, GitLab, Jenkins and Docker
 // BuildKit. It never allocates when the line needs no change.
 func cleanLine(s string) string {
-	s = strings.TrimRight(s, "\r\n")
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
 	if i := strings.LastIndexByte(s, '\r'); i >= 0 {
 		// A bare CR overprints the line: keep what a terminal would show,
 		// unless what follows is only an escape sequence (GitLab sections).

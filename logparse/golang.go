@@ -158,14 +158,14 @@ func (g *goTest) indented(p *parser, s string) bool {
 	if !strings.Contains(s, ".go:") {
 		// not a test's file:line line
 	} else if m := reGoLine.FindStringSubmatch(s); m != nil && (g.failing != "" || g.running != "") {
-		it := goItem{file: m[2], line: atoi(m[3]), msg: m[4]}
+		it := goItem{file: own(m[2]), line: atoi(m[3]), msg: own(m[4])}
 		if g.failing != "" {
-			it.test, it.afterFail = g.failing, true
+			it.test, it.afterFail = own(g.failing), true
 			if len(g.group) < 256 {
 				g.group = append(g.group, it)
 			}
 		} else {
-			it.test = g.running
+			it.test = own(g.running)
 			if len(g.buf) < 256 {
 				g.buf = append(g.buf, it)
 			}
@@ -179,7 +179,7 @@ func (g *goTest) indented(p *parser, s string) bool {
 	if !strings.Contains(s, "Error") && !strings.Contains(s, "Messages:") {
 		// not a testify line
 	} else if m := reGoTrace.FindStringSubmatch(s); m != nil {
-		last.abs = m[1]
+		last.abs = own(m[1])
 		return true
 	} else if m := reGoTestify.FindStringSubmatch(s); m != nil {
 		if strings.TrimSpace(last.msg) == "" || m[1] == "Error" && !strings.Contains(last.msg, "\n") {

@@ -39,8 +39,8 @@ func javacClassify(m *match) (contract.ErrorType, bool) {
 		}
 		// javac names -Werror only after the warnings: keep them aside.
 		if len(m.p.ctx.javaWarn) < 200 {
-			m.p.ctx.javaWarn = append(m.p.ctx.javaWarn, finding{file: m.get("file"), line: m.num("line"), col: m.num("col"),
-				typ: contract.ErrLinting, msg: msg, tool: m.row.Tool, sev: "warning", conf: 0.85, base: m.p.base(), row: m.row.Name})
+			m.p.ctx.javaWarn = append(m.p.ctx.javaWarn, finding{file: own(m.get("file")), line: m.num("line"), col: m.num("col"),
+				typ: contract.ErrLinting, msg: own(msg), tool: m.row.Tool, sev: "warning", conf: 0.85, base: m.p.base(), row: m.row.Name})
 		}
 		return "", false
 	}
@@ -135,7 +135,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 		j.done = true
 		return true
 	}
-	if p.errWord && strings.IndexByte(s, '.') > 0 {
+	if p.errWord && strings.IndexByte(s, '.') > 0 && javaExcHead(s) {
 		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
 			if strings.HasPrefix(s, "Caused by: ") && j.active {
 				return true
@@ -190,6 +190,22 @@ func javaFrame(s string) []string {
 		pkg, simple = cls[:k+1], cls[k+1:]
 	}
 	return []string{s, pkg, simple, method, file, loc[c+1:]}
+}
+
+// javaExcHead is a cheap test before reJavaExc: the line starts with a
+// dotted class name, after "Exception in thread ..." or "Caused by: ".
+func javaExcHead(s string) bool {
+	if strings.HasPrefix(s, "Caused by: ") {
+		s = s[len("Caused by: "):]
+	} else if strings.HasPrefix(s, "Exception in thread ") {
+		if i := strings.Index(s, `" `); i > 0 {
+			s = s[i+2:]
+		}
+	}
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.IndexByte(s, '.') > 0 && !strings.ContainsAny(s, " \t/")
 }
 
 func (j *javaStack) excName() string {

@@ -1,7 +1,7 @@
 package logparse
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"math"
@@ -51,52 +51,68 @@ func Parse(r io.Reader, opts Options) ([]contract.BugReport, error) {
 	return newParser(opts).run(r)
 }
 
-// run feeds every line of r to p and returns the reports.
-func (p *parser) run(r io.Reader) ([]contract.BugReport, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := readLine(br)
-		if len(line) > 0 || err == nil {
-			p.feed(line)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return p.finish(), errors.Join(ErrInput, err)
-		}
-	}
-	return p.finish(), nil
-}
-
 // ParseString is Parse over a string.
 func ParseString(log string, opts Options) []contract.BugReport {
 	out, _ := Parse(strings.NewReader(log), opts)
 	return out
 }
 
-// readLine returns the next line without its newline; over-long lines are
-// cut at MaxLineLength and the rest is discarded.
-func readLine(br *bufio.Reader) (string, error) {
-	b, err := br.ReadSlice('\n')
-	if err == nil || err == io.EOF {
-		return string(b), err
+// chunkSize is the read buffer. Lines are cut out of one string per
+// chunk, so that reading costs one allocation per chunk, not per line;
+// whatever the parser keeps beyond a line is cloned (see own).
+const chunkSize = 256 << 10
+
+// run feeds every line of r to p and returns the reports.
+func (p *parser) run(r io.Reader) ([]contract.BugReport, error) {
+	buf := make([]byte, chunkSize)
+	n := 0
+	skipping := false // inside the discarded tail of an over-long line
+	for {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil && err != io.EOF {
+			return p.finish(), errors.Join(ErrInput, err)
+		}
+		if last := bytes.LastIndexByte(buf[:n], '\n'); last >= 0 {
+			skipping = p.feedChunk(string(buf[:last+1]), skipping)
+			n = copy(buf, buf[last+1:n])
+		} else if n == len(buf) {
+			if !skipping {
+				p.feed(string(buf[:MaxLineLength]))
+			}
+			skipping, n = true, 0
+		}
+		if err == io.EOF {
+			if n > 0 && !skipping {
+				p.feed(string(buf[:n]))
+			}
+			return p.finish(), nil
+		}
 	}
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		return string(b), err
-	}
-	keep := string(b)
-	for errors.Is(err, bufio.ErrBufferFull) {
-		_, err = br.ReadSlice('\n')
-	}
-	if len(keep) > MaxLineLength {
-		keep = keep[:MaxLineLength]
-	}
-	if err == io.EOF {
-		return keep, io.EOF
-	}
-	return keep, err
 }
+
+// feedChunk feeds the newline-terminated lines of chunk. It returns false:
+// a chunk always ends a line.
+func (p *parser) feedChunk(chunk string, skipping bool) bool {
+	for len(chunk) > 0 {
+		i := strings.IndexByte(chunk, '\n')
+		line := chunk[:i]
+		chunk = chunk[i+1:]
+		if skipping {
+			skipping = false
+			continue
+		}
+		if len(line) > MaxLineLength {
+			line = line[:MaxLineLength]
+		}
+		p.feed(line)
+	}
+	return false
+}
+
+// own copies a string cut from a read chunk, so that keeping it does not
+// keep the chunk.
+func own(s string) string { return strings.Clone(s) }
 
 // finding is a report before its path is resolved.
 type finding struct {
@@ -295,7 +311,7 @@ func (p *parser) emit(f finding) {
 	key := rel + ":" + strconv.Itoa(f.line)
 	if i, ok := p.seen[key]; ok {
 		if p.out[i].TestName == nil && f.test != "" {
-			t := f.test
+			t := own(f.test)
 			p.out[i].TestName = &t
 		}
 		return
@@ -319,17 +335,17 @@ func (p *parser) emit(f finding) {
 		msg = msg[:maxMessage]
 	}
 	r := contract.BugReport{
-		FilePath: rel, LineNumber: f.line, ErrorType: f.typ, Message: msg,
-		ConfidenceScore: &conf, Column: f.col, Tool: f.tool, Rule: f.rule, Severity: f.sev,
+		FilePath: own(rel), LineNumber: f.line, ErrorType: f.typ, Message: own(msg),
+		ConfidenceScore: &conf, Column: f.col, Tool: f.tool, Rule: own(f.rule), Severity: f.sev,
 	}
 	if r.Column < 0 {
 		r.Column = 0
 	}
 	if f.test != "" {
-		t := f.test
+		t := own(f.test)
 		r.TestName = &t
 	}
-	p.seen[key] = len(p.out)
+	p.seen[own(key)] = len(p.out)
 	p.out = append(p.out, r)
 }
 

@@ -49,10 +49,11 @@ var ciRoots = []*regexp.Regexp{
 
 // resolver turns the paths a log mentions into repo-relative paths.
 type resolver struct {
-	root   string              // the workspace root as the log sees it
-	roots  []string            // roots learned from the log itself
-	byBase map[string][]string // workspace files by base name
-	files  map[string]bool     // workspace files
+	cache  map[[2]string]resolved // recent answers; cleared when full
+	root   string                 // the workspace root as the log sees it
+	roots  []string               // roots learned from the log itself
+	byBase map[string][]string    // workspace files by base name
+	files  map[string]bool        // workspace files
 }
 
 func newResolver(root, workspace string) *resolver {
@@ -123,6 +124,7 @@ func (r *resolver) learnRoot(root string) {
 	}
 	if len(r.roots) < 8 {
 		r.roots = append(r.roots, root)
+		r.cache = nil
 	}
 }
 
@@ -177,6 +179,25 @@ func normalise(p string) string {
 // resolve maps p, which the log wrote relative to base (itself relative to
 // the root, or absolute), to a repo-relative path.
 func (r *resolver) resolve(p, base string) (string, resolution) {
+	k := [2]string{p, base}
+	if v, ok := r.cache[k]; ok {
+		return v.rel, v.res
+	}
+	rel, res := r.resolveUncached(p, base)
+	if r.cache == nil || len(r.cache) >= 4096 {
+		r.cache = map[[2]string]resolved{}
+	}
+	r.cache[[2]string{own(p), own(base)}] = resolved{own(rel), res}
+	return rel, res
+}
+
+// resolved is a cached answer of resolve.
+type resolved struct {
+	rel string
+	res resolution
+}
+
+func (r *resolver) resolveUncached(p, base string) (string, resolution) {
 	p = normalise(p)
 	if p == "" || p == "." {
 		return "", resDrop

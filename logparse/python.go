@@ -224,7 +224,7 @@ func (t *pytest) line(p *parser, s string) bool {
 	}
 	if strings.HasPrefix(s, "E ") || s == "E" {
 		if len(t.elines) < 12 {
-			t.elines = append(t.elines, strings.TrimSpace(s[1:]))
+			t.elines = append(t.elines, own(strings.TrimSpace(s[1:])))
 		}
 		return true
 	}
