@@ -121,6 +121,14 @@ func stripOnePrefix(s string) string {
 			}
 		}
 	case c == '#':
+		// GitHub/Azure problem-matcher echoes: "##[error]text".
+		if strings.HasPrefix(s, "##[") {
+			for _, pre := range []string{"##[error]", "##[warning]", "##[debug]", "##[section]", "##[command]"} {
+				if strings.HasPrefix(s, pre) {
+					return s[len(pre):]
+				}
+			}
+		}
 		// Docker BuildKit: "#12 0.123 <text>"
 		j := 1
 		for j < len(s) && isDigit(s[j]) {
@@ -140,6 +148,10 @@ func stripOnePrefix(s string) string {
 					return s[k+1:]
 				}
 			}
+		}
+	case c == 't':
+		if strings.HasPrefix(s, "travis_fold:") || strings.HasPrefix(s, "travis_time:") {
+			return ""
 		}
 	case c == 's':
 		// GitLab section markers: section_start:1700000000:name[collapsed=true]

@@ -51,7 +51,7 @@ func javacClassify(m *match) (contract.ErrorType, bool) {
 }
 
 var (
-	reJavaExc  = regexp.MustCompile(`^(?:Exception in thread "[^"]*" |Caused by: )?((?:[a-zA-Z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Failure|Throwable|Failed)[\w$]*)(?::\s*(.*))?$`)
+	reJavaExc  = regexp.MustCompile(`^\s*(?:Exception in thread "[^"]*" |Caused by: )?((?:[a-zA-Z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Failure|Throwable|Failed)[\w$]*)(?::\s*(.*))?$`)
 	reSurefOld = regexp.MustCompile(`^\[ERROR\] (\w+)\(([\w.$]+)\)\s+Time elapsed.*<<< (?:FAILURE|ERROR)!`)
 	reSurefNew = regexp.MustCompile(`^\[ERROR\] ([\w.$]+)\.(\w+)\s+--\s+Time elapsed.*<<< (?:FAILURE|ERROR)!`)
 	reGradleF  = regexp.MustCompile(`^(\S+) > (\S+?)(?:\(\))? FAILED$`)
@@ -137,10 +137,10 @@ func (j *javaStack) line(p *parser, s string) bool {
 	}
 	if p.errWord && strings.IndexByte(s, '.') > 0 && javaExcHead(s) {
 		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
-			if strings.HasPrefix(s, "Caused by: ") && j.active {
+			if strings.HasPrefix(strings.TrimSpace(s), "Caused by: ") && j.active {
 				return true
 			}
-			j.active, j.done, j.msg = true, false, s
+			j.active, j.done, j.msg = true, false, strings.TrimSpace(s)
 			return true
 		}
 	}
@@ -195,6 +195,7 @@ func javaFrame(s string) []string {
 // javaExcHead is a cheap test before reJavaExc: the line starts with a
 // dotted class name, after "Exception in thread ..." or "Caused by: ".
 func javaExcHead(s string) bool {
+	s = strings.TrimLeft(s, " \t")
 	if strings.HasPrefix(s, "Caused by: ") {
 		s = s[len("Caused by: "):]
 	} else if strings.HasPrefix(s, "Exception in thread ") {
