@@ -157,6 +157,12 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.loc = &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "node"}
 		return false
 	}
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "FAIL ") && strings.Contains(t, " > ") {
+		// vitest: " FAIL  file.test.js > suite > name"
+		_, name, _ := strings.Cut(t, " > ")
+		j.start(name, false)
+		return true
+	}
 	switch {
 	case strings.IndexByte(s, 0xE2) < 0 && !strings.Contains(s, "ok "):
 	case strings.Contains(s, "● "):
@@ -222,7 +228,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 }
 
 func (j *jsFail) frame(s string) []string {
-	if strings.IndexByte(s, ':') < 0 || (s[0] != ' ' && s[0] != '\t') {
+	if strings.IndexByte(s, ':') < 0 || (s[0] != ' ' && s[0] != '\t' && !strings.HasPrefix(s, "❯")) {
 		return nil
 	}
 	if f, l, c, ok := jsFrame(s, !j.tap); ok {
@@ -238,6 +244,13 @@ func jsFrame(s string, needAt bool) (file, line, col string, ok bool) {
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "at ") {
 		t = t[3:]
+	} else if strings.HasPrefix(t, "❯ ") {
+		// vitest: "❯ fn file:line:col" or "❯ file:line:col"
+		t = t[len("❯ "):]
+		if i := strings.LastIndexByte(t, ' '); i >= 0 {
+			t = t[i+1:]
+		}
+		needAt = true
 	} else if needAt {
 		return "", "", "", false
 	}

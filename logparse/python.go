@@ -23,6 +23,10 @@ func init() {
 				return classifyMessage(m.get("msg"), contract.ErrSyntax), true
 			},
 			Confidence: 0.9, Doc: "ruff's syntax errors: file.py:line:col: SyntaxError: message"},
+		&Row{Name: "pyright", Family: "python", Tool: "pyright", Hint: " - ",
+			Pattern:  `^\s+(?P<file>[^\s:]+\.pyi?):(?P<line>\d+):(?P<col>\d+) - (?P<sev>error|warning|information): (?P<msg>.*)$`,
+			Classify: pyrightClassify, Confidence: 0.95,
+			Doc: "pyright: the file, then   /path/file.py:line:col - error: message"},
 		&Row{Name: "python-traceback", Family: "python", Tool: "python",
 			Doc: "Python tracebacks and SyntaxError blocks: the deepest frame inside the workspace; unittest FAIL:/ERROR: names the test"},
 		&Row{Name: "pytest", Family: "python", Tool: "pytest",
@@ -30,6 +34,27 @@ func init() {
 	)
 	addHandler(10, func() handler { return &pyTrace{} })
 	addHandler(20, func() handler { return &pytest{} })
+}
+
+func pyrightClassify(m *match) (contract.ErrorType, bool) {
+	switch m.get("sev") {
+	case "information":
+		return "", false
+	case "warning":
+		if t := classifyMessage(m.get("msg"), contract.ErrLinting); t == contract.ErrImport {
+			return t, true
+		}
+		return contract.ErrLinting, true
+	}
+	msg := m.get("msg")
+	if strings.HasPrefix(msg, "Import ") && strings.Contains(msg, "could not be resolved") {
+		return contract.ErrImport, true
+	}
+	t := classifyMessage(msg, contract.ErrTypeError)
+	if t == contract.ErrLogic {
+		t = contract.ErrTypeError
+	}
+	return t, true
 }
 
 func pyCodeClassify(m *match) (contract.ErrorType, bool) {
