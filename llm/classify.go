@@ -221,3 +221,20 @@ func cut(s string) string {
 	}
 	return s[:i] + "…"
 }
+
+// EmitWhole sends a whole response to onDelta (when not nil) as one
+// reasoning delta and one text delta: what a provider does when a streamed
+// request was answered with a single JSON document.
+func EmitWhole(resp Response, onDelta func(Delta)) {
+	if onDelta == nil {
+		return
+	}
+	for _, r := range resp.Reasoning {
+		if r.Text != "" {
+			onDelta(Delta{Reasoning: r.Text})
+		}
+	}
+	if resp.Content != "" {
+		onDelta(Delta{Text: resp.Content})
+	}
+}
