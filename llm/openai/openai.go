@@ -11,7 +11,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
@@ -120,7 +119,7 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response,
 		return llm.Response{}, err
 	}
 	defer resp.Body.Close()
-	if req.Stream && !isJSON(resp) {
+	if req.Stream && !wire.IsJSON(resp) {
 		return p.readStream(ctx, resp, req.OnDelta)
 	}
 	body, err := p.ep.ReadBody(ctx, resp)
@@ -132,12 +131,6 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response,
 		llm.EmitWhole(out, req.OnDelta)
 	}
 	return out, err
-}
-
-// isJSON reports whether a response is one JSON document: a server that
-// ignores "stream": true, or answers an error with status 200.
-func isJSON(resp *http.Response) bool {
-	return strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json")
 }
 
 // chatRequest is the request body. Pointer and omitempty fields are left

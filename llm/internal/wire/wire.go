@@ -144,3 +144,9 @@ func Header(extra map[string]string, pairs ...string) http.Header {
 	}
 	return h
 }
+
+// IsJSON reports whether a response is one JSON document: a server that
+// ignores "stream": true, or answers an error with status 200.
+func IsJSON(resp *http.Response) bool {
+	return strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json")
+}
