@@ -96,7 +96,9 @@ func TestFatalErrors(t *testing.T) {
 }
 
 func TestRateLimitWaits(t *testing.T) {
-	rl := func(d time.Duration) error { return &llm.Error{Class: llm.ClassRateLimit, Status: 429, RetryAfter: d, Message: "slow down"} }
+	rl := func(d time.Duration) error {
+		return &llm.Error{Class: llm.ClassRateLimit, Status: 429, RetryAfter: d, Message: "slow down"}
+	}
 	cases := []struct {
 		name    string
 		targets [][]any
