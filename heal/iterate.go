@@ -138,10 +138,6 @@ func (r *run) revert(fixes []applied, iter int, why string) {
 func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []contract.BugReport) error {
 	r.o.Progress.Stage(iter, StageCommit, r.fixedN)
 	defer r.timed(StageCommit)()
-	still := map[string]bool{}
-	for _, b := range after {
-		still[bugKey(b)] = true
-	}
 	for _, f := range fixes {
 		var lines []string
 		for _, i := range f.bugs {
@@ -155,16 +151,48 @@ func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []con
 		r.res.HeadCommit = h
 		r.res.Commits = append(r.res.Commits, Commit{Hash: h, Message: firstLine(msg), Files: []string{f.path}, Iteration: iter})
 		for _, i := range f.bugs {
-			r.settle(&r.res.Bugs[i], h, still, f)
+			r.settle(&r.res.Bugs[i], h, stillThere(r.res.Bugs[i].Bug, f.decision.Hunks, after), f)
 		}
 	}
 	return nil
 }
 
+// stillThere reports whether bug is reported again after a fix whose hunks
+// are given: the same error on the line the bug's line moved to, or on a
+// line the fix rewrote.
+func stillThere(bug contract.BugReport, hunks []Hunk, after []contract.BugReport) bool {
+	lo, hi := mapLine(hunks, bug.LineNumber)
+	key := bugKey(bug)
+	for _, a := range after {
+		if bugKey(a) == key && a.LineNumber >= lo && a.LineNumber <= hi {
+			return true
+		}
+	}
+	return false
+}
+
+// mapLine maps an original line through hunks to the new file: one line
+// when it was untouched, the range of the replacement when it was edited.
+func mapLine(hunks []Hunk, line int) (int, int) {
+	shift := 0
+	for _, h := range hunks {
+		end := h.OldStart + len(h.Old) - 1
+		switch {
+		case line < h.OldStart:
+			return line + shift, line + shift
+		case line <= end:
+			lo := h.OldStart + shift
+			return lo, max(lo, lo+len(h.New)-1)
+		}
+		shift += len(h.New) - len(h.Old)
+	}
+	return line + shift, line + shift
+}
+
 // settle gives a committed bug its final status.
-func (r *run) settle(b *BugResult, commit string, still map[string]bool, f applied) {
+func (r *run) settle(b *BugResult, commit string, still bool, f applied) {
 	b.Commit = commit
-	if still[bugKey(b.Bug)] {
+	if still {
 		b.Status, b.Reason = StatusFailed, "still reported after the fix"
 		b.Line = FormatFixLine(b.Bug, unfixedReason(StatusFailed, b.Reason))
 		r.prev[f.path] = attemptInfo(b.Iteration, f.result, "still_failing", b.Reason, f.decision.Diff)

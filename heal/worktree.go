@@ -81,6 +81,9 @@ func confine(root, rel string) (string, error) {
 	if rel == "" || filepath.IsAbs(rel) {
 		return "", fmt.Errorf("heal: path %q: %w", rel, ErrOutsideWorkspace)
 	}
+	if c := filepath.Clean(filepath.FromSlash(rel)); c == ".." || strings.HasPrefix(c, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("heal: path %q: %w", rel, ErrOutsideWorkspace)
+	}
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
