@@ -66,11 +66,21 @@ type Results struct {
 	CI        *Verdict             `json:"ci,omitempty"`
 	// Timings holds the seconds spent per stage over the whole run.
 	Timings map[string]float64 `json:"timings"`
+	// Stages lists every timed step in order, for the run store.
+	Stages []StageTiming `json:"stages"`
 	// IterationTimings holds the seconds per stage of each iteration.
 	IterationTimings []map[string]float64 `json:"iteration_timings"`
 	LLM              LLMUsage             `json:"llm"`
 	StartedAt        string               `json:"started_at"`
 	CompletedAt      string               `json:"completed_at"`
+}
+
+// StageTiming is one timed step of a run.
+type StageTiming struct {
+	Stage     string  `json:"stage"`
+	Iteration int     `json:"iteration"`
+	StartedAt string  `json:"started_at"`
+	Seconds   float64 `json:"seconds"`
 }
 
 // Commit is one commit made on the heal branch.

@@ -142,7 +142,7 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	r.res = &Results{
 		RunID: o.RunID, Repo: o.Repo, Branch: o.Branch, Command: o.Command, MaxIterations: o.MaxIterations,
 		Timings: map[string]float64{}, StartedAt: contract.Timestamp(r.started), Commits: []Commit{}, Bugs: []BugResult{},
-		Remaining: []contract.BugReport{}, LLM: LLMUsage{Accounting: []contract.AccountingEntry{}},
+		Remaining: []contract.BugReport{}, Stages: []StageTiming{}, LLM: LLMUsage{Accounting: []contract.AccountingEntry{}},
 	}
 	for _, f := range o.Fixers {
 		r.res.Fixers = append(r.res.Fixers, f.Name())
@@ -220,8 +220,10 @@ func (r *run) finish(ctx context.Context) {
 // timed starts timing stage and returns the function that stops it.
 func (r *run) timed(stage string) func() {
 	t0 := time.Now()
+	iter := r.res.Iterations
 	return func() {
 		d := time.Since(t0).Seconds()
+		r.res.Stages = append(r.res.Stages, StageTiming{Stage: stage, Iteration: iter, StartedAt: contract.Timestamp(t0), Seconds: d})
 		r.res.Timings[stage] += d
 		if r.iterT != nil {
 			r.iterT[stage] += d
