@@ -168,7 +168,9 @@ func TestRunOutcomes(t *testing.T) {
 		{name: "tier fallback", files: map[string]string{"a.x": tenLines},
 			fixers: func() []Fixer {
 				return []Fixer{
-					&fakeFixer{name: "none", fix: func(FixInput) (contract.FixResult, error) { return contract.FixResult{}, fmt.Errorf("nothing: %w", ErrNoFix) }},
+					&fakeFixer{name: "none", fix: func(FixInput) (contract.FixResult, error) {
+						return contract.FixResult{}, fmt.Errorf("nothing: %w", ErrNoFix)
+					}},
 					&fakeFixer{name: "f", fix: fixBug(0.9)},
 				}
 			},
