@@ -1,0 +1,48 @@
+# Salve's build. `make demo` runs the main job on the embedded default (no API
+# key); `make test` installs what the tests need, then runs every check.
+GO      ?= go
+BIN     := bin
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+PKGS    := ./...
+
+.PHONY: all build setup test check fmt-check vet validate unit demo bench clean
+
+all: build
+
+## build: the three binaries, static (CGO_ENABLED=0), into bin/
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
+
+## setup: install what the tests need (idempotent; each part skips with a note when it cannot)
+setup:
+	bash scripts/setup.sh
+
+## test: setup, then formatting, vet, the contract validator and every test
+test: setup build check unit
+
+check: fmt-check vet validate
+
+fmt-check:
+	@out=$$(git ls-files '*.go' | grep -v '/testdata/' | xargs gofmt -l); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+validate:
+	bash scripts/validate.sh
+
+unit:
+	$(GO) test -count=1 -timeout 15m $(PKGS)
+
+## demo: the main job on bundled examples, with no API key
+demo: build
+	bash scripts/demo.sh
+
+## bench: the benchmarks behind BENCHMARKS.md
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+clean:
+	rm -rf $(BIN)
