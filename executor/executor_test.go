@@ -211,7 +211,7 @@ func TestTimeoutKillsEverything(t *testing.T) {
 		t.Run(iso, func(t *testing.T) {
 			marker := fmt.Sprintf("%d.%d", 800+os.Getpid()%90, time.Now().UnixNano()%1000000)
 			ex := newExec(t, iso, executor.Options{SkipProbe: true})
-			out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: t.TempDir(), TimeoutSeconds: 1,
+			out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: t.TempDir(), TimeoutSeconds: 2,
 				ResolvedBuildCommand: fmt.Sprintf("(sleep %s &); sleep %s & echo started; wait", marker, marker)})
 			if err != nil {
 				t.Fatal(err)
