@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -124,11 +125,10 @@ func execRun(ctx context.Context, s *streams, opts *execOptions) error {
 		return exitWith(exitFailure, fmt.Errorf("exec: %w", err))
 	}
 	if opts.JSON {
-		b, err := contract.MarshalIndentJSON(out)
-		if err != nil {
-			return exitWith(exitFailure, fmt.Errorf("exec: encode output: %w", err))
-		}
-		if _, err := s.Stdout.Write(b); err != nil {
+		enc := json.NewEncoder(s.Stdout)
+		enc.SetEscapeHTML(false) // keep "&&" readable in resolved_command
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
 			return exitWith(exitFailure, fmt.Errorf("exec: write output: %w", err))
 		}
 	} else {

@@ -187,3 +187,30 @@ func TestExecRecordsInStore(t *testing.T) {
 		t.Errorf("--no-record: exit %d, run found (err %v)", code, err)
 	}
 }
+
+// TestProgressLine checks the TTY status line: drawn on stderr after whole
+// lines, erased before each log chunk, never drawn after a partial line,
+// and gone at the end. Stdout receives the log untouched.
+func TestProgressLine(t *testing.T) {
+	var out, errb strings.Builder
+	p := newProgress(&out, &errb)
+	p.Write([]byte("one\n"))
+	if !strings.Contains(errb.String(), "salve exec: running 0s") {
+		t.Fatalf("no status line after a whole line: %q", errb.String())
+	}
+	p.Write([]byte("partial"))
+	if strings.Count(errb.String(), "salve exec: running") != 1 || !strings.HasSuffix(errb.String(), "\r\033[K") {
+		t.Errorf("status line drawn after a partial line, or not erased: %q", errb.String())
+	}
+	p.Write([]byte(" done\n"))
+	p.stop()
+	if out.String() != "one\npartial done\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	if !strings.HasSuffix(errb.String(), "\r\033[K") {
+		t.Errorf("status line left on screen: %q", errb.String())
+	}
+	if isTerminal(&out) {
+		t.Errorf("a buffer is not a terminal")
+	}
+}
