@@ -45,9 +45,10 @@ func BenchmarkOverhead(b *testing.B) {
 			{"none", sandbox.IsolationNone, false},
 			{"bwrap-noprobe", sandbox.IsolationBwrap, true},
 			{"bwrap", sandbox.IsolationBwrap, false},
+			{"auto", sandbox.IsolationAuto, false},
 		} {
 			b.Run(c.name+"/executor-"+v.name, func(b *testing.B) {
-				if v.iso == sandbox.IsolationBwrap && (sandbox.Bwrap{}).Probe(context.Background(), "") != nil {
+				if v.iso != sandbox.IsolationNone && (sandbox.Bwrap{}).Probe(context.Background(), "") != nil {
 					b.Skip("bwrap unavailable here")
 				}
 				runDir := b.TempDir()

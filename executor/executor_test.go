@@ -415,3 +415,27 @@ func TestCancelledContext(t *testing.T) {
 		t.Errorf("err %v exit %d timed_out %v", err, out.ExitCode, out.EnvironmentMetadata.TimedOut)
 	}
 }
+
+// TestExecutorReuse runs one Executor twice: the second run reuses the
+// probes, and the outputs do not share their maps and slices.
+func TestExecutorReuse(t *testing.T) {
+	ws := workspace(t, "c-make-pass")
+	ex := newExec(t, sandbox.IsolationNone, executor.Options{})
+	first, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.EnvironmentMetadata.DetectedTools) == 0 {
+		t.Fatalf("no tools probed: %+v", first.EnvironmentMetadata)
+	}
+	first.EnvironmentMetadata.RuntimeVersions["gcc"] = "changed"
+	first.EnvironmentMetadata.DetectedTools[0] = "changed"
+	second, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := second.EnvironmentMetadata
+	if m.RuntimeVersions["gcc"] == "changed" || m.DetectedTools[0] == "changed" || second.ExitCode != 0 {
+		t.Errorf("second run: exit %d, metadata %+v", second.ExitCode, m)
+	}
+}
