@@ -45,6 +45,9 @@ const ExitTimeout = 124
 // DefaultProbeTimeout bounds the run that finds tools and versions.
 const DefaultProbeTimeout = 10 * time.Second
 
+// recordTimeout bounds the Recorder's call.
+const recordTimeout = 30 * time.Second
+
 // Names of the files a run writes in its run directory.
 const (
 	LogFile    = "build.log"
@@ -252,7 +255,11 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 		log.Warn("executor: write output", "err", err)
 	}
 	if e.opts.Recorder != nil {
-		if err := e.opts.Recorder.RecordExecution(ctx, runID, in, out, out.EnvironmentMetadata.LogPath); err != nil {
+		// An interrupted build is recorded too: the record outlives ctx.
+		recCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+		err := e.opts.Recorder.RecordExecution(recCtx, runID, in, out, out.EnvironmentMetadata.LogPath)
+		cancel()
+		if err != nil {
 			return out, fmt.Errorf("%w: run %s: %w", ErrRecord, runID, err)
 		}
 	}

@@ -408,11 +408,19 @@ func TestExitCode(t *testing.T) {
 
 func TestCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	ex := newExec(t, sandbox.IsolationNone, executor.Options{SkipProbe: true})
+	recorded := false
+	rec := recorder{func(ctx context.Context, _ string, _ contract.ExecutorInput, out contract.ExecutorOutput, _ string) error {
+		recorded = ctx.Err() == nil && out.ExitCode == 137
+		return nil
+	}}
+	ex := newExec(t, sandbox.IsolationNone, executor.Options{SkipProbe: true, Recorder: rec})
 	time.AfterFunc(300*time.Millisecond, cancel)
 	out, err := ex.Run(ctx, contract.ExecutorInput{WorkspacePath: t.TempDir(), ResolvedBuildCommand: "echo go; sleep 30"})
 	if !errors.Is(err, context.Canceled) || out.ExitCode != 137 || out.EnvironmentMetadata.TimedOut {
 		t.Errorf("err %v exit %d timed_out %v", err, out.ExitCode, out.EnvironmentMetadata.TimedOut)
+	}
+	if !recorded {
+		t.Errorf("the interrupted run was not recorded with a live context")
 	}
 }
 
