@@ -272,11 +272,11 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 // build runs the command and assembles the output.
 func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job, command string,
 	timeout time.Duration, runDir string, meta contract.EnvironmentMetadata) (contract.ExecutorOutput, error) {
-	if err := os.MkdirAll(runDir, 0o755); err != nil {
+	if err := os.MkdirAll(runDir, 0o700); err != nil {
 		return contract.ExecutorOutput{}, fmt.Errorf("executor: create run dir: %w", err)
 	}
 	logPath := filepath.Join(runDir, LogFile)
-	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return contract.ExecutorOutput{}, fmt.Errorf("executor: create log: %w", err)
 	}
@@ -439,7 +439,7 @@ func writeOutput(runDir string, out contract.ExecutorOutput) error {
 	if err != nil {
 		return fmt.Errorf("encode output: %w", err)
 	}
-	return os.WriteFile(filepath.Join(runDir, OutputFile), append(b, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(runDir, OutputFile), append(b, '\n'), 0o600)
 }
 
 // stickyWriter passes writes on until the first error, then swallows the

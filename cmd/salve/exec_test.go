@@ -12,6 +12,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/store"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // sampleWorkspace copies a sample project of the executor into a fresh
@@ -71,6 +72,7 @@ func TestExecRealProjectsJSON(t *testing.T) {
 			if m := out.EnvironmentMetadata; m.Isolation == "" || m.ResolvedCommand == "" || m.LogPath == "" {
 				t.Errorf("metadata incomplete: %+v", m)
 			}
+			validateAgainstSchema(t, "ExecutorOutput", stdout)
 		})
 	}
 }
@@ -212,5 +214,33 @@ func TestProgressLine(t *testing.T) {
 	}
 	if isTerminal(&out) {
 		t.Errorf("a buffer is not a terminal")
+	}
+}
+
+// validateAgainstSchema checks doc against the contract's JSON Schema name.
+func validateAgainstSchema(t *testing.T, name, doc string) {
+	t.Helper()
+	raw, err := contract.Schema(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemaDoc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("mem:///"+name+".json", schemaDoc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("mem:///" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("output does not match the %s schema: %v", name, err)
 	}
 }
