@@ -12,7 +12,8 @@ import (
 )
 
 // BenchmarkOverhead compares running a command directly (one sandbox.Run of
-// sh -c, the least salve can do) with running it through the Executor:
+// sh -c, the least salve can do; and the bwrap backend alone, RunJob) with
+// running it through the Executor:
 // input checks, detection, backend probe, tool/version probe, log file,
 // excerpt and output.json. Two commands: "true" shows the fixed cost, a real
 // C build and test ("make -B && make test" on the c-make sample) shows it
@@ -31,6 +32,18 @@ func BenchmarkOverhead(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: "sh", Args: []string{"-c", c.cmd},
 					Dir: ws, Env: env, Combined: true})
+				if err != nil || res.ExitCode != 0 {
+					b.Fatalf("exit %d err %v: %s", res.ExitCode, err, res.Stdout)
+				}
+			}
+		})
+		b.Run(c.name+"/direct-bwrap", func(b *testing.B) {
+			if (sandbox.Bwrap{}).Probe(context.Background(), "") != nil {
+				b.Skip("bwrap unavailable here")
+			}
+			job := sandbox.Job{Workspace: ws, Script: c.cmd, Env: sandbox.AllowedEnv(), CacheDir: testCacheDir}
+			for i := 0; i < b.N; i++ {
+				res, err := sandbox.RunJob(context.Background(), sandbox.Bwrap{}, job)
 				if err != nil || res.ExitCode != 0 {
 					b.Fatalf("exit %d err %v: %s", res.ExitCode, err, res.Stdout)
 				}
