@@ -494,8 +494,14 @@ func split(s string, n int) []string {
 	var out []string
 	for len(s) > 0 {
 		i := min(n, len(s))
-		for i < len(s) && i > 1 && s[i]&0xC0 == 0x80 {
+		for i < len(s) && i > 0 && s[i]&0xC0 == 0x80 {
 			i--
+		}
+		if i == 0 { // one rune longer than n: send it whole
+			i = 1
+			for i < len(s) && s[i]&0xC0 == 0x80 {
+				i++
+			}
 		}
 		out = append(out, s[:i])
 		s = s[i:]
