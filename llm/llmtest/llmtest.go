@@ -306,7 +306,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, rep
 	}
 	switch rep.Fault {
 	case FaultHang:
-		s.hang(r)
+		s.hang(w, r)
 		return
 	case FaultDropConnection:
 		dropConnection(w)
@@ -354,10 +354,13 @@ func writeRaw(w http.ResponseWriter, stream bool, rep Reply) {
 	io.WriteString(w, rep.Body)
 }
 
-func (s *Server) hang(r *http.Request) {
+// hang waits for the client to give up, or for Close, which drops the
+// connection so the client never sees a finished answer.
+func (s *Server) hang(w http.ResponseWriter, r *http.Request) {
 	select {
 	case <-r.Context().Done():
 	case <-s.closing:
+		dropConnection(w)
 	}
 }
 
@@ -400,7 +403,7 @@ func (s *Server) answerStream(w http.ResponseWriter, r *http.Request, wire Wire,
 				if fl != nil {
 					fl.Flush()
 				}
-				s.hang(r)
+				s.hang(w, r)
 				return
 			case FaultResetStream:
 				if fl != nil {
@@ -525,4 +528,33 @@ func objectArgs(args string) json.RawMessage {
 		return json.RawMessage(t)
 	}
 	return json.RawMessage(`{}`)
+}
+
+// Render returns the bytes the server would send for rep on wire: the JSON
+// body, or the whole stream (with the OpenAI usage chunk). Use it to feed
+// decoders directly in benchmarks and fuzz seeds.
+func Render(wire Wire, stream bool, rep Reply) []byte {
+	if rep.Model == "" {
+		rep.Model = "m"
+	}
+	body := []byte(`{"stream_options":{"include_usage":true}}`)
+	r := render(Request{Wire: wire, Body: body, Stream: stream}, rep, 1)
+	if !stream {
+		return r.body
+	}
+	return bytes.Join(r.stream, nil)
+}
+
+// SampleReply is a typical tool-calling answer for benchmarks: 2 KB of
+// text, two tool calls and cached-token usage, streamed in 16-byte pieces.
+func SampleReply() Reply {
+	return Reply{
+		Text: strings.Repeat("The quick brown fox jumps over the lazy dog. ", 45),
+		ToolCalls: []ToolCall{
+			{ID: "call_1", Name: "fs__read_file", Arguments: `{"path":"src/main.go","offset":0,"limit":400}`},
+			{ID: "call_2", Name: "fs__search", Arguments: `{"pattern":"func main","path":"."}`},
+		},
+		Usage:     &Usage{Input: 1200, Output: 300, CacheRead: 4000},
+		ChunkSize: 16,
+	}
 }
