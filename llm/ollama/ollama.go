@@ -69,6 +69,8 @@ func New(o Options) *Provider {
 			Client:   client,
 			Header:   wire.Header(o.Headers, "Authorization", auth),
 			Secrets:  []string{o.APIKey},
+			// Ollama streams newline-delimited JSON.
+			StreamAccept: "application/x-ndjson",
 		},
 	}
 }
