@@ -269,7 +269,7 @@ func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
 		}
 		client, ok := clients[pname]
 		if !ok {
-			if client, err = newProvider(providerSpec{Name: pname, Config: entry, Logger: st.log}); err != nil {
+			if client, err = st.deps.newProvider(providerSpec{Name: pname, Config: entry, Logger: st.log}); err != nil {
 				return nil, err
 			}
 			clients[pname] = client

@@ -35,9 +35,20 @@ func providerFactories() map[string]providerFactory {
 	}
 }
 
+// deps are the pluggable parts of the program: provider constructors and
+// the MCP client. Tests replace them; run uses defaultDeps.
+type deps struct {
+	providers map[string]providerFactory
+	mcp       mcpStarter
+}
+
+func defaultDeps() deps {
+	return deps{providers: providerFactories(), mcp: mcpStarters()}
+}
+
 // newProvider builds the client for a provider entry.
-func newProvider(s providerSpec) (llm.Provider, error) {
-	f, ok := providerFactories()[s.Config.Type]
+func (d deps) newProvider(s providerSpec) (llm.Provider, error) {
+	f, ok := d.providers[s.Config.Type]
 	if !ok {
 		return nil, fmt.Errorf("%w: provider %q: type %q is not available in this build", config.ErrConfig, s.Name, s.Config.Type)
 	}

@@ -91,7 +91,7 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	if st.dryRun {
 		return nil
 	}
-	start := mcpStarters()
+	start := st.deps.mcp
 	if start == nil {
 		return fmt.Errorf("%w: MCP server %q: MCP servers are not available in this build", errInit, name)
 	}
