@@ -226,3 +226,44 @@ func TestSection3_InvalidResponseRetried(t *testing.T) {
 		t.Fatalf("llm entries = %v", got)
 	}
 }
+
+// §2 context guard, tool_preflight: an overflowing output is replaced by
+// the stub, no new tool starts, the next turn is the forced final turn, and
+// without a report the synthetic reason is context_window_exceeded.
+func TestSection2_ContextGuardToolPreflight(t *testing.T) {
+	h := newHarness(t)
+	h.scenario(one("g", `{"turn":1,"response":{"kind":"tool-call","toolCalls":[{"toolName":"rest__big","arguments":{"n":50000}},{"toolName":"rest__echo","arguments":{"text":"small"}}]}}`,
+		echoTurn(2, "after overflow")))
+	o := h.run("--models", "test/g", "--tools", "big,echo", "--tool-response-max-bytes", "0", "--override", "contextWindow=12000",
+		"--max-output-tokens", "1000", "--tooling-transport", "native", "s", "u").mustExit(t, 1)
+	msgs := toolMessages(o.res.Conversation)
+	if msgs["call-1-1"] != "(tool failed: context window budget exceeded)" {
+		t.Fatalf("big output not dropped: %.80q", msgs["call-1-1"])
+	}
+	if msgs["call-2-1"] != "(tool failed: unknown tool 'rest__echo')" || len(toolEntries(o.res.Accounting, "rest__echo")) > 1 {
+		t.Fatalf("a new tool ran after the overflow: %q", msgs["call-2-1"])
+	}
+	if o.res.FinalReport.Metadata["reason"] != contract.ReasonContextWindow {
+		t.Fatalf("reason = %v", o.res.FinalReport.Metadata["reason"])
+	}
+	if !strings.Contains(o.stderr, "projected_tokens") || !strings.Contains(o.stderr, "limit_tokens") {
+		t.Fatalf("overflow not logged with the projection:\n%s", o.stderr)
+	}
+}
+
+// §2 context guard, turn_preflight: a prompt that already overflows forces
+// the final turn before the first request.
+func TestSection2_ContextGuardTurnPreflight(t *testing.T) {
+	h := newHarness(t)
+	h.scenario(one("g", `{"turn":1,"expectedTools":["rest__echo"],"response":{"kind":"final-report","reportContent":"x"}}`))
+	huge := strings.Repeat("hello world ", 3000)
+	o := h.run("--models", "test/g", "--tools", "echo", "--override", "contextWindow=12000", "--max-output-tokens", "1000", "s", huge)
+	if o.code == 0 || !strings.Contains(o.res.Error, "rest__echo") {
+		t.Fatalf("first request still offered the tools (exit %d): %s", o.code, o.res.Error)
+	}
+	h.scenario(one("g", report(1, "forced final")))
+	o = h.run("--models", "test/g", "--tools", "echo", "--override", "contextWindow=12000", "--max-output-tokens", "1000", "s", huge).mustExit(t, 0)
+	if !strings.Contains(o.stderr, "forcedFinalTurnReason=context") {
+		t.Fatalf("forced final turn not logged:\n%s", o.stderr)
+	}
+}

@@ -233,10 +233,26 @@ func TestSection9_ToolOverflowAlwaysHandled(t *testing.T) {
 	}
 }
 
-// §9 context window exceeded: the guard of seed §2 is part 2 of the
-// runtime (issue 6); the engine calls it through agent.ContextGuard at
-// tool_preflight and turn_preflight. Until it is plugged into the binary,
-// this violation cannot be tested over the process boundary.
+// §9 context window exceeded: impossible; a tool output that would push
+// the next request past contextWindow − buffer − maxOutputTokens never
+// reaches the provider, and the next request offers only the final report.
 func TestSection9_ContextWindowNeverExceeded(t *testing.T) {
-	t.Skip("context guard not wired into the binary yet (part 2, agent.ContextGuard); engine hook tested in package agent")
+	w := newWire(t)
+	bigCall := llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "rest__big", Arguments: `{"n":50000}`}}}
+	w.srv.Push(bigCall, finalReply("from what I had"))
+	o := w.h.run("--models", "wire/m", "--tools", "big", "--tool-response-max-bytes", "0", "--override", "contextWindow=12000",
+		"--max-output-tokens", "1000", "--tooling-transport", "native", "s", "u").mustExit(t, 0)
+	reqs := w.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("requests = %d", len(reqs))
+	}
+	if len(reqs[1].Body) > 20000 {
+		t.Fatalf("the overflowing output reached the provider: request of %d bytes", len(reqs[1].Body))
+	}
+	if tools := offeredTools(reqs[1]); len(tools) != 1 || tools[0] != "agent__final_report" {
+		t.Fatalf("forced final turn offers %v", tools)
+	}
+	if msg := toolMessages(o.res.Conversation)["call_1"]; msg != "(tool failed: context window budget exceeded)" {
+		t.Fatalf("tool message = %.100q", msg)
+	}
 }

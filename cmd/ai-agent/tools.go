@@ -113,11 +113,9 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 func (st *startup) queues() (map[string]bool, error) {
 	names := map[string]bool{"default": true}
 	for _, q := range st.cfg.Keys("queues") {
-		v, err := config.ParseSetting("maxTurns", st.cfg.Raw("queues", q, "concurrent"))
-		if err != nil {
+		if _, err := config.Int(st.cfg.Raw("queues", q, "concurrent"), 1); err != nil {
 			return nil, fmt.Errorf("%w: queues.%s.concurrent must be a positive integer", config.ErrConfig, q)
 		}
-		_ = v
 		names[q] = true
 	}
 	return names, nil
