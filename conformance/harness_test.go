@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -54,22 +55,31 @@ type harness struct {
 	dir  string
 	home string
 	tool *httptest.Server
+	// active and peak count concurrent calls of the /conc tool.
+	active, peak atomic.Int32
 }
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	dir := t.TempDir()
 	h := &harness{t: t, dir: dir, home: filepath.Join(dir, "home")}
-	h.tool = httptest.NewServer(http.HandlerFunc(toolHandler))
+	h.tool = httptest.NewServer(http.HandlerFunc(h.toolHandler))
 	t.Cleanup(h.tool.Close)
 	h.config(nil)
 	return h
 }
 
-// toolHandler serves the REST tools: echo, slow, big and status.
-func toolHandler(w http.ResponseWriter, r *http.Request) {
+// toolHandler serves the REST tools: echo, slow, big, status and conc.
+func (h *harness) toolHandler(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	switch r.URL.Path {
+	case "/conc":
+		n := h.active.Add(1)
+		for p := h.peak.Load(); n > p && !h.peak.CompareAndSwap(p, n); p = h.peak.Load() {
+		}
+		time.Sleep(150 * time.Millisecond)
+		h.active.Add(-1)
+		_, _ = w.Write([]byte("done"))
 	case "/echo":
 		_, _ = w.Write([]byte(q.Get("text")))
 	case "/slow":
@@ -106,9 +116,11 @@ func (h *harness) config(extra map[string]any) {
 			"echo":   map[string]any{"description": "echo", "url": h.tool.URL + "/echo?text=${parameters.text}", "parametersSchema": schema(`"text":{"type":"string"}`)},
 			"slow":   map[string]any{"description": "slow", "url": h.tool.URL + "/slow", "parametersSchema": schema("")},
 			"big":    map[string]any{"description": "big", "url": h.tool.URL + "/big?n=${parameters.n}", "parametersSchema": schema(`"n":{"type":"integer"}`)},
+			"conc":   map[string]any{"description": "conc", "url": h.tool.URL + "/conc", "queue": "one", "parametersSchema": schema("")},
 			"status": map[string]any{"description": "status", "url": h.tool.URL + "/status?code=${parameters.code}", "parametersSchema": schema(`"code":{"type":"integer"}`)},
 		},
 	}
+	cfg["queues"] = map[string]any{"one": map[string]any{"concurrent": 1}}
 	for k, v := range extra {
 		cfg[k] = v
 	}

@@ -240,3 +240,28 @@ func TestSection1_SamplingParametersPassed(t *testing.T) {
 		t.Fatalf("a wrong temperature was not detected: %s", o.res.Error)
 	}
 }
+
+// §1 queues.<name>.concurrent bounds the concurrent executions of the tools
+// bound to the queue; extra calls wait, and the wait is in accounting.
+func TestSection1_QueueConcurrency(t *testing.T) {
+	h := newHarness(t)
+	call := `{"toolName":"rest__conc","arguments":{}}`
+	h.scenario(one("q", `{"turn":1,"response":{"kind":"tool-call","toolCalls":[`+strings.Repeat(call+",", 3)+call+`]}}`, report(2, "ok")))
+	o := h.run("--models", "test/q", "--tools", "conc", "--tooling-transport", "native", "s", "u").mustExit(t, 0)
+	if p := h.peak.Load(); p != 1 {
+		t.Fatalf("peak concurrency %d with concurrent 1", p)
+	}
+	entries := toolEntries(o.res.Accounting, "rest__conc")
+	waited := 0
+	for _, e := range entries {
+		if e.Queue != "one" || e.QueueWaitMs == nil {
+			t.Fatalf("entry without queue fields: %+v", e)
+		}
+		if *e.QueueWaitMs > 0 {
+			waited++
+		}
+	}
+	if len(entries) != 4 || waited < 3 {
+		t.Fatalf("%d entries, %d waited", len(entries), waited)
+	}
+}
