@@ -1,0 +1,67 @@
+package mcp
+
+import (
+	"path"
+	"strings"
+)
+
+// Sanitize replaces every character outside [A-Za-z0-9_-] with "_" (spec
+// §11 "Names").
+func Sanitize(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// ExposedName is the name a model sees for a server's tool: SERVER__TOOL,
+// both parts sanitised.
+func ExposedName(server, tool string) string {
+	return Sanitize(server) + "__" + Sanitize(tool)
+}
+
+// Filter decides which of a server's tools are exposed, by local name
+// (spec §9.5): an absent or empty allow list, or one that is "*" or "any"
+// alone, allows every tool; otherwise a tool must match one allowed
+// pattern. A tool matching a denied pattern is never exposed: deny wins.
+// Patterns are path.Match globs (`*`, `?`, `[…]`); a malformed pattern
+// matches only its exact text.
+type Filter struct {
+	Allowed, Denied []string
+}
+
+// Allows reports whether the tool with the local name is exposed.
+func (f Filter) Allows(name string) bool {
+	if matchAny(f.Denied, name, false) {
+		return false
+	}
+	return matchAny(f.Allowed, name, true)
+}
+
+func matchAny(patterns []string, name string, emptyMatches bool) bool {
+	if len(patterns) == 0 {
+		return emptyMatches
+	}
+	if len(patterns) == 1 {
+		if p := strings.TrimSpace(patterns[0]); p == "*" || strings.EqualFold(p, "any") {
+			return true
+		}
+	}
+	for _, p := range patterns {
+		p = strings.TrimSpace(p)
+		if p == name {
+			return true
+		}
+		if ok, err := path.Match(p, name); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
