@@ -76,8 +76,9 @@ type Server struct {
 	list   []tools.Tool
 	byName map[string]*toolEntry
 
-	done      chan struct{} // closed when the connection ends
-	closing   chan struct{} // closed when Close starts
+	cancel    context.CancelFunc // ends the connection's context
+	done      chan struct{}      // closed when the connection ends
+	closing   chan struct{}      // closed when Close starts
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -112,13 +113,21 @@ func Start(ctx context.Context, cfg ServerConfig, opts Options) (*Server, error)
 	}
 	startCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	// The connection lives until Close (an SSE stream is bound to the
+	// context it was opened with); until start-up is over, it also ends
+	// with startCtx.
+	lifeCtx, lifeCancel := context.WithCancel(context.WithoutCancel(ctx))
+	s.cancel = lifeCancel
+	stopBinding := context.AfterFunc(startCtx, lifeCancel)
+	defer stopBinding()
 
 	transport, cmd := transportFor(kind, cfg, opts, s.stderr)
 	s.cmd = cmd
 	client := sdk.NewClient(&sdk.Implementation{Name: or(opts.ClientName, "salve-ai-agent"), Version: or(opts.ClientVersion, "dev")},
 		&sdk.ClientOptions{Logger: s.logger})
-	session, err := client.Connect(startCtx, transport, nil)
+	session, err := client.Connect(lifeCtx, transport, nil)
 	if err != nil {
+		lifeCancel()
 		stage := StageInitialize
 		if cmd != nil && cmd.Process == nil {
 			stage = StageSpawn
@@ -278,6 +287,9 @@ func (s *Server) Close() error {
 		}
 		if s.cmd != nil {
 			killGroup(s.cmd)
+		}
+		if s.cancel != nil {
+			s.cancel()
 		}
 	})
 	return s.closeErr

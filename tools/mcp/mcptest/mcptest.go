@@ -199,7 +199,7 @@ type corrupter struct {
 
 var (
 	validItem   = []byte(`{"type":"text","text":"` + invalidMarker + `"}`)
-	invalidItem = []byte(`{"type":"no-such-content","data":42}`)
+	invalidItem = []byte(`{"type":"no-such-content","text":"?"}`)
 )
 
 func (c *corrupter) Write(p []byte) (int, error) {
