@@ -71,6 +71,7 @@ type Server struct {
 	logger  *slog.Logger
 	session *sdk.ClientSession
 	cmd     *exec.Cmd
+	http    *http.Client
 	stderr  *sandbox.Capture
 
 	list   []tools.Tool
@@ -121,13 +122,14 @@ func Start(ctx context.Context, cfg ServerConfig, opts Options) (*Server, error)
 	stopBinding := context.AfterFunc(startCtx, lifeCancel)
 	defer stopBinding()
 
-	transport, cmd := transportFor(kind, cfg, opts, s.stderr)
-	s.cmd = cmd
+	transport, cmd, httpc := transportFor(kind, cfg, opts, s.stderr)
+	s.cmd, s.http = cmd, httpc
 	client := sdk.NewClient(&sdk.Implementation{Name: or(opts.ClientName, "salve-ai-agent"), Version: or(opts.ClientVersion, "dev")},
 		&sdk.ClientOptions{Logger: s.logger})
 	session, err := client.Connect(lifeCtx, transport, nil)
 	if err != nil {
 		lifeCancel()
+		closeIdle(httpc)
 		stage := StageInitialize
 		if cmd != nil && cmd.Process == nil {
 			stage = StageSpawn
@@ -291,6 +293,7 @@ func (s *Server) Close() error {
 		if s.cancel != nil {
 			s.cancel()
 		}
+		closeIdle(s.http)
 	})
 	return s.closeErr
 }

@@ -98,25 +98,42 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return h.base.RoundTrip(req)
 }
 
-// httpClient returns the client of an http or sse server.
+// httpClient returns the client of an http or sse server. Without
+// Options.HTTPTransport each server gets its own connection pool, which
+// Close empties.
 func httpClient(cfg ServerConfig, opts Options) *http.Client {
 	base := opts.HTTPTransport
 	if base == nil {
-		base = http.DefaultTransport
+		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
 	return &http.Client{Transport: &headerTransport{base: base, headers: expandAll(cfg.Headers, opts.Expand)}}
 }
 
-// transportFor builds the SDK transport of cfg; cmd is set for stdio.
-func transportFor(kind string, cfg ServerConfig, opts Options, stderr *sandbox.Capture) (sdk.Transport, *exec.Cmd) {
+// closeIdle closes the idle connections of a client made by httpClient.
+func closeIdle(c *http.Client) {
+	if c == nil {
+		return
+	}
+	if h, ok := c.Transport.(*headerTransport); ok {
+		if ci, ok := h.base.(interface{ CloseIdleConnections() }); ok {
+			ci.CloseIdleConnections()
+		}
+	}
+}
+
+// transportFor builds the SDK transport of cfg; cmd is set for stdio,
+// client for http and sse.
+func transportFor(kind string, cfg ServerConfig, opts Options, stderr *sandbox.Capture) (sdk.Transport, *exec.Cmd, *http.Client) {
 	switch kind {
 	case TypeStdio:
 		cmd := stdioCommand(cfg, opts, stderr)
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: opts.terminateDuration()}, cmd
+		return &sdk.CommandTransport{Command: cmd, TerminateDuration: opts.terminateDuration()}, cmd, nil
 	case TypeSSE:
-		return &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg, opts)}, nil
+		client := httpClient(cfg, opts)
+		return &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}, nil, client
 	default:
-		return &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(cfg, opts), DisableStandaloneSSE: true}, nil
+		client := httpClient(cfg, opts)
+		return &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client, DisableStandaloneSSE: true}, nil, client
 	}
 }
 
