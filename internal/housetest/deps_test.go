@@ -1,0 +1,97 @@
+// Package housetest checks the house rules that span the whole module.
+package housetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/salve-dev/salve"
+
+type pkg struct {
+	ImportPath string
+	Deps       []string
+	Standard   bool
+}
+
+// listPackages runs `go list -deps -json` over the module's packages.
+func listPackages(t *testing.T) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json=ImportPath,Deps,Standard", module+"/...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []pkg
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) == 0 {
+		t.Fatal("go list found no packages")
+	}
+	return pkgs
+}
+
+// isStd reports whether an import path belongs to the standard library: its
+// first element has no dot.
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// TestPureDependencies enforces that contract imports only the standard
+// library, and logparse only that and contract (house rule 1).
+func TestPureDependencies(t *testing.T) {
+	allowed := map[string][]string{
+		module + "/contract": nil,
+		module + "/logparse": {module + "/contract"},
+	}
+	for _, p := range listPackages(t) {
+		extra, ok := allowed[p.ImportPath]
+		if !ok {
+			continue
+		}
+		for _, d := range p.Deps {
+			if isStd(d) || contains(extra, d) {
+				continue
+			}
+			t.Errorf("%s depends on %s; it may import only the standard library%s", p.ImportPath, d, also(extra))
+		}
+	}
+}
+
+// TestNoImportOfCommands enforces that no package imports a cmd/ package.
+func TestNoImportOfCommands(t *testing.T) {
+	for _, p := range listPackages(t) {
+		for _, d := range p.Deps {
+			if strings.HasPrefix(d, module+"/cmd/") {
+				t.Errorf("%s imports %s; commands are leaves", p.ImportPath, d)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func also(extra []string) string {
+	if len(extra) == 0 {
+		return ""
+	}
+	return " and " + strings.Join(extra, ", ")
+}
