@@ -26,7 +26,7 @@ type Session struct {
 	g       *Guard
 	counter tokens.Counter
 
-	mu      sync.Mutex
+	mu       sync.Mutex
 	lastReq  []llm.Message // the request of the last committed response
 	lastResp llm.Message   // that response, as the assistant message
 	sent     []llm.Message // the request of the last preflight
