@@ -3,28 +3,14 @@ package mcp
 import (
 	"path"
 	"strings"
+
+	"github.com/salve-dev/salve/tools"
 )
 
-// Sanitize replaces every character outside [A-Za-z0-9_-] with "_" (spec
-// §11 "Names").
-func Sanitize(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
-}
-
 // ExposedName is the name a model sees for a server's tool: SERVER__TOOL,
-// both parts sanitised.
+// both parts sanitised with tools.SanitizeName (spec §11 "Names").
 func ExposedName(server, tool string) string {
-	return Sanitize(server) + "__" + Sanitize(tool)
+	return tools.SanitizeName(server) + "__" + tools.SanitizeName(tool)
 }
 
 // Filter decides which of a server's tools are exposed, by local name

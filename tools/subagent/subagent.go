@@ -161,16 +161,7 @@ func New(parent TraceIDs, agents []Agent, opts Options) (*Provider, error) {
 // ToolName is the exposed name of a sub-agent: agent__NAME with characters
 // outside [A-Za-z0-9_-] replaced by "_".
 func ToolName(name string) string {
-	var b strings.Builder
-	b.WriteString("agent__")
-	for _, r := range name {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	return b.String()
+	return "agent__" + tools.SanitizeName(name)
 }
 
 // inputSchema builds the tool schema: prompt, reason and format (constant
