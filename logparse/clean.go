@@ -1,0 +1,187 @@
+package logparse
+
+import (
+	"strings"
+)
+
+// cleanLine removes what terminals and CI systems add around a tool's own
+// output: ANSI escape sequences, carriage-return overprinting, and the line
+// prefixes of GitHub Actions, Azure Pipelines, GitLab, Jenkins and Docker
+// BuildKit. It never allocates when the line needs no change.
+func cleanLine(s string) string {
+	s = strings.TrimRight(s, "\r\n")
+	if i := strings.LastIndexByte(s, '\r'); i >= 0 {
+		// A bare CR overprints the line: keep what a terminal would show,
+		// unless what follows is only an escape sequence (GitLab sections).
+		after := stripANSI(s[i+1:])
+		if strings.TrimSpace(after) != "" {
+			s = s[i+1:]
+		} else {
+			s = s[:i]
+		}
+	}
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		s = stripANSI(s)
+	}
+	return stripPrefixes(s)
+}
+
+// stripANSI removes CSI ("ESC [ ... letter") and OSC ("ESC ] ... BEL or ESC \")
+// sequences and lone escapes.
+func stripANSI(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != 0x1b {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(s) {
+			break
+		}
+		switch s[i+1] {
+		case '[':
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+		case ']':
+			j := i + 2
+			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
+				j++
+			}
+			if j < len(s) && s[j] == 0x1b {
+				j++
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return b.String()
+}
+
+// stripPrefixes removes CI line prefixes, repeatedly, since they nest (a
+// BuildKit step inside a GitHub Actions job has both).
+func stripPrefixes(s string) string {
+	for n := 0; n < 4; n++ {
+		t := stripOnePrefix(s)
+		if t == s {
+			return s
+		}
+		s = t
+	}
+	return s
+}
+
+func stripOnePrefix(s string) string {
+	if len(s) < 3 {
+		return s
+	}
+	switch c := s[0]; {
+	case c >= '0' && c <= '9':
+		// GitHub Actions / Azure: 2024-01-15T10:20:30.1234567Z <text>
+		if n := isoStamp(s); n > 0 {
+			rest := s[n:]
+			// GitLab job log timestamps: "<stamp> 00O <text>" or "00O+".
+			if len(rest) >= 4 && isDigit(rest[0]) && isDigit(rest[1]) && (rest[2] == 'O' || rest[2] == 'E') {
+				j := 3
+				if j < len(rest) && rest[j] == '+' {
+					j++
+				}
+				if j < len(rest) && rest[j] == ' ' {
+					return rest[j+1:]
+				}
+				if j == len(rest) {
+					return ""
+				}
+			}
+			return rest
+		}
+	case c == '[':
+		// Jenkins timestamper: [2024-01-15T10:20:30.123Z] <text>
+		if len(s) > 12 && isDigit(s[1]) {
+			if n := isoStamp(s[1:]); n > 0 {
+				rest := s[1+n:]
+				rest = strings.TrimLeft(rest, " ")
+				if strings.HasPrefix(rest, "]") {
+					return strings.TrimPrefix(rest[1:], " ")
+				}
+			}
+			// [10:20:30] style
+			if len(s) > 10 && s[3] == ':' && s[6] == ':' && s[9] == ']' {
+				return strings.TrimPrefix(s[10:], " ")
+			}
+		}
+	case c == '#':
+		// Docker BuildKit: "#12 0.123 <text>"
+		j := 1
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if j > 1 && j < len(s) && s[j] == ' ' {
+			k := j + 1
+			d := k
+			for k < len(s) && (isDigit(s[k]) || s[k] == '.') {
+				k++
+			}
+			if k > d && strings.IndexByte(s[d:k], '.') > 0 {
+				if k == len(s) {
+					return ""
+				}
+				if s[k] == ' ' {
+					return s[k+1:]
+				}
+			}
+		}
+	case c == 's':
+		// GitLab section markers: section_start:1700000000:name[collapsed=true]
+		if strings.HasPrefix(s, "section_start:") || strings.HasPrefix(s, "section_end:") {
+			return ""
+		}
+	}
+	return s
+}
+
+// isoStamp returns the length of an RFC 3339 timestamp (with optional
+// fraction and zone) and one following space at the start of s, or 0.
+func isoStamp(s string) int {
+	// 2024-01-15T10:20:30
+	if len(s) < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || s[16] != ':' {
+		return 0
+	}
+	for _, i := range []int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+		if !isDigit(s[i]) {
+			return 0
+		}
+	}
+	j := 19
+	if j < len(s) && (s[j] == '.' || s[j] == ',') {
+		j++
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+	}
+	if j < len(s) && s[j] == 'Z' {
+		j++
+	} else if j+5 < len(s) && (s[j] == '+' || s[j] == '-') && isDigit(s[j+1]) {
+		j += 6
+	}
+	if j < len(s) && s[j] == ' ' {
+		return j + 1
+	}
+	if j == len(s) {
+		return j
+	}
+	if s[j] == ']' {
+		return j
+	}
+	return 0
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

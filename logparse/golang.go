@@ -1,0 +1,437 @@
+package logparse
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+func init() {
+	register(
+		&Row{Name: "go-build", Family: "go", Tool: "go", Hint: ".go:",
+			Pattern:  `^(?:vet: )?(?P<file>[^\s:]+\.go):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.+)$`,
+			Classify: goClassify, Confidence: 0.95,
+			Doc: "go build, go vet, staticcheck and golangci-lint: file.go:line:col: message"},
+		&Row{Name: "go-test", Family: "go", Tool: "go test",
+			Doc: "go test: t.Errorf/Fatalf lines under --- FAIL (and -v streams), testify blocks, by package"},
+		&Row{Name: "go-panic", Family: "go", Tool: "go",
+			Doc: "Go panics: the deepest goroutine frame inside the workspace"},
+	)
+	handlerCtors = append(handlerCtors, func() handler { return &goTest{} })
+}
+
+var (
+	reGoVet      = regexp.MustCompile(`^(?:\S+\.)?(?:Printf|Sprintf|Fprintf|Errorf|Fatalf|Logf|Println|Print|Sprint|Fprintln|Errorf) (?:format|call|arg)|fmt\.\w+ (?:format|call|arg)|^unreachable code|^self-assignment|^the cancel function|possible misuse|^struct field tag|^result of .* call not used|passes lock by value|copies lock|^loop variable|composite literal uses unkeyed|^suspect or|^redundant (?:and|or)|^comparison of function|using \S+ before checking for errors|non-constant format string|^call has possible|^possible formatting directive|^\S+ arg list ends with redundant newline|should (?:be|have|not|use|omit|replace|check|merge)|^func \S+ is unused|is never used|^error strings should|^exported|^this value of \S+ is never used|^ineffectual assignment|^Error return value|^empty branch|^SA\d|^S\d|^ST\d|^QF\d|^U1000`)
+	reGoLintTag  = regexp.MustCompile(`\((?:[A-Z]{1,3}\d{3,5}|errcheck|govet|staticcheck|unused|gosimple|ineffassign|revive|gocritic|stylecheck|gofmt|goimports|misspell|unparam|gosec|dupl|lll|godot|errorlint|nilerr|prealloc|bodyclose|noctx|whitespace|wsl|nakedret|gocyclo|funlen|goconst|exhaustive|forcetypeassert|predeclared|unconvert|copyloopvar|intrange|perfsprint|testifylint|usestdlibvars)\)$`)
+	reGoLintCode = regexp.MustCompile(`\(([A-Z]{1,3}\d{3,5}|[a-z][a-z0-9]+)\)$`)
+)
+
+// goClassify reads Go's one-line diagnostics: vet and linters are LINTING,
+// the compiler's messages go through the shared classifier, and unknown
+// messages default to TYPE_ERROR.
+func goClassify(m *match) (contract.ErrorType, bool) {
+	msg := m.get("msg")
+	if strings.HasPrefix(strings.TrimSpace(m.line), "vet: ") {
+		return classifyMessage(msg, contract.ErrTypeError), true
+	}
+	if reGoLintTag.MatchString(msg) {
+		if c := reGoLintCode.FindStringSubmatch(msg); c != nil {
+			m.rule = c[1]
+		}
+		if t := classifyMessage(msg, contract.ErrLinting); t == contract.ErrImport {
+			return t, true
+		}
+		return contract.ErrLinting, true
+	}
+	if reGoVet.MatchString(msg) || m.p.ctx.goVet && !reGoCompile.MatchString(msg) {
+		return contract.ErrLinting, true
+	}
+	return classifyMessage(msg, contract.ErrTypeError), true
+}
+
+var reGoCompile = regexp.MustCompile(`^(?:undefined|cannot|syntax error|missing|too many|not enough|invalid|declared and not used|"[^"]+" imported|could not import|no required module|non-declaration|expected|unexpected|assignment mismatch|mismatched types)|declared and not used|imported and not used|redeclared|has no field or method|is not a type|not used$`)
+
+// goItem is one t.Errorf/Fatalf line of go test.
+type goItem struct {
+	test      string
+	file      string
+	line      int
+	msg       string
+	abs       string // a testify "Error Trace" path, when given
+	afterFail bool
+}
+
+// goTest follows go test's output: which test is running, which failed,
+// the file:line lines that belong to them, panics, and the package lines
+// that say which directory the test files live in.
+type goTest struct {
+	running string   // from === RUN/NAME/CONT
+	failing string   // from --- FAIL, for the lines printed after it
+	buf     []goItem // lines of tests whose verdict is not known yet
+	group   []goItem // lines of failed tests, not yet emitted
+	pending []finding
+	panic   *goPanic
+}
+
+type goPanic struct {
+	msg    string
+	test   string
+	frames bool
+	fn     string
+	done   bool
+}
+
+var (
+	reGoRun     = regexp.MustCompile(`^=== (?:RUN|NAME|CONT|PAUSE)\s+(\S+)`)
+	reGoVerdict = regexp.MustCompile(`^\s*--- (FAIL|PASS|SKIP): (\S+)`)
+	reGoLine    = regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`)
+	reGoPkg     = regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)(?:\s|$)`)
+	reGoTrace   = regexp.MustCompile(`^\s+Error Trace:\s+(\S+\.go):(\d+)`)
+	reGoTestify = regexp.MustCompile(`^\s+(Error|Messages):\s+(.*)$`)
+	reGoFrame   = regexp.MustCompile(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	reGoFunc    = regexp.MustCompile(`^((?:[\w.\-~]+/)*[\w.\-~]+?)\.([^/]+)\(.*\)$`)
+	reAssertish = regexp.MustCompile(`(?i)want|expect|got|fail|error|mismatch|!=|should|not equal|unexpected|differ|incorrect|wrong|missing|panic|must|assert|mismatch|bad|invalid|diff`)
+)
+
+func (g *goTest) line(p *parser, s string) bool {
+	if g.panic != nil {
+		if g.panicLine(p, s) {
+			return true
+		}
+	}
+	if len(s) == 0 {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(s, "=== "):
+		if m := reGoRun.FindStringSubmatch(s); m != nil {
+			g.endGroup(p)
+			g.running, g.failing = m[1], ""
+			return true
+		}
+	case strings.HasPrefix(strings.TrimLeft(s, " "), "--- "):
+		if m := reGoVerdict.FindStringSubmatch(s); m != nil {
+			g.verdict(p, m[1], m[2])
+			return true
+		}
+	case strings.HasPrefix(s, "panic: ") || strings.HasPrefix(s, "fatal error: "):
+		g.endGroup(p)
+		test := g.failing
+		if test == "" {
+			test = g.running
+		}
+		g.panic = &goPanic{msg: s, test: test}
+		return true
+	case strings.HasPrefix(s, "FAIL") || strings.HasPrefix(s, "ok "):
+		if m := reGoPkg.FindStringSubmatch(s); m != nil && atoi(m[1]) == 0 {
+			g.packageDone(p, m[1])
+			return true
+		}
+	case s[0] == ' ' || s[0] == '\t':
+		return g.indented(p, s)
+	}
+	return false
+}
+
+func (g *goTest) indented(p *parser, s string) bool {
+	if m := reGoLine.FindStringSubmatch(s); m != nil && (g.failing != "" || g.running != "") {
+		it := goItem{file: m[2], line: atoi(m[3]), msg: m[4]}
+		if g.failing != "" {
+			it.test, it.afterFail = g.failing, true
+			if len(g.group) < 256 {
+				g.group = append(g.group, it)
+			}
+		} else {
+			it.test = g.running
+			if len(g.buf) < 256 {
+				g.buf = append(g.buf, it)
+			}
+		}
+		return true
+	}
+	last := g.lastItem()
+	if last == nil {
+		return false
+	}
+	if m := reGoTrace.FindStringSubmatch(s); m != nil {
+		last.abs = m[1]
+		return true
+	}
+	if m := reGoTestify.FindStringSubmatch(s); m != nil {
+		if strings.TrimSpace(last.msg) == "" || m[1] == "Error" && !strings.Contains(last.msg, "\n") {
+			last.msg = strings.TrimSpace(last.msg + "\n" + m[1] + ": " + m[2])
+		}
+		return true
+	}
+	if len(last.msg) < 1000 {
+		last.msg += "\n" + strings.TrimSpace(s)
+	}
+	return true
+}
+
+func (g *goTest) lastItem() *goItem {
+	if g.failing != "" && len(g.group) > 0 {
+		return &g.group[len(g.group)-1]
+	}
+	if g.failing == "" && len(g.buf) > 0 {
+		return &g.buf[len(g.buf)-1]
+	}
+	return nil
+}
+
+func (g *goTest) verdict(p *parser, v, name string) {
+	g.endGroup(p)
+	keep := g.buf[:0]
+	var moved []goItem
+	for _, it := range g.buf {
+		if it.test == name || strings.HasPrefix(it.test, name+"/") {
+			if v == "FAIL" {
+				moved = append(moved, it)
+			}
+			continue
+		}
+		keep = append(keep, it)
+	}
+	g.buf = keep
+	g.group = append(g.group, moved...)
+	if v == "FAIL" {
+		g.failing = name
+	} else {
+		g.failing = ""
+	}
+	g.running = ""
+}
+
+// endGroup emits the lines of the failed tests seen so far: per test, the
+// lines that read like assertions, or the last line when none does (the
+// others are t.Log noise).
+func (g *goTest) endGroup(p *parser) {
+	if len(g.group) == 0 {
+		return
+	}
+	byTest := map[string][]goItem{}
+	var order []string
+	for _, it := range g.group {
+		if _, ok := byTest[it.test]; !ok {
+			order = append(order, it.test)
+		}
+		byTest[it.test] = append(byTest[it.test], it)
+	}
+	for _, t := range order {
+		items := byTest[t]
+		var chosen []goItem
+		for _, it := range items {
+			if reAssertish.MatchString(it.msg) {
+				chosen = append(chosen, it)
+			}
+		}
+		if len(chosen) == 0 {
+			chosen = items[len(items)-1:]
+		}
+		for _, it := range chosen {
+			g.addPending(p, it)
+		}
+	}
+	g.group = g.group[:0]
+}
+
+func (g *goTest) addPending(p *parser, it goItem) {
+	f := finding{file: it.file, line: it.line, typ: contract.ErrLogic, msg: strings.TrimSpace(it.msg),
+		test: it.test, tool: "go test", conf: 0.9, base: p.base()}
+	if it.abs != "" && path.Base(it.abs) == path.Base(it.file) {
+		f.file = it.abs
+		p.emit(f)
+		return
+	}
+	if len(g.pending) < 512 {
+		g.pending = append(g.pending, f)
+	}
+}
+
+// packageDone resolves the pending lines against the package's directory.
+func (g *goTest) packageDone(p *parser, pkg string) {
+	g.endGroup(p)
+	for _, f := range g.pending {
+		f.file = path.Join(goPkgDir(p, pkg), f.file)
+		p.emit(f)
+	}
+	g.pending = g.pending[:0]
+	g.buf = g.buf[:0]
+	g.running, g.failing = "", ""
+}
+
+func (g *goTest) flush(p *parser) {
+	if g.panic != nil {
+		g.panic = nil
+	}
+	g.endGroup(p)
+	for _, f := range g.pending {
+		p.emit(f)
+	}
+	g.pending = nil
+}
+
+// panicLine reads a goroutine trace and reports its deepest frame inside
+// the workspace. It returns false when the trace is over.
+func (g *goTest) panicLine(p *parser, s string) bool {
+	pn := g.panic
+	switch {
+	case strings.TrimSpace(s) == "":
+		if pn.frames {
+			g.panic = nil
+		}
+		return true
+	case strings.HasPrefix(s, "goroutine "):
+		if pn.frames || pn.done {
+			pn.done = true
+		}
+		pn.frames = true
+		return true
+	case strings.HasPrefix(s, "\t"):
+		if pn.done {
+			return true
+		}
+		if strings.HasPrefix(strings.TrimSpace(s), "panic: ") {
+			return true
+		}
+		if m := reGoFrame.FindStringSubmatch(s); m != nil && !goStdFrame(m[1], pn.fn) {
+			test := pn.test
+			if test == "" {
+				if i := strings.LastIndex(pn.fn, ".Test"); i >= 0 {
+					test = strings.TrimSuffix(pn.fn[i+1:], "(...)")
+					test = strings.SplitN(test, "(", 2)[0]
+				}
+			}
+			g.learnGoRoot(p, m[1], pn.fn)
+			p.emit(finding{file: m[1], line: atoi(m[2]), typ: contract.ErrLogic, msg: pn.msg,
+				test: test, tool: "go", conf: 0.8, base: p.base()})
+			pn.done = true
+		}
+		return true
+	case pn.frames:
+		if strings.HasPrefix(s, "FAIL") || strings.HasPrefix(s, "exit status") || strings.HasPrefix(s, "ok ") {
+			g.panic = nil
+			return false
+		}
+		pn.fn = s
+		if i := strings.LastIndex(pn.fn, ".Test"); i >= 0 && pn.test == "" && !pn.done {
+			pn.test = strings.SplitN(pn.fn[i+1:], "(", 2)[0]
+		}
+		return true
+	}
+	if strings.HasPrefix(s, "[signal ") || strings.HasPrefix(s, "\tpanic: ") {
+		return true
+	}
+	g.panic = nil
+	return false
+}
+
+// goStdFrame reports whether a frame is the standard library's: its file
+// lies under .../src/<package path>/, as GOROOT's files do.
+func goStdFrame(file, fn string) bool {
+	if isForeign(file) {
+		return true
+	}
+	m := reGoFunc.FindStringSubmatch(fn)
+	if m == nil {
+		return false
+	}
+	pkg := m[1]
+	if strings.Contains(strings.SplitN(pkg, "/", 2)[0], ".") {
+		return false
+	}
+	return strings.Contains(file, "/src/"+pkg+"/")
+}
+
+// learnGoRoot infers the module root from a frame's function (package
+// path) and file (directory): the directory's elements that match the end
+// of the package path belong to the module; what precedes them is its root.
+func (g *goTest) learnGoRoot(p *parser, file, fn string) {
+	m := reGoFunc.FindStringSubmatch(fn)
+	if m == nil || !strings.HasPrefix(file, "/") {
+		return
+	}
+	if rel, ok := p.res.stripRoot(file); ok {
+		if p.ctx.modPath == "" {
+			d := path.Dir(rel)
+			switch {
+			case d == ".":
+				p.ctx.modPath = m[1]
+			case strings.HasSuffix(m[1], "/"+d):
+				p.ctx.modPath = strings.TrimSuffix(m[1], "/"+d)
+			}
+		}
+		return
+	}
+	pkg := strings.Split(m[1], "/")
+	dir := strings.Split(path.Dir(file), "/")
+	n := 0
+	for n < len(pkg) && n < len(dir)-1 && pkg[len(pkg)-1-n] == dir[len(dir)-1-n] {
+		n++
+	}
+	if n == len(pkg) {
+		return // GOPATH layout; nothing to learn
+	}
+	mod := strings.Join(pkg[:len(pkg)-n], "/")
+	root := strings.Join(dir[:len(dir)-n], "/")
+	if p.res.root == "" {
+		p.res.learnRoot(root)
+	}
+	if p.ctx.modPath == "" {
+		p.ctx.modPath = mod
+	}
+}
+
+// goPkgDir is the directory of a Go package, relative to the module root
+// (joined to the current base by the caller's finding).
+func goPkgDir(p *parser, pkg string) string {
+	pkg = strings.TrimSuffix(pkg, ".test")
+	if mod := p.ctx.modPath; mod != "" {
+		if pkg == mod {
+			return ""
+		}
+		if strings.HasPrefix(pkg, mod+"/") {
+			return pkg[len(mod)+1:]
+		}
+	}
+	el := strings.Split(pkg, "/")
+	drop := 1
+	if strings.Contains(el[0], ".") {
+		drop = 2
+		switch el[0] {
+		case "github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "gitee.com", "sr.ht", "git.sr.ht":
+			drop = 3
+		}
+		if len(el) > drop && len(el[drop]) >= 2 && el[drop][0] == 'v' && isDigit(el[drop][1]) {
+			drop++
+		}
+	}
+	if drop >= len(el) {
+		return ""
+	}
+	return strings.Join(el[drop:], "/")
+}
+
+// goModulePath reads the module line of a go.mod file.
+func goModulePath(gomod string) string {
+	for _, l := range strings.Split(gomod, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "module ") {
+			return strings.Trim(strings.TrimSpace(l[len("module "):]), `"`)
+		}
+	}
+	return ""
+}
+
+func atoi(s string) int {
+	n := 0
+	for i := 0; i < len(s) && i < 9; i++ {
+		if !isDigit(s[i]) {
+			break
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}

@@ -1,0 +1,220 @@
+package logparse
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+func init() {
+	register(
+		&Row{Name: "javac", Family: "java", Tool: "javac", Hint: ".java:",
+			Pattern:  `^(?P<file>[^\s:][^:]*\.java):(?P<line>\d+): (?P<sev>error|warning): (?P<msg>.*)$`,
+			Classify: javacClassify, Confidence: 0.95,
+			Doc: "javac (and Gradle's compileJava): File.java:line: error: message"},
+		&Row{Name: "maven-compiler", Family: "java", Tool: "maven", Hint: ":[",
+			Pattern:  `^\[(?P<sev>ERROR|WARNING)\] (?:file:)?(?P<file>\S+\.(?:java|kt|scala|groovy)):\[(?P<line>\d+)(?:,(?P<col>\d+))?\] (?P<msg>.*)$`,
+			Classify: javacClassify, Confidence: 0.95,
+			Doc: "maven-compiler-plugin: [ERROR] /path/File.java:[line,col] message"},
+		&Row{Name: "kotlinc", Family: "java", Tool: "kotlinc", Hint: ": ",
+			Pattern:  `^(?P<sev>e|w): (?:file://)?(?P<file>\S+\.kts?):(?P<line>\d+):(?P<col>\d+):? (?P<msg>.*)$`,
+			Classify: javacClassify, Confidence: 0.95,
+			Doc: "kotlinc and Gradle's Kotlin plugin: e: file:///path/A.kt:line:col message"},
+		&Row{Name: "java-stack", Family: "java", Tool: "java",
+			Doc: "Java stack traces and JUnit failures (Maven surefire, Gradle): the first frame outside the JDK and test frameworks"},
+	)
+	handlerCtors = append(handlerCtors, func() handler { return &javaStack{} })
+}
+
+// javacClassify keeps errors and, after "-Werror", warnings; the message
+// decides the type, with TYPE_ERROR as default.
+func javacClassify(m *match) (contract.ErrorType, bool) {
+	sev := strings.ToLower(m.get("sev"))
+	msg := m.get("msg")
+	if sev == "warning" || sev == "w" {
+		if m.p.ctx.werror || strings.Contains(msg, "-Werror") {
+			return contract.ErrLinting, true
+		}
+		return "", false
+	}
+	if strings.HasPrefix(msg, "cannot find symbol") && strings.Contains(m.line, "import ") {
+		return contract.ErrImport, true
+	}
+	return classifyMessage(msg, contract.ErrTypeError), true
+}
+
+var (
+	reJavaExc  = regexp.MustCompile(`^(?:Exception in thread "[^"]*" |Caused by: )?((?:[a-zA-Z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Failure|Throwable|Failed)[\w$]*)(?::\s*(.*))?$`)
+	reJavaAt   = regexp.MustCompile(`^\s+at (?:[\w.$/@]+//)?((?:[\w$]+\.)*)([\w$]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$`)
+	reSurefOld = regexp.MustCompile(`^\[ERROR\] (\w+)\(([\w.$]+)\)\s+Time elapsed.*<<< (?:FAILURE|ERROR)!`)
+	reSurefNew = regexp.MustCompile(`^\[ERROR\] ([\w.$]+)\.(\w+)\s+--\s+Time elapsed.*<<< (?:FAILURE|ERROR)!`)
+	reGradleF  = regexp.MustCompile(`^(\S+) > (\S+?)(?:\(\))? FAILED$`)
+	reGradleAt = regexp.MustCompile(`^\s+([\w.$]+(?:Exception|Error|Failure)\w*) at (\S+\.(?:java|kt|groovy|scala)):(\d+)$`)
+)
+
+// foreignJava are class prefixes of the JDK, build tools and test
+// frameworks; their frames are never the report.
+var foreignJava = []string{"java.", "javax.", "jdk.", "sun.", "com.sun.", "org.junit.", "junit.", "org.opentest4j.",
+	"org.apache.maven.", "org.gradle.", "worker.org.gradle.", "kotlin.", "scala.", "org.testng.", "org.assertj.",
+	"org.hamcrest.", "org.mockito.", "org.springframework.", "net.bytebuddy.", "org.codehaus.", "com.google.common."}
+
+// javaStack reads exceptions, their frames and the JUnit runners' test
+// headers.
+type javaStack struct {
+	active bool
+	done   bool
+	msg    string
+	test   string
+	class  string
+}
+
+func (j *javaStack) line(p *parser, s string) bool {
+	if len(s) < 4 {
+		j.active = false
+		return false
+	}
+	switch s[0] {
+	case '[':
+		if strings.HasPrefix(s, "[INFO] ") {
+			p.ctx.maven = true
+		}
+		if strings.HasPrefix(s, "[ERROR] ") {
+			if m := reSurefOld.FindStringSubmatch(s); m != nil {
+				j.test, j.class = m[1], m[2]
+				j.active = false
+				return true
+			}
+			if m := reSurefNew.FindStringSubmatch(s); m != nil {
+				j.test, j.class = m[2], m[1]
+				j.active = false
+				return true
+			}
+		}
+	case '>':
+		if strings.HasPrefix(s, "> Task ") {
+			p.ctx.maven = true
+		}
+	}
+	if strings.Contains(s, "warnings found and -Werror specified") {
+		p.ctx.werror = true
+	}
+	if strings.HasSuffix(s, " FAILED") {
+		if m := reGradleF.FindStringSubmatch(s); m != nil {
+			j.test, j.class = m[2], m[1]
+			return true
+		}
+	}
+	if j.test != "" && strings.Contains(s, " at ") {
+		if m := reGradleAt.FindStringSubmatch(s); m != nil {
+			f := finding{file: javaPath(p, j.class, m[2]), line: atoi(m[3]), typ: javaExcType(m[1], ""), msg: strings.TrimSpace(s),
+				test: j.test, tool: "gradle", conf: 0.8, base: p.base()}
+			p.emit(f)
+			return true
+		}
+	}
+	if m := reJavaAt.FindStringSubmatch(s); m != nil {
+		if !j.active || j.done {
+			return true
+		}
+		cls := m[1] + m[2]
+		if javaForeign(cls) {
+			return true
+		}
+		test := j.test
+		f := finding{file: javaPath(p, cls, m[4]), line: atoi(m[5]), typ: javaExcType(j.excName(), j.msg), msg: j.msg,
+			test: test, tool: "java", conf: 0.75, base: p.base()}
+		if test != "" {
+			f.conf = 0.85
+		}
+		p.emit(f)
+		j.done = true
+		return true
+	}
+	if strings.Contains(s, "Exception") || strings.Contains(s, "Error") || strings.Contains(s, "Failure") || strings.Contains(s, "Throwable") {
+		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
+			if strings.HasPrefix(s, "Caused by: ") && j.active {
+				return true
+			}
+			j.active, j.done, j.msg = true, false, s
+			return true
+		}
+	}
+	if j.active && strings.HasPrefix(strings.TrimSpace(s), "... ") {
+		return true
+	}
+	if j.active && !strings.HasPrefix(s, "\t") && !strings.HasPrefix(s, " ") {
+		j.active = false
+	}
+	return false
+}
+
+func (j *javaStack) excName() string {
+	m := reJavaExc.FindStringSubmatch(j.msg)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+func (j *javaStack) flush(p *parser) {}
+
+func javaForeign(cls string) bool {
+	for _, f := range foreignJava {
+		if strings.HasPrefix(cls, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// javaPath turns a class name and its source file name into a path. With
+// a workspace index the path is matched by suffix; otherwise a Maven or
+// Gradle log gets the conventional src/{main,test}/{java,kotlin} prefix.
+func javaPath(p *parser, cls, file string) string {
+	pkg := ""
+	if i := strings.LastIndexByte(cls, '.'); i >= 0 {
+		pkg = strings.ReplaceAll(cls[:i], ".", "/")
+		// Nested classes: the package ends before the first capitalised element.
+		parts := strings.Split(pkg, "/")
+		for k, el := range parts {
+			if el != "" && el[0] >= 'A' && el[0] <= 'Z' {
+				pkg = strings.Join(parts[:k], "/")
+				break
+			}
+		}
+	}
+	rel := path.Join(pkg, file)
+	if p.res.files != nil {
+		if m := p.res.suffixMatch(rel); m != "" {
+			return m
+		}
+		return rel
+	}
+	if !p.ctx.maven {
+		return rel
+	}
+	simple := cls[strings.LastIndexByte(cls, '.')+1:]
+	dir := "main"
+	if strings.HasSuffix(simple, "Test") || strings.HasSuffix(simple, "Tests") || strings.HasSuffix(simple, "IT") || strings.HasPrefix(simple, "Test") {
+		dir = "test"
+	}
+	lang := "java"
+	if strings.HasSuffix(file, ".kt") {
+		lang = "kotlin"
+	}
+	return path.Join("src", dir, lang, rel)
+}
+
+// javaExcType maps a Java exception to an error type.
+func javaExcType(name, msg string) contract.ErrorType {
+	simple := name[strings.LastIndexByte(name, '.')+1:]
+	switch simple {
+	case "ClassNotFoundException", "NoClassDefFoundError":
+		return contract.ErrImport
+	case "NoSuchMethodError", "NoSuchFieldError", "ClassCastException", "IncompatibleClassChangeError", "AbstractMethodError":
+		return contract.ErrTypeError
+	}
+	return contract.ErrLogic
+}

@@ -1,0 +1,264 @@
+package logparse
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+const jsExt = `(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|vue|svelte)`
+
+func init() {
+	register(
+		&Row{Name: "tsc", Family: "ts", Tool: "tsc", Hint: "TS",
+			Pattern:  `^(?P<file>[^\s(][^(]*\.` + jsExt + `)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning) (?P<code>TS\d+): (?P<msg>.*)$`,
+			Classify: tsClassify, Confidence: 0.95,
+			Doc: "tsc --pretty false: file.ts(line,col): error TSnnnn: message"},
+		&Row{Name: "tsc-pretty", Family: "ts", Tool: "tsc", Hint: " - ",
+			Pattern:  `^(?P<file>[^\s:]+\.` + jsExt + `):(?P<line>\d+):(?P<col>\d+) - (?P<sev>error|warning) (?P<code>TS\d+): (?P<msg>.*)$`,
+			Classify: tsClassify, Confidence: 0.95,
+			Doc: "tsc --pretty: file.ts:line:col - error TSnnnn: message"},
+		&Row{Name: "eslint-unix", Family: "js", Tool: "eslint", Hint: "]",
+			Pattern:  `^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*) \[(?P<sev>Error|Warning)(?:/(?P<rule>[^\]]+))?\]$`,
+			Classify: eslintClassify, Confidence: 0.9,
+			Doc: "eslint -f unix: file:line:col: message [Error/rule]"},
+		&Row{Name: "eslint-compact", Family: "js", Tool: "eslint", Hint: ", col ",
+			Pattern:  `^(?P<file>\S+): line (?P<line>\d+), col (?P<col>\d+), (?P<sev>Error|Warning) - (?P<msg>.*?)(?: \((?P<rule>[^()]+)\))?$`,
+			Classify: eslintClassify, Confidence: 0.9,
+			Doc: "eslint -f compact: file: line N, col N, Error - message (rule)"},
+		&Row{Name: "babel-syntax", Family: "js", Tool: "babel", Hint: "Error: ",
+			Pattern: `^\s*(?:SyntaxError|Error): (?P<file>[^\s:]+\.` + jsExt + `): (?P<msg>.*?) \((?P<line>\d+):(?P<col>\d+)\)$`,
+			Classify: func(m *match) (contract.ErrorType, bool) {
+				return classifyMessage(m.get("msg"), contract.ErrSyntax), true
+			},
+			Confidence: 0.9, Doc: "babel and jest syntax errors: SyntaxError: file.js: message (line:col)"},
+		&Row{Name: "eslint-stylish", Family: "js", Tool: "eslint",
+			Doc: "eslint's default stylish format: a file line, then   line:col  error  message  rule"},
+		&Row{Name: "js-test", Family: "js", Tool: "node",
+			Doc: "jest, mocha, node:test (spec and TAP) and uncaught Node errors: the deepest workspace stack frame"},
+	)
+	handlerCtors = append(handlerCtors, func() handler { return &stylish{} }, func() handler { return &jsFail{} })
+}
+
+func tsClassify(m *match) (contract.ErrorType, bool) {
+	if m.get("sev") != "error" {
+		return "", false
+	}
+	code := m.get("code")
+	switch code {
+	case "TS2307", "TS2306", "TS2792", "TS7016", "TS2305", "TS2614", "TS1192", "TS6192", "TS2613", "TS1259":
+		return contract.ErrImport, true
+	case "TS6133", "TS6138", "TS6196", "TS6198", "TS7027", "TS7028", "TS6385", "TS6387":
+		if strings.Contains(m.line, "import") {
+			return contract.ErrImport, true
+		}
+		return contract.ErrLinting, true
+	}
+	if strings.HasPrefix(code, "TS1") && len(code) == 6 {
+		return contract.ErrSyntax, true
+	}
+	return contract.ErrTypeError, true
+}
+
+// eslintRules maps rules whose defect is more than style.
+var eslintRules = map[string]contract.ErrorType{
+	"no-undef": contract.ErrTypeError, "import/no-unresolved": contract.ErrImport, "n/no-missing-import": contract.ErrImport,
+	"node/no-missing-import": contract.ErrImport, "n/no-missing-require": contract.ErrImport, "node/no-missing-require": contract.ErrImport,
+	"import/named": contract.ErrImport, "import/no-unused-modules": contract.ErrImport, "unused-imports/no-unused-imports": contract.ErrImport,
+	"@typescript-eslint/no-unused-vars": contract.ErrLinting, "import/default": contract.ErrImport,
+}
+
+func eslintClassify(m *match) (contract.ErrorType, bool) {
+	return eslintType(m.get("rule"), m.get("msg")), true
+}
+
+func eslintType(rule, msg string) contract.ErrorType {
+	if rule == "" && (strings.HasPrefix(msg, "Parsing error") || strings.Contains(msg, "Parsing error:")) {
+		return classifyMessage(msg, contract.ErrSyntax)
+	}
+	if t, ok := eslintRules[rule]; ok {
+		return t
+	}
+	return contract.ErrLinting
+}
+
+var (
+	reStylishFile = regexp.MustCompile(`^(/\S.*|[A-Za-z]:\\\S.*|[\w.\-/]+\.` + jsExt + `)$`)
+	reStylishMsg  = regexp.MustCompile(`^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$`)
+)
+
+// stylish reads ESLint's default format, where the file is named once on
+// its own line.
+type stylish struct{ file string }
+
+func (st *stylish) line(p *parser, s string) bool {
+	if s == "" || strings.TrimSpace(s) == "" {
+		st.file = ""
+		return false
+	}
+	if st.file != "" && (s[0] == ' ' || s[0] == '\t') {
+		if m := reStylishMsg.FindStringSubmatch(s); m != nil {
+			sev := m[3]
+			p.emit(finding{file: st.file, line: atoi(m[1]), col: atoi(m[2]), typ: eslintType(m[5], m[4]),
+				msg: m[4], rule: m[5], sev: sev, tool: "eslint", conf: 0.9, base: p.base()})
+			return true
+		}
+		st.file = ""
+		return false
+	}
+	if s[0] != ' ' && len(s) < 1024 && reStylishFile.MatchString(s) && !strings.Contains(s, ": ") {
+		st.file = s
+		return false
+	}
+	st.file = ""
+	return false
+}
+
+func (st *stylish) flush(p *parser) {}
+
+var (
+	reJest      = regexp.MustCompile(`^\s*● (.+)$`)
+	reMochaHead = regexp.MustCompile(`^\s+\d+\) (.+?):?$`)
+	reNodeX     = regexp.MustCompile(`^\s*✖ (.+?)(?: \([\d.]+m?s\))?$`)
+	reTapNotOK  = regexp.MustCompile(`^\s*not ok \d+ - (.+?)(?: # .*)?$`)
+	reJsErr     = regexp.MustCompile(`^\s{0,8}(?:Uncaught )?((?:\w+\.)?\w*(?:Error|Exception))(?: \[\w+\])?(?::\s*(.*))?$`)
+	reJsFrame   = regexp.MustCompile(`^\s+at (?:(.*?) \()?(?:file://)?([^\s()]+?):(\d+):(\d+)\)?$`)
+	reTapFrame  = regexp.MustCompile(`^\s+(?:(\S.*?) \()?(?:file://)?(/[^\s()]+?):(\d+):(\d+)\)?$`)
+	reNodeLoc   = regexp.MustCompile(`^(\S+\.` + jsExt + `):(\d+)$`)
+)
+
+// jsFail reads JavaScript test failures and uncaught errors: a context
+// (jest's ●, mocha's "1) ", node:test's ✖ or TAP's "not ok"), an error
+// line, then stack frames; the first frame inside the workspace is the
+// report.
+type jsFail struct {
+	open    bool
+	test    string
+	msg     string
+	errName string
+	done    bool
+	tap     bool
+	loc     *finding // node's "file:line" header before an uncaught error
+}
+
+func (j *jsFail) start(test string, tap bool) {
+	*j = jsFail{open: true, test: test, tap: tap, loc: j.loc}
+}
+
+func (j *jsFail) line(p *parser, s string) bool {
+	if len(s) < 3 {
+		return false
+	}
+	if m := reNodeLoc.FindStringSubmatch(s); m != nil {
+		j.loc = &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "node"}
+		return false
+	}
+	switch {
+	case strings.Contains(s, "● "):
+		if m := reJest.FindStringSubmatch(s); m != nil {
+			t := m[1]
+			if strings.HasPrefix(t, "Test suite failed to run") || strings.HasPrefix(t, "Console") {
+				t = ""
+			}
+			j.start(t, false)
+			return true
+		}
+	case strings.Contains(s, "✖ "):
+		if m := reNodeX.FindStringSubmatch(s); m != nil {
+			if strings.HasPrefix(m[1], "failing tests") {
+				return true
+			}
+			j.start(m[1], false)
+			return true
+		}
+	case strings.Contains(s, "not ok "):
+		if m := reTapNotOK.FindStringSubmatch(s); m != nil {
+			j.start(m[1], true)
+			return true
+		}
+	}
+	if len(s) > 4 && s[0] == ' ' && strings.Contains(s, ") ") {
+		if m := reMochaHead.FindStringSubmatch(s); m != nil && !strings.Contains(m[1], "(") {
+			j.start(m[1], false)
+			return true
+		}
+	}
+	if strings.Contains(s, "Error") || strings.Contains(s, "Exception") {
+		if m := reJsErr.FindStringSubmatch(s); m != nil {
+			if !j.open || j.done {
+				j.start("", false)
+			}
+			if j.errName == "" {
+				j.errName, j.msg = m[1], strings.TrimSpace(s)
+				if m[1] == "SyntaxError" && j.loc != nil {
+					f := *j.loc
+					f.typ, f.msg, f.conf, f.test = contract.ErrSyntax, j.msg, 0.85, j.test
+					p.emit(f)
+					j.done = true
+				}
+			}
+			return j.test != "" || j.errName != ""
+		}
+	}
+	if !j.open || j.done {
+		return false
+	}
+	if m := j.frame(s); m != nil {
+		return j.frameLine(p, m)
+	}
+	if j.msg == "" && strings.TrimSpace(s) != "" && (s[0] == ' ' || s[0] == '\t') {
+		j.msg = strings.TrimSpace(s)
+	}
+	return false
+}
+
+func (j *jsFail) frame(s string) []string {
+	if m := reJsFrame.FindStringSubmatch(s); m != nil {
+		return m
+	}
+	if j.tap {
+		return reTapFrame.FindStringSubmatch(s)
+	}
+	return nil
+}
+
+func (j *jsFail) frameLine(p *parser, m []string) bool {
+	f := finding{file: m[2], line: atoi(m[3]), col: atoi(m[4]), base: p.base(), tool: "node", test: j.test}
+	if _, res := p.res.resolve(f.file, f.base); res == resDrop {
+		return true
+	}
+	f.typ = jsErrType(j.errName, j.msg)
+	f.msg = j.msg
+	if f.msg == "" {
+		f.msg = j.errName
+	}
+	f.conf = 0.8
+	if j.test != "" {
+		f.conf = 0.85
+		f.tool = "jest/mocha/node:test"
+	}
+	p.emit(f)
+	j.done = true
+	return true
+}
+
+func (j *jsFail) flush(p *parser) {}
+
+// jsErrType maps a JavaScript error to an error type; see the package doc.
+func jsErrType(name, msg string) contract.ErrorType {
+	switch {
+	case strings.Contains(msg, "Cannot find module") || strings.Contains(msg, "Cannot find package") || strings.Contains(msg, "ERR_MODULE_NOT_FOUND"):
+		return contract.ErrImport
+	case name == "SyntaxError":
+		if strings.Contains(msg, "does not provide an export named") {
+			return contract.ErrImport
+		}
+		return contract.ErrSyntax
+	case name == "ReferenceError":
+		return contract.ErrTypeError
+	case name == "TypeError" && (strings.Contains(msg, "is not a function") || strings.Contains(msg, "is not a constructor")):
+		return contract.ErrTypeError
+	}
+	return contract.ErrLogic
+}

@@ -1,0 +1,304 @@
+package logparse
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// maxIndexedFiles bounds the workspace walk, so that memory stays bounded
+// whatever the checkout holds.
+const maxIndexedFiles = 200000
+
+// foreignMarkers are path fragments of code that is not the workspace's own:
+// standard libraries, installed packages, caches and toolchains.
+var foreignMarkers = []string{
+	"/site-packages/", "/dist-packages/", "/node_modules/", "/.cargo/registry/",
+	"/.cargo/git/", "/.rustup/", "/go/pkg/mod/", "/pkg/mod/", "/usr/local/go/", "/usr/lib/go",
+	"/usr/include/", "/usr/lib/", "/usr/local/lib/", "/usr/share/", "/.pyenv/", "/lib/python3",
+	"/lib/python2", "/opt/hostedtoolcache/", "/.m2/repository/", "/.gradle/caches/",
+	"/nix/store/", "/usr/local/include/", "/.nvm/", "/.local/lib/", "/.venv/lib/", "/venv/lib/",
+	"/Library/Frameworks/", "/.rbenv/", "/jdk/", "/usr/lib/jvm/",
+}
+
+// foreignPrefixes are path starts that are never workspace code.
+var foreignPrefixes = []string{
+	"<", "node:", "internal/", "/rustc/", "/usr/bin/", "/bin/", "/lib/", "/lib64/", "/proc/", "/dev/",
+	"webpack:", "native", "[", "@",
+}
+
+// ciRoots recognise the checkout roots of common CI systems and containers.
+// The first group is the root.
+var ciRoots = []*regexp.Regexp{
+	regexp.MustCompile(`^(/home/runner/work/[^/]+/[^/]+)/`),
+	regexp.MustCompile(`^(/__w/[^/]+/[^/]+)/`),
+	regexp.MustCompile(`^(/github/workspace)/`),
+	regexp.MustCompile(`^(/builds/[^/]+/[^/]+)/`),
+	regexp.MustCompile(`^(/var/lib/jenkins/workspace/[^/]+)/`),
+	regexp.MustCompile(`^(/home/jenkins/agent/workspace/[^/]+)/`),
+	regexp.MustCompile(`^(/var/jenkins_home/workspace/[^/]+)/`),
+	regexp.MustCompile(`^(/home/vsts/work/\d+/s)/`),
+	regexp.MustCompile(`^(/drone/src)/`),
+	regexp.MustCompile(`^(/workspace/[^/]+)/`),
+	regexp.MustCompile(`^([A-Za-z]:/a/[^/]+/[^/]+)/`),
+}
+
+// resolver turns the paths a log mentions into repo-relative paths.
+type resolver struct {
+	root   string              // the workspace root as the log sees it
+	roots  []string            // roots learned from the log itself
+	byBase map[string][]string // workspace files by base name
+	files  map[string]bool     // workspace files
+}
+
+func newResolver(root, workspace string) *resolver {
+	r := &resolver{root: cleanRoot(root)}
+	if workspace != "" {
+		r.index(workspace)
+	}
+	return r
+}
+
+func cleanRoot(root string) string {
+	root = strings.ReplaceAll(root, `\`, "/")
+	if root == "" {
+		return ""
+	}
+	root = path.Clean(root)
+	if root == "/" || root == "." {
+		return ""
+	}
+	return root
+}
+
+// index walks the workspace once and remembers its files.
+func (r *resolver) index(ws string) {
+	r.byBase = map[string][]string{}
+	r.files = map[string]bool{}
+	n := 0
+	_ = filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != ws && (name == ".git" || name == "node_modules" || name == "target" || name == "__pycache__" || name == ".venv" || name == "venv") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if n >= maxIndexedFiles {
+			return filepath.SkipAll
+		}
+		rel, err := filepath.Rel(ws, p)
+		if err != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		n++
+		r.files[rel] = true
+		r.byBase[name] = append(r.byBase[name], rel)
+		return nil
+	})
+	for _, v := range r.byBase {
+		sort.Strings(v)
+	}
+}
+
+// learnRoot remembers a root seen in the log (for example the directory a
+// Go module lives in). Roots given by the caller come first.
+func (r *resolver) learnRoot(root string) {
+	root = cleanRoot(root)
+	if root == "" || !strings.HasPrefix(root, "/") || isForeign(root+"/") {
+		return
+	}
+	for _, x := range r.roots {
+		if x == root {
+			return
+		}
+	}
+	if len(r.roots) < 8 {
+		r.roots = append(r.roots, root)
+	}
+}
+
+// isForeign reports whether p is code outside any workspace.
+func isForeign(p string) bool {
+	for _, m := range foreignPrefixes {
+		if strings.HasPrefix(p, m) {
+			return true
+		}
+	}
+	for _, m := range foreignMarkers {
+		if strings.Contains(p, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolution grades how sure the resolver is of a path.
+type resolution int
+
+const (
+	resDrop    resolution = iota // outside the workspace
+	resGuess                     // kept, but could not be confirmed
+	resMatched                   // matched by suffix against the workspace
+	resSure                      // under the root, or present in the workspace
+)
+
+// normalise cleans the spelling of a path without interpreting it.
+func normalise(p string) string {
+	p = strings.TrimSpace(p)
+	p = strings.Trim(p, `"'`+"`")
+	p = strings.TrimPrefix(p, "file://")
+	p = strings.ReplaceAll(p, `\`, "/")
+	if len(p) > 2 && p[1] == ':' && p[2] == '/' { // C:/x
+		p = strings.ToUpper(p[:1]) + p[1:]
+	}
+	if p == "" {
+		return ""
+	}
+	return path.Clean(p)
+}
+
+// resolve maps p, which the log wrote relative to base (itself relative to
+// the root, or absolute), to a repo-relative path.
+func (r *resolver) resolve(p, base string) (string, resolution) {
+	p = normalise(p)
+	if p == "" || p == "." {
+		return "", resDrop
+	}
+	abs := strings.HasPrefix(p, "/") || (len(p) > 2 && p[1] == ':')
+	if !abs && base != "" {
+		p = path.Join(base, p)
+		abs = strings.HasPrefix(p, "/")
+	}
+	if isForeign(p) {
+		return "", resDrop
+	}
+	if abs {
+		if rel, ok := r.stripRoot(p); ok {
+			if rel == "" || isForeign("/"+rel) {
+				return "", resDrop
+			}
+			return rel, r.confirm(rel, resSure)
+		}
+		if m := r.suffixMatch(p); m != "" {
+			return m, resMatched
+		}
+		if r.root != "" || r.files != nil {
+			return "", resDrop
+		}
+		return p, resGuess
+	}
+	if strings.HasPrefix(p, "../") || p == ".." {
+		if m := r.suffixMatch(p); m != "" {
+			return m, resMatched
+		}
+		return "", resDrop
+	}
+	if r.files != nil {
+		if r.files[p] {
+			return p, resSure
+		}
+		if m := r.suffixMatch(p); m != "" {
+			return m, resMatched
+		}
+		return p, resGuess
+	}
+	return p, resSure
+}
+
+// confirm downgrades a path the workspace index does not hold.
+func (r *resolver) confirm(rel string, res resolution) resolution {
+	if r.files != nil && !r.files[rel] {
+		if m := r.suffixMatch(rel); m != "" && m != rel {
+			return resGuess
+		}
+		return resGuess
+	}
+	return res
+}
+
+// stripRoot removes the caller's root, a learned root or a CI root.
+func (r *resolver) stripRoot(p string) (string, bool) {
+	if r.root != "" {
+		if p == r.root {
+			return "", true
+		}
+		if strings.HasPrefix(p, r.root+"/") {
+			return p[len(r.root)+1:], true
+		}
+	}
+	if r.root == "" {
+		for _, re := range ciRoots {
+			if m := re.FindStringSubmatch(p); m != nil {
+				return p[len(m[1])+1:], true
+			}
+		}
+	}
+	for _, root := range r.roots {
+		if strings.HasPrefix(p, root+"/") {
+			return p[len(root)+1:], true
+		}
+	}
+	return "", false
+}
+
+// suffixMatch finds the workspace file whose path is the longest suffix of
+// p (or of which p is a suffix), on path-element boundaries. Ties go to the
+// shortest, then the first in sorted order, so the answer is deterministic.
+func (r *resolver) suffixMatch(p string) string {
+	if r.byBase == nil {
+		return ""
+	}
+	cands := r.byBase[path.Base(p)]
+	best, bestLen := "", 0
+	for _, c := range cands {
+		n := commonSuffixElems(p, c)
+		if n > bestLen || (n == bestLen && n > 0 && len(c) < len(best)) {
+			best, bestLen = c, n
+		}
+	}
+	return best
+}
+
+// commonSuffixElems counts the trailing path elements a and b share.
+func commonSuffixElems(a, b string) int {
+	n := 0
+	for {
+		ia, ib := strings.LastIndexByte(a, '/'), strings.LastIndexByte(b, '/')
+		ea, eb := a[ia+1:], b[ib+1:]
+		if ea != eb || ea == "" {
+			return n
+		}
+		n++
+		if ia < 0 || ib < 0 {
+			return n
+		}
+		a, b = a[:ia], b[:ib]
+	}
+}
+
+// exists reports whether the workspace index holds rel; without an index it
+// answers true.
+func (r *resolver) exists(rel string) bool {
+	return r.files == nil || r.files[rel]
+}
+
+// readWorkspaceFile reads a small file of the workspace, for go.mod.
+func readWorkspaceFile(ws, rel string) string {
+	if ws == "" {
+		return ""
+	}
+	b, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(rel)))
+	if err != nil || len(b) > 1<<20 {
+		return ""
+	}
+	return string(b)
+}

@@ -1,0 +1,255 @@
+package logparse
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+func init() {
+	register(
+		&Row{Name: "rustc", Family: "rust", Tool: "rustc",
+			Doc: "rustc, cargo and clippy: error[Ennnn]: message, then  --> file:line:col, then notes (deny lints)"},
+		&Row{Name: "ruff-full", Family: "python", Tool: "ruff",
+			Doc: "ruff's full output: CODE message, then  --> file:line:col"},
+		&Row{Name: "rust-panic", Family: "rust", Tool: "cargo test",
+			Doc: "Rust panics: thread 'name' panicked at src/x.rs:L:C: and the message"},
+	)
+	handlerCtors = append(handlerCtors, func() handler { return &rustBlock{} })
+}
+
+var (
+	reRustHead   = regexp.MustCompile(`^(error|warning)(?:\[(E\d{4}|[a-z_:]+)\])?: (.+)$`)
+	reRuffHead   = regexp.MustCompile(`^([A-Z]{1,4}\d{2,4}|invalid-syntax)(?: \[\*\])?:? (.+)$`)
+	reRustArrow  = regexp.MustCompile(`^\s*--> (.+?):(\d+):(\d+)$`)
+	rePanicNew   = regexp.MustCompile(`^thread '(.*?)' (?:\(\d+\) )?panicked at (\S+?):(\d+):(\d+):$`)
+	rePanicOld   = regexp.MustCompile(`^thread '(.*?)' (?:\(\d+\) )?panicked at '(.*)', (\S+?):(\d+):(\d+)$`)
+	reRustLintOn = regexp.MustCompile("#\\[(?:deny|forbid)\\(|`-D [\\w:-]+`|-D warnings|clippy::|rust-clippy|implied by `-D")
+)
+
+// rustBlock reads rustc's multi-line diagnostics (and ruff's, which copy
+// them) and Rust test panics.
+type rustBlock struct {
+	active bool
+	ruff   bool
+	sev    string
+	code   string
+	msg    string
+	notes  string
+	loc    *finding
+	panic  *finding
+}
+
+func (r *rustBlock) line(p *parser, s string) bool {
+	if r.panic != nil {
+		t := strings.TrimSpace(s)
+		if t != "" && !strings.HasPrefix(t, "note:") && !strings.HasPrefix(t, "stack backtrace") && len(r.panic.msg) < 600 {
+			if strings.HasSuffix(r.panic.msg, ":") && !strings.Contains(r.panic.msg, "\n") {
+				r.panic.msg += "\n" + t
+			} else if !strings.Contains(r.panic.msg, "\n") {
+				r.panic.msg += "\n" + t
+			} else if strings.HasPrefix(t, "left:") || strings.HasPrefix(t, "right:") {
+				r.panic.msg += "\n" + t
+			} else {
+				r.endPanic(p)
+				return false
+			}
+			return true
+		}
+		r.endPanic(p)
+	}
+	if r.active {
+		if r.blockLine(p, s) {
+			return true
+		}
+		r.end(p)
+	}
+	if len(s) < 8 {
+		return false
+	}
+	switch s[0] {
+	case 'e', 'w':
+		if m := reRustHead.FindStringSubmatch(s); m != nil {
+			r.start(m[1], m[2], m[3], false)
+			return true
+		}
+	case 't':
+		if m := rePanicNew.FindStringSubmatch(s); m != nil {
+			r.panic = &finding{file: m[2], line: atoi(m[3]), col: atoi(m[4]), msg: s, test: rustTest(m[1]), tool: "cargo test", conf: 0.85, base: p.base()}
+			return true
+		}
+		if m := rePanicOld.FindStringSubmatch(s); m != nil {
+			r.panic = &finding{file: m[3], line: atoi(m[4]), col: atoi(m[5]), msg: s, test: rustTest(m[1]), tool: "cargo test", conf: 0.85, base: p.base()}
+			r.endPanic(p)
+			return true
+		}
+	}
+	if s[0] >= 'A' && s[0] <= 'Z' || s[0] == 'i' {
+		if m := reRuffHead.FindStringSubmatch(s); m != nil {
+			r.start("error", m[1], m[2], true)
+			return false // only a block if an arrow follows; let rows see it too
+		}
+	}
+	return false
+}
+
+func rustTest(thread string) string {
+	if thread == "main" || thread == "<unnamed>" {
+		return ""
+	}
+	return thread
+}
+
+func (r *rustBlock) start(sev, code, msg string, ruff bool) {
+	*r = rustBlock{active: true, ruff: ruff, sev: sev, code: code, msg: msg}
+}
+
+// blockLine reports whether s continues the current diagnostic.
+func (r *rustBlock) blockLine(p *parser, s string) bool {
+	t := strings.TrimSpace(s)
+	if r.loc == nil {
+		if m := reRustArrow.FindStringSubmatch(s); m != nil {
+			r.loc = &finding{file: m[1], line: atoi(m[2]), col: atoi(m[3]), base: p.base()}
+			return true
+		}
+		// The arrow comes right after the head; anything else ends it.
+		return false
+	}
+	if t == "" {
+		return false
+	}
+	if strings.HasPrefix(t, "|") || strings.HasPrefix(t, "=") || strings.HasPrefix(t, ":::") || strings.HasPrefix(t, "...") ||
+		strings.HasPrefix(t, "-->") || startsWithLineGutter(t) || strings.HasPrefix(s, "  ") || strings.HasPrefix(t, "help:") || strings.HasPrefix(t, "note:") {
+		if len(r.notes) < 2000 {
+			r.notes += t + "\n"
+		}
+		return true
+	}
+	return false
+}
+
+func startsWithLineGutter(t string) bool {
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	return i > 0 && i < len(t) && (t[i] == ' ' || t[i] == '|')
+}
+
+// end emits the finished diagnostic.
+func (r *rustBlock) end(p *parser) {
+	defer func() { *r = rustBlock{panic: r.panic} }()
+	if r.loc == nil {
+		return
+	}
+	f := *r.loc
+	f.msg, f.rule, f.sev = r.msg, r.code, r.sev
+	if r.ruff {
+		f.tool, f.conf, f.sev = "ruff", 0.9, ""
+		f.typ = pyCodeType(r.code, r.msg)
+		p.emit(f)
+		return
+	}
+	f.tool, f.conf = "rustc", 0.95
+	denied := reRustLintOn.MatchString(r.notes)
+	if strings.Contains(r.notes, "clippy") {
+		f.tool = "clippy"
+	}
+	switch {
+	case r.sev == "warning":
+		return // warnings do not fail the build; denied ones are errors
+	case strings.HasPrefix(r.code, "E"):
+		f.typ = rustCodeType(r.code, r.msg)
+	case denied || strings.HasPrefix(r.code, "clippy"):
+		f.typ = classifyMessage(r.msg, contract.ErrLinting)
+		if f.typ != contract.ErrImport {
+			f.typ = contract.ErrLinting
+		}
+		if f.rule == "" {
+			f.rule = rustLintName(r.notes)
+		}
+	default:
+		f.typ = rustUncoded(r.msg, r.notes)
+	}
+	if strings.HasPrefix(r.msg, "aborting due to") || strings.HasPrefix(r.msg, "could not compile") {
+		return
+	}
+	p.emit(f)
+}
+
+var reRustLintName = regexp.MustCompile("#\\[(?:deny|forbid)\\(([\\w:]+)\\)\\]|`-D ([\\w:-]+)`|index\\.html#([\\w_]+)")
+
+func rustLintName(notes string) string {
+	m := reRustLintName.FindStringSubmatch(notes)
+	if m == nil {
+		return ""
+	}
+	for _, g := range m[1:] {
+		if g != "" && g != "warnings" {
+			return g
+		}
+	}
+	return ""
+}
+
+func (r *rustBlock) endPanic(p *parser) {
+	f := *r.panic
+	r.panic = nil
+	f.typ = contract.ErrLogic
+	p.emit(f)
+}
+
+func (r *rustBlock) flush(p *parser) {
+	if r.panic != nil {
+		r.endPanic(p)
+	}
+	if r.active {
+		r.end(p)
+	}
+}
+
+// rustCodes maps rustc error codes whose class the message does not make
+// plain. The rest are TYPE_ERROR (E0xxx are semantic) unless the message
+// says otherwise.
+var rustCodes = map[string]contract.ErrorType{
+	"E0432": contract.ErrImport, "E0433": contract.ErrImport, "E0463": contract.ErrImport,
+	"E0583": contract.ErrImport, "E0603": contract.ErrImport, "E0405": contract.ErrTypeError,
+	"E0412": contract.ErrTypeError, "E0425": contract.ErrTypeError, "E0308": contract.ErrTypeError,
+}
+
+func rustCodeType(code, msg string) contract.ErrorType {
+	if code == "E0433" && !strings.Contains(msg, "crate or module") && !strings.Contains(msg, "unresolved import") {
+		return contract.ErrTypeError
+	}
+	if t, ok := rustCodes[code]; ok {
+		return t
+	}
+	t := classifyMessage(msg, contract.ErrTypeError)
+	if t == contract.ErrSyntax && strings.HasPrefix(code, "E0") {
+		return contract.ErrTypeError // "expected X, found Y" is a type mismatch
+	}
+	return t
+}
+
+// rustUncoded classifies errors without a code: lints when the notes say
+// they are denied, otherwise mostly parse errors.
+func rustUncoded(msg, notes string) contract.ErrorType {
+	if reRustLintOn.MatchString(notes) {
+		return contract.ErrLinting
+	}
+	if strings.HasPrefix(msg, "unused import") {
+		return contract.ErrImport
+	}
+	if strings.HasPrefix(msg, "unused ") || strings.HasPrefix(msg, "variable does not need") {
+		return contract.ErrLinting
+	}
+	t := classifyMessage(msg, contract.ErrSyntax)
+	if t == contract.ErrTypeError && !reRustSemantic.MatchString(msg) {
+		return contract.ErrSyntax
+	}
+	return t
+}
+
+// reRustSemantic marks the uncoded rustc errors that are not parse errors.
+var reRustSemantic = regexp.MustCompile(`cannot find|not found|undefined|unknown|undeclared`)

@@ -1,0 +1,129 @@
+package logparse
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+func init() {
+	register(
+		&Row{Name: "bash", Family: "shell", Tool: "bash", Hint: ": line ",
+			Pattern:  `^(?:/bin/|/usr/bin/)?(?:ba|z|k|da)?sh: (?:line \d+: )?(?P<file>[^\s:]+): line (?P<line>\d+): (?P<msg>.*)$|^(?P<file2>[^\s:]+\.(?:sh|bash)): line (?P<line2>\d+): (?P<msg2>.*)$`,
+			Classify: bashClassify, Confidence: 0.85,
+			Doc: "bash and sh run-time errors: script.sh: line N: message"},
+		&Row{Name: "shellcheck-tty", Family: "shell", Tool: "shellcheck",
+			Doc: "shellcheck's default tty format: In file line N:, the source, then ^-- SCnnnn (severity): message"},
+		&Row{Name: "github-annotation", Family: "ci", Tool: "github",
+			Doc: "GitHub Actions workflow commands: ::error file=F,line=L,col=C::message"},
+	)
+	handlerCtors = append(handlerCtors, func() handler { return &shellcheckTTY{} }, func() handler { return &ghAnnotation{} })
+}
+
+func bashClassify(m *match) (contract.ErrorType, bool) {
+	if m.get("file") == "" {
+		// Use the second alternative's groups.
+		m.g[m.row.idx["file"]] = m.get("file2")
+		m.g[m.row.idx["line"]] = m.get("line2")
+		m.g[m.row.idx["msg"]] = m.get("msg2")
+	}
+	msg := m.get("msg")
+	switch {
+	case strings.Contains(msg, "syntax error") || strings.Contains(msg, "unexpected end of file") || strings.Contains(msg, "unexpected EOF"):
+		return contract.ErrSyntax, true
+	case strings.Contains(msg, "command not found"):
+		return contract.ErrTypeError, true
+	case strings.Contains(msg, "No such file or directory") && strings.Contains(msg, "source"):
+		return contract.ErrImport, true
+	}
+	return contract.ErrLogic, true
+}
+
+var (
+	reSCHead = regexp.MustCompile(`^In (\S+) line (\d+):$`)
+	reSCMsg  = regexp.MustCompile(`^(\s*)\^-*\^?-* (SC\d+)(?: \((\w+)\))?: (.*)$`)
+)
+
+// shellcheckTTY reads shellcheck's default output.
+type shellcheckTTY struct {
+	file string
+	lnum int
+	n    int // lines since the header or the last message
+}
+
+func (t *shellcheckTTY) line(p *parser, s string) bool {
+	if strings.HasPrefix(s, "In ") {
+		if m := reSCHead.FindStringSubmatch(s); m != nil {
+			t.file, t.lnum, t.n = m[1], atoi(m[2]), 0
+			return true
+		}
+	}
+	if t.file == "" {
+		return false
+	}
+	if strings.HasPrefix(s, "For more information") {
+		t.file = ""
+		return false
+	}
+	if m := reSCMsg.FindStringSubmatch(s); m != nil {
+		typ := contract.ErrLinting
+		if strings.HasPrefix(m[2], "SC1") && m[3] == "error" {
+			typ = contract.ErrSyntax
+		}
+		p.emit(finding{file: t.file, line: t.lnum, col: len(m[1]) + 1, typ: typ, msg: m[4], rule: m[2],
+			sev: normSeverity(m[3]), tool: "shellcheck", conf: 0.9, base: p.base()})
+		t.n = 0
+		return true
+	}
+	t.n++
+	if t.n > 3 {
+		t.file = ""
+		return false
+	}
+	return true
+}
+
+func (t *shellcheckTTY) flush(p *parser) {}
+
+var (
+	reGHA      = regexp.MustCompile(`^::(error|warning|notice)(?: ([^:]*))?::(.*)$`)
+	reGHAParam = regexp.MustCompile(`(\w+)=([^,]*)`)
+)
+
+// ghAnnotation reads GitHub Actions workflow commands, which some tools
+// print instead of their usual format.
+type ghAnnotation struct{}
+
+func (ghAnnotation) line(p *parser, s string) bool {
+	if !strings.HasPrefix(s, "::") {
+		return false
+	}
+	m := reGHA.FindStringSubmatch(s)
+	if m == nil || m[1] != "error" {
+		return m != nil
+	}
+	f := finding{msg: unescapeGHA(m[3]), tool: "github", sev: "error", conf: 0.85, base: p.base()}
+	for _, kv := range reGHAParam.FindAllStringSubmatch(m[2], -1) {
+		switch kv[1] {
+		case "file":
+			f.file = unescapeGHA(kv[2])
+		case "line":
+			f.line = atoi(kv[2])
+		case "col":
+			f.col = atoi(kv[2])
+		case "title":
+			f.rule = unescapeGHA(kv[2])
+		}
+	}
+	f.typ = classifyMessage(f.msg+" "+f.rule, contract.ErrLinting)
+	p.emit(f)
+	return true
+}
+
+func (ghAnnotation) flush(p *parser) {}
+
+func unescapeGHA(s string) string {
+	r := strings.NewReplacer("%0A", "\n", "%0D", "", "%25", "%", "%3A", ":", "%2C", ",")
+	return r.Replace(s)
+}

@@ -1,0 +1,4 @@
+#include <stdio.h>
+#include "missing/settings.h"
+
+int main(void) { return 0; }

@@ -1,0 +1,7 @@
+#ifndef POINT_H
+#define POINT_H
+struct point {
+    int x;
+    coord_t y;
+};
+#endif

@@ -1,0 +1,6 @@
+#ifndef SHAPES_H
+#define SHAPES_H
+#include "point.h"
+
+int area(struct point p);
+#endif

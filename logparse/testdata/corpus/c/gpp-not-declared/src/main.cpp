@@ -1,0 +1,6 @@
+#include <iostream>
+
+int main() {
+    std::cout << greeting << std::endl;
+    return 0;
+}

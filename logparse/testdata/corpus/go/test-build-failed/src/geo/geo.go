@@ -1,0 +1,3 @@
+package geo
+
+type Point struct{ X, Y int }

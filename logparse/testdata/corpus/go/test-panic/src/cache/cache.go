@@ -1,0 +1,7 @@
+package cache
+
+type Cache struct{ m map[string]string }
+
+func (c *Cache) Put(k, v string) {
+	c.m[k] = v
+}

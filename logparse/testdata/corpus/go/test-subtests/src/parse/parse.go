@@ -1,0 +1,8 @@
+package parse
+
+import "strconv"
+
+func Int(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n + 1
+}

@@ -1,0 +1,3 @@
+package money
+
+func Cents(d float64) int { return int(d * 10) }

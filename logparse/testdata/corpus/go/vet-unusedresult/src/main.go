@@ -1,0 +1,9 @@
+package main
+
+import "fmt"
+
+func main() {
+	name := "x"
+	fmt.Sprintf("hello %s", name)
+	fmt.Println(name)
+}

@@ -1,0 +1,6 @@
+#![deny(warnings)]
+
+fn main() {
+    let unused = 5;
+    println!("hi");
+}

@@ -1,0 +1,4 @@
+fn main() {
+    let total = 3;
+    println!("{}", totl);
+}

@@ -1,0 +1,4 @@
+fn main() {
+    let n: u8 = "7";
+    println!("{}", n);
+}

@@ -1,0 +1,6 @@
+fn main() {
+    let v = vec![1, 2, 3];
+    for x in v.iter() {
+        println!("{}", x);
+    
+}

@@ -1,0 +1,4 @@
+fn main() {
+    let unused = 1;
+    println!("ok");
+}
