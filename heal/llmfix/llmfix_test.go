@@ -40,7 +40,7 @@ func fail(c llm.Class, retryAfter time.Duration) func(llm.Request) (llm.Response
 const good = `{"patched_content":"fixed\n","fix_reason":"use + not -","confidence_score":0.8}`
 
 var input = heal.FixInput{Path: "calc.py", Content: "broken\n", Request: contract.FixRequest{
-	BugReport: contract.BugReport{FilePath: "calc.py", LineNumber: 1, ErrorType: contract.ErrLogic, Message: "AssertionError: 1 != 3"},
+	BugReport:    contract.BugReport{FilePath: "calc.py", LineNumber: 1, ErrorType: contract.ErrLogic, Message: "AssertionError: 1 != 3"},
 	ErrorMessage: "AssertionError: 1 != 3", FileSnippet: "   1 | broken\n", PreviousAttemptInfo: map[string]any{"outcome": "rejected"},
 }}
 
@@ -57,7 +57,7 @@ func TestFix(t *testing.T) {
 		{name: "fenced with prose", a: []func(llm.Request) (llm.Response, error){text("Here:\n```json\n" + good + "\n```")}, wantCalls: [2]int{1, 0}, entries: 1},
 		{name: "invalid then corrected", a: []func(llm.Request) (llm.Response, error){text(`{"patched_content":"x"}`)}, b: []func(llm.Request) (llm.Response, error){text(good)}, wantCalls: [2]int{1, 1}, entries: 2},
 		{name: "server error falls back", a: []func(llm.Request) (llm.Response, error){fail(llm.ClassServer, 0)}, b: []func(llm.Request) (llm.Response, error){text(good)}, wantCalls: [2]int{1, 1}, entries: 2},
-		{name: "rate limits wait when all limited", a: []func(llm.Request) (llm.Response, error){fail(llm.ClassRateLimit, 3 * time.Second), text(good)}, b: []func(llm.Request) (llm.Response, error){fail(llm.ClassRateLimit, 0)}, wantCalls: [2]int{2, 1}, sleeps: 1, entries: 3},
+		{name: "rate limits wait when all limited", a: []func(llm.Request) (llm.Response, error){fail(llm.ClassRateLimit, 3*time.Second), text(good)}, b: []func(llm.Request) (llm.Response, error){fail(llm.ClassRateLimit, 0)}, wantCalls: [2]int{2, 1}, sleeps: 1, entries: 3},
 		{name: "auth is fatal", a: []func(llm.Request) (llm.Response, error){fail(llm.ClassAuth, 0)}, b: []func(llm.Request) (llm.Response, error){text(good)}, wantErr: ErrFatal, wantCalls: [2]int{1, 0}, entries: 1},
 		{name: "never valid", a: []func(llm.Request) (llm.Response, error){text("no json here")}, b: []func(llm.Request) (llm.Response, error){text(`{"patched_content":"x","fix_reason":"r","confidence_score":7}`)}, wantErr: ErrInvalidResult, wantCalls: [2]int{3, 3}, entries: 6},
 	} {
