@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the schema files from the Go ty
 // any JSON value, and a nil map encodes as null.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[json.RawMessage](): {},
-	reflect.TypeFor[map[string]any](): {Types: []string{"null", "object"}},
+	reflect.TypeFor[map[string]any]():  {Types: []string{"null", "object"}},
 }
 
 // generate builds the schema of v's type the same way every time.

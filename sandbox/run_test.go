@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +56,16 @@ func helper(name string, args []string) int {
 		return 0
 	case "env":
 		fmt.Print(os.Getenv(args[0]))
+		return 0
+	case "dial":
+		// Exit 0 when a TCP connection to args[0] succeeds, 3 when not.
+		conn, err := net.DialTimeout("tcp", args[0], 3*time.Second)
+		if err != nil {
+			fmt.Println("dial:", err)
+			return 3
+		}
+		conn.Close()
+		fmt.Println("dial: connected")
 		return 0
 	}
 	return 99

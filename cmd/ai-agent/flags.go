@@ -1,0 +1,206 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/salve-dev/salve/config"
+)
+
+// flagKind is how a flag takes its value.
+type flagKind int
+
+const (
+	flagValue        flagKind = iota // one value; the last one wins
+	flagList                         // comma-separated, may repeat, concatenating
+	flagRepeat                       // repeatable, each value kept
+	flagBool                         // no value (or =true/false)
+	flagIgnoredValue                 // accepted, warned about and ignored; takes a value
+	flagIgnoredBool                  // accepted, warned about and ignored; no value
+	flagHeadend                      // exit 4, headend mode not supported
+)
+
+// flagDef is one row of the flag table (spec §3).
+type flagDef struct {
+	names   []string
+	kind    flagKind
+	setting string // the option key of config.Sources, when it is one
+	usage   string
+	def     string
+}
+
+// flagTable lists every flag with its original spellings.
+var flagTable = []flagDef{
+	{names: []string{"config"}, usage: "config file, layer 1 (a missing file is an error)", def: "FILE"},
+	{names: []string{"models"}, kind: flagList, usage: "provider/model targets in fallback order", def: "LIST"},
+	{names: []string{"tools", "tool", "mcp-tool", "mcp-tools"}, kind: flagList, usage: "MCP servers, REST tools and batch", def: "LIST"},
+	{names: []string{"agents"}, kind: flagList, usage: "sub-agent .ai files", def: "LIST"},
+	{names: []string{"format"}, usage: "output format (tty on a terminal, else pipe)", def: "F"},
+	{names: []string{"schema"}, usage: "output JSON schema, JSON text or @FILE; forces json", def: "S"},
+	{names: []string{"max-turns"}, setting: "maxTurns", usage: "maximum turns", def: "10"},
+	{names: []string{"max-retries"}, setting: "maxRetries", usage: "total attempts per turn (0 means 1)", def: "3"},
+	{names: []string{"max-tool-calls-per-turn"}, setting: "maxToolCallsPerTurn", usage: "tool calls run per turn", def: "10"},
+	{names: []string{"llm-timeout-ms", "llmTimeoutMs"}, setting: "llmTimeout", usage: "LLM request timeout (DURATION)", def: "600000"},
+	{names: []string{"tool-timeout-ms", "toolTimeoutMs"}, setting: "toolTimeout", usage: "tool timeout (DURATION)", def: "300000"},
+	{names: []string{"tool-response-max-bytes", "toolResponseMaxBytes"}, setting: "toolResponseMaxBytes", usage: "truncate tool outputs above this (0 = no limit)", def: "12288"},
+	{names: []string{"temperature"}, setting: "temperature", usage: "0-2 or UNSET", def: "0.2"},
+	{names: []string{"top-p", "topP"}, setting: "topP", usage: "0-1 or UNSET", def: "not sent"},
+	{names: []string{"top-k", "topK"}, setting: "topK", usage: "integer >= 1 or UNSET", def: "not sent"},
+	{names: []string{"max-output-tokens"}, setting: "maxOutputTokens", usage: "maximum output tokens", def: "16384"},
+	{names: []string{"repeat-penalty"}, setting: "repeatPenalty", usage: ">= 0 or UNSET", def: "not sent"},
+	{names: []string{"reasoning"}, setting: "reasoning", usage: "none, minimal, low, medium, high", def: "unset"},
+	{names: []string{"default-reasoning"}, usage: "reasoning when the agent sets none", def: "unset"},
+	{names: []string{"reasoning-tokens"}, setting: "reasoningTokens", usage: "reasoning token budget (0 = off)", def: "unset"},
+	{names: []string{"caching"}, setting: "caching", usage: "full or none (Anthropic prompt caching)", def: "full"},
+	{names: []string{"tooling-transport"}, usage: "native, xml or xml-final", def: "xml-final"},
+	{names: []string{"stream"}, kind: flagBool, usage: "stream from the provider", def: "off"},
+	{names: []string{"no-stream"}, kind: flagBool, usage: "do not stream", def: ""},
+	{names: []string{"override"}, kind: flagRepeat, usage: "KEY=VALUE, beats every other source; repeatable", def: ""},
+	{names: []string{"verbose"}, kind: flagBool, usage: "more detail on stderr", def: "off"},
+	{names: []string{"trace-llm"}, kind: flagBool, usage: "trace LLM requests on stderr", def: "off"},
+	{names: []string{"trace-mcp"}, kind: flagBool, usage: "trace MCP traffic on stderr", def: "off"},
+	{names: []string{"quiet"}, kind: flagBool, usage: "stderr carries only errors", def: "off"},
+	{names: []string{"dry-run"}, kind: flagBool, usage: "check everything, call nothing", def: "off"},
+	{names: []string{"list-tools"}, usage: "list the tools of MCP servers (NAME,... or all)", def: "L"},
+	{names: []string{"schema-validate"}, usage: "with --list-tools: validate tool schemas (draft)", def: "D"},
+	{names: []string{"billing-file"}, usage: "append accounting as JSON lines", def: "$HOME/.ai-agent/accounting.jsonl"},
+	{names: []string{"sessions-dir"}, usage: "write <originTxnId>.json.gz per session", def: "$HOME/.ai-agent/sessions"},
+	{names: []string{"result-json"}, usage: "write the whole AIAgentResult to FILE", def: "FILE"},
+	{names: []string{"agent"}, usage: "run this .ai file (same as giving it as <system>)", def: "FILE"},
+	{names: []string{"help", "h"}, kind: flagBool, usage: "show this help", def: ""},
+	{names: []string{"version", "V"}, kind: flagBool, usage: "print the version", def: ""},
+	{names: []string{"plugins", "cache", "mcp-init-concurrency", "resume"}, kind: flagIgnoredValue},
+	{names: []string{"trace-slack", "trace-sdk", "show-tree", "save-all", "chat", "no-chat"}, kind: flagIgnoredBool},
+	{names: []string{"api", "mcp", "openai-completions", "anthropic-completions", "embed", "slack",
+		"api-concurrency", "mcp-concurrency", "openai-completions-concurrency", "anthropic-completions-concurrency",
+		"embed-concurrency", "slack-concurrency"}, kind: flagHeadend},
+}
+
+// flagIndex maps every spelling to its row.
+func flagIndex() map[string]*flagDef {
+	idx := map[string]*flagDef{}
+	for i := range flagTable {
+		for _, n := range flagTable[i].names {
+			idx[n] = &flagTable[i]
+		}
+	}
+	return idx
+}
+
+// cliArgs is the parsed command line.
+type cliArgs struct {
+	// values holds the last value of each single-value flag, by its first
+	// name.
+	values map[string]string
+	lists  map[string][]string
+	bools  map[string]bool
+	// overrides are the --override pairs in order.
+	overrides   []string
+	positionals []string
+	warnings    []string
+}
+
+func (a *cliArgs) has(name string) bool { _, ok := a.values[name]; return ok }
+
+// parseArgs parses flags before or after positionals, --flag value or
+// --flag=value, with "--" ending the flags (spec §1). Errors wrap
+// config.ErrConfig.
+func parseArgs(args []string) (*cliArgs, error) {
+	idx := flagIndex()
+	a := &cliArgs{values: map[string]string{}, lists: map[string][]string{}, bools: map[string]bool{}}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			a.positionals = append(a.positionals, args[i+1:]...)
+			break
+		}
+		if arg == "-" || !strings.HasPrefix(arg, "-") || strings.Contains(arg, "\n") {
+			a.positionals = append(a.positionals, arg)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		def := idx[name]
+		if def == nil && strings.HasPrefix(name, "telemetry-") {
+			def = &flagDef{names: []string{name}, kind: flagIgnoredValue}
+			if !hasVal && (i+1 >= len(args) || strings.HasPrefix(args[i+1], "-")) {
+				def.kind = flagIgnoredBool
+			}
+		}
+		if def == nil {
+			return nil, fmt.Errorf("%w: unknown flag %s", config.ErrConfig, arg)
+		}
+		key := def.names[0]
+		switch def.kind {
+		case flagHeadend:
+			return nil, fmt.Errorf("%w: %s: headend mode not supported", config.ErrConfig, arg)
+		case flagBool, flagIgnoredBool:
+			b := true
+			if hasVal {
+				var err error
+				if b, err = parseBool(val); err != nil {
+					return nil, fmt.Errorf("%w: %s: %v", config.ErrConfig, arg, err)
+				}
+			}
+			if def.kind == flagIgnoredBool {
+				a.warnings = append(a.warnings, fmt.Sprintf("flag --%s is not supported and is ignored", name))
+				continue
+			}
+			a.bools[key] = b
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("%w: flag --%s needs a value", config.ErrConfig, name)
+			}
+			i++
+			val = args[i]
+		}
+		switch def.kind {
+		case flagIgnoredValue:
+			a.warnings = append(a.warnings, fmt.Sprintf("flag --%s is not supported and is ignored", name))
+		case flagList:
+			a.lists[key] = append(a.lists[key], config.SplitList(val)...)
+			a.values[key] = val
+		case flagRepeat:
+			a.overrides = append(a.overrides, val)
+		default:
+			if def.setting != "" {
+				if _, err := config.ParseSetting(def.setting, val); err != nil {
+					return nil, fmt.Errorf("flag --%s: %w", name, err)
+				}
+			}
+			a.values[key] = val
+		}
+	}
+	return a, nil
+}
+
+func parseBool(s string) (bool, error) {
+	switch strings.ToLower(s) {
+	case "true", "1", "yes", "on":
+		return true, nil
+	case "false", "0", "no", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("not a boolean: %q", s)
+}
+
+// settingsFromCLI maps the setting flags to their option keys.
+func (a *cliArgs) settingsFromCLI() map[string]string {
+	out := map[string]string{}
+	for _, def := range flagTable {
+		if def.setting == "" {
+			continue
+		}
+		if v, ok := a.values[def.names[0]]; ok {
+			out[def.setting] = v
+		}
+	}
+	if a.bools["stream"] {
+		out["stream"] = "true"
+	}
+	if a.bools["no-stream"] {
+		out["stream"] = "false"
+	}
+	return out
+}

@@ -1,0 +1,124 @@
+// Command ai-agent runs one LLM agent session (seed 003; spec
+// ai-agent-cli.md): it resolves prompts, frontmatter and the layered
+// configuration, runs the session engine and prints the final report.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/salve-dev/salve/agent"
+	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/contract"
+)
+
+// Exit codes (seed 003, §2; spec §7).
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitInit    = 3
+	exitConfig  = 4
+	exitSchema  = 5
+)
+
+// version is set at link time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// exitCode maps an error to its exit code by category, never by message.
+func exitCode(err error) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, agent.ErrSchema):
+		return exitSchema
+	case errors.Is(err, errInit):
+		return exitInit
+	case errors.Is(err, config.ErrConfig), errors.Is(err, agent.ErrInvalid):
+		return exitConfig
+	}
+	return exitFailure
+}
+
+// run is the whole program; it never panics.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(ctx, defaultDeps(), args, stdin, stdout, stderr)
+}
+
+// runWith is run with explicit dependencies.
+func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "AGENT FAILED: internal error: %v\n", r)
+			code = exitFailure
+		}
+	}()
+	a, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "ai-agent: %v\n", err)
+		return exitCode(err)
+	}
+	if a.bools["help"] {
+		writeHelp(stdout)
+		return exitOK
+	}
+	if a.bools["version"] {
+		fmt.Fprintln(stdout, version)
+		return exitOK
+	}
+	log := newLogger(stderr, a)
+	for _, w := range a.warnings {
+		log.Warn(w)
+	}
+	resultPath := a.values["result-json"]
+	if resultPath == "-" {
+		fmt.Fprintln(stderr, "ai-agent: --result-json may not be -")
+		return exitConfig
+	}
+	if a.has("list-tools") {
+		return listTools(ctx, d, a, stdout, stderr, log)
+	}
+	st, err := prepare(ctx, d, a, stdin, stdout, stderr, log)
+	if st != nil {
+		defer st.close()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ai-agent: %v\n", err)
+		code := exitCode(err)
+		if resultPath != "" && !a.bools["dry-run"] {
+			res := contract.AIAgentResult{Error: err.Error(), Conversation: []contract.Message{}, Accounting: []contract.AccountingEntry{}}
+			if werr := writeResultJSON(resultPath, res); werr != nil {
+				fmt.Fprintf(stderr, "ai-agent: %v\n", werr)
+			}
+		}
+		return code
+	}
+	if a.bools["dry-run"] {
+		log.Info("dry run: configuration is valid")
+		return exitOK
+	}
+	return st.execute(ctx, stdout, stderr, resultPath)
+}
+
+func newLogger(stderr io.Writer, a *cliArgs) *slog.Logger {
+	level := slog.LevelWarn
+	switch {
+	case a.bools["quiet"]:
+		level = slog.LevelError
+	case a.bools["verbose"] || a.bools["trace-llm"] || a.bools["trace-mcp"]:
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+}

@@ -1,0 +1,352 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/salve-dev/salve/agent"
+	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/llm"
+)
+
+// Built-in defaults that are not agent package defaults (spec §3).
+const (
+	defaultTemperature = 0.2
+	defaultCaching     = "full"
+)
+
+// options resolves every session option with the precedence of spec §4.
+func (st *startup) options(stdout io.Writer) (agent.Options, error) {
+	o := agent.Options{Logger: st.log}
+	ints := []struct {
+		key string
+		dst *int
+		def int
+	}{
+		{"maxTurns", &o.MaxTurns, agent.DefaultMaxTurns},
+		{"maxRetries", &o.MaxRetries, agent.DefaultMaxRetries},
+		{"maxToolCallsPerTurn", &o.MaxToolCallsPerTurn, agent.DefaultMaxToolCallsPerTurn},
+		{"toolResponseMaxBytes", &o.ToolResponseMaxBytes, agent.DefaultToolResponseMaxBytes},
+	}
+	for _, it := range ints {
+		v, ok, err := st.src.Resolve(it.key)
+		if err != nil {
+			return o, err
+		}
+		*it.dst = it.def
+		if ok {
+			*it.dst = v.Int
+		}
+	}
+	if o.MaxRetries == 0 {
+		o.MaxRetries = 1
+	}
+	o.NoToolResponseLimit = o.ToolResponseMaxBytes == 0
+	for _, d := range []struct {
+		key string
+		dst *time.Duration
+		def time.Duration
+	}{{"llmTimeout", &o.LLMTimeout, agent.DefaultLLMTimeout}, {"toolTimeout", &o.ToolTimeout, agent.DefaultToolTimeout}} {
+		v, ok, err := st.src.Resolve(d.key)
+		if err != nil {
+			return o, err
+		}
+		*d.dst = d.def
+		if ok && v.Dur > 0 {
+			*d.dst = v.Dur
+		}
+	}
+	stream, ok, err := st.src.Resolve("stream")
+	if err != nil {
+		return o, err
+	}
+	o.Stream = ok && stream.Bool
+	for _, b := range []struct {
+		key string
+		dst *bool
+	}{{"no-batch", &o.Batch}, {"no-progress", &o.Progress}} {
+		v, _, err := st.src.Resolve(b.key)
+		if err != nil {
+			return o, err
+		}
+		*b.dst = !v.Bool
+	}
+	if err := st.format(&o, stdout); err != nil {
+		return o, err
+	}
+	if o.Transport, err = st.transport(); err != nil {
+		return o, err
+	}
+	params, err := st.params()
+	if err != nil {
+		return o, err
+	}
+	if o.Targets, err = st.targets(params); err != nil {
+		return o, err
+	}
+	g, err := newGuard(o.Targets, st.log)
+	if err != nil {
+		return o, fmt.Errorf("%w: context guard: %v", config.ErrConfig, err)
+	}
+	o.Guard = g
+	vars := newPromptVars(st.cwd, agent.FormatDescription(o.Format), o.MaxTurns, o.MaxToolCallsPerTurn)
+	o.SystemPrompt = vars.expand(st.sys.text)
+	o.UserPrompt = vars.expand(st.usr.text)
+	o.Trace = st.trace()
+	if !st.a.bools["quiet"] {
+		o.ProgressOut = st.stderr
+	}
+	return o, nil
+}
+
+// format settles the output format and schema (spec §5).
+func (st *startup) format(o *agent.Options, stdout io.Writer) error {
+	schema, isJSON, err := st.outputSchema()
+	if err != nil {
+		return err
+	}
+	requested := ""
+	if f, ok := st.a.values["format"]; ok {
+		if requested, err = agent.CanonicalFormat(f); err != nil {
+			return fmt.Errorf("%w: --format: %v", config.ErrConfig, err)
+		}
+	}
+	switch {
+	case isJSON:
+		if requested != "" && requested != agent.FormatJSON {
+			st.log.Warn("this agent expects JSON; --format ignored", "format", requested)
+		}
+		o.Format = agent.FormatJSON
+		o.Schema = schema
+		if len(o.Schema) == 0 {
+			o.Schema = []byte(`{"type":"object"}`)
+		}
+		if _, err := agent.CompileSchema(o.Schema); err != nil {
+			return err
+		}
+	case requested != "":
+		o.Format = requested
+	case st.fm.Output != nil && st.fm.Output.Format == "markdown":
+		o.Format = agent.FormatMarkdown
+	case st.fm.Output != nil && st.fm.Output.Format == "text":
+		o.Format = agent.FormatPipe
+	case isTerminal(stdout):
+		o.Format = agent.FormatTTY
+	default:
+		o.Format = agent.FormatPipe
+	}
+	return nil
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// transport: --tooling-transport, then tooling.transport, then xml-final.
+func (st *startup) transport() (string, error) {
+	t := st.a.values["tooling-transport"]
+	if t == "" {
+		var err error
+		if t, err = st.cfg.StringAt("tooling", "transport"); err != nil {
+			return "", err
+		}
+	}
+	switch t {
+	case "":
+		return agent.TransportXMLFinal, nil
+	case agent.TransportNative, agent.TransportXML, agent.TransportXMLFinal:
+		return t, nil
+	}
+	return "", fmt.Errorf("%w: unknown tooling transport %q", config.ErrConfig, t)
+}
+
+// params resolves the session-level request parameters.
+func (st *startup) params() (agent.Params, error) {
+	p := agent.Params{MaxOutputTokens: agent.DefaultMaxOutputTokens, Caching: defaultCaching}
+	t := defaultTemperature
+	p.Temperature = &t
+	floats := []struct {
+		key string
+		dst **float64
+	}{{"temperature", &p.Temperature}, {"topP", &p.TopP}, {"repeatPenalty", &p.RepeatPenalty}}
+	for _, f := range floats {
+		v, ok, err := st.src.Resolve(f.key)
+		if err != nil {
+			return p, err
+		}
+		switch {
+		case ok && v.Unset:
+			*f.dst = nil
+		case ok:
+			x := v.Float
+			*f.dst = &x
+		}
+	}
+	if v, ok, err := st.src.Resolve("topK"); err != nil {
+		return p, err
+	} else if ok && !v.Unset {
+		k := v.Int
+		p.TopK = &k
+	}
+	if v, ok, err := st.src.Resolve("maxOutputTokens"); err != nil {
+		return p, err
+	} else if ok {
+		p.MaxOutputTokens = v.Int
+	}
+	if v, ok, err := st.src.Resolve("reasoningTokens"); err != nil {
+		return p, err
+	} else if ok {
+		n := v.Int
+		p.ReasoningTokens = &n
+	}
+	if v, ok, err := st.src.Resolve("caching"); err != nil {
+		return p, err
+	} else if ok {
+		p.Caching = v.Str
+	}
+	return p, st.reasoning(&p)
+}
+
+// reasoning: the agent's reasoning (override, CLI, frontmatter), else
+// --default-reasoning, else defaults.reasoning.
+func (st *startup) reasoning(p *agent.Params) error {
+	src := st.src
+	src.Defaults = nil
+	v, ok, err := src.Resolve("reasoning")
+	if err != nil {
+		return err
+	}
+	if ok {
+		p.Reasoning = v.Str
+		return nil
+	}
+	if d, has := st.a.values["default-reasoning"]; has {
+		v, err := config.ParseSetting("reasoning", d)
+		if err != nil {
+			return fmt.Errorf("--default-reasoning: %w", err)
+		}
+		p.Reasoning = v.Str
+		return nil
+	}
+	if d, has := st.src.Defaults["reasoning"]; has {
+		v, err := config.ParseSetting("reasoning", d)
+		if err != nil {
+			return fmt.Errorf("defaults: %w", err)
+		}
+		p.Reasoning = v.Str
+	}
+	return nil
+}
+
+// targets builds the fallback list with each model's overrides (spec §4,
+// §9.4).
+func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
+	models := st.list("models", st.fm.Models)
+	if len(models) == 0 {
+		return nil, fmt.Errorf("%w: no model configured (use --models or the frontmatter models key)", config.ErrConfig)
+	}
+	var ctxWindow *int
+	if v, ok, err := st.src.Resolve("contextWindow"); err != nil {
+		return nil, err
+	} else if ok {
+		ctxWindow = &v.Int
+	}
+	clients := map[string]llm.Provider{}
+	var out []agent.Target
+	for _, m := range models {
+		pname, model, err := config.SplitModel(m)
+		if err != nil {
+			return nil, err
+		}
+		entry, err := st.cfg.ProviderEntry(pname)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range entry.Warnings {
+			st.log.Warn(w)
+		}
+		client, ok := clients[pname]
+		if !ok {
+			if client, err = st.deps.newProvider(providerSpec{Name: pname, Config: entry, Logger: st.log}); err != nil {
+				return nil, err
+			}
+			clients[pname] = client
+		}
+		t, err := target(pname, model, entry, client, base, st.bufferTokens())
+		if err != nil {
+			return nil, err
+		}
+		if ctxWindow != nil {
+			t.ContextWindow = *ctxWindow
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// bufferTokens is defaults.contextWindowBufferTokens, else 8192.
+func (st *startup) bufferTokens() int {
+	if n, err := config.Int(st.cfg.Raw("defaults", "contextWindowBufferTokens"), 0); err == nil {
+		return n
+	}
+	return 8192
+}
+
+func target(pname, model string, entry config.Provider, client llm.Provider, base agent.Params, buffer int) (agent.Target, error) {
+	t := agent.Target{Provider: pname, Model: model, Client: client, Params: base,
+		ContextWindow: 131072, ToolChoice: entry.ToolChoice, Tokenizer: entry.Tokenizer}
+	if entry.ContextWindow > 0 {
+		t.ContextWindow = entry.ContextWindow
+	}
+	t.ContextWindowBufferTokens = buffer
+	if entry.ContextWindowBufferTokens > 0 {
+		t.ContextWindowBufferTokens = entry.ContextWindowBufferTokens
+	}
+	mc, ok := entry.Models[model]
+	if !ok {
+		return t, nil
+	}
+	if mc.ContextWindow > 0 {
+		t.ContextWindow = mc.ContextWindow
+	}
+	if mc.ContextWindowBufferTokens > 0 {
+		t.ContextWindowBufferTokens = mc.ContextWindowBufferTokens
+	}
+	if mc.ToolChoice != "" {
+		t.ToolChoice = mc.ToolChoice
+	}
+	if mc.Tokenizer != "" {
+		t.Tokenizer = mc.Tokenizer
+	}
+	ov, err := mc.ParsedOverrides()
+	if err != nil {
+		return t, fmt.Errorf("providers.%s.models.%s: %w", pname, model, err)
+	}
+	floats := map[string]**float64{"temperature": &t.Params.Temperature, "topP": &t.Params.TopP, "repeatPenalty": &t.Params.RepeatPenalty}
+	for key, dst := range floats {
+		if o, has := ov[key]; has {
+			if o.Unset {
+				*dst = nil
+			} else {
+				x := o.Value
+				*dst = &x
+			}
+		}
+	}
+	if o, has := ov["topK"]; has {
+		if o.Unset {
+			t.Params.TopK = nil
+		} else {
+			k := int(o.Value)
+			t.Params.TopK = &k
+		}
+	}
+	return t, nil
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/salve-dev/salve/config"
+)
+
+// prompt is one resolved prompt argument.
+type prompt struct {
+	text string
+	// path is the file it came from, or "".
+	path string
+}
+
+// resolvePrompt applies the rules of spec §1 to one argument; stdin is read
+// at most once by the caller's reader.
+func resolvePrompt(arg string, stdin func() (string, error)) (prompt, error) {
+	switch {
+	case arg == "-":
+		s, err := stdin()
+		return prompt{text: s}, err
+	case strings.HasPrefix(arg, "@"):
+		p := arg[1:]
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return prompt{}, fmt.Errorf("%w: prompt %s: %v", config.ErrConfig, arg, err)
+		}
+		return prompt{text: stripShebang(string(b)), path: p}, nil
+	}
+	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
+		b, err := os.ReadFile(arg)
+		if err != nil {
+			return prompt{}, fmt.Errorf("%w: prompt %s: %v", config.ErrConfig, arg, err)
+		}
+		return prompt{text: stripShebang(string(b)), path: arg}, nil
+	} else if filepath.IsAbs(arg) && errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(arg, "\n") {
+		return prompt{}, fmt.Errorf("%w: prompt file %s does not exist", config.ErrConfig, arg)
+	}
+	return prompt{text: arg}, nil
+}
+
+func stripShebang(s string) string {
+	if strings.HasPrefix(s, "#!") {
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			return s[i+1:]
+		}
+		return ""
+	}
+	return s
+}
+
+// onceStdin reads stdin on the first call only.
+func onceStdin(r io.Reader) func() (string, error) {
+	var (
+		done bool
+		text string
+		err  error
+	)
+	return func() (string, error) {
+		if !done {
+			done = true
+			var b []byte
+			b, err = io.ReadAll(r)
+			text = string(b)
+		}
+		return text, err
+	}
+}
+
+// promptVars are the variables of spec §1, by name.
+type promptVars map[string]string
+
+func newPromptVars(cwd, format string, maxTurns, maxTools int) promptVars {
+	now := time.Now()
+	host, _ := os.Hostname()
+	userName := os.Getenv("USER")
+	if u, err := user.Current(); err == nil && userName == "" {
+		userName = u.Username
+	}
+	return promptVars{
+		"DATETIME":  now.Format(time.RFC3339),
+		"TIMESTAMP": strconv.FormatInt(now.Unix(), 10),
+		"DAY":       now.Weekday().String(),
+		"TIMEZONE":  now.Location().String(),
+		"OS":        runtime.GOOS,
+		"ARCH":      runtime.GOARCH,
+		"KERNEL":    kernel(),
+		"HOSTNAME":  host,
+		"USER":      userName,
+		"CD":        cwd,
+		"MAX_TURNS": strconv.Itoa(maxTurns),
+		"MAX_TOOLS": strconv.Itoa(maxTools),
+		"FORMAT":    format,
+	}
+}
+
+func kernel() string {
+	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return runtime.GOOS
+	}
+	return strings.TrimSpace(string(b))
+}
+
+var promptVarRE = regexp.MustCompile(`\$\{([A-Z_]+)\}|\{\{([A-Z_]+)\}\}`)
+
+// expand replaces ${NAME} and {{NAME}} for the known names only.
+func (v promptVars) expand(s string) string {
+	return promptVarRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := promptVarRE.FindStringSubmatch(m)
+		name := sub[1] + sub[2]
+		if val, ok := v[name]; ok {
+			return val
+		}
+		return m
+	})
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/tools"
+	"github.com/salve-dev/salve/tools/queue"
+	"github.com/salve-dev/salve/tools/rest"
+)
+
+// mcpStarter starts one MCP server entry and returns its tools. It is the
+// plug of part 2 (tools/mcp); env resolves the protected env and headers
+// placeholders from the merged environment.
+type mcpStarter func(ctx context.Context, name string, entry json.RawMessage, env func(string) string, log *slog.Logger) (tools.Provider, error)
+
+// mcpStarters returns the MCP client of this build, or nil when MCP
+// servers are not available yet.
+func mcpStarters() mcpStarter { return nil }
+
+// tools resolves the tool names (spec §11): MCP servers, REST tools and
+// batch; anything else is exit 3. Queue bindings must name a queue (exit 4).
+func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
+	queues, err := st.queues()
+	if err != nil {
+		return err
+	}
+	batch := false
+	restSpecs := map[string]rest.Spec{}
+	for _, name := range st.list("tools", st.fm.Tools) {
+		switch {
+		case name == "batch":
+			batch = true
+		case st.cfg.Has("restTools", name):
+			if err := st.cfg.Check("restTools", name); err != nil {
+				return err
+			}
+			var spec rest.Spec
+			if err := st.cfg.Decode(&spec, "restTools", name); err != nil {
+				return err
+			}
+			if err := checkQueue(queues, "restTools", name, spec.Queue); err != nil {
+				return err
+			}
+			restSpecs[name] = spec
+		case st.mcpEnabled(name):
+			if err := st.startMCP(ctx, s, name, queues); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("%w: tool %q is neither an MCP server, a REST tool nor batch", errInit, name)
+		}
+	}
+	s.opts.Batch = s.opts.Batch && batch
+	s.opts.Queuer = queuer{set: queues}
+	if len(restSpecs) > 0 {
+		p, err := rest.New(restSpecs, nil)
+		if err != nil {
+			return fmt.Errorf("%w: %v", config.ErrConfig, err)
+		}
+		s.opts.Tools = append(s.opts.Tools, p)
+		s.closers = append(s.closers, p)
+	}
+	for _, f := range st.list("agents", st.fm.Agents) {
+		if _, err := os.Stat(f); err != nil {
+			return fmt.Errorf("%w: sub-agent %s: %v", config.ErrConfig, f, err)
+		}
+		st.log.Warn("sub-agents are not available in this build; ignored", "agent", f)
+	}
+	return nil
+}
+
+func (st *startup) mcpEnabled(name string) bool {
+	if !st.cfg.Has("mcpServers", name) {
+		return false
+	}
+	enabled, ok := st.cfg.Raw("mcpServers", name, "enabled").(bool)
+	return !ok || enabled
+}
+
+func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, queues *queue.Set) error {
+	if err := st.cfg.Check("mcpServers", name); err != nil {
+		return err
+	}
+	q, _ := st.cfg.Raw("mcpServers", name, "queue").(string)
+	if err := checkQueue(queues, "mcpServers", name, q); err != nil {
+		return err
+	}
+	if st.dryRun {
+		return nil
+	}
+	start := st.deps.mcp
+	if start == nil {
+		return fmt.Errorf("%w: MCP server %q: MCP servers are not available in this build", errInit, name)
+	}
+	entry, err := st.cfg.RawJSON("mcpServers", name)
+	if err != nil {
+		return err
+	}
+	p, err := start(ctx, name, entry, st.cfg.Env, st.log)
+	if err != nil {
+		return fmt.Errorf("%w: MCP server %q: %v", errInit, name, err)
+	}
+	s.opts.Tools = append(s.opts.Tools, p)
+	s.closers = append(s.closers, p)
+	return nil
+}
+
+// queues builds the queue set from queues.NAME.concurrent, with the default
+// queue added when missing (spec §9.7).
+func (st *startup) queues() (*queue.Set, error) {
+	cfg := map[string]int{}
+	for _, q := range st.cfg.Keys("queues") {
+		n, err := config.Int(st.cfg.Raw("queues", q, "concurrent"), 1)
+		if err != nil {
+			return nil, fmt.Errorf("%w: queues.%s.concurrent must be a positive integer", config.ErrConfig, q)
+		}
+		cfg[q] = n
+	}
+	set, err := queue.New(cfg, st.log)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", config.ErrConfig, err)
+	}
+	return set, nil
+}
+
+func checkQueue(queues *queue.Set, section, name, q string) error {
+	if err := queues.Validate([]queue.Binding{{Owner: section + "." + name, Queue: q}}); err != nil {
+		return fmt.Errorf("%w: %v", config.ErrConfig, err)
+	}
+	return nil
+}
+
+// queuer adapts queue.Set to agent.Queuer.
+type queuer struct{ set *queue.Set }
+
+// Acquire waits for a slot of the named queue.
+func (q queuer) Acquire(ctx context.Context, name string) (func(), time.Duration, int, error) {
+	slot, err := q.set.Acquire(ctx, name)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return slot.Release, slot.Wait, slot.Depth, nil
+}

@@ -1,0 +1,148 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Provider types (spec §9.4).
+var providerTypes = map[string]bool{
+	"openai": true, "openai-compatible": true, "anthropic": true, "google": true,
+	"ollama": true, "openrouter": true, "test-llm": true,
+}
+
+// Provider is one providers.NAME entry (spec §9.4).
+type Provider struct {
+	Type                      string            `json:"type"`
+	BaseURL                   string            `json:"baseUrl"`
+	APIKey                    string            `json:"apiKey"`
+	Headers                   map[string]string `json:"headers"`
+	OpenAIMode                string            `json:"openaiMode"`
+	ContextWindow             int               `json:"contextWindow"`
+	ContextWindowBufferTokens int               `json:"contextWindowBufferTokens"`
+	Tokenizer                 string            `json:"tokenizer"`
+	ToolChoice                string            `json:"toolChoice"`
+	Models                    map[string]Model  `json:"models"`
+	ScenarioFile              string            `json:"scenarioFile"`
+	// Warnings lists non-fatal remarks about the entry (a missing type).
+	Warnings []string `json:"-"`
+}
+
+// Model is one providers.NAME.models.MODEL entry.
+type Model struct {
+	ContextWindow             int    `json:"contextWindow"`
+	ContextWindowBufferTokens int    `json:"contextWindowBufferTokens"`
+	Tokenizer                 string `json:"tokenizer"`
+	ToolChoice                string `json:"toolChoice"`
+	Reasoning                 any    `json:"reasoning"`
+	// Overrides maps temperature, topP, topK and repeatPenalty (also
+	// top_p, top_k, repeat_penalty) to a forced value, or nil: not sent.
+	Overrides map[string]any `json:"overrides"`
+}
+
+// ModelOverride is one per-model parameter override.
+type ModelOverride struct {
+	// Unset is true when the override is null: the parameter is not sent.
+	Unset bool
+	Value float64
+}
+
+// ParsedOverrides returns the model's overrides by canonical key (temperature,
+// topP, topK, repeatPenalty).
+func (m Model) ParsedOverrides() (map[string]ModelOverride, error) {
+	aliases := map[string]string{"top_p": "topP", "top_k": "topK", "repeat_penalty": "repeatPenalty",
+		"temperature": "temperature", "topP": "topP", "topK": "topK", "repeatPenalty": "repeatPenalty"}
+	out := map[string]ModelOverride{}
+	for k, v := range m.Overrides {
+		key, ok := aliases[k]
+		if !ok {
+			continue
+		}
+		if v == nil {
+			out[key] = ModelOverride{Unset: true}
+			continue
+		}
+		f, err := number(v)
+		if err != nil {
+			return nil, fmt.Errorf("%w: override %s: %v", ErrConfig, k, err)
+		}
+		out[key] = ModelOverride{Value: f}
+	}
+	return out, nil
+}
+
+// ProviderEntry resolves providers.NAME: checks its variables, decodes it
+// and settles its type (spec §9.4). A missing entry or an unknown type is
+// an error wrapping ErrConfig.
+func (c *Config) ProviderEntry(name string) (Provider, error) {
+	var p Provider
+	if !c.Has("providers", name) {
+		return p, fmt.Errorf("%w: provider %q is not configured in providers", ErrConfig, name)
+	}
+	if err := c.Check("providers", name); err != nil {
+		return p, err
+	}
+	if err := c.Decode(&p, "providers", name); err != nil {
+		return p, err
+	}
+	if p.Type == "" {
+		if !providerTypes[name] {
+			return p, fmt.Errorf("%w: provider %q has no type", ErrConfig, name)
+		}
+		p.Type = name
+		p.Warnings = append(p.Warnings, fmt.Sprintf("provider %q has no type; using %q", name, name))
+	}
+	if !providerTypes[p.Type] {
+		return p, fmt.Errorf("%w: provider %q has unsupported type %q", ErrConfig, name, p.Type)
+	}
+	return p, nil
+}
+
+// SplitModel splits "provider/model" at the first "/" (spec §4).
+func SplitModel(s string) (provider, model string, err error) {
+	provider, model, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok || provider == "" || model == "" {
+		return "", "", fmt.Errorf("%w: model %q is not provider/model", ErrConfig, s)
+	}
+	return provider, model, nil
+}
+
+// Defaults returns the config's defaults object (values as decoded JSON).
+func (c *Config) Defaults() (map[string]any, error) {
+	if err := c.Check("defaults"); err != nil {
+		return nil, err
+	}
+	m, _ := c.Raw("defaults").(map[string]any)
+	out := map[string]any{}
+	for k, v := range m {
+		if _, known := settingTable[k]; known {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// StringAt returns the string at path after checking its variables, or "".
+func (c *Config) StringAt(path ...string) (string, error) {
+	if err := c.Check(path...); err != nil {
+		return "", err
+	}
+	s, _ := c.Raw(path...).(string)
+	return s, nil
+}
+
+// RawJSON returns the entry at path as JSON, or nil when absent.
+func (c *Config) RawJSON(path ...string) (json.RawMessage, error) {
+	if !c.Has(path...) {
+		return nil, nil
+	}
+	if err := c.Check(path...); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(c.Raw(path...))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrConfig, strings.Join(path, "."), err)
+	}
+	return b, nil
+}

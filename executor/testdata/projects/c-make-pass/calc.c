@@ -1,0 +1,3 @@
+#include "calc.h"
+
+int add(int a, int b) { return a + b; }

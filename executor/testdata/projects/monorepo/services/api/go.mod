@@ -1,0 +1,3 @@
+module example.com/api
+
+go 1.22

@@ -1,0 +1,12 @@
+/// Returns a + b.
+pub fn add(a: i32, b: i32) -> i32 {
+    a - b
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn adds() {
+        assert_eq!(super::add(2, 3), 5);
+    }
+}

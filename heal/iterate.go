@@ -1,0 +1,295 @@
+package heal
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+// applied is one accepted fix written to the worktree.
+type applied struct {
+	path     string
+	abs      string
+	original string
+	patched  string
+	result   contract.FixResult
+	decision GateDecision
+	bugs     []int // indexes into r.res.Bugs
+}
+
+// iterate runs one iteration over the bugs of the current build. It returns
+// the next build to work on, or a non-empty stop reason when the loop
+// cannot go on.
+func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput, before []contract.BugReport) (contract.ExecutorOutput, string, error) {
+	var fixes []applied
+	for _, group := range groupByFile(before) {
+		a, err := r.fixGroup(ctx, iter, group)
+		if err != nil {
+			return cur, "", err
+		}
+		if a != nil {
+			fixes = append(fixes, *a)
+		}
+	}
+	if len(fixes) == 0 {
+		return cur, "no fixer produced an acceptable fix", nil
+	}
+	verify, err := r.build(ctx, iter, StageVerify)
+	if err != nil {
+		r.revert(fixes, iter, "the verification build could not run")
+		return cur, "", err
+	}
+	after := r.parse(verify)
+	if why := worse(before, after, verify.ExitCode, fixes); why != "" {
+		r.revert(fixes, iter, why)
+		return cur, "", nil
+	}
+	if err := r.commit(ctx, iter, fixes, after); err != nil {
+		return cur, "", err
+	}
+	if err := r.push(ctx, iter); err != nil {
+		return cur, "", err
+	}
+	r.o.Progress.Stage(iter, StageCI, r.fixedN)
+	stop := r.timed(StageCI)
+	v, err := r.o.CI.Verdict(ctx, CITarget{Workspace: r.ws, Branch: r.o.Branch, Commit: r.res.HeadCommit, Build: &verify, Pushed: r.res.Pushed})
+	stop()
+	if err != nil {
+		return cur, "", fmt.Errorf("heal: ci verdict for %s: %w", r.res.HeadCommit, err)
+	}
+	r.res.CI = &v
+	if v.Build != nil {
+		verify = *v.Build
+	}
+	r.o.Logger.Info("ci verdict", "iteration", iter, "green", v.Green, "source", v.Source, "detail", v.Detail)
+	return verify, "", nil
+}
+
+// bugKey identifies a bug across builds, where line numbers may shift:
+// the file, the type and the message with its numbers blanked.
+func bugKey(b contract.BugReport) string {
+	return b.FilePath + "|" + string(b.ErrorType) + "|" + digits.ReplaceAllString(firstLine(b.Message), "N")
+}
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// worse says why the build after the fixes is worse than before, or "".
+// Worse means more errors, or a new error in a file the fixes changed.
+func worse(before, after []contract.BugReport, exit int, fixes []applied) string {
+	if exit == 0 {
+		return ""
+	}
+	if len(after) > len(before) {
+		return fmt.Sprintf("the build got worse: %d errors after the fix, %d before", len(after), len(before))
+	}
+	old := map[string]bool{}
+	for _, b := range before {
+		old[bugKey(b)] = true
+	}
+	changed := map[string]bool{}
+	for _, f := range fixes {
+		changed[f.path] = true
+	}
+	for _, b := range after {
+		if changed[b.FilePath] && !old[bugKey(b)] {
+			return "the build got worse: new error " + b.String()
+		}
+	}
+	return ""
+}
+
+// revert restores the original content of every applied fix and records
+// why, feeding previous_attempt_info.
+func (r *run) revert(fixes []applied, iter int, why string) {
+	for _, f := range fixes {
+		if err := writeFileKeepMode(f.abs, f.original); err != nil {
+			r.o.Logger.Error("could not revert a fix", "path", f.path, "error", err)
+		}
+		if r.tried[f.path] == nil {
+			r.tried[f.path] = map[string]int{}
+		}
+		r.tried[f.path][hash(f.patched)] = iter
+		for _, i := range f.bugs {
+			b := &r.res.Bugs[i]
+			b.Status, b.Reason = StatusFailed, "reverted: "+why
+			b.Line = FormatFixLine(b.Bug, unfixedReason(StatusFailed, b.Reason))
+		}
+		r.prev[f.path] = attemptInfo(iter, f.result, "reverted", why, f.decision.Diff)
+	}
+	r.o.Logger.Info("fixes reverted", "iteration", iter, "reason", why)
+}
+
+// commit commits each accepted fix through the Git Agent and sets the
+// status of its bugs from the verification build.
+func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []contract.BugReport) error {
+	r.o.Progress.Stage(iter, StageCommit, r.fixedN)
+	defer r.timed(StageCommit)()
+	for _, f := range fixes {
+		var lines []string
+		for _, i := range f.bugs {
+			lines = append(lines, r.res.Bugs[i].Line)
+		}
+		msg := fmt.Sprintf("salve heal: fix %s\n\n%s\n\nFixer: %s (confidence %.2f)\nRun: %s\n", f.path, strings.Join(lines, "\n"), f.result.Fixer, f.result.ConfidenceScore, r.o.RunID)
+		h, err := r.o.Git.Commit(ctx, r.ws, []string{f.path}, msg)
+		if err != nil {
+			return fmt.Errorf("heal: commit fix of %s: %w", f.path, err)
+		}
+		r.res.HeadCommit = h
+		r.res.Commits = append(r.res.Commits, Commit{Hash: h, Message: firstLine(msg), Files: []string{f.path}, Iteration: iter})
+		for _, i := range f.bugs {
+			r.settle(&r.res.Bugs[i], h, stillThere(r.res.Bugs[i].Bug, f.decision.Hunks, after), f)
+		}
+	}
+	return nil
+}
+
+// stillThere reports whether bug is reported again after a fix whose hunks
+// are given: the same error on the line the bug's line moved to, or on a
+// line the fix rewrote.
+func stillThere(bug contract.BugReport, hunks []Hunk, after []contract.BugReport) bool {
+	lo, hi := mapLine(hunks, bug.LineNumber)
+	key := bugKey(bug)
+	for _, a := range after {
+		if bugKey(a) == key && a.LineNumber >= lo && a.LineNumber <= hi {
+			return true
+		}
+	}
+	return false
+}
+
+// mapLine maps an original line through hunks to the new file: one line
+// when it was untouched, the range of the replacement when it was edited.
+func mapLine(hunks []Hunk, line int) (int, int) {
+	shift := 0
+	for _, h := range hunks {
+		end := h.OldStart + len(h.Old) - 1
+		switch {
+		case line < h.OldStart:
+			return line + shift, line + shift
+		case line <= end:
+			lo := h.OldStart + shift
+			return lo, max(lo, lo+len(h.New)-1)
+		}
+		shift += len(h.New) - len(h.Old)
+	}
+	return line + shift, line + shift
+}
+
+// settle gives a committed bug its final status.
+func (r *run) settle(b *BugResult, commit string, still bool, f applied) {
+	b.Commit = commit
+	if still {
+		b.Status, b.Reason = StatusFailed, "still reported after the fix"
+		b.Line = FormatFixLine(b.Bug, unfixedReason(StatusFailed, b.Reason))
+		r.prev[f.path] = attemptInfo(b.Iteration, f.result, "still_failing", b.Reason, f.decision.Diff)
+		return
+	}
+	b.Status = StatusFixed
+	b.Line = FormatFixLine(b.Bug, f.result.FixReason)
+	r.fixedN++
+	r.o.Logger.Info("fixed", "line", b.Line)
+}
+
+// push pushes the heal branch when asked to.
+func (r *run) push(ctx context.Context, iter int) error {
+	if !r.o.Push {
+		return nil
+	}
+	r.o.Progress.Stage(iter, StagePush, r.fixedN)
+	defer r.timed(StagePush)()
+	if err := r.o.Git.Push(ctx, r.ws, r.o.Remote, r.o.Branch); err != nil {
+		return fmt.Errorf("heal: push %s to %s: %w", r.o.Branch, r.o.Remote, err)
+	}
+	r.res.Pushed, r.res.Remote = true, r.o.Remote
+	return nil
+}
+
+// groupByFile groups reports per file, in the order files first appear,
+// each group sorted by line.
+func groupByFile(bugs []contract.BugReport) [][]contract.BugReport {
+	idx := map[string]int{}
+	var groups [][]contract.BugReport
+	for _, b := range bugs {
+		i, ok := idx[b.FilePath]
+		if !ok {
+			i = len(groups)
+			idx[b.FilePath] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], b)
+	}
+	for _, g := range groups {
+		sort.SliceStable(g, func(a, b int) bool { return g[a].LineNumber < g[b].LineNumber })
+	}
+	return groups
+}
+
+// attemptInfo builds the previous_attempt_info of a failed attempt.
+func attemptInfo(iter int, res contract.FixResult, outcome, reason, diff string) map[string]any {
+	return map[string]any{
+		"iteration":        iter,
+		"fixer":            res.Fixer,
+		"fix_reason":       res.FixReason,
+		"confidence_score": res.ConfidenceScore,
+		"outcome":          outcome,
+		"reason":           reason,
+		"diff":             diff,
+	}
+}
+
+func hash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:8])
+}
+
+// Snippet returns the lines of content within ±GateWindow of each line,
+// numbered, with "..." between separate regions (the seed's file_snippet).
+func Snippet(content string, lines []int) string {
+	all := splitLines(content)
+	keep := make([]bool, len(all)+2)
+	for _, l := range lines {
+		for i := max(1, l-GateWindow); i <= min(len(all), l+GateWindow); i++ {
+			keep[i] = true
+		}
+	}
+	var b strings.Builder
+	gap := false
+	for i := 1; i <= len(all); i++ {
+		if !keep[i] {
+			gap = b.Len() > 0
+			continue
+		}
+		if gap {
+			b.WriteString("...\n")
+			gap = false
+		}
+		fmt.Fprintf(&b, "%4d | %s\n", i, all[i-1])
+	}
+	return b.String()
+}
+
+// readSource reads a file to fix, refusing binary content.
+func readSource(abs string) (string, error) {
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return "", fmt.Errorf("heal: read %s: %w", abs, err)
+	}
+	if strings.IndexByte(string(b[:min(len(b), 8000)]), 0) >= 0 {
+		return "", fmt.Errorf("heal: %s looks binary", abs)
+	}
+	return string(b), nil
+}

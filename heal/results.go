@@ -1,0 +1,171 @@
+package heal
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+// Bug statuses in the results (seed 001 output).
+const (
+	StatusFixed    = "fixed"
+	StatusRejected = "rejected"
+	StatusFailed   = "failed"
+	StatusSkipped  = "skipped"
+)
+
+// Run outcomes.
+const (
+	OutcomeGreen = "green"
+	OutcomeRed   = "red"
+)
+
+// Stage names used in timings and progress.
+const (
+	StageSetup   = "setup"
+	StageBuild   = "build"
+	StageParse   = "parse"
+	StageFix     = "fix"
+	StageGate    = "gate"
+	StageVerify  = "verify"
+	StageCommit  = "commit"
+	StagePush    = "push"
+	StageCI      = "ci"
+	StageCleanup = "cleanup"
+)
+
+// Results is the document written to results.json and stored in the run
+// store: everything a heal run did and why.
+type Results struct {
+	RunID string `json:"run_id"`
+	// Repo is the absolute path of the user's repository.
+	Repo string `json:"repo"`
+	// Branch is the heal branch holding the fixes.
+	Branch     string `json:"branch"`
+	BaseCommit string `json:"base_commit"`
+	HeadCommit string `json:"head_commit"`
+	// Outcome is "green" or "red".
+	Outcome string `json:"outcome"`
+	// Reason says why the run stopped.
+	Reason     string   `json:"reason"`
+	Command    string   `json:"command"`
+	Fixers     []string `json:"fixers"`
+	Commits    []Commit `json:"commits"`
+	Iterations int      `json:"iterations"`
+	// MaxIterations is the limit the run had.
+	MaxIterations int `json:"max_iterations"`
+	// Bugs lists every bug handled, per iteration, with its status.
+	Bugs []BugResult `json:"bugs"`
+	// Remaining lists the bugs of the last build, when it is still red.
+	Remaining []contract.BugReport `json:"remaining"`
+	Pushed    bool                 `json:"pushed"`
+	Remote    string               `json:"remote,omitempty"`
+	CI        *Verdict             `json:"ci,omitempty"`
+	// Timings holds the seconds spent per stage over the whole run.
+	Timings map[string]float64 `json:"timings"`
+	// Stages lists every timed step in order, for the run store.
+	Stages []StageTiming `json:"stages"`
+	// IterationTimings holds the seconds per stage of each iteration.
+	IterationTimings []map[string]float64 `json:"iteration_timings"`
+	LLM              LLMUsage             `json:"llm"`
+	StartedAt        string               `json:"started_at"`
+	CompletedAt      string               `json:"completed_at"`
+}
+
+// StageTiming is one timed step of a run.
+type StageTiming struct {
+	Stage     string  `json:"stage"`
+	Iteration int     `json:"iteration"`
+	StartedAt string  `json:"started_at"`
+	Seconds   float64 `json:"seconds"`
+}
+
+// Commit is one commit made on the heal branch.
+type Commit struct {
+	Hash      string   `json:"hash"`
+	Message   string   `json:"message"`
+	Files     []string `json:"files"`
+	Iteration int      `json:"iteration"`
+}
+
+// BugResult is one bug report and what became of it.
+type BugResult struct {
+	Bug       contract.BugReport `json:"bug"`
+	Iteration int                `json:"iteration"`
+	Status    string             `json:"status"`
+	// Line is the output_formatter's line for this bug.
+	Line       string  `json:"line"`
+	Fixer      string  `json:"fixer,omitempty"`
+	FixReason  string  `json:"fix_reason,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+	// Reason explains a rejection, failure or skip.
+	Reason string `json:"reason,omitempty"`
+	Commit string `json:"commit,omitempty"`
+	Diff   string `json:"diff,omitempty"`
+	// Attempts lists every tier's attempt on this bug's file group.
+	Attempts []Attempt `json:"attempts,omitempty"`
+}
+
+// Attempt is one fixer tier's try at a file group.
+type Attempt struct {
+	Fixer      string  `json:"fixer"`
+	Outcome    string  `json:"outcome"`
+	Reason     string  `json:"reason,omitempty"`
+	Confidence float64 `json:"confidence,omitempty"`
+}
+
+// LLMUsage sums the LLM accounting of the run.
+type LLMUsage struct {
+	Requests     int                        `json:"requests"`
+	InputTokens  int                        `json:"input_tokens"`
+	OutputTokens int                        `json:"output_tokens"`
+	CostUSD      float64                    `json:"cost_usd"`
+	Accounting   []contract.AccountingEntry `json:"accounting"`
+}
+
+// Add folds accounting entries into u.
+func (u *LLMUsage) Add(entries []contract.AccountingEntry) {
+	for _, e := range entries {
+		u.Accounting = append(u.Accounting, e)
+		if e.Type != contract.AccountingLLM {
+			continue
+		}
+		u.Requests++
+		if e.Tokens != nil {
+			u.InputTokens += e.Tokens.InputTokens
+			u.OutputTokens += e.Tokens.OutputTokens
+		}
+		if e.CostUSD != nil {
+			u.CostUSD += *e.CostUSD
+		}
+	}
+}
+
+// FixLines returns the formatted lines of the fixed bugs, in order.
+func (r *Results) FixLines() []string {
+	var out []string
+	for _, b := range r.Bugs {
+		if b.Status == StatusFixed {
+			out = append(out, b.Line)
+		}
+	}
+	return out
+}
+
+// WriteFile writes r as indented JSON to path (0644), creating its folder.
+func (r *Results) WriteFile(path string) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("heal: encode results: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("heal: write results %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("heal: write results %s: %w", path, err)
+	}
+	return nil
+}

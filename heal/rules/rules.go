@@ -1,0 +1,153 @@
+// Package rules is the Fix Agent's embedded default tier: mechanical fixes
+// that need no API key. It applies Go import fixes and gofmt in-process
+// (go/parser, go/format), a few built-in rules for frequent mechanical
+// errors (an unused Go variable, a missing semicolon in C-like languages, a
+// Python tab/space indentation mix), and the ecosystem's own fixers
+// (ruff --fix, eslint --fix, cargo fix) when they are installed, run
+// through sandbox.Run. Every rule edits only near the reported lines, and
+// the confidence of a fix is the lowest confidence of the rules it used:
+// how mechanical the edit is.
+package rules
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/heal"
+)
+
+// Name is the tier's name in results and --fixers.
+const Name = "rules"
+
+// edit is what one rule did to a file.
+type edit struct {
+	content    string
+	reason     string
+	confidence float64
+}
+
+// rule is one row of the rules table. fix returns ok=false when the rule
+// has nothing to do for these reports.
+type rule struct {
+	name string
+	// langs lists the file extensions the rule applies to.
+	langs []string
+	fix   func(ctx context.Context, f *Fixer, in ruleInput) (edit, bool, error)
+}
+
+// ruleInput is a file and its reports, as the rules see them.
+type ruleInput struct {
+	workspace string
+	path      string
+	content   string
+	reports   []contract.BugReport
+}
+
+// table lists the rules in the order they are applied; each sees the
+// output of the previous ones.
+var table = []rule{
+	{name: "go-imports", langs: []string{".go"}, fix: fixGoImports},
+	{name: "go-unused-var", langs: []string{".go"}, fix: fixGoUnusedVar},
+	{name: "gofmt", langs: []string{".go"}, fix: fixGofmt},
+	{name: "c-semicolon", langs: []string{".c", ".h", ".cc", ".cpp", ".java", ".js", ".mjs", ".cjs", ".ts", ".cs"}, fix: fixSemicolon},
+	{name: "py-indent-mix", langs: []string{".py"}, fix: fixPyIndent},
+	{name: "external", langs: []string{".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs"}, fix: fixExternal},
+}
+
+// Fixer is the rules tier. The zero value is ready to use: external fixers
+// are looked up in the PATH of sandbox.AllowedEnv().
+type Fixer struct {
+	// Env is the environment of external fixers; nil means
+	// sandbox.AllowedEnv().
+	Env []string
+	// External overrides the table of external fixers; nil means
+	// DefaultExternal.
+	External []External
+
+	std stdIndex
+}
+
+var _ heal.Fixer = (*Fixer)(nil)
+
+// Name returns "rules".
+func (f *Fixer) Name() string { return Name }
+
+// Fix applies every rule that matches the reports of in, in table order,
+// and returns the combined edit. It returns an error wrapping heal.ErrNoFix
+// when no rule changed the file.
+func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, error) {
+	ext := strings.ToLower(path.Ext(in.Path))
+	ri := ruleInput{workspace: in.Workspace, path: in.Path, content: in.Content, reports: in.Reports()}
+	var reasons []string
+	conf := 1.0
+	for _, r := range table {
+		if !hasExt(r.langs, ext) {
+			continue
+		}
+		e, ok, err := r.fix(ctx, f, ri)
+		if err != nil {
+			return contract.FixResult{}, fmt.Errorf("rules: %s on %s: %w", r.name, in.Path, err)
+		}
+		if !ok || e.content == ri.content {
+			continue
+		}
+		ri.content = e.content
+		reasons = append(reasons, e.reason)
+		conf = min(conf, e.confidence)
+	}
+	if len(reasons) == 0 {
+		return contract.FixResult{}, fmt.Errorf("rules: no rule matches %s: %w", in.Path, heal.ErrNoFix)
+	}
+	return contract.FixResult{PatchedContent: ri.content, FixReason: strings.Join(reasons, "; "), ConfidenceScore: conf, Fixer: Name}, nil
+}
+
+func hasExt(langs []string, ext string) bool {
+	for _, l := range langs {
+		if l == ext {
+			return true
+		}
+	}
+	return false
+}
+
+// lines splits content into lines, remembering whether it ended with a
+// newline, so edits can rebuild it byte for byte.
+type lines struct {
+	l        []string
+	trailing bool
+}
+
+func splitContent(s string) lines {
+	t := strings.HasSuffix(s, "\n")
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return lines{trailing: t}
+	}
+	return lines{l: strings.Split(s, "\n"), trailing: t}
+}
+
+func (ls lines) String() string {
+	s := strings.Join(ls.l, "\n")
+	if ls.trailing {
+		s += "\n"
+	}
+	return s
+}
+
+// insertAfter inserts text as a new line after line n (1-based; 0 inserts
+// at the top).
+func (ls *lines) insertAfter(n int, text string) {
+	ls.l = append(ls.l[:n], append([]string{text}, ls.l[n:]...)...)
+}
+
+// remove deletes lines from..to (1-based, inclusive).
+func (ls *lines) remove(from, to int) {
+	ls.l = append(ls.l[:from-1], ls.l[to:]...)
+}
+
+func indentOf(s string) string {
+	return s[:len(s)-len(strings.TrimLeft(s, " \t"))]
+}

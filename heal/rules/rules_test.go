@@ -1,0 +1,99 @@
+package rules
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/heal"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestGolden runs the rules tier over each testdata/*.txtar case: the
+// archive comment holds "file:line: message" reports, the file "input.EXT"
+// the source. The golden file holds the reason, the confidence and the
+// patched content, or "no fix". Every fix must also pass the fix gate.
+func TestGolden(t *testing.T) {
+	cases, _ := filepath.Glob("testdata/*.txtar")
+	if len(cases) == 0 {
+		t.Fatal("no cases")
+	}
+	for _, c := range cases {
+		name := strings.TrimSuffix(filepath.Base(c), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			ar, err := txtar.ParseFile(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ar.Files) != 1 || !strings.HasPrefix(ar.Files[0].Name, "input.") {
+				t.Fatalf("want exactly one input.EXT file, have %d", len(ar.Files))
+			}
+			reports := parseReports(t, string(ar.Comment))
+			ws := t.TempDir()
+			file := reports[0].FilePath
+			if path.Ext(file) != path.Ext(ar.Files[0].Name) {
+				t.Fatalf("report file %s and input %s differ in extension", file, ar.Files[0].Name)
+			}
+			if err := os.WriteFile(filepath.Join(ws, file), ar.Files[0].Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			in := heal.FixInput{Workspace: ws, Path: file, Content: string(ar.Files[0].Data),
+				Request: contract.FixRequest{BugReport: reports[0], Related: reports[1:]}}
+			res, err := (&Fixer{External: []External{}}).Fix(context.Background(), in)
+			var got string
+			switch {
+			case errors.Is(err, heal.ErrNoFix):
+				got = "no fix\n"
+			case err != nil:
+				t.Fatal(err)
+			default:
+				got = fmt.Sprintf("reason: %s\nconfidence: %.2f\n----\n%s", res.FixReason, res.ConfidenceScore, res.PatchedContent)
+				d := heal.Gate(heal.GateInput{Path: file, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore, MinConfidence: heal.DefaultMinConfidence})
+				if !d.Accepted {
+					t.Errorf("the gate rejects the rules' fix: %s\n%s", d.Reason(), d.Diff)
+				}
+			}
+			golden := filepath.Join("testdata", name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("mismatch with %s:\n%s", golden, heal.UnifiedDiff(golden, heal.LineDiff(string(want), got)))
+			}
+		})
+	}
+}
+
+func parseReports(t *testing.T, s string) []contract.BugReport {
+	t.Helper()
+	var out []contract.BugReport
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		parts := strings.SplitN(l, ":", 3)
+		if len(parts) != 3 {
+			t.Fatalf("bad report line %q", l)
+		}
+		n, err := strconv.Atoi(parts[1])
+		if err != nil {
+			t.Fatalf("bad line number in %q", l)
+		}
+		out = append(out, contract.BugReport{FilePath: parts[0], LineNumber: n, ErrorType: contract.ErrSyntax, Message: strings.TrimSpace(parts[2])})
+	}
+	return out
+}

@@ -1,0 +1,334 @@
+package heal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/salve-dev/salve/contract"
+)
+
+// DefaultMaxIterations is the default limit of fix iterations.
+const DefaultMaxIterations = 5
+
+// DefaultBranchPrefix starts the default heal branch name.
+const DefaultBranchPrefix = "salve/heal-"
+
+// ErrBadInput is wrapped by Run for invalid options or a workspace that is
+// not a git repository (exit code 2).
+var ErrBadInput = errors.New("bad input")
+
+// ErrEnvironment is wrapped by Run when something the run needs is missing:
+// git, the git agent, the build tool (exit code 3).
+var ErrEnvironment = errors.New("environment missing")
+
+// Options configures one heal run. Executor, Parser, Git, Worktrees and CI
+// are required; the rest have defaults.
+type Options struct {
+	// Repo is the user's repository (or a folder inside it).
+	Repo string
+	// Command is the build command; empty lets the Executor detect it.
+	Command string
+	// ProjectType overrides the Executor's detection when set.
+	ProjectType string
+	// BuildTimeout bounds each build; zero means the contract default.
+	BuildTimeout time.Duration
+	// MaxIterations bounds the fix loop; zero means DefaultMaxIterations.
+	MaxIterations int
+	// MinConfidence is the gate's threshold; zero means DefaultMinConfidence.
+	MinConfidence float64
+	// Branch is the heal branch; empty means DefaultBranchPrefix + run id.
+	Branch string
+	// Push pushes the heal branch to Remote after each commit.
+	Push   bool
+	Remote string
+	// WorktreeDir is where the worktree is created; empty means a folder
+	// named after the run under the system temp dir.
+	WorktreeDir string
+	// KeepWorktree leaves the worktree in place after the run.
+	KeepWorktree bool
+	// RunID names the run; empty means a new UUID.
+	RunID string
+
+	Executor  Executor
+	Parser    Parser
+	Fixers    []Fixer
+	Git       Git
+	Worktrees Worktrees
+	CI        CIMonitor
+	// Recorder, when set, stores the results in the run store.
+	Recorder Recorder
+	// Progress, when set, receives live progress.
+	Progress Progress
+	// Logger receives log records; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+func (o *Options) defaults() error {
+	if o.Executor == nil || o.Parser == nil || o.Git == nil || o.Worktrees == nil || o.CI == nil {
+		return fmt.Errorf("heal: options: executor, parser, git, worktrees and ci are required: %w", ErrBadInput)
+	}
+	if o.Repo == "" {
+		return fmt.Errorf("heal: options: no repository given: %w", ErrBadInput)
+	}
+	abs, err := filepath.Abs(o.Repo)
+	if err != nil {
+		return fmt.Errorf("heal: repository %s: %w: %w", o.Repo, ErrBadInput, err)
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return fmt.Errorf("heal: repository %s is not a folder: %w", o.Repo, ErrBadInput)
+	}
+	o.Repo = abs
+	if o.MaxIterations <= 0 {
+		o.MaxIterations = DefaultMaxIterations
+	}
+	if o.MinConfidence <= 0 {
+		o.MinConfidence = DefaultMinConfidence
+	}
+	if o.RunID == "" {
+		o.RunID = uuid.NewString()
+	}
+	if o.Branch == "" {
+		o.Branch = DefaultBranchPrefix + o.RunID[:min(8, len(o.RunID))]
+	}
+	if o.Remote == "" {
+		o.Remote = "origin"
+	}
+	if o.WorktreeDir == "" {
+		o.WorktreeDir = filepath.Join(os.TempDir(), "salve-heal-"+o.RunID)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	o.Logger = o.Logger.With("run_id", o.RunID)
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Progress == nil {
+		o.Progress = nopProgress{}
+	}
+	return nil
+}
+
+// run holds the state of one heal run.
+type run struct {
+	o       Options
+	res     *Results
+	ws      string // the workspace inside the heal worktree
+	iterT   map[string]float64
+	prev    map[string]map[string]any // previous_attempt_info per file
+	tried   map[string]map[string]int // reverted patched contents per file → iteration
+	fixedN  int
+	started time.Time
+}
+
+// Run heals the repository of o: see the package doc. It returns the
+// results whenever the run got as far as creating its worktree, together
+// with an error wrapping ErrBadInput or ErrEnvironment when it could not do
+// its job. A red build at the end is not an error: Results.Outcome says it.
+func Run(ctx context.Context, o Options) (*Results, error) {
+	if err := o.defaults(); err != nil {
+		return nil, err
+	}
+	r := &run{o: o, prev: map[string]map[string]any{}, tried: map[string]map[string]int{}, started: o.Now()}
+	r.res = &Results{
+		RunID: o.RunID, Repo: o.Repo, Branch: o.Branch, Command: o.Command, MaxIterations: o.MaxIterations,
+		Timings: map[string]float64{}, StartedAt: contract.Timestamp(r.started), Commits: []Commit{}, Bugs: []BugResult{},
+		Remaining: []contract.BugReport{}, Stages: []StageTiming{}, LLM: LLMUsage{Accounting: []contract.AccountingEntry{}},
+	}
+	for _, f := range o.Fixers {
+		r.res.Fixers = append(r.res.Fixers, f.Name())
+	}
+	if err := r.setup(ctx); err != nil {
+		return nil, err
+	}
+	err := r.loop(ctx)
+	r.finish(ctx)
+	return r.res, err
+}
+
+// setup cleans stale worktrees and creates this run's worktree.
+func (r *run) setup(ctx context.Context) error {
+	defer r.timed(StageSetup)()
+	r.o.Progress.Stage(0, StageSetup, 0)
+	list, err := r.o.Worktrees.List(ctx, r.o.Repo)
+	if err != nil {
+		return fmt.Errorf("heal: %s is not a git repository: %w: %w", r.o.Repo, ErrBadInput, err)
+	}
+	if len(list) == 0 {
+		return fmt.Errorf("heal: %s has no worktree: %w", r.o.Repo, ErrBadInput)
+	}
+	top := list[0].Path
+	rel, err := filepath.Rel(top, r.o.Repo)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return fmt.Errorf("heal: %s is outside its repository %s: %w", r.o.Repo, top, ErrBadInput)
+	}
+	removed, err := CleanStale(ctx, r.o.Worktrees, top)
+	if err != nil {
+		return err
+	}
+	for _, p := range removed {
+		r.o.Logger.Info("removed stale heal worktree", "path", p)
+	}
+	if err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, r.o.Branch, lockReason(os.Getpid(), r.o.Branch)); err != nil {
+		return fmt.Errorf("heal: create worktree on branch %s: %w", r.o.Branch, err)
+	}
+	r.ws = filepath.Join(r.o.WorktreeDir, rel)
+	r.res.BaseCommit, err = r.o.Git.Head(ctx, r.ws)
+	if err != nil {
+		return fmt.Errorf("heal: read HEAD: %w: %w", ErrEnvironment, err)
+	}
+	r.res.HeadCommit = r.res.BaseCommit
+	r.o.Logger.Info("heal worktree ready", "path", r.ws, "branch", r.o.Branch, "base", r.res.BaseCommit)
+	return nil
+}
+
+// finish removes the worktree, fills the closing fields and records the run.
+func (r *run) finish(ctx context.Context) {
+	if !r.o.KeepWorktree {
+		stop := r.timed(StageCleanup)
+		list, _ := r.o.Worktrees.List(ctx, r.o.Repo)
+		if len(list) > 0 {
+			if err := r.o.Worktrees.Remove(context.WithoutCancel(ctx), list[0].Path, r.o.WorktreeDir); err != nil {
+				r.o.Logger.Warn("could not remove the heal worktree", "path", r.o.WorktreeDir, "error", err)
+			}
+		}
+		stop()
+	}
+	for _, f := range r.o.Fixers {
+		if a, ok := f.(Accountant); ok {
+			r.res.LLM.Add(a.Accounting())
+		}
+	}
+	r.res.CompletedAt = contract.Timestamp(r.o.Now())
+	r.o.Progress.Done()
+	if r.o.Recorder != nil {
+		if err := r.o.Recorder.RecordHeal(context.WithoutCancel(ctx), r.res); err != nil {
+			r.o.Logger.Warn("could not record the run", "error", err)
+		}
+	}
+}
+
+// timed starts timing stage and returns the function that stops it.
+func (r *run) timed(stage string) func() {
+	t0 := time.Now()
+	iter := r.res.Iterations
+	return func() {
+		d := time.Since(t0).Seconds()
+		r.res.Stages = append(r.res.Stages, StageTiming{Stage: stage, Iteration: iter, StartedAt: contract.Timestamp(t0), Seconds: d})
+		r.res.Timings[stage] += d
+		if r.iterT != nil {
+			r.iterT[stage] += d
+		}
+	}
+}
+
+// build runs the Executor in the workspace, timed as stage.
+func (r *run) build(ctx context.Context, iter int, stage string) (contract.ExecutorOutput, error) {
+	r.o.Progress.Stage(iter, stage, r.fixedN)
+	defer r.timed(stage)()
+	in := contract.ExecutorInput{WorkspacePath: r.ws, ResolvedBuildCommand: r.o.Command, TimeoutSeconds: int(r.o.BuildTimeout / time.Second)}
+	if r.o.ProjectType != "" {
+		pt := r.o.ProjectType
+		in.ProjectType = &pt
+	}
+	out, err := r.o.Executor.Run(ctx, in)
+	if err != nil {
+		if ctx.Err() != nil {
+			return out, fmt.Errorf("heal: build: %w", ctx.Err())
+		}
+		return out, fmt.Errorf("heal: build could not run: %w: %w", ErrEnvironment, err)
+	}
+	if out.ExitCode == 127 {
+		return out, fmt.Errorf("heal: build tool not found (exit 127): %s: %w", strings.TrimSpace(lastLine(out.BuildLog)), ErrEnvironment)
+	}
+	r.o.Logger.Info("build finished", "stage", stage, "iteration", iter, "exit_code", out.ExitCode, "seconds", out.ExecutionTimeSeconds)
+	return out, nil
+}
+
+// parse runs the Parser on a build's log, timed.
+func (r *run) parse(out contract.ExecutorOutput) []contract.BugReport {
+	defer r.timed(StageParse)()
+	return r.o.Parser.Parse(out.BuildLog, r.ws)
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// loop is the fix loop: build, parse, fix, gate, verify, commit, CI.
+func (r *run) loop(ctx context.Context) error {
+	cur, err := r.build(ctx, 0, StageBuild)
+	if err != nil {
+		return err
+	}
+	for iter := 1; ; iter++ {
+		if cur.ExitCode == 0 {
+			return r.green(ctx, iter, cur)
+		}
+		before := r.parse(cur)
+		if iter > r.o.MaxIterations {
+			return r.red(before, fmt.Sprintf("max iterations (%d) reached", r.o.MaxIterations))
+		}
+		if len(before) == 0 {
+			return r.red(before, "the build fails but the parser found no bug report to fix")
+		}
+		r.res.Iterations = iter
+		r.iterT = map[string]float64{}
+		next, stop, err := r.iterate(ctx, iter, cur, before)
+		r.res.IterationTimings = append(r.res.IterationTimings, r.iterT)
+		r.iterT = nil
+		if err != nil || stop != "" {
+			if err == nil {
+				err = r.red(before, stop)
+			}
+			return err
+		}
+		cur = next
+	}
+}
+
+// green closes a run whose last build passed.
+func (r *run) green(ctx context.Context, iter int, cur contract.ExecutorOutput) error {
+	if r.res.CI == nil {
+		stop := r.timed(StageCI)
+		v, err := r.o.CI.Verdict(ctx, CITarget{Workspace: r.ws, Branch: r.o.Branch, Commit: r.res.HeadCommit, Build: &cur, Pushed: r.res.Pushed})
+		stop()
+		if err != nil {
+			return fmt.Errorf("heal: ci verdict: %w", err)
+		}
+		r.res.CI = &v
+	}
+	if !r.res.CI.Green {
+		return r.red(nil, "the local build passes but CI is red: "+r.res.CI.Detail)
+	}
+	r.res.Outcome = OutcomeGreen
+	r.res.Reason = "the build is green"
+	if iter == 1 {
+		r.res.Reason = "the build was already green"
+	}
+	return nil
+}
+
+// red closes a run that ends with a failing build.
+func (r *run) red(remaining []contract.BugReport, reason string) error {
+	r.res.Outcome = OutcomeRed
+	r.res.Reason = reason
+	if remaining != nil {
+		r.res.Remaining = remaining
+	}
+	r.o.Logger.Info("heal stopped red", "reason", reason)
+	return nil
+}

@@ -1,0 +1,213 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"time"
+)
+
+// Isolation backend names, as given to [NewBackend] and recorded in
+// contract.EnvironmentMetadata.Isolation.
+const (
+	IsolationAuto   = "auto"
+	IsolationNone   = "none"
+	IsolationBwrap  = "bwrap"
+	IsolationDocker = "docker"
+	IsolationPodman = "podman"
+)
+
+// ErrUnknownBackend is returned (wrapped) by [NewBackend] and
+// [SelectBackend] for a name that is not one of the isolation names.
+var ErrUnknownBackend = errors.New("sandbox: unknown isolation backend")
+
+// ErrBackendUnavailable is returned (wrapped) by a [Backend]'s Probe, and by
+// [SelectBackend], when the backend cannot run jobs on this machine.
+var ErrBackendUnavailable = errors.New("sandbox: isolation backend unavailable")
+
+// DefaultProbeTimeout bounds a backend's Probe.
+const DefaultProbeTimeout = 10 * time.Second
+
+// Job is one shell command line to run in a workspace under a [Backend].
+// The zero values are safe except Workspace and Script, which are required.
+type Job struct {
+	// Workspace is the absolute host path of the project. It is the working
+	// directory of the script, and the only host directory the script may
+	// write (besides CacheDir).
+	Workspace string
+	// Script is the shell command line, run by "sh -c".
+	Script string
+	// Env is the environment of the script, as KEY=VALUE. Nil means empty.
+	// Container backends pass on only the variables that make sense inside
+	// an image (see [ContainerEnv]).
+	Env []string
+	// Image is the container image; container backends require it.
+	Image string
+	// Name names the container, so that it can be removed after a timeout.
+	// Empty means the backend picks a unique one.
+	Name string
+	// CacheDir is a writable host directory for tool caches (Go build
+	// cache, npm cache, XDG cache). The bwrap backend binds it writable and
+	// points the tools at it; empty means no cache (a private /tmp is used).
+	CacheDir string
+	// Timeout kills the job when it elapses; zero means none.
+	Timeout time.Duration
+	// MaxOutput caps the combined output kept in memory; zero means
+	// [DefaultMaxOutput].
+	MaxOutput int
+	// Output, when set, receives the combined output as it is written,
+	// uncapped (a log file, a terminal).
+	Output io.Writer
+}
+
+// Backend turns a [Job] into a [Cmd] run by [Run], with some degree of
+// isolation. Implementations: [None], [Bwrap] and [Container].
+type Backend interface {
+	// Name is the isolation name recorded for runs ("none", "bwrap", …).
+	Name() string
+	// Probe checks that the backend really runs jobs here (the engine
+	// answers, the namespaces can be created). image is the image a
+	// container backend would use; an error wraps [ErrBackendUnavailable].
+	Probe(ctx context.Context, image string) error
+	// Command builds the Cmd that runs job.
+	Command(job Job) (Cmd, error)
+	// Cleanup releases what a run of job may have left behind (a container
+	// whose client was killed). It is called after every run.
+	Cleanup(ctx context.Context, job Job) error
+}
+
+// NewBackend returns the backend called name, with its program looked up in
+// PATH when it runs. It does not probe it. "auto" is not a backend; see
+// [SelectBackend].
+func NewBackend(name string) (Backend, error) {
+	switch name {
+	case IsolationNone:
+		return None{}, nil
+	case IsolationBwrap:
+		return Bwrap{}, nil
+	case IsolationDocker, IsolationPodman:
+		return Container{Engine: name}, nil
+	}
+	return nil, fmt.Errorf("sandbox: backend %q: %w", name, ErrUnknownBackend)
+}
+
+// AutoOrder lists the backends "auto" tries, strongest first.
+var AutoOrder = []string{IsolationDocker, IsolationPodman, IsolationBwrap, IsolationNone}
+
+// SelectBackend returns the backend called name after probing that it
+// works. For "auto" (or "") it returns the first backend of [AutoOrder] whose
+// probe succeeds; container backends count only when image is already
+// present, so that auto never starts a pull. The error wraps
+// [ErrUnknownBackend] or [ErrBackendUnavailable].
+func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
+	if name != "" && name != IsolationAuto {
+		b, err := NewBackend(name)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.Probe(ctx, ""); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	var errs []error
+	for _, n := range AutoOrder {
+		b, _ := NewBackend(n)
+		img := image
+		if _, ok := b.(Container); ok && img == "" {
+			continue
+		}
+		if err := b.Probe(ctx, img); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		return b, nil
+	}
+	return nil, fmt.Errorf("sandbox: auto: %w", errors.Join(errs...))
+}
+
+// RunJob runs job under b: it names the job when it has no name, builds the
+// command, runs it with [Run] (combined output, group kill on timeout) and
+// always calls b.Cleanup, even when ctx is done. The error is non-nil only when the job could not start.
+func RunJob(ctx context.Context, b Backend, job Job) (Result, error) {
+	if job.Name == "" {
+		job.Name = ContainerName()
+	}
+	c, err := b.Command(job)
+	if err != nil {
+		return Result{}, fmt.Errorf("sandbox: %s: build command: %w", b.Name(), err)
+	}
+	res, runErr := Run(ctx, c)
+	cleanCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultProbeTimeout)
+	defer cancel()
+	if err := b.Cleanup(cleanCtx, job); err != nil && runErr == nil {
+		runErr = fmt.Errorf("sandbox: %s: cleanup: %w", b.Name(), err)
+		return res, runErr
+	}
+	if runErr != nil {
+		return res, fmt.Errorf("sandbox: %s: %w", b.Name(), runErr)
+	}
+	return res, nil
+}
+
+// baseCmd fills the fields every backend shares. Its Setup gives the child
+// one pipe for both stdout and stderr, so the capture and job.Output see
+// the two streams interleaved exactly as written.
+func baseCmd(job Job, path string, args []string, env []string) Cmd {
+	return Cmd{
+		Path:      path,
+		Args:      args,
+		Dir:       job.Workspace,
+		Env:       env,
+		Timeout:   job.Timeout,
+		MaxOutput: job.MaxOutput,
+		Stdout:    job.Output,
+		Combined:  true,
+		Setup:     sharePipe,
+	}
+}
+
+// sharePipe makes stderr the very writer stdout is, which os/exec serves
+// with a single pipe (it compares the two with ==).
+func sharePipe(cmd *exec.Cmd) { cmd.Stderr = cmd.Stdout }
+
+func checkJob(job Job) error {
+	if job.Workspace == "" || job.Workspace[0] != '/' {
+		return fmt.Errorf("workspace %q is not an absolute path", job.Workspace)
+	}
+	if job.Script == "" {
+		return errors.New("empty script")
+	}
+	return nil
+}
+
+// None runs the script as a plain child process: its own process group and
+// the scrubbed environment, but the whole host filesystem and network.
+type None struct{}
+
+var _ Backend = None{}
+
+// Name returns "none".
+func (None) Name() string { return IsolationNone }
+
+// Probe checks that sh can be found.
+func (None) Probe(ctx context.Context, _ string) error {
+	res, err := Run(ctx, Cmd{Path: "sh", Args: []string{"-c", "exit 0"}, Timeout: DefaultProbeTimeout})
+	if err != nil || res.ExitCode != 0 {
+		return fmt.Errorf("sandbox: none: sh: %w (exit %d, %v)", ErrBackendUnavailable, res.ExitCode, err)
+	}
+	return nil
+}
+
+// Command runs "sh -c SCRIPT" in the workspace.
+func (None) Command(job Job) (Cmd, error) {
+	if err := checkJob(job); err != nil {
+		return Cmd{}, err
+	}
+	return baseCmd(job, "sh", []string{"-c", job.Script}, job.Env), nil
+}
+
+// Cleanup does nothing: [Run] already killed the process group.
+func (None) Cleanup(context.Context, Job) error { return nil }

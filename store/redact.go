@@ -1,0 +1,80 @@
+package store
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+// Redacted replaces a secret value in stored records.
+const Redacted = "[REDACTED]"
+
+// secretName matches names of variables, keys and flags that usually hold a
+// secret: API keys, tokens, passwords, credentials.
+var secretName = regexp.MustCompile(`(?i)(api[_-]?key|secret|token|passw(or)?d|credential|auth|private[_-]?key|access[_-]?key)`)
+
+// IsSecretName reports whether a variable, map key or flag name looks like
+// it holds a secret.
+func IsSecretName(name string) bool { return secretName.MatchString(name) }
+
+// RedactMap returns a copy of m with the values of secret-looking keys
+// replaced by Redacted, recursing into nested maps. A nil map stays nil.
+func RedactMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		switch {
+		case IsSecretName(k):
+			out[k] = Redacted
+		default:
+			if sub, ok := v.(map[string]any); ok {
+				v = RedactMap(sub)
+			}
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// RedactRequest returns a copy of req whose environment values and command
+// arguments that look like secrets are replaced by Redacted: the values of
+// secret-looking variables, "--openai-api-key=V" forms, and the argument
+// after a secret-looking flag ("--api-key V").
+func RedactRequest(req contract.ToolRunRequestV1) contract.ToolRunRequestV1 {
+	if req.Env != nil {
+		env := make(map[string]string, len(req.Env))
+		for k, v := range req.Env {
+			if IsSecretName(k) {
+				v = Redacted
+			}
+			env[k] = v
+		}
+		req.Env = env
+	}
+	req.Context = RedactMap(req.Context)
+	if req.Cmd != nil {
+		cmd := make([]string, len(req.Cmd))
+		copy(cmd, req.Cmd)
+		for i := 1; i < len(cmd); i++ {
+			arg := cmd[i]
+			if !strings.HasPrefix(arg, "-") {
+				continue
+			}
+			name, _, hasValue := strings.Cut(arg, "=")
+			if !IsSecretName(name) {
+				continue
+			}
+			if hasValue {
+				cmd[i] = name + "=" + Redacted
+			} else if i+1 < len(cmd) {
+				cmd[i+1] = Redacted
+				i++
+			}
+		}
+		req.Cmd = cmd
+	}
+	return req
+}

@@ -1,0 +1,38 @@
+// Package toolrun is salve's one way to run an external coding tool such as
+// aider (seed 000, AIDER_CONTRACT_V1). A [contract.ToolRunRequestV1] goes
+// in, a [contract.ToolRunResultV1] comes out; the adapter never panics and
+// never returns a Go error for a tool failure. Every failure is an exit
+// code: -1 timeout, -2 executable not found, -3 any other OS-level error,
+// and salve's one extension, -4, for a request rejected before it ran
+// (validation or a pattern's guardrails).
+//
+// # Steps of a run
+//
+//  1. Validate the request: a profile for tool_id (for [RunAider], tool_id
+//     "aider"), cmd[0] equal to the profile's binary, an existing absolute
+//     cwd, the profile's required flags present and its forbidden ones
+//     absent, a file scope of relative paths inside the tree.
+//  2. Enforce the pattern's guardrails, when a pattern is given:
+//     allowed_tools, and path_scope include/exclude globs over the scope.
+//  3. Snapshot the work tree (every file but .git and caches, bounded).
+//  4. Run the tool through sandbox.Run: its own process group, the timeout
+//     kills the whole group, output capped to head and tail, an explicit
+//     environment with the profile's forced variables
+//     (AIDER_NO_AUTO_COMMITS=1) merged last.
+//  5. Snapshot again. Every created, edited or deleted file becomes a
+//     [contract.PatchRecordV1] with a unified diff that git apply accepts.
+//     Changes outside the file scope are reverted to their pre-run content,
+//     each revert an ERROR event, and the run's status is
+//     "scope_violation".
+//  6. Record the run: events, the tool run, patches and the
+//     [contract.RunRecordV1] go to the run store when the [Adapter] has one.
+//
+// # Tools, patterns and routing
+//
+// The tool table is [DefaultProfiles]: adding a tool is adding a
+// [Profile] row. PATTERN_INDEX.yaml is loaded by [pattern.Load], which reports
+// every unknown key, missing spec file or unknown executor with its line.
+// The [Router] sends an [contract.ExecutionRequestV1] to the executor of
+// its operation kind (EXEC-AIDER-EDIT: the aider edit executor) and maps
+// the outcome to a [contract.ExecutionResultV1].
+package toolrun
