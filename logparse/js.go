@@ -140,6 +140,7 @@ type jsFail struct {
 	errName string
 	done    bool
 	tap     bool
+	mocha   bool
 	loc     *finding // node's "file:line" header before an uncaught error
 }
 
@@ -191,6 +192,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 	if len(s) > 4 && s[0] == ' ' && strings.Contains(s, ") ") && isDigit(strings.TrimLeft(s, " ")[0]) {
 		if m := reMochaHead.FindStringSubmatch(s); m != nil && !strings.Contains(m[1], "(") {
 			j.start(m[1], false)
+			j.mocha = true
 			return true
 		}
 	}
@@ -220,6 +222,10 @@ func (j *jsFail) line(p *parser, s string) bool {
 	}
 	if m := j.frame(s); m != nil {
 		return j.frameLine(p, m)
+	}
+	if j.mocha && j.msg == "" && j.errName == "" && strings.HasSuffix(s, ":") && (s[0] == ' ' || s[0] == '\t') {
+		j.test += " " + strings.TrimSuffix(strings.TrimSpace(s), ":") // mocha's nested title
+		return true
 	}
 	if j.msg == "" && strings.TrimSpace(s) != "" && (s[0] == ' ' || s[0] == '\t') {
 		j.msg = strings.TrimSpace(s)
@@ -289,6 +295,7 @@ func allDigits(s string) bool {
 }
 
 func (j *jsFail) frameLine(p *parser, m []string) bool {
+	p.noteFrame(m[2])
 	f := finding{file: m[2], line: atoi(m[3]), col: atoi(m[4]), base: p.base(), tool: "node", test: j.test, row: "js-test"}
 	if _, res := p.res.resolve(f.file, f.base); res == resDrop {
 		return true

@@ -161,6 +161,7 @@ type parser struct {
 	ctx      context
 	used     map[string]int // reports per row, when counting (tests)
 	errWord  bool           // the current line names an error or exception
+	frames   []string       // absolute workspace frames, for commonDir
 }
 
 // context is what earlier lines said about later ones.
@@ -356,10 +357,76 @@ func (p *parser) finish() []contract.BugReport {
 	for _, h := range p.handlers {
 		h.flush(p)
 	}
+	p.relocate()
 	if p.out == nil {
 		return []contract.BugReport{}
 	}
 	return p.out
+}
+
+// relocate applies roots learned late in the log to the absolute paths that
+// were kept as they were, and drops the duplicates that this reveals.
+func (p *parser) relocate() {
+	if p.res.root == "" && len(p.res.roots) == 0 && p.res.files == nil {
+		if root := commonDir(p.frames); root != "" {
+			p.res.learnRoot(root)
+		}
+	}
+	if len(p.res.roots) == 0 {
+		return
+	}
+	seen := map[string]bool{}
+	out := p.out[:0]
+	for _, r := range p.out {
+		if strings.HasPrefix(r.FilePath, "/") {
+			if rel, ok := p.res.stripRoot(r.FilePath); ok && rel != "" {
+				r.FilePath = rel
+			}
+		}
+		k := r.FilePath + ":" + strconv.Itoa(r.LineNumber)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, r)
+	}
+	p.out = out
+}
+
+// noteFrame remembers an absolute stack-frame path inside the workspace,
+// so that, when no root is known, the frames' common directory can serve.
+func (p *parser) noteFrame(file string) {
+	if len(p.frames) >= 32 || !strings.HasPrefix(file, "/") || isForeign(file) {
+		return
+	}
+	for _, f := range p.frames {
+		if f == file {
+			return
+		}
+	}
+	p.frames = append(p.frames, own(path.Clean(file)))
+}
+
+// commonDir is the deepest directory holding all files, if they lie in at
+// least two different directories (one file alone says nothing of the
+// root), and it is not the file system root.
+func commonDir(files []string) string {
+	if len(files) < 2 {
+		return ""
+	}
+	dirs := map[string]bool{}
+	common := path.Dir(files[0])
+	for _, f := range files {
+		d := path.Dir(f)
+		dirs[d] = true
+		for common != "/" && d != common && !strings.HasPrefix(d, common+"/") {
+			common = path.Dir(common)
+		}
+	}
+	if len(dirs) < 2 || common == "/" || strings.Count(common, "/") < 2 {
+		return ""
+	}
+	return common
 }
 
 // Context lines: make's directory changes, `cd dir && tool`, go vet.
@@ -380,6 +447,9 @@ func (p *parser) trackContext(s string) {
 		}
 		p.ctx.javaWarn = nil
 	}
+	if p.res.root == "" {
+		p.rootHint(s)
+	}
 	switch s[0] {
 	case 'm', 'g':
 		if m := reEnterDir.FindStringSubmatch(s); m != nil {
@@ -393,6 +463,29 @@ func (p *parser) trackContext(s string) {
 		// make echoes its recipes bare: "cd sub && go test ./..."
 		if strings.HasPrefix(s, "cd ") && strings.Contains(s, "&&") {
 			p.commandLine("", s)
+		}
+	}
+}
+
+// rootHint learns the workspace root from tools that print it: pytest's
+// "rootdir: DIR", vitest's " RUN  vX.Y.Z DIR", cargo's "Compiling name vX
+// (DIR)".
+func (p *parser) rootHint(s string) {
+	t := strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(t, "rootdir: "):
+		dir := strings.TrimPrefix(t, "rootdir: ")
+		if i := strings.IndexByte(dir, ','); i >= 0 {
+			dir = dir[:i]
+		}
+		p.res.learnRoot(own(dir))
+	case strings.HasPrefix(t, "RUN  v"):
+		if f := strings.Fields(t); len(f) == 3 {
+			p.res.learnRoot(own(f[2]))
+		}
+	case strings.HasPrefix(t, "Compiling ") && strings.HasSuffix(t, ")"):
+		if i := strings.LastIndex(t, " ("); i > 0 && strings.HasPrefix(t[i+2:], "/") {
+			p.res.learnRoot(own(t[i+2 : len(t)-1]))
 		}
 	}
 }

@@ -44,6 +44,8 @@ var ciRoots = []*regexp.Regexp{
 	regexp.MustCompile(`^(/home/vsts/work/\d+/s)/`),
 	regexp.MustCompile(`^(/drone/src)/`),
 	regexp.MustCompile(`^(/workspace/[^/]+)/`),
+	regexp.MustCompile(`^(/go/src/[^/]+/[^/]+/[^/]+)/`),
+	regexp.MustCompile(`^(/usr/src/app|/usr/app|/opt/app|/srv/app|/app|/code|/project|/repo|/workdir|/work|/build|/source)/`),
 	regexp.MustCompile(`^([A-Za-z]:/a/[^/]+/[^/]+)/`),
 }
 
@@ -264,16 +266,17 @@ func (r *resolver) stripRoot(p string) (string, bool) {
 			return p[len(r.root)+1:], true
 		}
 	}
-	if r.root == "" {
-		for _, re := range ciRoots {
-			if m := re.FindStringSubmatch(p); m != nil {
-				return p[len(m[1])+1:], true
-			}
-		}
-	}
+	// The log may come from a CI or container checkout other than Root
+	// (recorded elsewhere, replayed here): the known checkout roots and the
+	// roots learned from the log still apply.
 	for _, root := range r.roots {
 		if strings.HasPrefix(p, root+"/") {
 			return p[len(root)+1:], true
+		}
+	}
+	for _, re := range ciRoots {
+		if m := re.FindStringSubmatch(p); m != nil {
+			return p[len(m[1])+1:], true
 		}
 	}
 	return "", false

@@ -128,6 +128,7 @@ func (t *pyTrace) line(p *parser, s string) bool {
 		}
 		t.frames++
 		f := &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "python"}
+		p.noteFrame(m[1])
 		t.final = f
 		if _, res := p.res.resolve(f.file, f.base); res != resDrop {
 			t.last = f
