@@ -227,7 +227,11 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.test += " " + strings.TrimSuffix(strings.TrimSpace(s), ":") // mocha's nested title
 		return true
 	}
-	if j.msg == "" && strings.TrimSpace(s) != "" && (s[0] == ' ' || s[0] == '\t') {
+	if t := strings.TrimSpace(s); j.tap && strings.HasPrefix(t, "error: ") {
+		j.msg = strings.Trim(strings.TrimPrefix(t, "error: "), `'"|-`) // node:test TAP's YAML
+		return true
+	}
+	if j.msg == "" && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != "---" && (s[0] == ' ' || s[0] == '\t') {
 		j.msg = strings.TrimSpace(s)
 	}
 	return false
@@ -325,6 +329,9 @@ func jsErrType(name, msg string) contract.ErrorType {
 	case name == "SyntaxError":
 		if strings.Contains(msg, "does not provide an export named") {
 			return contract.ErrImport
+		}
+		if strings.Contains(msg, "JSON") {
+			return contract.ErrLogic // JSON.parse on bad data, not bad code
 		}
 		return contract.ErrSyntax
 	case name == "ReferenceError":

@@ -176,6 +176,9 @@ func (t *pyTrace) report(p *parser, exc, msg string) {
 	if f.test != "" && typ == contract.ErrLogic {
 		f.conf = 0.85
 		f.tool = "unittest"
+		if p.ctx.pyTest != "" {
+			f.tool = "pytest"
+		}
 	}
 	p.emit(f)
 }

@@ -45,10 +45,9 @@ func (r *rustBlock) line(p *parser, s string) bool {
 	if r.panic != nil {
 		t := strings.TrimSpace(s)
 		if t != "" && !strings.HasPrefix(t, "note:") && !strings.HasPrefix(t, "stack backtrace") && len(r.panic.msg) < 600 {
-			if strings.HasSuffix(r.panic.msg, ":") && !strings.Contains(r.panic.msg, "\n") {
-				r.panic.msg += "\n" + t
-			} else if !strings.Contains(r.panic.msg, "\n") {
-				r.panic.msg += "\n" + t
+			if !strings.Contains(r.panic.msg, "\n") {
+				// The message first, then where: "assertion failed\nthread 'x' panicked at ..."
+				r.panic.msg = t + "\n" + r.panic.msg
 			} else if strings.HasPrefix(t, "left:") || strings.HasPrefix(t, "right:") {
 				r.panic.msg += "\n" + t
 			} else {
