@@ -204,7 +204,17 @@ func (g *goTest) lastItem() *goItem {
 }
 
 func (g *goTest) verdict(p *parser, v, name string) {
-	g.endGroup(p)
+	if v != "FAIL" {
+		// -v prints a parent's verdict before its subtests': a subtest that
+		// passed takes its lines back out of the failed group.
+		kept := g.group[:0]
+		for _, it := range g.group {
+			if it.test != name && !strings.HasPrefix(it.test, name+"/") {
+				kept = append(kept, it)
+			}
+		}
+		g.group = kept
+	}
 	keep := g.buf[:0]
 	var moved []goItem
 	for _, it := range g.buf {
@@ -250,6 +260,9 @@ func (g *goTest) endGroup(p *parser) {
 			}
 		}
 		if len(chosen) == 0 {
+			if hasSubtest(order, t) {
+				continue // a parent's t.Log; its failed subtests say why
+			}
 			chosen = items[len(items)-1:]
 		}
 		for _, it := range chosen {
@@ -257,6 +270,15 @@ func (g *goTest) endGroup(p *parser) {
 		}
 	}
 	g.group = g.group[:0]
+}
+
+func hasSubtest(tests []string, name string) bool {
+	for _, t := range tests {
+		if strings.HasPrefix(t, name+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *goTest) addPending(p *parser, it goItem) {
