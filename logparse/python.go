@@ -110,7 +110,7 @@ type pyTrace struct {
 }
 
 func (t *pyTrace) line(p *parser, s string) bool {
-	if len(s) > 6 && (s[0] == 'F' || s[0] == 'E') {
+	if strings.HasPrefix(s, "FAIL: ") || strings.HasPrefix(s, "ERROR: ") {
 		if m := reUnitHead.FindStringSubmatch(s); m != nil {
 			t.test = m[1]
 			return true
