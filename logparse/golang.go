@@ -11,9 +11,9 @@ import (
 func init() {
 	register(
 		&Row{Name: "go-build", Family: "go", Tool: "go", Hint: ".go:",
-			Pattern:  `^(?:vet: )?(?P<file>[^\s:]+\.go):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.+)$`,
+			Pattern:  `^(?:vet: )?(?P<file>[^\s:]+\.go):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$`,
 			Classify: goClassify, Confidence: 0.95,
-			Doc: "go build, go vet, staticcheck and golangci-lint: file.go:line:col: message"},
+			Doc: "go build, go vet, staticcheck and golangci-lint: file.go:line:col: message (the column is required: log.Lshortfile lines have none)"},
 		&Row{Name: "go-test", Family: "go", Tool: "go test",
 			Doc: "go test: t.Errorf/Fatalf lines under --- FAIL (and -v streams), testify blocks, by package"},
 		&Row{Name: "go-panic", Family: "go", Tool: "go",
