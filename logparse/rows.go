@@ -188,7 +188,8 @@ type classRule struct {
 // wins. They encode the mapping decisions of the package doc.
 var messageRules = []classRule{
 	{t: contract.ErrIndentation, words: []string{"indentationerror", "taberror", "missing separator", "unindent does not match",
-		"expected an indented block", "unexpected indent", "inconsistent use of tabs", "recipe commences before first target"}},
+		"expected an indented block", "unexpected indent", "inconsistent use of tabs", "recipe commences before first target",
+		"commands commence before first target", "unindent amount does not match"}},
 	{t: contract.ErrImport, words: []string{"imported and not used", "imported but unused", "unused import", "all imports in import declaration are unused",
 		"no module named", "modulenotfounderror", "importerror", "cannot find module", "could not import", "no required module provides",
 		"cannot find package", "is not in std", "unresolved import", "use of undeclared crate or module", "unable to resolve path to module",
