@@ -1,4 +1,4 @@
-package gitagent
+package agent
 
 import (
 	"context"
@@ -11,14 +11,14 @@ import (
 	"github.com/salve-dev/salve/contract"
 )
 
-// exec decodes doc and runs it with an Agent in dir.
+// execIn decodes doc and runs it with a Runner in dir.
 func execIn(t *testing.T, dir, doc string) contract.ActionResult {
 	t.Helper()
 	req, rerr := Decode([]byte(doc))
 	if rerr != nil {
 		t.Fatalf("Decode: %v", rerr)
 	}
-	a := &Agent{Dir: dir}
+	a := &Runner{Dir: dir}
 	return a.Execute(context.Background(), req)
 }
 
@@ -471,7 +471,7 @@ func TestGitUnavailable(t *testing.T) {
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
-	a := &Agent{Dir: repo, Git: filepath.Join(t.TempDir(), "no-git")}
+	a := &Runner{Dir: repo, Git: filepath.Join(t.TempDir(), "no-git")}
 	wantFailure(t, a.Execute(context.Background(), req), KindGitUnavailable, -1)
 }
 
@@ -482,7 +482,7 @@ func TestOutputTruncated(t *testing.T) {
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
-	a := &Agent{Dir: repo, MaxOutput: 1000}
+	a := &Runner{Dir: repo, MaxOutput: 1000}
 	res := a.Execute(context.Background(), req)
 	wantSuccess(t, res)
 	if res.Metadata["truncated"] != true || len(res.Data) > 1100 || !strings.Contains(res.Data, "bytes omitted") {

@@ -1,4 +1,4 @@
-package gitagent
+package agent
 
 import (
 	"bytes"
@@ -191,7 +191,7 @@ func TestDecodeRefuses(t *testing.T) {
 			if err := WriteResponse(&line, resp); err != nil {
 				t.Fatal(err)
 			}
-			if err := ValidateResponse(line.Bytes()); err != nil {
+			if err := validateResponse(line.Bytes()); err != nil {
 				t.Errorf("error response does not validate: %v", err)
 			}
 			fmt.Fprintf(&golden, "# %s\n%s", tc.name, line.String())
@@ -270,7 +270,7 @@ func FuzzDecode(f *testing.F) {
 		if err := WriteResponse(&buf, resp); err != nil {
 			t.Fatal(err)
 		}
-		if err := ValidateResponse(buf.Bytes()); err != nil {
+		if err := validateResponse(buf.Bytes()); err != nil {
 			t.Fatalf("invalid response %s: %v", buf.Bytes(), err)
 		}
 	})
