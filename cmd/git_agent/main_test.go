@@ -357,10 +357,11 @@ func TestRunInProcess(t *testing.T) {
 		stdout   io.Writer
 		wantCode int
 		wantOut  string
+		wantErr  string
 	}{
-		{"version", []string{"--version"}, &bytes.Buffer{}, exitOK, version + "\n"},
-		{"help", []string{"-h"}, &bytes.Buffer{}, exitOK, ""},
-		{"stdout closed", []string{"--no-register"}, failWriter{}, exitNoResponse, ""},
+		{"version", []string{"--version"}, &bytes.Buffer{}, exitOK, version + "\n", ""},
+		{"help", []string{"-h"}, &bytes.Buffer{}, exitOK, "", "Usage: git_agent"},
+		{"stdout closed", []string{"--no-register"}, failWriter{}, exitNoResponse, "", "write response"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stderr bytes.Buffer
@@ -370,6 +371,9 @@ func TestRunInProcess(t *testing.T) {
 			}
 			if b, ok := tc.stdout.(*bytes.Buffer); ok && b.String() != tc.wantOut {
 				t.Errorf("stdout %q, want %q", b.String(), tc.wantOut)
+			}
+			if !strings.Contains(stderr.String(), tc.wantErr) {
+				t.Errorf("stderr %q lacks %q", stderr.String(), tc.wantErr)
 			}
 		})
 	}
