@@ -317,3 +317,13 @@ func signalNote(sig string) string {
 	}
 	return " (" + sig + ")"
 }
+
+// The git_worktree extension, re-exported from package agent for callers
+// that build the command themselves (salve heal's worktrees).
+const (
+	ActionGitWorktree = agent.ActionGitWorktree
+	WorktreeAdd       = agent.WorktreeAdd
+	WorktreeRemove    = agent.WorktreeRemove
+	WorktreeList      = agent.WorktreeList
+	WorktreePrune     = agent.WorktreePrune
+)
