@@ -212,7 +212,9 @@ func (c *Client) args() []string {
 		args = append(args, "--no-register")
 	}
 	if c.Timeout > 0 {
-		args = append(args, "--timeout", c.Timeout.String())
+		// git gets 90% of the budget, so a slow git command still comes
+		// back as a "timeout" response before the client kills the agent.
+		args = append(args, "--timeout", (c.Timeout * 9 / 10).String())
 	}
 	return args
 }

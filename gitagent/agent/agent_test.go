@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/salve-dev/salve/contract"
 )
@@ -488,4 +489,22 @@ func TestOutputTruncated(t *testing.T) {
 	if res.Metadata["truncated"] != true || len(res.Data) > 1100 || !strings.Contains(res.Data, "bytes omitted") {
 		t.Errorf("metadata %v, %d bytes of data", res.Metadata, len(res.Data))
 	}
+}
+
+// TestGitTimeout hangs git in a pre-commit hook: the group is killed at the
+// time limit and the result says timeout.
+func TestGitTimeout(t *testing.T) {
+	repo := newRepo(t)
+	writeFile(t, repo, ".git/hooks/pre-commit", "#!/bin/sh\nsleep 30\n")
+	if err := os.Chmod(filepath.Join(repo, ".git/hooks/pre-commit"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, repo, "a.txt", "beta\n")
+	git(t, repo, "add", "a.txt")
+	req, rerr := Decode([]byte(request("git_commit", `{"message":"slow"}`)))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	a := &Runner{Dir: repo, Timeout: 300 * time.Millisecond}
+	wantFailure(t, a.Execute(context.Background(), req), KindTimeout, -1)
 }
