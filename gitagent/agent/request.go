@@ -111,8 +111,8 @@ func decodeObject(obj map[string]json.RawMessage) (*Request, *RequestError) {
 	}
 	// Trace fields first, so later errors can echo them.
 	id, err := optString(obj, "request_id")
-	if err == nil && id == nil {
-		err = errors.New("request_id: required")
+	if err == nil && (id == nil || *id == "") {
+		err = errors.New("request_id: required (a non-empty string, a UUID)")
 	}
 	if err != nil {
 		req.Trace = sniffTraceObject(obj)

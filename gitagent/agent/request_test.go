@@ -128,6 +128,7 @@ func badRequests() []badRequest {
 		{"tool missing", withField("tool", `null`), KindWrongTool, rid},
 		{"request_id missing", withField("request_id", `null`), KindInvalidRequest, ""},
 		{"request_id number", withField("request_id", `42`), KindInvalidRequest, ""},
+		{"request_id empty", withField("request_id", `""`), KindInvalidRequest, ""},
 		{"plan_id number", withField("plan_id", `7`), KindInvalidRequest, rid},
 		{"api_version unknown", withField("api_version", `"V2"`), KindInvalidRequest, rid},
 		{"api_version object", withField("api_version", `{}`), KindInvalidRequest, rid},
