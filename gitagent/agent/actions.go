@@ -1,4 +1,4 @@
-package gitagent
+package agent
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package gitagent
+package agent
 
 import (
 	"bytes"
@@ -106,16 +106,18 @@ func Decode(data []byte) (*Request, *RequestError) {
 func decodeObject(obj map[string]json.RawMessage) (*Request, *RequestError) {
 	req := &Request{}
 	var rerr *RequestError
+	// An error response echoes every trace field that is a string, even
+	// when another one is of the wrong type.
 	fail := func(kind, format string, args ...any) (*Request, *RequestError) {
-		return nil, &RequestError{Trace: req.Trace, Kind: kind, Msg: fmt.Sprintf(format, args...)}
+		tr := sniffTraceObject(obj)
+		tr.APIVersion = req.APIVersion
+		return nil, &RequestError{Trace: tr, Kind: kind, Msg: fmt.Sprintf(format, args...)}
 	}
-	// Trace fields first, so later errors can echo them.
 	id, err := optString(obj, "request_id")
-	if err == nil && id == nil {
-		err = errors.New("request_id: required")
+	if err == nil && (id == nil || *id == "") {
+		err = errors.New("request_id: required (a non-empty string, a UUID)")
 	}
 	if err != nil {
-		req.Trace = sniffTraceObject(obj)
 		return fail(KindInvalidRequest, "%v", err)
 	}
 	req.RequestID = *id
@@ -127,8 +129,8 @@ func decodeObject(obj map[string]json.RawMessage) (*Request, *RequestError) {
 			return fail(KindInvalidRequest, "%v", err)
 		}
 	}
-	if req.APIVersion, rerr = decodeAPIVersion(obj, req.Trace); rerr != nil {
-		return nil, rerr
+	if req.APIVersion, rerr = decodeAPIVersion(obj); rerr != nil {
+		return fail(rerr.Kind, "%s", rerr.Msg)
 	}
 	if _, err := optString(obj, "context"); err != nil {
 		return fail(KindInvalidRequest, "%v", err)
@@ -160,16 +162,16 @@ func decodeObject(obj map[string]json.RawMessage) (*Request, *RequestError) {
 	return req, nil
 }
 
-func decodeAPIVersion(obj map[string]json.RawMessage, tr Trace) (*contract.ApiVersion, *RequestError) {
+func decodeAPIVersion(obj map[string]json.RawMessage) (*contract.ApiVersion, *RequestError) {
 	v, err := optString(obj, "api_version")
 	if err != nil {
-		return nil, &RequestError{Trace: tr, Kind: KindInvalidRequest, Msg: err.Error()}
+		return nil, &RequestError{Kind: KindInvalidRequest, Msg: err.Error()}
 	}
 	if v == nil {
 		return nil, nil
 	}
 	if !strings.EqualFold(*v, string(contract.APIVersionV1)) {
-		return nil, &RequestError{Trace: tr, Kind: KindInvalidRequest, Msg: fmt.Sprintf("api_version: unsupported %q (want %q or null)", *v, contract.APIVersionV1)}
+		return nil, &RequestError{Kind: KindInvalidRequest, Msg: fmt.Sprintf("api_version: unsupported %q (want %q or null)", *v, contract.APIVersionV1)}
 	}
 	av := contract.APIVersionV1
 	return &av, nil

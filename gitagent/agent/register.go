@@ -1,4 +1,4 @@
-package gitagent
+package agent
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 )
 
 // ToolDescription is git_agent's description in the tool registry.
-const ToolDescription = "Runs git actions (status, diff, log, add, commit, and the v1 extensions branch, restore, push, rev_parse) from one JSON ActionRequest on stdin, answering one ActionResponse on stdout"
+const ToolDescription = "Runs git actions (status, diff, log, add, commit, and the v1 extensions branch, restore, push, rev_parse, worktree) from one JSON ActionRequest on stdin, answering one ActionResponse on stdout"
 
 // DefaultRegisterTimeout bounds one registration, lock waits included.
 const DefaultRegisterTimeout = 30 * time.Second

@@ -1,4 +1,4 @@
-package gitagent
+package agent
 
 import (
 	"bufio"
@@ -18,7 +18,7 @@ import (
 
 // serve runs a Server over in and returns the parsed response and the log
 // records.
-func serve(t *testing.T, s *Server, in io.Reader) (*Response, []map[string]any) {
+func serve(t *testing.T, s *Server, in io.Reader) (*testResponse, []map[string]any) {
 	t.Helper()
 	var out, logs bytes.Buffer
 	s.Log = &logs
@@ -28,7 +28,7 @@ func serve(t *testing.T, s *Server, in io.Reader) (*Response, []map[string]any) 
 	if n := bytes.Count(out.Bytes(), []byte("\n")); n != 1 {
 		t.Fatalf("stdout holds %d lines, want exactly one response: %q", n, out.String())
 	}
-	resp, err := ParseResponse(out.Bytes())
+	resp, err := parseResponse(out.Bytes())
 	if err != nil {
 		t.Fatalf("response: %v\n%s", err, out.String())
 	}
@@ -60,7 +60,7 @@ func TestServeTraceOnEveryRecord(t *testing.T) {
 	repo := newRepo(t)
 	doc := strings.Replace(request("git_status", "{}"), `"task_id":"task-1"`, `"task_id":null`, 1)
 	s := &Server{
-		Agent:    &Agent{Dir: repo},
+		Runner:   &Runner{Dir: repo},
 		Register: RegisterFunc(filepath.Join(t.TempDir(), "r.db"), ToolRow("test", "/bin/git_agent"), 0),
 	}
 	resp, records := serve(t, s, strings.NewReader(doc))
@@ -96,7 +96,7 @@ func TestServeRegistryFailureIsOnlyLogged(t *testing.T) {
 		"panics":     func(context.Context, *slog.Logger) { panic("registry exploded") },
 	} {
 		t.Run(name, func(t *testing.T) {
-			s := &Server{Agent: &Agent{Dir: repo}, Register: reg}
+			s := &Server{Runner: &Runner{Dir: repo}, Register: reg}
 			resp, records := serve(t, s, strings.NewReader(request("git_status", "{}")))
 			if resp.Status != contract.StatusSuccess {
 				t.Fatalf("registry failure failed the action: %+v", resp.Result)

@@ -1,4 +1,4 @@
-package gitagent
+package agent
 
 import (
 	"context"
@@ -7,18 +7,19 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/salve-dev/salve/contract"
 )
 
-// exec decodes doc and runs it with an Agent in dir.
+// execIn decodes doc and runs it with a Runner in dir.
 func execIn(t *testing.T, dir, doc string) contract.ActionResult {
 	t.Helper()
 	req, rerr := Decode([]byte(doc))
 	if rerr != nil {
 		t.Fatalf("Decode: %v", rerr)
 	}
-	a := &Agent{Dir: dir}
+	a := &Runner{Dir: dir}
 	return a.Execute(context.Background(), req)
 }
 
@@ -322,7 +323,7 @@ func TestNotARepository(t *testing.T) {
 	for _, action := range Actions() {
 		payload := map[string]string{
 			"git_add": `{"files":["x"]}`, "git_restore": `{"files":["x"]}`, "git_diff": `{"files":["x"]}`,
-			"git_commit": `{"message":"m"}`, "git_branch": `{"branch":"b"}`,
+			"git_commit": `{"message":"m"}`, "git_branch": `{"branch":"b"}`, ActionGitWorktree: `{"ref":"list"}`,
 		}[action]
 		if payload == "" {
 			payload = "{}"
@@ -471,7 +472,7 @@ func TestGitUnavailable(t *testing.T) {
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
-	a := &Agent{Dir: repo, Git: filepath.Join(t.TempDir(), "no-git")}
+	a := &Runner{Dir: repo, Git: filepath.Join(t.TempDir(), "no-git")}
 	wantFailure(t, a.Execute(context.Background(), req), KindGitUnavailable, -1)
 }
 
@@ -482,10 +483,28 @@ func TestOutputTruncated(t *testing.T) {
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
-	a := &Agent{Dir: repo, MaxOutput: 1000}
+	a := &Runner{Dir: repo, MaxOutput: 1000}
 	res := a.Execute(context.Background(), req)
 	wantSuccess(t, res)
 	if res.Metadata["truncated"] != true || len(res.Data) > 1100 || !strings.Contains(res.Data, "bytes omitted") {
 		t.Errorf("metadata %v, %d bytes of data", res.Metadata, len(res.Data))
 	}
+}
+
+// TestGitTimeout hangs git in a pre-commit hook: the group is killed at the
+// time limit and the result says timeout.
+func TestGitTimeout(t *testing.T) {
+	repo := newRepo(t)
+	writeFile(t, repo, ".git/hooks/pre-commit", "#!/bin/sh\nsleep 30\n")
+	if err := os.Chmod(filepath.Join(repo, ".git/hooks/pre-commit"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, repo, "a.txt", "beta\n")
+	git(t, repo, "add", "a.txt")
+	req, rerr := Decode([]byte(request("git_commit", `{"message":"slow"}`)))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	a := &Runner{Dir: repo, Timeout: 300 * time.Millisecond}
+	wantFailure(t, a.Execute(context.Background(), req), KindTimeout, -1)
 }

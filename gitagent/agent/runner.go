@@ -1,4 +1,4 @@
-package gitagent
+package agent
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"github.com/salve-dev/salve/sandbox"
 )
 
-// Defaults of an [Agent] whose fields are zero.
+// Defaults of an [Runner] whose fields are zero.
 const (
 	// DefaultGitTimeout bounds one git command.
 	DefaultGitTimeout = 5 * time.Minute
@@ -44,10 +44,10 @@ func GitEnv() []string {
 	})
 }
 
-// Agent runs git actions. The zero value runs "git" from PATH in the
+// Runner runs git actions. The zero value runs "git" from PATH in the
 // current directory with [GitEnv], [DefaultGitTimeout] and
 // [DefaultMaxOutput], and logs nothing.
-type Agent struct {
+type Runner struct {
 	// Dir is the directory git runs in (git -C Dir); it may be anywhere in
 	// the work tree. Empty means the process's working directory.
 	Dir string
@@ -66,7 +66,7 @@ type Agent struct {
 // Execute runs the git command of req and returns its result. It never
 // fails: problems come back as an error result (output_type "error") whose
 // metadata holds error_kind, and exit_code when git itself failed.
-func (a *Agent) Execute(ctx context.Context, req *Request) contract.ActionResult {
+func (a *Runner) Execute(ctx context.Context, req *Request) contract.ActionResult {
 	spec, ok := actionTable[req.Action]
 	if !ok {
 		return failure(KindUnsupportedAction, fmt.Sprintf("unknown action %q", req.Action), nil)
@@ -94,7 +94,7 @@ func (a *Agent) Execute(ctx context.Context, req *Request) contract.ActionResult
 	return a.result(a.git(ctx, dir, spec.paths, args, stdin))
 }
 
-func (a *Agent) dir() (string, error) {
+func (a *Runner) dir() (string, error) {
 	dir := a.Dir
 	if dir == "" {
 		wd, err := os.Getwd()
@@ -112,7 +112,7 @@ func (a *Agent) dir() (string, error) {
 
 // root finds the work tree's top directory, symbolic links resolved. When
 // dir is not in a work tree it returns git's own error result.
-func (a *Agent) root(ctx context.Context, dir string) (string, *contract.ActionResult) {
+func (a *Runner) root(ctx context.Context, dir string) (string, *contract.ActionResult) {
 	run := a.git(ctx, dir, false, []string{"rev-parse", "--show-toplevel"}, "")
 	res := a.result(run)
 	if res.OutputType != contract.OutputText {
@@ -140,7 +140,7 @@ type gitRun struct {
 }
 
 // git runs "git -C dir [--literal-pathspecs] args…" through the sandbox.
-func (a *Agent) git(ctx context.Context, dir string, literal bool, args []string, stdin string) gitRun {
+func (a *Runner) git(ctx context.Context, dir string, literal bool, args []string, stdin string) gitRun {
 	full := []string{"-C", dir}
 	if literal {
 		// Pathspec magic (":(exclude)", globs) is never interpreted: a
@@ -179,7 +179,7 @@ func (a *Agent) git(ctx context.Context, dir string, literal bool, args []string
 }
 
 // result turns a git run into an ActionResult (seed 002, §3.2).
-func (a *Agent) result(run gitRun) contract.ActionResult {
+func (a *Runner) result(run gitRun) contract.ActionResult {
 	res := run.res
 	switch {
 	case errors.Is(run.err, sandbox.ErrNotFound):
@@ -219,7 +219,7 @@ func errString(err error) any {
 	return err.Error()
 }
 
-func (a *Agent) logger() *slog.Logger {
+func (a *Runner) logger() *slog.Logger {
 	if a.Logger == nil {
 		return slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -1,4 +1,4 @@
-package gitagent
+package agent
 
 import (
 	"bytes"
@@ -128,6 +128,7 @@ func badRequests() []badRequest {
 		{"tool missing", withField("tool", `null`), KindWrongTool, rid},
 		{"request_id missing", withField("request_id", `null`), KindInvalidRequest, ""},
 		{"request_id number", withField("request_id", `42`), KindInvalidRequest, ""},
+		{"request_id empty", withField("request_id", `""`), KindInvalidRequest, ""},
 		{"plan_id number", withField("plan_id", `7`), KindInvalidRequest, rid},
 		{"api_version unknown", withField("api_version", `"V2"`), KindInvalidRequest, rid},
 		{"api_version object", withField("api_version", `{}`), KindInvalidRequest, rid},
@@ -191,7 +192,7 @@ func TestDecodeRefuses(t *testing.T) {
 			if err := WriteResponse(&line, resp); err != nil {
 				t.Fatal(err)
 			}
-			if err := ValidateResponse(line.Bytes()); err != nil {
+			if err := validateResponse(line.Bytes()); err != nil {
 				t.Errorf("error response does not validate: %v", err)
 			}
 			fmt.Fprintf(&golden, "# %s\n%s", tc.name, line.String())
@@ -270,7 +271,7 @@ func FuzzDecode(f *testing.F) {
 		if err := WriteResponse(&buf, resp); err != nil {
 			t.Fatal(err)
 		}
-		if err := ValidateResponse(buf.Bytes()); err != nil {
+		if err := validateResponse(buf.Bytes()); err != nil {
 			t.Fatalf("invalid response %s: %v", buf.Bytes(), err)
 		}
 	})

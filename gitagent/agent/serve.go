@@ -1,4 +1,4 @@
-package gitagent
+package agent
 
 import (
 	"context"
@@ -13,12 +13,12 @@ import (
 )
 
 // Server answers one request: it reads an ActionRequest, runs it with
-// Agent, and writes one ActionResponse. Every log record it makes carries
+// Runner, and writes one ActionResponse. Every log record it makes carries
 // request_id, plan_id, task_id and correlation_id (null when absent).
 type Server struct {
-	// Agent runs the git commands; nil means a zero Agent. Its Logger is
+	// Runner runs the git commands; nil means a zero Runner. Its Logger is
 	// replaced by the server's per-request logger.
-	Agent *Agent
+	Runner *Runner
 	// Register, when set, runs once per request, alongside the git action,
 	// with the request's logger. It reports its own failures in the log:
 	// registration never changes the response.
@@ -88,12 +88,12 @@ func (s *Server) Handle(ctx context.Context, data []byte, readErr error) (resp c
 		return ErrorResponse(rerr.Trace, rerr.Kind, rerr.Msg)
 	}
 	log.Info("request", slog.String("action", req.Action), slog.String("shape", req.Shape))
-	agent := Agent{}
-	if s.Agent != nil {
-		agent = *s.Agent
+	runner := Runner{}
+	if s.Runner != nil {
+		runner = *s.Runner
 	}
-	agent.Logger = log
-	return Respond(req.Trace, agent.Execute(ctx, req))
+	runner.Logger = log
+	return Respond(req.Trace, runner.Execute(ctx, req))
 }
 
 // register runs s.Register, keeping a panic in it from ending the process.
