@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/mattn/go-isatty"
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/executor"
 	"github.com/salve-dev/salve/store"
@@ -176,13 +177,11 @@ func summary(runID string, out contract.ExecutorOutput) string {
 		status, out.ExitCode, out.ExecutionTimeSeconds, m.ProjectType, m.Isolation, runID, m.LogPath, m.LogBytes)
 }
 
+// isTerminal reports whether w is a terminal (not merely a character
+// device: /dev/null is one too).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // progress passes the live log to the terminal and keeps a status line on

@@ -244,3 +244,14 @@ func validateAgainstSchema(t *testing.T, name, doc string) {
 		t.Errorf("output does not match the %s schema: %v", name, err)
 	}
 }
+
+func TestIsTerminal(t *testing.T) {
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	if isTerminal(devnull) {
+		t.Errorf("%s is a character device, not a terminal", os.DevNull)
+	}
+}
