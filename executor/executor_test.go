@@ -375,6 +375,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown type with command", "none", contract.ExecutorInput{WorkspacePath: t.TempDir(), ProjectType: &bogus, ResolvedBuildCommand: "true"}},
 		{"nothing to build", "none", contract.ExecutorInput{WorkspacePath: t.TempDir()}},
 		{"unknown isolation", "chroot", contract.ExecutorInput{WorkspacePath: t.TempDir(), ResolvedBuildCommand: "true"}},
+		{"filesystem root", "none", contract.ExecutorInput{WorkspacePath: "/", ResolvedBuildCommand: "true"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -383,6 +384,20 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("err = %v, want ErrBadInput", err)
 			}
 		})
+	}
+}
+
+func TestRunIDChecked(t *testing.T) {
+	for _, id := range []string{"../../etc", "a/b", ".hidden", "-x", "a b", string(make([]byte, 200))} {
+		ex := executor.New(executor.Options{Isolation: sandbox.IsolationNone, RunID: id, RunDir: t.TempDir(), SkipProbe: true})
+		_, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: t.TempDir(), ResolvedBuildCommand: "true"})
+		if !errors.Is(err, executor.ErrBadInput) {
+			t.Errorf("run id %q: err = %v, want ErrBadInput", id, err)
+		}
+	}
+	ex := executor.New(executor.Options{Isolation: sandbox.IsolationNone, RunID: "heal-1.build_2", RunDir: t.TempDir(), SkipProbe: true})
+	if _, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: t.TempDir(), ResolvedBuildCommand: "true"}); err != nil {
+		t.Errorf("a valid run id was refused: %v", err)
 	}
 }
 
