@@ -294,6 +294,10 @@ func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job
 	job.Script, job.Timeout, job.Output = command, timeout, io.MultiWriter(sinks...)
 	res, runErr := sandbox.RunJob(ctx, b, job)
 	closeErr := f.Close()
+	if errors.Is(runErr, sandbox.ErrCleanup) {
+		e.logger().Warn("executor: the build ran, but its sandbox was not cleaned up", "err", runErr)
+		runErr = nil
+	}
 	if runErr != nil {
 		return contract.ExecutorOutput{}, fmt.Errorf("executor: run build: %w", runErr)
 	}
