@@ -462,3 +462,31 @@ func TestExecutorReuse(t *testing.T) {
 		t.Errorf("second run: exit %d, metadata %+v", second.ExitCode, m)
 	}
 }
+
+// TestMonorepoBuildsEverySubProject runs the monorepo sample for real: each
+// sub-project is built even when an earlier one fails, and the run fails.
+func TestMonorepoBuildsEverySubProject(t *testing.T) {
+	for _, tool := range []string{"go", "npm"} {
+		if !lookPath(tool) {
+			t.Skipf("%s is not installed here", tool)
+		}
+	}
+	ws := workspace(t, "monorepo")
+	// Break the Go sub-project, which is built first.
+	if err := os.WriteFile(filepath.Join(ws, "services", "api", "api.go"), []byte("package api\n\nvar x int = \"s\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ex := newExec(t, sandbox.IsolationNone, executor.Options{SkipProbe: true})
+	out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: ws, TimeoutSeconds: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.ExitCode == 0 || out.EnvironmentMetadata.ProjectType != executor.TypeMulti {
+		t.Errorf("exit %d type %s", out.ExitCode, out.EnvironmentMetadata.ProjectType)
+	}
+	for _, want := range []string{"==> salve: services/api (go)", "api.go:3", "==> salve: web (node)", "# pass 1"} {
+		if !strings.Contains(out.BuildLog, want) {
+			t.Errorf("log lacks %q:\n%s", want, out.BuildLog)
+		}
+	}
+}
