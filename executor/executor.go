@@ -29,6 +29,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -444,6 +445,17 @@ func ExitCode(res sandbox.Result) int {
 		}
 	}
 	return 128 + int(syscall.SIGKILL)
+}
+
+// EnvPassEnv names the environment variable that lists, separated by commas
+// or spaces, more variables to pass to builds: the configured counterpart
+// of Options.PassEnv (and of salve exec's --env).
+const EnvPassEnv = "SALVE_EXEC_ENV"
+
+// PassEnvFromEnv returns the variable names listed in [EnvPassEnv], as read
+// by getenv.
+func PassEnvFromEnv(getenv func(string) string) []string {
+	return strings.FieldsFunc(getenv(EnvPassEnv), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 }
 
 // validRunID reports whether id can name a run directory and a container:

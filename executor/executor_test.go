@@ -490,3 +490,52 @@ func TestMonorepoBuildsEverySubProject(t *testing.T) {
 		}
 	}
 }
+
+func TestPassEnvFromEnv(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                 "",
+		"A":                "A",
+		"A,B":              "A|B",
+		" A , B\tC,,":      "A|B|C",
+		"NPM_TOKEN GH_URL": "NPM_TOKEN|GH_URL",
+	} {
+		got := executor.PassEnvFromEnv(func(k string) string {
+			if k == executor.EnvPassEnv {
+				return in
+			}
+			return ""
+		})
+		if strings.Join(got, "|") != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestContainerBackendThroughExecutor runs the Executor with the docker
+// backend against a stand-in engine CLI (no engine runs here): the image of
+// the project type is used and recorded, and the container is removed.
+func TestContainerBackendThroughExecutor(t *testing.T) {
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls.log")
+	script := "#!/bin/sh\necho \"$*\" >> " + calls + "\ncase \"$1\" in\ninfo|image|rm) exit 0 ;;\n" +
+		"run) eval \"s=\\${$#}\"; exec sh -c \"$s\" ;;\nesac\nexit 125\n"
+	if err := os.WriteFile(filepath.Join(dir, "docker"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+	ex := newExec(t, sandbox.IsolationDocker, executor.Options{RunID: "c1", Images: map[string]string{executor.TypeMake: "gcc:local"}})
+	out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: workspace(t, "c-make-pass")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := out.EnvironmentMetadata
+	if out.ExitCode != 0 || m.Isolation != sandbox.IsolationDocker || m.Image != "gcc:local" || !strings.Contains(out.BuildLog, "calc_test: ok") {
+		t.Errorf("exit %d metadata %+v log %q", out.ExitCode, m, out.BuildLog)
+	}
+	log, _ := os.ReadFile(calls)
+	for _, want := range []string{"--network none", "gcc:local sh -c make && make test", "rm --force salve-exec-c1"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("engine calls lack %q:\n%s", want, log)
+		}
+	}
+}

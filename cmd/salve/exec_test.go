@@ -115,6 +115,7 @@ func TestExecExitStatus(t *testing.T) {
 		{"unknown project type", []string{"--project-type", "cobol"}, exitBadInput},
 		{"nothing to build", nil, exitBadInput},
 		{"extra argument", []string{"build"}, exitBadInput},
+		{"bad --image-for", []string{"--cmd", "true", "--image-for", "golang:1"}, exitBadInput},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,9 +135,12 @@ func TestExecPassesNamedEnvOnly(t *testing.T) {
 	tempStore(t)
 	t.Setenv("OPENAI_API_KEY", "sk-cli-must-not-leak")
 	t.Setenv("SALVE_CLI_PASSED", "yes")
+	t.Setenv("SALVE_CLI_CONFIGURED", "also")
+	t.Setenv("SALVE_EXEC_ENV", "SALVE_CLI_CONFIGURED, OTHER")
 	code, stdout, _ := runSalve(t, "exec", "--workspace", t.TempDir(), "--run-dir", t.TempDir(),
 		"--env", "SALVE_CLI_PASSED", "--cmd", "env")
-	if code != 0 || strings.Contains(stdout, "must-not-leak") || !strings.Contains(stdout, "SALVE_CLI_PASSED=yes") {
+	if code != 0 || strings.Contains(stdout, "must-not-leak") || !strings.Contains(stdout, "SALVE_CLI_PASSED=yes") ||
+		!strings.Contains(stdout, "SALVE_CLI_CONFIGURED=also") {
 		t.Errorf("exit %d, environment:\n%s", code, stdout)
 	}
 }
