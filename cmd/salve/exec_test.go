@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -257,5 +258,36 @@ func TestIsTerminal(t *testing.T) {
 	defer devnull.Close()
 	if isTerminal(devnull) {
 		t.Errorf("%s is a character device, not a terminal", os.DevNull)
+	}
+}
+
+// TestExecJSONFields pins the keys of "salve exec --json": the seed's five
+// output fields and the metadata the Parser and the run store rely on.
+func TestExecJSONFields(t *testing.T) {
+	tempStore(t)
+	_, stdout, _ := runSalve(t, "exec", "--json", "--workspace", t.TempDir(), "--run-dir", t.TempDir(), "--isolation", "none", "--cmd", "true")
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var meta map[string]json.RawMessage
+	if err := json.Unmarshal(doc["environment_metadata"], &meta); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(m map[string]json.RawMessage) string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return strings.Join(out, " ")
+	}
+	if got, want := keys(doc), "build_log environment_metadata execution_time_seconds exit_code log_excerpt"; got != want {
+		t.Errorf("output keys %q, want %q", got, want)
+	}
+	// image is omitted outside containers.
+	want := "command_reason detected_tools isolation log_bytes log_path log_truncated project_type resolved_command runtime_versions timed_out"
+	if got := keys(meta); got != want {
+		t.Errorf("metadata keys %q, want %q", got, want)
 	}
 }
