@@ -7,8 +7,9 @@
 // arguments, exit with a chosen code.
 //
 // A test binary becomes the fake when it is started under the name
-// "aider": its TestMain calls [Main] when [Invoked] says so, and [Install]
-// puts a link named aider to the test binary in a folder for PATH.
+// "aider": its TestMain calls [Main] when [Invoked] says so, and a link
+// named aider to the test binary goes in a folder put first in PATH. The
+// command in cmd/aider is the same fake as a program of its own.
 package fakeaider
 
 import (
