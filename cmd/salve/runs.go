@@ -89,7 +89,7 @@ when the run changed nothing.`,
 
 // withStore opens the store, runs f, and closes it.
 func (o *runsOptions) withStore(f func(*store.Store) int) int {
-	st, err := openStore(o.Store, o.Getenv)
+	st, err := openRunStore(o.Store, o.Getenv)
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "salve: runs: %v\n", err)
 		return exitFailure

@@ -139,7 +139,7 @@ func toolRun(o *toolRunOptions) int {
 		fmt.Fprintf(o.Stderr, "salve: tool run: %v\n", err)
 		return exitBadInput
 	}
-	st, err := openStore(o.Store, o.Getenv)
+	st, err := openRunStore(o.Store, o.Getenv)
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "salve: tool run: %v\n", err)
 		return exitFailure
@@ -199,8 +199,8 @@ func printToolResult(w io.Writer, out toolrun.Outcome) error {
 	return enc.Encode(m)
 }
 
-// openStore opens the run store at path, or at store.DefaultPath.
-func openStore(path string, getenv func(string) string) (*store.Store, error) {
+// openRunStore opens the run store at path, or at store.DefaultPath.
+func openRunStore(path string, getenv func(string) string) (*store.Store, error) {
 	if path == "" {
 		p, err := store.DefaultPath(getenv)
 		if err != nil {
