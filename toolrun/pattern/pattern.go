@@ -134,6 +134,7 @@ type IndexError struct {
 	Problems []Problem
 }
 
+// Error lists the problems, one per line.
 func (e *IndexError) Error() string {
 	var b strings.Builder
 	for i, p := range e.Problems {

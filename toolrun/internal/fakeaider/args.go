@@ -116,6 +116,7 @@ var boolDefaults = map[string]bool{
 // UsageError is a command-line error; aider's argparse exits 2 with it.
 type UsageError struct{ Msg string }
 
+// Error renders the message as argparse prints it.
 func (e *UsageError) Error() string { return "aider: error: " + e.Msg }
 
 // Parse parses args (without the program name) as aider's argparse would.
