@@ -210,6 +210,18 @@ var directives = map[string]directive{
 		}
 		return 0, false, os.WriteFile(rest, b, 0o644)
 	},
+	// killself: die by SIGKILL, as a tool killed from outside would.
+	"killself": func(_ *runner, _ string) (int, bool, error) {
+		p, err := os.FindProcess(os.Getpid())
+		if err != nil {
+			return 0, false, err
+		}
+		if err := p.Kill(); err != nil {
+			return 0, false, err
+		}
+		time.Sleep(time.Minute)
+		return 0, false, nil
+	},
 	// exit CODE: stop here with CODE.
 	"exit": func(_ *runner, rest string) (int, bool, error) {
 		code, err := strconv.Atoi(rest)
