@@ -179,17 +179,22 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 		}
 		if !in {
 			rs.violated = append(rs.violated, c.Path)
-			if err := revert(rs.req.Cwd, before, c); err != nil {
-				rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope %s of %s NOT reverted: %v", c.Op, c.Path, err),
-					map[string]any{"file_path": c.Path, "operation": c.Op, "patch_id": p.PatchID})
-			} else {
-				p.Reverted = true
-				rs.event(contract.LevelError, fmt.Sprintf("Reverted out-of-scope %s of %s", c.Op, c.Path),
-					map[string]any{"file_path": c.Path, "operation": c.Op, "patch_id": p.PatchID})
-			}
+			p.Reverted = rs.revertChange(before, c, p.PatchID)
 		}
 		rs.patches = append(rs.patches, p)
 	}
+}
+
+// revertChange puts back one out-of-scope change and records an ERROR
+// event either way. It reports whether the change was reverted.
+func (rs *runState) revertChange(before *snapshot, c change, patchID string) bool {
+	ctx := map[string]any{"file_path": c.Path, "operation": c.Op, "patch_id": patchID}
+	if err := revert(rs.req.Cwd, before, c); err != nil {
+		rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope %s of %s NOT reverted: %v", c.Op, c.Path, err), ctx)
+		return false
+	}
+	rs.event(contract.LevelError, fmt.Sprintf("Reverted out-of-scope %s of %s", c.Op, c.Path), ctx)
+	return true
 }
 
 func (rs *runState) setStatus() {

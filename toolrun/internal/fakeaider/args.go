@@ -145,31 +145,48 @@ func Parse(args []string) (*Args, error) {
 			unknown = append(unknown, arg)
 			continue
 		}
-		switch opt.Kind {
-		case storeTrue, boolOpt:
-			if hasVal {
-				return nil, &UsageError{fmt.Sprintf("argument %s: ignored explicit argument '%s'", name, val)}
-			}
-			a.Flags[opt.Dest] = !negated
-		case value, appendOpt:
-			if !hasVal {
-				if i+1 >= len(args) || (strings.HasPrefix(args[i+1], "-") && args[i+1] != "-") {
-					return nil, &UsageError{fmt.Sprintf("argument %s: expected one argument", strings.Join(opt.Names, "/"))}
-				}
-				i++
-				val = args[i]
-			}
-			if opt.Kind == value {
-				a.Values[opt.Dest] = val
-			} else {
-				a.Lists[opt.Dest] = append(a.Lists[opt.Dest], val)
-			}
+		next, err := a.apply(opt, negated, name, val, hasVal, args, i)
+		if err != nil {
+			return nil, err
 		}
+		i = next
 	}
 	if len(unknown) > 0 {
 		return nil, &UsageError{"unrecognized arguments: " + strings.Join(unknown, " ")}
 	}
 	return a, nil
+}
+
+// apply records one option found at args[i] and returns the index of the
+// last argument it used.
+func (a *Args) apply(opt *option, negated bool, name, val string, hasVal bool, args []string, i int) (int, error) {
+	switch opt.Kind {
+	case storeTrue, boolOpt:
+		if hasVal {
+			return i, &UsageError{fmt.Sprintf("argument %s: ignored explicit argument '%s'", name, val)}
+		}
+		a.Flags[opt.Dest] = !negated
+		return i, nil
+	}
+	if !hasVal {
+		if !hasValueAt(args, i+1) {
+			return i, &UsageError{fmt.Sprintf("argument %s: expected one argument", strings.Join(opt.Names, "/"))}
+		}
+		i++
+		val = args[i]
+	}
+	if opt.Kind == value {
+		a.Values[opt.Dest] = val
+	} else {
+		a.Lists[opt.Dest] = append(a.Lists[opt.Dest], val)
+	}
+	return i, nil
+}
+
+// hasValueAt reports whether args[i] can be an option's value: argparse
+// does not take a string that looks like a flag.
+func hasValueAt(args []string, i int) bool {
+	return i < len(args) && (!strings.HasPrefix(args[i], "-") || args[i] == "-")
 }
 
 // lookup finds the option an argument names: an exact option string, or
