@@ -77,7 +77,7 @@ func (rs *runState) execute(ctx context.Context) {
 		rs.reject(fmt.Sprintf("cannot check the file scope: %v", err))
 		return
 	}
-	rs.event(contract.LevelInfo, "Running "+rs.req.ToolID+": "+strings.Join(rs.req.Cmd, " "), map[string]any{"cwd": rs.req.Cwd, "file_scope": rs.scope})
+	rs.event(contract.LevelInfo, "Running "+rs.req.ToolID+": "+rs.cmdLine(), map[string]any{"cwd": rs.req.Cwd, "file_scope": rs.scope})
 	rs.a.stage("run")
 	rs.runTool(ctx)
 	rs.a.stage("scope")
@@ -313,8 +313,14 @@ func (rs *runState) createStoredRun(ctx context.Context) {
 func (rs *runState) storeRun(status string) store.Run {
 	return store.Run{
 		RunID: rs.runID, Kind: store.KindTool, Status: status, ParentID: rs.opts.ParentRunID,
-		Title: clipLine(strings.Join(rs.req.Cmd, " "), 200), StartedAt: rs.result.StartedAt,
+		Title: clipLine(rs.cmdLine(), 200), StartedAt: rs.result.StartedAt,
 	}
+}
+
+// cmdLine is the command for people to read, with secret arguments
+// ("--openai-api-key K") redacted as the store redacts them.
+func (rs *runState) cmdLine() string {
+	return strings.Join(store.RedactRequest(rs.req).Cmd, " ")
 }
 
 // persist stores the run and everything under it in one transaction.
