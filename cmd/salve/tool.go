@@ -8,6 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -23,8 +26,52 @@ func newToolCmd(s *streams) *cobra.Command {
 		Use:   "tool",
 		Short: "Run an external coding tool through the contract adapter (aider)",
 	}
-	cmd.AddCommand(newToolRunCmd(s, nil))
+	cmd.AddCommand(newToolRunCmd(s, nil), newToolListCmd(s))
 	return cmd
+}
+
+// newToolListCmd builds "salve tool list": the profile table.
+func newToolListCmd(s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the tools the adapter can run (the profile table)",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			tw := tabwriter.NewWriter(s.Stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "TOOL\tCOMMAND\tFORCED ENV")
+			for _, p := range toolrun.DefaultProfiles() {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", p.ToolID, profileCommand(p), envList(p.ForcedEnv))
+			}
+			if err := tw.Flush(); err != nil {
+				return exitWith(exitFailure, err)
+			}
+			return nil
+		},
+	}
+}
+
+// profileCommand renders a profile's command line with its optional parts.
+func profileCommand(p toolrun.Profile) string {
+	parts := append([]string{p.Binary}, p.RequiredFlags...)
+	parts = append(parts, p.ExtraFlags...)
+	parts = append(parts, p.Template...)
+	for _, o := range p.Optional {
+		opt := "[" + o.Flag + " " + strings.ToUpper(o.Input) + "]"
+		if o.Repeated {
+			opt += "..."
+		}
+		parts = append(parts, opt)
+	}
+	return strings.Join(append(parts, "FILE..."), " ")
+}
+
+func envList(env map[string]string) string {
+	var out []string
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
 }
 
 // toolRunOptions are the inputs of "salve tool run", filled by newToolRunCmd.

@@ -325,3 +325,11 @@ func TestValidateCommand(t *testing.T) {
 		t.Errorf("validate missing: %d", code)
 	}
 }
+
+func TestToolList(t *testing.T) {
+	code, out, _ := runSalve(t, "tool", "list")
+	want := "aider  aider --no-auto-commits --yes --no-dirty-commits --no-gitignore --model {model} --message-file {prompt_file} [--edit-format EDIT_FORMAT] [--read READ]... FILE...  AIDER_NO_AUTO_COMMITS=1"
+	if code != exitOK || !strings.Contains(out, want) {
+		t.Errorf("tool list: %d\n%s", code, out)
+	}
+}
