@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/salve-dev/salve/llm"
@@ -132,4 +133,59 @@ func TestEndToEnd(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestParametersReachTheWire is seed 003 §9's "configuration ignored"
+// violation, for every HTTP type: each parameter set on the request
+// arrives in the body under the wire's own name, with the same value.
+func TestParametersReachTheWire(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "ok"} })
+	type want map[string]any // dotted path → value
+	tests := []struct {
+		typ, base string
+		want      want
+	}{
+		{"openai", srv.OpenAIBaseURL(), want{"temperature": 0.5, "top_p": 0.7, "max_completion_tokens": 321.0, "reasoning_effort": "low"}},
+		{"openai-compatible", srv.OpenAIBaseURL(), want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "repetition_penalty": 1.2, "max_tokens": 321.0, "reasoning_effort": "low"}},
+		{"openrouter", srv.OpenAIBaseURL(), want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "repetition_penalty": 1.2, "max_tokens": 321.0, "reasoning.effort": "low"}},
+		{"anthropic", srv.AnthropicBaseURL(), want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "max_tokens": 3210.0, "thinking.budget_tokens": 2048.0}},
+		{"ollama", srv.OllamaBaseURL(), want{"options.temperature": 0.5, "options.top_p": 0.7, "options.top_k": 7.0, "options.repeat_penalty": 1.2, "options.num_predict": 321.0, "think": true}},
+	}
+	var f Factory
+	for _, tt := range tests {
+		p, err := f.New(Spec{Type: tt.typ, BaseURL: tt.base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxTokens := 321
+		if tt.typ == "anthropic" {
+			maxTokens = 3210 // room for the thinking budget
+		}
+		req := llm.Request{Model: "m", Messages: []llm.Message{{Role: "user", Content: "hi"}},
+			Temperature: ptr(0.5), TopP: ptr(0.7), TopK: ptr(7), RepeatPenalty: ptr(1.2), MaxOutputTokens: maxTokens, Reasoning: "low"}
+		if _, err := p.Complete(context.Background(), req); err != nil {
+			t.Fatalf("%s: %v", tt.typ, err)
+		}
+		reqs := srv.Requests()
+		body := reqs[len(reqs)-1].JSON()
+		for path, v := range tt.want {
+			if got := lookup(body, path); got != v {
+				t.Errorf("%s: %s = %#v, want %#v", tt.typ, path, got, v)
+			}
+		}
+	}
+}
+
+func lookup(m map[string]any, path string) any {
+	var cur any = m
+	for _, k := range strings.Split(path, ".") {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = obj[k]
+	}
+	return cur
 }
