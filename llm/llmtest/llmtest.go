@@ -4,7 +4,8 @@
 //   - OpenAI chat completions: POST …/chat/completions, JSON or SSE
 //     (including the usage chunk of stream_options.include_usage);
 //   - Anthropic messages: POST …/messages, JSON or SSE events;
-//   - Ollama: POST …/api/chat, JSON or NDJSON.
+//   - Ollama: POST …/api/chat, JSON or NDJSON;
+//   - OpenAI Responses: POST …/responses, JSON or SSE events.
 //
 // A test queues [Reply] values with [Server.Push] (or answers dynamically
 // with [Server.Handle]); each request takes the next reply, rendered in the
@@ -40,6 +41,8 @@ const (
 	OpenAI    Wire = "openai"
 	Anthropic Wire = "anthropic"
 	Ollama    Wire = "ollama"
+	// OpenAIResponses is the OpenAI Responses API (…/responses).
+	OpenAIResponses Wire = "openai-responses"
 )
 
 // Fault is a failure injected into a reply.
@@ -256,6 +259,8 @@ func wireOf(path string) (Wire, bool) {
 		return Ollama, true
 	case strings.HasSuffix(path, "/messages"):
 		return Anthropic, true
+	case strings.HasSuffix(path, "/responses"):
+		return OpenAIResponses, true
 	}
 	return "", false
 }
@@ -484,6 +489,8 @@ func render(req Request, rep Reply, seq int) rendered {
 		return renderAnthropic(rep, seq)
 	case Ollama:
 		return renderOllama(rep)
+	case OpenAIResponses:
+		return renderResponses(rep, seq)
 	}
 	var opts struct {
 		StreamOptions struct {

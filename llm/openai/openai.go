@@ -4,7 +4,8 @@
 // streams Server-Sent Events when asked, and classifies every failure as an
 // [llm.Error].
 //
-// The Responses API (openaiMode: responses) is not implemented.
+// With Options.Mode set to ModeResponses (openaiMode: responses) it speaks
+// the Responses API (POST {baseUrl}/responses) instead.
 package openai
 
 import (
@@ -59,15 +60,18 @@ type Options struct {
 	// Timeout bounds one whole call, streaming included; 0 means none
 	// beyond the context's.
 	Timeout time.Duration
+	// Mode is ModeChat (the default, also when empty) or ModeResponses.
+	Mode string
 }
 
 // Provider is an OpenAI chat completions client. It is safe for concurrent
 // use.
 type Provider struct {
-	flavor  Flavor
-	url     string
-	timeout time.Duration
-	ep      wire.Endpoint
+	flavor    Flavor
+	responses bool
+	url       string
+	timeout   time.Duration
+	ep        wire.Endpoint
 }
 
 var _ llm.Provider = (*Provider)(nil)
@@ -94,10 +98,15 @@ func New(o Options) *Provider {
 	if o.APIKey != "" {
 		auth = "Bearer " + o.APIKey
 	}
+	path := "chat/completions"
+	if o.Mode == ModeResponses {
+		path = "responses"
+	}
 	return &Provider{
-		flavor:  o.Flavor,
-		url:     wire.JoinURL(base, "chat/completions"),
-		timeout: o.Timeout,
+		flavor:    o.Flavor,
+		responses: o.Mode == ModeResponses,
+		url:       wire.JoinURL(base, path),
+		timeout:   o.Timeout,
 		ep: wire.Endpoint{
 			Provider: string(o.Flavor),
 			Client:   client,
@@ -114,19 +123,30 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response,
 		ctx, cancel = context.WithTimeout(ctx, p.timeout)
 		defer cancel()
 	}
-	resp, err := p.ep.Post(ctx, p.url, p.buildRequest(req), req.Stream)
+	var body any = p.buildRequest(req)
+	if p.responses {
+		body = p.buildResponsesRequest(req)
+	}
+	resp, err := p.ep.Post(ctx, p.url, body, req.Stream)
 	if err != nil {
 		return llm.Response{}, err
 	}
 	defer resp.Body.Close()
 	if req.Stream && !wire.IsJSON(resp) {
+		if p.responses {
+			return p.readResponsesStream(ctx, resp, req.OnDelta)
+		}
 		return p.readStream(ctx, resp, req.OnDelta)
 	}
-	body, err := p.ep.ReadBody(ctx, resp)
+	data, err := p.ep.ReadBody(ctx, resp)
 	if err != nil {
 		return llm.Response{}, err
 	}
-	out, err := p.decode(body)
+	decode := p.decode
+	if p.responses {
+		decode = p.decodeResponses
+	}
+	out, err := decode(data)
 	if err == nil && req.Stream {
 		llm.EmitWhole(out, req.OnDelta)
 	}

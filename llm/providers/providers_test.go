@@ -33,7 +33,8 @@ func TestNewByType(t *testing.T) {
 	}{
 		{Spec{Type: "openai"}, &openai.Provider{}, nil},
 		{Spec{Type: "openai", OpenAIMode: "chat"}, &openai.Provider{}, nil},
-		{Spec{Type: "openai", OpenAIMode: "responses"}, nil, ErrUnsupported},
+		{Spec{Type: "openai", OpenAIMode: "responses"}, &openai.Provider{}, nil},
+		{Spec{Type: "openai", OpenAIMode: "assistants"}, nil, ErrUnsupported},
 		{Spec{Type: "openai-compatible", BaseURL: "http://127.0.0.1:1/v1"}, &openai.Provider{}, nil},
 		{Spec{Type: "openai-compatible"}, nil, ErrBaseURLRequired},
 		{Spec{Type: "openrouter"}, &openai.Provider{}, nil},
@@ -110,6 +111,7 @@ func TestEndToEnd(t *testing.T) {
 	defer srv.Close()
 	specs := []Spec{
 		{Type: "openai", BaseURL: srv.OpenAIBaseURL()},
+		{Type: "openai", OpenAIMode: "responses", BaseURL: srv.OpenAIBaseURL()},
 		{Type: "openai-compatible", BaseURL: srv.OpenAIBaseURL()},
 		{Type: "openrouter", BaseURL: srv.OpenAIBaseURL()},
 		{Type: "anthropic", BaseURL: srv.AnthropicBaseURL()},
