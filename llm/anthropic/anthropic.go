@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
@@ -46,8 +47,8 @@ type Options struct {
 	BaseURL string
 	// APIKey is sent as x-api-key. It never appears in error messages.
 	APIKey string
-	// Version is the anthropic-version header; empty means
-	// DefaultVersion.
+	// Version is the anthropic-version header; empty means the
+	// anthropic-version of Headers, else DefaultVersion.
 	Version string
 	// Headers are extra request headers (anthropic-beta…).
 	Headers map[string]string
@@ -75,6 +76,11 @@ func New(o Options) *Provider {
 		base = DefaultBaseURL
 	}
 	version := o.Version
+	for k, v := range o.Headers {
+		if version == "" && strings.EqualFold(k, "anthropic-version") {
+			version = v // a configured header may pin another version
+		}
+	}
 	if version == "" {
 		version = DefaultVersion
 	}

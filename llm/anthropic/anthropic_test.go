@@ -100,6 +100,27 @@ func TestRequestGolden(t *testing.T) {
 	}
 }
 
+func TestVersionHeader(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Push(llmtest.Reply{Text: "a"}, llmtest.Reply{Text: "b"})
+	for _, o := range []Options{
+		{BaseURL: srv.AnthropicBaseURL(), Headers: map[string]string{"Anthropic-Version": "2099-01-01"}},
+		{BaseURL: srv.AnthropicBaseURL(), Version: "2098-01-01", Headers: map[string]string{"anthropic-version": "2099-01-01"}},
+	} {
+		if _, err := New(o).Complete(context.Background(), llm.Request{Model: "m"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := srv.Requests()
+	if v := reqs[0].Header.Values("Anthropic-Version"); len(v) != 1 || v[0] != "2099-01-01" {
+		t.Errorf("header version: %v", v)
+	}
+	if v := reqs[1].Header.Values("Anthropic-Version"); len(v) != 1 || v[0] != "2098-01-01" {
+		t.Errorf("option version: %v", v)
+	}
+}
+
 func TestParameters(t *testing.T) {
 	tests := []struct {
 		name   string
