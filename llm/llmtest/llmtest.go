@@ -136,7 +136,8 @@ type Reply struct {
 	// ChunkSize splits streamed text, reasoning and tool arguments into
 	// pieces of at most this many bytes; 0 means 8.
 	ChunkSize int `json:"chunkSize,omitempty"`
-	// Delay waits before answering (the client's timeout applies).
+	// Delay waits before answering (the client's timeout applies). In
+	// JSON it is a number of nanoseconds.
 	Delay time.Duration `json:"delay,omitempty"`
 }
 

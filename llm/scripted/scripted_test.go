@@ -106,6 +106,25 @@ func TestExpectNull(t *testing.T) {
 	}
 }
 
+func TestTurnRoundTrip(t *testing.T) {
+	in := `{"turn":2,"response":{"kind":"text"},"expectedTopK":null,"expectedTopP":0.5}`
+	var tu Turn
+	if err := json.Unmarshal([]byte(in), &tu); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(tu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Turn
+	if err := json.Unmarshal(out, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.ExpectedTemperature.Set || !back.ExpectedTopK.Null || back.ExpectedTopP.Value != 0.5 || !back.ExpectedTopP.Set {
+		t.Fatalf("round trip changed the expectations: %s", out)
+	}
+}
+
 const selection = `[
  {"id":"by-model","turns":[{"turn":1,"response":{"kind":"text","assistantText":"model"}}]},
  {"id":"say hello","turns":[{"turn":1,"response":{"kind":"text","assistantText":"prompt"}}]}
