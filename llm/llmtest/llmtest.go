@@ -417,34 +417,42 @@ func (s *Server) answerStream(w http.ResponseWriter, r *http.Request, wire Wire,
 	fl, _ := w.(http.Flusher)
 	half := len(frames.stream) / 2
 	for i, f := range frames.stream {
-		if i == half && rep.Fault != FaultNone {
-			switch rep.Fault {
-			case FaultTruncateStream:
-				return
-			case FaultHangMidStream:
-				if fl != nil {
-					fl.Flush()
-				}
-				s.hang(w, r)
-				return
-			case FaultResetStream:
-				if fl != nil {
-					fl.Flush()
-				}
-				dropConnection(w)
-				return
-			case FaultStreamError:
-				w.Write(streamError(wire, rep))
-				return
-			case FaultMalformedJSON:
-				w.Write(malformedFrame(wire))
-			}
+		if i == half && s.streamFault(w, r, wire, rep) {
+			return
 		}
 		w.Write(f)
 		if fl != nil {
 			fl.Flush()
 		}
 	}
+}
+
+// streamFault applies rep's fault half way through a stream and reports
+// whether the stream must stop there.
+func (s *Server) streamFault(w http.ResponseWriter, r *http.Request, wire Wire, rep Reply) bool {
+	flush := func() {
+		if fl, ok := w.(http.Flusher); ok {
+			fl.Flush()
+		}
+	}
+	switch rep.Fault {
+	case FaultTruncateStream:
+		return true
+	case FaultHangMidStream:
+		flush()
+		s.hang(w, r)
+		return true
+	case FaultResetStream:
+		flush()
+		dropConnection(w)
+		return true
+	case FaultStreamError:
+		w.Write(streamError(wire, rep))
+		return true
+	case FaultMalformedJSON:
+		w.Write(malformedFrame(wire))
+	}
+	return false
 }
 
 // dropConnection closes the client connection without finishing the

@@ -270,12 +270,17 @@ func messages(in []llm.Message) []chatMessage {
 			if content == "" {
 				cm.Content = nil
 			}
-			for _, c := range m.ToolCalls {
-				cm.ToolCalls = append(cm.ToolCalls, chatToolCall{ID: c.ID, Type: "function",
-					Function: chatFunction{Name: c.Name, Arguments: c.Arguments}})
-			}
+			cm.ToolCalls = chatToolCalls(m.ToolCalls)
 		}
 		out = append(out, cm)
+	}
+	return out
+}
+
+func chatToolCalls(calls []llm.ToolCall) []chatToolCall {
+	out := make([]chatToolCall, 0, len(calls))
+	for _, c := range calls {
+		out = append(out, chatToolCall{ID: c.ID, Type: "function", Function: chatFunction{Name: c.Name, Arguments: c.Arguments}})
 	}
 	return out
 }

@@ -180,11 +180,7 @@ func (r *respObject) result(p *Provider) (llm.Response, error) {
 	for i, o := range r.Output {
 		switch o.Type {
 		case "message":
-			for _, c := range o.Content {
-				if c.Type == "output_text" {
-					text.WriteString(c.Text)
-				}
-			}
+			text.WriteString(o.outputText())
 		case "reasoning":
 			for _, s := range o.Summary {
 				reasoning.WriteString(s.Text)
@@ -203,6 +199,17 @@ func (r *respObject) result(p *Provider) (llm.Response, error) {
 	}
 	out.StopReason = r.stopReason(len(out.ToolCalls) > 0)
 	return out, nil
+}
+
+// outputText joins the output_text parts of a message item.
+func (o *respOutput) outputText() string {
+	var b strings.Builder
+	for _, c := range o.Content {
+		if c.Type == "output_text" {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
 }
 
 // stopReason maps the status to chat-style stop reasons: "stop",
@@ -253,13 +260,7 @@ type respEvent struct {
 // terminal event's response object is authoritative when it lists the
 // output; otherwise the gathered deltas are used.
 func (p *Provider) readResponsesStream(ctx context.Context, resp *http.Response, onDelta func(llm.Delta)) (llm.Response, error) {
-	var text, reasoning strings.Builder
-	calls := map[int]*respOutput{}
-	emit := func(d llm.Delta) {
-		if onDelta != nil {
-			onDelta(d)
-		}
-	}
+	st := &respStream{calls: map[int]*respOutput{}, onDelta: onDelta}
 	r := wire.NewSSEReader(resp.Body)
 	for {
 		ev, err := r.Next()
@@ -277,44 +278,80 @@ func (p *Provider) readResponsesStream(ctx context.Context, resp *http.Response,
 		if err := json.Unmarshal(data, &e); err != nil {
 			return llm.Response{}, llm.InvalidResponse(p.ep.Provider+": decode event "+ev.Name, err)
 		}
-		switch e.Type {
-		case "response.output_text.delta":
-			text.WriteString(e.Delta)
-			emit(llm.Delta{Text: e.Delta})
-		case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
-			reasoning.WriteString(e.Delta)
-			emit(llm.Delta{Reasoning: e.Delta})
-		case "response.output_item.added", "response.output_item.done":
-			if e.Item != nil && e.Item.Type == "function_call" {
-				c := *e.Item
-				if old := calls[e.OutputIndex]; old != nil && e.Type == "response.output_item.added" {
-					c.Arguments = old.Arguments + c.Arguments
-				}
-				calls[e.OutputIndex] = &c
-			}
-		case "response.function_call_arguments.delta":
-			if calls[e.OutputIndex] == nil {
-				calls[e.OutputIndex] = &respOutput{Type: "function_call"}
-			}
-			calls[e.OutputIndex].Arguments += e.Delta
-		case "response.function_call_arguments.done":
-			if c := calls[e.OutputIndex]; c != nil && e.Arguments != nil {
-				c.Arguments = *e.Arguments
-			}
-		case "response.completed", "response.incomplete", "response.failed":
-			var final respObject
-			if err := json.Unmarshal(e.Response, &final); err != nil {
-				return llm.Response{}, llm.InvalidResponse(p.ep.Provider+": decode "+e.Type, err)
-			}
-			if len(final.Output) == 0 && final.Status != "failed" {
-				final.Output = gathered(text.String(), reasoning.String(), calls)
-			}
+		final, err := st.apply(p, &e)
+		if err != nil {
+			return llm.Response{}, err
+		}
+		if final != nil {
 			return final.result(p)
-		case "error":
-			ae := &apiError{Message: e.Message, Code: e.Code}
-			return llm.Response{}, ae.classify(p.ep.Provider, p.ep.Secrets)
 		}
 	}
+}
+
+// respStream gathers the deltas of a Responses stream.
+type respStream struct {
+	text, reasoning strings.Builder
+	calls           map[int]*respOutput
+	onDelta         func(llm.Delta)
+}
+
+func (st *respStream) emit(d llm.Delta) {
+	if st.onDelta != nil {
+		st.onDelta(d)
+	}
+}
+
+// apply folds one event in. It returns the finished response object at a
+// terminal event, or the classified error of an error event.
+func (st *respStream) apply(p *Provider, e *respEvent) (*respObject, error) {
+	switch e.Type {
+	case "response.output_text.delta":
+		st.text.WriteString(e.Delta)
+		st.emit(llm.Delta{Text: e.Delta})
+	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+		st.reasoning.WriteString(e.Delta)
+		st.emit(llm.Delta{Reasoning: e.Delta})
+	case "response.output_item.added", "response.output_item.done":
+		st.item(e)
+	case "response.function_call_arguments.delta":
+		if st.calls[e.OutputIndex] == nil {
+			st.calls[e.OutputIndex] = &respOutput{Type: "function_call"}
+		}
+		st.calls[e.OutputIndex].Arguments += e.Delta
+	case "response.function_call_arguments.done":
+		if c := st.calls[e.OutputIndex]; c != nil && e.Arguments != nil {
+			c.Arguments = *e.Arguments
+		}
+	case "response.completed", "response.incomplete", "response.failed":
+		var final respObject
+		if err := json.Unmarshal(e.Response, &final); err != nil {
+			return nil, llm.InvalidResponse(p.ep.Provider+": decode "+e.Type, err)
+		}
+		if len(final.Output) == 0 && final.Status != "failed" {
+			final.Output = gathered(st.text.String(), st.reasoning.String(), st.calls)
+		}
+		if final.Status == "" {
+			final.Status = strings.TrimPrefix(e.Type, "response.")
+		}
+		return &final, nil
+	case "error":
+		ae := &apiError{Message: e.Message, Code: e.Code}
+		return nil, ae.classify(p.ep.Provider, p.ep.Secrets)
+	}
+	return nil, nil
+}
+
+// item records a function_call output item; an "added" event keeps the
+// arguments already gathered for its index.
+func (st *respStream) item(e *respEvent) {
+	if e.Item == nil || e.Item.Type != "function_call" {
+		return
+	}
+	c := *e.Item
+	if old := st.calls[e.OutputIndex]; old != nil && e.Type == "response.output_item.added" {
+		c.Arguments = old.Arguments + c.Arguments
+	}
+	st.calls[e.OutputIndex] = &c
 }
 
 // gathered rebuilds output items from streamed deltas.
