@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -306,6 +307,33 @@ func TestFailureCountersPerProviderAndTurn(t *testing.T) {
 		if err != nil && !strings.Contains(err.Error(), "Simulated failure") {
 			t.Fatalf("step %d: default message missing: %v", i, err)
 		}
+	}
+}
+
+// TestConcurrentCounters checks that concurrent attempts share the
+// counters safely: exactly failuresBeforeSuccess attempts fail per
+// provider name.
+func TestConcurrentCounters(t *testing.T) {
+	p := mustParse(t, `{"id":"s","turns":[{"turn":1,"failuresBeforeSuccess":5,"response":{"kind":"text","assistantText":"ok"}}]}`)
+	var mu sync.Mutex
+	failed := map[string]int{}
+	var wg sync.WaitGroup
+	for i := 0; i < 40; i++ {
+		name := fmt.Sprint("p", i%2)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := p.Complete(context.Background(), llm.Request{Model: "s", Session: llm.SessionInfo{ProviderName: name}})
+			if err != nil {
+				mu.Lock()
+				failed[name]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if failed["p0"] != 5 || failed["p1"] != 5 {
+		t.Fatalf("failures per provider %v, want 5 each", failed)
 	}
 }
 
