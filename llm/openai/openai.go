@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
@@ -242,6 +243,10 @@ func (p *Provider) buildRequest(req llm.Request) chatRequest {
 	case FlavorOpenAI:
 		out.MaxCompletionTokens = req.MaxOutputTokens
 		out.ReasoningEffort = effort
+		if IsReasoningModel(req.Model) {
+			// These models refuse sampling parameters with a 400.
+			out.Temperature, out.TopP = nil, nil
+		}
 	case FlavorOpenRouter:
 		out.MaxTokens = req.MaxOutputTokens
 		out.TopK = req.TopK
@@ -259,6 +264,24 @@ func (p *Provider) buildRequest(req llm.Request) chatRequest {
 		out.ReasoningEffort = effort
 	}
 	return out
+}
+
+// IsReasoningModel reports whether an api.openai.com model is a reasoning
+// model (o1, o3, o4…, gpt-5 except gpt-5-chat), which refuses temperature
+// and top_p. The openai flavor leaves both out for them, as the original
+// did through its SDK.
+func IsReasoningModel(model string) bool {
+	m := strings.ToLower(model)
+	m = strings.TrimPrefix(m, "openai/")
+	switch {
+	case strings.HasPrefix(m, "gpt-5-chat"):
+		return false
+	case strings.HasPrefix(m, "gpt-5"):
+		return true
+	case len(m) >= 2 && m[0] == 'o' && m[1] >= '1' && m[1] <= '9':
+		return true
+	}
+	return false
 }
 
 func messages(in []llm.Message) []chatMessage {

@@ -139,6 +139,41 @@ func TestUnsetParametersNotSent(t *testing.T) {
 	}
 }
 
+func TestReasoningModelsDropSampling(t *testing.T) {
+	tests := []struct {
+		flavor   Flavor
+		model    string
+		sampling bool
+	}{
+		{FlavorOpenAI, "gpt-4o", true},
+		{FlavorOpenAI, "gpt-4.1-mini", true},
+		{FlavorOpenAI, "o3-mini", false},
+		{FlavorOpenAI, "o1", false},
+		{FlavorOpenAI, "gpt-5", false},
+		{FlavorOpenAI, "gpt-5-mini-2025-08-07", false},
+		{FlavorOpenAI, "gpt-5-chat-latest", true},
+		{FlavorOpenAI, "omni-moderation", true},
+		{FlavorCompatible, "o3-mini", true},
+		{FlavorOpenRouter, "openai/o3", true},
+	}
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "ok"} })
+	for _, tt := range tests {
+		p := New(Options{Flavor: tt.flavor, BaseURL: srv.OpenAIBaseURL()})
+		if _, err := p.Complete(context.Background(), llm.Request{Model: tt.model, Temperature: ptr(0.2), TopP: ptr(0.9)}); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		body := reqs[len(reqs)-1].JSON()
+		_, hasT := body["temperature"]
+		_, hasP := body["top_p"]
+		if hasT != tt.sampling || hasP != tt.sampling {
+			t.Errorf("%s %s: temperature sent %v, top_p sent %v; want %v", tt.flavor, tt.model, hasT, hasP, tt.sampling)
+		}
+	}
+}
+
 func TestComplete(t *testing.T) {
 	reply := llmtest.Reply{
 		Text:      "Let me look — ✓",

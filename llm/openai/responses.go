@@ -77,6 +77,9 @@ func (p *Provider) buildResponsesRequest(req llm.Request) respRequest {
 	if req.Reasoning != "" && req.Reasoning != "none" {
 		out.Reasoning = &respEffort{Effort: req.Reasoning}
 	}
+	if p.flavor == FlavorOpenAI && IsReasoningModel(req.Model) {
+		out.Temperature, out.TopP = nil, nil
+	}
 	for _, t := range req.Tools {
 		params := t.InputSchema
 		if len(params) == 0 {
