@@ -268,8 +268,8 @@ func (p *Provider) buildRequest(req llm.Request) chatRequest {
 
 // IsReasoningModel reports whether an api.openai.com model is a reasoning
 // model (o1, o3, o4…, gpt-5 except gpt-5-chat), which refuses temperature
-// and top_p. The openai flavor leaves both out for them, as the original
-// did through its SDK.
+// and top_p. The openai flavor leaves both out for them, as the AI SDK's
+// OpenAI provider does.
 func IsReasoningModel(model string) bool {
 	m := strings.ToLower(model)
 	m = strings.TrimPrefix(m, "openai/")
