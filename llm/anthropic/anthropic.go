@@ -216,8 +216,13 @@ func buildRequest(req llm.Request) msgRequest {
 			out.ToolChoice = &toolChoice{Type: "any"}
 		}
 	}
-	if budget := thinkingBudget(req, out.MaxTokens); budget > 0 {
+	if budget := thinkingBudget(req); budget > 0 {
+		// As the AI SDK does: the API refuses sampling parameters with
+		// thinking, and the budget counts inside max_tokens, so the answer
+		// keeps its own room on top of it.
 		out.Thinking = &thinking{Type: "enabled", BudgetTokens: budget}
+		out.Temperature, out.TopP, out.TopK = nil, nil, nil
+		out.MaxTokens += budget
 	}
 	if req.Caching == "full" {
 		markCache(&out)
@@ -226,9 +231,8 @@ func buildRequest(req llm.Request) msgRequest {
 }
 
 // thinkingBudget is ReasoningTokens when set, else the budget of the
-// reasoning level, raised to the API minimum and kept below max_tokens; 0
-// means no thinking.
-func thinkingBudget(req llm.Request, maxTokens int) int {
+// reasoning level, raised to the API minimum; 0 means no thinking.
+func thinkingBudget(req llm.Request) int {
 	var budget int
 	switch {
 	case req.ReasoningTokens != nil:
@@ -239,14 +243,7 @@ func thinkingBudget(req llm.Request, maxTokens int) int {
 	if budget <= 0 {
 		return 0
 	}
-	budget = max(budget, MinThinkingBudget)
-	if budget >= maxTokens {
-		budget = maxTokens - 1
-	}
-	if budget < MinThinkingBudget {
-		return 0
-	}
-	return budget
+	return max(budget, MinThinkingBudget)
 }
 
 // convertMessages splits off the leading system messages and maps the rest

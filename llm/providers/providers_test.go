@@ -147,13 +147,17 @@ func TestParametersReachTheWire(t *testing.T) {
 	type want map[string]any // dotted path → value
 	tests := []struct {
 		typ, base string
+		reasoning string
 		want      want
 	}{
-		{"openai", srv.OpenAIBaseURL(), want{"temperature": 0.5, "top_p": 0.7, "max_completion_tokens": 321.0, "reasoning_effort": "low"}},
-		{"openai-compatible", srv.OpenAIBaseURL(), want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "repetition_penalty": 1.2, "max_tokens": 321.0, "reasoning_effort": "low"}},
-		{"openrouter", srv.OpenAIBaseURL(), want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "repetition_penalty": 1.2, "max_tokens": 321.0, "reasoning.effort": "low"}},
-		{"anthropic", srv.AnthropicBaseURL(), want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "max_tokens": 3210.0, "thinking.budget_tokens": 2048.0}},
-		{"ollama", srv.OllamaBaseURL(), want{"options.temperature": 0.5, "options.top_p": 0.7, "options.top_k": 7.0, "options.repeat_penalty": 1.2, "options.num_predict": 321.0, "think": true}},
+		{"openai", srv.OpenAIBaseURL(), "low", want{"temperature": 0.5, "top_p": 0.7, "max_completion_tokens": 321.0, "reasoning_effort": "low"}},
+		{"openai-compatible", srv.OpenAIBaseURL(), "low", want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "repetition_penalty": 1.2, "max_tokens": 321.0, "reasoning_effort": "low"}},
+		{"openrouter", srv.OpenAIBaseURL(), "low", want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "repetition_penalty": 1.2, "max_tokens": 321.0, "reasoning.effort": "low"}},
+		{"anthropic", srv.AnthropicBaseURL(), "", want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "max_tokens": 321.0, "thinking": nil}},
+		// With thinking the API refuses sampling parameters, and the budget
+		// is added to max_tokens (docs/llm.md).
+		{"anthropic", srv.AnthropicBaseURL(), "low", want{"temperature": nil, "top_k": nil, "max_tokens": 2369.0, "thinking.budget_tokens": 2048.0}},
+		{"ollama", srv.OllamaBaseURL(), "low", want{"options.temperature": 0.5, "options.top_p": 0.7, "options.top_k": 7.0, "options.repeat_penalty": 1.2, "options.num_predict": 321.0, "think": true}},
 	}
 	var f Factory
 	for _, tt := range tests {
@@ -161,12 +165,8 @@ func TestParametersReachTheWire(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		maxTokens := 321
-		if tt.typ == "anthropic" {
-			maxTokens = 3210 // room for the thinking budget
-		}
 		req := llm.Request{Model: "m", Messages: []llm.Message{{Role: "user", Content: "hi"}},
-			Temperature: ptr(0.5), TopP: ptr(0.7), TopK: ptr(7), RepeatPenalty: ptr(1.2), MaxOutputTokens: maxTokens, Reasoning: "low"}
+			Temperature: ptr(0.5), TopP: ptr(0.7), TopK: ptr(7), RepeatPenalty: ptr(1.2), MaxOutputTokens: 321, Reasoning: tt.reasoning}
 		if _, err := p.Complete(context.Background(), req); err != nil {
 			t.Fatalf("%s: %v", tt.typ, err)
 		}
