@@ -66,13 +66,14 @@ func (x *guard) TurnPreflight(t agent.GuardTurn) bool {
 			}
 		}
 	}
+	if t.Final {
+		if x.g.Forced() {
+			x.g.ForceFinal(context.Background(), 0, x.schemaTokens(t))
+		}
+		return false
+	}
 	x.g.SetSchemaTokens(x.schemaTokens(t))
 	return x.g.TurnPreflight(context.Background()).ForceFinal
-}
-
-// FinalPreflight re-evaluates the shrunk request after the guard fired.
-func (x *guard) FinalPreflight(t agent.GuardTurn) {
-	x.g.ForceFinal(context.Background(), 0, x.schemaTokens(t))
 }
 
 // ToolPreflight decides whether a tool output may be committed.
