@@ -8,7 +8,9 @@ import (
 
 	"github.com/salve-dev/salve/agent"
 	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/ctxguard/agentguard"
 	"github.com/salve-dev/salve/llm"
+	"github.com/salve-dev/salve/tokens"
 )
 
 // Built-in defaults that are not agent package defaults (spec §3).
@@ -86,11 +88,13 @@ func (st *startup) options(stdout io.Writer) (agent.Options, error) {
 	if o.Targets, err = st.targets(params); err != nil {
 		return o, err
 	}
-	g, err := newGuard(o.Targets, st.log)
+	counter, err := tokens.New(o.Targets[0].Tokenizer, o.Targets[0].Model)
 	if err != nil {
+		return o, fmt.Errorf("%w: %v", config.ErrConfig, err)
+	}
+	if o.Guard, err = agentguard.New(o.Targets, counter, st.log); err != nil {
 		return o, fmt.Errorf("%w: context guard: %v", config.ErrConfig, err)
 	}
-	o.Guard = g
 	vars := newPromptVars(st.cwd, agent.FormatDescription(o.Format), o.MaxTurns, o.MaxToolCallsPerTurn)
 	o.SystemPrompt = vars.expand(st.sys.text)
 	o.UserPrompt = vars.expand(st.usr.text)
