@@ -66,3 +66,39 @@ func TestSection7_PromptSources(t *testing.T) {
 	}
 	h.run("--models", "test/p", "@missing.txt", "u").mustExit(t, 4)
 }
+
+// §4/§7 sub-agents (spec §10): agent__NAME runs an isolated child session
+// with its own tracing ids; its report is the tool result, and its
+// accounting carries the parent's txnId as parentTxnId.
+func TestSection4_SubAgentTracing(t *testing.T) {
+	h := newHarness(t)
+	h.write("agents/helper.ai", "---\ndescription: Helps\nmodels: test/child\n---\nYou are the helper.\n")
+	parent := h.write("agents/parent.ai", "---\nmodels: test/parent\nagents: [helper.ai]\n---\nYou are the parent.\n")
+	h.scenario(`[{"id":"parent","turns":[
+		{"turn":1,"expectedTools":["agent__helper"],"response":{"kind":"tool-call","toolCalls":[{"toolName":"agent__helper","arguments":{"prompt":"help me","reason":"test","format":"sub-agent"}}]}},
+		{"turn":2,"response":{"kind":"final-report","reportContent":"parent done"}}]},
+		{"id":"child","systemPromptMustInclude":["You are the helper."],"turns":[{"turn":1,"response":{"kind":"final-report","reportContent":"child says hi"}}]}]`)
+	o := h.run(parent, "go", "--tooling-transport", "native").mustExit(t, 0)
+	if msg := toolMessages(o.res.Conversation)["call-1-1"]; msg != "child says hi" {
+		t.Fatalf("sub-agent tool message = %q", msg)
+	}
+	e := toolEntries(o.res.Accounting, "agent__helper")
+	if len(e) != 1 || e[0].MCPServer != "agent" || e[0].Status != "ok" {
+		t.Fatalf("sub-agent entry = %+v", e)
+	}
+	parentTxn := o.res.Accounting[0].TxnID
+	b, err := os.ReadFile(filepath.Join(h.dir, "billing.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var child int
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.Contains(line, `"parentTxnId":"`+parentTxn+`"`) && strings.Contains(line, `"agentId":"helper"`) &&
+			strings.Contains(line, `"callPath":"parent:helper"`) {
+			child++
+		}
+	}
+	if child == 0 {
+		t.Fatalf("no child accounting with the parent's txn id in billing:\n%s", b)
+	}
+}

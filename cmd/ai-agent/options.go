@@ -130,6 +130,8 @@ func (st *startup) format(o *agent.Options, stdout io.Writer) error {
 		if _, err := agent.CompileSchema(o.Schema); err != nil {
 			return err
 		}
+	case st.subAgent:
+		o.Format = agent.FormatSubAgent
 	case requested != "":
 		o.Format = requested
 	case st.fm.Output != nil && st.fm.Output.Format == "markdown":
@@ -253,6 +255,9 @@ func (st *startup) reasoning(p *agent.Params) error {
 // §9.4).
 func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
 	models := st.list("models", st.fm.Models)
+	if len(models) == 0 {
+		models = st.inheritModels
+	}
 	if len(models) == 0 {
 		return nil, fmt.Errorf("%w: no model configured (use --models or the frontmatter models key)", config.ErrConfig)
 	}

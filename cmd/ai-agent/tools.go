@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 
 	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/tools"
@@ -67,11 +66,8 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 		s.opts.Tools = append(s.opts.Tools, p)
 		s.closers = append(s.closers, p)
 	}
-	for _, f := range st.list("agents", st.fm.Agents) {
-		if _, err := os.Stat(f); err != nil {
-			return fmt.Errorf("%w: sub-agent %s: %v", config.ErrConfig, f, err)
-		}
-		st.log.Warn("sub-agents are not available in this build; ignored", "agent", f)
+	if err := st.subAgents(s); err != nil {
+		return err
 	}
 	return nil
 }
