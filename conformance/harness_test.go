@@ -27,6 +27,8 @@ import (
 
 // binary is the ai-agent built once by TestMain; mcpServer is the
 // failure-injecting MCP test server (tools/mcp/mcptest) built beside it.
+// CONFORMANCE_RACE=1 builds both with the race detector, so a data race in
+// the binary fails the run that hits it.
 var binary, mcpServer string
 
 func TestMain(m *testing.M) {
@@ -38,8 +40,12 @@ func TestMain(m *testing.M) {
 	binary = filepath.Join(dir, "ai-agent")
 	mcpServer = filepath.Join(dir, "mcptest")
 	for out, pkg := range map[string]string{binary: "github.com/salve-dev/salve/cmd/ai-agent", mcpServer: "github.com/salve-dev/salve/tools/mcp/mcptest/cmd/mcptest"} {
+		args := []string{"build", "-o", out}
+		if os.Getenv("CONFORMANCE_RACE") == "1" {
+			args = append(args, "-race")
+		}
 		res, err := sandbox.Run(context.Background(), sandbox.Cmd{
-			Path: "go", Args: []string{"build", "-o", out, pkg},
+			Path: "go", Args: append(args, pkg),
 			Env: os.Environ(), Timeout: 5 * time.Minute, Combined: true,
 		})
 		if err != nil || res.ExitCode != 0 {
