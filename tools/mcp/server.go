@@ -252,12 +252,31 @@ func (s *Server) Call(ctx context.Context, name string, args json.RawMessage) (t
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return tools.Result{}, fmt.Errorf("%s: %w", name, ctxErr)
 		}
-		if down := s.downErr(); down != nil {
-			return tools.Result{}, down
+		if s.connectionLost(err) {
+			return tools.Result{}, s.downErr()
 		}
 		return tools.Result{}, fmt.Errorf("MCP server '%s': %w", s.name, err)
 	}
 	return RenderResult(res)
+}
+
+// lostConnectionWait bounds how long a failed call waits for the watcher to
+// confirm that the connection ended.
+const lostConnectionWait = 2 * time.Second
+
+// connectionLost reports whether err means the connection ended (the server
+// exited or dropped it). It waits briefly for the watcher, so the caller can
+// report the server as down with its stderr.
+func (s *Server) connectionLost(err error) bool {
+	if !errors.Is(err, sdk.ErrConnectionClosed) && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return s.downErr() != nil
+	}
+	select {
+	case <-s.done:
+		return true
+	case <-time.After(lostConnectionWait):
+		return false
+	}
 }
 
 // downErr returns the error of a server whose connection ended, or nil.

@@ -203,8 +203,8 @@ func TestToolTimeout(t *testing.T) {
 func TestCrashMidSession(t *testing.T) {
 	s := startT(t, helperConfig("t", "1"))
 	_, err := s.Call(context.Background(), "t__crash", json.RawMessage(`{}`))
-	if err == nil {
-		t.Fatal("crash call succeeded")
+	if !errors.Is(err, ErrNotRunning) || !strings.Contains(err.Error(), "crashing on purpose") {
+		t.Fatalf("crash call error = %v, want ErrNotRunning with the server's last stderr line", err)
 	}
 	eventually(t, "server marked down", func() bool { return s.downErr() != nil })
 	_, err = s.Call(context.Background(), "t__echo", json.RawMessage(`{"text":"x"}`))
