@@ -245,3 +245,51 @@ func TestMCPCrashAndTimeout(t *testing.T) {
 		t.Fatalf("timeout accounting %+v", e)
 	}
 }
+
+// BenchmarkSession is one two-turn session (an LLM request over loopback,
+// an MCP echo over stdio through the queue, the final report) per
+// operation: memory per session and sessions per second. Run with
+// -cpu 1,2 and RunParallel via -bench Parallel for throughput.
+func BenchmarkSession(b *testing.B) {
+	benchSessions(b, false)
+}
+
+// BenchmarkSessionParallel runs the sessions from many goroutines.
+func BenchmarkSessionParallel(b *testing.B) {
+	benchSessions(b, true)
+}
+
+func benchSessions(b *testing.B, parallel bool) {
+	qs, _ := queue.New(map[string]int{"mcp": 4}, nil)
+	set := startMCPB(b, "mcp")
+	srv := llmtest.NewServer()
+	b.Cleanup(srv.Close)
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		var req chatRequest
+		_ = r.Decode(&req)
+		if len(req.toolResults()) > 0 {
+			return finalReport("done")
+		}
+		return callTool("c1", "t__echo", `{"text":"hi"}`)
+	})
+	one := func() {
+		res := agent.Run(context.Background(), sessionOpts(b, srv.OpenAIBaseURL(), 131072, "bench", []tools.Provider{set}, queue.Queuer{Set: qs}, nil))
+		if !res.Success {
+			b.Errorf("session failed: %s", res.Error)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	if !parallel {
+		for b.Loop() {
+			one()
+		}
+		return
+	}
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			one()
+		}
+	})
+}

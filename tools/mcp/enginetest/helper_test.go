@@ -20,7 +20,6 @@ import (
 	"github.com/salve-dev/salve/tools"
 	"github.com/salve-dev/salve/tools/mcp"
 	"github.com/salve-dev/salve/tools/mcp/mcptest"
-	"github.com/salve-dev/salve/tools/queue"
 )
 
 const helperEnv = "SALVE_MCPTEST_HELPER"
@@ -38,7 +37,9 @@ func TestMain(m *testing.M) {
 }
 
 // startMCP starts the mcptest server as a child process, bound to queue.
-func startMCP(t *testing.T, queueName string) *mcp.Set {
+func startMCP(t *testing.T, queueName string) *mcp.Set { return startMCPB(t, queueName) }
+
+func startMCPB(t testing.TB, queueName string) *mcp.Set {
 	t.Helper()
 	cfg := mcp.ServerConfig{Name: "t", Command: os.Args[0], Env: map[string]string{helperEnv: "1"}, Queue: queueName}
 	set, err := mcp.StartAll(context.Background(), []mcp.ServerConfig{cfg}, 0, mcp.Options{TerminateDuration: 500e6})
@@ -242,5 +243,3 @@ func children(t *testing.T) []int {
 	}
 	return out
 }
-
-var _ = queue.Queuer{}
