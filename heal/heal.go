@@ -88,10 +88,8 @@ type Worktrees interface {
 	Add(ctx context.Context, repo, path, branch, reason string) error
 	// Remove deletes the worktree at path (forcefully, even when locked).
 	Remove(ctx context.Context, repo, path string) error
-	// List returns the repository's worktrees.
+	// List returns the repository's worktrees, the main one first.
 	List(ctx context.Context, repo string) ([]Worktree, error)
-	// DeleteBranch deletes a local branch (used for crashed runs only).
-	DeleteBranch(ctx context.Context, repo, branch string) error
 }
 
 // Worktree is one entry of `git worktree list`.

@@ -44,10 +44,11 @@ func processAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
-// CleanStale removes the worktrees (and their branches) left by heal runs
-// whose process is gone, such as a run killed with SIGKILL. Worktrees of
-// live runs and every other worktree are left alone. It returns the paths
-// it removed.
+// CleanStale removes the worktrees left by heal runs whose process is
+// gone, such as a run killed with SIGKILL. Worktrees of live runs and every
+// other worktree are left alone. The crashed run's branch is kept: it holds
+// whatever fixes were committed before the crash, and it was never one of
+// the user's branches. It returns the paths it removed.
 func CleanStale(ctx context.Context, wt Worktrees, repo string) ([]string, error) {
 	list, err := wt.List(ctx, repo)
 	if err != nil {
@@ -55,20 +56,12 @@ func CleanStale(ctx context.Context, wt Worktrees, repo string) ([]string, error
 	}
 	var removed []string
 	for _, w := range list {
-		pid, branch, ok := parseLockReason(w.Locked)
+		pid, _, ok := parseLockReason(w.Locked)
 		if !ok || processAlive(pid) {
 			continue
 		}
 		if err := wt.Remove(ctx, repo, w.Path); err != nil {
 			return removed, fmt.Errorf("heal: remove stale worktree %s: %w", w.Path, err)
-		}
-		if branch == "" {
-			branch = w.Branch
-		}
-		if branch != "" {
-			if err := wt.DeleteBranch(ctx, repo, branch); err != nil {
-				return removed, fmt.Errorf("heal: delete stale branch %s: %w", branch, err)
-			}
 		}
 		removed = append(removed, w.Path)
 	}
@@ -113,4 +106,30 @@ func writeFileKeepMode(path, content string) error {
 		return fmt.Errorf("heal: write %s: %w", path, err)
 	}
 	return nil
+}
+
+// ParseWorktreeList parses the porcelain output of `git worktree list`.
+func ParseWorktreeList(out string) []Worktree {
+	var list []Worktree
+	for _, block := range strings.Split(strings.TrimSpace(out), "\n\n") {
+		var w Worktree
+		for _, line := range strings.Split(block, "\n") {
+			k, v, _ := strings.Cut(line, " ")
+			switch k {
+			case "worktree":
+				w.Path = v
+			case "branch":
+				w.Branch = strings.TrimPrefix(v, "refs/heads/")
+			case "locked":
+				w.Locked = v
+				if w.Locked == "" {
+					w.Locked = "locked"
+				}
+			}
+		}
+		if w.Path != "" {
+			list = append(list, w)
+		}
+	}
+	return list
 }

@@ -1,6 +1,182 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 
-// newFixCmd builds "salve fix". It is a placeholder until its package lands.
-func newFixCmd(s *streams) *cobra.Command { return notYet("fix") }
+	"github.com/spf13/cobra"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/heal"
+)
+
+// fixOptions are the flags of "salve fix".
+type fixOptions struct {
+	heal    healOptions
+	Bug     string
+	LogFile string
+}
+
+// fixOutput is what "salve fix" prints for one file's reports.
+type fixOutput struct {
+	File     string               `json:"file"`
+	Request  contract.FixRequest  `json:"request"`
+	Results  []fixAttempt         `json:"attempts"`
+	Accepted *contract.FixResult  `json:"accepted"`
+	Line     string               `json:"line"`
+	Reports  []contract.BugReport `json:"-"`
+}
+
+type fixAttempt struct {
+	Fixer  string              `json:"fixer"`
+	Result *contract.FixResult `json:"result,omitempty"`
+	Error  string              `json:"error,omitempty"`
+	Gate   *heal.GateDecision  `json:"gate,omitempty"`
+}
+
+// newFixCmd builds "salve fix": run the Fix Agent once, for debugging.
+func newFixCmd(s *streams) *cobra.Command {
+	o := &fixOptions{}
+	cmd := &cobra.Command{
+		Use:   "fix",
+		Short: "Run the Fix Agent once on bug reports and print its FixResult (nothing is written)",
+		Long: `Run the Fix Agent's tiers once on bug reports and print, per file, the
+FixRequest, each tier's FixResult with the fix gate's decision, and the
+accepted fix with its formatted line. No file is written and nothing is
+committed.
+
+The reports come from --bug (a BugReport JSON object or array) or from --log
+(a build log, parsed like salve parse does).`,
+		Example: `  salve fix --bug '{"file_path":"main.go","line_number":4,"error_type":"IMPORT","message":"\"os\" imported and not used"}'
+  salve fix --log build.log --fixers rules,llm --models test/fix-logic --config .ai-agent.json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return fixRun(c.Context(), s, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Bug, "bug", "", "a BugReport JSON object or array")
+	f.StringVar(&o.LogFile, "log", "", "a build log to parse for bug reports")
+	f.StringVar(&o.heal.Workspace, "workspace", ".", "the repository the reports are relative to")
+	f.StringVar(&o.heal.Fixers, "fixers", "", "fixer tiers in order (default: rules, then llm when configured)")
+	f.Float64Var(&o.heal.MinConfidence, "min-confidence", heal.DefaultMinConfidence, "the fix gate's confidence threshold")
+	f.StringSliceVar(&o.heal.Models, "models", nil, "llm targets in fallback order, provider/model,...")
+	f.StringVar(&o.heal.Config, "config", "", "an .ai-agent.json with the llm providers")
+	return cmd
+}
+
+func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
+	ws, err := filepath.Abs(o.heal.Workspace)
+	if err != nil {
+		return exitWith(exitBadInput, err)
+	}
+	reports, err := fixReports(o, ws)
+	if err != nil {
+		return exitWith(exitBadInput, err)
+	}
+	fixers, err := buildFixers(&o.heal, s.Getenv)
+	if err != nil {
+		return exitWith(exitBadInput, err)
+	}
+	var outs []fixOutput
+	for _, group := range groupReports(reports) {
+		out, err := fixOnce(ctx, ws, group, fixers, o.heal.MinConfidence)
+		if err != nil {
+			return exitWith(exitBadInput, err)
+		}
+		outs = append(outs, out)
+	}
+	b, err := json.MarshalIndent(outs, "", "  ")
+	if err != nil {
+		return exitWith(exitFailure, err)
+	}
+	fmt.Fprintf(s.Stdout, "%s\n", b)
+	for _, out := range outs {
+		if out.Accepted == nil {
+			return exitWith(exitFailure, nil)
+		}
+	}
+	return nil
+}
+
+func fixReports(o *fixOptions, ws string) ([]contract.BugReport, error) {
+	switch {
+	case o.Bug != "" && o.LogFile != "":
+		return nil, errors.New("give --bug or --log, not both")
+	case o.Bug != "":
+		var many []contract.BugReport
+		if err := json.Unmarshal([]byte(o.Bug), &many); err == nil {
+			return many, nil
+		}
+		var one contract.BugReport
+		if err := json.Unmarshal([]byte(o.Bug), &one); err != nil {
+			return nil, fmt.Errorf("--bug: not a BugReport object or array: %w", err)
+		}
+		return []contract.BugReport{one}, nil
+	case o.LogFile != "":
+		b, err := os.ReadFile(o.LogFile)
+		if err != nil {
+			return nil, fmt.Errorf("--log: %w", err)
+		}
+		reports := parserAdapter{}.Parse(string(b), ws)
+		if len(reports) == 0 {
+			return nil, fmt.Errorf("--log: no bug report found in %s", o.LogFile)
+		}
+		return reports, nil
+	}
+	return nil, errors.New("give --bug JSON or --log FILE")
+}
+
+func groupReports(reports []contract.BugReport) [][]contract.BugReport {
+	idx := map[string]int{}
+	var groups [][]contract.BugReport
+	for _, r := range reports {
+		i, ok := idx[r.FilePath]
+		if !ok {
+			i = len(groups)
+			idx[r.FilePath] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], r)
+	}
+	return groups
+}
+
+// fixOnce runs the tiers on one file's reports, gating each answer, and
+// stops at the first accepted fix. The file is never written.
+func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers []heal.Fixer, minConf float64) (fixOutput, error) {
+	path := group[0].FilePath
+	content, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(path)))
+	if err != nil {
+		return fixOutput{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	lines := make([]int, len(group))
+	for i, r := range group {
+		lines[i] = r.LineNumber
+	}
+	req := contract.FixRequest{BugReport: group[0], Related: group[1:], FileSnippet: heal.Snippet(string(content), lines), ErrorMessage: group[0].Message}
+	out := fixOutput{File: path, Request: req}
+	in := heal.FixInput{Request: req, Workspace: ws, Path: path, Content: string(content)}
+	for _, f := range fixers {
+		a := fixAttempt{Fixer: f.Name()}
+		res, err := f.Fix(ctx, in)
+		if err != nil {
+			a.Error = err.Error()
+			out.Results = append(out.Results, a)
+			continue
+		}
+		a.Result = &res
+		d := heal.Gate(heal.GateInput{Path: path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore, MinConfidence: minConf})
+		d.Hunks = nil
+		a.Gate = &d
+		out.Results = append(out.Results, a)
+		if d.Accepted {
+			out.Accepted = &res
+			out.Line = heal.FormatFixLine(group[0], res.FixReason)
+			break
+		}
+	}
+	return out, nil
+}

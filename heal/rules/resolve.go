@@ -3,6 +3,7 @@ package rules
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -29,15 +30,30 @@ type stdIndex struct {
 }
 
 func (x *stdIndex) lookup(name string) []string {
-	x.once.Do(func() { x.pkgs = scanPackages(goroot(), "") })
+	x.once.Do(func() {
+		if root := goroot(); root != "" {
+			x.pkgs = scanPackages(root, "")
+		}
+	})
 	return x.pkgs[name]
 }
 
+// goroot finds the standard library's sources without running a
+// program: $GOROOT, the toolchain that built salve, else the folder above
+// the bin/ holding the go found in PATH.
 func goroot() string {
 	if r := os.Getenv("GOROOT"); r != "" {
 		return filepath.Join(r, "src")
 	}
-	return filepath.Join(runtime.GOROOT(), "src") //nolint:staticcheck // the toolchain that built salve
+	if r := runtime.GOROOT(); r != "" { //nolint:staticcheck // empty in -trimpath builds, handled below
+		return filepath.Join(r, "src")
+	}
+	if g, err := exec.LookPath("go"); err == nil {
+		if real, err := filepath.EvalSymlinks(g); err == nil {
+			return filepath.Join(filepath.Dir(filepath.Dir(real)), "src")
+		}
+	}
+	return ""
 }
 
 // scanPackages walks root and maps each folder holding non-test Go files to

@@ -1,0 +1,124 @@
+package llmfix
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/llm"
+	"github.com/salve-dev/salve/llm/anthropic"
+	"github.com/salve-dev/salve/llm/ollama"
+	"github.com/salve-dev/salve/llm/openai"
+	"github.com/salve-dev/salve/llm/scripted"
+)
+
+// ErrConfig is wrapped when the models or providers cannot be set up.
+var ErrConfig = errors.New("llm configuration")
+
+// envProviders are the providers configured by the environment alone, with
+// the model used when --models names none (spec: OPENAI_API_KEY,
+// ANTHROPIC_API_KEY, OLLAMA_HOST).
+var envProviders = []struct {
+	name, env, model string
+}{
+	{"openai", "OPENAI_API_KEY", "gpt-4o-mini"},
+	{"anthropic", "ANTHROPIC_API_KEY", "claude-3-5-haiku-latest"},
+	{"ollama", "OLLAMA_HOST", "qwen2.5-coder"},
+}
+
+// Setup says where the llm tier's configuration comes from.
+type Setup struct {
+	// Models lists "provider/model" targets in fallback order; empty means
+	// one default target per provider configured by the environment.
+	Models []string
+	// ConfigFile is an .ai-agent.json (optional); Cwd and Home add the
+	// ai-agent's other config layers.
+	ConfigFile, Cwd, Home string
+	// Getenv reads the environment.
+	Getenv func(string) string
+}
+
+// Targets builds the targets of s. It returns no target and no error when
+// nothing is configured, so the caller can leave the tier out.
+func Targets(s Setup) ([]Target, error) {
+	getenv := s.Getenv
+	lookup := func(k string) (string, bool) { v := getenv(k); return v, v != "" }
+	cfg, err := config.Load(config.Locations{ConfigFile: s.ConfigFile, Cwd: s.Cwd, Home: s.Home, Getenv: lookup})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	models := s.Models
+	if len(models) == 0 {
+		for _, p := range envProviders {
+			if getenv(p.env) != "" {
+				models = append(models, p.name+"/"+p.model)
+			}
+		}
+	}
+	var out []Target
+	for _, m := range models {
+		name, model, err := config.SplitModel(m)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		p, err := providerEntry(cfg, name, getenv)
+		if err != nil {
+			return nil, err
+		}
+		client, err := NewProvider(name, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Target{Provider: name, Model: model, Client: client})
+	}
+	return out, nil
+}
+
+// providerEntry reads providers.NAME from the config, or builds the entry
+// of a provider configured by the environment.
+func providerEntry(cfg *config.Config, name string, getenv func(string) string) (config.Provider, error) {
+	if cfg.Has("providers", name) {
+		p, err := cfg.ProviderEntry(name)
+		if err != nil {
+			return p, fmt.Errorf("%w: %w", ErrConfig, err)
+		}
+		return p, nil
+	}
+	switch name {
+	case "openai":
+		return config.Provider{Type: "openai", APIKey: getenv("OPENAI_API_KEY")}, nil
+	case "anthropic":
+		return config.Provider{Type: "anthropic", APIKey: getenv("ANTHROPIC_API_KEY")}, nil
+	case "ollama":
+		host := getenv("OLLAMA_HOST")
+		if host != "" && !strings.Contains(host, "://") {
+			host = "http://" + host
+		}
+		if host != "" {
+			host = strings.TrimRight(host, "/") + "/api"
+		}
+		return config.Provider{Type: "ollama", BaseURL: host}, nil
+	}
+	return config.Provider{}, fmt.Errorf("%w: provider %q is not configured (give --config or set its API key)", ErrConfig, name)
+}
+
+// NewProvider builds the client of one provider entry. This table is the
+// only place of the heal packages that names the llm subpackages.
+func NewProvider(name string, p config.Provider) (llm.Provider, error) {
+	switch p.Type {
+	case "openai", "openai-compatible", "openrouter":
+		return openai.New(openai.Options{Flavor: openai.Flavor(p.Type), BaseURL: p.BaseURL, APIKey: p.APIKey, Headers: p.Headers}), nil
+	case "anthropic":
+		return anthropic.New(anthropic.Options{BaseURL: p.BaseURL, APIKey: p.APIKey, Headers: p.Headers}), nil
+	case "ollama":
+		return ollama.New(ollama.Options{BaseURL: p.BaseURL, APIKey: p.APIKey, Headers: p.Headers}), nil
+	case "test-llm":
+		sp, err := scripted.Open(p.ScenarioFile)
+		if err != nil {
+			return nil, fmt.Errorf("%w: provider %q: %w", ErrConfig, name, err)
+		}
+		return sp, nil
+	}
+	return nil, fmt.Errorf("%w: provider %q: type %q is not supported", ErrConfig, name, p.Type)
+}
