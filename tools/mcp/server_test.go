@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/tools"
+	"github.com/salve-dev/salve/tools/mcp/mcptest"
 	"github.com/salve-dev/salve/tools/toolschema"
 )
 
@@ -324,4 +327,25 @@ func TestCloseLeavesNoOrphans(t *testing.T) {
 		t.Fatalf("children left after Close: %v", kids)
 	}
 	eventually(t, "grandchild killed", func() bool { return !alive(pid) })
+}
+
+// TestHTTPServerGone: a streamable HTTP server that goes away mid-session
+// fails the calls that follow, names the server, and Close stays clean.
+func TestHTTPServerGone(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcptest.HTTPHandler(mcptest.Options{}))
+	srv := httptest.NewServer(mux)
+	s := startT(t, ServerConfig{Name: "web", URL: srv.URL + "/mcp"})
+	if got := call(t, s, "web__echo", `{"text":"up"}`); got.Text != "up" {
+		t.Fatalf("echo = %+v", got)
+	}
+	srv.CloseClientConnections()
+	srv.Close()
+	_, err := s.Call(context.Background(), "web__echo", json.RawMessage(`{"text":"down"}`))
+	if err == nil || !strings.Contains(err.Error(), "MCP server") || !strings.Contains(err.Error(), "'web'") {
+		t.Fatalf("call to a gone server: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
 }
