@@ -51,11 +51,25 @@ func TestRunHTTP(t *testing.T) {
 }
 
 func TestRunStdio(t *testing.T) {
-	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
-	var out strings.Builder
-	code := run(context.Background(), nil, io.NopCloser(strings.NewReader(in)), nopWriteCloser{&out}, io.Discard)
-	if code != 0 || !strings.Contains(out.String(), `"serverInfo":{"name":"mcptest"`) {
-		t.Fatalf("code %d, stdout %q", code, out.String())
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(context.Background(), nil, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	req := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"
+	if _, err := io.WriteString(inW, req); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"serverInfo":{"name":"mcptest"`) {
+		t.Fatalf("initialize response %q, %v", line, err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, outR) }()
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit code %d after stdin closed", code)
 	}
 }
 
