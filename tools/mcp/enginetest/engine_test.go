@@ -183,6 +183,18 @@ func TestTurnPreflight(t *testing.T) {
 		forced[0]["blocked_model"] != "m" || forced[0]["forcedFinalTurnReason"] != "context" {
 		t.Fatalf("force log %v", forced)
 	}
+	// The forced-final re-evaluation: the schema is recomputed for the
+	// final report alone, the prompts still overflow, so the post-shrink
+	// warning is logged and the request goes out best-effort.
+	final := logs.lines(t, "forced final turn")
+	still := logs.lines(t, "context guard: request still exceeds the limit after restricting tools to the final report; proceeding best-effort")
+	prepared := logs.lines(t, "LLM request prepared")
+	if len(final) != 1 || final[0]["forcedFinalTurnReason"] != "context" || len(still) != 1 || len(prepared) != 1 {
+		t.Fatalf("forced final %v, post-shrink %v, prepared %v", final, still, prepared)
+	}
+	if num(final[0], "schemaCtxTokens") != num(prepared[0], "schemaCtxTokens") || num(prepared[0], "schemaCtxTokens") == 0 {
+		t.Fatalf("schema tokens not recomputed for the final request: %v vs %v", final[0], prepared[0])
+	}
 }
 
 // TestRequestMetrics (seed 003 §2 "LLM Request Metrics"): every `LLM
