@@ -23,7 +23,6 @@ import (
 	"github.com/salve-dev/salve/heal/ci"
 	"github.com/salve-dev/salve/heal/llmfix"
 	"github.com/salve-dev/salve/heal/rules"
-	"github.com/salve-dev/salve/logparse"
 	"github.com/salve-dev/salve/store"
 )
 
@@ -184,9 +183,9 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 		return nil, exitEnvironment, err
 	}
 	p := &pipeline{git: heal.AgentGit{Bin: agent}}
-	ex := executorAdapter{executor.New(executor.Options{Isolation: o.Isolation, Logger: logger})}
+	ex := heal.ExecutorLayer{E: executor.New(executor.Options{Isolation: o.Isolation, Logger: logger})}
 	p.executor = ex
-	p.parser = parserAdapter{}
+	p.parser = heal.LogParser{}
 	if p.fixers, err = buildFixers(o, s.Getenv); err != nil {
 		return nil, exitBadInput, err
 	}
@@ -353,27 +352,6 @@ func finalLines(res *heal.Results) []string {
 		out = append(out, last[k])
 	}
 	return out
-}
-
-// executorAdapter maps the executor's bad-input errors to heal's.
-type executorAdapter struct{ e *executor.Executor }
-
-func (a executorAdapter) Run(ctx context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
-	out, err := a.e.Run(ctx, in)
-	if errors.Is(err, executor.ErrRecord) {
-		return out, nil
-	}
-	if errors.Is(err, executor.ErrBadInput) {
-		return out, fmt.Errorf("%w: %w", heal.ErrBadInput, err)
-	}
-	return out, err
-}
-
-// parserAdapter runs logparse over a build log of the heal worktree.
-type parserAdapter struct{}
-
-func (parserAdapter) Parse(log, workspace string) []contract.BugReport {
-	return logparse.ParseString(log, logparse.Options{Root: workspace, Workspace: workspace})
 }
 
 func isTTY(w io.Writer) bool {
