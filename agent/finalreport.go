@@ -172,7 +172,7 @@ func (s *session) reportJSON(cj json.RawMessage, content *string) (json.RawMessa
 	}
 	accepted, steps, err := validateWithRepair(s.schema, v)
 	if err != nil {
-		return nil, fmt.Errorf("%w: content_json does not match the schema: %v", errReport, err)
+		return nil, fmt.Errorf("%w: content_json does not match the schema: %s", errReport, oneLine(err.Error()))
 	}
 	if len(steps) == 0 {
 		var buf bytes.Buffer

@@ -68,6 +68,8 @@ type Target struct {
 	// the context guard.
 	ContextWindow             int
 	ContextWindowBufferTokens int
+	// Tokenizer is the model's tokenizer setting, for the context guard.
+	Tokenizer string
 }
 
 // Trace holds the multi-agent tracing ids copied into every accounting
@@ -104,6 +106,10 @@ type ContextGuard interface {
 	// the final turn (the engine then restricts the tools to the final
 	// report and records the context_window_exceeded reason).
 	TurnPreflight(t GuardTurn) (forceFinal bool)
+	// FinalPreflight runs once the engine has forced the final turn and
+	// restricted the tools; t describes the reduced request. The guard
+	// re-evaluates and may only log: the session proceeds best-effort.
+	FinalPreflight(t GuardTurn)
 	// ToolPreflight runs before a tool output is committed. It returns
 	// false to drop the output, which becomes the overflow stub.
 	ToolPreflight(tool, output string) (keep bool)

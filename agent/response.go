@@ -131,7 +131,7 @@ func (s *session) pickSlotCalls(tags []xmlTag, p turnPlan) []*pendingCall {
 	var calls []*pendingCall
 	for _, tag := range tags {
 		tool := tag.Attrs["tool"]
-		if !tag.Closed || tag.Payload == "" || used[tag.Slot] {
+		if tag.Slot == SlotFinal || !tag.Closed || tag.Payload == "" || used[tag.Slot] {
 			continue
 		}
 		switch {

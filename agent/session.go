@@ -145,7 +145,7 @@ func (s *session) run(ctx context.Context) {
 			s.fatal = &llm.Error{Class: llm.ClassFatal, Message: "session cancelled: " + ctx.Err().Error(), Err: ctx.Err()}
 			return
 		}
-		if final {
+		if final || turn >= s.finalAt {
 			break
 		}
 		if s.finalFailed && s.finalAt > turn+1 {

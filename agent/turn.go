@@ -44,6 +44,7 @@ func (s *session) runTurn(ctx context.Context, turn int, final bool) {
 			s.finalAt = turn
 			p = s.plan(turn, true)
 			req = s.buildRequest(p, t, notices)
+			s.opts.Guard.FinalPreflight(GuardTurn{Target: t, Messages: req.Messages, Tools: req.Tools, Final: true})
 		}
 		resp, err := s.call(ctx, t, req)
 		if err != nil {

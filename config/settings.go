@@ -231,3 +231,12 @@ func SplitList(s string) []string {
 	}
 	return out
 }
+
+// Int parses an integer of at least minimum from a JSON, YAML or flag value.
+func Int(v any, minimum int) (int, error) {
+	val, err := parseKind(settingSpec{kind: kindInt, min: float64(minimum), max: math.MaxInt32}, v)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrConfig, err)
+	}
+	return val.Int, nil
+}

@@ -180,6 +180,15 @@ func (g *Guard) AddPending(tokens int) {
 	g.mu.Unlock()
 }
 
+// SetPending replaces pendingCtxTokens and clears newCtxTokens, for
+// callers that measure everything appended since the last request from the
+// request itself (see [Session]).
+func (g *Guard) SetPending(tokens int) {
+	g.mu.Lock()
+	g.c.Pending, g.c.New = max(0, tokens), 0
+	g.mu.Unlock()
+}
+
 // SetSchemaTokens sets the token cost of the tool schema offered on the next
 // request.
 func (g *Guard) SetSchemaTokens(tokens int) {

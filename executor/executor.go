@@ -29,6 +29,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -43,6 +44,9 @@ const ExitTimeout = 124
 
 // DefaultProbeTimeout bounds the run that finds tools and versions.
 const DefaultProbeTimeout = 10 * time.Second
+
+// recordTimeout bounds the Recorder's call.
+const recordTimeout = 30 * time.Second
 
 // Names of the files a run writes in its run directory.
 const (
@@ -103,15 +107,73 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Executor runs builds. It holds no state between runs; one value may serve
-// concurrent runs when their RunID and RunDir options differ (give each run
-// its own Executor, or leave both empty).
+// Executor runs builds. Between runs it keeps only what its probes found:
+// the backend chosen for an isolation and image, and the tools and versions
+// found through a backend, so that a pipeline running the same build again
+// and again does not pay for the probes each time. It is safe for
+// concurrent use when the runs' RunID and RunDir options differ (leave both
+// empty, or give each run its own Executor).
 type Executor struct {
 	opts Options
+
+	mu       sync.Mutex
+	backends map[string]sandbox.Backend // by isolation + image
+	probes   map[string]probeResult     // by backend + image + probe script
+}
+
+type probeResult struct {
+	tools    []string
+	versions map[string]string
 }
 
 // New returns an Executor with the given options.
-func New(opts Options) *Executor { return &Executor{opts: opts} }
+func New(opts Options) *Executor {
+	return &Executor{opts: opts, backends: map[string]sandbox.Backend{}, probes: map[string]probeResult{}}
+}
+
+// backend returns the backend for the options' isolation and image, probing
+// it the first time only.
+func (e *Executor) backend(ctx context.Context, image string) (sandbox.Backend, error) {
+	key := e.opts.Isolation + "\x00" + image
+	e.mu.Lock()
+	b, ok := e.backends[key]
+	e.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := sandbox.SelectBackend(ctx, e.opts.Isolation, image)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	e.backends[key] = b
+	e.mu.Unlock()
+	return b, nil
+}
+
+// probe finds the plan's tools and runtime versions through the backend the
+// build uses, once per backend, image and set of tools. A probe that fails
+// leaves both empty: it is metadata, never a reason not to build.
+func (e *Executor) probe(ctx context.Context, b sandbox.Backend, job sandbox.Job, plan Plan) ([]string, map[string]string) {
+	job.Script = ProbeScript(plan.Tools, plan.Runtimes)
+	key := b.Name() + "\x00" + job.Image + "\x00" + job.Script
+	e.mu.Lock()
+	r, ok := e.probes[key]
+	e.mu.Unlock()
+	if !ok {
+		r = runProbe(ctx, b, job)
+		if len(r.tools) > 0 {
+			e.mu.Lock()
+			e.probes[key] = r
+			e.mu.Unlock()
+		}
+	}
+	versions := make(map[string]string, len(r.versions))
+	for k, v := range r.versions {
+		versions[k] = v
+	}
+	return append([]string{}, r.tools...), versions
+}
 
 // DefaultRunDir returns the directory of run id: under $XDG_STATE_HOME
 // (or ~/.local/state) in salve/runs, or under the temporary directory when
@@ -153,7 +215,7 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 		return contract.ExecutorOutput{}, err
 	}
 	image := e.imageFor(plan.ProjectType)
-	backend, err := sandbox.SelectBackend(ctx, e.opts.Isolation, image)
+	backend, err := e.backend(ctx, image)
 	if errors.Is(err, sandbox.ErrUnknownBackend) {
 		return contract.ExecutorOutput{}, fmt.Errorf("%w: %w", ErrBadInput, err)
 	}
@@ -181,7 +243,7 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 		meta.Image = image
 	}
 	if !e.opts.SkipProbe {
-		meta.DetectedTools, meta.RuntimeVersions = probe(ctx, backend, job, plan)
+		meta.DetectedTools, meta.RuntimeVersions = e.probe(ctx, backend, job, plan)
 	}
 	log.Debug("executor: start", "workspace", ws, "command", plan.Command, "isolation", backend.Name())
 	out, err := e.build(ctx, backend, job, plan.Command, timeout, runDir, meta)
@@ -193,7 +255,11 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 		log.Warn("executor: write output", "err", err)
 	}
 	if e.opts.Recorder != nil {
-		if err := e.opts.Recorder.RecordExecution(ctx, runID, in, out, out.EnvironmentMetadata.LogPath); err != nil {
+		// An interrupted build is recorded too: the record outlives ctx.
+		recCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+		err := e.opts.Recorder.RecordExecution(recCtx, runID, in, out, out.EnvironmentMetadata.LogPath)
+		cancel()
+		if err != nil {
 			return out, fmt.Errorf("%w: run %s: %w", ErrRecord, runID, err)
 		}
 	}
@@ -206,11 +272,11 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 // build runs the command and assembles the output.
 func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job, command string,
 	timeout time.Duration, runDir string, meta contract.EnvironmentMetadata) (contract.ExecutorOutput, error) {
-	if err := os.MkdirAll(runDir, 0o755); err != nil {
+	if err := os.MkdirAll(runDir, 0o700); err != nil {
 		return contract.ExecutorOutput{}, fmt.Errorf("executor: create run dir: %w", err)
 	}
 	logPath := filepath.Join(runDir, LogFile)
-	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return contract.ExecutorOutput{}, fmt.Errorf("executor: create log: %w", err)
 	}
@@ -338,22 +404,16 @@ func (e *Executor) logger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// probe finds the plan's tools and runtime versions through the backend the
-// build uses. A probe that fails leaves both empty: it is metadata, never a
-// reason not to build.
-func probe(ctx context.Context, b sandbox.Backend, job sandbox.Job, plan Plan) ([]string, map[string]string) {
-	job.Script = ProbeScript(plan.Tools, plan.Runtimes)
+// runProbe runs the probe script of job through b.
+func runProbe(ctx context.Context, b sandbox.Backend, job sandbox.Job) probeResult {
 	job.Timeout, job.MaxOutput, job.Output = DefaultProbeTimeout, 64*1024, nil
 	job.Name += "-probe"
 	res, err := sandbox.RunJob(ctx, b, job)
 	if err != nil || res.TimedOut {
-		return []string{}, map[string]string{}
+		return probeResult{versions: map[string]string{}}
 	}
 	tools, versions := ParseProbe(res.Stdout)
-	if tools == nil {
-		tools = []string{}
-	}
-	return tools, versions
+	return probeResult{tools: tools, versions: versions}
 }
 
 // ExitCode maps a sandbox result to the build's exit code: 124 for a
@@ -379,7 +439,7 @@ func writeOutput(runDir string, out contract.ExecutorOutput) error {
 	if err != nil {
 		return fmt.Errorf("encode output: %w", err)
 	}
-	return os.WriteFile(filepath.Join(runDir, OutputFile), append(b, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(runDir, OutputFile), append(b, '\n'), 0o600)
 }
 
 // stickyWriter passes writes on until the first error, then swallows the

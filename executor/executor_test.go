@@ -211,7 +211,7 @@ func TestTimeoutKillsEverything(t *testing.T) {
 		t.Run(iso, func(t *testing.T) {
 			marker := fmt.Sprintf("%d.%d", 800+os.Getpid()%90, time.Now().UnixNano()%1000000)
 			ex := newExec(t, iso, executor.Options{SkipProbe: true})
-			out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: t.TempDir(), TimeoutSeconds: 1,
+			out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: t.TempDir(), TimeoutSeconds: 2,
 				ResolvedBuildCommand: fmt.Sprintf("(sleep %s &); sleep %s & echo started; wait", marker, marker)})
 			if err != nil {
 				t.Fatal(err)
@@ -408,10 +408,42 @@ func TestExitCode(t *testing.T) {
 
 func TestCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	ex := newExec(t, sandbox.IsolationNone, executor.Options{SkipProbe: true})
+	recorded := false
+	rec := recorder{func(ctx context.Context, _ string, _ contract.ExecutorInput, out contract.ExecutorOutput, _ string) error {
+		recorded = ctx.Err() == nil && out.ExitCode == 137
+		return nil
+	}}
+	ex := newExec(t, sandbox.IsolationNone, executor.Options{SkipProbe: true, Recorder: rec})
 	time.AfterFunc(300*time.Millisecond, cancel)
 	out, err := ex.Run(ctx, contract.ExecutorInput{WorkspacePath: t.TempDir(), ResolvedBuildCommand: "echo go; sleep 30"})
 	if !errors.Is(err, context.Canceled) || out.ExitCode != 137 || out.EnvironmentMetadata.TimedOut {
 		t.Errorf("err %v exit %d timed_out %v", err, out.ExitCode, out.EnvironmentMetadata.TimedOut)
+	}
+	if !recorded {
+		t.Errorf("the interrupted run was not recorded with a live context")
+	}
+}
+
+// TestExecutorReuse runs one Executor twice: the second run reuses the
+// probes, and the outputs do not share their maps and slices.
+func TestExecutorReuse(t *testing.T) {
+	ws := workspace(t, "c-make-pass")
+	ex := newExec(t, sandbox.IsolationNone, executor.Options{})
+	first, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.EnvironmentMetadata.DetectedTools) == 0 {
+		t.Fatalf("no tools probed: %+v", first.EnvironmentMetadata)
+	}
+	first.EnvironmentMetadata.RuntimeVersions["gcc"] = "changed"
+	first.EnvironmentMetadata.DetectedTools[0] = "changed"
+	second, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := second.EnvironmentMetadata
+	if m.RuntimeVersions["gcc"] == "changed" || m.DetectedTools[0] == "changed" || second.ExitCode != 0 {
+		t.Errorf("second run: exit %d, metadata %+v", second.ExitCode, m)
 	}
 }

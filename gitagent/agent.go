@@ -36,12 +36,11 @@ var PassEnv = []string{
 }
 
 // GitEnv returns the environment the agent gives git: the allowed variables
-// of this process, with prompts off (a push never waits for a password) and
-// protocols that need user consent refused.
+// of this process, with terminal prompts off, so a push never waits for a
+// password. (git's own protocol policy already refuses the "ext" transport.)
 func GitEnv() []string {
 	return sandbox.MergeEnv(sandbox.AllowedEnv(PassEnv...), map[string]string{
-		"GIT_TERMINAL_PROMPT":    "0",
-		"GIT_PROTOCOL_FROM_USER": "0",
+		"GIT_TERMINAL_PROMPT": "0",
 	})
 }
 

@@ -19,7 +19,7 @@ func init() {
 			Doc: "mypy: file.py:line[:col]: error: message  [code]"},
 		&Row{Name: "gnu", Family: "c", Tool: "cc", Hint: ": ",
 			Pattern:  `^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<sev>fatal error|error|warning|note|Error|Warning)(?:\[(?P<code>[A-Z]+\d+)\])?: (?P<msg>.*)$`,
-			Classify: gnuClassify, Confidence: 0.95,
+			Classify: gnuClassify, Confidence: 0.95, Generic: true,
 			Doc: "gcc, g++, clang and every GNU-style tool (rustc --message-format short too): file:line:col: error: message"},
 		&Row{Name: "ld-undefined", Family: "c", Tool: "ld", Hint: "undefined reference",
 			Pattern: `^(?:\S*ld(?:\.\w+)?: )?(?P<file>[^\s:()]+\.(?:c|cc|cpp|cxx|c\+\+|m|mm|h|hpp|f90|f|s|S)):(?P<line>\d+)(?::\(\.[\w.]+\+0x[0-9a-f]+\))?: (?P<msg>undefined reference to .*)$`,
@@ -32,7 +32,7 @@ func init() {
 		&Row{Name: "cmake", Family: "make", Tool: "cmake",
 			Doc: "CMake Error at CMakeLists.txt:3 (command): and the message on the next lines"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &cmakeBlock{} })
+	addHandler(50, func() handler { return &cmakeBlock{} })
 }
 
 // gnuClassify keeps errors and warnings promoted to errors (-Werror),
@@ -120,7 +120,7 @@ func (c *cmakeBlock) line(p *parser, s string) bool {
 			if m[1] != "Error" {
 				return true
 			}
-			c.f = &finding{file: m[2], line: atoi(m[3]), msg: s, rule: m[4], tool: "cmake", sev: "error", conf: 0.85, base: p.base()}
+			c.f = &finding{file: m[2], line: atoi(m[3]), msg: s, rule: m[4], tool: "cmake", sev: "error", conf: 0.85, base: p.base(), row: "cmake"}
 			c.seen = false
 			return true
 		}

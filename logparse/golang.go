@@ -19,7 +19,7 @@ func init() {
 		&Row{Name: "go-panic", Family: "go", Tool: "go",
 			Doc: "Go panics: the deepest goroutine frame inside the workspace"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &goTest{} })
+	addHandler(30, func() handler { return &goTest{} })
 }
 
 var (
@@ -239,7 +239,7 @@ func (g *goTest) endGroup(p *parser) {
 
 func (g *goTest) addPending(p *parser, it goItem) {
 	f := finding{file: it.file, line: it.line, typ: contract.ErrLogic, msg: strings.TrimSpace(it.msg),
-		test: it.test, tool: "go test", conf: 0.9, base: p.base()}
+		test: it.test, tool: "go test", conf: 0.9, base: p.base(), row: "go-test"}
 	if it.abs != "" && path.Base(it.abs) == path.Base(it.file) {
 		f.file = it.abs
 		p.emit(f)
@@ -306,7 +306,7 @@ func (g *goTest) panicLine(p *parser, s string) bool {
 			}
 			g.learnGoRoot(p, m[1], pn.fn)
 			p.emit(finding{file: m[1], line: atoi(m[2]), typ: contract.ErrLogic, msg: pn.msg,
-				test: test, tool: "go", conf: 0.8, base: p.base()})
+				test: test, tool: "go", conf: 0.8, base: p.base(), row: "go-panic"})
 			pn.done = true
 		}
 		return true

@@ -25,7 +25,7 @@ func init() {
 		&Row{Name: "java-stack", Family: "java", Tool: "java",
 			Doc: "Java stack traces and JUnit failures (Maven surefire, Gradle): the first frame outside the JDK and test frameworks"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &javaStack{} })
+	addHandler(90, func() handler { return &javaStack{} })
 }
 
 // javacClassify keeps errors and, after "-Werror", warnings; the message
@@ -36,6 +36,11 @@ func javacClassify(m *match) (contract.ErrorType, bool) {
 	if sev == "warning" || sev == "w" {
 		if m.p.ctx.werror || strings.Contains(msg, "-Werror") {
 			return contract.ErrLinting, true
+		}
+		// javac names -Werror only after the warnings: keep them aside.
+		if len(m.p.ctx.javaWarn) < 200 {
+			m.p.ctx.javaWarn = append(m.p.ctx.javaWarn, finding{file: m.get("file"), line: m.num("line"), col: m.num("col"),
+				typ: contract.ErrLinting, msg: msg, tool: m.row.Tool, sev: "warning", conf: 0.85, base: m.p.base(), row: m.row.Name})
 		}
 		return "", false
 	}
@@ -97,9 +102,6 @@ func (j *javaStack) line(p *parser, s string) bool {
 			p.ctx.maven = true
 		}
 	}
-	if strings.Contains(s, "warnings found and -Werror specified") {
-		p.ctx.werror = true
-	}
 	if strings.HasSuffix(s, " FAILED") {
 		if m := reGradleF.FindStringSubmatch(s); m != nil {
 			j.test, j.class = m[2], m[1]
@@ -109,7 +111,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 	if j.test != "" && strings.Contains(s, " at ") {
 		if m := reGradleAt.FindStringSubmatch(s); m != nil {
 			f := finding{file: javaPath(p, j.class, m[2]), line: atoi(m[3]), typ: javaExcType(m[1], ""), msg: strings.TrimSpace(s),
-				test: j.test, tool: "gradle", conf: 0.8, base: p.base()}
+				test: j.test, tool: "gradle", conf: 0.8, base: p.base(), row: "java-stack"}
 			p.emit(f)
 			return true
 		}
@@ -124,7 +126,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 		}
 		test := j.test
 		f := finding{file: javaPath(p, cls, m[4]), line: atoi(m[5]), typ: javaExcType(j.excName(), j.msg), msg: j.msg,
-			test: test, tool: "java", conf: 0.75, base: p.base()}
+			test: test, tool: "java", conf: 0.75, base: p.base(), row: "java-stack"}
 		if test != "" {
 			f.conf = 0.85
 		}

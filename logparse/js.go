@@ -38,7 +38,8 @@ func init() {
 		&Row{Name: "js-test", Family: "js", Tool: "node",
 			Doc: "jest, mocha, node:test (spec and TAP) and uncaught Node errors: the deepest workspace stack frame"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &stylish{} }, func() handler { return &jsFail{} })
+	addHandler(80, func() handler { return &stylish{} })
+	addHandler(100, func() handler { return &jsFail{} })
 }
 
 func tsClassify(m *match) (contract.ErrorType, bool) {
@@ -50,7 +51,7 @@ func tsClassify(m *match) (contract.ErrorType, bool) {
 	case "TS2307", "TS2306", "TS2792", "TS7016", "TS2305", "TS2614", "TS1192", "TS6192", "TS2613", "TS1259":
 		return contract.ErrImport, true
 	case "TS6133", "TS6138", "TS6196", "TS6198", "TS7027", "TS7028", "TS6385", "TS6387":
-		if strings.Contains(m.line, "import") {
+		if strings.Contains(m.line, "import") || m.p.sourceLineHas(m.get("file"), m.num("line"), "import ") {
 			return contract.ErrImport, true
 		}
 		return contract.ErrLinting, true
@@ -101,7 +102,7 @@ func (st *stylish) line(p *parser, s string) bool {
 		if m := reStylishMsg.FindStringSubmatch(s); m != nil {
 			sev := m[3]
 			p.emit(finding{file: st.file, line: atoi(m[1]), col: atoi(m[2]), typ: eslintType(m[5], m[4]),
-				msg: m[4], rule: m[5], sev: sev, tool: "eslint", conf: 0.9, base: p.base()})
+				msg: m[4], rule: m[5], sev: sev, tool: "eslint", conf: 0.9, base: p.base(), row: "eslint-stylish"})
 			return true
 		}
 		st.file = ""
@@ -125,6 +126,7 @@ var (
 	reJsErr     = regexp.MustCompile(`^\s{0,8}(?:Uncaught )?((?:\w+\.)?\w*(?:Error|Exception))(?: \[\w+\])?(?::\s*(.*))?$`)
 	reJsFrame   = regexp.MustCompile(`^\s+at (?:(.*?) \()?(?:file://)?([^\s()]+?):(\d+):(\d+)\)?$`)
 	reTapFrame  = regexp.MustCompile(`^\s+(?:(\S.*?) \()?(?:file://)?(/[^\s()]+?):(\d+):(\d+)\)?$`)
+	reBabelLoc  = regexp.MustCompile(`: \S+\.` + jsExt + `: .* \(\d+:\d+\)$`)
 	reNodeLoc   = regexp.MustCompile(`^(\S+\.` + jsExt + `):(\d+)$`)
 )
 
@@ -191,14 +193,18 @@ func (j *jsFail) line(p *parser, s string) bool {
 			}
 			if j.errName == "" {
 				j.errName, j.msg = m[1], strings.TrimSpace(s)
+				if reBabelLoc.MatchString(s) {
+					j.done = true // the babel-syntax row reports it, at the file it names
+					return false
+				}
 				if m[1] == "SyntaxError" && j.loc != nil {
 					f := *j.loc
-					f.typ, f.msg, f.conf, f.test = contract.ErrSyntax, j.msg, 0.85, j.test
+					f.typ, f.msg, f.conf, f.test, f.row = contract.ErrSyntax, j.msg, 0.85, j.test, "js-test"
 					p.emit(f)
 					j.done = true
 				}
 			}
-			return j.test != "" || j.errName != ""
+			return j.test != ""
 		}
 	}
 	if !j.open || j.done {
@@ -224,7 +230,7 @@ func (j *jsFail) frame(s string) []string {
 }
 
 func (j *jsFail) frameLine(p *parser, m []string) bool {
-	f := finding{file: m[2], line: atoi(m[3]), col: atoi(m[4]), base: p.base(), tool: "node", test: j.test}
+	f := finding{file: m[2], line: atoi(m[3]), col: atoi(m[4]), base: p.base(), tool: "node", test: j.test, row: "js-test"}
 	if _, res := p.res.resolve(f.file, f.base); res == resDrop {
 		return true
 	}

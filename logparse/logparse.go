@@ -7,6 +7,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -47,7 +48,11 @@ var ErrInput = errors.New("logparse: reading log")
 // same input always gives the same output. Memory is bounded by
 // MaxLineLength, MaxReports and the workspace index, not by the log size.
 func Parse(r io.Reader, opts Options) ([]contract.BugReport, error) {
-	p := newParser(opts)
+	return newParser(opts).run(r)
+}
+
+// run feeds every line of r to p and returns the reports.
+func (p *parser) run(r io.Reader) ([]contract.BugReport, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := readLine(br)
@@ -105,6 +110,7 @@ type finding struct {
 	sev       string
 	conf      float64
 	base      string
+	row       string // the table row that read it
 }
 
 // handler reads a multi-line format. line returns true when it consumed
@@ -117,6 +123,17 @@ type handler interface {
 // handlerCtors make a fresh set of handlers for each parse, in order.
 var handlerCtors []func() handler
 
+var handlerOrder []int
+
+// addHandler registers a handler constructor; lower orders see each line
+// first. Tracebacks come before stack-trace readers of other languages,
+// whose exception lines look alike.
+func addHandler(order int, ctor func() handler) {
+	i := sort.SearchInts(handlerOrder, order)
+	handlerOrder = append(handlerOrder[:i], append([]int{order}, handlerOrder[i:]...)...)
+	handlerCtors = append(handlerCtors[:i], append([]func() handler{ctor}, handlerCtors[i:]...)...)
+}
+
 type parser struct {
 	opts     Options
 	res      *resolver
@@ -126,18 +143,20 @@ type parser struct {
 	syntax   map[string]int // file -> line of its first SYNTAX report
 	handlers []handler
 	ctx      context
+	used     map[string]int // reports per row, when counting (tests)
 }
 
 // context is what earlier lines said about later ones.
 type context struct {
-	base      string   // directory of `cd dir && tool`, relative to the root or absolute
-	dirs      []string // make's "Entering directory" stack
-	goVet     bool     // inside `go vet` output
-	maven     bool     // the log is a Maven build
-	javaTest  string   // the JUnit test a stack trace belongs to
-	werror    bool     // javac -Werror seen
-	modPath   string   // the Go module path, when known
-	pyTest    string   // the pytest test whose section is being read
+	base      string    // directory of `cd dir && tool`, relative to the root or absolute
+	dirs      []string  // make's "Entering directory" stack
+	goVet     bool      // inside `go vet` output
+	maven     bool      // the log is a Maven build
+	javaTest  string    // the JUnit test a stack trace belongs to
+	werror    bool      // javac -Werror seen
+	javaWarn  []finding // javac warnings, reported if -Werror follows
+	modPath   string    // the Go module path, when known
+	pyTest    string    // the pytest test whose section is being read
 	lastBlank bool
 }
 
@@ -220,7 +239,7 @@ func (p *parser) matchRows(s string) {
 		p.emit(finding{
 			file: m.get("file"), line: m.num("line"), col: m.num("col"), typ: t,
 			msg: msg, tool: r.Tool, rule: rule, sev: normSeverity(m.get("sev")),
-			conf: r.Confidence, base: p.base(),
+			conf: r.Confidence, base: p.base(), row: r.Name,
 		})
 		return
 	}
@@ -258,6 +277,9 @@ func (p *parser) emit(f finding) {
 	rel, res := p.res.resolve(f.file, f.base)
 	if res == resDrop {
 		return
+	}
+	if p.used != nil {
+		p.used[f.row]++
 	}
 	key := rel + ":" + strconv.Itoa(f.line)
 	if i, ok := p.seen[key]; ok {
@@ -324,6 +346,13 @@ func (p *parser) trackContext(s string) {
 	if len(s) < 5 {
 		return
 	}
+	if len(p.ctx.javaWarn) > 0 && strings.Contains(s, "warnings found and -Werror specified") {
+		p.ctx.werror = true
+		for _, f := range p.ctx.javaWarn {
+			p.emit(f)
+		}
+		p.ctx.javaWarn = nil
+	}
 	switch s[0] {
 	case 'm', 'g':
 		if m := reEnterDir.FindStringSubmatch(s); m != nil {
@@ -332,6 +361,11 @@ func (p *parser) trackContext(s string) {
 	case '$', '+', '>', '#', 'R', '[', '/':
 		if m := reCmdLine.FindStringSubmatch(s); m != nil {
 			p.commandLine(m[1], m[2])
+		}
+	case 'c':
+		// make echoes its recipes bare: "cd sub && go test ./..."
+		if strings.HasPrefix(s, "cd ") && strings.Contains(s, "&&") {
+			p.commandLine("", s)
 		}
 	}
 }
@@ -368,6 +402,9 @@ func (p *parser) commandLine(prefix, cmd string) {
 		return
 	}
 	d := normalise(m[1])
+	if strings.ContainsAny(d, "$`~*") {
+		return // a variable or glob we cannot follow
+	}
 	if rel, ok := p.res.stripRoot(d); ok {
 		d = rel
 	}

@@ -27,8 +27,8 @@ var foreignMarkers = []string{
 
 // foreignPrefixes are path starts that are never workspace code.
 var foreignPrefixes = []string{
-	"<", "node:", "internal/", "/rustc/", "/usr/bin/", "/bin/", "/lib/", "/lib64/", "/proc/", "/dev/",
-	"webpack:", "native", "[", "@",
+	"<", "node:", "/rustc/", "/usr/bin/", "/bin/", "/lib/", "/lib64/", "/proc/", "/dev/",
+	"webpack:", "[",
 }
 
 // ciRoots recognise the checkout roots of common CI systems and containers.
@@ -128,11 +128,19 @@ func (r *resolver) learnRoot(root string) {
 
 // isForeign reports whether p is code outside any workspace.
 func isForeign(p string) bool {
+	if strings.HasPrefix(p, "internal/") && strings.HasSuffix(p, ".js") {
+		return true // Node's own modules, as older versions print them
+	}
 	for _, m := range foreignPrefixes {
 		if strings.HasPrefix(p, m) {
 			return true
 		}
 	}
+	return hasForeignMarker(p)
+}
+
+// hasForeignMarker reports whether p has a directory of installed code.
+func hasForeignMarker(p string) bool {
 	for _, m := range foreignMarkers {
 		if strings.Contains(p, m) {
 			return true
@@ -178,12 +186,12 @@ func (r *resolver) resolve(p, base string) (string, resolution) {
 		p = path.Join(base, p)
 		abs = strings.HasPrefix(p, "/")
 	}
-	if isForeign(p) {
+	if isForeign(p) || p == "native" || (!abs && hasForeignMarker("/"+p)) {
 		return "", resDrop
 	}
 	if abs {
 		if rel, ok := r.stripRoot(p); ok {
-			if rel == "" || isForeign("/"+rel) {
+			if rel == "" || hasForeignMarker("/"+rel) {
 				return "", resDrop
 			}
 			return rel, r.confirm(rel, resSure)
@@ -301,4 +309,31 @@ func readWorkspaceFile(ws, rel string) string {
 		return ""
 	}
 	return string(b)
+}
+
+// sourceLineHas reports whether line n of file, read from the workspace,
+// starts with prefix (after indentation). Without a workspace it is false.
+// It reads at most 1 MiB of the file, and only for findings, never per
+// log line.
+func (p *parser) sourceLineHas(file string, n int, prefix string) bool {
+	if p.opts.Workspace == "" || n < 1 {
+		return false
+	}
+	rel, res := p.res.resolve(file, p.base())
+	if res == resDrop {
+		return false
+	}
+	text := readWorkspaceFile(p.opts.Workspace, rel)
+	for i := 1; text != ""; i++ {
+		line := text
+		if j := strings.IndexByte(text, '\n'); j >= 0 {
+			line, text = text[:j], text[j+1:]
+		} else {
+			text = ""
+		}
+		if i == n {
+			return strings.HasPrefix(strings.TrimSpace(line), prefix)
+		}
+	}
+	return false
 }

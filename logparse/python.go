@@ -28,7 +28,8 @@ func init() {
 		&Row{Name: "pytest", Family: "python", Tool: "pytest",
 			Doc: "pytest failures: ____ test ____ sections, E lines, and file.py:line: Exception"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &pyTrace{} }, func() handler { return &pytest{} })
+	addHandler(10, func() handler { return &pyTrace{} })
+	addHandler(20, func() handler { return &pytest{} })
 }
 
 func pyCodeClassify(m *match) (contract.ErrorType, bool) {
@@ -138,7 +139,7 @@ func (t *pyTrace) report(p *parser, exc, msg string) {
 		return
 	}
 	f := *loc
-	f.typ, f.msg, f.conf = typ, msg, conf
+	f.typ, f.msg, f.conf, f.row = typ, msg, conf, "python-traceback"
 	if p.ctx.pyTest != "" {
 		f.test = p.ctx.pyTest
 	} else {
@@ -264,7 +265,7 @@ func (t *pytest) report(p *parser, f *finding, exc string) {
 		msg = exc
 	}
 	r := *f
-	r.typ = pyExcType(exc, first)
+	r.typ, r.row = pyExcType(exc, first), "pytest"
 	r.msg = msg
 	r.conf = 0.85
 	if exc == "AssertionError" || strings.HasPrefix(first, "assert") {

@@ -39,6 +39,9 @@ type Row struct {
 	Confidence float64
 	// Doc says in one line what the row reads.
 	Doc string
+	// Generic rows are tried after all the others, whatever the order of
+	// registration: they read shapes that many tools share.
+	Generic bool
 
 	re   *regexp.Regexp
 	idx  map[string]int
@@ -91,6 +94,7 @@ func register(rows ...*Row) {
 		byName[r.Name] = r
 		table = append(table, r)
 	}
+	sort.SliceStable(table, func(i, j int) bool { return !table[i].Generic && table[j].Generic })
 }
 
 // Rows returns a copy of the table, sorted by family then name.

@@ -16,7 +16,7 @@ func init() {
 		&Row{Name: "rust-panic", Family: "rust", Tool: "cargo test",
 			Doc: "Rust panics: thread 'name' panicked at src/x.rs:L:C: and the message"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &rustBlock{} })
+	addHandler(40, func() handler { return &rustBlock{} })
 }
 
 var (
@@ -144,9 +144,9 @@ func (r *rustBlock) end(p *parser) {
 		return
 	}
 	f := *r.loc
-	f.msg, f.rule, f.sev = r.msg, r.code, r.sev
+	f.msg, f.rule, f.sev, f.row = r.msg, r.code, r.sev, "rustc"
 	if r.ruff {
-		f.tool, f.conf, f.sev = "ruff", 0.9, ""
+		f.tool, f.conf, f.sev, f.row = "ruff", 0.9, "", "ruff-full"
 		f.typ = pyCodeType(r.code, r.msg)
 		p.emit(f)
 		return
@@ -196,7 +196,7 @@ func rustLintName(notes string) string {
 func (r *rustBlock) endPanic(p *parser) {
 	f := *r.panic
 	r.panic = nil
-	f.typ = contract.ErrLogic
+	f.typ, f.row = contract.ErrLogic, "rust-panic"
 	p.emit(f)
 }
 

@@ -18,7 +18,8 @@ func init() {
 		&Row{Name: "github-annotation", Family: "ci", Tool: "github",
 			Doc: "GitHub Actions workflow commands: ::error file=F,line=L,col=C::message"},
 	)
-	handlerCtors = append(handlerCtors, func() handler { return &shellcheckTTY{} }, func() handler { return &ghAnnotation{} })
+	addHandler(60, func() handler { return &shellcheckTTY{} })
+	addHandler(70, func() handler { return &ghAnnotation{} })
 }
 
 func bashClassify(m *match) (contract.ErrorType, bool) {
@@ -72,7 +73,7 @@ func (t *shellcheckTTY) line(p *parser, s string) bool {
 			typ = contract.ErrSyntax
 		}
 		p.emit(finding{file: t.file, line: t.lnum, col: len(m[1]) + 1, typ: typ, msg: m[4], rule: m[2],
-			sev: normSeverity(m[3]), tool: "shellcheck", conf: 0.9, base: p.base()})
+			sev: normSeverity(m[3]), tool: "shellcheck", conf: 0.9, base: p.base(), row: "shellcheck-tty"})
 		t.n = 0
 		return true
 	}
@@ -103,7 +104,7 @@ func (ghAnnotation) line(p *parser, s string) bool {
 	if m == nil || m[1] != "error" {
 		return m != nil
 	}
-	f := finding{msg: unescapeGHA(m[3]), tool: "github", sev: "error", conf: 0.85, base: p.base()}
+	f := finding{msg: unescapeGHA(m[3]), tool: "github", sev: "error", conf: 0.85, base: p.base(), row: "github-annotation"}
 	for _, kv := range reGHAParam.FindAllStringSubmatch(m[2], -1) {
 		switch kv[1] {
 		case "file":

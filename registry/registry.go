@@ -151,6 +151,9 @@ func (db *DB) dsn(abs string) string {
 	q.Set("_busy_timeout", strconv.FormatInt(db.BusyTimeout.Milliseconds(), 10))
 	q.Set("_foreign_keys", "1")
 	q.Set("_txlock", "immediate")
+	// In WAL mode NORMAL never corrupts the file; a power cut may only lose
+	// the last registration, which the next start-up writes again.
+	q.Set("_synchronous", "NORMAL")
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
 	return u.String()
 }

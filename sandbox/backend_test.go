@@ -221,7 +221,7 @@ func TestRunJobTimeoutKillsGrandchildren(t *testing.T) {
 			start := time.Now()
 			res, err := sandbox.RunJob(context.Background(), b, sandbox.Job{
 				Workspace: t.TempDir(), Script: script, Env: []string{"PATH=" + os.Getenv("PATH")},
-				Timeout: 700 * time.Millisecond,
+				Timeout: 2 * time.Second,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -230,7 +230,7 @@ func TestRunJobTimeoutKillsGrandchildren(t *testing.T) {
 				t.Errorf("timedOut %v output %q", res.TimedOut, res.Stdout)
 			}
 			if d := time.Since(start); d > 15*time.Second {
-				t.Errorf("the run returned %v after a 700ms timeout", d)
+				t.Errorf("the run returned %v after a 2s timeout", d)
 			}
 			deadline := time.Now().Add(5 * time.Second)
 			left := procsWith(marker)

@@ -15,6 +15,7 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/sandbox"
 	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/toolrun/pattern"
 )
 
 // Adapter runs external tools by profile. The zero value is ready to use:
@@ -57,7 +58,7 @@ type RunOptions struct {
 	// arguments of the command (aider's files).
 	FileScope []string
 	// Pattern, when set, has its guardrails enforced before the run.
-	Pattern *Pattern
+	Pattern *pattern.Pattern
 	// ParentRunID links the run to the run that started it (a heal, a
 	// router task).
 	ParentRunID string
@@ -256,6 +257,32 @@ func (rs *runState) scopeEntries() []string {
 		}
 	}
 	return positionalArgs(rs.profile, rs.req.Cmd)
+}
+
+// lookPath finds name in the PATH of the child's environment env (not
+// salve's own), so the tool that runs is the one the child would find. A
+// name with a slash is used as is. Empty PATH entries (the current folder)
+// are skipped.
+func lookPath(name string, env []string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, nil
+	}
+	var pathVar string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			pathVar = v
+		}
+	}
+	for _, dir := range filepath.SplitList(pathVar) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%w: %q is not in the tool's PATH", sandbox.ErrNotFound, name)
 }
 
 // mapStartError maps a failure to start the tool (seed 000, §4.2 step 3).

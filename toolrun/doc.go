@@ -30,7 +30,7 @@
 // # Tools, patterns and routing
 //
 // The tool table is [DefaultProfiles]: adding a tool is adding a
-// [Profile] row. PATTERN_INDEX.yaml is loaded by [LoadIndex], which reports
+// [Profile] row. PATTERN_INDEX.yaml is loaded by [pattern.Load], which reports
 // every unknown key, missing spec file or unknown executor with its line.
 // The [Router] sends an [contract.ExecutionRequestV1] to the executor of
 // its operation kind (EXEC-AIDER-EDIT: the aider edit executor) and maps

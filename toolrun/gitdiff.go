@@ -86,11 +86,16 @@ func writeSide(dir, rel string, st fileState) error {
 }
 
 // splitDiff cuts git's output into one section per file, keyed by the
-// changed path that its "diff --git" header names.
+// changed path that its "diff --git" header names. With --no-prefix over
+// the folders a and b, git names a created file "b/P b/P" and a deleted
+// one "a/P a/P"; each header is rewritten to the usual "a/P b/P".
 func splitDiff(out string, changes []change) map[string]string {
-	headers := make(map[string]string, len(changes))
+	headers := make(map[string]string, 3*len(changes))
 	for _, c := range changes {
-		headers["diff --git "+quoteGitPath("a/"+c.Path)+" "+quoteGitPath("b/"+c.Path)] = c.Path
+		a, b := quoteGitPath("a/"+c.Path), quoteGitPath("b/"+c.Path)
+		for _, h := range []string{a + " " + b, b + " " + b, a + " " + a} {
+			headers["diff --git "+h] = c.Path
+		}
 	}
 	diffs := map[string]string{}
 	var cur string
@@ -105,6 +110,9 @@ func splitDiff(out string, changes []change) map[string]string {
 		if strings.HasPrefix(line, "diff --git ") {
 			flush()
 			cur = headers[strings.TrimRight(line, "\n")]
+			if cur != "" {
+				line = "diff --git " + quoteGitPath("a/"+cur) + " " + quoteGitPath("b/"+cur) + "\n"
+			}
 		}
 		if cur != "" {
 			b.WriteString(line)

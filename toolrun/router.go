@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/toolrun/pattern"
 )
 
 // Executor runs one routed task and maps its outcome to the executor-level
 // result. It must not panic; the router recovers anyway.
-type Executor func(ctx context.Context, r *Router, task contract.ExecutionRequestV1, p *Pattern) contract.ExecutionResultV1
+type Executor func(ctx context.Context, r *Router, task contract.ExecutionRequestV1, p *pattern.Pattern) contract.ExecutionResultV1
 
 // ExecutorRow is one row of the executor table: a name that patterns use
 // in their "executor" key, and the operation kinds it serves.
@@ -39,7 +40,7 @@ func DefaultExecutors() []ExecutorRow {
 	}}
 }
 
-// ExecutorNames lists every name and alias of rows, for [LoadIndex].
+// ExecutorNames lists every name and alias of rows, for [pattern.Load].
 func ExecutorNames(rows []ExecutorRow) []string {
 	var out []string
 	for _, r := range rows {
@@ -68,7 +69,7 @@ type Router struct {
 	Adapter *Adapter
 	// Index holds the patterns that tasks name; nil means tasks must not
 	// name one.
-	Index *Index
+	Index *pattern.Index
 	// Executors is the executor table; nil means DefaultExecutors().
 	Executors []ExecutorRow
 	// ParentRunID is given to every tool run the router starts.
@@ -100,7 +101,7 @@ func (r *Router) Route(ctx context.Context, task contract.ExecutionRequestV1) (r
 	if !ok {
 		return r.rejected(task, contract.ExitRejected, fmt.Sprintf("no executor for operation_kind %q", task.OperationKind))
 	}
-	var pat *Pattern
+	var pat *pattern.Pattern
 	if task.PatternID != "" {
 		if r.Index == nil {
 			return r.rejected(task, contract.ExitRejected, fmt.Sprintf("task names pattern %q but no pattern index is loaded", task.PatternID))
@@ -162,7 +163,7 @@ func toolOf(task contract.ExecutionRequestV1) string {
 // request from the task's inputs (model, prompt_file, edit_format, read,
 // timeout_seconds), runs it through the adapter with the task's file scope
 // and pattern, and maps the outcome.
-func executeAiderEdit(ctx context.Context, r *Router, task contract.ExecutionRequestV1, p *Pattern) contract.ExecutionResultV1 {
+func executeAiderEdit(ctx context.Context, r *Router, task contract.ExecutionRequestV1, p *pattern.Pattern) contract.ExecutionResultV1 {
 	in, err := aiderInputs(task)
 	if err != nil {
 		return r.rejected(task, contract.ExitRejected, err.Error())

@@ -30,7 +30,7 @@ type runState struct {
 	patches   []contract.PatchRecordV1
 	violated  []string
 	stored    bool // the run row exists in the store
-	finished  bool
+	persisted bool // persist was attempted
 }
 
 // maxEventText caps the tool output copied into an event's context.
@@ -93,8 +93,13 @@ func (rs *runState) runTool(ctx context.Context) {
 	}
 	env := sandbox.MergeEnv(rs.a.baseEnv(rs.profile), rs.req.Env)
 	env = sandbox.MergeEnv(env, rs.profile.ForcedEnv)
+	prog, err := lookPath(rs.req.Cmd[0], env)
+	if err != nil {
+		rs.startFailed(err)
+		return
+	}
 	cmd := sandbox.Cmd{
-		Path: rs.req.Cmd[0], Args: rs.req.Cmd[1:], Dir: rs.req.Cwd, Env: env,
+		Path: prog, Args: rs.req.Cmd[1:], Dir: rs.req.Cwd, Env: env,
 		Timeout: time.Duration(timeout) * time.Second, MaxOutput: rs.a.MaxOutput,
 	}
 	if rs.req.StdinData != nil {
@@ -104,9 +109,7 @@ func (rs *runState) runTool(ctx context.Context) {
 	end := rs.a.now()
 	rs.result.CompletedAt = contract.Timestamp(end)
 	if err != nil {
-		rs.result.ExitCode, rs.result.Stderr = mapStartError(err)
-		rs.result.DurationSeconds = end.Sub(rs.start).Seconds()
-		rs.event(contract.LevelError, rs.result.Stderr, map[string]any{"exit_code": rs.result.ExitCode})
+		rs.startFailed(err)
 		return
 	}
 	rs.result.DurationSeconds = res.Duration.Seconds()
@@ -133,6 +136,15 @@ func (rs *runState) runTool(ctx context.Context) {
 		rs.event(contract.LevelWarn, "Output capped to its head and tail",
 			map[string]any{"stdout_bytes": res.StdoutBytes, "stderr_bytes": res.StderrBytes})
 	}
+}
+
+// startFailed records a tool that could not be started.
+func (rs *runState) startFailed(err error) {
+	end := rs.a.now()
+	rs.result.CompletedAt = contract.Timestamp(end)
+	rs.result.ExitCode, rs.result.Stderr = mapStartError(err)
+	rs.result.DurationSeconds = end.Sub(rs.start).Seconds()
+	rs.event(contract.LevelError, rs.result.Stderr, map[string]any{"exit_code": rs.result.ExitCode})
 }
 
 // checkScope snapshots the tree again, records a patch per changed file and
@@ -236,8 +248,8 @@ func (rs *runState) panicked(ctx context.Context, r any) (out Outcome) {
 	rs.result.DurationSeconds = end.Sub(rs.start).Seconds()
 	rs.status = contract.RunFailed
 	rs.event(contract.LevelError, rs.result.Stderr, nil)
-	if !rs.finished {
-		rs.finish(ctx)
+	if !rs.persisted {
+		rs.complete(ctx)
 	}
 	return rs.outcome()
 }
@@ -265,8 +277,11 @@ func (rs *runState) outcome() Outcome {
 
 // finish writes the completion event and stores everything.
 func (rs *runState) finish(ctx context.Context) {
-	rs.finished = true
 	rs.a.stage("finish")
+	rs.complete(ctx)
+}
+
+func (rs *runState) complete(ctx context.Context) {
 	level := contract.LevelInfo
 	if rs.status != contract.RunSucceeded {
 		level = contract.LevelError
@@ -300,6 +315,7 @@ func (rs *runState) storeRun(status string) store.Run {
 // persist stores the run and everything under it in one transaction.
 // Failures are logged, never raised: the result stands on its own.
 func (rs *runState) persist(ctx context.Context) {
+	rs.persisted = true
 	st := rs.a.Store
 	if st == nil {
 		return

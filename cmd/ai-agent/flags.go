@@ -114,7 +114,7 @@ func parseArgs(args []string) (*cliArgs, error) {
 			a.positionals = append(a.positionals, args[i+1:]...)
 			break
 		}
-		if arg == "-" || !strings.HasPrefix(arg, "-") {
+		if arg == "-" || !strings.HasPrefix(arg, "-") || strings.Contains(arg, "\n") {
 			a.positionals = append(a.positionals, arg)
 			continue
 		}

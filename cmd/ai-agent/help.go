@@ -103,12 +103,12 @@ func helpValue(def flagDef) (meta, dflt string) {
 
 // listTools implements --list-tools (spec §2). MCP clients come with part
 // 2; until then every named server fails to start (exit 3).
-func listTools(ctx context.Context, a *cliArgs, stdout, stderr io.Writer, log *slog.Logger) int {
+func listTools(ctx context.Context, d deps, a *cliArgs, stdout, stderr io.Writer, log *slog.Logger) int {
 	if len(a.positionals) > 1 {
 		fmt.Fprintf(stderr, "ai-agent: --list-tools takes at most <system>\n")
 		return exitConfig
 	}
-	st := &startup{a: a, log: log, stderr: stderr, overMap: map[string]string{}, fm: &config.Frontmatter{Settings: map[string]any{}}}
+	st := &startup{deps: d, a: a, log: log, stderr: stderr, overMap: map[string]string{}, fm: &config.Frontmatter{Settings: map[string]any{}}}
 	if len(a.positionals) == 1 {
 		st.sys, _ = resolvePrompt(a.positionals[0], func() (string, error) { return "", nil })
 	}
@@ -121,7 +121,7 @@ func listTools(ctx context.Context, a *cliArgs, stdout, stderr io.Writer, log *s
 	if len(names) == 1 && names[0] == "all" {
 		names = st.cfg.Keys("mcpServers")
 	}
-	start := mcpStarters()
+	start := d.mcp
 	for _, n := range names {
 		if !st.mcpEnabled(n) {
 			fmt.Fprintf(stderr, "ai-agent: unknown MCP server %q\n", n)

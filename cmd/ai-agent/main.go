@@ -53,7 +53,12 @@ func exitCode(err error) int {
 }
 
 // run is the whole program; it never panics.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(ctx, defaultDeps(), args, stdin, stdout, stderr)
+}
+
+// runWith is run with explicit dependencies.
+func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "AGENT FAILED: internal error: %v\n", r)
@@ -83,9 +88,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitConfig
 	}
 	if a.has("list-tools") {
-		return listTools(ctx, a, stdout, stderr, log)
+		return listTools(ctx, d, a, stdout, stderr, log)
 	}
-	st, err := prepare(ctx, a, stdin, stdout, stderr, log)
+	st, err := prepare(ctx, d, a, stdin, stdout, stderr, log)
 	if st != nil {
 		defer st.close()
 	}

@@ -86,6 +86,11 @@ func (st *startup) options(stdout io.Writer) (agent.Options, error) {
 	if o.Targets, err = st.targets(params); err != nil {
 		return o, err
 	}
+	g, err := newGuard(o.Targets, st.log)
+	if err != nil {
+		return o, fmt.Errorf("%w: context guard: %v", config.ErrConfig, err)
+	}
+	o.Guard = g
 	vars := newPromptVars(st.cwd, agent.FormatDescription(o.Format), o.MaxTurns, o.MaxToolCallsPerTurn)
 	o.SystemPrompt = vars.expand(st.sys.text)
 	o.UserPrompt = vars.expand(st.usr.text)
@@ -269,12 +274,12 @@ func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
 		}
 		client, ok := clients[pname]
 		if !ok {
-			if client, err = newProvider(providerSpec{Name: pname, Config: entry, Logger: st.log}); err != nil {
+			if client, err = st.deps.newProvider(providerSpec{Name: pname, Config: entry, Logger: st.log}); err != nil {
 				return nil, err
 			}
 			clients[pname] = client
 		}
-		t, err := target(pname, model, entry, client, base, st.cfg)
+		t, err := target(pname, model, entry, client, base, st.bufferTokens())
 		if err != nil {
 			return nil, err
 		}
@@ -286,13 +291,21 @@ func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
 	return out, nil
 }
 
-func target(pname, model string, entry config.Provider, client llm.Provider, base agent.Params, cfg *config.Config) (agent.Target, error) {
+// bufferTokens is defaults.contextWindowBufferTokens, else 8192.
+func (st *startup) bufferTokens() int {
+	if n, err := config.Int(st.cfg.Raw("defaults", "contextWindowBufferTokens"), 0); err == nil {
+		return n
+	}
+	return 8192
+}
+
+func target(pname, model string, entry config.Provider, client llm.Provider, base agent.Params, buffer int) (agent.Target, error) {
 	t := agent.Target{Provider: pname, Model: model, Client: client, Params: base,
-		ContextWindow: 131072, ToolChoice: entry.ToolChoice}
+		ContextWindow: 131072, ToolChoice: entry.ToolChoice, Tokenizer: entry.Tokenizer}
 	if entry.ContextWindow > 0 {
 		t.ContextWindow = entry.ContextWindow
 	}
-	t.ContextWindowBufferTokens = 8192
+	t.ContextWindowBufferTokens = buffer
 	if entry.ContextWindowBufferTokens > 0 {
 		t.ContextWindowBufferTokens = entry.ContextWindowBufferTokens
 	}
@@ -308,6 +321,9 @@ func target(pname, model string, entry config.Provider, client llm.Provider, bas
 	}
 	if mc.ToolChoice != "" {
 		t.ToolChoice = mc.ToolChoice
+	}
+	if mc.Tokenizer != "" {
+		t.Tokenizer = mc.Tokenizer
 	}
 	ov, err := mc.ParsedOverrides()
 	if err != nil {

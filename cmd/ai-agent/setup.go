@@ -37,6 +37,7 @@ func (s *sessionSetup) close() {
 
 // startup carries the intermediate results of prepare.
 type startup struct {
+	deps    deps
 	a       *cliArgs
 	log     *slog.Logger
 	stderr  io.Writer
@@ -54,8 +55,8 @@ type startup struct {
 // prepare performs every start-up step of spec §2 "--dry-run": arguments,
 // prompts and frontmatter, config layers and variables, providers, tools,
 // queues and the output schema. MCP servers start only outside a dry run.
-func prepare(ctx context.Context, a *cliArgs, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) (*sessionSetup, error) {
-	st := &startup{a: a, log: log, stderr: stderr, dryRun: a.bools["dry-run"], overMap: map[string]string{}}
+func prepare(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) (*sessionSetup, error) {
+	st := &startup{deps: d, a: a, log: log, stderr: stderr, dryRun: a.bools["dry-run"], overMap: map[string]string{}}
 	var err error
 	if st.cwd, err = os.Getwd(); err != nil {
 		return nil, fmt.Errorf("getwd: %w", err)

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/tools"
+	"github.com/salve-dev/salve/tools/queue"
 	"github.com/salve-dev/salve/tools/rest"
 )
 
@@ -55,6 +57,7 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 		}
 	}
 	s.opts.Batch = s.opts.Batch && batch
+	s.opts.Queuer = queuer{set: queues}
 	if len(restSpecs) > 0 {
 		p, err := rest.New(restSpecs, nil)
 		if err != nil {
@@ -80,7 +83,7 @@ func (st *startup) mcpEnabled(name string) bool {
 	return !ok || enabled
 }
 
-func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, queues map[string]bool) error {
+func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, queues *queue.Set) error {
 	if err := st.cfg.Check("mcpServers", name); err != nil {
 		return err
 	}
@@ -91,7 +94,7 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	if st.dryRun {
 		return nil
 	}
-	start := mcpStarters()
+	start := st.deps.mcp
 	if start == nil {
 		return fmt.Errorf("%w: MCP server %q: MCP servers are not available in this build", errInit, name)
 	}
@@ -108,24 +111,39 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	return nil
 }
 
-// queues validates queues.NAME.concurrent and returns the queue names,
-// default included (spec §9.7).
-func (st *startup) queues() (map[string]bool, error) {
-	names := map[string]bool{"default": true}
+// queues builds the queue set from queues.NAME.concurrent, with the default
+// queue added when missing (spec §9.7).
+func (st *startup) queues() (*queue.Set, error) {
+	cfg := map[string]int{}
 	for _, q := range st.cfg.Keys("queues") {
-		v, err := config.ParseSetting("maxTurns", st.cfg.Raw("queues", q, "concurrent"))
+		n, err := config.Int(st.cfg.Raw("queues", q, "concurrent"), 1)
 		if err != nil {
 			return nil, fmt.Errorf("%w: queues.%s.concurrent must be a positive integer", config.ErrConfig, q)
 		}
-		_ = v
-		names[q] = true
+		cfg[q] = n
 	}
-	return names, nil
+	set, err := queue.New(cfg, st.log)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", config.ErrConfig, err)
+	}
+	return set, nil
 }
 
-func checkQueue(queues map[string]bool, section, name, queue string) error {
-	if queue == "" || queues[queue] {
-		return nil
+func checkQueue(queues *queue.Set, section, name, q string) error {
+	if err := queues.Validate([]queue.Binding{{Owner: section + "." + name, Queue: q}}); err != nil {
+		return fmt.Errorf("%w: %v", config.ErrConfig, err)
 	}
-	return fmt.Errorf("%w: %s.%s is bound to undefined queue %q", config.ErrConfig, section, name, queue)
+	return nil
+}
+
+// queuer adapts queue.Set to agent.Queuer.
+type queuer struct{ set *queue.Set }
+
+// Acquire waits for a slot of the named queue.
+func (q queuer) Acquire(ctx context.Context, name string) (func(), time.Duration, int, error) {
+	slot, err := q.set.Acquire(ctx, name)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return slot.Release, slot.Wait, slot.Depth, nil
 }

@@ -13,6 +13,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -95,8 +96,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			code = exitNoResponse
 		}
 	}()
-	opts, flagErr := parseFlags(args, stderr)
+	// Usage text goes to stderr only for -h: a bad flag is reported in the
+	// error response (and the JSON log), keeping stderr machine-readable.
+	var usage bytes.Buffer
+	opts, flagErr := parseFlags(args, &usage)
 	if errors.Is(flagErr, flag.ErrHelp) {
+		_, _ = stderr.Write(usage.Bytes())
 		return exitOK
 	}
 	if flagErr == nil && opts.version {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +12,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/executor"
+	"github.com/salve-dev/salve/store"
 	"github.com/spf13/cobra"
 )
 
@@ -29,6 +32,8 @@ type execOptions struct {
 	RunID       string
 	Image       string
 	MaxLog      int
+	Store       string
+	NoRecord    bool
 }
 
 // newExecCmd builds "salve exec": run a project's build and tests the way
@@ -68,6 +73,8 @@ input.`,
 	f.StringVar(&opts.RunID, "run-id", "", "the run id (default: a new UUID)")
 	f.StringVar(&opts.Image, "image", "", "container image for the docker and podman backends (default: one per project type)")
 	f.IntVar(&opts.MaxLog, "max-log", 0, "bytes of log kept in memory and in build_log (default 1 MiB; the file keeps all)")
+	f.StringVar(&opts.Store, "store", "", "the run store file (default: $SALVE_STORE, else the salve state dir)")
+	f.BoolVar(&opts.NoRecord, "no-record", false, "do not record the execution in the run store")
 	return cmd
 }
 
@@ -83,7 +90,10 @@ func execRun(ctx context.Context, s *streams, opts *execOptions) error {
 	if opts.ProjectType != "" {
 		in.ProjectType = &opts.ProjectType
 	}
-	rec, closeRec, err := openExecRecorder(ctx, s)
+	if opts.RunID == "" {
+		opts.RunID = uuid.NewString()
+	}
+	rec, closeRec, err := openExecRecorder(ctx, s, opts)
 	if err != nil {
 		return exitWith(exitFailure, fmt.Errorf("exec: open run store: %w", err))
 	}
@@ -115,15 +125,14 @@ func execRun(ctx context.Context, s *streams, opts *execOptions) error {
 		return exitWith(exitFailure, fmt.Errorf("exec: %w", err))
 	}
 	if opts.JSON {
-		b, err := contract.MarshalIndentJSON(out)
-		if err != nil {
-			return exitWith(exitFailure, fmt.Errorf("exec: encode output: %w", err))
-		}
-		if _, err := s.Stdout.Write(b); err != nil {
+		enc := json.NewEncoder(s.Stdout)
+		enc.SetEscapeHTML(false) // keep "&&" readable in resolved_command
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
 			return exitWith(exitFailure, fmt.Errorf("exec: write output: %w", err))
 		}
 	} else {
-		fmt.Fprintln(s.Stderr, summary(out))
+		fmt.Fprintln(s.Stderr, summary(opts.RunID, out))
 	}
 	if out.ExitCode != 0 {
 		return exitWith(out.ExitCode, nil)
@@ -131,15 +140,30 @@ func execRun(ctx context.Context, s *streams, opts *execOptions) error {
 	return nil
 }
 
-// openExecRecorder returns the run store's recorder. The run store has not
-// landed yet, so executions are recorded only in their run directory
-// (build.log and output.json); the store's recorder plugs in here.
-func openExecRecorder(context.Context, *streams) (executor.Recorder, func(), error) {
-	return nil, func() {}, nil
+// openExecRecorder opens the run store (--store, $SALVE_STORE, or the
+// default path) and returns its recorder and a function that closes it.
+// With --no-record it returns no recorder: the run directory alone keeps
+// build.log and output.json.
+func openExecRecorder(ctx context.Context, s *streams, opts *execOptions) (executor.Recorder, func(), error) {
+	if opts.NoRecord {
+		return nil, func() {}, nil
+	}
+	path := opts.Store
+	if path == "" {
+		var err error
+		if path, err = store.DefaultPath(s.Getenv); err != nil {
+			return nil, nil, err
+		}
+	}
+	st, err := store.OpenContext(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return executor.StoreRecorder{Store: st}, func() { _ = st.Close() }, nil
 }
 
 // summary is the one line that ends a streamed run.
-func summary(out contract.ExecutorOutput) string {
+func summary(runID string, out contract.ExecutorOutput) string {
 	m := out.EnvironmentMetadata
 	status := "passed"
 	switch {
@@ -148,8 +172,8 @@ func summary(out contract.ExecutorOutput) string {
 	case out.ExitCode != 0:
 		status = "failed"
 	}
-	return fmt.Sprintf("salve exec: %s (exit %d) in %.1fs · %s · %s isolation · log %s (%d bytes)",
-		status, out.ExitCode, out.ExecutionTimeSeconds, m.ProjectType, m.Isolation, m.LogPath, m.LogBytes)
+	return fmt.Sprintf("salve exec: %s (exit %d) in %.1fs · %s · %s isolation · run %s · log %s (%d bytes)",
+		status, out.ExitCode, out.ExecutionTimeSeconds, m.ProjectType, m.Isolation, runID, m.LogPath, m.LogBytes)
 }
 
 func isTerminal(w io.Writer) bool {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/store"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // sampleWorkspace copies a sample project of the executor into a fresh
@@ -41,6 +44,7 @@ func sampleWorkspace(t *testing.T, name string) string {
 // TestExecRealProjectsJSON drives "salve exec --json" on the sample
 // projects of five ecosystems, passing and failing, with auto isolation.
 func TestExecRealProjectsJSON(t *testing.T) {
+	tempStore(t)
 	tests := []struct {
 		project, tool string
 		pass          bool
@@ -68,11 +72,13 @@ func TestExecRealProjectsJSON(t *testing.T) {
 			if m := out.EnvironmentMetadata; m.Isolation == "" || m.ResolvedCommand == "" || m.LogPath == "" {
 				t.Errorf("metadata incomplete: %+v", m)
 			}
+			validateAgainstSchema(t, "ExecutorOutput", stdout)
 		})
 	}
 }
 
 func TestExecStreamsLogAndSummary(t *testing.T) {
+	tempStore(t)
 	ws := t.TempDir()
 	runDir := t.TempDir()
 	code, stdout, stderr := runSalve(t, "exec", "--workspace", ws, "--run-dir", runDir, "--isolation", "none",
@@ -93,6 +99,7 @@ func TestExecStreamsLogAndSummary(t *testing.T) {
 }
 
 func TestExecExitStatus(t *testing.T) {
+	tempStore(t)
 	ws := t.TempDir()
 	tests := []struct {
 		name string
@@ -124,11 +131,116 @@ func TestExecExitStatus(t *testing.T) {
 }
 
 func TestExecPassesNamedEnvOnly(t *testing.T) {
+	tempStore(t)
 	t.Setenv("OPENAI_API_KEY", "sk-cli-must-not-leak")
 	t.Setenv("SALVE_CLI_PASSED", "yes")
 	code, stdout, _ := runSalve(t, "exec", "--workspace", t.TempDir(), "--run-dir", t.TempDir(),
 		"--env", "SALVE_CLI_PASSED", "--cmd", "env")
 	if code != 0 || strings.Contains(stdout, "must-not-leak") || !strings.Contains(stdout, "SALVE_CLI_PASSED=yes") {
 		t.Errorf("exit %d, environment:\n%s", code, stdout)
+	}
+}
+
+// tempStore points the run store at a fresh file for the test.
+func tempStore(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "runs.db")
+	t.Setenv(store.EnvStore, path)
+	return path
+}
+
+// TestExecRecordsInStore checks that an execution lands in the run store,
+// with its output object in an event and the full log as an artifact, as
+// "salve runs show" reads them (Store.View).
+func TestExecRecordsInStore(t *testing.T) {
+	path := tempStore(t)
+	runID := "3f8a4c1e-0000-4000-8000-000000000001"
+	code, _, stderr := runSalve(t, "exec", "--workspace", t.TempDir(), "--run-dir", t.TempDir(), "--isolation", "none",
+		"--run-id", runID, "--cmd", "echo cc main.c; echo 'main.c:1: error' >&2; exit 1")
+	if code != 1 || !strings.Contains(stderr, "run "+runID) {
+		t.Fatalf("exit %d stderr %q", code, stderr)
+	}
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	v, err := st.View(context.Background(), runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Run.Kind != store.KindExec || v.Run.Status != contract.RunFailed || len(v.Events) != 1 {
+		t.Fatalf("view %+v", v)
+	}
+	out, _ := json.Marshal(v.Events[0].Context["executor_output"])
+	var eo contract.ExecutorOutput
+	if err := json.Unmarshal(out, &eo); err != nil || eo.ExitCode != 1 || eo.BuildLog != "cc main.c\nmain.c:1: error\n" {
+		t.Errorf("event output %s (%v)", out, err)
+	}
+	_, data, err := st.ArtifactData(context.Background(), runID, "build.log")
+	if err != nil || string(data) != eo.BuildLog {
+		t.Errorf("build.log artifact %q %v", data, err)
+	}
+
+	// --no-record leaves the store alone.
+	code, _, _ = runSalve(t, "exec", "--workspace", t.TempDir(), "--run-dir", t.TempDir(), "--isolation", "none",
+		"--run-id", "3f8a4c1e-0000-4000-8000-000000000002", "--no-record", "--cmd", "true")
+	if _, err := st.GetRun(context.Background(), "3f8a4c1e-0000-4000-8000-000000000002"); code != 0 || err == nil {
+		t.Errorf("--no-record: exit %d, run found (err %v)", code, err)
+	}
+}
+
+// TestProgressLine checks the TTY status line: drawn on stderr after whole
+// lines, erased before each log chunk, never drawn after a partial line,
+// and gone at the end. Stdout receives the log untouched.
+func TestProgressLine(t *testing.T) {
+	var out, errb strings.Builder
+	p := newProgress(&out, &errb)
+	p.Write([]byte("one\n"))
+	if !strings.Contains(errb.String(), "salve exec: running 0s") {
+		t.Fatalf("no status line after a whole line: %q", errb.String())
+	}
+	p.Write([]byte("partial"))
+	if strings.Count(errb.String(), "salve exec: running") != 1 || !strings.HasSuffix(errb.String(), "\r\033[K") {
+		t.Errorf("status line drawn after a partial line, or not erased: %q", errb.String())
+	}
+	p.Write([]byte(" done\n"))
+	p.stop()
+	if out.String() != "one\npartial done\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	if !strings.HasSuffix(errb.String(), "\r\033[K") {
+		t.Errorf("status line left on screen: %q", errb.String())
+	}
+	if isTerminal(&out) {
+		t.Errorf("a buffer is not a terminal")
+	}
+}
+
+// validateAgainstSchema checks doc against the contract's JSON Schema name.
+func validateAgainstSchema(t *testing.T, name, doc string) {
+	t.Helper()
+	raw, err := contract.Schema(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemaDoc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("mem:///"+name+".json", schemaDoc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("mem:///" + name + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("output does not match the %s schema: %v", name, err)
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -182,6 +183,21 @@ func NewServer() *Server {
 	return s
 }
 
+// Listen starts a server on addr ("127.0.0.1:0" picks a free port).
+func Listen(addr string) (*Server, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("llmtest: listen: %w", err)
+	}
+	s := &Server{closing: make(chan struct{})}
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.srv.Listener.Close()
+	s.srv.Listener = l
+	s.srv.Start()
+	s.URL = s.srv.URL
+	return s, nil
+}
+
 // Close stops the server, first releasing hanging handlers.
 func (s *Server) Close() {
 	select {
@@ -306,7 +322,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, req Request, rep
 	}
 	switch rep.Fault {
 	case FaultHang:
-		s.hang(r)
+		s.hang(w, r)
 		return
 	case FaultDropConnection:
 		dropConnection(w)
@@ -354,10 +370,13 @@ func writeRaw(w http.ResponseWriter, stream bool, rep Reply) {
 	io.WriteString(w, rep.Body)
 }
 
-func (s *Server) hang(r *http.Request) {
+// hang waits for the client to give up, or for Close, which drops the
+// connection so the client never sees a finished answer.
+func (s *Server) hang(w http.ResponseWriter, r *http.Request) {
 	select {
 	case <-r.Context().Done():
 	case <-s.closing:
+		dropConnection(w)
 	}
 }
 
@@ -400,7 +419,7 @@ func (s *Server) answerStream(w http.ResponseWriter, r *http.Request, wire Wire,
 				if fl != nil {
 					fl.Flush()
 				}
-				s.hang(r)
+				s.hang(w, r)
 				return
 			case FaultResetStream:
 				if fl != nil {
@@ -494,8 +513,14 @@ func split(s string, n int) []string {
 	var out []string
 	for len(s) > 0 {
 		i := min(n, len(s))
-		for i < len(s) && i > 1 && s[i]&0xC0 == 0x80 {
+		for i < len(s) && i > 0 && s[i]&0xC0 == 0x80 {
 			i--
+		}
+		if i == 0 { // one rune longer than n: send it whole
+			i = 1
+			for i < len(s) && s[i]&0xC0 == 0x80 {
+				i++
+			}
 		}
 		out = append(out, s[:i])
 		s = s[i:]
@@ -519,4 +544,33 @@ func objectArgs(args string) json.RawMessage {
 		return json.RawMessage(t)
 	}
 	return json.RawMessage(`{}`)
+}
+
+// Render returns the bytes the server would send for rep on wire: the JSON
+// body, or the whole stream (with the OpenAI usage chunk). Use it to feed
+// decoders directly in benchmarks and fuzz seeds.
+func Render(wire Wire, stream bool, rep Reply) []byte {
+	if rep.Model == "" {
+		rep.Model = "m"
+	}
+	body := []byte(`{"stream_options":{"include_usage":true}}`)
+	r := render(Request{Wire: wire, Body: body, Stream: stream}, rep, 1)
+	if !stream {
+		return r.body
+	}
+	return bytes.Join(r.stream, nil)
+}
+
+// SampleReply is a typical tool-calling answer for benchmarks: 2 KB of
+// text, two tool calls and cached-token usage, streamed in 16-byte pieces.
+func SampleReply() Reply {
+	return Reply{
+		Text: strings.Repeat("The quick brown fox jumps over the lazy dog. ", 45),
+		ToolCalls: []ToolCall{
+			{ID: "call_1", Name: "fs__read_file", Arguments: `{"path":"src/main.go","offset":0,"limit":400}`},
+			{ID: "call_2", Name: "fs__search", Arguments: `{"pattern":"func main","path":"."}`},
+		},
+		Usage:     &Usage{Input: 1200, Output: 300, CacheRead: 4000},
+		ChunkSize: 16,
+	}
 }

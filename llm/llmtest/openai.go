@@ -134,16 +134,35 @@ func errorBody(w Wire, rep Reply) []byte {
 	if msg == "" {
 		msg = fmt.Sprintf("llmtest: simulated HTTP %d", rep.Status)
 	}
+	if typ == "" {
+		typ = defaultErrorType(rep.Status)
+	}
 	switch w {
 	case Anthropic:
-		if typ == "" {
-			typ = "api_error"
-		}
 		return mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}})
 	case Ollama:
 		return mustJSON(map[string]any{"error": msg})
 	}
 	return mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": typ}})
+}
+
+// defaultErrorType names the error type a provider gives a status.
+func defaultErrorType(status int) string {
+	switch {
+	case status == 400:
+		return "invalid_request_error"
+	case status == 401:
+		return "authentication_error"
+	case status == 403:
+		return "permission_error"
+	case status == 404:
+		return "not_found_error"
+	case status == 429:
+		return "rate_limit_error"
+	case status == 529:
+		return "overloaded_error"
+	}
+	return "api_error"
 }
 
 // streamError is the provider's in-stream error event.

@@ -69,6 +69,8 @@ func New(o Options) *Provider {
 			Client:   client,
 			Header:   wire.Header(o.Headers, "Authorization", auth),
 			Secrets:  []string{o.APIKey},
+			// Ollama streams newline-delimited JSON.
+			StreamAccept: "application/x-ndjson",
 		},
 	}
 }
@@ -98,22 +100,26 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response,
 		return llm.Response{}, err
 	}
 	defer resp.Body.Close()
-	acc := &accumulator{onDelta: req.OnDelta}
 	if !req.Stream {
-		acc.onDelta = nil
 		body, err := p.ep.ReadBody(ctx, resp)
 		if err != nil {
 			return llm.Response{}, err
 		}
-		if err := p.addLine(acc, bytes.TrimSpace(body)); err != nil {
-			return llm.Response{}, err
-		}
-		if !acc.done {
-			return llm.Response{}, llm.InvalidResponse("ollama: decode response", errors.New("done is not true"))
-		}
-		return acc.response(), nil
+		return p.decodeWhole(body)
 	}
-	return p.readStream(ctx, resp, acc)
+	return p.readStream(ctx, resp, &accumulator{onDelta: req.OnDelta})
+}
+
+// decodeWhole decodes a non-streamed answer, which must say done:true.
+func (p *Provider) decodeWhole(body []byte) (llm.Response, error) {
+	acc := &accumulator{}
+	if err := p.addLine(acc, bytes.TrimSpace(body)); err != nil {
+		return llm.Response{}, err
+	}
+	if !acc.done {
+		return llm.Response{}, llm.InvalidResponse("ollama: decode response", errors.New("done is not true"))
+	}
+	return acc.response(), nil
 }
 
 type chatRequest struct {

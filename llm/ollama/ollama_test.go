@@ -67,7 +67,7 @@ func TestRequestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := srv.Requests()[0]
-	if rec.Path != "/api/chat" || rec.Header.Get("Authorization") != "Bearer ollama-key-123" || rec.Header.Get("X-Org") != "acme" {
+	if rec.Path != "/api/chat" || rec.Header.Get("Accept") != "application/x-ndjson" || rec.Header.Get("Authorization") != "Bearer ollama-key-123" || rec.Header.Get("X-Org") != "acme" {
 		t.Fatalf("path %s headers %v", rec.Path, rec.Header)
 	}
 	var pretty bytes.Buffer

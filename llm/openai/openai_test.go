@@ -259,6 +259,19 @@ func TestErrorClasses(t *testing.T) {
 	}
 }
 
+// TestClientTimeout checks that the HTTP client's own timeout is a timeout
+// too, not a network error.
+func TestClientTimeout(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Push(llmtest.Reply{Fault: llmtest.FaultHang})
+	p := New(Options{BaseURL: srv.OpenAIBaseURL(), HTTPClient: &http.Client{Timeout: 100 * time.Millisecond}})
+	_, err := p.Complete(context.Background(), llm.Request{Model: "m"})
+	if c := llm.AsError(err).Class; c != llm.ClassTimeout {
+		t.Fatalf("class %s (%v), want timeout", c, err)
+	}
+}
+
 func TestConnectionRefused(t *testing.T) {
 	srv := llmtest.NewServer()
 	base := srv.OpenAIBaseURL()

@@ -45,6 +45,15 @@ wanted() {
 	return 1
 }
 
+# PYTHON is a python3 that has pytest (Debian's, when the default lacks it).
+if [ -z "${PYTHON:-}" ]; then
+	PYTHON=python3
+	for c in python3 /usr/bin/python3; do
+		if "$c" -c 'import pytest' >/dev/null 2>&1; then PYTHON=$c; break; fi
+	done
+fi
+export PYTHON
+
 selected=("$@")
 setup_tools
 export PATH="$tools/node_modules/.bin:$tools/bin:$PATH"
@@ -60,7 +69,7 @@ for meta in "$corpus"/*/*/meta.json; do
 	tool=$(meta_get "$meta" tool)
 	first=""
 	for w in $cmd; do
-		case "$w" in *=*) continue ;; *) first=$w; break ;; esac
+		case "$w" in *=*) continue ;; '$PYTHON') first=$PYTHON; break ;; *) first=$w; break ;; esac
 	done
 	if ! command -v "$first" >/dev/null 2>&1 && [ "$first" != "cd" ] && [ "$first" != "echo" ]; then
 		echo "generate: skip $id: $first not installed" >&2

@@ -4,12 +4,18 @@ RUN_ROOT replaced by ROOT_AS and the CI noise named in MESS_JSON added, the
 way CI systems wrap a tool's output. Deterministic: the same input gives the
 same log."""
 import json
+import os
 import sys
 
 raw, run, root_as, mess = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 text = open(raw, encoding="utf-8", errors="replace").read()
 if root_as != run:
     text = text.replace(run, root_as)
+# The recording user's home is not part of the fixture: show it as a CI
+# user's, so that toolchain paths (pyenv, rustup, cargo) keep their shape.
+home = os.environ.get("HOME", "")
+if len(home) > 1:
+    text = text.replace(home.rstrip("/") + "/", "/home/ci/")
 lines = text.split("\n")
 if lines and lines[-1] == "":
     lines.pop()

@@ -309,3 +309,21 @@ func nameOrDefault(name string) string {
 	}
 	return name
 }
+
+// Queuer adapts a [Set] to the session engine's plug (agent.Queuer):
+// Acquire returns the release function, the time waited and the depth met.
+// The engine does not call it for internal tools or for calls inside
+// agent__batch. Share one Queuer among all the sessions of a process so that
+// the bounds hold across them.
+type Queuer struct {
+	Set *Set
+}
+
+// Acquire waits for a slot of the named queue; see [Set.Acquire].
+func (q Queuer) Acquire(ctx context.Context, name string) (release func(), waited time.Duration, depth int, err error) {
+	slot, err := q.Set.Acquire(ctx, name)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return slot.Release, slot.Wait, slot.Depth, nil
+}

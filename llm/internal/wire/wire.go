@@ -32,6 +32,9 @@ type Endpoint struct {
 	Header http.Header
 	// Secrets are redacted from every error message.
 	Secrets []string
+	// StreamAccept is the Accept header of a streamed request; empty
+	// means "text/event-stream".
+	StreamAccept string
 }
 
 // Post sends body as JSON to url and returns the response when its status
@@ -53,9 +56,12 @@ func (e Endpoint) Post(ctx context.Context, url string, body any, stream bool) (
 		}
 	}
 	req.Header.Set("Content-Type", "application/json")
-	if stream {
+	switch {
+	case stream && e.StreamAccept != "":
+		req.Header.Set("Accept", e.StreamAccept)
+	case stream:
 		req.Header.Set("Accept", "text/event-stream")
-	} else {
+	default:
 		req.Header.Set("Accept", "application/json")
 	}
 	client := e.Client

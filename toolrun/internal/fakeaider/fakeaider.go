@@ -140,17 +140,17 @@ func (r *runner) run(msg string) int {
 type directive func(r *runner, rest string) (code int, stop bool, err error)
 
 // directives are the verbs a message file may use. TEXT arguments take
-// \n, \t, \0 (NUL) and \\ escapes.
+// \n, \t, \0 (NUL), \s (space) and \\ escapes; so do PATH arguments.
 var directives = map[string]directive{
 	// write PATH TEXT: create or replace a file with TEXT and a newline.
 	"write": func(_ *runner, rest string) (int, bool, error) {
 		path, text, _ := strings.Cut(rest, " ")
-		return 0, false, writeFile(path, unescape(text)+"\n", false)
+		return 0, false, writeFile(unescape(path), unescape(text)+"\n", false)
 	},
 	// append PATH TEXT: add TEXT and a newline to a file.
 	"append": func(_ *runner, rest string) (int, bool, error) {
 		path, text, _ := strings.Cut(rest, " ")
-		return 0, false, writeFile(path, unescape(text)+"\n", true)
+		return 0, false, writeFile(unescape(path), unescape(text)+"\n", true)
 	},
 	// delete PATH
 	"delete": func(_ *runner, rest string) (int, bool, error) {
@@ -163,7 +163,7 @@ var directives = map[string]directive{
 	// symlink TARGET PATH
 	"symlink": func(_ *runner, rest string) (int, bool, error) {
 		target, path, _ := strings.Cut(rest, " ")
-		return 0, false, os.Symlink(target, path)
+		return 0, false, os.Symlink(unescape(target), unescape(path))
 	},
 	// chmod PATH OCTAL
 	"chmod": func(_ *runner, rest string) (int, bool, error) {
@@ -269,5 +269,5 @@ func flood(w io.Writer, n int) error {
 }
 
 func unescape(s string) string {
-	return strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\0`, "\x00", `\\`, `\`).Replace(s)
+	return strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\0`, "\x00", `\s`, " ", `\\`, `\`).Replace(s)
 }

@@ -1,4 +1,8 @@
-package toolrun
+// Package pattern loads and validates PATTERN_INDEX.yaml (seed 000, §5.1)
+// and enforces a pattern's guardrails: allowed_tools, and path_scope
+// include/exclude doublestar globs. Every problem of an index is reported
+// with its line and column.
+package pattern
 
 import (
 	"errors"
@@ -23,7 +27,7 @@ type Pattern struct {
 	// SpecPath is the spec file as written, and SpecFile the same made
 	// absolute against the index's folder.
 	SpecPath, SpecFile string
-	// Executor names a row of the executor table (see [DefaultExecutors]).
+	// Executor names a row of the router's executor table.
 	Executor    string
 	Category    string
 	ToolID      string
@@ -88,21 +92,21 @@ type Index struct {
 	Patterns map[string]*Pattern
 }
 
-// ErrUnknownPattern is returned (wrapped) by [Index.Get] for an id the index
-// does not have, and ErrPatternDisabled for one with enabled: false.
+// ErrUnknown is returned (wrapped) by [Index.Get] for an id the index does
+// not have, and ErrDisabled for one with enabled: false.
 var (
-	ErrUnknownPattern  = errors.New("toolrun: unknown pattern")
-	ErrPatternDisabled = errors.New("toolrun: pattern disabled")
+	ErrUnknown  = errors.New("pattern: unknown pattern")
+	ErrDisabled = errors.New("pattern: disabled")
 )
 
 // Get returns the enabled pattern id.
 func (ix *Index) Get(id string) (*Pattern, error) {
 	p, ok := ix.Patterns[id]
 	if !ok {
-		return nil, fmt.Errorf("%w %q in %s", ErrUnknownPattern, id, ix.Path)
+		return nil, fmt.Errorf("%w %q in %s", ErrUnknown, id, ix.Path)
 	}
 	if !p.Enabled {
-		return nil, fmt.Errorf("%w: %q in %s", ErrPatternDisabled, id, ix.Path)
+		return nil, fmt.Errorf("%w: %q in %s", ErrDisabled, id, ix.Path)
 	}
 	return p, nil
 }
@@ -141,20 +145,20 @@ func (e *IndexError) Error() string {
 	return b.String()
 }
 
-// LoadIndex reads and validates the pattern index at path. executors lists
-// the executor names that exist (usually [ExecutorNames] of the router's
+// Load reads and validates the pattern index at path. executors lists the
+// executor names that exist (usually toolrun.ExecutorNames of the router's
 // table). Every problem is reported, each with its line, in an *IndexError.
-func LoadIndex(path string, executors []string) (*Index, error) {
+func Load(path string, executors []string) (*Index, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("toolrun: load pattern index: %w", err)
+		return nil, fmt.Errorf("pattern: load index: %w", err)
 	}
-	return ParseIndex(data, path, executors)
+	return Parse(data, path, executors)
 }
 
-// ParseIndex validates the index held in data; path names it in errors and
+// Parse validates the index held in data; path names it in errors and
 // anchors relative spec paths.
-func ParseIndex(data []byte, path string, executors []string) (*Index, error) {
+func Parse(data []byte, path string, executors []string) (*Index, error) {
 	v := &indexValidator{path: path, dir: filepath.Dir(path), executors: map[string]bool{}}
 	for _, e := range executors {
 		v.executors[e] = true

@@ -1,0 +1,153 @@
+package logparse
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+func TestCleanLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"line\r\n", "line"},
+		{"\x1b[1;31merror\x1b[0m: x", "error: x"},
+		{"\x1b]8;;http://x\x07link\x1b]8;;\x07", "link"},
+		{"10%\r50%\rdone", "done"},
+		{"2024-01-15T10:20:30.1234567Z main.go:3:1: x", "main.go:3:1: x"},
+		{"2024-01-15T10:20:30.123456Z 00O main.go:3:1: x", "main.go:3:1: x"},
+		{"2024-01-15T10:20:30.123456Z 01E+main.go:3:1: x", "2024-01-15T10:20:30.123456Z 01E+main.go:3:1: x"[28:]},
+		{"[2024-01-15T10:20:30.123Z] main.go:3:1: x", "main.go:3:1: x"},
+		{"#12 0.123 main.go:3:1: x", "main.go:3:1: x"},
+		{"#12 [build 3/4] RUN make", "#12 [build 3/4] RUN make"},
+		{"section_start:1700000000:build\r\x1b[0Kbuilding", "building"},
+		{"section_end:1700000000:build\r\x1b[0K", ""},
+		{"#5 12.345 2024-01-15T10:20:30Z a.c:1:2: error: y", "a.c:1:2: error: y"},
+	}
+	for _, tt := range tests {
+		if got := cleanLine(tt.in); got != tt.want {
+			t.Errorf("cleanLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		root, path, base string
+		want             string
+		res              resolution
+	}{
+		{"/workspace/app", "/workspace/app/src/a.go", "", "src/a.go", resSure},
+		{"/workspace/app", "/usr/include/stdio.h", "", "", resDrop},
+		{"/workspace/app", "src/a.go", "", "src/a.go", resSure},
+		{"/workspace/app", "./src/../src/a.go", "", "src/a.go", resSure},
+		{"/workspace/app", "a.c", "lib", "lib/a.c", resSure},
+		{"", "/home/runner/work/r/r/pkg/x.py", "", "pkg/x.py", resSure},
+		{"", "/builds/group/proj/x.py", "", "x.py", resSure},
+		{"", "/usr/lib/python3.11/json/decoder.py", "", "", resDrop},
+		{"", "/app/venv/lib/python3.11/site-packages/x/y.py", "", "", resDrop},
+		{"", "node_modules/jest/a.js", "", "", resDrop},
+		{"", "node:internal/modules/cjs/loader", "", "", resDrop},
+		{"", "/home/ci/.cargo/registry/src/x/lib.rs", "", "", resDrop},
+		{"", "/usr/local/go/src/testing/testing.go", "", "", resDrop},
+		{"", "internal/auth/token.go", "", "internal/auth/token.go", resSure},
+		{"", `C:\a\src\x.ts`, "", "C:/a/src/x.ts", resGuess},
+		{"/ws", "../outside.c", "", "", resDrop},
+	}
+	for _, tt := range tests {
+		r := newResolver(tt.root, "")
+		got, res := r.resolve(tt.path, tt.base)
+		if got != tt.want || res != tt.res {
+			t.Errorf("resolve(root %q, %q, base %q) = %q, %v; want %q, %v", tt.root, tt.path, tt.base, got, res, tt.want, tt.res)
+		}
+	}
+}
+
+func TestResolveWorkspaceSuffix(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, "svc/internal/db/db.go", "package db\n")
+	writeFile(t, ws, "src/test/java/com/x/AppTest.java", "class AppTest {}\n")
+	r := newResolver("", ws)
+	for in, want := range map[string]string{
+		"/some/other/root/svc/internal/db/db.go": "svc/internal/db/db.go",
+		"com/x/AppTest.java":                     "src/test/java/com/x/AppTest.java",
+		"internal/db/db.go":                      "svc/internal/db/db.go",
+	} {
+		if got, res := r.resolve(in, ""); got != want || res == resDrop {
+			t.Errorf("resolve(%q) = %q, %v; want %q", in, got, res, want)
+		}
+	}
+}
+
+// TestMessyLog runs one log through every kind of CI noise at once.
+func TestMessyLog(t *testing.T) {
+	log := strings.Join([]string{
+		"2026-01-01T00:00:00.0000000Z ##[group]Run cd api && go vet ./...",
+		"2026-01-01T00:00:01.0000000Z \x1b[31mhandler.go:12:3: fmt.Printf format %d has arg s of wrong type string\x1b[0m\r",
+		"2026-01-01T00:00:02.0000000Z ##[group]Run make -C native",
+		"2026-01-01T00:00:03.0000000Z make: Entering directory '/home/runner/work/r/r/native'",
+		"2026-01-01T00:00:04.0000000Z vec.c:4:31: error: 'struct vec' has no member named 'z'",
+		"2026-01-01T00:00:04.5000000Z vec.c:4:31: error: 'struct vec' has no member named 'z'",
+		"2026-01-01T00:00:05.0000000Z /usr/include/stdio.h:10:1: error: in a system header",
+		"2026-01-01T00:00:06.0000000Z make: Leaving directory '/home/runner/work/r/r/native'",
+	}, "\r\n")
+	got := renderText(ParseString(log, Options{}))
+	want := "api/handler.go:12:3: LINTING fmt.Printf format %d has arg s of wrong type string [go]\n" +
+		"native/vec.c:4:31: TYPE_ERROR 'struct vec' has no member named 'z' [cc]\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestMaxReportsAndLongLines(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(strings.Repeat("x", 3*MaxLineLength) + "\n")
+	for i := 1; i <= 50; i++ {
+		b.WriteString("a.c:" + itoa(i) + ":1: error: 'x' undeclared\n")
+	}
+	got := ParseString(b.String(), Options{MaxReports: 10})
+	if len(got) != 10 {
+		t.Fatalf("got %d reports, want the cap of 10", len(got))
+	}
+	checkValid(t, got)
+}
+
+func TestEmptyAndPassingLogs(t *testing.T) {
+	for _, log := range []string{"", "\n\n", "ok  \texample.com/m\t0.01s\n", "=== RUN   TestA\n    a_test.go:5: just logging\n--- PASS: TestA (0.00s)\nPASS\n"} {
+		got := ParseString(log, Options{})
+		if got == nil || len(got) != 0 {
+			t.Errorf("ParseString(%q) = %v, want []", log, got)
+		}
+	}
+}
+
+func TestClassifyMessage(t *testing.T) {
+	tests := map[string]contract.ErrorType{
+		`"os" imported and not used`:                    contract.ErrImport,
+		"fatal error: foo.h: No such file or directory": contract.ErrImport,
+		"expected ';' before 'return'":                  contract.ErrSyntax,
+		"undefined: x":                                  contract.ErrTypeError,
+		"IndentationError: unexpected indent":           contract.ErrIndentation,
+		"missing separator.  Stop.":                     contract.ErrIndentation,
+		"something else entirely":                       contract.ErrLogic,
+		"cannot use x (variable of type int) as string": contract.ErrTypeError,
+		"No module named 'yaml'":                        contract.ErrImport,
+		"unterminated call to function 'wildcard'":      contract.ErrSyntax,
+	}
+	for msg, want := range tests {
+		if got := classifyMessage(msg, contract.ErrLogic); got != want {
+			t.Errorf("classifyMessage(%q) = %s, want %s", msg, got, want)
+		}
+	}
+}
+
+func writeFile(t *testing.T, root, rel, body string) {
+	t.Helper()
+	p := root + "/" + rel
+	if err := mkdirAll(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeBytes(p, body); err != nil {
+		t.Fatal(err)
+	}
+}

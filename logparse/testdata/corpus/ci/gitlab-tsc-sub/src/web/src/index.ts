@@ -1,0 +1,2 @@
+const n: number = "1";
+export default n;

@@ -1,0 +1,9 @@
+package auth
+
+import "testing"
+
+func TestEmptyRoleDenied(t *testing.T) {
+	if Allowed("") {
+		t.Error("empty role must be denied")
+	}
+}

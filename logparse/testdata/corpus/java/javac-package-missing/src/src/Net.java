@@ -1,0 +1,5 @@
+import org.apache.http.client.HttpClient;
+
+public class Net {
+    HttpClient client;
+}

@@ -1,0 +1,3 @@
+export function pad(s) {
+  return s.padStart(4, "0";
+}

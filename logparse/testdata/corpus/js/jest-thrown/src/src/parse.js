@@ -1,0 +1,6 @@
+function parse(text) {
+  const data = JSON.parse(text);
+  return data.items.length;
+}
+
+module.exports = { parse };

@@ -1,0 +1,5 @@
+const { parse } = require("./parse");
+
+test("counts items", () => {
+  expect(parse("{}")).toBe(0);
+});

@@ -1,0 +1,1 @@
+exports.money = (c) => (c / 10).toFixed(2);

@@ -1,0 +1,3 @@
+const express = require("expresso");
+
+express().listen(3000);

@@ -1,0 +1,1 @@
+export const slug = (s) => s.toLowerCase().replace(' ', '_');

@@ -1,0 +1,2 @@
+def normalise(s):
+    return s.lower()

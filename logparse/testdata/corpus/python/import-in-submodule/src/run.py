@@ -1,0 +1,3 @@
+from pkg.util import slug
+
+print(slug("Hello World"))

@@ -1,0 +1,5 @@
+import requests_nope
+
+
+def fetch() -> str:
+    return requests_nope.get("x")

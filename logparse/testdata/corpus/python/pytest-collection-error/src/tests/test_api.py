@@ -1,0 +1,5 @@
+import requestz
+
+
+def test_get():
+    assert requestz.get("x")

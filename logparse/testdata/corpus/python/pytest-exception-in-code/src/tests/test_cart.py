@@ -1,0 +1,6 @@
+from shop.cart import Cart
+
+
+def test_average_empty():
+    cart = Cart()
+    assert cart.average() == 0

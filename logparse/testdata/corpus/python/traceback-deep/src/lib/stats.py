@@ -1,0 +1,3 @@
+def mean(values):
+    total = sum(values)
+    return total / len(values)

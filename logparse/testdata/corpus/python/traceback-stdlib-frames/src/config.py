@@ -1,0 +1,9 @@
+import json
+
+
+def load(text):
+    data = json.loads(text)
+    return data["name"]
+
+
+print(load("{name: 1}"))

@@ -1,0 +1,3 @@
+def restock(levels, item):
+    levels[item] += 10
+    return levels

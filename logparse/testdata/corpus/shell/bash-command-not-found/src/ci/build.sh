@@ -1,0 +1,4 @@
+#!/bin/bash
+echo "building"
+compile_all --fast
+echo "done"

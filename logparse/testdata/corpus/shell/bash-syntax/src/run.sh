@@ -1,0 +1,5 @@
+#!/bin/bash
+echo start
+if [ "$1" = "x" ]; then
+  echo x
+fi fi

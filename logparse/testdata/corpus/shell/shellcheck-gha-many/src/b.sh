@@ -1,0 +1,3 @@
+#!/bin/bash
+x=`date`
+echo "$x"

@@ -1,0 +1,3 @@
+#!/bin/sh
+if [ -f config ]; then
+  echo ok

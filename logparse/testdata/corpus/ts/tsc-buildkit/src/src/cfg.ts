@@ -1,0 +1,3 @@
+type Config = { port: number };
+
+export const cfg: Config = { port: "8080" };

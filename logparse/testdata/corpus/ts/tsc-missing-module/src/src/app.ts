@@ -1,0 +1,3 @@
+import { format } from "./formatters";
+
+console.log(format(1));

@@ -1,0 +1,1 @@
+declare module 'fs' { export function readFileSync(p: string): string; }
