@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -198,16 +200,13 @@ func TestHealByRules(t *testing.T) {
 			`LINTING error in sum.go line 5 → Fix: gofmt line 5`,
 			`IMPORT error in main.go line 6 → Fix: remove unused import "os" and add missing import "strings"`,
 			`TYPE_ERROR error in main.go line 11 → Fix: remove unused import "os" and add missing import "strings"`}}},
-		{"python-broken", "", []string{"python3"}, outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{
+		{"python-broken", "python3 -m unittest discover -v", []string{"python3"}, outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{
 			"INDENTATION error in stats.py line 7 → Fix: indent line 7 with spaces instead of tabs"}}},
 		{"c-broken", "", []string{"cc", "make"}, outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{
 			"SYNTAX error in calc.c line 6 → Fix: add the missing ';' at the end of line 5"}}},
 	} {
 		t.Run(tc.example, func(t *testing.T) {
 			need(t, tc.tools...)
-			if tc.example == "python-broken" {
-				needPythonTracebacks(t)
-			}
 			repo := repoFrom(t, tc.example)
 			before := userState(t, repo)
 			o := options(t, repo, tc.command)
@@ -224,17 +223,6 @@ func TestHealByRules(t *testing.T) {
 				t.Errorf("worktree left behind:\n%s", list)
 			}
 		})
-	}
-}
-
-// needPythonTracebacks skips when the parser of this tree does not yet
-// locate a TabError in the file it happened in (it lands with logparse's
-// Python cases); heal cannot fix what is not located.
-func needPythonTracebacks(t *testing.T) {
-	log := "ERROR: test_stats (unittest.loader._FailedTest.test_stats)\nTraceback (most recent call last):\n  File \"/w/test_stats.py\", line 3, in <module>\n    from stats import mean\n  File \"/w/stats.py\", line 7\n    return x\nTabError: inconsistent use of tabs and spaces in indentation\n"
-	got := heal.LogParser{}.Parse(log, "/w")
-	if len(got) != 1 || got[0].FilePath != "stats.py" || got[0].LineNumber != 7 {
-		t.Skipf("the parser on this tree locates the TabError at %+v, not stats.py:7 (Python traceback support has not landed)", got)
 	}
 }
 
@@ -444,3 +432,71 @@ func TestCLIExitCodes(t *testing.T) {
 }
 
 var _ = contract.ErrLogic
+
+// fakeGitHub answers the check-runs and combined-status endpoints for the
+// commits that exist in a bare remote, with the given conclusion; unknown
+// commits are 404, as on GitHub before a push arrives.
+func fakeGitHub(t *testing.T, remote, conclusion string, seen *[]string) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer test-token" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		parts := strings.Split(r.URL.Path, "/") // /repos/acme/app/commits/SHA/what
+		if len(parts) != 7 || parts[1] != "repos" || parts[2] != "acme" || parts[3] != "app" || parts[4] != "commits" {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		sha := parts[5]
+		res, err := sandbox.Run(r.Context(), sandbox.Cmd{Path: "git", Args: []string{"-C", remote, "cat-file", "-e", sha + "^{commit}"}, Env: sandbox.AllowedEnv()})
+		if err != nil || res.ExitCode != 0 {
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprintf(w, `{"message":"No commit found for SHA: %s"}`, sha)
+			return
+		}
+		*seen = append(*seen, sha)
+		w.Header().Set("Content-Type", "application/json")
+		switch parts[6] {
+		case "check-runs":
+			fmt.Fprintf(w, `{"total_count":1,"check_runs":[{"id":1,"name":"build","head_sha":%q,"status":"completed","conclusion":%q}]}`, sha, conclusion)
+		case "status":
+			fmt.Fprintf(w, `{"state":"pending","sha":%q,"total_count":0,"statuses":[]}`, sha)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+}
+
+func TestHealWithGitHubCI(t *testing.T) {
+	need(t, "go")
+	gitIdentity(t)
+	for _, tc := range []struct {
+		conclusion string
+		want       outcome
+	}{
+		{"success", outcome{outcome: heal.OutcomeGreen, commits: 2}},
+		{"failure", outcome{outcome: heal.OutcomeRed, reason: "CI is red: failed: build (failure)", commits: 2}},
+	} {
+		t.Run(tc.conclusion, func(t *testing.T) {
+			repo := repoFrom(t, "go-broken")
+			remote := filepath.Join(t.TempDir(), "remote.git")
+			run(t, repo, "git", "init", "-q", "--bare", remote)
+			run(t, repo, "git", "remote", "add", "origin", remote)
+			run(t, repo, "git", "config", "protocol.file.allow", "always")
+			var seen []string
+			srv := fakeGitHub(t, remote, tc.conclusion, &seen)
+			defer srv.Close()
+			o := options(t, repo, "sh check.sh")
+			o.Push = true
+			o.CI = &ci.GitHub{BaseURL: srv.URL, Owner: "acme", Repo: "app", Token: "test-token", Interval: 10 * time.Millisecond, Timeout: 10 * time.Second}
+			res, err := heal.Run(context.Background(), o)
+			check(t, res, err, tc.want)
+			if res.CI == nil || res.CI.Source != "github" {
+				t.Fatalf("verdict %+v", res.CI)
+			}
+			if len(seen) == 0 || seen[len(seen)-1] != res.HeadCommit {
+				t.Errorf("the API was asked about %v, the heal head is %s", seen, res.HeadCommit)
+			}
+		})
+	}
+}
