@@ -500,3 +500,57 @@ func TestHealWithGitHubCI(t *testing.T) {
 		})
 	}
 }
+
+// TestSecretsStayOut runs salve heal with API keys and a GitHub token in
+// its environment and a build that prints its whole environment: the keys
+// reach neither the build, nor the logs, nor any record of the run.
+func TestSecretsStayOut(t *testing.T) {
+	gitIdentity(t)
+	gitAgent, salve := heal.Binaries()
+	repo := repoFrom(t, "c-broken")
+	state := t.TempDir()
+	secrets := map[string]string{"OPENAI_API_KEY": "sk-test-secret-openai-1234", "ANTHROPIC_API_KEY": "sk-ant-test-secret-5678", "GITHUB_TOKEN": "ghp_testsecret9012"}
+	over := map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_STATE_HOME": state, "SALVE_STORE": filepath.Join(state, "runs.db")}
+	for k, v := range secrets {
+		over[k] = v
+	}
+	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"), over)
+	args := []string{"heal", "--workspace", repo, "--isolation", "none", "--fixers", "rules", "--cmd", "env; make && make test"}
+	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: 2 * time.Minute})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("heal: %v exit %d: %s", err, res.ExitCode, res.Stderr)
+	}
+	var found []string
+	look := func(where string, b []byte) {
+		for k, v := range secrets {
+			if strings.Contains(string(b), v) {
+				found = append(found, k+" in "+where)
+			}
+		}
+	}
+	look("stdout", res.Stdout)
+	look("stderr", res.Stderr)
+	files := 0
+	_ = filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			look(p, b)
+			files++
+		}
+		return nil
+	})
+	if files < 3 {
+		t.Fatalf("only %d files recorded under the state folder: the build logs and the store are expected there", files)
+	}
+	if len(found) > 0 {
+		t.Errorf("secrets leaked: %v", found)
+	}
+	logs, _ := filepath.Glob(filepath.Join(state, "salve", "runs", "*", "build.log"))
+	if len(logs) == 0 {
+		t.Fatal("no build log recorded")
+	}
+	b, _ := os.ReadFile(logs[0])
+	if !strings.Contains(string(b), "PATH=") {
+		t.Errorf("the build did not print its environment:\n%s", b)
+	}
+}
