@@ -175,6 +175,17 @@ func (p *pipeline) close() {
 // buildPipeline wires the real layers; it returns the exit code to use
 // when something is wrong.
 func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string, logger *slog.Logger) (*pipeline, int, error) {
+	p := &pipeline{
+		executor: heal.ExecutorLayer{E: executor.New(executor.Options{Isolation: o.Isolation, Logger: logger})},
+		parser:   heal.LogParser{},
+	}
+	var err error
+	if p.fixers, err = buildFixers(o, s.Getenv); err != nil {
+		return nil, exitBadInput, err
+	}
+	if p.ci, err = buildCI(o, s.Getenv, p.executor); err != nil {
+		return nil, exitBadInput, err
+	}
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, exitEnvironment, fmt.Errorf("git is not installed: %w", err)
 	}
@@ -182,19 +193,11 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 	if err != nil {
 		return nil, exitEnvironment, err
 	}
-	p := &pipeline{git: heal.AgentGit{Bin: agent}}
-	ex := heal.ExecutorLayer{E: executor.New(executor.Options{Isolation: o.Isolation, Logger: logger})}
-	p.executor = ex
-	p.parser = heal.LogParser{}
-	if p.fixers, err = buildFixers(o, s.Getenv); err != nil {
-		return nil, exitBadInput, err
-	}
-	if p.ci, err = buildCI(o, s.Getenv, ex); err != nil {
-		return nil, exitBadInput, err
-	}
+	p.git = heal.AgentGit{Bin: agent}
 	if !o.NoStore {
 		p.store, p.recorder = openStore(ctx, o.StorePath, s.Getenv, logger)
 	}
+	_ = runID
 	return p, 0, nil
 }
 
