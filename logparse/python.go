@@ -248,6 +248,11 @@ func (t *pytest) line(p *parser, s string) bool {
 			return true
 		}
 	}
+	if (strings.HasPrefix(s, "FAILED ") || strings.HasPrefix(s, "ERROR ")) && strings.Contains(s, "::") {
+		rel, _, _ := strings.Cut(strings.Fields(s)[1], "::")
+		p.noteRel(rel)
+		return false
+	}
 	if !t.in || t.test == "" && !strings.HasPrefix(s, "E ") && !strings.Contains(s, ".py:") {
 		return false
 	}
