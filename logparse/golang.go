@@ -76,12 +76,11 @@ var reGoCompile = regexp.MustCompile(`^(?:undefined|cannot|syntax error|missing|
 
 // goItem is one t.Errorf/Fatalf line of go test.
 type goItem struct {
-	test      string
-	file      string
-	line      int
-	msg       string
-	abs       string // a testify "Error Trace" path, when given
-	afterFail bool
+	test string
+	file string
+	line int
+	msg  string
+	abs  string // a testify "Error Trace" path, when given
 }
 
 // goTest follows go test's output: which test is running, which failed,
@@ -159,7 +158,7 @@ func (g *goTest) indented(p *parser, s string) bool {
 	} else if m := reGoLine.FindStringSubmatch(s); m != nil && (g.failing != "" || g.running != "") {
 		it := goItem{file: own(m[2]), line: atoi(m[3]), msg: own(m[4])}
 		if g.failing != "" {
-			it.test, it.afterFail = own(g.failing), true
+			it.test = own(g.failing)
 			if len(g.group) < 256 {
 				g.group = append(g.group, it)
 			}

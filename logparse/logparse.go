@@ -167,16 +167,15 @@ type parser struct {
 
 // context is what earlier lines said about later ones.
 type context struct {
-	base      string    // directory of `cd dir && tool`, relative to the root or absolute
-	dirs      []string  // make's "Entering directory" stack
-	goVet     bool      // inside `go vet` output
-	maven     bool      // the log is a Maven build
-	javaTest  string    // the JUnit test a stack trace belongs to
-	werror    bool      // javac -Werror seen
-	javaWarn  []finding // javac warnings, reported if -Werror follows
-	modPath   string    // the Go module path, when known
-	pyTest    string    // the pytest test whose section is being read
-	lastBlank bool
+	base     string    // directory of `cd dir && tool`, relative to the root or absolute
+	dirs     []string  // make's "Entering directory" stack
+	goVet    bool      // inside `go vet` output
+	maven    bool      // the log is a Maven build
+	javaTest string    // the JUnit test a stack trace belongs to
+	werror   bool      // javac -Werror seen
+	javaWarn []finding // javac warnings, reported if -Werror follows
+	modPath  string    // the Go module path, when known
+	pyTest   string    // the pytest test whose section is being read
 }
 
 func newParser(opts Options) *parser {
@@ -213,7 +212,6 @@ func (p *parser) feed(raw string) {
 		}
 	}
 	p.matchRows(s)
-	p.ctx.lastBlank = strings.TrimSpace(s) == ""
 }
 
 // matchRows tries the single-line rows in table order; the first that
