@@ -135,7 +135,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 		j.done = true
 		return true
 	}
-	if p.errWord && strings.IndexByte(s, '.') > 0 && javaExcHead(s) {
+	if strings.IndexByte(s, '.') > 0 && p.hasErrWord(s) && javaExcHead(s) {
 		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
 			if strings.HasPrefix(strings.TrimSpace(s), "Caused by: ") && j.active {
 				return true
