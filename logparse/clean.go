@@ -54,6 +54,15 @@ func stripANSI(s string) string {
 				j++
 			}
 			i = j
+			if j < len(s) && s[i-1] == '8' && s[i-2] == '[' && s[j] == 'm' {
+				// Concealed text (Jenkins console notes, "ESC[8mha:////...ESC[0m"):
+				// hidden on a terminal, so hidden here.
+				if k := strings.IndexByte(s[j:], 0x1b); k >= 0 {
+					i = j + k - 1
+				} else {
+					i = len(s)
+				}
+			}
 		case ']':
 			j := i + 2
 			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
@@ -89,6 +98,10 @@ func stripOnePrefix(s string) string {
 	}
 	switch c := s[0]; {
 	case c >= '0' && c <= '9':
+		// BuildKit's summary of a failed step: "0.412 <text>" (seconds, three decimals).
+		if n := buildkitSeconds(s); n > 0 {
+			return s[n:]
+		}
 		// GitHub Actions / Azure: 2024-01-15T10:20:30.1234567Z <text>
 		if n := isoStamp(s); n > 0 {
 			rest := s[n:]
@@ -201,3 +214,15 @@ func isoStamp(s string) int {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// buildkitSeconds returns the length of a "12.345 " prefix, or 0.
+func buildkitSeconds(s string) int {
+	i := 0
+	for i < len(s) && i < 6 && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i+5 > len(s) || s[i] != '.' || !isDigit(s[i+1]) || !isDigit(s[i+2]) || !isDigit(s[i+3]) || s[i+4] != ' ' {
+		return 0
+	}
+	return i + 5
+}
