@@ -58,6 +58,8 @@ type match struct {
 	line string
 	g    []string
 	rule string // set by Classify to override the code group
+	// relocate, set by Classify, moves the report to another location.
+	relocate *finding
 }
 
 // get returns a named group, or "".
