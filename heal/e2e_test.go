@@ -137,9 +137,10 @@ func options(t testing.TB, repo, command string, fixers ...heal.Fixer) heal.Opti
 // whose one reply is patched (series.go of logic-bug) with a confidence.
 func scriptedFixer(t testing.TB, patched string, conf float64) *llmfix.Fixer {
 	t.Helper()
-	reply, _ := json.Marshal(map[string]any{"patched_content": patched, "fix_reason": "scripted fix", "confidence_score": conf})
+	report := map[string]any{"patched_content": patched, "fix_reason": "scripted fix", "confidence_score": conf}
 	sc := []map[string]any{{"id": "fix", "systemPromptMustInclude": []string{"Fix Agent"},
-		"turns": []map[string]any{{"turn": 1, "response": map[string]any{"kind": "text", "assistantText": string(reply), "tokenUsage": map[string]int{"inputTokens": 500, "outputTokens": 100}}}}}}
+		"turns": []map[string]any{{"turn": 1, "response": map[string]any{"kind": "final-report", "reportFormat": "json", "reportContentJson": report,
+			"tokenUsage": map[string]int{"inputTokens": 500, "outputTokens": 100}}}}}}
 	b, _ := json.Marshal(sc)
 	parsed, err := scripted.Parse(b)
 	if err != nil {
