@@ -269,10 +269,22 @@ func (rs *runState) record() contract.RunRecordV1 {
 	}
 	return contract.RunRecordV1{
 		RunID: rs.runID, RequestID: rs.requestID, ToolID: rs.req.ToolID, PatternID: patternID,
-		Status: rs.status, Request: rs.req, Result: rs.result,
+		Status: rs.status, Request: normalized(rs.req), Result: rs.result,
 		Events: nonNil(rs.events), Patches: nonNil(rs.patches), FileScope: nonNil(rs.scope),
 		StartedAt: rs.result.StartedAt, CompletedAt: rs.result.CompletedAt, ScopeViolations: rs.violated,
 	}
+}
+
+// normalized returns req with empty maps instead of nil ones, as the
+// contract's schema wants objects.
+func normalized(req contract.ToolRunRequestV1) contract.ToolRunRequestV1 {
+	if req.Env == nil {
+		req.Env = map[string]string{}
+	}
+	if req.Context == nil {
+		req.Context = map[string]any{}
+	}
+	return req
 }
 
 func (rs *runState) outcome() Outcome {
@@ -291,7 +303,11 @@ func (rs *runState) complete(ctx context.Context) {
 	if rs.status != contract.RunSucceeded {
 		level = contract.LevelError
 	}
-	rs.event(level, fmt.Sprintf("%s finished: exit_code %d, status %s, %.3fs", rs.req.ToolID, rs.result.ExitCode, rs.status, rs.result.DurationSeconds),
+	name := rs.req.ToolID
+	if name == "" {
+		name = "tool"
+	}
+	rs.event(level, fmt.Sprintf("%s finished: exit_code %d, status %s, %.3fs", name, rs.result.ExitCode, rs.status, rs.result.DurationSeconds),
 		map[string]any{"exit_code": rs.result.ExitCode, "status": rs.status, "timed_out": rs.result.TimedOut})
 	rs.persist(context.WithoutCancel(ctx))
 }
@@ -343,7 +359,7 @@ func (rs *runState) persist(ctx context.Context) {
 				return err
 			}
 		}
-		if err := tx.AddToolRun(ctx, rs.runID, rs.requestID, rs.req, rs.result); err != nil {
+		if err := tx.AddToolRun(ctx, rs.runID, rs.requestID, rec.Request, rs.result); err != nil {
 			return err
 		}
 		for _, p := range rec.Patches {
