@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ type runState struct {
 
 	profile   Profile
 	scope     []string
+	root      string // Cwd with symbolic links resolved
 	runID     string
 	requestID string
 	start     time.Time
@@ -67,7 +69,15 @@ func (rs *runState) execute(ctx context.Context) {
 		}
 	}
 	rs.createStoredRun(ctx)
-	sn := &snapshotter{root: rs.req.Cwd, limits: rs.a.Limits.withDefaults(), ignore: rs.profile.IgnorePaths, priority: map[string]bool{}}
+	// Snapshots and reverts work on the real folder: WalkDir does not
+	// enter a root that is a symbolic link.
+	root, err := filepath.EvalSymlinks(rs.req.Cwd)
+	if err != nil {
+		rs.reject(fmt.Sprintf("cannot resolve cwd: %v", err))
+		return
+	}
+	rs.root = root
+	sn := &snapshotter{root: root, limits: rs.a.Limits.withDefaults(), ignore: rs.profile.IgnorePaths, priority: map[string]bool{}}
 	for _, f := range rs.scope {
 		sn.priority[f] = true
 	}
@@ -189,7 +199,7 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 // event either way. It reports whether the change was reverted.
 func (rs *runState) revertChange(before *snapshot, c change, patchID string) bool {
 	ctx := map[string]any{"file_path": c.Path, "operation": c.Op, "patch_id": patchID}
-	if err := revert(rs.req.Cwd, before, c); err != nil {
+	if err := revert(rs.root, before, c); err != nil {
 		rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope %s of %s NOT reverted: %v", c.Op, c.Path, err), ctx)
 		return false
 	}
