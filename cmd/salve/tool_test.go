@@ -303,6 +303,14 @@ func TestRunsPatchWithoutChanges(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "build.log (text/plain, 3 bytes, stored)") || !strings.Contains(out, "kind:      exec") {
 		t.Errorf("show exec run: %d\n%s", code, out)
 	}
+	code, out, _ = runSalve(t, "runs", "artifact", r.RunID, "build.log", "--store", db)
+	if code != exitOK || out != "ok\n" {
+		t.Errorf("runs artifact: %d %q", code, out)
+	}
+	code, _, errOut = runSalve(t, "runs", "artifact", r.RunID, "nope.json", "--store", db)
+	if code != exitBadInput || !strings.Contains(errOut, "not found") {
+		t.Errorf("missing artifact: %d %q", code, errOut)
+	}
 	// SALVE_STORE picks the store when --store is absent.
 	t.Setenv("SALVE_STORE", db)
 	code, out, _ = runSalve(t, "runs", "list")
