@@ -251,8 +251,9 @@ func TestToolRunUsage(t *testing.T) {
 	}{
 		{[]string{"tool", "run", "aider", "--", "a.py"}, "--model and --message-file are required"},
 		{[]string{"tool", "run", "codex", "--model", "m", "--message-file", "f", "--store", db}, `unknown tool "codex"`},
+		{[]string{"tool", "run", "aider", "--model", "m", "--message-file", "/no/such/prompt", "--store", db}, "message file"},
 		{[]string{"tool", "run", "aider", "--model", "m", "--message-file", "f", "--timeout", "0", "--store", db}, "--timeout must be positive"},
-		{[]string{"tool", "run", "aider", "--model", "m", "--message-file", "f", "--store", db, "--", "../x.py"}, "not a relative path"},
+		{[]string{"tool", "run", "aider", "--model", "m", "--message-file", "tool_test.go", "--store", db, "--", "../x.py"}, "not a relative path"},
 		{[]string{"tool", "run"}, "requires at least 1 arg"},
 		{[]string{"runs", "show", "nope", "--store", db}, "not found"},
 		{[]string{"runs", "patch", "nope", "--store", db}, "not found"},
