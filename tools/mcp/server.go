@@ -252,12 +252,31 @@ func (s *Server) Call(ctx context.Context, name string, args json.RawMessage) (t
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return tools.Result{}, fmt.Errorf("%s: %w", name, ctxErr)
 		}
-		if down := s.downErr(); down != nil {
-			return tools.Result{}, down
+		if s.connectionLost(err) {
+			return tools.Result{}, s.downErr()
 		}
 		return tools.Result{}, fmt.Errorf("MCP server '%s': %w", s.name, err)
 	}
 	return RenderResult(res)
+}
+
+// lostConnectionWait bounds how long a failed call waits for the watcher to
+// confirm that the connection ended.
+const lostConnectionWait = 2 * time.Second
+
+// connectionLost reports whether err means the connection ended (the server
+// exited or dropped it). It waits briefly for the watcher, so the caller can
+// report the server as down with its stderr.
+func (s *Server) connectionLost(err error) bool {
+	if !errors.Is(err, sdk.ErrConnectionClosed) && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return s.downErr() != nil
+	}
+	select {
+	case <-s.done:
+		return true
+	case <-time.After(lostConnectionWait):
+		return false
+	}
 }
 
 // downErr returns the error of a server whose connection ended, or nil.
@@ -276,13 +295,21 @@ func (s *Server) downErr() error {
 
 // Close ends the session. A stdio server's stdin is closed; it gets
 // TerminateDuration to exit, then its whole process group is killed. Close
-// is safe to call more than once and concurrently.
+// is safe to call more than once and concurrently. Closing a server that
+// was already down is not an error.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.closing)
 		if s.session != nil {
+			wasDown := s.downErr() != nil
 			err := s.session.Close()
-			if err != nil && !isExitNoise(err) {
+			if err != nil && s.kind != TypeStdio {
+				// The session is gone either way; an HTTP server that cannot
+				// take the DELETE is not the caller's problem.
+				s.logger.Debug("MCP session close", "error", err)
+				err = nil
+			}
+			if err != nil && !wasDown && !isExitNoise(err) {
 				s.closeErr = fmt.Errorf("close MCP server '%s': %w", s.name, err)
 			}
 			<-s.done

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/tools"
+	"github.com/salve-dev/salve/tools/mcp/mcptest"
 	"github.com/salve-dev/salve/tools/toolschema"
 )
 
@@ -192,10 +195,9 @@ func TestToolTimeout(t *testing.T) {
 	if got := call(t, s, "t__echo", `{"text":"after"}`); got.Text != "after" {
 		t.Fatalf("echo after timeout = %+v", got)
 	}
-	stats := call(t, s, "t__stats", `{}`)
-	if !strings.Contains(stats.Text, `"inflight":0`) {
-		t.Fatalf("the cancelled call is still running on the server: %s", stats.Text)
-	}
+	eventually(t, "the server stopped the cancelled call", func() bool {
+		return strings.Contains(call(t, s, "t__stats", `{}`).Text, `"inflight":0`)
+	})
 }
 
 // TestCrashMidSession: a server that dies mid-call fails that call and
@@ -203,8 +205,8 @@ func TestToolTimeout(t *testing.T) {
 func TestCrashMidSession(t *testing.T) {
 	s := startT(t, helperConfig("t", "1"))
 	_, err := s.Call(context.Background(), "t__crash", json.RawMessage(`{}`))
-	if err == nil {
-		t.Fatal("crash call succeeded")
+	if !errors.Is(err, ErrNotRunning) || !strings.Contains(err.Error(), "crashing on purpose") {
+		t.Fatalf("crash call error = %v, want ErrNotRunning with the server's last stderr line", err)
 	}
 	eventually(t, "server marked down", func() bool { return s.downErr() != nil })
 	_, err = s.Call(context.Background(), "t__echo", json.RawMessage(`{"text":"x"}`))
@@ -325,4 +327,25 @@ func TestCloseLeavesNoOrphans(t *testing.T) {
 		t.Fatalf("children left after Close: %v", kids)
 	}
 	eventually(t, "grandchild killed", func() bool { return !alive(pid) })
+}
+
+// TestHTTPServerGone: a streamable HTTP server that goes away mid-session
+// fails the calls that follow, names the server, and Close stays clean.
+func TestHTTPServerGone(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcptest.HTTPHandler(mcptest.Options{}))
+	srv := httptest.NewServer(mux)
+	s := startT(t, ServerConfig{Name: "web", URL: srv.URL + "/mcp"})
+	if got := call(t, s, "web__echo", `{"text":"up"}`); got.Text != "up" {
+		t.Fatalf("echo = %+v", got)
+	}
+	srv.CloseClientConnections()
+	srv.Close()
+	_, err := s.Call(context.Background(), "web__echo", json.RawMessage(`{"text":"down"}`))
+	if err == nil || !strings.Contains(err.Error(), "MCP server") || !strings.Contains(err.Error(), "'web'") {
+		t.Fatalf("call to a gone server: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
 }

@@ -76,6 +76,7 @@ type prefixWriter struct {
 	capture *sandbox.Capture
 }
 
+// Write implements io.Writer; it never fails.
 func (p *prefixWriter) Write(b []byte) (int, error) {
 	_, _ = p.capture.Write(b)
 	_, _ = p.w.Write(b)
@@ -88,6 +89,7 @@ type headerTransport struct {
 	headers map[string]string
 }
 
+// RoundTrip implements http.RoundTripper.
 func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if len(h.headers) > 0 {
 		req = req.Clone(req.Context())

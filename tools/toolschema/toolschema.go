@@ -105,6 +105,7 @@ func compile(raw json.RawMessage, draft *jsonschema.Draft, forceDraft bool) (*Sc
 // noRemote refuses every external reference.
 type noRemote struct{}
 
+// Load implements jsonschema.URLLoader by refusing.
 func (noRemote) Load(url string) (any, error) {
 	return nil, fmt.Errorf("external reference %s is not loaded", url)
 }

@@ -202,6 +202,7 @@ var (
 	invalidItem = []byte(`{"type":"no-such-content","text":"?"}`)
 )
 
+// Write rewrites the marker item and writes p through.
 func (c *corrupter) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -211,6 +212,7 @@ func (c *corrupter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Close closes the underlying writer.
 func (c *corrupter) Close() error { return c.w.Close() }
 
 // HTTPHandler serves opts's server over streamable HTTP (mount it at /mcp);
