@@ -19,8 +19,14 @@ type fakeGuard struct {
 	finalReq GuardTurn
 }
 
-func (g *fakeGuard) TurnPreflight(GuardTurn) bool { g.turns++; return g.dropped }
-func (g *fakeGuard) FinalPreflight(t GuardTurn)   { g.finals++; g.finalReq = t }
+func (g *fakeGuard) TurnPreflight(t GuardTurn) bool {
+	g.turns++
+	if t.Final {
+		g.finals++
+		g.finalReq = t
+	}
+	return g.dropped
+}
 func (g *fakeGuard) Committed(Target, llm.Response) {
 	g.commits++
 }

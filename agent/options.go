@@ -102,14 +102,15 @@ type GuardTurn struct {
 // ContextGuard enforces the context window contract (seed 003, §2). The
 // engine calls it at the two trigger points; a nil guard never fires.
 type ContextGuard interface {
-	// TurnPreflight runs before each LLM request. It returns true to force
-	// the final turn (the engine then restricts the tools to the final
-	// report and records the context_window_exceeded reason).
+	// TurnPreflight runs before each LLM attempt. On a turn that is not
+	// final, true forces the final turn: the engine restricts the tools to
+	// the final report, records the context_window_exceeded reason and
+	// calls TurnPreflight again with the reduced request and t.Final set.
+	// It runs on final turns too, with t.Final set: after the engine
+	// forced the final turn and restricted the tools it is the guard's
+	// re-evaluation of the shrunk request; on a final turn the result is
+	// ignored and the session proceeds best-effort.
 	TurnPreflight(t GuardTurn) (forceFinal bool)
-	// FinalPreflight runs once the engine has forced the final turn and
-	// restricted the tools; t describes the reduced request. The guard
-	// re-evaluates and may only log: the session proceeds best-effort.
-	FinalPreflight(t GuardTurn)
 	// ToolPreflight runs before a tool output is committed. It returns
 	// false to drop the output, which becomes the overflow stub.
 	ToolPreflight(tool, output string) (keep bool)

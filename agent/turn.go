@@ -38,13 +38,8 @@ func (s *session) runTurn(ctx context.Context, turn int, final bool) {
 		idx := targetIndex(attempt, k)
 		t := s.opts.Targets[idx]
 		req := s.buildRequest(p, t, notices)
-		if s.opts.Guard != nil && !p.final && s.opts.Guard.TurnPreflight(GuardTurn{Target: t, Messages: req.Messages, Tools: req.Tools}) {
-			s.log.Warn("context guard forced the final turn", "forcedFinalTurnReason", "context", "turn", turn)
-			s.forced = true
-			s.finalAt = turn
-			p = s.plan(turn, true)
-			req = s.buildRequest(p, t, notices)
-			s.opts.Guard.FinalPreflight(GuardTurn{Target: t, Messages: req.Messages, Tools: req.Tools, Final: true})
+		if s.opts.Guard != nil {
+			p, req = s.turnPreflight(p, t, req, notices)
 		}
 		resp, err := s.call(ctx, t, req)
 		if err != nil {
@@ -64,6 +59,23 @@ func (s *session) runTurn(ctx context.Context, turn int, final bool) {
 		notices = []string{notice}
 	}
 	s.log.Warn("turn failed: attempts exhausted", "turn", turn, "attempts", s.opts.MaxRetries, "last_error", s.lastErr)
+}
+
+// turnPreflight runs the guard's turn_preflight; when it fires on a turn
+// that is not final, the turn becomes the forced final turn and the guard
+// re-evaluates the reduced request.
+func (s *session) turnPreflight(p turnPlan, t Target, req llm.Request, notices []string) (turnPlan, llm.Request) {
+	g := s.opts.Guard
+	if !g.TurnPreflight(GuardTurn{Target: t, Messages: req.Messages, Tools: req.Tools, Final: p.final}) || p.final {
+		return p, req
+	}
+	s.log.Warn("context guard forced the final turn", "forcedFinalTurnReason", "context", "turn", p.turn)
+	s.forced = true
+	s.finalAt = p.turn
+	p = s.plan(p.turn, true)
+	req = s.buildRequest(p, t, notices)
+	g.TurnPreflight(GuardTurn{Target: t, Messages: req.Messages, Tools: req.Tools, Final: true})
+	return p, req
 }
 
 // handleError classifies a failed attempt. It returns false when the

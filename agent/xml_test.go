@@ -203,3 +203,24 @@ func TestStreamingDeltaSink(t *testing.T) {
 		t.Fatalf("stream output %q", sb.String())
 	}
 }
+
+func FuzzStreamFilter(f *testing.F) {
+	f.Add(finalTag("markdown", "# Hi", true), 3)
+	f.Add("<ai-agent-abcdef01-0001 tool=\"x\">{}</ai-agent-abcdef01-0001>", 1)
+	f.Fuzz(func(t *testing.T, s string, chunk int) {
+		if chunk <= 0 || chunk > 64 {
+			return
+		}
+		var streamed []string
+		sf := &streamFilter{nonce: nonce, emit: func(slot, p string) { streamed = append(streamed, slot+"\x00"+p) }}
+		for i := 0; i < len(s); i += chunk {
+			sf.write(s[i:min(i+chunk, len(s))])
+		}
+		var whole []string
+		wf := &streamFilter{nonce: nonce, emit: func(slot, p string) { whole = append(whole, slot+"\x00"+p) }}
+		wf.write(s)
+		if !slices.Equal(streamed, whole) {
+			t.Fatalf("chunking changed the emitted tags: %q vs %q", streamed, whole)
+		}
+	})
+}

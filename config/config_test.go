@@ -245,3 +245,14 @@ func TestParseOverride(t *testing.T) {
 		}
 	}
 }
+
+func FuzzParseEnvFile(f *testing.F) {
+	f.Add("A=1\nexport B='two'\n# c\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		for k := range ParseEnvFile(s) {
+			if k == "" || strings.ContainsAny(k, "\n") {
+				t.Fatalf("bad key %q", k)
+			}
+		}
+	})
+}

@@ -83,7 +83,7 @@ var frontmatterKeys = map[string]string{
 // schemaRef paths. Every error wraps ErrConfig and names the key.
 func ParseFrontmatter(header, baseDir string) (*Frontmatter, error) {
 	var raw map[string]any
-	if err := yaml.Unmarshal([]byte(header), &raw); err != nil {
+	if err := safeYAML([]byte(header), &raw); err != nil {
 		return nil, fmt.Errorf("frontmatter: %w: invalid YAML: %v", ErrConfig, err)
 	}
 	fm := &Frontmatter{Settings: map[string]any{}}
@@ -181,6 +181,16 @@ func (fm *Frontmatter) setReasoning(v any) error {
 	return nil
 }
 
+// safeYAML decodes YAML, turning a decoder panic into an error.
+func safeYAML(b []byte, v any) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("YAML decoder failed: %v", r)
+		}
+	}()
+	return yaml.Unmarshal(b, v)
+}
+
 func stringList(v any) ([]string, error) {
 	switch t := v.(type) {
 	case string:
@@ -248,7 +258,7 @@ func contains(list []string, s string) bool {
 func schemaValue(v any) (json.RawMessage, error) {
 	if s, ok := v.(string); ok {
 		var parsed any
-		if err := yaml.Unmarshal([]byte(s), &parsed); err != nil {
+		if err := safeYAML([]byte(s), &parsed); err != nil {
 			return nil, fmt.Errorf("not JSON or YAML: %v", err)
 		}
 		v = parsed
@@ -275,7 +285,7 @@ func readSchemaRef(ref, baseDir string) (json.RawMessage, error) {
 		return nil, err
 	}
 	var v any
-	if err := yaml.Unmarshal(b, &v); err != nil {
+	if err := safeYAML(b, &v); err != nil {
 		return nil, fmt.Errorf("parse %s: %v", ref, err)
 	}
 	return schemaValue(v)

@@ -66,6 +66,7 @@ type MissingVariableError struct {
 	Path   string
 }
 
+// Error names the variable, the entry, the layer origin and its file.
 func (e *MissingVariableError) Error() string {
 	return fmt.Sprintf("missing variable ${%s} in %s (layer %s, %s)", e.Var, e.Entry, e.Origin, e.Path)
 }

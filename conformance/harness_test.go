@@ -25,8 +25,11 @@ import (
 	"github.com/salve-dev/salve/sandbox"
 )
 
-// binary is the ai-agent built once by TestMain.
-var binary string
+// binary is the ai-agent built once by TestMain; mcpServer is the
+// failure-injecting MCP test server (tools/mcp/mcptest) built beside it.
+// CONFORMANCE_RACE=1 builds both with the race detector, so a data race in
+// the binary fails the run that hits it.
+var binary, mcpServer string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "ai-agent-conformance-")
@@ -35,13 +38,20 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "ai-agent")
-	res, err := sandbox.Run(context.Background(), sandbox.Cmd{
-		Path: "go", Args: []string{"build", "-o", binary, "github.com/salve-dev/salve/cmd/ai-agent"},
-		Env: os.Environ(), Timeout: 5 * time.Minute, Combined: true,
-	})
-	if err != nil || res.ExitCode != 0 {
-		fmt.Fprintf(os.Stderr, "building ai-agent: %v\n%s", err, res.Stdout)
-		os.Exit(1)
+	mcpServer = filepath.Join(dir, "mcptest")
+	for out, pkg := range map[string]string{binary: "github.com/salve-dev/salve/cmd/ai-agent", mcpServer: "github.com/salve-dev/salve/tools/mcp/mcptest/cmd/mcptest"} {
+		args := []string{"build", "-o", out}
+		if os.Getenv("CONFORMANCE_RACE") == "1" {
+			args = append(args, "-race")
+		}
+		res, err := sandbox.Run(context.Background(), sandbox.Cmd{
+			Path: "go", Args: append(args, pkg),
+			Env: os.Environ(), Timeout: 5 * time.Minute, Combined: true,
+		})
+		if err != nil || res.ExitCode != 0 {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, res.Stdout)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	_ = os.RemoveAll(dir)

@@ -29,6 +29,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -78,7 +79,9 @@ type Options struct {
 	Isolation string
 	// PassEnv names variables passed to the build besides the allow-list.
 	PassEnv []string
-	// RunID identifies the run; empty means a new UUIDv4.
+	// RunID identifies the run; empty means a new UUIDv4. It names the run
+	// directory and the container, so it may hold only letters, digits,
+	// '.', '_' and '-'.
 	RunID string
 	// RunDir is where build.log and output.json go; empty means
 	// [DefaultRunDir] of the run id. It is created when missing.
@@ -226,6 +229,9 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 	if runID == "" {
 		runID = uuid.NewString()
 	}
+	if !validRunID(runID) {
+		return contract.ExecutorOutput{}, fmt.Errorf("%w: run id %q: use letters, digits, '.', '_' and '-' only", ErrBadInput, runID)
+	}
 	runDir := e.opts.RunDir
 	if runDir == "" {
 		runDir = DefaultRunDir(runID)
@@ -289,6 +295,10 @@ func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job
 	job.Script, job.Timeout, job.Output = command, timeout, io.MultiWriter(sinks...)
 	res, runErr := sandbox.RunJob(ctx, b, job)
 	closeErr := f.Close()
+	if errors.Is(runErr, sandbox.ErrCleanup) {
+		e.logger().Warn("executor: the build ran, but its sandbox was not cleaned up", "err", runErr)
+		runErr = nil
+	}
 	if runErr != nil {
 		return contract.ExecutorOutput{}, fmt.Errorf("executor: run build: %w", runErr)
 	}
@@ -316,6 +326,9 @@ func checkInput(in contract.ExecutorInput) (string, time.Duration, error) {
 	}
 	if st, err := os.Stat(ws); err != nil || !st.IsDir() {
 		return "", 0, fmt.Errorf("%w: workspace %s is not a directory", ErrBadInput, ws)
+	}
+	if ws == "/" {
+		return "", 0, fmt.Errorf("%w: the workspace cannot be the filesystem root", ErrBadInput)
 	}
 	if in.TimeoutSeconds < 0 {
 		return "", 0, fmt.Errorf("%w: negative timeout %d", ErrBadInput, in.TimeoutSeconds)
@@ -432,6 +445,32 @@ func ExitCode(res sandbox.Result) int {
 		}
 	}
 	return 128 + int(syscall.SIGKILL)
+}
+
+// EnvPassEnv names the environment variable that lists, separated by commas
+// or spaces, more variables to pass to builds: the configured counterpart
+// of Options.PassEnv (and of salve exec's --env).
+const EnvPassEnv = "SALVE_EXEC_ENV"
+
+// PassEnvFromEnv returns the variable names listed in [EnvPassEnv], as read
+// by getenv.
+func PassEnvFromEnv(getenv func(string) string) []string {
+	return strings.FieldsFunc(getenv(EnvPassEnv), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+}
+
+// validRunID reports whether id can name a run directory and a container:
+// letters, digits, '.', '_' and '-', not starting with '.' or '-', at most
+// 128 bytes.
+func validRunID(id string) bool {
+	if id == "" || len(id) > 128 || id[0] == '.' || id[0] == '-' {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func writeOutput(runDir string, out contract.ExecutorOutput) error {

@@ -375,6 +375,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown type with command", "none", contract.ExecutorInput{WorkspacePath: t.TempDir(), ProjectType: &bogus, ResolvedBuildCommand: "true"}},
 		{"nothing to build", "none", contract.ExecutorInput{WorkspacePath: t.TempDir()}},
 		{"unknown isolation", "chroot", contract.ExecutorInput{WorkspacePath: t.TempDir(), ResolvedBuildCommand: "true"}},
+		{"filesystem root", "none", contract.ExecutorInput{WorkspacePath: "/", ResolvedBuildCommand: "true"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -383,6 +384,20 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("err = %v, want ErrBadInput", err)
 			}
 		})
+	}
+}
+
+func TestRunIDChecked(t *testing.T) {
+	for _, id := range []string{"../../etc", "a/b", ".hidden", "-x", "a b", string(make([]byte, 200))} {
+		ex := executor.New(executor.Options{Isolation: sandbox.IsolationNone, RunID: id, RunDir: t.TempDir(), SkipProbe: true})
+		_, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: t.TempDir(), ResolvedBuildCommand: "true"})
+		if !errors.Is(err, executor.ErrBadInput) {
+			t.Errorf("run id %q: err = %v, want ErrBadInput", id, err)
+		}
+	}
+	ex := executor.New(executor.Options{Isolation: sandbox.IsolationNone, RunID: "heal-1.build_2", RunDir: t.TempDir(), SkipProbe: true})
+	if _, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: t.TempDir(), ResolvedBuildCommand: "true"}); err != nil {
+		t.Errorf("a valid run id was refused: %v", err)
 	}
 }
 
@@ -445,5 +460,82 @@ func TestExecutorReuse(t *testing.T) {
 	m := second.EnvironmentMetadata
 	if m.RuntimeVersions["gcc"] == "changed" || m.DetectedTools[0] == "changed" || second.ExitCode != 0 {
 		t.Errorf("second run: exit %d, metadata %+v", second.ExitCode, m)
+	}
+}
+
+// TestMonorepoBuildsEverySubProject runs the monorepo sample for real: each
+// sub-project is built even when an earlier one fails, and the run fails.
+func TestMonorepoBuildsEverySubProject(t *testing.T) {
+	for _, tool := range []string{"go", "npm"} {
+		if !lookPath(tool) {
+			t.Skipf("%s is not installed here", tool)
+		}
+	}
+	ws := workspace(t, "monorepo")
+	// Break the Go sub-project, which is built first.
+	if err := os.WriteFile(filepath.Join(ws, "services", "api", "api.go"), []byte("package api\n\nvar x int = \"s\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ex := newExec(t, sandbox.IsolationNone, executor.Options{SkipProbe: true})
+	out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: ws, TimeoutSeconds: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.ExitCode == 0 || out.EnvironmentMetadata.ProjectType != executor.TypeMulti {
+		t.Errorf("exit %d type %s", out.ExitCode, out.EnvironmentMetadata.ProjectType)
+	}
+	for _, want := range []string{"==> salve: services/api (go)", "api.go:3", "==> salve: web (node)", "# pass 1"} {
+		if !strings.Contains(out.BuildLog, want) {
+			t.Errorf("log lacks %q:\n%s", want, out.BuildLog)
+		}
+	}
+}
+
+func TestPassEnvFromEnv(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                 "",
+		"A":                "A",
+		"A,B":              "A|B",
+		" A , B\tC,,":      "A|B|C",
+		"NPM_TOKEN GH_URL": "NPM_TOKEN|GH_URL",
+	} {
+		got := executor.PassEnvFromEnv(func(k string) string {
+			if k == executor.EnvPassEnv {
+				return in
+			}
+			return ""
+		})
+		if strings.Join(got, "|") != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestContainerBackendThroughExecutor runs the Executor with the docker
+// backend against a stand-in engine CLI (no engine runs here): the image of
+// the project type is used and recorded, and the container is removed.
+func TestContainerBackendThroughExecutor(t *testing.T) {
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls.log")
+	script := "#!/bin/sh\necho \"$*\" >> " + calls + "\ncase \"$1\" in\ninfo|image|rm) exit 0 ;;\n" +
+		"run) eval \"s=\\${$#}\"; exec sh -c \"$s\" ;;\nesac\nexit 125\n"
+	if err := os.WriteFile(filepath.Join(dir, "docker"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+	ex := newExec(t, sandbox.IsolationDocker, executor.Options{RunID: "c1", Images: map[string]string{executor.TypeMake: "gcc:local"}})
+	out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: workspace(t, "c-make-pass")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := out.EnvironmentMetadata
+	if out.ExitCode != 0 || m.Isolation != sandbox.IsolationDocker || m.Image != "gcc:local" || !strings.Contains(out.BuildLog, "calc_test: ok") {
+		t.Errorf("exit %d metadata %+v log %q", out.ExitCode, m, out.BuildLog)
+	}
+	log, _ := os.ReadFile(calls)
+	for _, want := range []string{"--network none", "gcc:local sh -c make && make test", "rm --force salve-exec-c1"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("engine calls lack %q:\n%s", want, log)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/gitagent/agent"
 	"github.com/salve-dev/salve/registry"
 	"github.com/salve-dev/salve/sandbox"
 )
@@ -39,6 +40,10 @@ var (
 	// ErrActionFailed: the agent answered with an error response; the error
 	// is an [*ActionError].
 	ErrActionFailed = errors.New("gitagent: action failed")
+	// ErrPathRefused: the agent refused a path that leaves the repository.
+	// It is [agent.ErrPathRefused], matched by an [*ActionError] of kind
+	// path_refused.
+	ErrPathRefused = agent.ErrPathRefused
 )
 
 // Client runs git actions through the git_agent binary, one child process
@@ -68,10 +73,10 @@ type Client struct {
 	Stderr io.Writer
 }
 
-// ClientEnv returns the environment a Client gives git_agent: what
-// [GitEnv] keeps, plus the registry settings.
+// ClientEnv returns the environment a Client gives git_agent: what the
+// agent passes on to git ([agent.PassEnv]), plus the registry settings.
 func ClientEnv() []string {
-	return sandbox.AllowedEnv(append([]string{registry.EnvDB, "XDG_DATA_HOME"}, PassEnv...)...)
+	return sandbox.AllowedEnv(append([]string{registry.EnvDB, "XDG_DATA_HOME"}, agent.PassEnv...)...)
 }
 
 // Response is a validated ActionResponse with what came with it.
@@ -88,7 +93,7 @@ type Response struct {
 type ActionError struct {
 	// Action is the request's action.
 	Action string
-	// Kind is metadata.error_kind, such as "git_failed" or "path_refused".
+	// Kind is metadata.error_kind, one of the agent.Kind* constants.
 	Kind string
 	// ExitCode is git's exit status when git itself failed, else -1.
 	ExitCode int
@@ -114,7 +119,7 @@ func (e *ActionError) Unwrap() error { return ErrActionFailed }
 
 // Is reports whether target is [ErrPathRefused] and the agent refused a path.
 func (e *ActionError) Is(target error) bool {
-	return target == ErrPathRefused && e.Kind == KindPathRefused
+	return target == ErrPathRefused && e.Kind == agent.KindPathRefused
 }
 
 // Do sends cmd as a canonical GitAgentRequestV1 for action cmd.Type and
@@ -161,7 +166,7 @@ func (c *Client) Send(ctx context.Context, req contract.ActionRequest) (*Respons
 		Env:       c.Env,
 		Stdin:     bytes.NewReader(in),
 		Timeout:   c.Timeout,
-		MaxOutput: 2 * DefaultMaxOutput,
+		MaxOutput: 2 * agent.DefaultMaxOutput,
 		Stderr:    c.Stderr,
 	}
 	if cmd.Path == "" {
@@ -207,7 +212,9 @@ func (c *Client) args() []string {
 		args = append(args, "--no-register")
 	}
 	if c.Timeout > 0 {
-		args = append(args, "--timeout", c.Timeout.String())
+		// git gets 90% of the budget, so a slow git command still comes
+		// back as a "timeout" response before the client kills the agent.
+		args = append(args, "--timeout", (c.Timeout * 9 / 10).String())
 	}
 	return args
 }
@@ -289,7 +296,7 @@ func actionError(action string, resp *Response) *ActionError {
 		}
 	}
 	if e.Kind == "" {
-		e.Kind = KindGitFailed
+		e.Kind = agent.KindGitFailed
 	}
 	return e
 }
@@ -305,3 +312,20 @@ func lastLine(b []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	return lines[len(lines)-1]
 }
+
+func signalNote(sig string) string {
+	if sig == "" {
+		return ""
+	}
+	return " (" + sig + ")"
+}
+
+// The git_worktree extension, re-exported from package agent for callers
+// that build the command themselves (salve heal's worktrees).
+const (
+	ActionGitWorktree = agent.ActionGitWorktree
+	WorktreeAdd       = agent.WorktreeAdd
+	WorktreeRemove    = agent.WorktreeRemove
+	WorktreeList      = agent.WorktreeList
+	WorktreePrune     = agent.WorktreePrune
+)

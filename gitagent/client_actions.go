@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/gitagent/agent"
 )
 
 // text runs cmd and returns result.data of a success.
@@ -76,7 +77,7 @@ func (c *Client) Restore(ctx context.Context, files ...string) error {
 	return err
 }
 
-// Push pushes branch to remote. Empty remote means [DefaultRemote]; empty
+// Push pushes branch to remote. Empty remote means [agent.DefaultRemote]; empty
 // branch means the current one.
 func (c *Client) Push(ctx context.Context, remote, branch string) error {
 	_, err := c.Do(ctx, contract.GitAgentCommandV1{Type: contract.ActionGitPush, Remote: remote, Branch: branch})
@@ -95,5 +96,5 @@ func (c *Client) Head(ctx context.Context) (string, error) { return c.RevParse(c
 // CurrentBranch returns the name of the checked-out branch ("HEAD" when
 // detached).
 func (c *Client) CurrentBranch(ctx context.Context) (string, error) {
-	return c.RevParse(ctx, RefBranch)
+	return c.RevParse(ctx, agent.RefBranch)
 }

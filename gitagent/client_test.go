@@ -2,17 +2,18 @@ package gitagent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/gitagent/agent"
 	"github.com/salve-dev/salve/registry"
 	"github.com/salve-dev/salve/sandbox"
 )
@@ -28,18 +29,23 @@ var fakeAgents = map[string]func() int{
 	"exit3":   func() int { fmt.Fprintln(os.Stderr, "boom: agent crashed"); return 3 },
 	"wrong-id": func() int {
 		_, _ = io.ReadAll(os.Stdin)
-		_ = WriteResponse(os.Stdout, Respond(Trace{RequestID: "someone-else"}, textResult("", nil)))
+		_ = agent.WriteResponse(os.Stdout, agent.Respond(agent.Trace{RequestID: "someone-else"}, okResult))
 		return 0
 	},
 	"missing-fields": func() int { fmt.Println(`{"request_id":"x","status":"success","code":0}`); return 0 },
 	"inconsistent": func() int {
-		data, _ := io.ReadAll(os.Stdin)
-		resp := Respond(sniffTrace(data), textResult("", nil))
+		var req struct {
+			RequestID string `json:"request_id"`
+		}
+		_ = json.NewDecoder(os.Stdin).Decode(&req)
+		resp := agent.Respond(agent.Trace{RequestID: req.RequestID}, okResult)
 		resp.Code = 1
-		_ = WriteResponse(os.Stdout, resp)
+		_ = agent.WriteResponse(os.Stdout, resp)
 		return 0
 	},
 }
+
+var okResult = contract.ActionResult{OutputType: contract.OutputText}
 
 // runHelper plays a fake agent when the environment asks for one.
 func runHelper() (int, bool) {
@@ -55,43 +61,10 @@ func runHelper() (int, bool) {
 	return f(), true
 }
 
-var (
-	buildOnce sync.Once
-	agentBin  string
-	buildErr  error
-)
-
-// agentBinary builds cmd/git_agent once per test run.
-func agentBinary(tb testing.TB) string {
-	tb.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "gitagent-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		agentBin = filepath.Join(dir, "git_agent")
-		res, err := sandbox.Run(context.Background(), sandbox.Cmd{
-			Path: "go", Args: []string{"build", "-o", agentBin, "github.com/salve-dev/salve/cmd/git_agent"},
-			Env: os.Environ(), Combined: true,
-		})
-		switch {
-		case err != nil:
-			buildErr = err
-		case res.ExitCode != 0:
-			buildErr = fmt.Errorf("go build: exit %d: %s", res.ExitCode, res.Stdout)
-		}
-	})
-	if buildErr != nil {
-		tb.Fatalf("build git_agent: %v", buildErr)
-	}
-	return agentBin
-}
-
 func newClient(t *testing.T, dir string) *Client {
 	t.Helper()
 	return &Client{
-		Binary:     agentBinary(t),
+		Binary:     agentBin,
 		Dir:        dir,
 		Timeout:    time.Minute,
 		RegistryDB: filepath.Join(t.TempDir(), "registry.db"),
@@ -174,7 +147,7 @@ func TestClientHealFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if row.RegistrationCount < 10 || row.ExecutablePath == "" || len(row.Actions) != len(Actions()) {
+	if row.RegistrationCount < 10 || row.ExecutablePath == "" || len(row.Actions) != len(agent.Actions()) {
 		t.Errorf("registry row %+v", row)
 	}
 }
@@ -194,7 +167,7 @@ func TestClientErrors(t *testing.T) {
 	}
 
 	_, err = c.Commit(ctx, "nothing staged")
-	if !errors.As(err, &ae) || ae.Kind != KindGitFailed || ae.ExitCode != 1 {
+	if !errors.As(err, &ae) || ae.Kind != agent.KindGitFailed || ae.ExitCode != 1 {
 		t.Errorf("Commit with nothing staged = %v, want git_failed with exit 1", err)
 	}
 	if errors.Is(err, ErrPathRefused) {

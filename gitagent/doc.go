@@ -1,50 +1,16 @@
-// Package gitagent is salve's git agent (seed 002): git actions over the
-// git command line, the decoding of ActionRequests in both payload shapes,
-// the building of ActionResponses, the tool-registry registration, and the
-// [Client] the orchestrator uses to run the git_agent binary.
+// Package gitagent is how salve runs git: through the git_agent binary
+// (seed 002), one child process per action, speaking the
+// ActionRequest/ActionResponse contract. The heal pipeline commits only
+// through its [Client].
 //
-// # The request
+// A [Client] sends canonical GitAgentRequestV1 payloads, starts git_agent
+// through sandbox.Run with a timeout, validates every response against the
+// ActionResponse JSON Schema (contract.Schema) before using it, checks that
+// it answers the request sent, and returns typed results: text for
+// Status/Diff/Log, commit hashes for Commit/AddCommit/Head, the branch name
+// for CurrentBranch, and an [*ActionError] for an error response.
 //
-// [Decode] reads one ActionRequest. The payload is either canonical, a
-// GitAgentRequestV1 whose command.type must equal the action:
-//
-//	{"command": {"type": "git_log", "limit": 20}}
-//
-// or legacy (seed 002 §2.2), the command's fields directly in the payload,
-// where git_log's limit may also be a string:
-//
-//	{"limit": "20"}    {"files": ["a.go"]}    {"message": "fix: typo"}
-//
-// Anything wrong (empty input, invalid JSON, two documents, an unknown
-// action, a tool other than git_agent, a field of the wrong type, more than
-// [MaxRequestBytes]) gives a [RequestError], whose Trace holds what could be
-// read of the request so the error response still echoes request_id.
-//
-// # The actions
-//
-// git_status, git_diff, git_log, git_add and git_commit are the seed's; the
-// v1 extensions git_branch, git_restore, git_push and git_rev_parse use the
-// extension fields of contract.GitAgentCommandV1 (branch, start_point,
-// create, remote, ref). [Actions] lists them and the action table in
-// actions.go says, row by row, which fields each reads and which git
-// command it becomes.
-//
-// # Safety
-//
-// git runs through sandbox.Run, never a shell, as "git -C <dir> …". Every
-// pathspec follows "--" and --literal-pathspecs is set, so a file named
-// "--output=x", "-rf" or ":(exclude)x" is only ever a path. Paths are
-// checked against the work tree's root after symbolic links are resolved:
-// "..", absolute paths elsewhere, links that lead out, and the .git
-// directory are refused ([ErrPathRefused]). Branch names, revisions and
-// remotes that could be read as options are refused while decoding.
-//
-// # The response
-//
-// [Respond] follows seed 002 §3: success gives status "success", code 0
-// and output_type "text" with git's stdout; failure gives status "error",
-// code 1 and output_type "error" with git's stderr (or the agent's message)
-// as data. The error field stays null. An error result's metadata carries
-// error_kind (one of the Kind* constants) and, when git itself failed,
-// exit_code.
+// What runs inside the binary (request decoding, the action table, path
+// checks, the git command lines, the registry registration) is the
+// subpackage agent.
 package gitagent

@@ -5,15 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/gitagent/agent"
 	"github.com/salve-dev/salve/sandbox"
 )
 
-// TestMain isolates git from the machine's configuration: HOME and
-// XDG_CONFIG_HOME point at an empty directory and the system config is
-// off, so only the config written into each test repository applies.
+// TestMain plays a fake agent when asked to (see fakeAgents), and otherwise
+// isolates git from the machine's configuration: only the config written
+// into each test repository applies.
 func TestMain(m *testing.M) {
 	os.Exit(testMain(m))
 }
@@ -22,6 +22,14 @@ func testMain(m *testing.M) int {
 	if code, ok := runHelper(); ok {
 		return code
 	}
+	// Build before HOME changes, so go finds its build and module caches.
+	bin, err := buildAgent()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "build git_agent:", err)
+		return 1
+	}
+	defer os.RemoveAll(filepath.Dir(bin))
+	agentBin = bin
 	home, err := os.MkdirTemp("", "gitagent-home-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -40,12 +48,36 @@ func testMain(m *testing.M) int {
 	return m.Run()
 }
 
+// agentBin is the git_agent binary built by TestMain.
+var agentBin string
+
+// buildAgent builds cmd/git_agent into a new temporary directory.
+func buildAgent() (string, error) {
+	dir, err := os.MkdirTemp("", "gitagent-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "git_agent")
+	res, err := sandbox.Run(context.Background(), sandbox.Cmd{
+		Path: "go", Args: []string{"build", "-o", bin, "github.com/salve-dev/salve/cmd/git_agent"},
+		Env: os.Environ(), Combined: true,
+	})
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("go build: exit %d: %s", res.ExitCode, res.Stdout)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return bin, nil
+}
+
 // git runs the real git in dir and returns its stdout; it fails the test
 // when git fails.
 func git(tb testing.TB, dir string, args ...string) string {
 	tb.Helper()
 	res, err := sandbox.Run(context.Background(), sandbox.Cmd{
-		Path: "git", Args: append([]string{"-C", dir}, args...), Env: GitEnv(),
+		Path: "git", Args: append([]string{"-C", dir}, args...), Env: agent.GitEnv(),
 	})
 	if err != nil {
 		tb.Fatalf("git %v: %v", args, err)
@@ -56,51 +88,33 @@ func git(tb testing.TB, dir string, args ...string) string {
 	return string(res.Stdout)
 }
 
-// newRepo creates a repository with one commit of README.md and a.txt on
-// branch main, with its own identity in the repository config.
+// newRepo creates a repository with one commit of a.txt on branch main,
+// with its own identity in the repository config.
 func newRepo(tb testing.TB) string {
 	tb.Helper()
 	dir := filepath.Join(tb.TempDir(), "repo")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	git(tb, dir, "init", "-q", "-b", "main")
+	git(tb, filepath.Dir(dir), "init", "-q", "-b", "main", dir)
 	git(tb, dir, "config", "user.name", "Salve Test")
 	git(tb, dir, "config", "user.email", "test@salve.invalid")
 	git(tb, dir, "config", "commit.gpgsign", "false")
-	writeFile(tb, dir, "README.md", "# test\n")
 	writeFile(tb, dir, "a.txt", "alpha\n")
-	git(tb, dir, "add", "--", "README.md", "a.txt")
+	git(tb, dir, "add", "--", "a.txt")
 	git(tb, dir, "commit", "-q", "-m", "initial commit")
 	return dir
 }
 
 func writeFile(tb testing.TB, dir, name, body string) {
 	tb.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 }
 
 func readFile(tb testing.TB, dir, name string) string {
 	tb.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	b, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return string(b)
-}
-
-// staged lists the staged paths of the repository.
-func staged(tb testing.TB, dir string) []string {
-	tb.Helper()
-	out := strings.TrimSpace(git(tb, dir, "diff", "--cached", "--name-only", "-z"))
-	if out == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimRight(out, "\x00"), "\x00")
 }

@@ -30,12 +30,12 @@ type GateInput struct {
 
 // GateDecision is the gate's verdict on one fix.
 type GateDecision struct {
-	Accepted bool
+	Accepted bool `json:"accepted"`
 	// Reasons lists every rule the fix broke; empty when accepted.
-	Reasons []string
+	Reasons []string `json:"reasons,omitempty"`
 	// Diff is the fix as a unified diff without context.
-	Diff  string
-	Hunks []Hunk
+	Diff  string `json:"diff"`
+	Hunks []Hunk `json:"-"`
 }
 
 // Reason joins the rejection reasons into one line.

@@ -11,8 +11,8 @@ import (
 	"github.com/salve-dev/salve/sandbox"
 )
 
-// gitAgentBin is the git_agent binary built for the tests.
-var gitAgentBin string
+// gitAgentBin and salveBin are the binaries built for the tests.
+var gitAgentBin, salveBin string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "heal-test-bin-")
@@ -22,27 +22,30 @@ func TestMain(m *testing.M) {
 	}
 	code := func() int {
 		defer os.RemoveAll(dir)
-		bin, err := BuildGitAgent(context.Background(), dir)
-		if err != nil {
+		var err error
+		if gitAgentBin, err = buildBinary(context.Background(), dir, "git_agent"); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
-		gitAgentBin = bin
+		if salveBin, err = buildBinary(context.Background(), dir, "salve"); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
 		return m.Run()
 	}()
 	os.Exit(code)
 }
 
-// BuildGitAgent builds cmd/git_agent into dir and returns its path.
-func BuildGitAgent(ctx context.Context, dir string) (string, error) {
-	bin := filepath.Join(dir, "git_agent")
+// buildBinary builds cmd/name into dir and returns its path.
+func buildBinary(ctx context.Context, dir, name string) (string, error) {
+	bin := filepath.Join(dir, name)
 	env := sandbox.MergeEnv(sandbox.AllowedEnv(), map[string]string{"CGO_ENABLED": "0"})
-	res, err := sandbox.Run(ctx, sandbox.Cmd{Path: "go", Args: []string{"build", "-o", bin, "github.com/salve-dev/salve/cmd/git_agent"}, Env: env, Timeout: 5 * time.Minute})
+	res, err := sandbox.Run(ctx, sandbox.Cmd{Path: "go", Args: []string{"build", "-o", bin, "github.com/salve-dev/salve/cmd/" + name}, Env: env, Timeout: 10 * time.Minute})
 	if err != nil {
-		return "", fmt.Errorf("build git_agent: %w", err)
+		return "", fmt.Errorf("build %s: %w", name, err)
 	}
 	if res.ExitCode != 0 {
-		return "", fmt.Errorf("build git_agent: exit %d: %s", res.ExitCode, res.Stderr)
+		return "", fmt.Errorf("build %s: exit %d: %s", name, res.ExitCode, res.Stderr)
 	}
 	return bin, nil
 }

@@ -9,7 +9,9 @@ import (
 // prefixes of GitHub Actions, Azure Pipelines, GitLab, Jenkins and Docker
 // BuildKit. It never allocates when the line needs no change.
 func cleanLine(s string) string {
-	s = strings.TrimRight(s, "\r\n")
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
 	if i := strings.LastIndexByte(s, '\r'); i >= 0 {
 		// A bare CR overprints the line: keep what a terminal would show,
 		// unless what follows is only an escape sequence (GitLab sections).
@@ -119,6 +121,14 @@ func stripOnePrefix(s string) string {
 			}
 		}
 	case c == '#':
+		// GitHub/Azure problem-matcher echoes: "##[error]text".
+		if strings.HasPrefix(s, "##[") {
+			for _, pre := range []string{"##[error]", "##[warning]", "##[debug]", "##[section]", "##[command]"} {
+				if strings.HasPrefix(s, pre) {
+					return s[len(pre):]
+				}
+			}
+		}
 		// Docker BuildKit: "#12 0.123 <text>"
 		j := 1
 		for j < len(s) && isDigit(s[j]) {
@@ -138,6 +148,10 @@ func stripOnePrefix(s string) string {
 					return s[k+1:]
 				}
 			}
+		}
+	case c == 't':
+		if strings.HasPrefix(s, "travis_fold:") || strings.HasPrefix(s, "travis_time:") {
+			return ""
 		}
 	case c == 's':
 		// GitLab section markers: section_start:1700000000:name[collapsed=true]

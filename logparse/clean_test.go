@@ -151,3 +151,24 @@ func writeFile(t *testing.T, root, rel, body string) {
 		t.Fatal(err)
 	}
 }
+
+func TestCIAnnotationsAndGradleFull(t *testing.T) {
+	log := strings.Join([]string{
+		"##[error]src/app.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.",
+		"##vso[task.logissue type=error;sourcepath=src/db.go;linenumber=9;columnnumber=2;code=SA4006;]this value of err is never used",
+		"##vso[task.logissue type=warning;sourcepath=src/x.go;linenumber=1;]ignored",
+		"> Task :app:test FAILED",
+		"",
+		"RouterTest > matchesPrefix() FAILED",
+		"    org.opentest4j.AssertionFailedError: expected: <true> but was: <false>",
+		"        at app//org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:55)",
+		"        at app//demo.RouterTest.matchesPrefix(RouterTest.java:21)",
+	}, "\n")
+	got := renderText(ParseString(log, Options{}))
+	want := "src/app.ts:3:7: TYPE_ERROR Type 'string' is not assignable to type 'number'. [tsc TS2322]\n" +
+		"src/db.go:9:2: LINTING this value of err is never used [azure SA4006]\n" +
+		"src/test/java/demo/RouterTest.java:21: LOGIC org.opentest4j.AssertionFailedError: expected: <true> but was: <false> [java] (test matchesPrefix)\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -28,6 +28,27 @@ var (
 	reGoLintCode = regexp.MustCompile(`\(([A-Z]{1,3}\d{3,5}|[a-z][a-z0-9]+)\)$`)
 )
 
+// goVetWords are phrases of go vet's and staticcheck's messages that the
+// compiler never prints.
+var goVetWords = []string{" format %", "format reads arg", "call has arguments but no formatting", "call needs ",
+	"possible formatting directive", "unreachable code", "self-assignment", "the cancel function", "possible misuse",
+	"struct field tag", "call not used", "passes lock by value", "copies lock", "loop variable", "composite literal uses unkeyed",
+	"suspect or", "redundant and", "redundant or", "comparison of function", "before checking for errors",
+	"non-constant format string", "arg list ends with redundant newline", "should be", "should have", "should not",
+	"should use", "should omit", "should replace", "should check", "should merge", "is never used", "error strings should",
+	"ineffectual assignment", "error return value", "empty branch", "never changes", "is unused", "has no effect",
+	"always true", "always false", "is deprecated", "printf-style"}
+
+func isGoVet(msg string) bool {
+	low := strings.ToLower(msg)
+	for _, w := range goVetWords {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // goClassify reads Go's one-line diagnostics: vet and linters are LINTING,
 // the compiler's messages go through the shared classifier, and unknown
 // messages default to TYPE_ERROR.
@@ -45,7 +66,7 @@ func goClassify(m *match) (contract.ErrorType, bool) {
 		}
 		return contract.ErrLinting, true
 	}
-	if reGoVet.MatchString(msg) || m.p.ctx.goVet && !reGoCompile.MatchString(msg) {
+	if isGoVet(msg) || m.p.ctx.goVet && !reGoCompile.MatchString(msg) {
 		return contract.ErrLinting, true
 	}
 	return classifyMessage(msg, contract.ErrTypeError), true
@@ -84,8 +105,6 @@ type goPanic struct {
 }
 
 var (
-	reGoRun     = regexp.MustCompile(`^=== (?:RUN|NAME|CONT|PAUSE)\s+(\S+)`)
-	reGoVerdict = regexp.MustCompile(`^\s*--- (FAIL|PASS|SKIP): (\S+)`)
 	reGoLine    = regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`)
 	reGoPkg     = regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)(?:\s|$)`)
 	reGoTrace   = regexp.MustCompile(`^\s+Error Trace:\s+(\S+\.go):(\d+)`)
@@ -106,14 +125,14 @@ func (g *goTest) line(p *parser, s string) bool {
 	}
 	switch {
 	case strings.HasPrefix(s, "=== "):
-		if m := reGoRun.FindStringSubmatch(s); m != nil {
+		if name, ok := goRunLine(s); ok {
 			g.endGroup(p)
-			g.running, g.failing = m[1], ""
+			g.running, g.failing = name, ""
 			return true
 		}
 	case strings.HasPrefix(strings.TrimLeft(s, " "), "--- "):
-		if m := reGoVerdict.FindStringSubmatch(s); m != nil {
-			g.verdict(p, m[1], m[2])
+		if v, name, ok := goVerdictLine(s); ok {
+			g.verdict(p, v, name)
 			return true
 		}
 	case strings.HasPrefix(s, "panic: ") || strings.HasPrefix(s, "fatal error: "):
@@ -136,15 +155,17 @@ func (g *goTest) line(p *parser, s string) bool {
 }
 
 func (g *goTest) indented(p *parser, s string) bool {
-	if m := reGoLine.FindStringSubmatch(s); m != nil && (g.failing != "" || g.running != "") {
-		it := goItem{file: m[2], line: atoi(m[3]), msg: m[4]}
+	if !strings.Contains(s, ".go:") {
+		// not a test's file:line line
+	} else if m := reGoLine.FindStringSubmatch(s); m != nil && (g.failing != "" || g.running != "") {
+		it := goItem{file: own(m[2]), line: atoi(m[3]), msg: own(m[4])}
 		if g.failing != "" {
-			it.test, it.afterFail = g.failing, true
+			it.test, it.afterFail = own(g.failing), true
 			if len(g.group) < 256 {
 				g.group = append(g.group, it)
 			}
 		} else {
-			it.test = g.running
+			it.test = own(g.running)
 			if len(g.buf) < 256 {
 				g.buf = append(g.buf, it)
 			}
@@ -155,11 +176,12 @@ func (g *goTest) indented(p *parser, s string) bool {
 	if last == nil {
 		return false
 	}
-	if m := reGoTrace.FindStringSubmatch(s); m != nil {
-		last.abs = m[1]
+	if !strings.Contains(s, "Error") && !strings.Contains(s, "Messages:") {
+		// not a testify line
+	} else if m := reGoTrace.FindStringSubmatch(s); m != nil {
+		last.abs = own(m[1])
 		return true
-	}
-	if m := reGoTestify.FindStringSubmatch(s); m != nil {
+	} else if m := reGoTestify.FindStringSubmatch(s); m != nil {
 		if strings.TrimSpace(last.msg) == "" || m[1] == "Error" && !strings.Contains(last.msg, "\n") {
 			last.msg = strings.TrimSpace(last.msg + "\n" + m[1] + ": " + m[2])
 		}
@@ -182,7 +204,17 @@ func (g *goTest) lastItem() *goItem {
 }
 
 func (g *goTest) verdict(p *parser, v, name string) {
-	g.endGroup(p)
+	if v != "FAIL" {
+		// -v prints a parent's verdict before its subtests': a subtest that
+		// passed takes its lines back out of the failed group.
+		kept := g.group[:0]
+		for _, it := range g.group {
+			if it.test != name && !strings.HasPrefix(it.test, name+"/") {
+				kept = append(kept, it)
+			}
+		}
+		g.group = kept
+	}
 	keep := g.buf[:0]
 	var moved []goItem
 	for _, it := range g.buf {
@@ -228,6 +260,9 @@ func (g *goTest) endGroup(p *parser) {
 			}
 		}
 		if len(chosen) == 0 {
+			if hasSubtest(order, t) {
+				continue // a parent's t.Log; its failed subtests say why
+			}
 			chosen = items[len(items)-1:]
 		}
 		for _, it := range chosen {
@@ -235,6 +270,15 @@ func (g *goTest) endGroup(p *parser) {
 		}
 	}
 	g.group = g.group[:0]
+}
+
+func hasSubtest(tests []string, name string) bool {
+	for _, t := range tests {
+		if strings.HasPrefix(t, name+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *goTest) addPending(p *parser, it goItem) {
@@ -423,6 +467,32 @@ func goModulePath(gomod string) string {
 		}
 	}
 	return ""
+}
+
+// goRunLine reads "=== RUN   TestX" (and NAME, CONT, PAUSE).
+func goRunLine(s string) (string, bool) {
+	f := strings.Fields(s)
+	if len(f) < 3 || f[0] != "===" {
+		return "", false
+	}
+	switch f[1] {
+	case "RUN", "NAME", "CONT", "PAUSE":
+		return f[2], true
+	}
+	return "", false
+}
+
+// goVerdictLine reads "--- FAIL: TestX (0.00s)", indented or not.
+func goVerdictLine(s string) (verdict, name string, ok bool) {
+	f := strings.Fields(s)
+	if len(f) < 3 || f[0] != "---" {
+		return "", "", false
+	}
+	switch f[1] {
+	case "FAIL:", "PASS:", "SKIP:":
+		return strings.TrimSuffix(f[1], ":"), f[2], true
+	}
+	return "", "", false
 }
 
 func atoi(s string) int {

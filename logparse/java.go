@@ -18,7 +18,7 @@ func init() {
 			Pattern:  `^\[(?P<sev>ERROR|WARNING)\] (?:file:)?(?P<file>\S+\.(?:java|kt|scala|groovy)):\[(?P<line>\d+)(?:,(?P<col>\d+))?\] (?P<msg>.*)$`,
 			Classify: javacClassify, Confidence: 0.95,
 			Doc: "maven-compiler-plugin: [ERROR] /path/File.java:[line,col] message"},
-		&Row{Name: "kotlinc", Family: "java", Tool: "kotlinc", Hint: ": ",
+		&Row{Name: "kotlinc", Family: "java", Tool: "kotlinc", Hint: ".kt",
 			Pattern:  `^(?P<sev>e|w): (?:file://)?(?P<file>\S+\.kts?):(?P<line>\d+):(?P<col>\d+):? (?P<msg>.*)$`,
 			Classify: javacClassify, Confidence: 0.95,
 			Doc: "kotlinc and Gradle's Kotlin plugin: e: file:///path/A.kt:line:col message"},
@@ -39,8 +39,8 @@ func javacClassify(m *match) (contract.ErrorType, bool) {
 		}
 		// javac names -Werror only after the warnings: keep them aside.
 		if len(m.p.ctx.javaWarn) < 200 {
-			m.p.ctx.javaWarn = append(m.p.ctx.javaWarn, finding{file: m.get("file"), line: m.num("line"), col: m.num("col"),
-				typ: contract.ErrLinting, msg: msg, tool: m.row.Tool, sev: "warning", conf: 0.85, base: m.p.base(), row: m.row.Name})
+			m.p.ctx.javaWarn = append(m.p.ctx.javaWarn, finding{file: own(m.get("file")), line: m.num("line"), col: m.num("col"),
+				typ: contract.ErrLinting, msg: own(msg), tool: m.row.Tool, sev: "warning", conf: 0.85, base: m.p.base(), row: m.row.Name})
 		}
 		return "", false
 	}
@@ -51,8 +51,7 @@ func javacClassify(m *match) (contract.ErrorType, bool) {
 }
 
 var (
-	reJavaExc  = regexp.MustCompile(`^(?:Exception in thread "[^"]*" |Caused by: )?((?:[a-zA-Z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Failure|Throwable|Failed)[\w$]*)(?::\s*(.*))?$`)
-	reJavaAt   = regexp.MustCompile(`^\s+at (?:[\w.$/@]+//)?((?:[\w$]+\.)*)([\w$]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):(\d+)\)$`)
+	reJavaExc  = regexp.MustCompile(`^\s*(?:Exception in thread "[^"]*" |Caused by: )?((?:[a-zA-Z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Failure|Throwable|Failed)[\w$]*)(?::\s*(.*))?$`)
 	reSurefOld = regexp.MustCompile(`^\[ERROR\] (\w+)\(([\w.$]+)\)\s+Time elapsed.*<<< (?:FAILURE|ERROR)!`)
 	reSurefNew = regexp.MustCompile(`^\[ERROR\] ([\w.$]+)\.(\w+)\s+--\s+Time elapsed.*<<< (?:FAILURE|ERROR)!`)
 	reGradleF  = regexp.MustCompile(`^(\S+) > (\S+?)(?:\(\))? FAILED$`)
@@ -102,7 +101,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 			p.ctx.maven = true
 		}
 	}
-	if strings.HasSuffix(s, " FAILED") {
+	if strings.HasSuffix(s, " FAILED") && strings.Contains(s, " > ") {
 		if m := reGradleF.FindStringSubmatch(s); m != nil {
 			j.test, j.class = m[2], m[1]
 			return true
@@ -116,7 +115,9 @@ func (j *javaStack) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if m := reJavaAt.FindStringSubmatch(s); m != nil {
+	if !strings.Contains(s, "at ") || strings.IndexByte(s, '(') < 0 {
+		// not a frame
+	} else if m := javaFrame(s); m != nil {
 		if !j.active || j.done {
 			return true
 		}
@@ -134,12 +135,12 @@ func (j *javaStack) line(p *parser, s string) bool {
 		j.done = true
 		return true
 	}
-	if strings.Contains(s, "Exception") || strings.Contains(s, "Error") || strings.Contains(s, "Failure") || strings.Contains(s, "Throwable") {
+	if p.errWord && strings.IndexByte(s, '.') > 0 && javaExcHead(s) {
 		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
-			if strings.HasPrefix(s, "Caused by: ") && j.active {
+			if strings.HasPrefix(strings.TrimSpace(s), "Caused by: ") && j.active {
 				return true
 			}
-			j.active, j.done, j.msg = true, false, s
+			j.active, j.done, j.msg = true, false, strings.TrimSpace(s)
 			return true
 		}
 	}
@@ -150,6 +151,62 @@ func (j *javaStack) line(p *parser, s string) bool {
 		j.active = false
 	}
 	return false
+}
+
+// javaFrame reads "\tat pkg.Class.method(File.java:12)", with an optional
+// module prefix ("java.base/"). It returns the groups of the old regular
+// expression: package with its dot, class, method, file, line.
+func javaFrame(s string) []string {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "at ") || !strings.HasSuffix(t, ")") {
+		return nil
+	}
+	t = t[3 : len(t)-1]
+	open := strings.IndexByte(t, '(')
+	if open <= 0 {
+		return nil
+	}
+	name, loc := t[:open], t[open+1:]
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	c := strings.LastIndexByte(loc, ':')
+	if c <= 0 || !allDigits(loc[c+1:]) {
+		return nil
+	}
+	file := loc[:c]
+	switch path.Ext(file) {
+	case ".java", ".kt", ".scala", ".groovy":
+	default:
+		return nil
+	}
+	dot := strings.LastIndexByte(name, '.')
+	if dot <= 0 || strings.ContainsAny(name, " ") {
+		return nil
+	}
+	cls, method := name[:dot], name[dot+1:]
+	pkg, simple := "", cls
+	if k := strings.LastIndexByte(cls, '.'); k >= 0 {
+		pkg, simple = cls[:k+1], cls[k+1:]
+	}
+	return []string{s, pkg, simple, method, file, loc[c+1:]}
+}
+
+// javaExcHead is a cheap test before reJavaExc: the line starts with a
+// dotted class name, after "Exception in thread ..." or "Caused by: ".
+func javaExcHead(s string) bool {
+	s = strings.TrimLeft(s, " \t")
+	if strings.HasPrefix(s, "Caused by: ") {
+		s = s[len("Caused by: "):]
+	} else if strings.HasPrefix(s, "Exception in thread ") {
+		if i := strings.Index(s, `" `); i > 0 {
+			s = s[i+2:]
+		}
+	}
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.IndexByte(s, '.') > 0 && !strings.ContainsAny(s, " \t/")
 }
 
 func (j *javaStack) excName() string {

@@ -11,15 +11,15 @@ const jsExt = `(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|vue|svelte)`
 
 func init() {
 	register(
-		&Row{Name: "tsc", Family: "ts", Tool: "tsc", Hint: "TS",
+		&Row{Name: "tsc", Family: "ts", Tool: "tsc", Hint: " TS",
 			Pattern:  `^(?P<file>[^\s(][^(]*\.` + jsExt + `)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning) (?P<code>TS\d+): (?P<msg>.*)$`,
 			Classify: tsClassify, Confidence: 0.95,
 			Doc: "tsc --pretty false: file.ts(line,col): error TSnnnn: message"},
-		&Row{Name: "tsc-pretty", Family: "ts", Tool: "tsc", Hint: " - ",
+		&Row{Name: "tsc-pretty", Family: "ts", Tool: "tsc", Hint: " TS",
 			Pattern:  `^(?P<file>[^\s:]+\.` + jsExt + `):(?P<line>\d+):(?P<col>\d+) - (?P<sev>error|warning) (?P<code>TS\d+): (?P<msg>.*)$`,
 			Classify: tsClassify, Confidence: 0.95,
 			Doc: "tsc --pretty: file.ts:line:col - error TSnnnn: message"},
-		&Row{Name: "eslint-unix", Family: "js", Tool: "eslint", Hint: "]",
+		&Row{Name: "eslint-unix", Family: "js", Tool: "eslint", Hint: "[Error|[Warning",
 			Pattern:  `^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*) \[(?P<sev>Error|Warning)(?:/(?P<rule>[^\]]+))?\]$`,
 			Classify: eslintClassify, Confidence: 0.9,
 			Doc: "eslint -f unix: file:line:col: message [Error/rule]"},
@@ -108,7 +108,8 @@ func (st *stylish) line(p *parser, s string) bool {
 		st.file = ""
 		return false
 	}
-	if s[0] != ' ' && len(s) < 1024 && reStylishFile.MatchString(s) && !strings.Contains(s, ": ") {
+	if s[0] != ' ' && len(s) < 1024 && (s[0] == '/' || strings.IndexByte(s, ' ') < 0) && strings.IndexByte(s, '.') > 0 &&
+		!strings.Contains(s, ": ") && reStylishFile.MatchString(s) {
 		st.file = s
 		return false
 	}
@@ -124,8 +125,6 @@ var (
 	reNodeX     = regexp.MustCompile(`^\s*✖ (.+?)(?: \([\d.]+m?s\))?$`)
 	reTapNotOK  = regexp.MustCompile(`^\s*not ok \d+ - (.+?)(?: # .*)?$`)
 	reJsErr     = regexp.MustCompile(`^\s{0,8}(?:Uncaught )?((?:\w+\.)?\w*(?:Error|Exception))(?: \[\w+\])?(?::\s*(.*))?$`)
-	reJsFrame   = regexp.MustCompile(`^\s+at (?:(.*?) \()?(?:file://)?([^\s()]+?):(\d+):(\d+)\)?$`)
-	reTapFrame  = regexp.MustCompile(`^\s+(?:(\S.*?) \()?(?:file://)?(/[^\s()]+?):(\d+):(\d+)\)?$`)
 	reBabelLoc  = regexp.MustCompile(`: \S+\.` + jsExt + `: .* \(\d+:\d+\)$`)
 	reNodeLoc   = regexp.MustCompile(`^(\S+\.` + jsExt + `):(\d+)$`)
 )
@@ -141,6 +140,7 @@ type jsFail struct {
 	errName string
 	done    bool
 	tap     bool
+	mocha   bool
 	loc     *finding // node's "file:line" header before an uncaught error
 }
 
@@ -152,11 +152,20 @@ func (j *jsFail) line(p *parser, s string) bool {
 	if len(s) < 3 {
 		return false
 	}
-	if m := reNodeLoc.FindStringSubmatch(s); m != nil {
+	if !isDigit(s[len(s)-1]) || strings.IndexByte(s, ' ') >= 0 || strings.IndexByte(s, ':') < 0 {
+		// not node's file:line header
+	} else if m := reNodeLoc.FindStringSubmatch(s); m != nil {
 		j.loc = &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "node"}
 		return false
 	}
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "FAIL ") && strings.Contains(t, " > ") {
+		// vitest: " FAIL  file.test.js > suite > name"
+		_, name, _ := strings.Cut(t, " > ")
+		j.start(name, false)
+		return true
+	}
 	switch {
+	case strings.IndexByte(s, 0xE2) < 0 && !strings.Contains(s, "ok "):
 	case strings.Contains(s, "● "):
 		if m := reJest.FindStringSubmatch(s); m != nil {
 			t := m[1]
@@ -180,13 +189,14 @@ func (j *jsFail) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if len(s) > 4 && s[0] == ' ' && strings.Contains(s, ") ") {
+	if len(s) > 4 && s[0] == ' ' && strings.Contains(s, ") ") && isDigit(strings.TrimLeft(s, " ")[0]) {
 		if m := reMochaHead.FindStringSubmatch(s); m != nil && !strings.Contains(m[1], "(") {
 			j.start(m[1], false)
+			j.mocha = true
 			return true
 		}
 	}
-	if strings.Contains(s, "Error") || strings.Contains(s, "Exception") {
+	if p.errWord && (strings.Contains(s, "Error") || strings.Contains(s, "Exception")) && len(s)-len(strings.TrimLeft(s, " ")) <= 8 {
 		if m := reJsErr.FindStringSubmatch(s); m != nil {
 			if !j.open || j.done {
 				j.start("", false)
@@ -213,23 +223,83 @@ func (j *jsFail) line(p *parser, s string) bool {
 	if m := j.frame(s); m != nil {
 		return j.frameLine(p, m)
 	}
-	if j.msg == "" && strings.TrimSpace(s) != "" && (s[0] == ' ' || s[0] == '\t') {
+	if j.mocha && j.msg == "" && j.errName == "" && strings.HasSuffix(s, ":") && (s[0] == ' ' || s[0] == '\t') {
+		j.test += " " + strings.TrimSuffix(strings.TrimSpace(s), ":") // mocha's nested title
+		return true
+	}
+	if t := strings.TrimSpace(s); j.tap && strings.HasPrefix(t, "error: ") {
+		j.msg = strings.Trim(strings.TrimPrefix(t, "error: "), `'"|-`) // node:test TAP's YAML
+		return true
+	}
+	if j.msg == "" && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != "---" && (s[0] == ' ' || s[0] == '\t') {
 		j.msg = strings.TrimSpace(s)
 	}
 	return false
 }
 
 func (j *jsFail) frame(s string) []string {
-	if m := reJsFrame.FindStringSubmatch(s); m != nil {
-		return m
+	if strings.IndexByte(s, ':') < 0 || (s[0] != ' ' && s[0] != '\t' && !strings.HasPrefix(s, "❯")) {
+		return nil
 	}
-	if j.tap {
-		return reTapFrame.FindStringSubmatch(s)
+	if f, l, c, ok := jsFrame(s, !j.tap); ok {
+		return []string{s, "", f, l, c}
 	}
 	return nil
 }
 
+// jsFrame reads a V8 stack frame, "at fn (path:line:col)" or
+// "at path:line:col"; TAP's YAML stacks drop the "at " (needAt false),
+// and then only absolute paths count.
+func jsFrame(s string, needAt bool) (file, line, col string, ok bool) {
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "at ") {
+		t = t[3:]
+	} else if strings.HasPrefix(t, "❯ ") {
+		// vitest: "❯ fn file:line:col" or "❯ file:line:col"
+		t = t[len("❯ "):]
+		if i := strings.LastIndexByte(t, ' '); i >= 0 {
+			t = t[i+1:]
+		}
+		needAt = true
+	} else if needAt {
+		return "", "", "", false
+	}
+	t = strings.TrimSuffix(t, ")")
+	if i := strings.LastIndex(t, " ("); i >= 0 {
+		t = t[i+2:]
+	} else {
+		t = strings.TrimPrefix(t, "(")
+	}
+	t = strings.TrimPrefix(t, "file://")
+	j := strings.LastIndexByte(t, ':')
+	if j <= 0 || !allDigits(t[j+1:]) {
+		return "", "", "", false
+	}
+	k := strings.LastIndexByte(t[:j], ':')
+	if k <= 0 || !allDigits(t[k+1:j]) {
+		return "", "", "", false
+	}
+	file = t[:k]
+	if strings.ContainsAny(file, " ()") || (!needAt && !strings.HasPrefix(file, "/")) {
+		return "", "", "", false
+	}
+	return file, t[k+1 : j], t[j+1:], true
+}
+
+func allDigits(s string) bool {
+	if s == "" || len(s) > 9 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 func (j *jsFail) frameLine(p *parser, m []string) bool {
+	p.noteFrame(m[2])
 	f := finding{file: m[2], line: atoi(m[3]), col: atoi(m[4]), base: p.base(), tool: "node", test: j.test, row: "js-test"}
 	if _, res := p.res.resolve(f.file, f.base); res == resDrop {
 		return true
@@ -259,6 +329,9 @@ func jsErrType(name, msg string) contract.ErrorType {
 	case name == "SyntaxError":
 		if strings.Contains(msg, "does not provide an export named") {
 			return contract.ErrImport
+		}
+		if strings.Contains(msg, "JSON") {
+			return contract.ErrLogic // JSON.parse on bad data, not bad code
 		}
 		return contract.ErrSyntax
 	case name == "ReferenceError":

@@ -1,7 +1,7 @@
 package logparse
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"math"
@@ -51,52 +51,68 @@ func Parse(r io.Reader, opts Options) ([]contract.BugReport, error) {
 	return newParser(opts).run(r)
 }
 
-// run feeds every line of r to p and returns the reports.
-func (p *parser) run(r io.Reader) ([]contract.BugReport, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := readLine(br)
-		if len(line) > 0 || err == nil {
-			p.feed(line)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return p.finish(), errors.Join(ErrInput, err)
-		}
-	}
-	return p.finish(), nil
-}
-
 // ParseString is Parse over a string.
 func ParseString(log string, opts Options) []contract.BugReport {
 	out, _ := Parse(strings.NewReader(log), opts)
 	return out
 }
 
-// readLine returns the next line without its newline; over-long lines are
-// cut at MaxLineLength and the rest is discarded.
-func readLine(br *bufio.Reader) (string, error) {
-	b, err := br.ReadSlice('\n')
-	if err == nil || err == io.EOF {
-		return string(b), err
+// chunkSize is the read buffer. Lines are cut out of one string per
+// chunk, so that reading costs one allocation per chunk, not per line;
+// whatever the parser keeps beyond a line is cloned (see own).
+const chunkSize = 256 << 10
+
+// run feeds every line of r to p and returns the reports.
+func (p *parser) run(r io.Reader) ([]contract.BugReport, error) {
+	buf := make([]byte, chunkSize)
+	n := 0
+	skipping := false // inside the discarded tail of an over-long line
+	for {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil && err != io.EOF {
+			return p.finish(), errors.Join(ErrInput, err)
+		}
+		if last := bytes.LastIndexByte(buf[:n], '\n'); last >= 0 {
+			skipping = p.feedChunk(string(buf[:last+1]), skipping)
+			n = copy(buf, buf[last+1:n])
+		} else if n == len(buf) {
+			if !skipping {
+				p.feed(string(buf[:MaxLineLength]))
+			}
+			skipping, n = true, 0
+		}
+		if err == io.EOF {
+			if n > 0 && !skipping {
+				p.feed(string(buf[:n]))
+			}
+			return p.finish(), nil
+		}
 	}
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		return string(b), err
-	}
-	keep := string(b)
-	for errors.Is(err, bufio.ErrBufferFull) {
-		_, err = br.ReadSlice('\n')
-	}
-	if len(keep) > MaxLineLength {
-		keep = keep[:MaxLineLength]
-	}
-	if err == io.EOF {
-		return keep, io.EOF
-	}
-	return keep, err
 }
+
+// feedChunk feeds the newline-terminated lines of chunk. It returns false:
+// a chunk always ends a line.
+func (p *parser) feedChunk(chunk string, skipping bool) bool {
+	for len(chunk) > 0 {
+		i := strings.IndexByte(chunk, '\n')
+		line := chunk[:i]
+		chunk = chunk[i+1:]
+		if skipping {
+			skipping = false
+			continue
+		}
+		if len(line) > MaxLineLength {
+			line = line[:MaxLineLength]
+		}
+		p.feed(line)
+	}
+	return false
+}
+
+// own copies a string cut from a read chunk, so that keeping it does not
+// keep the chunk.
+func own(s string) string { return strings.Clone(s) }
 
 // finding is a report before its path is resolved.
 type finding struct {
@@ -144,6 +160,8 @@ type parser struct {
 	handlers []handler
 	ctx      context
 	used     map[string]int // reports per row, when counting (tests)
+	errWord  bool           // the current line names an error or exception
+	frames   []string       // absolute workspace frames, for commonDir
 }
 
 // context is what earlier lines said about later ones.
@@ -187,6 +205,7 @@ func (p *parser) feed(raw string) {
 		s = s[:MaxLineLength]
 	}
 	p.trackContext(s)
+	p.errWord = strings.Contains(s, "rror") || strings.Contains(s, "xception") || strings.Contains(s, "Failure") || strings.Contains(s, "Throwable")
 	for _, h := range p.handlers {
 		if h.line(p, s) {
 			return
@@ -210,7 +229,7 @@ func (p *parser) matchRows(s string) {
 		if r.re == nil || r.need&f != r.need {
 			continue
 		}
-		if r.Hint != "" && !strings.Contains(s, r.Hint) {
+		if r.hints != nil && !containsAny(s, r.hints) {
 			continue
 		}
 		g := r.re.FindStringSubmatch(s)
@@ -253,6 +272,15 @@ func (p *parser) base() string {
 	return p.ctx.base
 }
 
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
 func normSeverity(s string) string {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "e", "error", "fatal error", "fatal", "err":
@@ -284,7 +312,7 @@ func (p *parser) emit(f finding) {
 	key := rel + ":" + strconv.Itoa(f.line)
 	if i, ok := p.seen[key]; ok {
 		if p.out[i].TestName == nil && f.test != "" {
-			t := f.test
+			t := own(f.test)
 			p.out[i].TestName = &t
 		}
 		return
@@ -308,17 +336,17 @@ func (p *parser) emit(f finding) {
 		msg = msg[:maxMessage]
 	}
 	r := contract.BugReport{
-		FilePath: rel, LineNumber: f.line, ErrorType: f.typ, Message: msg,
-		ConfidenceScore: &conf, Column: f.col, Tool: f.tool, Rule: f.rule, Severity: f.sev,
+		FilePath: own(rel), LineNumber: f.line, ErrorType: f.typ, Message: own(msg),
+		ConfidenceScore: &conf, Column: f.col, Tool: f.tool, Rule: own(f.rule), Severity: f.sev,
 	}
 	if r.Column < 0 {
 		r.Column = 0
 	}
 	if f.test != "" {
-		t := f.test
+		t := own(f.test)
 		r.TestName = &t
 	}
-	p.seen[key] = len(p.out)
+	p.seen[own(key)] = len(p.out)
 	p.out = append(p.out, r)
 }
 
@@ -329,10 +357,76 @@ func (p *parser) finish() []contract.BugReport {
 	for _, h := range p.handlers {
 		h.flush(p)
 	}
+	p.relocate()
 	if p.out == nil {
 		return []contract.BugReport{}
 	}
 	return p.out
+}
+
+// relocate applies roots learned late in the log to the absolute paths that
+// were kept as they were, and drops the duplicates that this reveals.
+func (p *parser) relocate() {
+	if p.res.root == "" && len(p.res.roots) == 0 && p.res.files == nil {
+		if root := commonDir(p.frames); root != "" {
+			p.res.learnRoot(root)
+		}
+	}
+	if len(p.res.roots) == 0 {
+		return
+	}
+	seen := map[string]bool{}
+	out := p.out[:0]
+	for _, r := range p.out {
+		if strings.HasPrefix(r.FilePath, "/") {
+			if rel, ok := p.res.stripRoot(r.FilePath); ok && rel != "" {
+				r.FilePath = rel
+			}
+		}
+		k := r.FilePath + ":" + strconv.Itoa(r.LineNumber)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, r)
+	}
+	p.out = out
+}
+
+// noteFrame remembers an absolute stack-frame path inside the workspace,
+// so that, when no root is known, the frames' common directory can serve.
+func (p *parser) noteFrame(file string) {
+	if len(p.frames) >= 32 || !strings.HasPrefix(file, "/") || isForeign(file) {
+		return
+	}
+	for _, f := range p.frames {
+		if f == file {
+			return
+		}
+	}
+	p.frames = append(p.frames, own(path.Clean(file)))
+}
+
+// commonDir is the deepest directory holding all files, if they lie in at
+// least two different directories (one file alone says nothing of the
+// root), and it is not the file system root.
+func commonDir(files []string) string {
+	if len(files) < 2 {
+		return ""
+	}
+	dirs := map[string]bool{}
+	common := path.Dir(files[0])
+	for _, f := range files {
+		d := path.Dir(f)
+		dirs[d] = true
+		for common != "/" && d != common && !strings.HasPrefix(d, common+"/") {
+			common = path.Dir(common)
+		}
+	}
+	if len(dirs) < 2 || common == "/" || strings.Count(common, "/") < 2 {
+		return ""
+	}
+	return common
 }
 
 // Context lines: make's directory changes, `cd dir && tool`, go vet.
@@ -353,6 +447,9 @@ func (p *parser) trackContext(s string) {
 		}
 		p.ctx.javaWarn = nil
 	}
+	if p.res.root == "" {
+		p.rootHint(s)
+	}
 	switch s[0] {
 	case 'm', 'g':
 		if m := reEnterDir.FindStringSubmatch(s); m != nil {
@@ -366,6 +463,29 @@ func (p *parser) trackContext(s string) {
 		// make echoes its recipes bare: "cd sub && go test ./..."
 		if strings.HasPrefix(s, "cd ") && strings.Contains(s, "&&") {
 			p.commandLine("", s)
+		}
+	}
+}
+
+// rootHint learns the workspace root from tools that print it: pytest's
+// "rootdir: DIR", vitest's " RUN  vX.Y.Z DIR", cargo's "Compiling name vX
+// (DIR)".
+func (p *parser) rootHint(s string) {
+	t := strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(t, "rootdir: "):
+		dir := strings.TrimPrefix(t, "rootdir: ")
+		if i := strings.IndexByte(dir, ','); i >= 0 {
+			dir = dir[:i]
+		}
+		p.res.learnRoot(own(dir))
+	case strings.HasPrefix(t, "RUN  v"):
+		if f := strings.Fields(t); len(f) == 3 {
+			p.res.learnRoot(own(f[2]))
+		}
+	case strings.HasPrefix(t, "Compiling ") && strings.HasSuffix(t, ")"):
+		if i := strings.LastIndex(t, " ("); i > 0 && strings.HasPrefix(t[i+2:], "/") {
+			p.res.learnRoot(own(t[i+2 : len(t)-1]))
 		}
 	}
 }

@@ -44,15 +44,18 @@ var ciRoots = []*regexp.Regexp{
 	regexp.MustCompile(`^(/home/vsts/work/\d+/s)/`),
 	regexp.MustCompile(`^(/drone/src)/`),
 	regexp.MustCompile(`^(/workspace/[^/]+)/`),
+	regexp.MustCompile(`^(/go/src/[^/]+/[^/]+/[^/]+)/`),
+	regexp.MustCompile(`^(/usr/src/app|/usr/app|/opt/app|/srv/app|/app|/code|/project|/repo|/workdir|/work|/build|/source)/`),
 	regexp.MustCompile(`^([A-Za-z]:/a/[^/]+/[^/]+)/`),
 }
 
 // resolver turns the paths a log mentions into repo-relative paths.
 type resolver struct {
-	root   string              // the workspace root as the log sees it
-	roots  []string            // roots learned from the log itself
-	byBase map[string][]string // workspace files by base name
-	files  map[string]bool     // workspace files
+	cache  map[[2]string]resolved // recent answers; cleared when full
+	root   string                 // the workspace root as the log sees it
+	roots  []string               // roots learned from the log itself
+	byBase map[string][]string    // workspace files by base name
+	files  map[string]bool        // workspace files
 }
 
 func newResolver(root, workspace string) *resolver {
@@ -123,6 +126,7 @@ func (r *resolver) learnRoot(root string) {
 	}
 	if len(r.roots) < 8 {
 		r.roots = append(r.roots, root)
+		r.cache = nil
 	}
 }
 
@@ -177,6 +181,25 @@ func normalise(p string) string {
 // resolve maps p, which the log wrote relative to base (itself relative to
 // the root, or absolute), to a repo-relative path.
 func (r *resolver) resolve(p, base string) (string, resolution) {
+	k := [2]string{p, base}
+	if v, ok := r.cache[k]; ok {
+		return v.rel, v.res
+	}
+	rel, res := r.resolveUncached(p, base)
+	if r.cache == nil || len(r.cache) >= 4096 {
+		r.cache = map[[2]string]resolved{}
+	}
+	r.cache[[2]string{own(p), own(base)}] = resolved{own(rel), res}
+	return rel, res
+}
+
+// resolved is a cached answer of resolve.
+type resolved struct {
+	rel string
+	res resolution
+}
+
+func (r *resolver) resolveUncached(p, base string) (string, resolution) {
 	p = normalise(p)
 	if p == "" || p == "." {
 		return "", resDrop
@@ -243,16 +266,17 @@ func (r *resolver) stripRoot(p string) (string, bool) {
 			return p[len(r.root)+1:], true
 		}
 	}
-	if r.root == "" {
-		for _, re := range ciRoots {
-			if m := re.FindStringSubmatch(p); m != nil {
-				return p[len(m[1])+1:], true
-			}
-		}
-	}
+	// The log may come from a CI or container checkout other than Root
+	// (recorded elsewhere, replayed here): the known checkout roots and the
+	// roots learned from the log still apply.
 	for _, root := range r.roots {
 		if strings.HasPrefix(p, root+"/") {
 			return p[len(root)+1:], true
+		}
+	}
+	for _, re := range ciRoots {
+		if m := re.FindStringSubmatch(p); m != nil {
+			return p[len(m[1])+1:], true
 		}
 	}
 	return "", false

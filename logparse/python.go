@@ -23,6 +23,10 @@ func init() {
 				return classifyMessage(m.get("msg"), contract.ErrSyntax), true
 			},
 			Confidence: 0.9, Doc: "ruff's syntax errors: file.py:line:col: SyntaxError: message"},
+		&Row{Name: "pyright", Family: "python", Tool: "pyright", Hint: " - ",
+			Pattern:  `^\s+(?P<file>[^\s:]+\.pyi?):(?P<line>\d+):(?P<col>\d+) - (?P<sev>error|warning|information): (?P<msg>.*)$`,
+			Classify: pyrightClassify, Confidence: 0.95,
+			Doc: "pyright: the file, then   /path/file.py:line:col - error: message"},
 		&Row{Name: "python-traceback", Family: "python", Tool: "python",
 			Doc: "Python tracebacks and SyntaxError blocks: the deepest frame inside the workspace; unittest FAIL:/ERROR: names the test"},
 		&Row{Name: "pytest", Family: "python", Tool: "pytest",
@@ -30,6 +34,27 @@ func init() {
 	)
 	addHandler(10, func() handler { return &pyTrace{} })
 	addHandler(20, func() handler { return &pytest{} })
+}
+
+func pyrightClassify(m *match) (contract.ErrorType, bool) {
+	switch m.get("sev") {
+	case "information":
+		return "", false
+	case "warning":
+		if t := classifyMessage(m.get("msg"), contract.ErrLinting); t == contract.ErrImport {
+			return t, true
+		}
+		return contract.ErrLinting, true
+	}
+	msg := m.get("msg")
+	if strings.HasPrefix(msg, "Import ") && strings.Contains(msg, "could not be resolved") {
+		return contract.ErrImport, true
+	}
+	t := classifyMessage(msg, contract.ErrTypeError)
+	if t == contract.ErrLogic {
+		t = contract.ErrTypeError
+	}
+	return t, true
 }
 
 func pyCodeClassify(m *match) (contract.ErrorType, bool) {
@@ -91,16 +116,19 @@ func (t *pyTrace) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if reTraceHead.MatchString(s) {
+	if strings.Contains(s, "Traceback (") && reTraceHead.MatchString(s) {
 		*t = pyTrace{active: true, test: t.test}
 		return true
 	}
-	if m := rePyFrame.FindStringSubmatch(s); m != nil && (t.active || m[3] == "") {
+	if !strings.Contains(s, `File "`) {
+		// not a frame
+	} else if m := rePyFrame.FindStringSubmatch(s); m != nil && (t.active || m[3] == "") {
 		if !t.active {
 			*t = pyTrace{active: true, test: t.test}
 		}
 		t.frames++
 		f := &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "python"}
+		p.noteFrame(m[1])
 		t.final = f
 		if _, res := p.res.resolve(f.file, f.base); res != resDrop {
 			t.last = f
@@ -148,6 +176,9 @@ func (t *pyTrace) report(p *parser, exc, msg string) {
 	if f.test != "" && typ == contract.ErrLogic {
 		f.conf = 0.85
 		f.tool = "unittest"
+		if p.ctx.pyTest != "" {
+			f.tool = "pytest"
+		}
 	}
 	p.emit(f)
 }
@@ -198,14 +229,14 @@ type pytest struct {
 }
 
 func (t *pytest) line(p *parser, s string) bool {
-	if len(s) > 6 && s[0] == '=' {
+	if len(s) > 6 && s[0] == '=' && s[1] == '=' && s[2] == '=' && s[len(s)-1] == '=' {
 		if m := rePytestBanner.FindStringSubmatch(s); m != nil {
 			t.end(p)
 			t.in = m[1] == "FAILURES" || m[1] == "ERRORS"
 			return t.in
 		}
 	}
-	if len(s) > 6 && s[0] == '_' {
+	if len(s) > 6 && s[0] == '_' && s[len(s)-1] == '_' {
 		if m := rePytestSection.FindStringSubmatch(s); m != nil && (t.in || strings.HasPrefix(m[1], "ERROR collecting")) {
 			t.end(p)
 			t.in = true
@@ -222,7 +253,7 @@ func (t *pytest) line(p *parser, s string) bool {
 	}
 	if strings.HasPrefix(s, "E ") || s == "E" {
 		if len(t.elines) < 12 {
-			t.elines = append(t.elines, strings.TrimSpace(s[1:]))
+			t.elines = append(t.elines, own(strings.TrimSpace(s[1:])))
 		}
 		return true
 	}

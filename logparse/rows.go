@@ -26,7 +26,8 @@ type Row struct {
 	// Tool is copied to BugReport.Tool.
 	Tool string
 	// Hint is a substring every matching line contains; lines without it
-	// skip the regular expression. Empty means no prefilter.
+	// skip the regular expression. "a|b" means either. Empty means no
+	// prefilter.
 	Hint string
 	// Pattern is the regular expression; empty for a handler row.
 	Pattern string
@@ -43,9 +44,10 @@ type Row struct {
 	// registration: they read shapes that many tools share.
 	Generic bool
 
-	re   *regexp.Regexp
-	idx  map[string]int
-	need byte
+	re    *regexp.Regexp
+	hints []string
+	idx   map[string]int
+	need  byte
 }
 
 // match is a row's match on one line.
@@ -90,6 +92,9 @@ func register(rows ...*Row) {
 				}
 			}
 			r.need = needOf(r.Pattern)
+			if r.Hint != "" {
+				r.hints = strings.Split(r.Hint, "|")
+			}
 		}
 		byName[r.Name] = r
 		table = append(table, r)
@@ -132,50 +137,99 @@ func needOf(p string) byte {
 	return 0
 }
 
-// features scans a line once for the features above.
+// features scans a line for the features above, with the fast byte
+// search of the standard library.
 func features(s string) byte {
 	var f byte
-	for i := 0; i+1 < len(s); i++ {
-		c := s[i]
-		if c != ':' && c != '(' && c != '[' && c != ' ' {
-			continue
+	if byteThenDigit(s, ':') {
+		f |= featColonDigit
+	}
+	if byteThenDigit(s, '(') || byteThenDigit(s, '[') {
+		f |= featParenDigit
+	}
+	for t := s; ; {
+		i := strings.Index(t, "line ")
+		if i < 0 || i+5 >= len(t) {
+			break
 		}
-		if !isDigit(s[i+1]) {
-			continue
+		if isDigit(t[i+5]) {
+			f |= featLineWord
+			break
 		}
-		switch c {
-		case ':':
-			f |= featColonDigit
-		case '(', '[':
-			f |= featParenDigit
-		case ' ':
-			if i >= 4 && s[i-4:i] == "line" {
-				f |= featLineWord
-			}
-		}
+		t = t[i+5:]
 	}
 	return f
 }
 
-// classRule is one keyword rule of the shared message classifier.
+// byteThenDigit reports whether c occurs in s followed by a digit.
+func byteThenDigit(s string, c byte) bool {
+	for {
+		i := strings.IndexByte(s, c)
+		if i < 0 || i+1 >= len(s) {
+			return false
+		}
+		if isDigit(s[i+1]) {
+			return true
+		}
+		s = s[i+1:]
+	}
+}
+
+// classRule is one rule of the shared message classifier: plain
+// lower-case keywords, checked first, then an optional regular expression.
 type classRule struct {
-	re *regexp.Regexp
-	t  contract.ErrorType
+	words []string
+	re    *regexp.Regexp
+	t     contract.ErrorType
 }
 
 // messageRules classify a message by its words, in order; the first match
 // wins. They encode the mapping decisions of the package doc.
 var messageRules = []classRule{
-	{regexp.MustCompile(`(?i)IndentationError|TabError|missing separator|unindent does not match|expected an indented block|unexpected indent|inconsistent use of tabs|recipe commences before first target`), contract.ErrIndentation},
-	{regexp.MustCompile(`(?i)imported and not used|imported but unused|unused import|import .* is never used|All imports in import declaration are unused|No module named|ModuleNotFoundError|ImportError|cannot find module|could not import|no required module provides|cannot find package|is not in std|unresolved import|use of undeclared crate or module|Unable to resolve path to module|package [\w.]+ does not exist|(?:\.h|\.hpp|\.hh)['"’]? file not found|\.(?:h|hpp|hh|hxx|inc): No such file or directory|Could not find a package configuration file|Could not resolve|Failed to resolve import|could not find module|Cannot find source file|unresolved module|found module declaration for`), contract.ErrImport},
-	{regexp.MustCompile(`(?i)syntax ?error|SyntaxError|Parsing error|parse error|unexpected token|illegal start of|reached end of file while parsing|unterminated|unclosed delimiter|mismatched closing delimiter|not a statement|stray '|missing terminating|invalid syntax|unexpected end of file|unexpected EOF|expected (?:';'|'\)'|'\('|'\{'|'\}'|'\]'|','|':'|'='|expression|identifier|declaration|statement|unqualified-id|primary-expression|one of)|expected .{1,40} before|['"][;,)(}{\]=:]['"] expected|<identifier> expected|class, interface, enum,? or record expected|non-declaration statement|unexpected newline|unexpected semicolon|missing function body|Unexpected keyword|Unexpected character|Unterminated|unexpected .* at end of statement|invalid character|Declaration or statement expected|Expression expected|Identifier expected`), contract.ErrSyntax},
-	{regexp.MustCompile(`(?i)undefined|undeclared|cannot find symbol|cannot find (?:value|type|function|macro|struct|trait)|not declared|incompatible types?|mismatched types|cannot use|not assignable|has no (?:field or method|member|attribute)|no (?:method|field|member|function) named|(?:not enough|too many|too few|wrong number of) arguments|takes \d+ positional argument|missing \d+ required|unexpected keyword argument|Cannot find name|is not defined|declared and not used|unknown type name|conflicting types|no matching (?:function|member)|invalid conversion|cannot convert|type mismatch|does not exist on type|is not a function|is not a constructor|NameError|UnboundLocalError|not callable|cannot be applied|cannot be dereferenced|incompatible pointer|invalid operands|cannot assign|unknown field|no field|does not have|may not be applied|non-exhaustive|mismatch|expected \S+, found|has incompatible type|Incompatible|unsupported operand|invalid type|cannot infer|is not iterable|bad operand|does not implement|missing return|wrong type|not a type|not found in this scope|unknown name|call to undeclared|no such (?:method|field)|unknown method`), contract.ErrTypeError},
+	{t: contract.ErrIndentation, words: []string{"indentationerror", "taberror", "missing separator", "unindent does not match",
+		"expected an indented block", "unexpected indent", "inconsistent use of tabs", "recipe commences before first target"}},
+	{t: contract.ErrImport, words: []string{"imported and not used", "imported but unused", "unused import", "all imports in import declaration are unused",
+		"no module named", "modulenotfounderror", "importerror", "cannot find module", "could not import", "no required module provides",
+		"cannot find package", "is not in std", "unresolved import", "use of undeclared crate or module", "unable to resolve path to module",
+		"could not find a package configuration file", "failed to resolve import", "could not find module", "cannot find source file",
+		"unresolved module", "found module declaration for", "err_module_not_found"},
+		re: regexp.MustCompile(`(?i)import .* is never used|package [\w.]+ does not exist|(?:\.h|\.hpp|\.hh)['"’]? file not found|\.(?:h|hpp|hh|hxx|inc): no such file or directory`)},
+	{t: contract.ErrSyntax, words: []string{"syntax error", "syntaxerror", "parsing error", "parse error", "unexpected token", "illegal start of",
+		"reached end of file while parsing", "unterminated", "unclosed delimiter", "mismatched closing delimiter", "not a statement", "stray '",
+		"missing terminating", "invalid syntax", "unexpected end of file", "unexpected eof", "<identifier> expected", "non-declaration statement",
+		"unexpected newline", "unexpected semicolon", "missing function body", "unexpected keyword", "unexpected character",
+		"invalid character", "declaration or statement expected", "expression expected", "identifier expected", "was never closed",
+		"expected expression", "expected identifier", "expected declaration", "expected statement", "expected unqualified-id",
+		"expected primary-expression", "expected one of"},
+		re: regexp.MustCompile(`(?i)expected (?:';'|'\)'|'\('|'\{'|'\}'|'\]'|','|':'|'=')|expected .{1,40} before|['"][;,)(}{\]=:]['"] expected|class, interface, enum,? or record expected|unexpected .* at end of statement`)},
+	{t: contract.ErrTypeError, words: []string{"undefined", "undeclared", "cannot find symbol", "not declared", "incompatible type",
+		"mismatched types", "cannot use", "not assignable", "has no field or method", "has no member", "has no attribute",
+		"arguments", "missing 1 required", "required positional", "unexpected keyword argument", "cannot find name", "is not defined",
+		"declared and not used", "unknown type name", "conflicting types", "no matching function", "no matching member", "invalid conversion",
+		"cannot convert", "type mismatch", "does not exist on type", "is not a function", "is not a constructor", "nameerror",
+		"unboundlocalerror", "not callable", "cannot be applied", "cannot be dereferenced", "incompatible pointer", "invalid operands",
+		"cannot assign", "unknown field", "no field", "does not have", "may not be applied", "non-exhaustive", "mismatch",
+		"has incompatible type", "unsupported operand", "invalid type", "cannot infer", "is not iterable", "bad operand",
+		"does not implement", "missing return", "wrong type", "not a type", "not found in this scope", "unknown name",
+		"call to undeclared", "no such method", "no such field", "unknown method", "unresolved reference", "cannot find value",
+		"cannot find type", "cannot find function", "cannot find macro", "cannot find struct", "cannot find trait",
+		"no method named", "no field named", "no function named", "no member named"},
+		re: regexp.MustCompile(`takes \d+ positional argument|missing \d+ required|expected \S+, found`)},
 }
 
 // classifyMessage applies messageRules to msg, falling back to def.
 func classifyMessage(msg string, def contract.ErrorType) contract.ErrorType {
+	if len(msg) > 2000 {
+		msg = msg[:2000]
+	}
+	low := strings.ToLower(msg)
 	for _, r := range messageRules {
-		if r.re.MatchString(msg) {
+		for _, w := range r.words {
+			if strings.Contains(low, w) {
+				return r.t
+			}
+		}
+		if r.re != nil && r.re.MatchString(msg) {
 			return r.t
 		}
 	}

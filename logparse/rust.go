@@ -45,10 +45,9 @@ func (r *rustBlock) line(p *parser, s string) bool {
 	if r.panic != nil {
 		t := strings.TrimSpace(s)
 		if t != "" && !strings.HasPrefix(t, "note:") && !strings.HasPrefix(t, "stack backtrace") && len(r.panic.msg) < 600 {
-			if strings.HasSuffix(r.panic.msg, ":") && !strings.Contains(r.panic.msg, "\n") {
-				r.panic.msg += "\n" + t
-			} else if !strings.Contains(r.panic.msg, "\n") {
-				r.panic.msg += "\n" + t
+			if !strings.Contains(r.panic.msg, "\n") {
+				// The message first, then where: "assertion failed\nthread 'x' panicked at ..."
+				r.panic.msg = t + "\n" + r.panic.msg
 			} else if strings.HasPrefix(t, "left:") || strings.HasPrefix(t, "right:") {
 				r.panic.msg += "\n" + t
 			} else {
@@ -70,11 +69,17 @@ func (r *rustBlock) line(p *parser, s string) bool {
 	}
 	switch s[0] {
 	case 'e', 'w':
+		if !strings.HasPrefix(s, "error") && !strings.HasPrefix(s, "warning") {
+			break
+		}
 		if m := reRustHead.FindStringSubmatch(s); m != nil {
 			r.start(m[1], m[2], m[3], false)
 			return true
 		}
 	case 't':
+		if !strings.HasPrefix(s, "thread '") {
+			break
+		}
 		if m := rePanicNew.FindStringSubmatch(s); m != nil {
 			r.panic = &finding{file: m[2], line: atoi(m[3]), col: atoi(m[4]), msg: s, test: rustTest(m[1]), tool: "cargo test", conf: 0.85, base: p.base()}
 			return true
@@ -85,13 +90,30 @@ func (r *rustBlock) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if s[0] >= 'A' && s[0] <= 'Z' || s[0] == 'i' {
+	if looksRuffCode(s) {
 		if m := reRuffHead.FindStringSubmatch(s); m != nil {
 			r.start("error", m[1], m[2], true)
 			return false // only a block if an arrow follows; let rows see it too
 		}
 	}
 	return false
+}
+
+// looksRuffCode is a cheap test for "ABC123 " or "invalid-syntax" at the
+// start of s, before the regular expression.
+func looksRuffCode(s string) bool {
+	if strings.HasPrefix(s, "invalid-syntax") {
+		return true
+	}
+	i := 0
+	for i < len(s) && i < 4 && s[i] >= 'A' && s[i] <= 'Z' {
+		i++
+	}
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	return i > 0 && j-i >= 2 && j < len(s) && (s[j] == ' ' || s[j] == ':')
 }
 
 func rustTest(thread string) string {

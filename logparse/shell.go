@@ -97,6 +97,9 @@ var (
 type ghAnnotation struct{}
 
 func (ghAnnotation) line(p *parser, s string) bool {
+	if strings.HasPrefix(s, "##vso[task.logissue ") {
+		return azureIssue(p, s)
+	}
 	if !strings.HasPrefix(s, "::") {
 		return false
 	}
@@ -123,6 +126,37 @@ func (ghAnnotation) line(p *parser, s string) bool {
 }
 
 func (ghAnnotation) flush(p *parser) {}
+
+// azureIssue reads Azure Pipelines' logging command
+// ##vso[task.logissue type=error;sourcepath=F;linenumber=L;columnnumber=C;code=X;]message.
+func azureIssue(p *parser, s string) bool {
+	end := strings.IndexByte(s, ']')
+	if end < 0 {
+		return false
+	}
+	f := finding{msg: s[end+1:], tool: "azure", sev: "error", conf: 0.85, base: p.base(), row: "github-annotation"}
+	isErr := false
+	for _, kv := range strings.Split(s[len("##vso[task.logissue "):end], ";") {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "type":
+			isErr = v == "error"
+		case "sourcepath":
+			f.file = v
+		case "linenumber":
+			f.line = atoi(v)
+		case "columnnumber":
+			f.col = atoi(v)
+		case "code":
+			f.rule = v
+		}
+	}
+	if isErr {
+		f.typ = classifyMessage(f.msg+" "+f.rule, contract.ErrLinting)
+		p.emit(f)
+	}
+	return true
+}
 
 func unescapeGHA(s string) string {
 	r := strings.NewReplacer("%0A", "\n", "%0D", "", "%25", "%", "%3A", ":", "%2C", ",")

@@ -27,6 +27,10 @@ var ErrUnknownBackend = errors.New("sandbox: unknown isolation backend")
 // [SelectBackend], when the backend cannot run jobs on this machine.
 var ErrBackendUnavailable = errors.New("sandbox: isolation backend unavailable")
 
+// ErrCleanup is returned (wrapped) by [RunJob] when the job ran but the
+// backend's Cleanup failed; the Result is then complete and valid.
+var ErrCleanup = errors.New("sandbox: cleanup after the job failed")
+
 // DefaultProbeTimeout bounds a backend's Probe.
 const DefaultProbeTimeout = 10 * time.Second
 
@@ -130,7 +134,9 @@ func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
 
 // RunJob runs job under b: it names the job when it has no name, builds the
 // command, runs it with [Run] (combined output, group kill on timeout) and
-// always calls b.Cleanup, even when ctx is done. The error is non-nil only when the job could not start.
+// always calls b.Cleanup, even when ctx is done. The error is non-nil when
+// the job could not start, or wraps [ErrCleanup] (with a valid Result) when
+// only the cleanup failed.
 func RunJob(ctx context.Context, b Backend, job Job) (Result, error) {
 	if job.Name == "" {
 		job.Name = ContainerName()
@@ -142,12 +148,12 @@ func RunJob(ctx context.Context, b Backend, job Job) (Result, error) {
 	res, runErr := Run(ctx, c)
 	cleanCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultProbeTimeout)
 	defer cancel()
-	if err := b.Cleanup(cleanCtx, job); err != nil && runErr == nil {
-		runErr = fmt.Errorf("sandbox: %s: cleanup: %w", b.Name(), err)
-		return res, runErr
-	}
+	cleanErr := b.Cleanup(cleanCtx, job)
 	if runErr != nil {
 		return res, fmt.Errorf("sandbox: %s: %w", b.Name(), runErr)
+	}
+	if cleanErr != nil {
+		return res, fmt.Errorf("sandbox: %s: %w: %w", b.Name(), ErrCleanup, cleanErr)
 	}
 	return res, nil
 }

@@ -173,7 +173,7 @@ func TestBwrapIsolation(t *testing.T) {
 		{"network unreachable", "SANDBOX_HELPER=dial ./helper " + ln.Addr().String(), 3},
 		{"host tmp hidden", "test -e " + filepath.Join(hostTmp, "secret"), 1},
 		{"home read-only", "touch " + filepath.Join(home, ".salve-bwrap-probe") + " 2>/dev/null", 1},
-		{"root cannot remount", "mount -o remount,rw / 2>/dev/null", 32},
+		{"root cannot remount", "mount -o remount,rw / 2>/dev/null || exit 32", 32},
 	}
 	for _, c := range checks {
 		t.Run(c.name, func(t *testing.T) {

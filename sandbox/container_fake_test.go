@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,4 +104,26 @@ func TestAutoPrefersAContainerWithItsImage(t *testing.T) {
 	if err != nil || b.Name() == sandbox.IsolationDocker {
 		t.Errorf("image absent: got %v, %v; want a fallback", b, err)
 	}
+}
+
+// TestCleanupFailureKeepsResult makes the engine's "rm" fail to start: the
+// job's result must survive, with an error wrapping ErrCleanup.
+func TestCleanupFailureKeepsResult(t *testing.T) {
+	path, _ := fakeEngine(t)
+	c := sandbox.Container{Engine: "docker", Path: path}
+	job := sandbox.Job{Workspace: t.TempDir(), Script: "echo done; exit 3", Image: "present:1", Name: "salve-exec-t2"}
+	broken := brokenCleanup{Container: c}
+	res, err := sandbox.RunJob(context.Background(), broken, job)
+	if !errors.Is(err, sandbox.ErrCleanup) || res.ExitCode != 3 || string(res.Stdout) != "done\n" {
+		t.Errorf("err %v, exit %d, output %q", err, res.ExitCode, res.Stdout)
+	}
+}
+
+// brokenCleanup is a container backend whose Cleanup cannot reach the
+// engine.
+type brokenCleanup struct{ sandbox.Container }
+
+func (brokenCleanup) Cleanup(ctx context.Context, job sandbox.Job) error {
+	c := sandbox.Container{Engine: "docker", Path: "/nonexistent/docker"}
+	return c.Cleanup(ctx, job)
 }

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -127,6 +128,9 @@ func OpenContext(ctx context.Context, path string) (_ *Store, err error) {
 // BEGIN, so two writers queue on the busy timeout instead of failing on a
 // lock upgrade.
 func dsn(path string) string {
+	// A "file:" URI: SQLite decodes %XX in the path, so the characters
+	// that would end it or start an escape are escaped.
+	path = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(%s)&_txlock=immediate",
 		path, DefaultBusyTimeout.Milliseconds(), DefaultSynchronous)
 }

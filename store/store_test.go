@@ -360,3 +360,25 @@ func TestDefaultPath(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenOddPaths opens stores whose paths hold characters that mean
+// something in a SQLite URI.
+func TestOpenOddPaths(t *testing.T) {
+	for _, name := range []string{"a b", "x#y", "q?r", "p%20s", "ü"} {
+		p := filepath.Join(t.TempDir(), name, "runs.db")
+		s, err := store.Open(p)
+		if err != nil {
+			t.Errorf("%q: %v", name, err)
+			continue
+		}
+		if _, err := s.CreateRun(context.Background(), store.Run{Kind: store.KindExec}); err != nil {
+			t.Error(err)
+		}
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%q: the database is not at %s: %v", name, p, err)
+		}
+	}
+}

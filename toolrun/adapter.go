@@ -243,18 +243,7 @@ func (rs *runState) scopeEntries() []string {
 		return rs.opts.FileScope
 	}
 	if v, ok := rs.req.Context[ContextFileScope]; ok {
-		switch t := v.(type) {
-		case []string:
-			return t
-		case []any:
-			var out []string
-			for _, e := range t {
-				if s, ok := e.(string); ok {
-					out = append(out, s)
-				}
-			}
-			return out
-		}
+		return stringList(v)
 	}
 	return positionalArgs(rs.profile, rs.req.Cmd)
 }
@@ -283,6 +272,23 @@ func lookPath(name string, env []string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%w: %q is not in the tool's PATH", sandbox.ErrNotFound, name)
+}
+
+// stringList reads a []string, or the strings of a []any (JSON-decoded).
+func stringList(v any) []string {
+	switch t := v.(type) {
+	case []string:
+		return t
+	case []any:
+		out := []string{}
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return []string{}
 }
 
 // mapStartError maps a failure to start the tool (seed 000, §4.2 step 3).

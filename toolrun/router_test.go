@@ -218,6 +218,7 @@ func TestRunsAreStored(t *testing.T) {
 	a.Store = st
 	req := aiderRequest(t, root, []string{"src/app.py"}, "write src/app.py x = 1", "append README.md oops")
 	req.Env["ANTHROPIC_API_KEY"] = "sk-ant-secret"
+	req.Cmd = append(req.Cmd, "--openai-api-key", "sk-cmd-secret")
 	out := a.RunAider(context.Background(), req, toolrun.RunOptions{})
 	ctx := context.Background()
 	v, err := st.View(ctx, out.RunID)
@@ -243,8 +244,10 @@ func TestRunsAreStored(t *testing.T) {
 	}
 	for _, f := range []string{st.Path(), st.Path() + "-wal"} {
 		raw, _ := os.ReadFile(f)
-		if strings.Contains(string(raw), "sk-ant-secret") {
-			t.Errorf("the secret is in %s", f)
+		for _, secret := range []string{"sk-ant-secret", "sk-cmd-secret"} {
+			if strings.Contains(string(raw), secret) {
+				t.Errorf("the secret %s is in %s", secret, f)
+			}
 		}
 	}
 }

@@ -77,7 +77,7 @@ func (rs *runState) execute(ctx context.Context) {
 		rs.reject(fmt.Sprintf("cannot check the file scope: %v", err))
 		return
 	}
-	rs.event(contract.LevelInfo, "Running "+rs.req.ToolID+": "+strings.Join(rs.req.Cmd, " "), map[string]any{"cwd": rs.req.Cwd, "file_scope": rs.scope})
+	rs.event(contract.LevelInfo, "Running "+rs.req.ToolID+": "+rs.cmdLine(), map[string]any{"cwd": rs.req.Cwd, "file_scope": rs.scope})
 	rs.a.stage("run")
 	rs.runTool(ctx)
 	rs.a.stage("scope")
@@ -179,17 +179,22 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 		}
 		if !in {
 			rs.violated = append(rs.violated, c.Path)
-			if err := revert(rs.req.Cwd, before, c); err != nil {
-				rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope %s of %s NOT reverted: %v", c.Op, c.Path, err),
-					map[string]any{"file_path": c.Path, "operation": c.Op, "patch_id": p.PatchID})
-			} else {
-				p.Reverted = true
-				rs.event(contract.LevelError, fmt.Sprintf("Reverted out-of-scope %s of %s", c.Op, c.Path),
-					map[string]any{"file_path": c.Path, "operation": c.Op, "patch_id": p.PatchID})
-			}
+			p.Reverted = rs.revertChange(before, c, p.PatchID)
 		}
 		rs.patches = append(rs.patches, p)
 	}
+}
+
+// revertChange puts back one out-of-scope change and records an ERROR
+// event either way. It reports whether the change was reverted.
+func (rs *runState) revertChange(before *snapshot, c change, patchID string) bool {
+	ctx := map[string]any{"file_path": c.Path, "operation": c.Op, "patch_id": patchID}
+	if err := revert(rs.req.Cwd, before, c); err != nil {
+		rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope %s of %s NOT reverted: %v", c.Op, c.Path, err), ctx)
+		return false
+	}
+	rs.event(contract.LevelError, fmt.Sprintf("Reverted out-of-scope %s of %s", c.Op, c.Path), ctx)
+	return true
 }
 
 func (rs *runState) setStatus() {
@@ -308,8 +313,14 @@ func (rs *runState) createStoredRun(ctx context.Context) {
 func (rs *runState) storeRun(status string) store.Run {
 	return store.Run{
 		RunID: rs.runID, Kind: store.KindTool, Status: status, ParentID: rs.opts.ParentRunID,
-		Title: clipLine(strings.Join(rs.req.Cmd, " "), 200), StartedAt: rs.result.StartedAt,
+		Title: clipLine(rs.cmdLine(), 200), StartedAt: rs.result.StartedAt,
 	}
+}
+
+// cmdLine is the command for people to read, with secret arguments
+// ("--openai-api-key K") redacted as the store redacts them.
+func (rs *runState) cmdLine() string {
+	return strings.Join(store.RedactRequest(rs.req).Cmd, " ")
 }
 
 // persist stores the run and everything under it in one transaction.

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
 	"strings"
-
-	"github.com/salve-dev/salve/config"
 )
 
 const usageHead = `Usage:
@@ -99,39 +94,4 @@ func helpValue(def flagDef) (meta, dflt string) {
 	default:
 		return "VALUE", def.def
 	}
-}
-
-// listTools implements --list-tools (spec §2). MCP clients come with part
-// 2; until then every named server fails to start (exit 3).
-func listTools(ctx context.Context, d deps, a *cliArgs, stdout, stderr io.Writer, log *slog.Logger) int {
-	if len(a.positionals) > 1 {
-		fmt.Fprintf(stderr, "ai-agent: --list-tools takes at most <system>\n")
-		return exitConfig
-	}
-	st := &startup{deps: d, a: a, log: log, stderr: stderr, overMap: map[string]string{}, fm: &config.Frontmatter{Settings: map[string]any{}}}
-	if len(a.positionals) == 1 {
-		st.sys, _ = resolvePrompt(a.positionals[0], func() (string, error) { return "", nil })
-	}
-	st.cwd, _ = os.Getwd()
-	if err := st.loadConfig(); err != nil {
-		fmt.Fprintf(stderr, "ai-agent: %v\n", err)
-		return exitCode(err)
-	}
-	names := config.SplitList(a.values["list-tools"])
-	if len(names) == 1 && names[0] == "all" {
-		names = st.cfg.Keys("mcpServers")
-	}
-	start := d.mcp
-	for _, n := range names {
-		if !st.mcpEnabled(n) {
-			fmt.Fprintf(stderr, "ai-agent: unknown MCP server %q\n", n)
-			return exitInit
-		}
-		if start == nil {
-			fmt.Fprintf(stderr, "ai-agent: MCP server %q: MCP servers are not available in this build\n", n)
-			return exitInit
-		}
-	}
-	_ = ctx
-	return exitOK
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/salve-dev/salve/agent"
 	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/tools/mcp"
+	"github.com/salve-dev/salve/tools/toolschema"
 )
 
 // Exit codes (seed 003, §2; spec §7).
@@ -42,9 +44,9 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, agent.ErrSchema):
+	case errors.Is(err, agent.ErrSchema), errors.Is(err, toolschema.ErrSchema):
 		return exitSchema
-	case errors.Is(err, errInit):
+	case errors.Is(err, errInit), errors.Is(err, mcp.ErrStart), errors.Is(err, mcp.ErrUnknownServer):
 		return exitInit
 	case errors.Is(err, config.ErrConfig), errors.Is(err, agent.ErrInvalid):
 		return exitConfig

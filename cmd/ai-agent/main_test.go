@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -305,5 +306,20 @@ func TestRender(t *testing.T) {
 				t.Fatalf("render = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestPromptVariables(t *testing.T) {
+	t.Setenv("TZ", "Europe/Athens")
+	v := newPromptVars("/work/dir", "json", 7, 3)
+	got := v.expand("${TIMEZONE} {{CD}} ${MAX_TURNS}/${MAX_TOOLS} ${FORMAT} ${UNKNOWN} {{HOME}} ${OS}")
+	want := "Europe/Athens /work/dir 7/3 json ${UNKNOWN} {{HOME}} " + runtime.GOOS
+	if got != want {
+		t.Fatalf("expand = %q, want %q", got, want)
+	}
+	for _, k := range []string{"DATETIME", "TIMESTAMP", "DAY", "ARCH", "KERNEL", "HOSTNAME", "USER"} {
+		if _, ok := v[k]; !ok {
+			t.Fatalf("variable %s missing", k)
+		}
 	}
 }

@@ -8,7 +8,9 @@ import (
 
 	"github.com/salve-dev/salve/agent"
 	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/ctxguard/agentguard"
 	"github.com/salve-dev/salve/llm"
+	"github.com/salve-dev/salve/tokens"
 )
 
 // Built-in defaults that are not agent package defaults (spec §3).
@@ -86,11 +88,13 @@ func (st *startup) options(stdout io.Writer) (agent.Options, error) {
 	if o.Targets, err = st.targets(params); err != nil {
 		return o, err
 	}
-	g, err := newGuard(o.Targets, st.log)
+	counter, err := tokens.New(o.Targets[0].Tokenizer, o.Targets[0].Model)
 	if err != nil {
+		return o, fmt.Errorf("%w: %v", config.ErrConfig, err)
+	}
+	if o.Guard, err = agentguard.New(o.Targets, counter, st.log); err != nil {
 		return o, fmt.Errorf("%w: context guard: %v", config.ErrConfig, err)
 	}
-	o.Guard = g
 	vars := newPromptVars(st.cwd, agent.FormatDescription(o.Format), o.MaxTurns, o.MaxToolCallsPerTurn)
 	o.SystemPrompt = vars.expand(st.sys.text)
 	o.UserPrompt = vars.expand(st.usr.text)
@@ -126,6 +130,8 @@ func (st *startup) format(o *agent.Options, stdout io.Writer) error {
 		if _, err := agent.CompileSchema(o.Schema); err != nil {
 			return err
 		}
+	case st.subAgent:
+		o.Format = agent.FormatSubAgent
 	case requested != "":
 		o.Format = requested
 	case st.fm.Output != nil && st.fm.Output.Format == "markdown":
@@ -249,6 +255,9 @@ func (st *startup) reasoning(p *agent.Params) error {
 // §9.4).
 func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
 	models := st.list("models", st.fm.Models)
+	if len(models) == 0 {
+		models = st.inheritModels
+	}
 	if len(models) == 0 {
 		return nil, fmt.Errorf("%w: no model configured (use --models or the frontmatter models key)", config.ErrConfig)
 	}

@@ -35,7 +35,7 @@ func (s *sessionSetup) execute(ctx context.Context, stdout, stderr io.Writer, re
 			code = exitFailure
 		}
 	}
-	if err := appendBilling(s.billingFile, res.Accounting); err != nil {
+	if err := appendBilling(s.billingFile, append(res.Accounting, s.children.accounting()...)); err != nil {
 		s.log.Warn("billing file not written", "error", err)
 	}
 	if err := writeSession(s.sessionsDir, s.opts.Trace.OriginTxnID, res); err != nil {

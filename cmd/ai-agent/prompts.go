@@ -93,7 +93,7 @@ func newPromptVars(cwd, format string, maxTurns, maxTools int) promptVars {
 		"DATETIME":  now.Format(time.RFC3339),
 		"TIMESTAMP": strconv.FormatInt(now.Unix(), 10),
 		"DAY":       now.Weekday().String(),
-		"TIMEZONE":  now.Location().String(),
+		"TIMEZONE":  timezone(),
 		"OS":        runtime.GOOS,
 		"ARCH":      runtime.GOARCH,
 		"KERNEL":    kernel(),
@@ -104,6 +104,23 @@ func newPromptVars(cwd, format string, maxTurns, maxTools int) promptVars {
 		"MAX_TOOLS": strconv.Itoa(maxTools),
 		"FORMAT":    format,
 	}
+}
+
+// timezone is the IANA name of the local zone: $TZ, else the target of
+// /etc/localtime, else /etc/timezone, else UTC.
+func timezone() string {
+	if tz := strings.TrimPrefix(os.Getenv("TZ"), ":"); tz != "" {
+		return tz
+	}
+	if link, err := os.Readlink("/etc/localtime"); err == nil {
+		if _, name, ok := strings.Cut(link, "zoneinfo/"); ok {
+			return name
+		}
+	}
+	if b, err := os.ReadFile("/etc/timezone"); err == nil && strings.TrimSpace(string(b)) != "" {
+		return strings.TrimSpace(string(b))
+	}
+	return "UTC"
 }
 
 func kernel() string {

@@ -25,6 +25,8 @@ type sessionSetup struct {
 	sessionsDir string
 	closers     []tools.Provider
 	log         *slog.Logger
+	// children collects the accounting of sub-agent sessions.
+	children *children
 }
 
 func (s *sessionSetup) close() {
@@ -50,6 +52,10 @@ type startup struct {
 	src     config.Sources
 	dryRun  bool
 	overMap map[string]string
+	// subAgent marks a child session: format sub-agent unless it expects
+	// JSON, and inheritModels when its frontmatter names no model.
+	subAgent      bool
+	inheritModels []string
 }
 
 // prepare performs every start-up step of spec §2 "--dry-run": arguments,

@@ -3,15 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"time"
 
 	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/tools"
+	"github.com/salve-dev/salve/tools/mcp"
 	"github.com/salve-dev/salve/tools/queue"
 	"github.com/salve-dev/salve/tools/rest"
+	"github.com/salve-dev/salve/tools/toolschema"
 )
 
 // mcpStarter starts one MCP server entry and returns its tools. It is the
@@ -19,9 +20,8 @@ import (
 // placeholders from the merged environment.
 type mcpStarter func(ctx context.Context, name string, entry json.RawMessage, env func(string) string, log *slog.Logger) (tools.Provider, error)
 
-// mcpStarters returns the MCP client of this build, or nil when MCP
-// servers are not available yet.
-func mcpStarters() mcpStarter { return nil }
+// mcpStarters returns the MCP client of this build (tools/mcp).
+func mcpStarters() mcpStarter { return mcp.StartEntry }
 
 // tools resolves the tool names (spec §11): MCP servers, REST tools and
 // batch; anything else is exit 3. Queue bindings must name a queue (exit 4).
@@ -57,7 +57,7 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 		}
 	}
 	s.opts.Batch = s.opts.Batch && batch
-	s.opts.Queuer = queuer{set: queues}
+	s.opts.Queuer = queue.Queuer{Set: queues}
 	if len(restSpecs) > 0 {
 		p, err := rest.New(restSpecs, nil)
 		if err != nil {
@@ -66,11 +66,8 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 		s.opts.Tools = append(s.opts.Tools, p)
 		s.closers = append(s.closers, p)
 	}
-	for _, f := range st.list("agents", st.fm.Agents) {
-		if _, err := os.Stat(f); err != nil {
-			return fmt.Errorf("%w: sub-agent %s: %v", config.ErrConfig, f, err)
-		}
-		st.log.Warn("sub-agents are not available in this build; ignored", "agent", f)
+	if err := st.subAgents(s); err != nil {
+		return err
 	}
 	return nil
 }
@@ -104,7 +101,10 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	}
 	p, err := start(ctx, name, entry, st.cfg.Env, st.log)
 	if err != nil {
-		return fmt.Errorf("%w: MCP server %q: %v", errInit, name, err)
+		if errors.Is(err, toolschema.ErrSchema) {
+			return fmt.Errorf("MCP server %q: %w", name, err)
+		}
+		return fmt.Errorf("%w: MCP server %q: %w", errInit, name, err)
 	}
 	s.opts.Tools = append(s.opts.Tools, p)
 	s.closers = append(s.closers, p)
@@ -134,16 +134,4 @@ func checkQueue(queues *queue.Set, section, name, q string) error {
 		return fmt.Errorf("%w: %v", config.ErrConfig, err)
 	}
 	return nil
-}
-
-// queuer adapts queue.Set to agent.Queuer.
-type queuer struct{ set *queue.Set }
-
-// Acquire waits for a slot of the named queue.
-func (q queuer) Acquire(ctx context.Context, name string) (func(), time.Duration, int, error) {
-	slot, err := q.set.Acquire(ctx, name)
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	return slot.Release, slot.Wait, slot.Depth, nil
 }

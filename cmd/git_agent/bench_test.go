@@ -10,6 +10,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/gitagent"
+	"github.com/salve-dev/salve/gitagent/agent"
 	"github.com/salve-dev/salve/sandbox"
 )
 
@@ -47,13 +48,13 @@ func BenchmarkStatus(b *testing.B) {
 
 	b.Run("git", func(b *testing.B) {
 		for b.Loop() {
-			res, err := sandbox.Run(ctx, sandbox.Cmd{Path: "git", Args: []string{"-C", repo, "status"}, Env: gitagent.GitEnv()})
+			res, err := sandbox.Run(ctx, sandbox.Cmd{Path: "git", Args: []string{"-C", repo, "status"}, Env: agent.GitEnv()})
 			if err != nil || res.ExitCode != 0 {
 				b.Fatalf("git status: %v %d", err, res.ExitCode)
 			}
 		}
 	})
-	agent := func(args ...string) func(b *testing.B) {
+	binary := func(args ...string) func(b *testing.B) {
 		return func(b *testing.B) {
 			for b.Loop() {
 				res, err := sandbox.Run(ctx, sandbox.Cmd{Path: agentBin, Args: args, Env: env, Stdin: strings.NewReader(req)})
@@ -63,10 +64,10 @@ func BenchmarkStatus(b *testing.B) {
 			}
 		}
 	}
-	b.Run("git_agent", agent("-C", repo, "--no-register"))
-	b.Run("git_agent_registry", agent("-C", repo, "--registry-db", reg))
+	b.Run("git_agent", binary("-C", repo, "--no-register"))
+	b.Run("git_agent_registry", binary("-C", repo, "--registry-db", reg))
 	b.Run("in_process", func(b *testing.B) {
-		s := &gitagent.Server{Agent: &gitagent.Agent{Dir: repo}}
+		s := &agent.Server{Runner: &agent.Runner{Dir: repo}}
 		for b.Loop() {
 			resp := s.Handle(ctx, []byte(req), nil)
 			if resp.Status != contract.StatusSuccess {

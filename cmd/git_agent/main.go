@@ -26,7 +26,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/salve-dev/salve/gitagent"
+	"github.com/salve-dev/salve/gitagent/agent"
 	"github.com/salve-dev/salve/registry"
 )
 
@@ -65,7 +65,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.dir, "repo", "", "same as -C")
 	fs.StringVar(&o.registryDB, "registry-db", "", "tool registry SQLite `PATH` (default: $"+registry.EnvDB+", else the per-user data directory)")
 	fs.BoolVar(&o.noRegister, "no-register", false, "do not register in the tool registry")
-	fs.DurationVar(&o.timeout, "timeout", gitagent.DefaultGitTimeout, "time limit of each git command")
+	fs.DurationVar(&o.timeout, "timeout", agent.DefaultGitTimeout, "time limit of each git command")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: git_agent [flags] < request.json
@@ -108,9 +108,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, version)
 		return exitOK
 	}
-	srv := &gitagent.Server{
-		Agent: &gitagent.Agent{Dir: opts.dir, Timeout: opts.timeout},
-		Log:   stderr,
+	srv := &agent.Server{
+		Runner: &agent.Runner{Dir: opts.dir, Timeout: opts.timeout},
+		Log:    stderr,
 	}
 	if flagErr != nil {
 		srv.Refuse = "git_agent: " + flagErr.Error()
@@ -139,5 +139,5 @@ func registerFunc(flagPath string) func(context.Context, *slog.Logger) {
 			exe = real
 		}
 	}
-	return gitagent.RegisterFunc(path, gitagent.ToolRow(version, exe), 0)
+	return agent.RegisterFunc(path, agent.ToolRow(version, exe), 0)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/gitagent"
+	"github.com/salve-dev/salve/gitagent/agent"
 	"github.com/salve-dev/salve/registry"
 	"github.com/salve-dev/salve/sandbox"
 )
@@ -117,7 +118,7 @@ func newRepo(tb testing.TB) string {
 
 func git(tb testing.TB, args ...string) string {
 	tb.Helper()
-	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: "git", Args: args, Env: gitagent.GitEnv()})
+	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: "git", Args: args, Env: agent.GitEnv()})
 	if err != nil || res.ExitCode != 0 {
 		tb.Fatalf("git %v: %v %s", args, err, res.Stderr)
 	}
@@ -188,25 +189,25 @@ func TestBinaryBadInput(t *testing.T) {
 	repo := newRepo(t)
 	notRepo := t.TempDir()
 	big := `{"request_id":"` + rid + `","tool":"git_agent","action":"git_status","payload":{"pad":"` +
-		strings.Repeat("x", gitagent.MaxRequestBytes) + `"}}`
+		strings.Repeat("x", agent.MaxRequestBytes) + `"}}`
 	for _, tc := range []struct {
 		name, dir, in, kind, echo string
 		args                      []string
 	}{
-		{name: "empty stdin", in: "", kind: gitagent.KindInvalidRequest},
-		{name: "invalid JSON", in: `{"request_id":"` + rid + `",`, kind: gitagent.KindInvalidRequest, echo: rid},
-		{name: "two documents", in: request("git_status", "{}") + request("git_status", "{}"), kind: gitagent.KindInvalidRequest, echo: rid},
-		{name: "unknown action", in: request("git_gc", "{}"), kind: gitagent.KindUnsupportedAction, echo: rid},
-		{name: "wrong tool", in: strings.Replace(request("git_status", "{}"), `"git_agent"`, `"aider"`, 1), kind: gitagent.KindWrongTool, echo: rid},
-		{name: "wrong field type", in: request("git_add", `{"files":"a.txt"}`), kind: gitagent.KindInvalidRequest, echo: rid},
-		{name: "limit not a number", in: request("git_log", `{"limit":"ten"}`), kind: gitagent.KindInvalidRequest, echo: rid},
-		{name: "add without files", in: request("git_add", `{"files":[]}`), kind: gitagent.KindInvalidRequest, echo: rid},
-		{name: "commit without message", in: request("git_commit", `{}`), kind: gitagent.KindInvalidRequest, echo: rid},
-		{name: "over 16 MiB", in: big, kind: gitagent.KindInvalidRequest, echo: rid},
-		{name: "not a repository", dir: notRepo, in: request("git_status", "{}"), kind: gitagent.KindGitFailed, echo: rid},
-		{name: "path escape", in: request("git_add", `{"files":["../../etc/passwd"]}`), kind: gitagent.KindPathRefused, echo: rid},
-		{name: "bad flag", in: request("git_status", "{}"), kind: gitagent.KindInvalidInvocation, echo: rid, args: []string{"--frobnicate"}},
-		{name: "stray argument", in: request("git_status", "{}"), kind: gitagent.KindInvalidInvocation, echo: rid, args: []string{"status"}},
+		{name: "empty stdin", in: "", kind: agent.KindInvalidRequest},
+		{name: "invalid JSON", in: `{"request_id":"` + rid + `",`, kind: agent.KindInvalidRequest, echo: rid},
+		{name: "two documents", in: request("git_status", "{}") + request("git_status", "{}"), kind: agent.KindInvalidRequest, echo: rid},
+		{name: "unknown action", in: request("git_gc", "{}"), kind: agent.KindUnsupportedAction, echo: rid},
+		{name: "wrong tool", in: strings.Replace(request("git_status", "{}"), `"git_agent"`, `"aider"`, 1), kind: agent.KindWrongTool, echo: rid},
+		{name: "wrong field type", in: request("git_add", `{"files":"a.txt"}`), kind: agent.KindInvalidRequest, echo: rid},
+		{name: "limit not a number", in: request("git_log", `{"limit":"ten"}`), kind: agent.KindInvalidRequest, echo: rid},
+		{name: "add without files", in: request("git_add", `{"files":[]}`), kind: agent.KindInvalidRequest, echo: rid},
+		{name: "commit without message", in: request("git_commit", `{}`), kind: agent.KindInvalidRequest, echo: rid},
+		{name: "over 16 MiB", in: big, kind: agent.KindInvalidRequest, echo: rid},
+		{name: "not a repository", dir: notRepo, in: request("git_status", "{}"), kind: agent.KindGitFailed, echo: rid},
+		{name: "path escape", in: request("git_add", `{"files":["../../etc/passwd"]}`), kind: agent.KindPathRefused, echo: rid},
+		{name: "bad flag", in: request("git_status", "{}"), kind: agent.KindInvalidInvocation, echo: rid, args: []string{"--frobnicate"}},
+		{name: "stray argument", in: request("git_status", "{}"), kind: agent.KindInvalidInvocation, echo: rid, args: []string{"status"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := tc.dir
@@ -356,10 +357,11 @@ func TestRunInProcess(t *testing.T) {
 		stdout   io.Writer
 		wantCode int
 		wantOut  string
+		wantErr  string
 	}{
-		{"version", []string{"--version"}, &bytes.Buffer{}, exitOK, version + "\n"},
-		{"help", []string{"-h"}, &bytes.Buffer{}, exitOK, ""},
-		{"stdout closed", []string{"--no-register"}, failWriter{}, exitNoResponse, ""},
+		{"version", []string{"--version"}, &bytes.Buffer{}, exitOK, version + "\n", ""},
+		{"help", []string{"-h"}, &bytes.Buffer{}, exitOK, "", "Usage: git_agent"},
+		{"stdout closed", []string{"--no-register"}, failWriter{}, exitNoResponse, "", "write response"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stderr bytes.Buffer
@@ -369,6 +371,9 @@ func TestRunInProcess(t *testing.T) {
 			}
 			if b, ok := tc.stdout.(*bytes.Buffer); ok && b.String() != tc.wantOut {
 				t.Errorf("stdout %q, want %q", b.String(), tc.wantOut)
+			}
+			if !strings.Contains(stderr.String(), tc.wantErr) {
+				t.Errorf("stderr %q lacks %q", stderr.String(), tc.wantErr)
 			}
 		})
 	}

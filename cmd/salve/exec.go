@@ -9,10 +9,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/mattn/go-isatty"
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/executor"
 	"github.com/salve-dev/salve/store"
@@ -31,6 +33,7 @@ type execOptions struct {
 	RunDir      string
 	RunID       string
 	Image       string
+	ImageFor    []string
 	MaxLog      int
 	Store       string
 	NoRecord    bool
@@ -48,8 +51,9 @@ func newExecCmd(s *streams) *cobra.Command {
 The command is the one given with --cmd, or one resolved from the project's
 marker files (go.mod, package.json, Cargo.toml, pyproject.toml, pom.xml,
 build.gradle, CMakeLists.txt, Makefile). The environment is scrubbed to an
-allow-list plus the variables named with --env. The full log goes to
-build.log in the run directory.
+allow-list plus the variables named with --env or listed in $SALVE_EXEC_ENV.
+The full log goes to build.log in the run directory, and the execution is
+recorded in the run store.
 
 Without --json the log streams to stdout as it is written, and a one-line
 summary goes to stderr. With --json, stdout carries the ExecutorOutput object.
@@ -72,6 +76,7 @@ input.`,
 	f.StringVar(&opts.RunDir, "run-dir", "", "directory for build.log and output.json (default: a new directory under the salve state dir)")
 	f.StringVar(&opts.RunID, "run-id", "", "the run id (default: a new UUID)")
 	f.StringVar(&opts.Image, "image", "", "container image for the docker and podman backends (default: one per project type)")
+	f.StringArrayVar(&opts.ImageFor, "image-for", nil, "container image for one project type, as TYPE=IMAGE (repeatable)")
 	f.IntVar(&opts.MaxLog, "max-log", 0, "bytes of log kept in memory and in build_log (default 1 MiB; the file keeps all)")
 	f.StringVar(&opts.Store, "store", "", "the run store file (default: $SALVE_STORE, else the salve state dir)")
 	f.BoolVar(&opts.NoRecord, "no-record", false, "do not record the execution in the run store")
@@ -90,6 +95,14 @@ func execRun(ctx context.Context, s *streams, opts *execOptions) error {
 	if opts.ProjectType != "" {
 		in.ProjectType = &opts.ProjectType
 	}
+	images := map[string]string{}
+	for _, kv := range opts.ImageFor {
+		typ, image, ok := strings.Cut(kv, "=")
+		if !ok || typ == "" || image == "" {
+			return exitWith(exitBadInput, fmt.Errorf("exec: --image-for %q: want TYPE=IMAGE", kv))
+		}
+		images[typ] = image
+	}
 	if opts.RunID == "" {
 		opts.RunID = uuid.NewString()
 	}
@@ -99,8 +112,8 @@ func execRun(ctx context.Context, s *streams, opts *execOptions) error {
 	}
 	defer closeRec()
 	xo := executor.Options{
-		Isolation: opts.Isolation, PassEnv: opts.Env, RunID: opts.RunID, RunDir: opts.RunDir,
-		Image: opts.Image, MaxLog: opts.MaxLog, Recorder: rec,
+		Isolation: opts.Isolation, PassEnv: append(executor.PassEnvFromEnv(s.Getenv), opts.Env...),
+		RunID: opts.RunID, RunDir: opts.RunDir, Image: opts.Image, Images: images, MaxLog: opts.MaxLog, Recorder: rec,
 		Logger: slog.New(slog.NewTextHandler(s.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	}
 	var prog *progress
@@ -176,13 +189,11 @@ func summary(runID string, out contract.ExecutorOutput) string {
 		status, out.ExitCode, out.ExecutionTimeSeconds, m.ProjectType, m.Isolation, runID, m.LogPath, m.LogBytes)
 }
 
+// isTerminal reports whether w is a terminal (not merely a character
+// device: /dev/null is one too).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // progress passes the live log to the terminal and keeps a status line on

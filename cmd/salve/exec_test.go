@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -115,6 +116,7 @@ func TestExecExitStatus(t *testing.T) {
 		{"unknown project type", []string{"--project-type", "cobol"}, exitBadInput},
 		{"nothing to build", nil, exitBadInput},
 		{"extra argument", []string{"build"}, exitBadInput},
+		{"bad --image-for", []string{"--cmd", "true", "--image-for", "golang:1"}, exitBadInput},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,9 +136,12 @@ func TestExecPassesNamedEnvOnly(t *testing.T) {
 	tempStore(t)
 	t.Setenv("OPENAI_API_KEY", "sk-cli-must-not-leak")
 	t.Setenv("SALVE_CLI_PASSED", "yes")
+	t.Setenv("SALVE_CLI_CONFIGURED", "also")
+	t.Setenv("SALVE_EXEC_ENV", "SALVE_CLI_CONFIGURED, OTHER")
 	code, stdout, _ := runSalve(t, "exec", "--workspace", t.TempDir(), "--run-dir", t.TempDir(),
 		"--env", "SALVE_CLI_PASSED", "--cmd", "env")
-	if code != 0 || strings.Contains(stdout, "must-not-leak") || !strings.Contains(stdout, "SALVE_CLI_PASSED=yes") {
+	if code != 0 || strings.Contains(stdout, "must-not-leak") || !strings.Contains(stdout, "SALVE_CLI_PASSED=yes") ||
+		!strings.Contains(stdout, "SALVE_CLI_CONFIGURED=also") {
 		t.Errorf("exit %d, environment:\n%s", code, stdout)
 	}
 }
@@ -242,5 +247,47 @@ func validateAgainstSchema(t *testing.T, name, doc string) {
 	}
 	if err := sch.Validate(inst); err != nil {
 		t.Errorf("output does not match the %s schema: %v", name, err)
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	if isTerminal(devnull) {
+		t.Errorf("%s is a character device, not a terminal", os.DevNull)
+	}
+}
+
+// TestExecJSONFields pins the keys of "salve exec --json": the seed's five
+// output fields and the metadata the Parser and the run store rely on.
+func TestExecJSONFields(t *testing.T) {
+	tempStore(t)
+	_, stdout, _ := runSalve(t, "exec", "--json", "--workspace", t.TempDir(), "--run-dir", t.TempDir(), "--isolation", "none", "--cmd", "true")
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var meta map[string]json.RawMessage
+	if err := json.Unmarshal(doc["environment_metadata"], &meta); err != nil {
+		t.Fatal(err)
+	}
+	keys := func(m map[string]json.RawMessage) string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return strings.Join(out, " ")
+	}
+	if got, want := keys(doc), "build_log environment_metadata execution_time_seconds exit_code log_excerpt"; got != want {
+		t.Errorf("output keys %q, want %q", got, want)
+	}
+	// image is omitted outside containers.
+	want := "command_reason detected_tools isolation log_bytes log_path log_truncated project_type resolved_command runtime_versions timed_out"
+	if got := keys(meta); got != want {
+		t.Errorf("metadata keys %q, want %q", got, want)
 	}
 }

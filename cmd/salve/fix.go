@@ -120,7 +120,7 @@ func fixReports(o *fixOptions, ws string) ([]contract.BugReport, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--log: %w", err)
 		}
-		reports := parserAdapter{}.Parse(string(b), ws)
+		reports := heal.LogParser{}.Parse(string(b), ws)
 		if len(reports) == 0 {
 			return nil, fmt.Errorf("--log: no bug report found in %s", o.LogFile)
 		}

@@ -23,7 +23,6 @@ import (
 	"github.com/salve-dev/salve/heal/ci"
 	"github.com/salve-dev/salve/heal/llmfix"
 	"github.com/salve-dev/salve/heal/rules"
-	"github.com/salve-dev/salve/logparse"
 	"github.com/salve-dev/salve/store"
 )
 
@@ -176,6 +175,17 @@ func (p *pipeline) close() {
 // buildPipeline wires the real layers; it returns the exit code to use
 // when something is wrong.
 func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string, logger *slog.Logger) (*pipeline, int, error) {
+	p := &pipeline{
+		executor: heal.ExecutorLayer{E: executor.New(executor.Options{Isolation: o.Isolation, Logger: logger})},
+		parser:   heal.LogParser{},
+	}
+	var err error
+	if p.fixers, err = buildFixers(o, s.Getenv); err != nil {
+		return nil, exitBadInput, err
+	}
+	if p.ci, err = buildCI(o, s.Getenv, p.executor); err != nil {
+		return nil, exitBadInput, err
+	}
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, exitEnvironment, fmt.Errorf("git is not installed: %w", err)
 	}
@@ -183,19 +193,11 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 	if err != nil {
 		return nil, exitEnvironment, err
 	}
-	p := &pipeline{git: heal.AgentGit{Bin: agent}}
-	ex := executorAdapter{executor.New(executor.Options{Isolation: o.Isolation, Logger: logger})}
-	p.executor = ex
-	p.parser = parserAdapter{}
-	if p.fixers, err = buildFixers(o, s.Getenv); err != nil {
-		return nil, exitBadInput, err
-	}
-	if p.ci, err = buildCI(o, s.Getenv, ex); err != nil {
-		return nil, exitBadInput, err
-	}
+	p.git = heal.AgentGit{Bin: agent}
 	if !o.NoStore {
 		p.store, p.recorder = openStore(ctx, o.StorePath, s.Getenv, logger)
 	}
+	_ = runID
 	return p, 0, nil
 }
 
@@ -353,27 +355,6 @@ func finalLines(res *heal.Results) []string {
 		out = append(out, last[k])
 	}
 	return out
-}
-
-// executorAdapter maps the executor's bad-input errors to heal's.
-type executorAdapter struct{ e *executor.Executor }
-
-func (a executorAdapter) Run(ctx context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
-	out, err := a.e.Run(ctx, in)
-	if errors.Is(err, executor.ErrRecord) {
-		return out, nil
-	}
-	if errors.Is(err, executor.ErrBadInput) {
-		return out, fmt.Errorf("%w: %w", heal.ErrBadInput, err)
-	}
-	return out, err
-}
-
-// parserAdapter runs logparse over a build log of the heal worktree.
-type parserAdapter struct{}
-
-func (parserAdapter) Parse(log, workspace string) []contract.BugReport {
-	return logparse.ParseString(log, logparse.Options{Root: workspace, Workspace: workspace})
 }
 
 func isTTY(w io.Writer) bool {

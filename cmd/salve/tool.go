@@ -1,6 +1,259 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
 
-// newToolCmd builds "salve tool". It is a placeholder until its package lands.
-func newToolCmd(s *streams) *cobra.Command { return notYet("tool") }
+	"github.com/spf13/cobra"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/toolrun"
+	"github.com/salve-dev/salve/toolrun/pattern"
+)
+
+// newToolCmd builds "salve tool".
+func newToolCmd(s *streams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tool",
+		Short: "Run an external coding tool through the contract adapter (aider)",
+	}
+	cmd.AddCommand(newToolRunCmd(s, nil), newToolListCmd(s))
+	return cmd
+}
+
+// newToolListCmd builds "salve tool list": the profile table.
+func newToolListCmd(s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the tools the adapter can run (the profile table)",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			tw := tabwriter.NewWriter(s.Stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "TOOL\tCOMMAND\tFORCED ENV")
+			for _, p := range toolrun.DefaultProfiles() {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", p.ToolID, profileCommand(p), envList(p.ForcedEnv))
+			}
+			if err := tw.Flush(); err != nil {
+				return exitWith(exitFailure, err)
+			}
+			return nil
+		},
+	}
+}
+
+// profileCommand renders a profile's command line with its optional parts.
+func profileCommand(p toolrun.Profile) string {
+	parts := append([]string{p.Binary}, p.RequiredFlags...)
+	parts = append(parts, p.ExtraFlags...)
+	parts = append(parts, p.Template...)
+	for _, o := range p.Optional {
+		opt := "[" + o.Flag + " " + strings.ToUpper(o.Input) + "]"
+		if o.Repeated {
+			opt += "..."
+		}
+		parts = append(parts, opt)
+	}
+	return strings.Join(append(parts, "FILE..."), " ")
+}
+
+func envList(env map[string]string) string {
+	var out []string
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+// toolRunOptions are the inputs of "salve tool run", filled by newToolRunCmd.
+type toolRunOptions struct {
+	Ctx            context.Context
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+
+	Tool        string
+	Model       string
+	MessageFile string
+	EditFormat  string
+	Read        []string
+	Timeout     int
+	Pattern     string
+	Index       string // PATTERN_INDEX.yaml; empty means the one in Cwd
+	Cwd         string
+	Files       []string
+	Store       string
+}
+
+// newToolRunCmd builds "salve tool run". runF replaces toolRun in tests.
+func newToolRunCmd(s *streams, runF func(*toolRunOptions) int) *cobra.Command {
+	opts := &toolRunOptions{Stdout: s.Stdout, Stderr: s.Stderr, Getenv: s.Getenv}
+	cmd := &cobra.Command{
+		Use:   "run aider --model M --message-file F [flags] -- FILE...",
+		Short: "Run aider on FILEs under the contract: timeout, scope check, audit trail",
+		Long: `run builds the aider command of the contract (AIDER_CONTRACT_V1):
+
+  aider --no-auto-commits --yes --no-dirty-commits --no-gitignore
+        --model M --message-file F [--edit-format E] [--read R]... FILE...
+
+and runs it in --cwd (default: the current folder) with AIDER_NO_AUTO_COMMITS=1,
+a timeout that kills its whole process group, and its output capped to head
+and tail. Files changed outside FILEs are put back as they were. With
+--pattern, the pattern's guardrails from PATTERN_INDEX.yaml are enforced first.
+
+It prints the ToolRunResultV1 with the run_id as JSON on stdout. Every run is
+recorded in the run store (--store, else $SALVE_STORE, else the state folder);
+read it back with "salve runs show RUN".
+
+Exit status: 0 when the tool succeeded (exit_code 0), 1 otherwise (the
+exit_code says why: -1 timeout, -2 not found, -3 execution error, -4
+rejected), 2 on bad usage.`,
+		Example: `  salve tool run aider --model gpt-4 --message-file fix.txt -- src/app.py
+  salve tool run aider --model sonnet --message-file p.txt --edit-format diff \
+      --read CONVENTIONS.md --timeout 600 --pattern aider_refactor -- src/a.py src/b.py`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ctx = cmd.Context()
+			opts.Tool = args[0]
+			opts.Files = args[1:]
+			if opts.Model == "" || opts.MessageFile == "" {
+				return exitWith(exitBadInput, errors.New("tool run: --model and --message-file are required"))
+			}
+			run := toolRun
+			if runF != nil {
+				run = runF
+			}
+			if code := run(opts); code != exitOK {
+				return exitWith(code, nil)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Model, "model", "", "the LLM aider uses (required)")
+	f.StringVar(&opts.MessageFile, "message-file", "", "file holding the instructions (required)")
+	f.StringVar(&opts.EditFormat, "edit-format", "", "aider's edit format (diff, whole…)")
+	f.StringArrayVar(&opts.Read, "read", nil, "read-only context file (repeatable)")
+	f.IntVar(&opts.Timeout, "timeout", contract.DefaultToolTimeoutSeconds, "timeout in seconds")
+	f.StringVar(&opts.Pattern, "pattern", "", "pattern id whose guardrails apply")
+	f.StringVar(&opts.Index, "index", "", "pattern index (default: PATTERN_INDEX.yaml in --cwd)")
+	f.StringVar(&opts.Cwd, "cwd", "", "work tree root (default: the current folder)")
+	f.StringVar(&opts.Store, "store", "", "run store file (default: $SALVE_STORE or the state folder)")
+	return cmd
+}
+
+// toolRun runs the tool and prints its result. It returns the exit status.
+func toolRun(o *toolRunOptions) int {
+	if o.Tool != toolrun.ToolAider {
+		fmt.Fprintf(o.Stderr, "salve: tool run: unknown tool %q (known: %s)\n", o.Tool, toolrun.ToolAider)
+		return exitBadInput
+	}
+	if o.Timeout <= 0 {
+		fmt.Fprintln(o.Stderr, "salve: tool run: --timeout must be positive")
+		return exitBadInput
+	}
+	cwd, err := filepath.Abs(orDot(o.Cwd))
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "salve: tool run: %v\n", err)
+		return exitBadInput
+	}
+	prompt, err := filepath.Abs(o.MessageFile)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "salve: tool run: %v\n", err)
+		return exitBadInput
+	}
+	var pat *pattern.Pattern
+	if o.Pattern != "" {
+		if pat, err = loadPattern(o.Index, cwd, o.Pattern); err != nil {
+			fmt.Fprintf(o.Stderr, "salve: tool run: %v\n", err)
+			return exitBadInput
+		}
+	}
+	req, err := toolrun.BuildAiderToolRequest(toolrun.AiderOptions{
+		Model: o.Model, PromptFile: prompt, EditFormat: o.EditFormat, Read: o.Read, FileScope: o.Files,
+		Workspace: contract.GitWorkspaceRefV1{RootPath: cwd}, TimeoutSeconds: o.Timeout,
+		Context: map[string]any{"pattern_id": o.Pattern, "source": "salve tool run"},
+	})
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "salve: tool run: %v\n", err)
+		return exitBadInput
+	}
+	st, err := openRunStore(o.Store, o.Getenv)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "salve: tool run: %v\n", err)
+		return exitFailure
+	}
+	defer st.Close()
+	a := &toolrun.Adapter{Store: st, Logger: slog.New(slog.NewTextHandler(o.Stderr, nil))}
+	// A signal to salve cancels o.Ctx: the adapter kills the tool's group,
+	// then still reverts out-of-scope changes and records the run.
+	out := a.RunAider(o.Ctx, req, toolrun.RunOptions{Pattern: pat})
+	if err := printToolResult(o.Stdout, out); err != nil {
+		fmt.Fprintf(o.Stderr, "salve: tool run: %v\n", err)
+		return exitFailure
+	}
+	if out.Record.Status == contract.RunScopeViolated {
+		fmt.Fprintf(o.Stderr, "salve: tool run: changes outside the file scope were reverted: %v\n", out.Record.ScopeViolations)
+	}
+	if !out.Result.Succeeded() {
+		return exitFailure
+	}
+	return exitOK
+}
+
+func orDot(s string) string {
+	if s == "" {
+		return "."
+	}
+	return s
+}
+
+// loadPattern loads the pattern index (index, or PATTERN_INDEX.yaml in
+// root) and returns the enabled pattern id.
+func loadPattern(index, root, id string) (*pattern.Pattern, error) {
+	if index == "" {
+		index = filepath.Join(root, pattern.DefaultIndexFile)
+	}
+	ix, err := pattern.Load(index, toolrun.ExecutorNames(toolrun.DefaultExecutors()))
+	if err != nil {
+		return nil, err
+	}
+	return ix.Get(id)
+}
+
+// printToolResult prints the result's fields and the run id as one JSON
+// object.
+func printToolResult(w io.Writer, out toolrun.Outcome) error {
+	b, err := json.Marshal(out.Result)
+	if err != nil {
+		return err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	m["run_id"] = out.RunID
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(m)
+}
+
+// openRunStore opens the run store at path, or at store.DefaultPath.
+func openRunStore(path string, getenv func(string) string) (*store.Store, error) {
+	if path == "" {
+		p, err := store.DefaultPath(getenv)
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	return store.Open(path)
+}

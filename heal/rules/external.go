@@ -75,9 +75,12 @@ func runExternal(ctx context.Context, x External, env []string, in ruleInput) (s
 		return "", false, fmt.Errorf("write %s: %w", in.path, err)
 	}
 	defer restore(snap)
-	_, err = sandbox.Run(ctx, sandbox.Cmd{Path: x.Bin, Args: x.Args(in.path), Dir: in.workspace, Env: env, Timeout: 2 * time.Minute})
-	if err != nil {
-		return "", false, nil // not installed (or not startable): skip this row
+	bin := lookPath(x.Bin, env)
+	if bin == "" {
+		return "", false, nil // not installed: skip this row
+	}
+	if _, err = sandbox.Run(ctx, sandbox.Cmd{Path: bin, Args: x.Args(in.path), Dir: in.workspace, Env: env, Timeout: 2 * time.Minute}); err != nil {
+		return "", false, nil // not startable: skip this row
 	}
 	b, err := os.ReadFile(abs)
 	if err != nil {
@@ -118,4 +121,21 @@ func restore(snap map[string][]byte) {
 	for p, b := range snap {
 		_ = os.WriteFile(p, b, 0o644)
 	}
+}
+
+// lookPath finds bin in the PATH of env (the child's, not salve's own).
+func lookPath(bin string, env []string) string {
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, bin)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
 }

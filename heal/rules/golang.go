@@ -86,6 +86,10 @@ func removeUnusedImports(content string, reports []contract.BugReport) (string, 
 			continue // overlapping (same declaration twice)
 		}
 		ls.remove(s.from, s.to)
+		// A whole declaration gone leaves two blank lines: keep one.
+		if s.from >= 2 && s.from <= len(ls.l) && strings.TrimSpace(ls.l[s.from-2]) == "" && strings.TrimSpace(ls.l[s.from-1]) == "" {
+			ls.remove(s.from, s.from)
+		}
 		last = s.from
 	}
 	return ls.String(), removed

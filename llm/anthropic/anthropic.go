@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
@@ -46,8 +47,8 @@ type Options struct {
 	BaseURL string
 	// APIKey is sent as x-api-key. It never appears in error messages.
 	APIKey string
-	// Version is the anthropic-version header; empty means
-	// DefaultVersion.
+	// Version is the anthropic-version header; empty means the
+	// anthropic-version of Headers, else DefaultVersion.
 	Version string
 	// Headers are extra request headers (anthropic-beta…).
 	Headers map[string]string
@@ -75,6 +76,11 @@ func New(o Options) *Provider {
 		base = DefaultBaseURL
 	}
 	version := o.Version
+	for k, v := range o.Headers {
+		if version == "" && strings.EqualFold(k, "anthropic-version") {
+			version = v // a configured header may pin another version
+		}
+	}
 	if version == "" {
 		version = DefaultVersion
 	}
@@ -210,8 +216,13 @@ func buildRequest(req llm.Request) msgRequest {
 			out.ToolChoice = &toolChoice{Type: "any"}
 		}
 	}
-	if budget := thinkingBudget(req, out.MaxTokens); budget > 0 {
+	if budget := thinkingBudget(req); budget > 0 {
+		// As the AI SDK does: the API refuses sampling parameters with
+		// thinking, and the budget counts inside max_tokens, so the answer
+		// keeps its own room on top of it.
 		out.Thinking = &thinking{Type: "enabled", BudgetTokens: budget}
+		out.Temperature, out.TopP, out.TopK = nil, nil, nil
+		out.MaxTokens += budget
 	}
 	if req.Caching == "full" {
 		markCache(&out)
@@ -220,9 +231,8 @@ func buildRequest(req llm.Request) msgRequest {
 }
 
 // thinkingBudget is ReasoningTokens when set, else the budget of the
-// reasoning level, raised to the API minimum and kept below max_tokens; 0
-// means no thinking.
-func thinkingBudget(req llm.Request, maxTokens int) int {
+// reasoning level, raised to the API minimum; 0 means no thinking.
+func thinkingBudget(req llm.Request) int {
 	var budget int
 	switch {
 	case req.ReasoningTokens != nil:
@@ -233,14 +243,7 @@ func thinkingBudget(req llm.Request, maxTokens int) int {
 	if budget <= 0 {
 		return 0
 	}
-	budget = max(budget, MinThinkingBudget)
-	if budget >= maxTokens {
-		budget = maxTokens - 1
-	}
-	if budget < MinThinkingBudget {
-		return 0
-	}
-	return budget
+	return max(budget, MinThinkingBudget)
 }
 
 // convertMessages splits off the leading system messages and maps the rest

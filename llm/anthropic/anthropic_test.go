@@ -100,6 +100,27 @@ func TestRequestGolden(t *testing.T) {
 	}
 }
 
+func TestVersionHeader(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Push(llmtest.Reply{Text: "a"}, llmtest.Reply{Text: "b"})
+	for _, o := range []Options{
+		{BaseURL: srv.AnthropicBaseURL(), Headers: map[string]string{"Anthropic-Version": "2099-01-01"}},
+		{BaseURL: srv.AnthropicBaseURL(), Version: "2098-01-01", Headers: map[string]string{"anthropic-version": "2099-01-01"}},
+	} {
+		if _, err := New(o).Complete(context.Background(), llm.Request{Model: "m"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := srv.Requests()
+	if v := reqs[0].Header.Values("Anthropic-Version"); len(v) != 1 || v[0] != "2099-01-01" {
+		t.Errorf("header version: %v", v)
+	}
+	if v := reqs[1].Header.Values("Anthropic-Version"); len(v) != 1 || v[0] != "2098-01-01" {
+		t.Errorf("option version: %v", v)
+	}
+}
+
 func TestParameters(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -114,12 +135,17 @@ func TestParameters(t *testing.T) {
 			func(m map[string]any) bool { return budget(m) == 3000 }},
 		{"level maps to budget", llm.Request{Reasoning: "medium", MaxOutputTokens: 10000}, nil,
 			func(m map[string]any) bool { return budget(m) == 8192 }},
-		{"budget kept below max_tokens", llm.Request{ReasoningTokens: ptr(50000), MaxOutputTokens: 4000}, nil,
-			func(m map[string]any) bool { return budget(m) == 3999 }},
+		{"max_tokens grows by the budget", llm.Request{ReasoningTokens: ptr(50000), MaxOutputTokens: 4000}, nil,
+			func(m map[string]any) bool { return budget(m) == 50000 && m["max_tokens"] == 54000.0 }},
+		{"default max_tokens grows too", llm.Request{Reasoning: "low"}, nil,
+			func(m map[string]any) bool { return m["max_tokens"] == float64(DefaultMaxTokens+2048) }},
+		{"thinking drops sampling", llm.Request{Reasoning: "low", Temperature: ptr(0.2), TopP: ptr(0.9), TopK: ptr(5)},
+			[]string{"temperature", "top_p", "top_k"}, func(m map[string]any) bool { return budget(m) == 2048 }},
+		{"sampling kept without thinking", llm.Request{Temperature: ptr(0.2), TopP: ptr(0.9), TopK: ptr(5)}, nil,
+			func(m map[string]any) bool { return m["temperature"] == 0.2 && m["top_p"] == 0.9 && m["top_k"] == 5.0 }},
 		{"budget raised to minimum", llm.Request{ReasoningTokens: ptr(10), MaxOutputTokens: 4000}, nil,
 			func(m map[string]any) bool { return budget(m) == MinThinkingBudget }},
 		{"zero tokens is off", llm.Request{Reasoning: "high", ReasoningTokens: ptr(0)}, []string{"thinking"}, nil},
-		{"no room for thinking", llm.Request{ReasoningTokens: ptr(2000), MaxOutputTokens: 500}, []string{"thinking"}, nil},
 		{"caching none", llm.Request{Caching: "none", Messages: []llm.Message{{Role: "system", Content: "s"}, {Role: "user", Content: "u"}}}, nil,
 			func(m map[string]any) bool { return !strings.Contains(mustJSON(m), "cache_control") }},
 	}

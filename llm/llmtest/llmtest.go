@@ -4,7 +4,8 @@
 //   - OpenAI chat completions: POST …/chat/completions, JSON or SSE
 //     (including the usage chunk of stream_options.include_usage);
 //   - Anthropic messages: POST …/messages, JSON or SSE events;
-//   - Ollama: POST …/api/chat, JSON or NDJSON.
+//   - Ollama: POST …/api/chat, JSON or NDJSON;
+//   - OpenAI Responses: POST …/responses, JSON or SSE events.
 //
 // A test queues [Reply] values with [Server.Push] (or answers dynamically
 // with [Server.Handle]); each request takes the next reply, rendered in the
@@ -40,6 +41,8 @@ const (
 	OpenAI    Wire = "openai"
 	Anthropic Wire = "anthropic"
 	Ollama    Wire = "ollama"
+	// OpenAIResponses is the OpenAI Responses API (…/responses).
+	OpenAIResponses Wire = "openai-responses"
 )
 
 // Fault is a failure injected into a reply.
@@ -133,7 +136,8 @@ type Reply struct {
 	// ChunkSize splits streamed text, reasoning and tool arguments into
 	// pieces of at most this many bytes; 0 means 8.
 	ChunkSize int `json:"chunkSize,omitempty"`
-	// Delay waits before answering (the client's timeout applies).
+	// Delay waits before answering (the client's timeout applies). In
+	// JSON it is a number of nanoseconds.
 	Delay time.Duration `json:"delay,omitempty"`
 }
 
@@ -256,6 +260,8 @@ func wireOf(path string) (Wire, bool) {
 		return Ollama, true
 	case strings.HasSuffix(path, "/messages"):
 		return Anthropic, true
+	case strings.HasSuffix(path, "/responses"):
+		return OpenAIResponses, true
 	}
 	return "", false
 }
@@ -411,34 +417,42 @@ func (s *Server) answerStream(w http.ResponseWriter, r *http.Request, wire Wire,
 	fl, _ := w.(http.Flusher)
 	half := len(frames.stream) / 2
 	for i, f := range frames.stream {
-		if i == half && rep.Fault != FaultNone {
-			switch rep.Fault {
-			case FaultTruncateStream:
-				return
-			case FaultHangMidStream:
-				if fl != nil {
-					fl.Flush()
-				}
-				s.hang(w, r)
-				return
-			case FaultResetStream:
-				if fl != nil {
-					fl.Flush()
-				}
-				dropConnection(w)
-				return
-			case FaultStreamError:
-				w.Write(streamError(wire, rep))
-				return
-			case FaultMalformedJSON:
-				w.Write(malformedFrame(wire))
-			}
+		if i == half && s.streamFault(w, r, wire, rep) {
+			return
 		}
 		w.Write(f)
 		if fl != nil {
 			fl.Flush()
 		}
 	}
+}
+
+// streamFault applies rep's fault half way through a stream and reports
+// whether the stream must stop there.
+func (s *Server) streamFault(w http.ResponseWriter, r *http.Request, wire Wire, rep Reply) bool {
+	flush := func() {
+		if fl, ok := w.(http.Flusher); ok {
+			fl.Flush()
+		}
+	}
+	switch rep.Fault {
+	case FaultTruncateStream:
+		return true
+	case FaultHangMidStream:
+		flush()
+		s.hang(w, r)
+		return true
+	case FaultResetStream:
+		flush()
+		dropConnection(w)
+		return true
+	case FaultStreamError:
+		w.Write(streamError(wire, rep))
+		return true
+	case FaultMalformedJSON:
+		w.Write(malformedFrame(wire))
+	}
+	return false
 }
 
 // dropConnection closes the client connection without finishing the
@@ -484,6 +498,8 @@ func render(req Request, rep Reply, seq int) rendered {
 		return renderAnthropic(rep, seq)
 	case Ollama:
 		return renderOllama(rep)
+	case OpenAIResponses:
+		return renderResponses(rep, seq)
 	}
 	var opts struct {
 		StreamOptions struct {

@@ -43,6 +43,8 @@ func TestWireGolden(t *testing.T) {
 		{"anthropic-stream", "/v1/messages", `{"model":"m","stream":true}`},
 		{"ollama-json", "/api/chat", `{"model":"m","stream":false}`},
 		{"ollama-stream", "/api/chat", `{"model":"m"}`},
+		{"openai-responses-json", "/v1/responses", `{"model":"m"}`},
+		{"openai-responses-stream", "/v1/responses", `{"model":"m","stream":true}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

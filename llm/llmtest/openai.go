@@ -173,6 +173,12 @@ func streamError(w Wire, rep Reply) []byte {
 		return sseEvent("error", body)
 	case Ollama:
 		return append(body, '\n')
+	case OpenAIResponses:
+		typ := rep.ErrorType
+		if typ == "" {
+			typ = "server_error"
+		}
+		return sseEvent("error", mustJSON(map[string]any{"type": "error", "code": typ, "message": rep.ErrorMessage, "param": nil}))
 	}
 	return sseData(body)
 }

@@ -58,3 +58,29 @@ func BenchmarkEncode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeResponses is BenchmarkDecode for the Responses API.
+func BenchmarkDecodeResponses(b *testing.B) {
+	p := New(Options{Mode: ModeResponses, BaseURL: "http://127.0.0.1:1"})
+	body := llmtest.Render(llmtest.OpenAIResponses, false, llmtest.SampleReply())
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			if out, err := p.decodeResponses(body); err != nil || len(out.ToolCalls) != 2 {
+				b.Fatal(err)
+			}
+		}
+	})
+	stream := llmtest.Render(llmtest.OpenAIResponses, true, llmtest.SampleReply())
+	b.Run("stream", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(stream)))
+		for b.Loop() {
+			resp := &http.Response{Body: io.NopCloser(bytes.NewReader(stream))}
+			if out, err := p.readResponsesStream(context.Background(), resp, nil); err != nil || len(out.ToolCalls) != 2 {
+				b.Fatal(err)
+			}
+		}
+	})
+}

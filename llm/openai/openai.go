@@ -4,13 +4,15 @@
 // streams Server-Sent Events when asked, and classifies every failure as an
 // [llm.Error].
 //
-// The Responses API (openaiMode: responses) is not implemented.
+// With Options.Mode set to ModeResponses (openaiMode: responses) it speaks
+// the Responses API (POST {baseUrl}/responses) instead.
 package openai
 
 import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
@@ -59,15 +61,18 @@ type Options struct {
 	// Timeout bounds one whole call, streaming included; 0 means none
 	// beyond the context's.
 	Timeout time.Duration
+	// Mode is ModeChat (the default, also when empty) or ModeResponses.
+	Mode string
 }
 
 // Provider is an OpenAI chat completions client. It is safe for concurrent
 // use.
 type Provider struct {
-	flavor  Flavor
-	url     string
-	timeout time.Duration
-	ep      wire.Endpoint
+	flavor    Flavor
+	responses bool
+	url       string
+	timeout   time.Duration
+	ep        wire.Endpoint
 }
 
 var _ llm.Provider = (*Provider)(nil)
@@ -94,10 +99,15 @@ func New(o Options) *Provider {
 	if o.APIKey != "" {
 		auth = "Bearer " + o.APIKey
 	}
+	path := "chat/completions"
+	if o.Mode == ModeResponses {
+		path = "responses"
+	}
 	return &Provider{
-		flavor:  o.Flavor,
-		url:     wire.JoinURL(base, "chat/completions"),
-		timeout: o.Timeout,
+		flavor:    o.Flavor,
+		responses: o.Mode == ModeResponses,
+		url:       wire.JoinURL(base, path),
+		timeout:   o.Timeout,
 		ep: wire.Endpoint{
 			Provider: string(o.Flavor),
 			Client:   client,
@@ -114,19 +124,30 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response,
 		ctx, cancel = context.WithTimeout(ctx, p.timeout)
 		defer cancel()
 	}
-	resp, err := p.ep.Post(ctx, p.url, p.buildRequest(req), req.Stream)
+	var body any = p.buildRequest(req)
+	if p.responses {
+		body = p.buildResponsesRequest(req)
+	}
+	resp, err := p.ep.Post(ctx, p.url, body, req.Stream)
 	if err != nil {
 		return llm.Response{}, err
 	}
 	defer resp.Body.Close()
 	if req.Stream && !wire.IsJSON(resp) {
+		if p.responses {
+			return p.readResponsesStream(ctx, resp, req.OnDelta)
+		}
 		return p.readStream(ctx, resp, req.OnDelta)
 	}
-	body, err := p.ep.ReadBody(ctx, resp)
+	data, err := p.ep.ReadBody(ctx, resp)
 	if err != nil {
 		return llm.Response{}, err
 	}
-	out, err := p.decode(body)
+	decode := p.decode
+	if p.responses {
+		decode = p.decodeResponses
+	}
+	out, err := decode(data)
 	if err == nil && req.Stream {
 		llm.EmitWhole(out, req.OnDelta)
 	}
@@ -222,6 +243,10 @@ func (p *Provider) buildRequest(req llm.Request) chatRequest {
 	case FlavorOpenAI:
 		out.MaxCompletionTokens = req.MaxOutputTokens
 		out.ReasoningEffort = effort
+		if IsReasoningModel(req.Model) {
+			// These models refuse sampling parameters with a 400.
+			out.Temperature, out.TopP = nil, nil
+		}
 	case FlavorOpenRouter:
 		out.MaxTokens = req.MaxOutputTokens
 		out.TopK = req.TopK
@@ -241,6 +266,24 @@ func (p *Provider) buildRequest(req llm.Request) chatRequest {
 	return out
 }
 
+// IsReasoningModel reports whether an api.openai.com model is a reasoning
+// model (o1, o3, o4…, gpt-5 except gpt-5-chat), which refuses temperature
+// and top_p. The openai flavor leaves both out for them, as the AI SDK's
+// OpenAI provider does.
+func IsReasoningModel(model string) bool {
+	m := strings.ToLower(model)
+	m = strings.TrimPrefix(m, "openai/")
+	switch {
+	case strings.HasPrefix(m, "gpt-5-chat"):
+		return false
+	case strings.HasPrefix(m, "gpt-5"):
+		return true
+	case len(m) >= 2 && m[0] == 'o' && m[1] >= '1' && m[1] <= '9':
+		return true
+	}
+	return false
+}
+
 func messages(in []llm.Message) []chatMessage {
 	out := make([]chatMessage, 0, len(in))
 	for _, m := range in {
@@ -250,12 +293,17 @@ func messages(in []llm.Message) []chatMessage {
 			if content == "" {
 				cm.Content = nil
 			}
-			for _, c := range m.ToolCalls {
-				cm.ToolCalls = append(cm.ToolCalls, chatToolCall{ID: c.ID, Type: "function",
-					Function: chatFunction{Name: c.Name, Arguments: c.Arguments}})
-			}
+			cm.ToolCalls = chatToolCalls(m.ToolCalls)
 		}
 		out = append(out, cm)
+	}
+	return out
+}
+
+func chatToolCalls(calls []llm.ToolCall) []chatToolCall {
+	out := make([]chatToolCall, 0, len(calls))
+	for _, c := range calls {
+		out = append(out, chatToolCall{ID: c.ID, Type: "function", Function: chatFunction{Name: c.Name, Arguments: c.Arguments}})
 	}
 	return out
 }

@@ -58,21 +58,34 @@ func fullRequest() llm.Request {
 // TestRequestGolden checks the exact body each flavor sends for a request
 // with every parameter set, against testdata/request-FLAVOR.golden.json.
 func TestRequestGolden(t *testing.T) {
-	for _, flavor := range []Flavor{FlavorOpenAI, FlavorCompatible, FlavorOpenRouter} {
-		t.Run(string(flavor), func(t *testing.T) {
+	cases := []struct {
+		name   string
+		flavor Flavor
+		mode   string
+		path   string
+	}{
+		{"openai", FlavorOpenAI, "", "/v1/chat/completions"},
+		{"openai-compatible", FlavorCompatible, "", "/v1/chat/completions"},
+		{"openrouter", FlavorOpenRouter, "", "/v1/chat/completions"},
+		{"openai-responses", FlavorOpenAI, ModeResponses, "/v1/responses"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
 			srv := llmtest.NewServer()
 			defer srv.Close()
 			srv.Push(llmtest.Reply{Text: "ok"})
 			req := fullRequest()
 			req.Stream = true
-			if _, err := newProvider(t, srv, flavor).Complete(context.Background(), req); err != nil {
+			p := New(Options{Flavor: c.flavor, Mode: c.mode, BaseURL: srv.OpenAIBaseURL(), APIKey: testKey,
+				Headers: map[string]string{"X-Org": "acme"}, Timeout: 2 * time.Second})
+			if _, err := p.Complete(context.Background(), req); err != nil {
 				t.Fatal(err)
 			}
 			rec := srv.Requests()[0]
 			if got := rec.Header.Get("Authorization"); got != "Bearer "+testKey {
 				t.Errorf("Authorization = %q", got)
 			}
-			if rec.Header.Get("X-Org") != "acme" || rec.Path != "/v1/chat/completions" {
+			if rec.Header.Get("X-Org") != "acme" || rec.Path != c.path {
 				t.Errorf("extra header or path wrong: %v %s", rec.Header, rec.Path)
 			}
 			var pretty bytes.Buffer
@@ -80,7 +93,7 @@ func TestRequestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			pretty.WriteByte('\n')
-			compareGolden(t, filepath.Join("testdata", "request-"+string(flavor)+".golden.json"), pretty.Bytes())
+			compareGolden(t, filepath.Join("testdata", "request-"+c.name+".golden.json"), pretty.Bytes())
 		})
 	}
 }
@@ -126,6 +139,41 @@ func TestUnsetParametersNotSent(t *testing.T) {
 	}
 }
 
+func TestReasoningModelsDropSampling(t *testing.T) {
+	tests := []struct {
+		flavor   Flavor
+		model    string
+		sampling bool
+	}{
+		{FlavorOpenAI, "gpt-4o", true},
+		{FlavorOpenAI, "gpt-4.1-mini", true},
+		{FlavorOpenAI, "o3-mini", false},
+		{FlavorOpenAI, "o1", false},
+		{FlavorOpenAI, "gpt-5", false},
+		{FlavorOpenAI, "gpt-5-mini-2025-08-07", false},
+		{FlavorOpenAI, "gpt-5-chat-latest", true},
+		{FlavorOpenAI, "omni-moderation", true},
+		{FlavorCompatible, "o3-mini", true},
+		{FlavorOpenRouter, "openai/o3", true},
+	}
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "ok"} })
+	for _, tt := range tests {
+		p := New(Options{Flavor: tt.flavor, BaseURL: srv.OpenAIBaseURL()})
+		if _, err := p.Complete(context.Background(), llm.Request{Model: tt.model, Temperature: ptr(0.2), TopP: ptr(0.9)}); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		body := reqs[len(reqs)-1].JSON()
+		_, hasT := body["temperature"]
+		_, hasP := body["top_p"]
+		if hasT != tt.sampling || hasP != tt.sampling {
+			t.Errorf("%s %s: temperature sent %v, top_p sent %v; want %v", tt.flavor, tt.model, hasT, hasP, tt.sampling)
+		}
+	}
+}
+
 func TestComplete(t *testing.T) {
 	reply := llmtest.Reply{
 		Text:      "Let me look — ✓",
@@ -149,23 +197,26 @@ func TestComplete(t *testing.T) {
 		Usage:       contract.TokenUsage{InputTokens: 100, OutputTokens: 20, CachedTokens: ptr(900), CacheReadInputTokens: ptr(900), TotalTokens: 1020},
 		ActualModel: "gpt-test-2026",
 	}
-	for _, stream := range []bool{false, true} {
-		srv := llmtest.NewServer()
-		srv.Push(reply)
-		var deltas strings.Builder
-		req := fullRequest()
-		req.Stream = stream
-		req.OnDelta = func(d llm.Delta) { deltas.WriteString(d.Text) }
-		got, err := newProvider(t, srv, FlavorCompatible).Complete(context.Background(), req)
-		srv.Close()
-		if err != nil {
-			t.Fatalf("stream=%v: %v", stream, err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("stream=%v:\n got %+v\nwant %+v", stream, got, want)
-		}
-		if stream && deltas.String() != want.Content {
-			t.Errorf("deltas %q", deltas.String())
+	for _, mode := range []string{ModeChat, ModeResponses} {
+		for _, stream := range []bool{false, true} {
+			srv := llmtest.NewServer()
+			srv.Push(reply)
+			var deltas strings.Builder
+			req := fullRequest()
+			req.Stream = stream
+			req.OnDelta = func(d llm.Delta) { deltas.WriteString(d.Text) }
+			p := New(Options{Mode: mode, BaseURL: srv.OpenAIBaseURL(), APIKey: testKey})
+			got, err := p.Complete(context.Background(), req)
+			srv.Close()
+			if err != nil {
+				t.Fatalf("%s stream=%v: %v", mode, stream, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s stream=%v:\n got %+v\nwant %+v", mode, stream, got, want)
+			}
+			if stream && deltas.String() != want.Content {
+				t.Errorf("%s deltas %q", mode, deltas.String())
+			}
 		}
 	}
 }
@@ -233,15 +284,19 @@ func TestErrorClasses(t *testing.T) {
 		{"stream error server", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultStreamError, ErrorType: "server_error"}, true, llm.ClassServer, 0, 0},
 	}
 	for _, tt := range tests {
-		for _, stream := range []bool{false, true} {
+		for _, c := range []struct {
+			mode   string
+			stream bool
+		}{{ModeChat, false}, {ModeChat, true}, {ModeResponses, false}, {ModeResponses, true}} {
+			stream := c.stream
 			if tt.streamOnly && !stream {
 				continue
 			}
-			t.Run(tt.name+map[bool]string{true: "/stream", false: "/json"}[stream], func(t *testing.T) {
+			t.Run(tt.name+"/"+c.mode+map[bool]string{true: "/stream", false: "/json"}[stream], func(t *testing.T) {
 				srv := llmtest.NewServer()
 				defer srv.Close()
 				srv.Push(tt.reply)
-				p := New(Options{BaseURL: srv.OpenAIBaseURL(), APIKey: testKey, Timeout: 300 * time.Millisecond})
+				p := New(Options{Mode: c.mode, BaseURL: srv.OpenAIBaseURL(), APIKey: testKey, Timeout: 300 * time.Millisecond})
 				_, err := p.Complete(context.Background(), llm.Request{Model: "m", Stream: stream,
 					Messages: []llm.Message{{Role: "user", Content: "x"}}})
 				e := llm.AsError(err)
@@ -328,6 +383,36 @@ func TestRecordedStreams(t *testing.T) {
 	}
 }
 
+// TestResponsesGathered replays a Responses stream whose terminal event
+// carries no output list: the response is rebuilt from the deltas, and
+// an incomplete status maps to the stop reason "length".
+func TestResponsesGathered(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "responses-gathered.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Push(llmtest.Reply{Body: string(raw)})
+	got, err := New(Options{Mode: ModeResponses, BaseURL: srv.OpenAIBaseURL()}).Complete(context.Background(), llm.Request{Model: "m", Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := llm.Response{
+		Content:     "Checking",
+		ToolCalls:   []llm.ToolCall{{ID: "call_X", Name: "get_weather", Arguments: `{"city":"Par`}},
+		StopReason:  "length",
+		Usage:       contract.TokenUsage{InputTokens: 50, OutputTokens: 16, TotalTokens: 66},
+		ActualModel: "gpt-5-2025",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("\n got %+v\nwant %+v", got, want)
+	}
+	if p := srv.Requests()[0].Path; p != "/v1/responses" {
+		t.Fatalf("path %s", p)
+	}
+}
+
 func fuzzProvider() *Provider { return New(Options{BaseURL: "http://127.0.0.1:1"}) }
 
 func FuzzDecode(f *testing.F) {
@@ -352,6 +437,28 @@ func FuzzStream(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body))}
 		out, err := fuzzProvider().readStream(context.Background(), resp, func(llm.Delta) {})
+		checkFuzzResult(t, out, err)
+	})
+}
+
+func FuzzResponsesStream(f *testing.F) {
+	f.Add(llmtest.Render(llmtest.OpenAIResponses, true, llmtest.SampleReply()))
+	f.Add([]byte("event: error\ndata: {\"type\":\"error\",\"code\":\"rate_limit_exceeded\"}\n\n"))
+	f.Add([]byte("data: {\"type\":\"response.failed\",\"response\":{\"status\":\"failed\",\"error\":{\"code\":\"server_error\"}}}\n\n"))
+	p := New(Options{Mode: ModeResponses, BaseURL: "http://127.0.0.1:1"})
+	f.Fuzz(func(t *testing.T, body []byte) {
+		resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body))}
+		out, err := p.readResponsesStream(context.Background(), resp, func(llm.Delta) {})
+		checkFuzzResult(t, out, err)
+	})
+}
+
+func FuzzResponsesDecode(f *testing.F) {
+	f.Add(llmtest.Render(llmtest.OpenAIResponses, false, llmtest.SampleReply()))
+	f.Add([]byte(`{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[]}`))
+	p := New(Options{Mode: ModeResponses, BaseURL: "http://127.0.0.1:1"})
+	f.Fuzz(func(t *testing.T, body []byte) {
+		out, err := p.decodeResponses(body)
 		checkFuzzResult(t, out, err)
 	})
 }

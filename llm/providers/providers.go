@@ -22,8 +22,8 @@ import (
 var (
 	// ErrUnknownType is a type that is not one of spec §9.4.
 	ErrUnknownType = errors.New("unknown provider type")
-	// ErrUnsupported is a known type or mode salve does not implement
-	// (google, openaiMode "responses").
+	// ErrUnsupported is a known type salve does not implement (google) or
+	// an unknown openaiMode.
 	ErrUnsupported = errors.New("provider type not supported")
 	// ErrBaseURLRequired is an openai-compatible entry without baseUrl.
 	ErrBaseURLRequired = errors.New("baseUrl is required")
@@ -44,7 +44,8 @@ type Spec struct {
 	BaseURL string
 	APIKey  string
 	Headers map[string]string
-	// OpenAIMode is "", "chat" or "responses" (type openai only).
+	// OpenAIMode is "", "chat" or "responses" (type openai only; other
+	// types ignore it, as the spec says).
 	OpenAIMode string
 	// ScenarioFile is the test-llm scenario file, already resolved
 	// against the directory of the layer that set it.
@@ -85,14 +86,20 @@ func (f *Factory) New(s Spec) (llm.Provider, error) {
 }
 
 func newOpenAI(s Spec) (llm.Provider, error) {
-	if s.Type == "openai" && s.OpenAIMode == "responses" {
-		return nil, fmt.Errorf("provider %q: openaiMode responses: %w", s.Name, ErrUnsupported)
+	mode := ""
+	if s.Type == "openai" {
+		switch s.OpenAIMode {
+		case "", openai.ModeChat, openai.ModeResponses:
+			mode = s.OpenAIMode
+		default:
+			return nil, fmt.Errorf("provider %q: openaiMode %q: %w", s.Name, s.OpenAIMode, ErrUnsupported)
+		}
 	}
 	if s.Type == "openai-compatible" && s.BaseURL == "" {
 		return nil, fmt.Errorf("provider %q: type openai-compatible: %w", s.Name, ErrBaseURLRequired)
 	}
 	return openai.New(openai.Options{Flavor: openai.Flavor(s.Type), BaseURL: s.BaseURL, APIKey: s.APIKey,
-		Headers: s.Headers, HTTPClient: s.HTTPClient, Timeout: s.Timeout}), nil
+		Headers: s.Headers, HTTPClient: s.HTTPClient, Timeout: s.Timeout, Mode: mode}), nil
 }
 
 func (f *Factory) scriptedFor(s Spec) (llm.Provider, error) {

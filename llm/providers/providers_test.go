@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/salve-dev/salve/llm"
@@ -32,7 +33,8 @@ func TestNewByType(t *testing.T) {
 	}{
 		{Spec{Type: "openai"}, &openai.Provider{}, nil},
 		{Spec{Type: "openai", OpenAIMode: "chat"}, &openai.Provider{}, nil},
-		{Spec{Type: "openai", OpenAIMode: "responses"}, nil, ErrUnsupported},
+		{Spec{Type: "openai", OpenAIMode: "responses"}, &openai.Provider{}, nil},
+		{Spec{Type: "openai", OpenAIMode: "assistants"}, nil, ErrUnsupported},
 		{Spec{Type: "openai-compatible", BaseURL: "http://127.0.0.1:1/v1"}, &openai.Provider{}, nil},
 		{Spec{Type: "openai-compatible"}, nil, ErrBaseURLRequired},
 		{Spec{Type: "openrouter"}, &openai.Provider{}, nil},
@@ -109,6 +111,7 @@ func TestEndToEnd(t *testing.T) {
 	defer srv.Close()
 	specs := []Spec{
 		{Type: "openai", BaseURL: srv.OpenAIBaseURL()},
+		{Type: "openai", OpenAIMode: "responses", BaseURL: srv.OpenAIBaseURL()},
 		{Type: "openai-compatible", BaseURL: srv.OpenAIBaseURL()},
 		{Type: "openrouter", BaseURL: srv.OpenAIBaseURL()},
 		{Type: "anthropic", BaseURL: srv.AnthropicBaseURL()},
@@ -132,4 +135,59 @@ func TestEndToEnd(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestParametersReachTheWire is seed 003 §9's "configuration ignored"
+// violation, for every HTTP type: each parameter set on the request
+// arrives in the body under the wire's own name, with the same value.
+func TestParametersReachTheWire(t *testing.T) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "ok"} })
+	type want map[string]any // dotted path → value
+	tests := []struct {
+		typ, base string
+		reasoning string
+		want      want
+	}{
+		{"openai", srv.OpenAIBaseURL(), "low", want{"temperature": 0.5, "top_p": 0.7, "max_completion_tokens": 321.0, "reasoning_effort": "low"}},
+		{"openai-compatible", srv.OpenAIBaseURL(), "low", want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "repetition_penalty": 1.2, "max_tokens": 321.0, "reasoning_effort": "low"}},
+		{"openrouter", srv.OpenAIBaseURL(), "low", want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "repetition_penalty": 1.2, "max_tokens": 321.0, "reasoning.effort": "low"}},
+		{"anthropic", srv.AnthropicBaseURL(), "", want{"temperature": 0.5, "top_p": 0.7, "top_k": 7.0, "max_tokens": 321.0, "thinking": nil}},
+		// With thinking the API refuses sampling parameters, and the budget
+		// is added to max_tokens (docs/llm.md).
+		{"anthropic", srv.AnthropicBaseURL(), "low", want{"temperature": nil, "top_k": nil, "max_tokens": 2369.0, "thinking.budget_tokens": 2048.0}},
+		{"ollama", srv.OllamaBaseURL(), "low", want{"options.temperature": 0.5, "options.top_p": 0.7, "options.top_k": 7.0, "options.repeat_penalty": 1.2, "options.num_predict": 321.0, "think": true}},
+	}
+	var f Factory
+	for _, tt := range tests {
+		p, err := f.New(Spec{Type: tt.typ, BaseURL: tt.base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := llm.Request{Model: "m", Messages: []llm.Message{{Role: "user", Content: "hi"}},
+			Temperature: ptr(0.5), TopP: ptr(0.7), TopK: ptr(7), RepeatPenalty: ptr(1.2), MaxOutputTokens: 321, Reasoning: tt.reasoning}
+		if _, err := p.Complete(context.Background(), req); err != nil {
+			t.Fatalf("%s: %v", tt.typ, err)
+		}
+		reqs := srv.Requests()
+		body := reqs[len(reqs)-1].JSON()
+		for path, v := range tt.want {
+			if got := lookup(body, path); got != v {
+				t.Errorf("%s: %s = %#v, want %#v", tt.typ, path, got, v)
+			}
+		}
+	}
+}
+
+func lookup(m map[string]any, path string) any {
+	var cur any = m
+	for _, k := range strings.Split(path, ".") {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = obj[k]
+	}
+	return cur
 }

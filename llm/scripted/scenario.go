@@ -31,10 +31,10 @@ type Turn struct {
 	ExpectedTools []string `json:"expectedTools,omitempty"`
 	// The Expected* numbers, when present, must equal the request's
 	// parameter; a JSON null means the parameter must not be sent.
-	ExpectedTemperature     Expect `json:"expectedTemperature"`
-	ExpectedTopP            Expect `json:"expectedTopP"`
-	ExpectedTopK            Expect `json:"expectedTopK"`
-	ExpectedMaxOutputTokens Expect `json:"expectedMaxOutputTokens"`
+	ExpectedTemperature     Expect `json:"expectedTemperature,omitzero"`
+	ExpectedTopP            Expect `json:"expectedTopP,omitzero"`
+	ExpectedTopK            Expect `json:"expectedTopK,omitzero"`
+	ExpectedMaxOutputTokens Expect `json:"expectedMaxOutputTokens,omitzero"`
 	// ExpectedReasoning is "", "enabled" or "disabled".
 	ExpectedReasoning string `json:"expectedReasoning,omitempty"`
 	// FailuresBeforeSuccess is how many attempts of this turn fail, per
@@ -152,8 +152,8 @@ func (e *Expect) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON writes null or the number; an unset Expect is written as
-// null too, so use it with care.
+// MarshalJSON writes null or the number. Turn's fields are omitzero, so
+// an unset Expect is left out and a Turn survives a round trip.
 func (e Expect) MarshalJSON() ([]byte, error) {
 	if !e.Set || e.Null {
 		return []byte("null"), nil

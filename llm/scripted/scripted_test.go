@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -103,6 +104,25 @@ func TestExpectNull(t *testing.T) {
 	}
 	if tu.ExpectedTemperature.Set {
 		t.Errorf("absent expectedTemperature is Set")
+	}
+}
+
+func TestTurnRoundTrip(t *testing.T) {
+	in := `{"turn":2,"response":{"kind":"text"},"expectedTopK":null,"expectedTopP":0.5}`
+	var tu Turn
+	if err := json.Unmarshal([]byte(in), &tu); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(tu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Turn
+	if err := json.Unmarshal(out, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.ExpectedTemperature.Set || !back.ExpectedTopK.Null || back.ExpectedTopP.Value != 0.5 || !back.ExpectedTopP.Set {
+		t.Fatalf("round trip changed the expectations: %s", out)
 	}
 }
 
@@ -287,6 +307,33 @@ func TestFailureCountersPerProviderAndTurn(t *testing.T) {
 		if err != nil && !strings.Contains(err.Error(), "Simulated failure") {
 			t.Fatalf("step %d: default message missing: %v", i, err)
 		}
+	}
+}
+
+// TestConcurrentCounters checks that concurrent attempts share the
+// counters safely: exactly failuresBeforeSuccess attempts fail per
+// provider name.
+func TestConcurrentCounters(t *testing.T) {
+	p := mustParse(t, `{"id":"s","turns":[{"turn":1,"failuresBeforeSuccess":5,"response":{"kind":"text","assistantText":"ok"}}]}`)
+	var mu sync.Mutex
+	failed := map[string]int{}
+	var wg sync.WaitGroup
+	for i := 0; i < 40; i++ {
+		name := fmt.Sprint("p", i%2)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := p.Complete(context.Background(), llm.Request{Model: "s", Session: llm.SessionInfo{ProviderName: name}})
+			if err != nil {
+				mu.Lock()
+				failed[name]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if failed["p0"] != 5 || failed["p1"] != 5 {
+		t.Fatalf("failures per provider %v, want 5 each", failed)
 	}
 }
 

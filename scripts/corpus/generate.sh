@@ -25,7 +25,7 @@ tools=${TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/salve-corpus-tools}
 setup_tools() {
 	mkdir -p "$tools"
 	if [ ! -x "$tools/node_modules/.bin/tsc" ] && command -v npm >/dev/null; then
-		(cd "$tools" && npm init -y >/dev/null 2>&1 && npm install --no-audit --no-fund typescript@7.0.2 eslint@8.57.1 jest@30.5.2 mocha@12.0.3 >/dev/null 2>&1) ||
+		(cd "$tools" && npm init -y >/dev/null 2>&1 && npm install --no-audit --no-fund typescript@7.0.2 eslint@8.57.1 jest@30.5.2 mocha@12.0.3 vitest@4.1.12 pyright@1.1.414 >/dev/null 2>&1) ||
 			echo "generate: npm tools unavailable; ts/js cases keep their logs" >&2
 	fi
 	if [ ! -x "$tools/bin/staticcheck" ]; then

@@ -134,6 +134,7 @@ type IndexError struct {
 	Problems []Problem
 }
 
+// Error lists the problems, one per line.
 func (e *IndexError) Error() string {
 	var b strings.Builder
 	for i, p := range e.Problems {
@@ -178,20 +179,28 @@ func Parse(data []byte, path string, executors []string) (*Index, error) {
 	case root.Kind != yaml.MappingNode:
 		v.add(root.Line, root.Column, "the index must be a mapping of pattern ids to patterns")
 	default:
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			if p := v.pattern(root.Content[i], root.Content[i+1]); p != nil {
-				if _, dup := ix.Patterns[p.ID]; dup {
-					v.add(root.Content[i].Line, root.Content[i].Column, fmt.Sprintf("pattern %s: defined twice", p.ID))
-					continue
-				}
-				ix.Patterns[p.ID] = p
-			}
-		}
+		v.patterns(root, ix)
 	}
 	if len(v.problems) > 0 {
 		return nil, &IndexError{Path: path, Problems: v.problems}
 	}
 	return ix, nil
+}
+
+// patterns validates every entry of the root mapping into ix.
+func (v *indexValidator) patterns(root *yaml.Node, ix *Index) {
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key := root.Content[i]
+		p := v.pattern(key, root.Content[i+1])
+		if p == nil {
+			continue
+		}
+		if _, dup := ix.Patterns[p.ID]; dup {
+			v.add(key.Line, key.Column, fmt.Sprintf("pattern %s: defined twice", p.ID))
+			continue
+		}
+		ix.Patterns[p.ID] = p
+	}
 }
 
 type indexValidator struct {

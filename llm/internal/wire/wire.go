@@ -128,7 +128,11 @@ type redacted struct {
 	err error
 }
 
+// Error returns the redacted message.
 func (r *redacted) Error() string { return r.msg }
+
+// Unwrap returns the original error, so errors.Is and errors.As still see
+// timeouts and the like.
 func (r *redacted) Unwrap() error { return r.err }
 
 // JoinURL joins a base URL and a path with exactly one slash.

@@ -7,8 +7,9 @@
 // arguments, exit with a chosen code.
 //
 // A test binary becomes the fake when it is started under the name
-// "aider": its TestMain calls [Main] when [Invoked] says so, and [Install]
-// puts a link named aider to the test binary in a folder for PATH.
+// "aider": its TestMain calls [Main] when [Invoked] says so, and a link
+// named aider to the test binary goes in a folder put first in PATH. The
+// command in cmd/aider is the same fake as a program of its own.
 package fakeaider
 
 import (
@@ -115,6 +116,7 @@ var boolDefaults = map[string]bool{
 // UsageError is a command-line error; aider's argparse exits 2 with it.
 type UsageError struct{ Msg string }
 
+// Error renders the message as argparse prints it.
 func (e *UsageError) Error() string { return "aider: error: " + e.Msg }
 
 // Parse parses args (without the program name) as aider's argparse would.
@@ -143,31 +145,48 @@ func Parse(args []string) (*Args, error) {
 			unknown = append(unknown, arg)
 			continue
 		}
-		switch opt.Kind {
-		case storeTrue, boolOpt:
-			if hasVal {
-				return nil, &UsageError{fmt.Sprintf("argument %s: ignored explicit argument '%s'", name, val)}
-			}
-			a.Flags[opt.Dest] = !negated
-		case value, appendOpt:
-			if !hasVal {
-				if i+1 >= len(args) || (strings.HasPrefix(args[i+1], "-") && args[i+1] != "-") {
-					return nil, &UsageError{fmt.Sprintf("argument %s: expected one argument", strings.Join(opt.Names, "/"))}
-				}
-				i++
-				val = args[i]
-			}
-			if opt.Kind == value {
-				a.Values[opt.Dest] = val
-			} else {
-				a.Lists[opt.Dest] = append(a.Lists[opt.Dest], val)
-			}
+		next, err := a.apply(opt, negated, name, val, hasVal, args, i)
+		if err != nil {
+			return nil, err
 		}
+		i = next
 	}
 	if len(unknown) > 0 {
 		return nil, &UsageError{"unrecognized arguments: " + strings.Join(unknown, " ")}
 	}
 	return a, nil
+}
+
+// apply records one option found at args[i] and returns the index of the
+// last argument it used.
+func (a *Args) apply(opt *option, negated bool, name, val string, hasVal bool, args []string, i int) (int, error) {
+	switch opt.Kind {
+	case storeTrue, boolOpt:
+		if hasVal {
+			return i, &UsageError{fmt.Sprintf("argument %s: ignored explicit argument '%s'", name, val)}
+		}
+		a.Flags[opt.Dest] = !negated
+		return i, nil
+	}
+	if !hasVal {
+		if !hasValueAt(args, i+1) {
+			return i, &UsageError{fmt.Sprintf("argument %s: expected one argument", strings.Join(opt.Names, "/"))}
+		}
+		i++
+		val = args[i]
+	}
+	if opt.Kind == value {
+		a.Values[opt.Dest] = val
+	} else {
+		a.Lists[opt.Dest] = append(a.Lists[opt.Dest], val)
+	}
+	return i, nil
+}
+
+// hasValueAt reports whether args[i] can be an option's value: argparse
+// does not take a string that looks like a flag.
+func hasValueAt(args []string, i int) bool {
+	return i < len(args) && (!strings.HasPrefix(args[i], "-") || args[i] == "-")
 }
 
 // lookup finds the option an argument names: an exact option string, or

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"testing"
 	"time"
 )
 
@@ -20,21 +19,6 @@ const Name = "aider"
 
 // Invoked reports whether this process was started as the fake aider.
 func Invoked() bool { return filepath.Base(os.Args[0]) == Name }
-
-// Install links the running test binary into a fresh folder under the name
-// aider and returns the folder, to be put first in PATH.
-func Install(tb testing.TB) string {
-	tb.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	dir := tb.TempDir()
-	if err := os.Symlink(exe, filepath.Join(dir, Name)); err != nil {
-		tb.Fatal(err)
-	}
-	return dir
-}
 
 // Dump is what the "dump-args" directive writes: the parsed command line,
 // the working folder and the AIDER_* environment.
@@ -225,6 +209,18 @@ var directives = map[string]directive{
 			return 0, false, err
 		}
 		return 0, false, os.WriteFile(rest, b, 0o644)
+	},
+	// killself: die by SIGKILL, as a tool killed from outside would.
+	"killself": func(_ *runner, _ string) (int, bool, error) {
+		p, err := os.FindProcess(os.Getpid())
+		if err != nil {
+			return 0, false, err
+		}
+		if err := p.Kill(); err != nil {
+			return 0, false, err
+		}
+		time.Sleep(time.Minute)
+		return 0, false, nil
 	},
 	// exit CODE: stop here with CODE.
 	"exit": func(_ *runner, rest string) (int, bool, error) {

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/salve-dev/salve/agent"
+	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/tools/subagent"
+)
+
+// children collects the results of finished child sessions so that their
+// accounting reaches the billing file with the parent's.
+type children struct {
+	mu      sync.Mutex
+	entries []contract.AccountingEntry
+}
+
+func (c *children) add(_ string, res contract.AIAgentResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = append(c.entries, res.Accounting...)
+}
+
+func (c *children) accounting() []contract.AccountingEntry {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]contract.AccountingEntry(nil), c.entries...)
+}
+
+// subAgents turns the agents list (spec §10) into the agent__NAME tools of
+// the session: each call runs an isolated child session. A missing or
+// invalid file is exit 4.
+func (st *startup) subAgents(s *sessionSetup) error {
+	paths := st.list("agents", st.fm.Agents)
+	if len(paths) == 0 {
+		return nil
+	}
+	var agents []subagent.Agent
+	for _, path := range paths {
+		a, err := st.loadAgent(path)
+		if err != nil {
+			return err
+		}
+		agents = append(agents, a)
+	}
+	if s.children == nil {
+		s.children = &children{}
+	}
+	p, err := subagent.New(toTraceIDs(s.opts.Trace), agents, subagent.Options{OnResult: s.children.add})
+	if err != nil {
+		return fmt.Errorf("%w: %w", config.ErrConfig, err)
+	}
+	s.opts.Tools = append(s.opts.Tools, p)
+	s.closers = append(s.closers, p)
+	return nil
+}
+
+// loadAgent reads one .ai file and prepares its runner.
+func (st *startup) loadAgent(path string) (subagent.Agent, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return subagent.Agent{}, fmt.Errorf("%w: sub-agent %s: %v", config.ErrConfig, path, err)
+	}
+	dir := filepath.Dir(path)
+	header, body, ok := config.SplitFrontmatter(string(b))
+	fm := &config.Frontmatter{Settings: map[string]any{}}
+	if ok {
+		if fm, err = config.ParseFrontmatter(header, dir); err != nil {
+			return subagent.Agent{}, fmt.Errorf("sub-agent %s: %w", path, err)
+		}
+	}
+	name := fm.ToolName
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(path), ".ai")
+	}
+	a := subagent.Agent{Name: name, Description: fm.Description}
+	if fm.Input != nil {
+		a.InputFormat, a.InputSchema = fm.Input.Format, fm.Input.Schema
+	}
+	a.Run = st.childRunner(name, path, fm, body)
+	return a, nil
+}
+
+// childRunner runs one isolated child session: its own frontmatter, limits,
+// tools and tracing ids; the parent's config, --override values and, when
+// the child names none, the parent's models.
+func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body string) subagent.RunFunc {
+	parentModels := st.list("models", st.fm.Models)
+	return func(ctx context.Context, task string, parent subagent.TraceIDs) (contract.AIAgentResult, error) {
+		child := &startup{
+			deps: st.deps, log: st.log.With("agent", name), stderr: st.stderr, cwd: st.cwd, cfg: st.cfg,
+			a:   &cliArgs{values: map[string]string{}, lists: map[string][]string{}, bools: map[string]bool{}},
+			sys: prompt{text: body, path: path}, usr: prompt{text: task}, fm: fm, fmDir: filepath.Dir(path),
+			overMap: st.overMap, subAgent: true, inheritModels: parentModels,
+		}
+		child.src = config.Sources{Override: st.overMap, Frontmatter: fm.Settings, Defaults: st.src.Defaults}
+		opts, err := child.options(io.Discard)
+		if err != nil {
+			return contract.AIAgentResult{}, err
+		}
+		ids := parent.Child(name)
+		opts.Trace = agent.Trace{AgentID: ids.AgentID, CallPath: ids.CallPath, TxnID: ids.TxnID, ParentTxnID: ids.ParentTxnID, OriginTxnID: ids.OriginTxnID}
+		setup := &sessionSetup{opts: opts, log: child.log}
+		defer setup.close()
+		if err := child.tools(ctx, setup); err != nil {
+			return contract.AIAgentResult{}, err
+		}
+		sess, err := agent.New(setup.opts)
+		if err != nil {
+			return contract.AIAgentResult{}, err
+		}
+		res := sess.Run(ctx)
+		if setup.children != nil {
+			res.Accounting = append(res.Accounting, setup.children.accounting()...)
+		}
+		return res, nil
+	}
+}
+
+func toTraceIDs(t agent.Trace) subagent.TraceIDs {
+	return subagent.TraceIDs{AgentID: t.AgentID, CallPath: t.CallPath, TxnID: t.TxnID, ParentTxnID: t.ParentTxnID, OriginTxnID: t.OriginTxnID}
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/salve-dev/salve/heal"
+)
+
+func TestFixCommand(t *testing.T) {
+	ws := t.TempDir()
+	src := "package main\n\nimport \"os\"\n\nfunc main() {}\n"
+	if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bug := `{"file_path":"main.go","line_number":3,"error_type":"IMPORT","message":"\"os\" imported and not used"}`
+	code, out, errOut := runSalve(t, "fix", "--workspace", ws, "--fixers", "rules", "--bug", bug)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got []struct {
+		File     string `json:"file"`
+		Line     string `json:"line"`
+		Accepted *struct {
+			PatchedContent string `json:"patched_content"`
+		} `json:"accepted"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if len(got) != 1 || got[0].Accepted == nil || got[0].Accepted.PatchedContent != "package main\n\nfunc main() {}\n" ||
+		got[0].Line != `IMPORT error in main.go line 3 → Fix: remove unused import "os"` {
+		t.Errorf("output:\n%s", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "main.go")); string(b) != src {
+		t.Error("salve fix wrote the file")
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"fix"}, exitBadInput, "give --bug JSON or --log FILE"},
+		{[]string{"fix", "--bug", "{not json"}, exitBadInput, "not a BugReport"},
+		{[]string{"fix", "--workspace", ws, "--fixers", "rules", "--bug", `{"file_path":"main.go","line_number":5,"error_type":"LOGIC","message":"wrong"}`}, exitFailure, ""},
+		{[]string{"heal", "--fixers", "llm", "--workspace", ws}, exitBadInput, "no model configured"},
+		{[]string{"heal", "--ci", "travis", "--workspace", ws}, exitBadInput, "--ci: want local or github"},
+		{[]string{"heal", "--ci", "github", "--github-repo", "a/b", "--workspace", ws}, exitBadInput, "add --push"},
+	} {
+		code, _, errOut := runSalve(t, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.err) {
+			t.Errorf("%v: exit %d stderr %q, want %d containing %q", tc.args, code, errOut, tc.code, tc.err)
+		}
+	}
+}
+
+func TestFinalLines(t *testing.T) {
+	res := &heal.Results{Bugs: []heal.BugResult{
+		{Status: heal.StatusFailed, Line: "a first try"},
+		{Status: heal.StatusFixed, Line: "b fixed"},
+		{Status: heal.StatusRejected, Line: "c rejected"},
+	}}
+	res.Bugs[0].Bug.FilePath, res.Bugs[0].Bug.Message = "x.go", "m1"
+	res.Bugs[1].Bug.FilePath, res.Bugs[1].Bug.Message = "x.go", "m1"
+	res.Bugs[2].Bug.FilePath, res.Bugs[2].Bug.Message = "y.go", "m2"
+	if got := strings.Join(finalLines(res), "|"); got != "b fixed|c rejected" {
+		t.Errorf("finalLines = %q", got)
+	}
+}

@@ -1,0 +1,227 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/sandbox"
+)
+
+// Defaults of an [Runner] whose fields are zero.
+const (
+	// DefaultGitTimeout bounds one git command.
+	DefaultGitTimeout = 5 * time.Minute
+	// DefaultMaxOutput caps each of git's streams kept for the response;
+	// longer output keeps its head and tail and is flagged truncated.
+	DefaultMaxOutput = 8 << 20
+)
+
+// PassEnv lists the variables, beyond [sandbox.DefaultAllowEnv], that the
+// agent passes on to git: identity, configuration and transport settings.
+// GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE are deliberately absent: they
+// would point git away from the repository the paths were checked against.
+var PassEnv = []string{
+	"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE",
+	"GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_CEILING_DIRECTORIES",
+	"GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_AUTH_SOCK", "XDG_CONFIG_HOME",
+}
+
+// GitEnv returns the environment the agent gives git: the allowed variables
+// of this process, with terminal prompts off, so a push never waits for a
+// password. (git's own protocol policy already refuses the "ext" transport.)
+func GitEnv() []string {
+	return sandbox.MergeEnv(sandbox.AllowedEnv(PassEnv...), map[string]string{
+		"GIT_TERMINAL_PROMPT": "0",
+	})
+}
+
+// Runner runs git actions. The zero value runs "git" from PATH in the
+// current directory with [GitEnv], [DefaultGitTimeout] and
+// [DefaultMaxOutput], and logs nothing.
+type Runner struct {
+	// Dir is the directory git runs in (git -C Dir); it may be anywhere in
+	// the work tree. Empty means the process's working directory.
+	Dir string
+	// Git is the git program; empty means "git" from PATH.
+	Git string
+	// Env is git's whole environment; nil means [GitEnv].
+	Env []string
+	// Timeout bounds each git command; zero means [DefaultGitTimeout].
+	Timeout time.Duration
+	// MaxOutput caps each captured stream; zero means [DefaultMaxOutput].
+	MaxOutput int
+	// Logger receives one record per git command; nil discards them.
+	Logger *slog.Logger
+}
+
+// Execute runs the git command of req and returns its result. It never
+// fails: problems come back as an error result (output_type "error") whose
+// metadata holds error_kind, and exit_code when git itself failed.
+func (a *Runner) Execute(ctx context.Context, req *Request) contract.ActionResult {
+	spec, ok := actionTable[req.Action]
+	if !ok {
+		return failure(KindUnsupportedAction, fmt.Sprintf("unknown action %q", req.Action), nil)
+	}
+	dir, err := a.dir()
+	if err != nil {
+		return failure(KindInternal, err.Error(), nil)
+	}
+	var paths []string
+	if spec.paths && len(req.Command.Files) > 0 {
+		root, res := a.root(ctx, dir)
+		if res != nil {
+			return *res
+		}
+		base, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return failure(KindInternal, fmt.Sprintf("resolve working directory: %v", err), nil)
+		}
+		if paths, err = repoPaths(root, base, req.Command.Files); err != nil {
+			return failure(KindPathRefused, err.Error(), nil)
+		}
+		dir = root
+	}
+	args, stdin := spec.build(req.Command, paths)
+	return a.result(a.git(ctx, dir, spec.paths, args, stdin))
+}
+
+func (a *Runner) dir() (string, error) {
+	dir := a.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("working directory: %w", err)
+		}
+		dir = wd
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("working directory %s: %w", dir, err)
+	}
+	return abs, nil
+}
+
+// root finds the work tree's top directory, symbolic links resolved. When
+// dir is not in a work tree it returns git's own error result.
+func (a *Runner) root(ctx context.Context, dir string) (string, *contract.ActionResult) {
+	run := a.git(ctx, dir, false, []string{"rev-parse", "--show-toplevel"}, "")
+	res := a.result(run)
+	if res.OutputType != contract.OutputText {
+		return "", &res
+	}
+	top := strings.TrimRight(res.Data, "\r\n")
+	if top == "" {
+		r := failure(KindGitFailed, "not inside a work tree (bare repository or .git directory)", nil)
+		return "", &r
+	}
+	real, err := filepath.EvalSymlinks(filepath.FromSlash(top))
+	if err != nil {
+		r := failure(KindInternal, fmt.Sprintf("resolve repository root: %v", err), nil)
+		return "", &r
+	}
+	return real, nil
+}
+
+// gitRun is the outcome of one git command.
+type gitRun struct {
+	res sandbox.Result
+	err error
+	// timeout is the limit that applied, for the message.
+	timeout time.Duration
+}
+
+// git runs "git -C dir [--literal-pathspecs] args…" through the sandbox.
+func (a *Runner) git(ctx context.Context, dir string, literal bool, args []string, stdin string) gitRun {
+	full := []string{"-C", dir}
+	if literal {
+		// Pathspec magic (":(exclude)", globs) is never interpreted: a
+		// path is a path.
+		full = append(full, "--literal-pathspecs")
+	}
+	full = append(full, args...)
+	c := sandbox.Cmd{
+		Path:      a.Git,
+		Args:      full,
+		Env:       a.Env,
+		Timeout:   a.Timeout,
+		MaxOutput: a.MaxOutput,
+	}
+	if c.Path == "" {
+		c.Path = "git"
+	}
+	if c.Env == nil {
+		c.Env = GitEnv()
+	}
+	if c.Timeout == 0 {
+		c.Timeout = DefaultGitTimeout
+	}
+	if c.MaxOutput == 0 {
+		c.MaxOutput = DefaultMaxOutput
+	}
+	if stdin != "" {
+		c.Stdin = strings.NewReader(stdin)
+	}
+	res, err := sandbox.Run(ctx, c)
+	a.logger().Info("git command",
+		slog.Any("args", full), slog.Int("exit_code", res.ExitCode),
+		slog.Bool("timed_out", res.TimedOut), slog.Int64("duration_ms", res.Duration.Milliseconds()),
+		slog.Any("error", errString(err)))
+	return gitRun{res: res, err: err, timeout: c.Timeout}
+}
+
+// result turns a git run into an ActionResult (seed 002, §3.2).
+func (a *Runner) result(run gitRun) contract.ActionResult {
+	res := run.res
+	switch {
+	case errors.Is(run.err, sandbox.ErrNotFound):
+		return failure(KindGitUnavailable, fmt.Sprintf("git is not installed or not in PATH: %v", run.err), nil)
+	case run.err != nil:
+		return failure(KindInternal, fmt.Sprintf("start git: %v", run.err), nil)
+	case res.TimedOut:
+		return failure(KindTimeout, fmt.Sprintf("git timed out after %s", run.timeout), nil)
+	case res.ExitCode != 0:
+		msg := string(res.Stderr)
+		if strings.TrimSpace(msg) == "" {
+			msg = string(res.Stdout)
+		}
+		if strings.TrimSpace(msg) == "" {
+			msg = fmt.Sprintf("git exited with status %d%s\n", res.ExitCode, signalNote(res.Signal))
+		}
+		return failure(KindGitFailed, msg, map[string]any{"exit_code": res.ExitCode})
+	}
+	var meta map[string]any
+	if res.Truncated {
+		meta = map[string]any{"truncated": true, "stdout_bytes": res.StdoutBytes}
+	}
+	return textResult(string(res.Stdout), meta)
+}
+
+func signalNote(sig string) string {
+	if sig == "" {
+		return ""
+	}
+	return " (" + sig + ")"
+}
+
+func errString(err error) any {
+	if err == nil {
+		return nil
+	}
+	return err.Error()
+}
+
+func (a *Runner) logger() *slog.Logger {
+	if a.Logger == nil {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return a.Logger
+}

@@ -1,0 +1,3 @@
+export function total(cart) {
+  return cart.items.reduce((s, i) => s + i.price, 0);
+}

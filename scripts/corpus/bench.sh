@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# bench.sh measures the logparse parser against reviewdog's errorformat CLI
+# on the same logs, and scores errorformat on the fixture corpus.
+#
+# usage: scripts/corpus/bench.sh [OUTDIR]
+#
+# 1. builds bench-1MB.log and bench-100MB.log (corpus logs mixed with CI
+#    noise, the bytes the Go benchmarks parse) with TestWriteBenchLogs;
+# 2. runs the Go benchmarks (-count 5) and summarises them with benchstat;
+# 3. times `salve parse` and `errorformat` on both logs, user CPU and wall;
+# 4. scores errorformat, with generic GNU/tsc patterns, on the corpus.
+#
+# errorformat and benchstat are installed with `go install` into a
+# temporary GOBIN; they are not dependencies of the module.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=${1:-$(mktemp -d)}
+mkdir -p "$out"
+gobin=${GOBIN_BENCH:-$(mktemp -d)}
+EF_VERSION=${EF_VERSION:-v0.0.0-20260721110140-13bff69235f3}
+
+GOBIN="$gobin" go install "github.com/reviewdog/errorformat/cmd/errorformat@$EF_VERSION"
+GOBIN="$gobin" go install golang.org/x/perf/cmd/benchstat@latest || echo "bench: benchstat unavailable" >&2
+
+cd "$repo"
+SALVE_BENCH_DIR="$out" go test -count=1 -run TestWriteBenchLogs ./logparse >/dev/null
+go build -o "$out/salve" ./cmd/salve
+
+echo "== go test -bench (GOMAXPROCS=1, -count 5)"
+GOMAXPROCS=1 go test -run XXX -bench 'BenchmarkParse(1|100)MB' -benchmem -count 5 ./logparse | tee "$out/bench.txt"
+if [ -x "$gobin/benchstat" ]; then "$gobin/benchstat" "$out/bench.txt"; fi
+
+# The errorformat patterns: the GNU shape most tools share, tsc's, and
+# file:line alone.
+efm=('%f:%l:%c: %m' '%f:%l: %m' '%f(%l\,%c): %m')
+
+echo "== time on the same bytes: user CPU seconds, wall seconds, MB/s of user CPU"
+TIMEFORMAT='%U %R'
+for log in bench-1MB.log bench-100MB.log; do
+	size=$(stat -c %s "$out/$log")
+	for tool in salve errorformat; do
+		best=""
+		for run in 1 2 3; do
+			if [ $tool = salve ]; then
+				t=$( { time GOMAXPROCS=1 "$out/salve" parse --root /workspace/app "$out/$log" >/dev/null; } 2>&1 )
+			else
+				t=$( { time GOMAXPROCS=1 "$gobin/errorformat" "${efm[@]}" <"$out/$log" >/dev/null; } 2>&1 )
+			fi
+			u=${t% *}
+			if [ -z "$best" ] || awk "BEGIN{exit !($u < ${best% *})}"; then best=$t; fi
+		done
+		u=${best% *}; w=${best#* }
+		echo "$log $tool user ${u}s wall ${w}s $(awk "BEGIN{printf \"%.0f\", $size/1048576/($u>0?$u:0.001)}") MB/s-cpu $(awk "BEGIN{printf \"%.0f\", $size/1048576/($w>0?$w:0.001)}") MB/s-wall"
+	done
+done
+
+echo "== corpus scores"
+"$out/salve" parse --text --score logparse/testdata/corpus | head -3
+python3 "$here/ef_score.py" "$gobin/errorformat" logparse/testdata/corpus "${efm[@]}"
