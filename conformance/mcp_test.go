@@ -77,3 +77,17 @@ func TestSection2_ToolSchemaExit5(t *testing.T) {
 	h.scenario(one("m", report(1, "never")))
 	h.run("--models", "test/m", "--tools", "t", "s", "u").mustExit(t, 5)
 }
+
+// --trace-mcp tees the servers' stderr; stdout still carries only the report.
+func TestSection6_TraceMCPKeepsStdout(t *testing.T) {
+	h := newHarness(t)
+	mcpConfig(h)
+	h.scenario(one("m", `{"turn":1,"response":{"kind":"tool-call","toolCalls":[{"toolName":"t__echo","arguments":{"text":"x"}}]}}`, report(2, "only this")))
+	o := h.run("--models", "test/m", "--tools", "t", "--trace-mcp", "--trace-llm", "--verbose", "s", "u").mustExit(t, 0)
+	if o.stdout != "only this\n" {
+		t.Fatalf("stdout = %q", o.stdout)
+	}
+	if !strings.Contains(o.stderr, "llm request") {
+		t.Fatalf("no trace on stderr:\n%s", o.stderr)
+	}
+}

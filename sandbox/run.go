@@ -115,7 +115,9 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	cmd.Stdout = tee(outCap, c.Stdout)
 	cmd.Stderr = tee(errCap, c.Stderr)
 	if c.Combined {
-		cmd.Stderr = tee(outCap, c.Stderr)
+		// One writer for both streams: os/exec then gives the child one
+		// pipe, so the order of writes is kept, and a Stdout tee sees both.
+		cmd.Stderr = cmd.Stdout
 	}
 	if c.Setup != nil {
 		c.Setup(cmd)

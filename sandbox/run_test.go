@@ -109,6 +109,14 @@ func TestRunCapturesStreams(t *testing.T) {
 	if string(res.Stdout) != "ato-stderr" || len(res.Stderr) != 0 {
 		t.Errorf("combined: stdout %q stderr %q", res.Stdout, res.Stderr)
 	}
+	var live bytes.Buffer
+	c.Stdout = &live
+	if _, err := sandbox.Run(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if live.String() != "ato-stderr" {
+		t.Errorf("combined tee got %q, want both streams in order", live.String())
+	}
 }
 
 func TestRunNotFound(t *testing.T) {

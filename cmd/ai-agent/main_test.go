@@ -323,3 +323,15 @@ func TestPromptVariables(t *testing.T) {
 		}
 	}
 }
+
+func TestVerboseWarnsAboutIgnoredSections(t *testing.T) {
+	e := newEnv(t, `{"providers":{"p":{"type":"openai-compatible","baseUrl":"http://x"}},"pricing":{},"slack":{}}`)
+	code, _, stderr := e.run(t, "", "--verbose", "--models", "p/m", "s", "u")
+	if code != exitOK || !strings.Contains(stderr, "section=pricing") || !strings.Contains(stderr, "section=slack") {
+		t.Fatalf("code %d stderr:\n%s", code, stderr)
+	}
+	_, _, stderr = e.run(t, "", "--models", "p/m", "s", "u")
+	if strings.Contains(stderr, "section=pricing") {
+		t.Fatalf("warned without --verbose")
+	}
+}

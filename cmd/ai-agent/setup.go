@@ -197,7 +197,21 @@ func (st *startup) loadConfig() error {
 			return err
 		}
 	}
+	if st.a.bools["verbose"] {
+		for _, k := range st.cfg.Keys() {
+			if !knownSections[k] {
+				st.log.Warn("config section is not used by this implementation and is ignored", "section", k)
+			}
+		}
+	}
 	return nil
+}
+
+// knownSections are the top-level config keys this implementation reads
+// (spec §9); --verbose warns about the others.
+var knownSections = map[string]bool{
+	"providers": true, "mcpServers": true, "restTools": true, "queues": true, "defaults": true,
+	"tooling": true, "persistence": true, "accounting": true,
 }
 
 // list resolves models, tools or agents: --override, then the CLI, then

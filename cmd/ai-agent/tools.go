@@ -99,6 +99,9 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	if err != nil {
 		return err
 	}
+	if st.a.bools["trace-mcp"] {
+		start = st.tracedMCP
+	}
 	p, err := start(ctx, name, entry, st.cfg.Env, st.log)
 	if err != nil {
 		if errors.Is(err, toolschema.ErrSchema) {
@@ -109,6 +112,20 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	s.opts.Tools = append(s.opts.Tools, p)
 	s.closers = append(s.closers, p)
 	return nil
+}
+
+// tracedMCP starts a server like mcp.StartEntry, with its stderr teed to
+// ours (--trace-mcp).
+func (st *startup) tracedMCP(ctx context.Context, name string, entry json.RawMessage, env func(string) string, log *slog.Logger) (tools.Provider, error) {
+	cfg, _, err := mcp.DecodeEntry(name, entry)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := mcp.Start(ctx, cfg, mcp.Options{Logger: log, Expand: mcp.Expander(env), Stderr: st.stderr})
+	if err != nil {
+		return nil, err
+	}
+	return srv, nil
 }
 
 // queues builds the queue set from queues.NAME.concurrent, with the default

@@ -72,10 +72,3 @@ func (g *Guard) ToolPreflight(tool, output string) bool { return g.s.ToolPreflig
 // Committed implements agent.ContextGuard: the response's usage becomes
 // currentCtxTokens.
 func (g *Guard) Committed(_ agent.Target, resp llm.Response) { g.s.Committed(resp) }
-
-// FinalPreflight implements agent.ContextGuard: the forced-final
-// re-evaluation of the reduced request, which may only log.
-func (g *Guard) FinalPreflight(t agent.GuardTurn) {
-	t.Final = true
-	g.TurnPreflight(t)
-}

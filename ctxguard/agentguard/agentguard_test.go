@@ -51,7 +51,7 @@ func TestGuardThroughTheEngineInterface(t *testing.T) {
 	if !cg.TurnPreflight(agent.GuardTurn{Target: target, Messages: msgs, Tools: defs}) {
 		t.Fatal("turn 2 not forced after the drop")
 	}
-	cg.FinalPreflight(agent.GuardTurn{Target: target, Messages: msgs, Tools: defs[1:], Final: true})
+	cg.TurnPreflight(agent.GuardTurn{Target: target, Messages: msgs, Tools: defs[1:], Final: true})
 	if c := g.Session().Guard().Counters(); c.Schema == 0 || c.Schema >= g.Session().SchemaTokens(defs) {
 		t.Fatalf("final schema tokens %d not recomputed for the reduced tool set (both: %d)", c.Schema, g.Session().SchemaTokens(defs))
 	}
