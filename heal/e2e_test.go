@@ -379,9 +379,29 @@ func TestCLIKilledMidRun(t *testing.T) {
 	before := userState(t, repo)
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
 		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir()})
-	args := []string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 3; exit 1"}
-	// The timeout kills salve's whole process group with SIGKILL.
-	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: 1500 * time.Millisecond})
+	args := []string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 5; exit 1"}
+	// Start salve, wait until its worktree exists (it is then building),
+	// and cancel: sandbox kills salve's whole process group with SIGKILL.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var res sandbox.Result
+	var err error
+	go func() {
+		defer close(done)
+		res, err = sandbox.Run(ctx, sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: time.Minute})
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(run(t, repo, "git", "worktree", "list", "--porcelain"), "locked salve heal pid=") {
+		if time.Now().After(deadline) {
+			cancel()
+			<-done
+			t.Fatalf("no heal worktree appeared: %v %s", err, res.Stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	<-done
 	if err != nil || res.Signal != "killed" {
 		t.Fatalf("first run: %v, signal %q, exit %d: %s", err, res.Signal, res.ExitCode, res.Stderr)
 	}
