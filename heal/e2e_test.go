@@ -137,9 +137,10 @@ func options(t testing.TB, repo, command string, fixers ...heal.Fixer) heal.Opti
 // whose one reply is patched (series.go of logic-bug) with a confidence.
 func scriptedFixer(t testing.TB, patched string, conf float64) *llmfix.Fixer {
 	t.Helper()
-	reply, _ := json.Marshal(map[string]any{"patched_content": patched, "fix_reason": "scripted fix", "confidence_score": conf})
+	report := map[string]any{"patched_content": patched, "fix_reason": "scripted fix", "confidence_score": conf}
 	sc := []map[string]any{{"id": "fix", "systemPromptMustInclude": []string{"Fix Agent"},
-		"turns": []map[string]any{{"turn": 1, "response": map[string]any{"kind": "text", "assistantText": string(reply), "tokenUsage": map[string]int{"inputTokens": 500, "outputTokens": 100}}}}}}
+		"turns": []map[string]any{{"turn": 1, "response": map[string]any{"kind": "final-report", "reportFormat": "json", "reportContentJson": report,
+			"tokenUsage": map[string]int{"inputTokens": 500, "outputTokens": 100}}}}}}
 	b, _ := json.Marshal(sc)
 	parsed, err := scripted.Parse(b)
 	if err != nil {
@@ -552,5 +553,88 @@ func TestSecretsStayOut(t *testing.T) {
 	b, _ := os.ReadFile(logs[0])
 	if !strings.Contains(string(b), "PATH=") {
 		t.Errorf("the build did not print its environment:\n%s", b)
+	}
+}
+
+// repoWith makes a git repository holding files, committed.
+func repoWith(t *testing.T, files map[string]string) string {
+	t.Helper()
+	repo := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, repo, "git", "init", "-q", "-b", "main")
+	run(t, repo, "git", "add", "-A")
+	run(t, repo, "git", "commit", "-qm", "broken")
+	return repo
+}
+
+// TestHealByScriptedLLMInPythonAndC runs the llm tier's path in the two
+// other ecosystems: errors no rule fixes, fixed by a scripted model, and a
+// scripted fix that makes the build worse, reverted.
+func TestHealByScriptedLLMInPythonAndC(t *testing.T) {
+	gitIdentity(t)
+	cMakefile, _ := os.ReadFile("../examples/testdata/c-broken/Makefile")
+	cHeader, _ := os.ReadFile("../examples/testdata/c-broken/calc.h")
+	cTest, _ := os.ReadFile("../examples/testdata/c-broken/calc_test.c")
+	cSrc := "#include \"calc.h\"\n\n/* add returns the sum of a and b. */\nint add(int a, int b) {\n    return a + c;\n}\n\n/* scale multiplies x by factor. */\nint scale(int x, int factor) {\n    return x * factor;\n}\n"
+	pySrc := "\"\"\"Statistics.\"\"\"\n\n\ndef mean(xs):\n    \"\"\"Return the mean of xs, or 0.0 for no values.\"\"\"\n    return sum(xs) / len(xs)\n"
+	pyTest := "import unittest\n\nfrom stats import mean\n\n\nclass MeanTest(unittest.TestCase):\n    def test_empty(self):\n        self.assertEqual(mean([]), 0.0)\n\n    def test_values(self):\n        self.assertEqual(mean([1, 2, 3]), 2)\n"
+	for _, tc := range []struct {
+		lang, file, command string
+		tools               []string
+		files               map[string]string
+		fixed, worse        string
+		line                string
+	}{
+		{lang: "python", file: "stats.py", command: "python3 -m unittest discover -v", tools: []string{"python3"},
+			files: map[string]string{"pyproject.toml": "[project]\nname = \"stats\"\n", "stats.py": pySrc, "test_stats.py": pyTest},
+			fixed: strings.Replace(pySrc, "return sum(xs) / len(xs)", "return sum(xs) / len(xs) if xs else 0.0", 1),
+			worse: strings.Replace(pySrc, "return sum(xs) / len(xs)", "return sum(xs) / len(xs) if xs else undefined_default", 1),
+			line:  "LOGIC error in stats.py line 6"},
+		{lang: "c", file: "calc.c", tools: []string{"cc", "make"},
+			files: map[string]string{"Makefile": string(cMakefile), "calc.h": string(cHeader), "calc_test.c": string(cTest), "calc.c": cSrc},
+			fixed: strings.Replace(cSrc, "a + c;", "a + b;", 1),
+			worse: strings.Replace(cSrc, "    return a + c;", "    int d = e;\n    return a + c + d;", 1),
+			line:  "error in calc.c line 5"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			need(t, tc.tools...)
+			for _, mode := range []struct {
+				name    string
+				fixers  func() []heal.Fixer
+				want    outcome
+				changed bool
+			}{
+				{"rules alone cannot", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}} },
+					outcome{outcome: heal.OutcomeRed, statuses: "failed", lines: []string{tc.line + " → Fix: not fixed (failed: no fixer had a fix)"}}, false},
+				{"scripted llm fixes it", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}, scriptedFixer(t, tc.fixed, 0.9)} },
+					outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{tc.line + " → Fix: scripted fix"}}, true},
+				{"worse is reverted", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, tc.worse, 0.9)} },
+					outcome{outcome: heal.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: the build got worse"}}, false},
+			} {
+				t.Run(mode.name, func(t *testing.T) {
+					repo := repoWith(t, tc.files)
+					before := userState(t, repo)
+					o := options(t, repo, tc.command, mode.fixers()...)
+					o.KeepWorktree = true
+					res, err := heal.Run(context.Background(), o)
+					check(t, res, err, mode.want)
+					got, _ := os.ReadFile(filepath.Join(o.WorktreeDir, tc.file))
+					if (string(got) != tc.files[tc.file]) != mode.changed {
+						t.Errorf("%s in the worktree afterwards:\n%s", tc.file, got)
+					}
+					if userState(t, repo) != before {
+						t.Error("the user's work tree, index or branches changed")
+					}
+				})
+			}
+		})
 	}
 }

@@ -11,9 +11,9 @@ import (
 func init() {
 	register(
 		&Row{Name: "go-build", Family: "go", Tool: "go", Hint: ".go:",
-			Pattern:  `^(?:vet: )?(?P<file>[^\s:]+\.go):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.+)$`,
+			Pattern:  `^(?:vet: )?(?P<file>[^\s:]+\.go):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$`,
 			Classify: goClassify, Confidence: 0.95,
-			Doc: "go build, go vet, staticcheck and golangci-lint: file.go:line:col: message"},
+			Doc: "go build, go vet, staticcheck and golangci-lint: file.go:line:col: message (the column is required: log.Lshortfile lines have none)"},
 		&Row{Name: "go-test", Family: "go", Tool: "go test",
 			Doc: "go test: t.Errorf/Fatalf lines under --- FAIL (and -v streams), testify blocks, by package"},
 		&Row{Name: "go-panic", Family: "go", Tool: "go",
@@ -106,7 +106,6 @@ type goPanic struct {
 
 var (
 	reGoLine    = regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`)
-	reGoPkg     = regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)(?:\s|$)`)
 	reGoTrace   = regexp.MustCompile(`^\s+Error Trace:\s+(\S+\.go):(\d+)`)
 	reGoTestify = regexp.MustCompile(`^\s+(Error|Messages):\s+(.*)$`)
 	reGoFrame   = regexp.MustCompile(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
@@ -144,8 +143,8 @@ func (g *goTest) line(p *parser, s string) bool {
 		g.panic = &goPanic{msg: s, test: test}
 		return true
 	case strings.HasPrefix(s, "FAIL") || strings.HasPrefix(s, "ok "):
-		if m := reGoPkg.FindStringSubmatch(s); m != nil && atoi(m[1]) == 0 {
-			g.packageDone(p, m[1])
+		if pkg, ok := goPkgLine(s); ok {
+			g.packageDone(p, pkg)
 			return true
 		}
 	case s[0] == ' ' || s[0] == '\t':
@@ -467,6 +466,16 @@ func goModulePath(gomod string) string {
 		}
 	}
 	return ""
+}
+
+// goPkgLine reads go test's package summary: "FAIL\tpkg\t0.01s",
+// "ok  \tpkg\t(cached)", "FAIL\tpkg [build failed]".
+func goPkgLine(s string) (string, bool) {
+	f := strings.Fields(s)
+	if len(f) < 2 || (f[0] != "FAIL" && f[0] != "ok") || atoi(f[1]) != 0 || strings.HasPrefix(f[1], "-") {
+		return "", false
+	}
+	return f[1], true
 }
 
 // goRunLine reads "=== RUN   TestX" (and NAME, CONT, PAUSE).

@@ -141,14 +141,28 @@ type jsFail struct {
 	done    bool
 	tap     bool
 	mocha   bool
+	console bool     // inside a jest console.* block
 	loc     *finding // node's "file:line" header before an uncaught error
 }
 
 func (j *jsFail) start(test string, tap bool) {
-	*j = jsFail{open: true, test: test, tap: tap, loc: j.loc}
+	*j = jsFail{open: true, test: test, tap: tap, loc: j.loc, console: false}
 }
 
 func (j *jsFail) line(p *parser, s string) bool {
+	if j.console {
+		// jest's console.log/error blocks: indented, stacks and all
+		if s == "" || s[0] == ' ' || s[0] == '\t' {
+			if !strings.Contains(s, "● ") {
+				return false
+			}
+		}
+		j.console = false
+	}
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "console.") && !strings.ContainsAny(t, " (") {
+		j.open, j.console = false, true
+		return false
+	}
 	if len(s) < 3 {
 		return false
 	}

@@ -162,6 +162,7 @@ type parser struct {
 	used     map[string]int // reports per row, when counting (tests)
 	errWord  bool           // the current line names an error or exception
 	frames   []string       // absolute workspace frames, for commonDir
+	rels     []string       // relative paths named by summaries, for pairedRoot
 }
 
 // context is what earlier lines said about later ones.
@@ -368,7 +369,9 @@ func (p *parser) finish() []contract.BugReport {
 // were kept as they were, and drops the duplicates that this reveals.
 func (p *parser) relocate() {
 	if p.res.root == "" && len(p.res.roots) == 0 && p.res.files == nil {
-		if root := commonDir(p.frames); root != "" {
+		if root := pairedRoot(p.out, p.rels); root != "" {
+			p.res.learnRoot(root)
+		} else if root := commonDir(p.frames); root != "" {
 			p.res.learnRoot(root)
 		}
 	}
@@ -405,6 +408,34 @@ func (p *parser) noteFrame(file string) {
 		}
 	}
 	p.frames = append(p.frames, own(path.Clean(file)))
+}
+
+// noteRel remembers a relative path the log names (pytest's "FAILED
+// path::test"), to pair it with an absolute path of the same file.
+func (p *parser) noteRel(rel string) {
+	rel = path.Clean(rel)
+	if len(p.rels) >= 32 || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "..") {
+		return
+	}
+	p.rels = append(p.rels, own(rel))
+}
+
+// pairedRoot finds the root that turns a reported absolute path into a
+// relative path the log also names.
+func pairedRoot(out []contract.BugReport, rels []string) string {
+	for _, r := range out {
+		if !strings.HasPrefix(r.FilePath, "/") {
+			continue
+		}
+		for _, rel := range rels {
+			if strings.HasSuffix(r.FilePath, "/"+rel) {
+				if root := strings.TrimSuffix(r.FilePath, "/"+rel); root != "" {
+					return root
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // commonDir is the deepest directory holding all files, if they lie in at

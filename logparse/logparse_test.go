@@ -234,3 +234,16 @@ func TestStdlibOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsListEveryRow keeps docs/logparse.md's table in step with Rows.
+func TestDocsListEveryRow(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "logparse.md"))
+	if err != nil {
+		t.Skipf("docs/logparse.md: %v", err)
+	}
+	for _, r := range Rows() {
+		if !strings.Contains(string(doc), " "+r.Name+" ") {
+			t.Errorf("docs/logparse.md does not list row %q; paste `salve parse --list` into it", r.Name)
+		}
+	}
+}

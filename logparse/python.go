@@ -110,7 +110,7 @@ type pyTrace struct {
 }
 
 func (t *pyTrace) line(p *parser, s string) bool {
-	if len(s) > 6 && (s[0] == 'F' || s[0] == 'E') {
+	if strings.HasPrefix(s, "FAIL: ") || strings.HasPrefix(s, "ERROR: ") {
 		if m := reUnitHead.FindStringSubmatch(s); m != nil {
 			t.test = m[1]
 			return true
@@ -247,6 +247,11 @@ func (t *pytest) line(p *parser, s string) bool {
 			p.ctx.pyTest = t.test
 			return true
 		}
+	}
+	if (strings.HasPrefix(s, "FAILED ") || strings.HasPrefix(s, "ERROR ")) && strings.Contains(s, "::") {
+		rel, _, _ := strings.Cut(strings.Fields(s)[1], "::")
+		p.noteRel(rel)
+		return false
 	}
 	if !t.in || t.test == "" && !strings.HasPrefix(s, "E ") && !strings.Contains(s, ".py:") {
 		return false

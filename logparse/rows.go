@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/salve-dev/salve/contract"
 )
@@ -187,7 +188,8 @@ type classRule struct {
 // wins. They encode the mapping decisions of the package doc.
 var messageRules = []classRule{
 	{t: contract.ErrIndentation, words: []string{"indentationerror", "taberror", "missing separator", "unindent does not match",
-		"expected an indented block", "unexpected indent", "inconsistent use of tabs", "recipe commences before first target"}},
+		"expected an indented block", "unexpected indent", "inconsistent use of tabs", "recipe commences before first target",
+		"commands commence before first target", "unindent amount does not match"}},
 	{t: contract.ErrImport, words: []string{"imported and not used", "imported but unused", "unused import", "all imports in import declaration are unused",
 		"no module named", "modulenotfounderror", "importerror", "cannot find module", "could not import", "no required module provides",
 		"cannot find package", "is not in std", "unresolved import", "use of undeclared crate or module", "unable to resolve path to module",
@@ -217,11 +219,42 @@ var messageRules = []classRule{
 		re: regexp.MustCompile(`takes \d+ positional argument|missing \d+ required|expected \S+, found`)},
 }
 
+// classCache remembers recent classifications: logs repeat their
+// messages (summaries, make -k, repeated test output). It is bounded and
+// guarded, and classification is pure, so the cache cannot change results.
+var classCache = struct {
+	sync.Mutex
+	m map[classKey]contract.ErrorType
+}{m: map[classKey]contract.ErrorType{}}
+
+type classKey struct {
+	msg string
+	def contract.ErrorType
+}
+
 // classifyMessage applies messageRules to msg, falling back to def.
 func classifyMessage(msg string, def contract.ErrorType) contract.ErrorType {
 	if len(msg) > 2000 {
 		msg = msg[:2000]
 	}
+	k := classKey{msg, def}
+	classCache.Lock()
+	t, ok := classCache.m[k]
+	classCache.Unlock()
+	if ok {
+		return t
+	}
+	t = classifyUncached(msg, def)
+	classCache.Lock()
+	if len(classCache.m) >= 4096 {
+		classCache.m = map[classKey]contract.ErrorType{}
+	}
+	classCache.m[classKey{strings.Clone(msg), def}] = t
+	classCache.Unlock()
+	return t
+}
+
+func classifyUncached(msg string, def contract.ErrorType) contract.ErrorType {
 	low := strings.ToLower(msg)
 	for _, r := range messageRules {
 		for _, w := range r.words {

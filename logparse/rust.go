@@ -20,12 +20,11 @@ func init() {
 }
 
 var (
-	reRustHead   = regexp.MustCompile(`^(error|warning)(?:\[(E\d{4}|[a-z_:]+)\])?: (.+)$`)
-	reRuffHead   = regexp.MustCompile(`^([A-Z]{1,4}\d{2,4}|invalid-syntax)(?: \[\*\])?:? (.+)$`)
-	reRustArrow  = regexp.MustCompile(`^\s*--> (.+?):(\d+):(\d+)$`)
-	rePanicNew   = regexp.MustCompile(`^thread '(.*?)' (?:\(\d+\) )?panicked at (\S+?):(\d+):(\d+):$`)
-	rePanicOld   = regexp.MustCompile(`^thread '(.*?)' (?:\(\d+\) )?panicked at '(.*)', (\S+?):(\d+):(\d+)$`)
-	reRustLintOn = regexp.MustCompile("#\\[(?:deny|forbid)\\(|`-D [\\w:-]+`|-D warnings|clippy::|rust-clippy|implied by `-D")
+	reRustHead  = regexp.MustCompile(`^(error|warning)(?:\[(E\d{4}|[a-z_:]+)\])?: (.+)$`)
+	reRuffHead  = regexp.MustCompile(`^([A-Z]{1,4}\d{2,4}|invalid-syntax)(?: \[\*\])?:? (.+)$`)
+	reRustArrow = regexp.MustCompile(`^\s*--> (.+?):(\d+):(\d+)$`)
+	rePanicNew  = regexp.MustCompile(`^thread '(.*?)' (?:\(\d+\) )?panicked at (\S+?):(\d+):(\d+):$`)
+	rePanicOld  = regexp.MustCompile(`^thread '(.*?)' (?:\(\d+\) )?panicked at '(.*)', (\S+?):(\d+):(\d+)$`)
 )
 
 // rustBlock reads rustc's multi-line diagnostics (and ruff's, which copy
@@ -116,6 +115,17 @@ func looksRuffCode(s string) bool {
 	return i > 0 && j-i >= 2 && j < len(s) && (s[j] == ' ' || s[j] == ':')
 }
 
+// rustDenied reports whether a diagnostic's notes say it is a lint made an
+// error (#[deny], -D warnings) or a clippy lint.
+func rustDenied(notes string) bool {
+	for _, w := range []string{"#[deny(", "#[forbid(", "`-D ", "-D warnings", "clippy::", "rust-clippy"} {
+		if strings.Contains(notes, w) {
+			return true
+		}
+	}
+	return false
+}
+
 func rustTest(thread string) string {
 	if thread == "main" || thread == "<unnamed>" {
 		return ""
@@ -174,7 +184,7 @@ func (r *rustBlock) end(p *parser) {
 		return
 	}
 	f.tool, f.conf = "rustc", 0.95
-	denied := reRustLintOn.MatchString(r.notes)
+	denied := rustDenied(r.notes)
 	if strings.Contains(r.notes, "clippy") {
 		f.tool = "clippy"
 	}
@@ -257,7 +267,7 @@ func rustCodeType(code, msg string) contract.ErrorType {
 // rustUncoded classifies errors without a code: lints when the notes say
 // they are denied, otherwise mostly parse errors.
 func rustUncoded(msg, notes string) contract.ErrorType {
-	if reRustLintOn.MatchString(notes) {
+	if rustDenied(notes) {
 		return contract.ErrLinting
 	}
 	if strings.HasPrefix(msg, "unused import") {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ type runState struct {
 
 	profile   Profile
 	scope     []string
+	root      string // Cwd with symbolic links resolved
 	runID     string
 	requestID string
 	start     time.Time
@@ -67,7 +69,15 @@ func (rs *runState) execute(ctx context.Context) {
 		}
 	}
 	rs.createStoredRun(ctx)
-	sn := &snapshotter{root: rs.req.Cwd, limits: rs.a.Limits.withDefaults(), ignore: rs.profile.IgnorePaths, priority: map[string]bool{}}
+	// Snapshots and reverts work on the real folder: WalkDir does not
+	// enter a root that is a symbolic link.
+	root, err := filepath.EvalSymlinks(rs.req.Cwd)
+	if err != nil {
+		rs.reject(fmt.Sprintf("cannot resolve cwd: %v", err))
+		return
+	}
+	rs.root = root
+	sn := &snapshotter{root: root, limits: rs.a.Limits.withDefaults(), ignore: rs.profile.IgnorePaths, priority: map[string]bool{}}
 	for _, f := range rs.scope {
 		sn.priority[f] = true
 	}
@@ -189,7 +199,7 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 // event either way. It reports whether the change was reverted.
 func (rs *runState) revertChange(before *snapshot, c change, patchID string) bool {
 	ctx := map[string]any{"file_path": c.Path, "operation": c.Op, "patch_id": patchID}
-	if err := revert(rs.req.Cwd, before, c); err != nil {
+	if err := revert(rs.root, before, c); err != nil {
 		rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope %s of %s NOT reverted: %v", c.Op, c.Path, err), ctx)
 		return false
 	}
@@ -269,10 +279,22 @@ func (rs *runState) record() contract.RunRecordV1 {
 	}
 	return contract.RunRecordV1{
 		RunID: rs.runID, RequestID: rs.requestID, ToolID: rs.req.ToolID, PatternID: patternID,
-		Status: rs.status, Request: rs.req, Result: rs.result,
+		Status: rs.status, Request: normalized(rs.req), Result: rs.result,
 		Events: nonNil(rs.events), Patches: nonNil(rs.patches), FileScope: nonNil(rs.scope),
 		StartedAt: rs.result.StartedAt, CompletedAt: rs.result.CompletedAt, ScopeViolations: rs.violated,
 	}
+}
+
+// normalized returns req with empty maps instead of nil ones, as the
+// contract's schema wants objects.
+func normalized(req contract.ToolRunRequestV1) contract.ToolRunRequestV1 {
+	if req.Env == nil {
+		req.Env = map[string]string{}
+	}
+	if req.Context == nil {
+		req.Context = map[string]any{}
+	}
+	return req
 }
 
 func (rs *runState) outcome() Outcome {
@@ -291,7 +313,11 @@ func (rs *runState) complete(ctx context.Context) {
 	if rs.status != contract.RunSucceeded {
 		level = contract.LevelError
 	}
-	rs.event(level, fmt.Sprintf("%s finished: exit_code %d, status %s, %.3fs", rs.req.ToolID, rs.result.ExitCode, rs.status, rs.result.DurationSeconds),
+	name := rs.req.ToolID
+	if name == "" {
+		name = "tool"
+	}
+	rs.event(level, fmt.Sprintf("%s finished: exit_code %d, status %s, %.3fs", name, rs.result.ExitCode, rs.status, rs.result.DurationSeconds),
 		map[string]any{"exit_code": rs.result.ExitCode, "status": rs.status, "timed_out": rs.result.TimedOut})
 	rs.persist(context.WithoutCancel(ctx))
 }
@@ -343,7 +369,7 @@ func (rs *runState) persist(ctx context.Context) {
 				return err
 			}
 		}
-		if err := tx.AddToolRun(ctx, rs.runID, rs.requestID, rs.req, rs.result); err != nil {
+		if err := tx.AddToolRun(ctx, rs.runID, rs.requestID, rec.Request, rs.result); err != nil {
 			return err
 		}
 		for _, p := range rec.Patches {

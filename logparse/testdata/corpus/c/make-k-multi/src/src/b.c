@@ -1,0 +1,4 @@
+#include "b.h"
+int twice(int x) {
+    return x * 2
+}

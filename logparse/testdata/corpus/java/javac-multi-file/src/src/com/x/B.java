@@ -1,0 +1,6 @@
+package com.x;
+
+class B {
+    static int count() { return "x"; }
+    static void f() { undefinedCall(); }
+}

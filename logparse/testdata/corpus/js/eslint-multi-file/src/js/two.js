@@ -1,0 +1,2 @@
+let y = 2;
+export default z;

@@ -1,0 +1,6 @@
+def div(a, b):
+    return a / b
+
+
+def avg(xs):
+    return div(sum(xs), len(xs))
