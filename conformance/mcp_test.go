@@ -112,3 +112,18 @@ func TestSection4_SubAgentSharesMCPServers(t *testing.T) {
 		t.Fatalf("child did not use the parent's server: %v", msgs)
 	}
 }
+
+// --dry-run checks every start-up step except starting MCP servers and
+// calling a model: stdout stays empty and no result is written.
+func TestSection2_DryRun(t *testing.T) {
+	h := newHarness(t)
+	mcpConfig(h)
+	h.scenario(one("m", report(1, "never")))
+	o := h.run("--dry-run", "--models", "test/m", "--tools", "missing,echo", "s").mustExit(t, 0)
+	if o.stdout != "" || o.raw != nil {
+		t.Fatalf("dry run wrote stdout %q or a result %s", o.stdout, o.raw)
+	}
+	h.run("--dry-run", "--models", "test/m", "--tools", "ghost", "s").mustExit(t, 3)
+	h.run("--dry-run", "--models", "nope/m", "s").mustExit(t, 4)
+	h.run("--dry-run", "--models", "test/m", "--schema", `{"type":"bogus"}`, "s").mustExit(t, 5)
+}
