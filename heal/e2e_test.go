@@ -420,6 +420,8 @@ func TestCLIExitCodes(t *testing.T) {
 		{"red", []string{"--cmd", "echo nothing to parse; exit 1"}, 1},
 		{"bad input", []string{"--workspace", t.TempDir(), "--cmd", "true"}, 2},
 		{"bad flag", []string{"--fixers", "magic"}, 2},
+		{"branch taken", []string{"--cmd", "true", "--branch", "main"}, 2},
+		{"no project to build", []string{"--workspace", repoWith(t, map[string]string{"README.md": "words\n"})}, 2},
 		{"build tool missing", []string{"--cmd", "no-such-build-tool-xyz"}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
