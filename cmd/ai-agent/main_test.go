@@ -311,9 +311,9 @@ func TestRender(t *testing.T) {
 
 func TestPromptVariables(t *testing.T) {
 	t.Setenv("TZ", "Europe/Athens")
-	v := newPromptVars("/work/dir", "json", 7, 3)
+	v := newPromptVars("/srv/project", "json", 7, 3)
 	got := v.expand("${TIMEZONE} {{CD}} ${MAX_TURNS}/${MAX_TOOLS} ${FORMAT} ${UNKNOWN} {{HOME}} ${OS}")
-	want := "Europe/Athens /work/dir 7/3 json ${UNKNOWN} {{HOME}} " + runtime.GOOS
+	want := "Europe/Athens /srv/project 7/3 json ${UNKNOWN} {{HOME}} " + runtime.GOOS
 	if got != want {
 		t.Fatalf("expand = %q, want %q", got, want)
 	}
