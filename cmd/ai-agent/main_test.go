@@ -335,3 +335,34 @@ func TestVerboseWarnsAboutIgnoredSections(t *testing.T) {
 		t.Fatalf("warned without --verbose")
 	}
 }
+
+// TestRealProviderFactories runs --dry-run with the default provider table
+// (llm/providers), so each provider type's configuration reaches the real
+// constructor and its errors land in the right exit-code category.
+func TestRealProviderFactories(t *testing.T) {
+	cases := []struct {
+		name, provider string
+		want           int
+	}{
+		{"openai chat", `{"type":"openai","apiKey":"k"}`, exitOK},
+		{"openai responses", `{"type":"openai","apiKey":"k","openaiMode":"responses"}`, exitOK},
+		{"openai bad mode", `{"type":"openai","apiKey":"k","openaiMode":"batch"}`, exitConfig},
+		{"anthropic", `{"type":"anthropic","apiKey":"k"}`, exitOK},
+		{"ollama", `{"type":"ollama"}`, exitOK},
+		{"compatible without baseUrl", `{"type":"openai-compatible"}`, exitConfig},
+		{"google", `{"type":"google"}`, exitConfig},
+		{"test-llm without scenario", `{"type":"test-llm"}`, exitInit},
+		{"test-llm missing scenario file", `{"type":"test-llm","scenarioFile":"nope.json"}`, exitInit},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			newEnv(t, `{"providers":{"p":`+tc.provider+`}}`)
+			var out, errOut bytes.Buffer
+			code := runWith(context.Background(), defaultDeps(), []string{"--dry-run", "--models", "p/m", "sys", "user"},
+				strings.NewReader(""), &out, &errOut)
+			if code != tc.want {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.want, errOut.String())
+			}
+		})
+	}
+}
