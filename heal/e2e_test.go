@@ -86,9 +86,12 @@ func repoFrom(t testing.TB, name string) string {
 
 // userState is everything of the user's repository that heal must not
 // touch: the work tree's files, the index, HEAD and every ref except the
-// heal branches.
+// heal branches (and their remote-tracking refs after a push).
 func userState(t testing.TB, repo string) string {
 	t.Helper()
+	// git status refreshes the index's stat cache: run it first, so that
+	// the index is hashed as git itself leaves it.
+	status := run(t, repo, "git", "status", "--porcelain=v2", "--branch")
 	h := sha256.New()
 	_ = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -109,12 +112,14 @@ func userState(t testing.TB, repo string) string {
 	}
 	var refs []string
 	for _, l := range strings.Split(run(t, repo, "git", "for-each-ref", "--format=%(refname) %(objectname)"), "\n") {
-		if !strings.HasPrefix(l, "refs/heads/salve/") {
+		// The heal branches are salve's, and so is the remote-tracking
+		// ref a --push leaves for them.
+		if !strings.HasPrefix(l, "refs/heads/salve/") && !strings.Contains(l, "/origin/salve/") {
 			refs = append(refs, l)
 		}
 	}
 	sort.Strings(refs)
-	fmt.Fprintf(h, "%s\n%s\n", strings.Join(refs, "\n"), run(t, repo, "git", "status", "--porcelain=v2", "--branch"))
+	fmt.Fprintf(h, "%s\n%s\n", strings.Join(refs, "\n"), status)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -323,10 +328,21 @@ func TestHealPushToBareRemote(t *testing.T) {
 	// The git agent refuses transports that need the user's consent; a
 	// local bare remote is the file transport, allowed here by the user.
 	run(t, repo, "git", "config", "protocol.file.allow", "always")
+	// An uncommitted change of the user's: left alone, and warned about.
+	if err := os.WriteFile(filepath.Join(repo, "sum.go"), []byte("package main\n\n// Sum is being rewritten.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := userState(t, repo)
 	o := options(t, repo, "sh check.sh")
 	o.Push, o.Branch = true, "salve/heal-push"
 	res, err := heal.Run(context.Background(), o)
 	check(t, res, err, outcome{outcome: heal.OutcomeGreen, commits: 2})
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "uncommitted changes") {
+		t.Errorf("warnings %v", res.Warnings)
+	}
+	if userState(t, repo) != before {
+		t.Error("the user's uncommitted change was touched")
+	}
 	if got := run(t, remote, "git", "rev-parse", "refs/heads/salve/heal-push"); got != res.HeadCommit || !res.Pushed {
 		t.Errorf("remote has %s, heal's head is %s (pushed %v)", got, res.HeadCommit, res.Pushed)
 	}

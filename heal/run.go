@@ -178,6 +178,13 @@ func (r *run) setup(ctx context.Context) error {
 	for _, p := range removed {
 		r.o.Logger.Info("removed stale heal worktree", "path", p)
 	}
+	if d, ok := r.o.Git.(DiffReporter); ok {
+		if diff, err := d.Diff(ctx, r.o.Repo); err == nil && strings.TrimSpace(diff) != "" {
+			w := "the checkout has uncommitted changes; heal starts from the committed HEAD and does not see them"
+			r.res.Warnings = append(r.res.Warnings, w)
+			r.o.Logger.Warn(w)
+		}
+	}
 	if _, err := r.o.Git.RevParse(ctx, top, "refs/heads/"+r.o.Branch); err == nil {
 		return fmt.Errorf("heal: branch %s already exists: %w", r.o.Branch, ErrBadInput)
 	}
