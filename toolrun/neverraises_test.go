@@ -45,6 +45,8 @@ func TestRunAiderNeverRaises(t *testing.T) {
 		{"--yes-always counts", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd[2] = "--yes-always" }), "", contract.ExitNotFound, ""},
 		{"re-enabled commits", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd = append(r.Cmd, "--auto-commits") }), "", contract.ExitRejected, "forbidden"},
 		{"abbreviated commits", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd = append(r.Cmd, "--dirty-com") }), "", contract.ExitRejected, "forbidden"},
+		{"commit and exit", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd = append(r.Cmd, "--commit") }), "", contract.ExitRejected, "forbidden flag --commit"},
+		{"commit prompt is fine", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd = append(r.Cmd, "--commit-prompt", "p") }), "", contract.ExitNotFound, ""},
 		{"escaping scope", mutate(func(r *contract.ToolRunRequestV1) { r.Context = map[string]any{"file_scope": []any{"../x"}} }), "", contract.ExitRejected, "relative path"},
 		{"panic in validate", good, "validate", contract.ExitExecError, "internal error: panic: boom at validate"},
 		{"panic in snapshot", good, "snapshot", contract.ExitExecError, "boom at snapshot"},
