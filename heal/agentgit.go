@@ -67,3 +67,9 @@ func (g AgentGit) Head(ctx context.Context, dir string) (string, error) {
 	}
 	return strings.TrimSpace(h), err
 }
+
+// RevParse returns the commit of ref.
+func (g AgentGit) RevParse(ctx context.Context, dir, ref string) (string, error) {
+	h, err := g.client(dir).RevParse(ctx, ref)
+	return strings.TrimSpace(h), err
+}

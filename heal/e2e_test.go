@@ -420,6 +420,8 @@ func TestCLIExitCodes(t *testing.T) {
 		{"red", []string{"--cmd", "echo nothing to parse; exit 1"}, 1},
 		{"bad input", []string{"--workspace", t.TempDir(), "--cmd", "true"}, 2},
 		{"bad flag", []string{"--fixers", "magic"}, 2},
+		{"branch taken", []string{"--cmd", "true", "--branch", "main"}, 2},
+		{"no project to build", []string{"--workspace", repoWith(t, map[string]string{"README.md": "words\n"})}, 2},
 		{"build tool missing", []string{"--cmd", "no-such-build-tool-xyz"}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -636,5 +638,32 @@ func TestHealByScriptedLLMInPythonAndC(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// TestHealSubfolder heals a project that lives in a folder of a bigger
+// repository: builds run there, paths stay relative to it, and the commit
+// holds the fixed file at its place in the repository.
+func TestHealSubfolder(t *testing.T) {
+	need(t, "cc", "make")
+	gitIdentity(t)
+	files := map[string]string{"README.md": "monorepo\n"}
+	for _, f := range []string{"Makefile", "calc.c", "calc.h", "calc_test.c"} {
+		b, err := os.ReadFile(filepath.Join("..", "examples", "testdata", "c-broken", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["libs/calc/"+f] = string(b)
+	}
+	repo := repoWith(t, files)
+	before := userState(t, repo)
+	o := options(t, filepath.Join(repo, "libs", "calc"), "")
+	res, err := heal.Run(context.Background(), o)
+	check(t, res, err, outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{"error in calc.c line 6 → Fix: add the missing ';'"}})
+	if got := run(t, repo, "git", "show", "--name-only", "--format=", res.Branch); got != "libs/calc/calc.c" {
+		t.Errorf("the fix commit holds %q", got)
+	}
+	if userState(t, repo) != before {
+		t.Error("the user's work tree, index or branches changed")
 	}
 }

@@ -79,6 +79,9 @@ type Git interface {
 	Push(ctx context.Context, dir, remote, branch string) error
 	// Head returns the commit hash of HEAD in dir.
 	Head(ctx context.Context, dir string) (string, error)
+	// RevParse returns the commit of ref in dir, or an error when there is
+	// none.
+	RevParse(ctx context.Context, dir, ref string) (string, error)
 }
 
 // Worktrees creates and removes the isolated heal worktree.

@@ -178,6 +178,9 @@ func (r *run) setup(ctx context.Context) error {
 	for _, p := range removed {
 		r.o.Logger.Info("removed stale heal worktree", "path", p)
 	}
+	if _, err := r.o.Git.RevParse(ctx, top, "refs/heads/"+r.o.Branch); err == nil {
+		return fmt.Errorf("heal: branch %s already exists: %w", r.o.Branch, ErrBadInput)
+	}
 	if err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, r.o.Branch, lockReason(os.Getpid(), r.o.Branch)); err != nil {
 		return fmt.Errorf("heal: create worktree on branch %s: %w", r.o.Branch, err)
 	}

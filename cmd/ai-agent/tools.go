@@ -91,6 +91,11 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	if st.dryRun {
 		return nil
 	}
+	if p, ok := st.sharedMCP[name]; ok {
+		s.opts.Tools = append(s.opts.Tools, p)
+		s.addMCP(name, p)
+		return nil
+	}
 	start := st.deps.mcp
 	if start == nil {
 		return fmt.Errorf("%w: MCP server %q: MCP servers are not available in this build", errInit, name)
@@ -111,6 +116,7 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	}
 	s.opts.Tools = append(s.opts.Tools, p)
 	s.closers = append(s.closers, p)
+	s.addMCP(name, p)
 	return nil
 }
 
