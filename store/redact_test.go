@@ -49,3 +49,21 @@ func FuzzRedactRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestRedactSetEnv checks aider's --set-env VAR=VALUE: a secret variable
+// keeps its name and loses its value, in both spellings of the flag.
+func TestRedactSetEnv(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, want []string
+	}{
+		{[]string{"aider", "--set-env", "OPENAI_API_KEY=sk-1", "a.py"}, []string{"aider", "--set-env", "OPENAI_API_KEY=" + store.Redacted, "a.py"}},
+		{[]string{"aider", "--set-env=GITHUB_TOKEN=ghp-2"}, []string{"aider", "--set-env=GITHUB_TOKEN=" + store.Redacted}},
+		{[]string{"aider", "--set-env", "AIDER_DARK_MODE=1", "a.py"}, []string{"aider", "--set-env", "AIDER_DARK_MODE=1", "a.py"}},
+		{[]string{"aider", "--set-env"}, []string{"aider", "--set-env"}},
+	} {
+		got := store.RedactRequest(contract.ToolRunRequestV1{Cmd: tc.cmd}).Cmd
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("RedactRequest(%q) = %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}

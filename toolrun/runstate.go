@@ -33,6 +33,13 @@ type runState struct {
 	violated  []string
 	stored    bool // the run row exists in the store
 	persisted bool // persist was attempted
+
+	// sn and before are set once the pre-run snapshot is taken, and
+	// scopeDone once checkScope has returned: a panic in between must
+	// still put back the out-of-scope changes (see panicked).
+	sn        *snapshotter
+	before    *snapshot
+	scopeDone bool
 }
 
 // maxEventText caps the tool output copied into an event's context.
@@ -87,11 +94,13 @@ func (rs *runState) execute(ctx context.Context) {
 		rs.reject(fmt.Sprintf("cannot check the file scope: %v", err))
 		return
 	}
+	rs.sn, rs.before = sn, before
 	rs.event(contract.LevelInfo, "Running "+rs.req.ToolID+": "+rs.cmdLine(), map[string]any{"cwd": rs.req.Cwd, "file_scope": rs.scope})
 	rs.a.stage("run")
 	rs.runTool(ctx)
 	rs.a.stage("scope")
 	rs.checkScope(ctx, sn, before)
+	rs.scopeDone = true
 	rs.setStatus()
 }
 
@@ -198,7 +207,10 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 // revertChange puts back one out-of-scope change and records an ERROR
 // event either way. It reports whether the change was reverted.
 func (rs *runState) revertChange(before *snapshot, c change, patchID string) bool {
-	ctx := map[string]any{"file_path": c.Path, "operation": c.Op, "patch_id": patchID}
+	ctx := map[string]any{"file_path": c.Path, "operation": c.Op}
+	if patchID != "" {
+		ctx["patch_id"] = patchID
+	}
 	if err := revert(rs.root, before, c); err != nil {
 		rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope %s of %s NOT reverted: %v", c.Op, c.Path, err), ctx)
 		return false
@@ -263,10 +275,46 @@ func (rs *runState) panicked(ctx context.Context, r any) (out Outcome) {
 	rs.result.DurationSeconds = end.Sub(rs.start).Seconds()
 	rs.status = contract.RunFailed
 	rs.event(contract.LevelError, rs.result.Stderr, nil)
+	rs.revertAfterPanic()
 	if !rs.persisted {
 		rs.complete(ctx)
 	}
 	return rs.outcome()
+}
+
+// revertAfterPanic puts back the out-of-scope changes of a run that
+// panicked after its pre-run snapshot and before its scope check finished,
+// so that a failure never leaves the work tree with changes outside the
+// file scope. It records what it did as ERROR events, like checkScope, and
+// swallows a second panic (the caller's recover reports the first).
+func (rs *runState) revertAfterPanic() {
+	if rs.before == nil || rs.scopeDone {
+		return
+	}
+	rs.scopeDone = true
+	defer func() {
+		if r := recover(); r != nil {
+			rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope changes NOT checked after the panic: %v", r), nil)
+		}
+	}()
+	after, err := rs.sn.take()
+	if err != nil {
+		rs.event(contract.LevelError, "Cannot snapshot the work tree after the panic: "+err.Error(), nil)
+		return
+	}
+	scope := newFileScope(rs.scope, rs.before)
+	done := map[string]bool{}
+	for _, p := range rs.patches {
+		done[p.FilePath] = true
+	}
+	for _, c := range compareSnapshots(rs.before, after) {
+		in := scope.contains(c.Path) && (rs.opts.Pattern == nil || rs.opts.Pattern.Guardrails.PathAllowed(c.Path))
+		if in || done[c.Path] {
+			continue
+		}
+		rs.violated = append(rs.violated, c.Path)
+		rs.revertChange(rs.before, c, "")
+	}
 }
 
 // record assembles the RunRecordV1.
