@@ -54,3 +54,34 @@ func benchSession(b *testing.B, transport string, turns int) {
 func BenchmarkSession10TurnsNative(b *testing.B)   { benchSession(b, TransportNative, 10) }
 func BenchmarkSession10TurnsXMLFinal(b *testing.B) { benchSession(b, TransportXMLFinal, 10) }
 func BenchmarkSession10TurnsXML(b *testing.B)      { benchSession(b, TransportXML, 10) }
+
+// BenchmarkParallelSessions runs many one-tool-turn sessions at once in one
+// process, sharing the provider and the tool, as a server embedding the
+// engine would.
+func BenchmarkParallelSessions(b *testing.B) {
+	tool := echoTools()
+	provider := &fakeLLM{complete: func(_ int, req llm.Request) (llm.Response, error) {
+		for _, m := range req.Messages {
+			if m.Role == "assistant" {
+				return finalCall("done"), nil
+			}
+		}
+		return toolCall("c", "t__echo", `{"text":"hello"}`), nil
+	}}
+	o := Options{SystemPrompt: "sys", UserPrompt: "task", Transport: TransportNative, Format: FormatMarkdown,
+		Targets: []Target{{Provider: "p", Model: "m", Client: provider}}, Tools: []tools.Provider{tool}}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			x, err := New(o)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if res := x.Run(context.Background()); !res.Success {
+				b.Errorf("session failed: %s", res.Error)
+				return
+			}
+		}
+	})
+}

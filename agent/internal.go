@@ -33,7 +33,7 @@ func internalTools(format string, schema json.RawMessage) []*toolSpec {
 }
 
 // callInternal runs agent__progress_report and agent__batch.
-func (s *session) callInternal(ctx context.Context, name string, args json.RawMessage) (string, error) {
+func (s *session) callInternal(ctx context.Context, name string, args json.RawMessage, source string) (string, error) {
 	switch name {
 	case ToolProgress:
 		var in struct {
@@ -45,7 +45,7 @@ func (s *session) callInternal(ctx context.Context, name string, args json.RawMe
 		_, _ = fmt.Fprintf(s.opts.ProgressOut, "progress: %s\n", strings.TrimSpace(in.Progress))
 		return `{"ok":true}`, nil
 	case ToolBatch:
-		return s.runBatch(ctx, args)
+		return s.runBatch(ctx, args, source)
 	default:
 		return "", fmt.Errorf("internal tool %s cannot be called here", name)
 	}
@@ -83,7 +83,7 @@ func batchSize(args json.RawMessage) int {
 
 // runBatch runs the calls of agent__batch concurrently, outside the queues.
 // Each output is truncated on its own; the batch output never is.
-func (s *session) runBatch(ctx context.Context, args json.RawMessage) (string, error) {
+func (s *session) runBatch(ctx context.Context, args json.RawMessage, source string) (string, error) {
 	var in struct {
 		Calls []batchCall `json:"calls"`
 	}
@@ -113,7 +113,7 @@ func (s *session) runBatch(ctx context.Context, args json.RawMessage) (string, e
 		go func() {
 			defer wg.Done()
 			start := time.Now()
-			r := s.runTool(ctx, spec, params, "native", true)
+			r := s.runTool(ctx, spec, params, source, true)
 			results[i].ElapsedMs = time.Since(start).Milliseconds()
 			if r.failed {
 				results[i].Error = &batchError{Code: r.code, Message: r.reason}

@@ -65,6 +65,8 @@ func (s *session) handleText(p turnPlan, t Target, resp llm.Response, truncated 
 	switch {
 	case truncated:
 		s.setLastErr("final report truncated (stop reason " + resp.StopReason + ")")
+		now := s.opts.Now()
+		s.ledger.add(toolEntry{server: "agent", command: ToolFinalReportXML, source: "xml", start: now, err: s.lastErr}.entry())
 		return outcomeRetry, "System notice: your final report was cut off before its closing tag. Send the complete final report again."
 	case text == "" && hasReasoning(resp.Reasoning):
 		s.conv = append(s.conv, s.assistantMessage(t, resp, nil))

@@ -211,24 +211,32 @@ func (s *session) register() error {
 	s.registry = map[string]*toolSpec{}
 	for _, p := range s.opts.Tools {
 		for _, t := range p.Tools() {
-			if _, dup := s.registry[t.Name]; dup {
-				return fmt.Errorf("register tool %s: %w: duplicate name", t.Name, ErrInvalid)
+			if err := s.registerTool(p, t); err != nil {
+				return err
 			}
-			spec := &toolSpec{Tool: t, prov: p}
-			if len(t.InputSchema) > 0 {
-				sch, err := CompileSchema(t.InputSchema)
-				if err != nil {
-					return fmt.Errorf("tool %s input schema: %w", t.Name, err)
-				}
-				spec.schema = sch
-			}
-			s.registry[t.Name] = spec
-			s.external = append(s.external, spec)
 		}
 	}
 	for _, spec := range internalTools(s.opts.Format, s.opts.Schema) {
 		s.registry[spec.Name] = spec
 	}
+	return nil
+}
+
+// registerTool adds one external tool, compiling its input schema.
+func (s *session) registerTool(p tools.Provider, t tools.Tool) error {
+	if _, dup := s.registry[t.Name]; dup {
+		return fmt.Errorf("register tool %s: %w: duplicate name", t.Name, ErrInvalid)
+	}
+	spec := &toolSpec{Tool: t, prov: p}
+	if len(t.InputSchema) > 0 {
+		sch, err := CompileSchema(t.InputSchema)
+		if err != nil {
+			return fmt.Errorf("tool %s input schema: %w", t.Name, err)
+		}
+		spec.schema = sch
+	}
+	s.registry[t.Name] = spec
+	s.external = append(s.external, spec)
 	return nil
 }
 

@@ -163,7 +163,7 @@ func (s *session) runTool(ctx context.Context, spec *toolSpec, args json.RawMess
 		te.queueWait, te.queueDepth = &waited, &depth
 	}
 	te.start = s.opts.Now()
-	out, err := s.callWithTimeout(ctx, spec, args)
+	out, err := s.callWithTimeout(ctx, spec, args, source)
 	te.latency = s.since(te.start)
 	run := toolRun{seconds: te.latency.Seconds()}
 	if err != nil {
@@ -198,7 +198,7 @@ func (s *session) runTool(ctx context.Context, spec *toolSpec, args json.RawMess
 
 // callWithTimeout runs the tool under toolTimeout; a tool that ignores its
 // context is abandoned when the timeout fires.
-func (s *session) callWithTimeout(ctx context.Context, spec *toolSpec, args json.RawMessage) (string, error) {
+func (s *session) callWithTimeout(ctx context.Context, spec *toolSpec, args json.RawMessage, source string) (string, error) {
 	tctx, cancel := context.WithTimeout(ctx, s.opts.ToolTimeout)
 	defer cancel()
 	type result struct {
@@ -212,7 +212,7 @@ func (s *session) callWithTimeout(ctx context.Context, spec *toolSpec, args json
 				ch <- result{err: fmt.Errorf("tool panicked: %v", r)}
 			}
 		}()
-		out, err := s.invoke(tctx, spec, args)
+		out, err := s.invoke(tctx, spec, args, source)
 		ch <- result{out, err}
 	}()
 	select {
@@ -230,9 +230,9 @@ func (s *session) callWithTimeout(ctx context.Context, spec *toolSpec, args json
 }
 
 // invoke dispatches to an internal tool or to the tool's provider.
-func (s *session) invoke(ctx context.Context, spec *toolSpec, args json.RawMessage) (string, error) {
+func (s *session) invoke(ctx context.Context, spec *toolSpec, args json.RawMessage, source string) (string, error) {
 	if spec.internal {
-		return s.callInternal(ctx, spec.Name, args)
+		return s.callInternal(ctx, spec.Name, args, source)
 	}
 	res, err := spec.prov.Call(ctx, spec.Name, args)
 	if err != nil {

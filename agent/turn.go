@@ -120,7 +120,14 @@ func (s *session) call(ctx context.Context, t Target, req llm.Request) (llm.Resp
 		req.OnDelta = s.deltaSink()
 	}
 	start := s.opts.Now()
+	s.log.Debug("llm request", "provider", t.Provider, "model", t.Model, "messages", len(req.Messages), "tools", len(req.Tools),
+		"stream", req.Stream, "tool_choice", req.ToolChoice)
 	resp, err := t.Client.Complete(cctx, req)
+	if err == nil {
+		s.log.Debug("llm response", "provider", t.Provider, "model", t.Model, "stop_reason", resp.StopReason,
+			"content_chars", len(resp.Content), "tool_calls", len(resp.ToolCalls), "input_tokens", resp.Usage.InputTokens,
+			"output_tokens", resp.Usage.OutputTokens)
+	}
 	if err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		if e := llm.AsError(err); e.Class != llm.ClassTimeout {
 			err = &llm.Error{Class: llm.ClassTimeout, Message: fmt.Sprintf("llm timeout after %s", s.opts.LLMTimeout), Err: err}

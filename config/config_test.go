@@ -256,3 +256,15 @@ func FuzzParseEnvFile(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseSetting(f *testing.F) {
+	f.Add("llmTimeout", "90s")
+	f.Add("temperature", "unset")
+	f.Add("maxTurns", "7")
+	f.Fuzz(func(t *testing.T, key, val string) {
+		v, err := ParseSetting(key, val)
+		if err == nil && (v.Dur < 0 || v.Int < 0 || v.Float < 0) {
+			t.Fatalf("ParseSetting(%q, %q) = %+v", key, val, v)
+		}
+	})
+}

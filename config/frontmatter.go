@@ -129,12 +129,7 @@ func (fm *Frontmatter) set(key string, v any, baseDir string) error {
 		case "tools":
 			fm.Tools = list
 		default:
-			for i, a := range list {
-				if !filepath.IsAbs(a) {
-					list[i] = filepath.Join(baseDir, a)
-				}
-			}
-			fm.Agents = list
+			fm.Agents = relativeTo(baseDir, list)
 		}
 	case "setting":
 		if _, err := ParseSetting(key, v); err != nil {
@@ -189,6 +184,16 @@ func safeYAML(b []byte, v any) (err error) {
 		}
 	}()
 	return yaml.Unmarshal(b, v)
+}
+
+// relativeTo makes the relative paths of list relative to dir.
+func relativeTo(dir string, list []string) []string {
+	for i, a := range list {
+		if !filepath.IsAbs(a) {
+			list[i] = filepath.Join(dir, a)
+		}
+	}
+	return list
 }
 
 func stringList(v any) ([]string, error) {

@@ -97,7 +97,7 @@ func parseKind(spec settingSpec, v any) (Value, error) {
 			return Value{Dur: d}, err
 		}
 		f, err := number(v)
-		if err != nil || f < 0 || f != math.Trunc(f) {
+		if err != nil || f < 0 || f != math.Trunc(f) || f > float64(math.MaxInt64/int64(time.Millisecond)) {
 			return Value{}, fmt.Errorf("not a duration")
 		}
 		return Value{Dur: time.Duration(f) * time.Millisecond}, nil

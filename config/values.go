@@ -50,8 +50,8 @@ func ParseDuration(s string) (time.Duration, error) {
 		return 0, fmt.Errorf("parse duration %q: %w: empty", s, ErrConfig)
 	}
 	if n, err := strconv.ParseInt(t, 10, 64); err == nil {
-		if n < 0 {
-			return 0, fmt.Errorf("parse duration %q: %w: negative", s, ErrConfig)
+		if n < 0 || n > math.MaxInt64/int64(time.Millisecond) {
+			return 0, fmt.Errorf("parse duration %q: %w: out of range", s, ErrConfig)
 		}
 		return time.Duration(n) * time.Millisecond, nil
 	}

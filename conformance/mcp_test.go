@@ -77,3 +77,53 @@ func TestSection2_ToolSchemaExit5(t *testing.T) {
 	h.scenario(one("m", report(1, "never")))
 	h.run("--models", "test/m", "--tools", "t", "s", "u").mustExit(t, 5)
 }
+
+// --trace-mcp tees the servers' stderr; stdout still carries only the report.
+func TestSection6_TraceMCPKeepsStdout(t *testing.T) {
+	h := newHarness(t)
+	mcpConfig(h)
+	h.scenario(one("m", `{"turn":1,"response":{"kind":"tool-call","toolCalls":[{"toolName":"t__echo","arguments":{"text":"x"}}]}}`, report(2, "only this")))
+	o := h.run("--models", "test/m", "--tools", "t", "--trace-mcp", "--trace-llm", "--verbose", "s", "u").mustExit(t, 0)
+	if o.stdout != "only this\n" {
+		t.Fatalf("stdout = %q", o.stdout)
+	}
+	if !strings.Contains(o.stderr, "llm request") {
+		t.Fatalf("no trace on stderr:\n%s", o.stderr)
+	}
+}
+
+// Sub-agents share the parent's running MCP servers: a call the child makes
+// is seen by the parent's server.
+func TestSection4_SubAgentSharesMCPServers(t *testing.T) {
+	h := newHarness(t)
+	mcpConfig(h)
+	h.write("agents/helper.ai", "---\nmodels: test/child\ntools: t\n---\nYou are the helper.\n")
+	parent := h.write("agents/parent.ai", "---\nmodels: test/parent\ntools: t\nagents: [helper.ai]\n---\nYou are the parent.\n")
+	h.scenario(`[{"id":"parent","turns":[
+		{"turn":1,"response":{"kind":"tool-call","toolCalls":[{"toolName":"agent__helper","arguments":{"prompt":"work"}}]}},
+		{"turn":2,"response":{"kind":"tool-call","toolCalls":[{"toolName":"t__stats","arguments":{}}]}},
+		{"turn":3,"response":{"kind":"final-report","reportContent":"done"}}]},
+		{"id":"child","turns":[
+		{"turn":1,"response":{"kind":"tool-call","toolCalls":[{"toolName":"t__slow","arguments":{"ms":1}}]}},
+		{"turn":2,"response":{"kind":"final-report","reportContent":"child done"}}]}]`)
+	o := h.run(parent, "go", "--tooling-transport", "native").mustExit(t, 0)
+	msgs := toolMessages(o.res.Conversation)
+	if msgs["call-1-1"] != "child done" || !strings.Contains(msgs["call-2-1"], `"calls":1`) {
+		t.Fatalf("child did not use the parent's server: %v", msgs)
+	}
+}
+
+// --dry-run checks every start-up step except starting MCP servers and
+// calling a model: stdout stays empty and no result is written.
+func TestSection2_DryRun(t *testing.T) {
+	h := newHarness(t)
+	mcpConfig(h)
+	h.scenario(one("m", report(1, "never")))
+	o := h.run("--dry-run", "--models", "test/m", "--tools", "missing,echo", "s").mustExit(t, 0)
+	if o.stdout != "" || o.raw != nil {
+		t.Fatalf("dry run wrote stdout %q or a result %s", o.stdout, o.raw)
+	}
+	h.run("--dry-run", "--models", "test/m", "--tools", "ghost", "s").mustExit(t, 3)
+	h.run("--dry-run", "--models", "nope/m", "s").mustExit(t, 4)
+	h.run("--dry-run", "--models", "test/m", "--schema", `{"type":"bogus"}`, "s").mustExit(t, 5)
+}

@@ -265,3 +265,18 @@ func TestSection1_QueueConcurrency(t *testing.T) {
 		t.Fatalf("%d entries, %d waited", len(entries), waited)
 	}
 }
+
+// §1 reasoning toggles are passed to the provider when enabled.
+func TestSection1_ReasoningPassed(t *testing.T) {
+	h := newHarness(t)
+	h.scenario(`[{"id":"on","turns":[{"turn":1,"expectedReasoning":"enabled","response":{"kind":"final-report","reportContent":"x"}}]},
+		{"id":"off","turns":[{"turn":1,"expectedReasoning":"disabled","response":{"kind":"final-report","reportContent":"x"}}]}]`)
+	h.run("--models", "test/on", "--reasoning", "high", "s", "u").mustExit(t, 0)
+	h.run("--models", "test/on", "--default-reasoning", "medium", "s", "u").mustExit(t, 0)
+	h.run("--models", "test/off", "--reasoning", "none", "--default-reasoning", "high", "s", "u").mustExit(t, 0)
+	h.run("--models", "test/off", "s", "u").mustExit(t, 0)
+	o := h.run("--models", "test/off", "--reasoning", "low", "s", "u").mustExit(t, 1)
+	if !strings.Contains(o.res.Error, "test-llm:") {
+		t.Fatalf("an enabled reasoning went unnoticed: %s", o.res.Error)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/llm/llmtest"
 )
 
 // §4 every LLM request produces an entry with the contract's fields and the
@@ -184,5 +185,30 @@ func TestSection6_ConversationOrder(t *testing.T) {
 	}
 	if last := c[len(c)-1]; last.Role != "assistant" || len(last.ToolCalls) != 1 || last.ToolCalls[0].Name != "agent__final_report" {
 		t.Fatalf("conversation does not end with the report call: %+v", last)
+	}
+}
+
+// §6 ephemeral messages (retry notices, XML-NEXT, the final-turn notice)
+// are sent to the provider but never stored in the conversation.
+func TestSection6_EphemeralNotStored(t *testing.T) {
+	w := newWire(t)
+	w.srv.Push(llmtest.Reply{Text: "plain text, no tools"}, echoReply("a"), finalReply("done"))
+	o := w.h.run("--models", "wire/m", "--tools", "echo", "--max-turns", "2", "--tooling-transport", "native", "s", "u").mustExit(t, 0)
+	reqs := w.srv.Requests()
+	sent := 0
+	for _, r := range reqs {
+		for _, m := range requestMessages(r) {
+			if c, _ := m["content"].(string); strings.HasPrefix(c, "System notice:") {
+				sent++
+			}
+		}
+	}
+	if sent < 2 {
+		t.Fatalf("ephemeral notices sent %d times", sent)
+	}
+	for _, m := range o.res.Conversation {
+		if strings.HasPrefix(m.Content, "System notice:") || m.Content == "plain text, no tools" {
+			t.Fatalf("ephemeral or ignored message stored: %q", m.Content)
+		}
 	}
 }

@@ -103,6 +103,8 @@ type ActionError struct {
 	Response *Response
 }
 
+// Error describes the failed action with git's message, long data cut to
+// its head and tail.
 func (e *ActionError) Error() string {
 	data := strings.TrimSpace(e.Data)
 	if len(data) > 2000 {

@@ -120,3 +120,73 @@ func UnifiedDiff(path string, hunks []Hunk) string {
 	}
 	return b.String()
 }
+
+// DiffContext is the number of context lines of a patch.
+const DiffContext = 3
+
+// Patch renders the change from a to b as a unified diff of path with
+// DiffContext lines of context, which `git apply` accepts. It is "" when
+// nothing changed.
+func Patch(path, a, b string) string {
+	hunks := LineDiff(a, b)
+	if len(hunks) == 0 {
+		return ""
+	}
+	al := splitLines(a)
+	var out strings.Builder
+	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", path, path)
+	shift := 0 // new minus old line count before the current group
+	for i := 0; i < len(hunks); {
+		j := i + 1
+		for j < len(hunks) && hunks[j].OldStart-DiffContext <= hunkEnd(hunks[j-1])+DiffContext+1 {
+			j++
+		}
+		shift = writeGroup(&out, al, hunks[i:j], shift)
+		i = j
+	}
+	return out.String()
+}
+
+// hunkEnd is the last original line a hunk replaces (the line before it for
+// a pure insertion).
+func hunkEnd(h Hunk) int { return h.OldStart + len(h.Old) - 1 }
+
+// writeGroup writes one @@ group of hunks with their context and returns
+// the shift after it.
+func writeGroup(out *strings.Builder, al []string, group []Hunk, shift int) int {
+	start := max(1, group[0].OldStart-DiffContext)
+	end := min(len(al), hunkEnd(group[len(group)-1])+DiffContext)
+	var body strings.Builder
+	oldN, newN := 0, 0
+	line := start
+	for _, h := range group {
+		for ; line < h.OldStart; line++ {
+			body.WriteString(" " + al[line-1] + "\n")
+			oldN, newN = oldN+1, newN+1
+		}
+		for _, l := range h.Old {
+			body.WriteString("-" + l + "\n")
+		}
+		for _, l := range h.New {
+			body.WriteString("+" + l + "\n")
+		}
+		oldN, newN = oldN+len(h.Old), newN+len(h.New)
+		line = h.OldStart + len(h.Old)
+	}
+	for ; line <= end; line++ {
+		body.WriteString(" " + al[line-1] + "\n")
+		oldN, newN = oldN+1, newN+1
+	}
+	oldStart, newStart := start, start+shift
+	if oldN == 0 {
+		oldStart--
+	}
+	if newN == 0 {
+		newStart--
+	}
+	fmt.Fprintf(out, "@@ -%d,%d +%d,%d @@\n%s", oldStart, oldN, newStart, newN, body.String())
+	for _, h := range group {
+		shift += len(h.New) - len(h.Old)
+	}
+	return shift
+}

@@ -86,9 +86,12 @@ func repoFrom(t testing.TB, name string) string {
 
 // userState is everything of the user's repository that heal must not
 // touch: the work tree's files, the index, HEAD and every ref except the
-// heal branches.
+// heal branches (and their remote-tracking refs after a push).
 func userState(t testing.TB, repo string) string {
 	t.Helper()
+	// git status refreshes the index's stat cache: run it first, so that
+	// the index is hashed as git itself leaves it.
+	status := run(t, repo, "git", "status", "--porcelain=v2", "--branch")
 	h := sha256.New()
 	_ = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -109,12 +112,14 @@ func userState(t testing.TB, repo string) string {
 	}
 	var refs []string
 	for _, l := range strings.Split(run(t, repo, "git", "for-each-ref", "--format=%(refname) %(objectname)"), "\n") {
-		if !strings.HasPrefix(l, "refs/heads/salve/") {
+		// The heal branches are salve's, and so is the remote-tracking
+		// ref a --push leaves for them.
+		if !strings.HasPrefix(l, "refs/heads/salve/") && !strings.Contains(l, "/origin/salve/") {
 			refs = append(refs, l)
 		}
 	}
 	sort.Strings(refs)
-	fmt.Fprintf(h, "%s\n%s\n", strings.Join(refs, "\n"), run(t, repo, "git", "status", "--porcelain=v2", "--branch"))
+	fmt.Fprintf(h, "%s\n%s\n", strings.Join(refs, "\n"), status)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -137,9 +142,10 @@ func options(t testing.TB, repo, command string, fixers ...heal.Fixer) heal.Opti
 // whose one reply is patched (series.go of logic-bug) with a confidence.
 func scriptedFixer(t testing.TB, patched string, conf float64) *llmfix.Fixer {
 	t.Helper()
-	reply, _ := json.Marshal(map[string]any{"patched_content": patched, "fix_reason": "scripted fix", "confidence_score": conf})
+	report := map[string]any{"patched_content": patched, "fix_reason": "scripted fix", "confidence_score": conf}
 	sc := []map[string]any{{"id": "fix", "systemPromptMustInclude": []string{"Fix Agent"},
-		"turns": []map[string]any{{"turn": 1, "response": map[string]any{"kind": "text", "assistantText": string(reply), "tokenUsage": map[string]int{"inputTokens": 500, "outputTokens": 100}}}}}}
+		"turns": []map[string]any{{"turn": 1, "response": map[string]any{"kind": "final-report", "reportFormat": "json", "reportContentJson": report,
+			"tokenUsage": map[string]int{"inputTokens": 500, "outputTokens": 100}}}}}}
 	b, _ := json.Marshal(sc)
 	parsed, err := scripted.Parse(b)
 	if err != nil {
@@ -322,10 +328,21 @@ func TestHealPushToBareRemote(t *testing.T) {
 	// The git agent refuses transports that need the user's consent; a
 	// local bare remote is the file transport, allowed here by the user.
 	run(t, repo, "git", "config", "protocol.file.allow", "always")
+	// An uncommitted change of the user's: left alone, and warned about.
+	if err := os.WriteFile(filepath.Join(repo, "sum.go"), []byte("package main\n\n// Sum is being rewritten.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := userState(t, repo)
 	o := options(t, repo, "sh check.sh")
 	o.Push, o.Branch = true, "salve/heal-push"
 	res, err := heal.Run(context.Background(), o)
 	check(t, res, err, outcome{outcome: heal.OutcomeGreen, commits: 2})
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "uncommitted changes") {
+		t.Errorf("warnings %v", res.Warnings)
+	}
+	if userState(t, repo) != before {
+		t.Error("the user's uncommitted change was touched")
+	}
 	if got := run(t, remote, "git", "rev-parse", "refs/heads/salve/heal-push"); got != res.HeadCommit || !res.Pushed {
 		t.Errorf("remote has %s, heal's head is %s (pushed %v)", got, res.HeadCommit, res.Pushed)
 	}
@@ -378,9 +395,29 @@ func TestCLIKilledMidRun(t *testing.T) {
 	before := userState(t, repo)
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
 		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir()})
-	args := []string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 3; exit 1"}
-	// The timeout kills salve's whole process group with SIGKILL.
-	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: 1500 * time.Millisecond})
+	args := []string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 5; exit 1"}
+	// Start salve, wait until its worktree exists (it is then building),
+	// and cancel: sandbox kills salve's whole process group with SIGKILL.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var res sandbox.Result
+	var err error
+	go func() {
+		defer close(done)
+		res, err = sandbox.Run(ctx, sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: time.Minute})
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(run(t, repo, "git", "worktree", "list", "--porcelain"), "locked salve heal pid=") {
+		if time.Now().After(deadline) {
+			cancel()
+			<-done
+			t.Fatalf("no heal worktree appeared: %v %s", err, res.Stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	<-done
 	if err != nil || res.Signal != "killed" {
 		t.Fatalf("first run: %v, signal %q, exit %d: %s", err, res.Signal, res.ExitCode, res.Stderr)
 	}
@@ -419,6 +456,8 @@ func TestCLIExitCodes(t *testing.T) {
 		{"red", []string{"--cmd", "echo nothing to parse; exit 1"}, 1},
 		{"bad input", []string{"--workspace", t.TempDir(), "--cmd", "true"}, 2},
 		{"bad flag", []string{"--fixers", "magic"}, 2},
+		{"branch taken", []string{"--cmd", "true", "--branch", "main"}, 2},
+		{"no project to build", []string{"--workspace", repoWith(t, map[string]string{"README.md": "words\n"})}, 2},
 		{"build tool missing", []string{"--cmd", "no-such-build-tool-xyz"}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -552,5 +591,115 @@ func TestSecretsStayOut(t *testing.T) {
 	b, _ := os.ReadFile(logs[0])
 	if !strings.Contains(string(b), "PATH=") {
 		t.Errorf("the build did not print its environment:\n%s", b)
+	}
+}
+
+// repoWith makes a git repository holding files, committed.
+func repoWith(t *testing.T, files map[string]string) string {
+	t.Helper()
+	repo := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, repo, "git", "init", "-q", "-b", "main")
+	run(t, repo, "git", "add", "-A")
+	run(t, repo, "git", "commit", "-qm", "broken")
+	return repo
+}
+
+// TestHealByScriptedLLMInPythonAndC runs the llm tier's path in the two
+// other ecosystems: errors no rule fixes, fixed by a scripted model, and a
+// scripted fix that makes the build worse, reverted.
+func TestHealByScriptedLLMInPythonAndC(t *testing.T) {
+	gitIdentity(t)
+	cMakefile, _ := os.ReadFile("../examples/testdata/c-broken/Makefile")
+	cHeader, _ := os.ReadFile("../examples/testdata/c-broken/calc.h")
+	cTest, _ := os.ReadFile("../examples/testdata/c-broken/calc_test.c")
+	cSrc := "#include \"calc.h\"\n\n/* add returns the sum of a and b. */\nint add(int a, int b) {\n    return a + c;\n}\n\n/* scale multiplies x by factor. */\nint scale(int x, int factor) {\n    return x * factor;\n}\n"
+	pySrc := "\"\"\"Statistics.\"\"\"\n\n\ndef mean(xs):\n    \"\"\"Return the mean of xs, or 0.0 for no values.\"\"\"\n    return sum(xs) / len(xs)\n"
+	pyTest := "import unittest\n\nfrom stats import mean\n\n\nclass MeanTest(unittest.TestCase):\n    def test_empty(self):\n        self.assertEqual(mean([]), 0.0)\n\n    def test_values(self):\n        self.assertEqual(mean([1, 2, 3]), 2)\n"
+	for _, tc := range []struct {
+		lang, file, command string
+		tools               []string
+		files               map[string]string
+		fixed, worse        string
+		line                string
+	}{
+		{lang: "python", file: "stats.py", command: "python3 -m unittest discover -v", tools: []string{"python3"},
+			files: map[string]string{"pyproject.toml": "[project]\nname = \"stats\"\n", "stats.py": pySrc, "test_stats.py": pyTest},
+			fixed: strings.Replace(pySrc, "return sum(xs) / len(xs)", "return sum(xs) / len(xs) if xs else 0.0", 1),
+			worse: strings.Replace(pySrc, "return sum(xs) / len(xs)", "return sum(xs) / len(xs) if xs else undefined_default", 1),
+			line:  "LOGIC error in stats.py line 6"},
+		{lang: "c", file: "calc.c", tools: []string{"cc", "make"},
+			files: map[string]string{"Makefile": string(cMakefile), "calc.h": string(cHeader), "calc_test.c": string(cTest), "calc.c": cSrc},
+			fixed: strings.Replace(cSrc, "a + c;", "a + b;", 1),
+			worse: strings.Replace(cSrc, "    return a + c;", "    int d = e;\n    return a + c + d;", 1),
+			line:  "error in calc.c line 5"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			need(t, tc.tools...)
+			for _, mode := range []struct {
+				name    string
+				fixers  func() []heal.Fixer
+				want    outcome
+				changed bool
+			}{
+				{"rules alone cannot", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}} },
+					outcome{outcome: heal.OutcomeRed, statuses: "failed", lines: []string{tc.line + " → Fix: not fixed (failed: no fixer had a fix)"}}, false},
+				{"scripted llm fixes it", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}, scriptedFixer(t, tc.fixed, 0.9)} },
+					outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{tc.line + " → Fix: scripted fix"}}, true},
+				{"worse is reverted", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, tc.worse, 0.9)} },
+					outcome{outcome: heal.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: the build got worse"}}, false},
+			} {
+				t.Run(mode.name, func(t *testing.T) {
+					repo := repoWith(t, tc.files)
+					before := userState(t, repo)
+					o := options(t, repo, tc.command, mode.fixers()...)
+					o.KeepWorktree = true
+					res, err := heal.Run(context.Background(), o)
+					check(t, res, err, mode.want)
+					got, _ := os.ReadFile(filepath.Join(o.WorktreeDir, tc.file))
+					if (string(got) != tc.files[tc.file]) != mode.changed {
+						t.Errorf("%s in the worktree afterwards:\n%s", tc.file, got)
+					}
+					if userState(t, repo) != before {
+						t.Error("the user's work tree, index or branches changed")
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestHealSubfolder heals a project that lives in a folder of a bigger
+// repository: builds run there, paths stay relative to it, and the commit
+// holds the fixed file at its place in the repository.
+func TestHealSubfolder(t *testing.T) {
+	need(t, "cc", "make")
+	gitIdentity(t)
+	files := map[string]string{"README.md": "monorepo\n"}
+	for _, f := range []string{"Makefile", "calc.c", "calc.h", "calc_test.c"} {
+		b, err := os.ReadFile(filepath.Join("..", "examples", "testdata", "c-broken", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files["libs/calc/"+f] = string(b)
+	}
+	repo := repoWith(t, files)
+	before := userState(t, repo)
+	o := options(t, filepath.Join(repo, "libs", "calc"), "")
+	res, err := heal.Run(context.Background(), o)
+	check(t, res, err, outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{"error in calc.c line 6 → Fix: add the missing ';'"}})
+	if got := run(t, repo, "git", "show", "--name-only", "--format=", res.Branch); got != "libs/calc/calc.c" {
+		t.Errorf("the fix commit holds %q", got)
+	}
+	if userState(t, repo) != before {
+		t.Error("the user's work tree, index or branches changed")
 	}
 }

@@ -33,7 +33,7 @@ type GateDecision struct {
 	Accepted bool `json:"accepted"`
 	// Reasons lists every rule the fix broke; empty when accepted.
 	Reasons []string `json:"reasons,omitempty"`
-	// Diff is the fix as a unified diff without context.
+	// Diff is the fix as a unified diff that git apply accepts.
 	Diff  string `json:"diff"`
 	Hunks []Hunk `json:"-"`
 }
@@ -50,7 +50,7 @@ func (d GateDecision) Reason() string { return strings.Join(d.Reasons, "; ") }
 // imports are, not where the name is used.
 func Gate(in GateInput) GateDecision {
 	hunks := LineDiff(in.Original, in.Patched)
-	d := GateDecision{Hunks: hunks, Diff: UnifiedDiff(in.Path, hunks)}
+	d := GateDecision{Hunks: hunks, Diff: Patch(in.Path, in.Original, in.Patched)}
 	if len(hunks) == 0 {
 		d.Reasons = append(d.Reasons, "the fix changes nothing")
 	}

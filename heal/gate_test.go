@@ -1,6 +1,8 @@
 package heal
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -106,4 +108,35 @@ func FuzzParseWorktreeList(f *testing.F) {
 			parseLockReason(w.Locked)
 		}
 	})
+}
+
+// TestPatchApplies checks that git apply accepts Patch's output and that
+// it reproduces the new file.
+func TestPatchApplies(t *testing.T) {
+	base := "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\nl15\n"
+	for _, tc := range []struct{ name, b string }{
+		{"one line", strings.Replace(base, "l8\n", "L8\n", 1)},
+		{"insert at top", "l0\n" + base},
+		{"append", base + "l16\n"},
+		{"delete first", strings.TrimPrefix(base, "l1\n")},
+		{"two groups", strings.Replace(strings.Replace(base, "l2\n", "L2\n", 1), "l14\n", "", 1)},
+		{"merged group", strings.Replace(strings.Replace(base, "l5\n", "L5\n", 1), "l9\n", "l9\nnew\n", 1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			git(t, dir, "init", "-q")
+			if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(base), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := Patch("f.txt", base, tc.b)
+			if err := os.WriteFile(filepath.Join(dir, "p.diff"), []byte(p), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			git(t, dir, "apply", "p.diff")
+			got, _ := os.ReadFile(filepath.Join(dir, "f.txt"))
+			if string(got) != tc.b {
+				t.Errorf("applied:\n%s\nwant:\n%s\npatch:\n%s", got, tc.b, p)
+			}
+		})
+	}
 }

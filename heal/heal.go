@@ -79,6 +79,16 @@ type Git interface {
 	Push(ctx context.Context, dir, remote, branch string) error
 	// Head returns the commit hash of HEAD in dir.
 	Head(ctx context.Context, dir string) (string, error)
+	// RevParse returns the commit of ref in dir, or an error when there is
+	// none.
+	RevParse(ctx context.Context, dir, ref string) (string, error)
+}
+
+// DiffReporter is implemented by Git values that can show the user's
+// unstaged changes; the orchestrator then warns that they are not part of
+// the heal, which starts from the committed HEAD.
+type DiffReporter interface {
+	Diff(ctx context.Context, dir string) (string, error)
 }
 
 // Worktrees creates and removes the isolated heal worktree.

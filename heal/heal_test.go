@@ -91,6 +91,9 @@ func (g *fakeGit) Push(_ context.Context, _, remote, branch string) error {
 	return nil
 }
 func (g *fakeGit) Head(context.Context, string) (string, error) { return "base", nil }
+func (g *fakeGit) RevParse(_ context.Context, _, ref string) (string, error) {
+	return "", fmt.Errorf("unknown revision %s", ref)
+}
 
 type localCI struct{}
 

@@ -69,8 +69,8 @@ func (s StoreRecorder) RecordHeal(ctx context.Context, r *Results) error {
 	return nil
 }
 
-// recordPatches stores one patch per committed fix (the diff has no
-// context lines: `git apply --unidiff-zero` accepts it).
+// recordPatches stores one patch per committed fix (a unified diff with
+// context that `git apply` accepts, so `salve runs patch` can replay it).
 func (s StoreRecorder) recordPatches(ctx context.Context, id string, r *Results) error {
 	seen := map[string]bool{}
 	for _, b := range r.Bugs {

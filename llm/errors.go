@@ -39,6 +39,7 @@ type Error struct {
 	Err error
 }
 
+// Error returns the class, the HTTP status when known, and the message.
 func (e *Error) Error() string {
 	if e.Status != 0 {
 		return fmt.Sprintf("%s (HTTP %d): %s", e.Class, e.Status, e.Message)
@@ -46,6 +47,7 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.Class, e.Message)
 }
 
+// Unwrap returns the underlying error, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Fatal reports whether the error must end the session with no retry.

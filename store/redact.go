@@ -39,10 +39,23 @@ func RedactMap(m map[string]any) map[string]any {
 	return out
 }
 
+// setEnvFlag is aider's flag that sets an environment variable, VAR=VALUE.
+const setEnvFlag = "--set-env"
+
+// redactAssignment redacts the value of VAR=VALUE when VAR looks secret.
+func redactAssignment(kv string) string {
+	name, _, ok := strings.Cut(kv, "=")
+	if ok && IsSecretName(name) {
+		return name + "=" + Redacted
+	}
+	return kv
+}
+
 // RedactRequest returns a copy of req whose environment values and command
 // arguments that look like secrets are replaced by Redacted: the values of
-// secret-looking variables, "--openai-api-key=V" forms, and the argument
-// after a secret-looking flag ("--api-key V").
+// secret-looking variables, "--openai-api-key=V" forms, the argument
+// after a secret-looking flag ("--api-key V"), and the value of a secret
+// variable set with aider's "--set-env VAR=V".
 func RedactRequest(req contract.ToolRunRequestV1) contract.ToolRunRequestV1 {
 	if req.Env != nil {
 		env := make(map[string]string, len(req.Env))
@@ -63,7 +76,18 @@ func RedactRequest(req contract.ToolRunRequestV1) contract.ToolRunRequestV1 {
 			if !strings.HasPrefix(arg, "-") {
 				continue
 			}
-			name, _, hasValue := strings.Cut(arg, "=")
+			name, value, hasValue := strings.Cut(arg, "=")
+			if name == setEnvFlag {
+				// aider's --set-env VAR=VALUE (or --set-env=VAR=VALUE)
+				// sets a variable: a secret one keeps its name only.
+				if hasValue {
+					cmd[i] = name + "=" + redactAssignment(value)
+				} else if i+1 < len(cmd) && !strings.HasPrefix(cmd[i+1], "-") {
+					cmd[i+1] = redactAssignment(cmd[i+1])
+					i++
+				}
+				continue
+			}
 			if !IsSecretName(name) {
 				continue
 			}

@@ -197,7 +197,9 @@ func (s *Store) ResolveRunID(ctx context.Context, ref string) (string, error) {
 		return runs[0].RunID, nil
 	}
 	// LIKE would treat % and _ in ref as wildcards; compare the prefix instead.
-	rows, err := s.q.QueryContext(ctx, "SELECT run_id FROM runs WHERE substr(run_id, 1, ?) = ? LIMIT 3", len(ref), ref)
+	// ORDER BY puts an exact match first (a prefix sorts before every
+	// longer id that starts with it), so LIMIT 3 cannot drop it.
+	rows, err := s.q.QueryContext(ctx, "SELECT run_id FROM runs WHERE substr(run_id, 1, ?) = ? ORDER BY run_id LIMIT 3", len(ref), ref)
 	if err != nil {
 		return "", fmt.Errorf("store: resolve run %s: %w", ref, err)
 	}

@@ -240,7 +240,9 @@ func TestRunLifecycle(t *testing.T) {
 func TestResolveRunID(t *testing.T) {
 	s := openTest(t)
 	ctx := context.Background()
-	for _, id := range []string{"abc-111", "abc-222", "xyz_1", "x%z"} {
+	// "build" comes after three runs it is a prefix of: the exact id must
+	// still win over the prefix matches.
+	for _, id := range []string{"abc-111", "abc-222", "build-1", "build-2", "build-3", "build", "xyz_1", "x%z"} {
 		if _, err := s.CreateRun(ctx, store.Run{RunID: id, Kind: store.KindExec}); err != nil {
 			t.Fatal(err)
 		}
@@ -252,6 +254,8 @@ func TestResolveRunID(t *testing.T) {
 		{"abc-111", "abc-111", nil},
 		{"abc-2", "abc-222", nil},
 		{"abc", "", store.ErrAmbiguous},
+		{"build", "build", nil},
+		{"build-", "", store.ErrAmbiguous},
 		{"x%", "x%z", nil},
 		{"xyz_", "xyz_1", nil},
 		{"zzz", "", store.ErrNotFound},

@@ -94,12 +94,12 @@ func countFeatures(text string) features {
 			switch {
 			case c >= 'a' && c <= 'z':
 				extend(runLetters)
-			case c >= 'A' && c <= 'Z':
+			case c >= 'A' && c <= 'Z' && kind == runLetters && camelBreak(text, i-1):
 				// An upper-case letter after a lower-case one starts a
 				// new word (camelCase), as BPE merges tend to split there.
-				if kind == runLetters && i >= 2 && text[i-2] >= 'a' && text[i-2] <= 'z' {
-					flush()
-				}
+				flush()
+				extend(runLetters)
+			case c >= 'A' && c <= 'Z':
 				extend(runLetters)
 			case c >= '0' && c <= '9':
 				extend(runDigits)
@@ -125,6 +125,11 @@ func countFeatures(text string) features {
 	}
 	flush()
 	return f
+}
+
+// camelBreak reports whether text[i] follows a lower-case ASCII letter.
+func camelBreak(text string, i int) bool {
+	return i >= 1 && text[i-1] >= 'a' && text[i-1] <= 'z'
 }
 
 func isCJK(r rune) bool {

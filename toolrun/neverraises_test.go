@@ -2,6 +2,7 @@ package toolrun
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,6 +45,8 @@ func TestRunAiderNeverRaises(t *testing.T) {
 		{"--yes-always counts", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd[2] = "--yes-always" }), "", contract.ExitNotFound, ""},
 		{"re-enabled commits", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd = append(r.Cmd, "--auto-commits") }), "", contract.ExitRejected, "forbidden"},
 		{"abbreviated commits", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd = append(r.Cmd, "--dirty-com") }), "", contract.ExitRejected, "forbidden"},
+		{"commit and exit", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd = append(r.Cmd, "--commit") }), "", contract.ExitRejected, "forbidden flag --commit"},
+		{"commit prompt is fine", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd = append(r.Cmd, "--commit-prompt", "p") }), "", contract.ExitNotFound, ""},
 		{"escaping scope", mutate(func(r *contract.ToolRunRequestV1) { r.Context = map[string]any{"file_scope": []any{"../x"}} }), "", contract.ExitRejected, "relative path"},
 		{"panic in validate", good, "validate", contract.ExitExecError, "internal error: panic: boom at validate"},
 		{"panic in snapshot", good, "snapshot", contract.ExitExecError, "boom at snapshot"},
@@ -96,5 +99,69 @@ func TestRunAiderPackageFunctionsNeverRaise(t *testing.T) {
 	res, rec := RunAiderRecord(context.Background(), contract.ToolRunRequestV1{})
 	if res.ExitCode != contract.ExitRejected || rec.Status != contract.RunRejected || len(rec.Events) == 0 {
 		t.Errorf("RunAiderRecord: %+v %+v", res, rec)
+	}
+}
+
+// TestPanicAfterRunRevertsOutOfScope proves that a panic between the tool's
+// run and the end of the scope check still puts back the tool's changes
+// outside the file scope: a failure must not leave the work tree dirty.
+func TestPanicAfterRunRevertsOutOfScope(t *testing.T) {
+	// The test binary answers as the fake aider (TestMain) under that name.
+	bin := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, filepath.Join(bin, "aider")); err != nil {
+		t.Fatal(err)
+	}
+	prompt := filepath.Join(t.TempDir(), "prompt.txt")
+	msg := "write a.py a = 2\nwrite README.md hijacked\nwrite new.txt stray\n"
+	if err := os.WriteFile(prompt, []byte(msg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"a.py": "a = 1\n", "README.md": "# readme\n"}
+	for _, stage := range []string{"scope", "finish"} {
+		t.Run(stage, func(t *testing.T) {
+			root := t.TempDir()
+			for name, body := range files {
+				if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			req, err := BuildAiderToolRequest(AiderOptions{Model: "gpt-4", PromptFile: prompt, FileScope: []string{"a.py"},
+				Workspace: contract.GitWorkspaceRefV1{RootPath: root}, TimeoutSeconds: 60})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := &Adapter{Env: []string{"PATH=" + bin}}
+			a.hook = func(s string) {
+				if s == stage {
+					panic("boom at " + s)
+				}
+			}
+			out := a.RunAider(context.Background(), req, RunOptions{})
+			if out.Result.ExitCode != contract.ExitExecError || !strings.Contains(out.Result.Stderr, "boom at "+stage) {
+				t.Fatalf("result %+v", out.Result)
+			}
+			if b, err := os.ReadFile(filepath.Join(root, "a.py")); err != nil || string(b) != "a = 2\n" {
+				t.Errorf("in-scope edit: %q %v, want it kept", b, err)
+			}
+			if b, err := os.ReadFile(filepath.Join(root, "README.md")); err != nil || string(b) != files["README.md"] {
+				t.Errorf("out-of-scope edit left in the tree after the panic: %q %v", b, err)
+			}
+			if _, err := os.Stat(filepath.Join(root, "new.txt")); !os.IsNotExist(err) {
+				t.Errorf("out-of-scope file left in the tree after the panic: %v", err)
+			}
+			reverted := 0
+			for _, ev := range out.Record.Events {
+				if ev.Level == contract.LevelError && strings.HasPrefix(ev.Message, "Reverted out-of-scope") {
+					reverted++
+				}
+			}
+			if reverted != 2 || len(out.Record.ScopeViolations) != 2 {
+				t.Errorf("%d revert events, violations %v; want 2 of each", reverted, out.Record.ScopeViolations)
+			}
+		})
 	}
 }

@@ -89,8 +89,9 @@ func aiderProfile() Profile {
 		RequiredFlags: []string{"--no-auto-commits", "--yes"},
 		ExtraFlags:    []string{"--no-dirty-commits", "--no-gitignore"},
 		// argparse takes the last of --auto-commits/--no-auto-commits, so
-		// either positive form would re-enable commits.
-		ForbiddenFlags: []string{"--auto-commits", "--dirty-commits"},
+		// either positive form would re-enable commits; "--commit" makes
+		// aider commit every pending change and exit.
+		ForbiddenFlags: []string{"--auto-commits", "--dirty-commits", "--commit"},
 		Template:       []string{"--model", "{model}", "--message-file", "{prompt_file}"},
 		Optional: []OptionalFlag{
 			{Input: "edit_format", Flag: "--edit-format"},

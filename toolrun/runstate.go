@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ type runState struct {
 
 	profile   Profile
 	scope     []string
+	root      string // Cwd with symbolic links resolved
 	runID     string
 	requestID string
 	start     time.Time
@@ -31,6 +33,13 @@ type runState struct {
 	violated  []string
 	stored    bool // the run row exists in the store
 	persisted bool // persist was attempted
+
+	// sn and before are set once the pre-run snapshot is taken, and
+	// scopeDone once checkScope has returned: a panic in between must
+	// still put back the out-of-scope changes (see panicked).
+	sn        *snapshotter
+	before    *snapshot
+	scopeDone bool
 }
 
 // maxEventText caps the tool output copied into an event's context.
@@ -67,7 +76,15 @@ func (rs *runState) execute(ctx context.Context) {
 		}
 	}
 	rs.createStoredRun(ctx)
-	sn := &snapshotter{root: rs.req.Cwd, limits: rs.a.Limits.withDefaults(), ignore: rs.profile.IgnorePaths, priority: map[string]bool{}}
+	// Snapshots and reverts work on the real folder: WalkDir does not
+	// enter a root that is a symbolic link.
+	root, err := filepath.EvalSymlinks(rs.req.Cwd)
+	if err != nil {
+		rs.reject(fmt.Sprintf("cannot resolve cwd: %v", err))
+		return
+	}
+	rs.root = root
+	sn := &snapshotter{root: root, limits: rs.a.Limits.withDefaults(), ignore: rs.profile.IgnorePaths, priority: map[string]bool{}}
 	for _, f := range rs.scope {
 		sn.priority[f] = true
 	}
@@ -77,11 +94,13 @@ func (rs *runState) execute(ctx context.Context) {
 		rs.reject(fmt.Sprintf("cannot check the file scope: %v", err))
 		return
 	}
+	rs.sn, rs.before = sn, before
 	rs.event(contract.LevelInfo, "Running "+rs.req.ToolID+": "+rs.cmdLine(), map[string]any{"cwd": rs.req.Cwd, "file_scope": rs.scope})
 	rs.a.stage("run")
 	rs.runTool(ctx)
 	rs.a.stage("scope")
 	rs.checkScope(ctx, sn, before)
+	rs.scopeDone = true
 	rs.setStatus()
 }
 
@@ -188,8 +207,11 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 // revertChange puts back one out-of-scope change and records an ERROR
 // event either way. It reports whether the change was reverted.
 func (rs *runState) revertChange(before *snapshot, c change, patchID string) bool {
-	ctx := map[string]any{"file_path": c.Path, "operation": c.Op, "patch_id": patchID}
-	if err := revert(rs.req.Cwd, before, c); err != nil {
+	ctx := map[string]any{"file_path": c.Path, "operation": c.Op}
+	if patchID != "" {
+		ctx["patch_id"] = patchID
+	}
+	if err := revert(rs.root, before, c); err != nil {
 		rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope %s of %s NOT reverted: %v", c.Op, c.Path, err), ctx)
 		return false
 	}
@@ -253,10 +275,46 @@ func (rs *runState) panicked(ctx context.Context, r any) (out Outcome) {
 	rs.result.DurationSeconds = end.Sub(rs.start).Seconds()
 	rs.status = contract.RunFailed
 	rs.event(contract.LevelError, rs.result.Stderr, nil)
+	rs.revertAfterPanic()
 	if !rs.persisted {
 		rs.complete(ctx)
 	}
 	return rs.outcome()
+}
+
+// revertAfterPanic puts back the out-of-scope changes of a run that
+// panicked after its pre-run snapshot and before its scope check finished,
+// so that a failure never leaves the work tree with changes outside the
+// file scope. It records what it did as ERROR events, like checkScope, and
+// swallows a second panic (the caller's recover reports the first).
+func (rs *runState) revertAfterPanic() {
+	if rs.before == nil || rs.scopeDone {
+		return
+	}
+	rs.scopeDone = true
+	defer func() {
+		if r := recover(); r != nil {
+			rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope changes NOT checked after the panic: %v", r), nil)
+		}
+	}()
+	after, err := rs.sn.take()
+	if err != nil {
+		rs.event(contract.LevelError, "Cannot snapshot the work tree after the panic: "+err.Error(), nil)
+		return
+	}
+	scope := newFileScope(rs.scope, rs.before)
+	done := map[string]bool{}
+	for _, p := range rs.patches {
+		done[p.FilePath] = true
+	}
+	for _, c := range compareSnapshots(rs.before, after) {
+		in := scope.contains(c.Path) && (rs.opts.Pattern == nil || rs.opts.Pattern.Guardrails.PathAllowed(c.Path))
+		if in || done[c.Path] {
+			continue
+		}
+		rs.violated = append(rs.violated, c.Path)
+		rs.revertChange(rs.before, c, "")
+	}
 }
 
 // record assembles the RunRecordV1.
@@ -269,10 +327,22 @@ func (rs *runState) record() contract.RunRecordV1 {
 	}
 	return contract.RunRecordV1{
 		RunID: rs.runID, RequestID: rs.requestID, ToolID: rs.req.ToolID, PatternID: patternID,
-		Status: rs.status, Request: rs.req, Result: rs.result,
+		Status: rs.status, Request: normalized(rs.req), Result: rs.result,
 		Events: nonNil(rs.events), Patches: nonNil(rs.patches), FileScope: nonNil(rs.scope),
 		StartedAt: rs.result.StartedAt, CompletedAt: rs.result.CompletedAt, ScopeViolations: rs.violated,
 	}
+}
+
+// normalized returns req with empty maps instead of nil ones, as the
+// contract's schema wants objects.
+func normalized(req contract.ToolRunRequestV1) contract.ToolRunRequestV1 {
+	if req.Env == nil {
+		req.Env = map[string]string{}
+	}
+	if req.Context == nil {
+		req.Context = map[string]any{}
+	}
+	return req
 }
 
 func (rs *runState) outcome() Outcome {
@@ -291,7 +361,11 @@ func (rs *runState) complete(ctx context.Context) {
 	if rs.status != contract.RunSucceeded {
 		level = contract.LevelError
 	}
-	rs.event(level, fmt.Sprintf("%s finished: exit_code %d, status %s, %.3fs", rs.req.ToolID, rs.result.ExitCode, rs.status, rs.result.DurationSeconds),
+	name := rs.req.ToolID
+	if name == "" {
+		name = "tool"
+	}
+	rs.event(level, fmt.Sprintf("%s finished: exit_code %d, status %s, %.3fs", name, rs.result.ExitCode, rs.status, rs.result.DurationSeconds),
 		map[string]any{"exit_code": rs.result.ExitCode, "status": rs.status, "timed_out": rs.result.TimedOut})
 	rs.persist(context.WithoutCancel(ctx))
 }
@@ -343,7 +417,7 @@ func (rs *runState) persist(ctx context.Context) {
 				return err
 			}
 		}
-		if err := tx.AddToolRun(ctx, rs.runID, rs.requestID, rs.req, rs.result); err != nil {
+		if err := tx.AddToolRun(ctx, rs.runID, rs.requestID, rec.Request, rs.result); err != nil {
 			return err
 		}
 		for _, p := range rec.Patches {

@@ -173,3 +173,21 @@ func TestPatchesApplyWithGit(t *testing.T) {
 		t.Errorf("trees differ after git apply: %s vs %s", a, b)
 	}
 }
+
+// TestSymlinkedCwd runs in a work tree reached through a symbolic link:
+// changes are still seen and out-of-scope ones reverted.
+func TestSymlinkedCwd(t *testing.T) {
+	root := newWorkTree(t)
+	link := filepath.Join(t.TempDir(), "tree")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	req := aiderRequest(t, link, []string{"src/app.py"}, "write src/app.py x = 5", "append README.md no")
+	out := newAdapter(t).RunAider(context.Background(), req, toolrun.RunOptions{})
+	if out.Record.Status != contract.RunScopeViolated || len(out.Record.Patches) != 2 {
+		t.Fatalf("status %s patches %+v", out.Record.Status, out.Record.Patches)
+	}
+	if got := readFile(t, filepath.Join(root, "README.md")); got != baseTree["README.md"] {
+		t.Errorf("README.md not reverted through the link: %q", got)
+	}
+}

@@ -32,9 +32,11 @@ const (
 	DefaultMaxTotalBytes = 256 << 20
 )
 
-// DefaultIgnoreDirs are folder names a snapshot never enters: version
-// control and caches that tools rewrite on their own.
-var DefaultIgnoreDirs = []string{".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox"}
+// DefaultIgnoreDirs returns the folder names a snapshot never enters:
+// version control and caches that tools rewrite on their own.
+func DefaultIgnoreDirs() []string {
+	return []string{".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox"}
+}
 
 // ErrTooManyFiles is returned (wrapped) when a work tree exceeds MaxFiles.
 var ErrTooManyFiles = errors.New("toolrun: work tree has too many files to snapshot")
@@ -96,7 +98,7 @@ func (sn *snapshotter) ignored(rel string) bool {
 }
 
 func isIgnoredDir(name string) bool {
-	for _, d := range DefaultIgnoreDirs {
+	for _, d := range DefaultIgnoreDirs() {
 		if name == d {
 			return true
 		}

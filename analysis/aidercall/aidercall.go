@@ -139,11 +139,69 @@ func (c *Config) checkCall(pass *analysis.Pass, call *ast.CallExpr) {
 	}
 	name := fn.Pkg().Path() + "." + fn.Name()
 	i, ok := programArg[name]
-	if !ok || i >= len(call.Args) || !c.isTool(pass, call.Args[i]) {
+	if !ok || i >= len(call.Args) {
 		return
 	}
-	pass.ReportRangef(call, "%s started with %s.%s outside %s: run it through the tool adapter (toolrun.RunAider)",
-		c.Tool, path.Base(fn.Pkg().Path()), fn.Name(), c.Adapter)
+	switch {
+	case c.isTool(pass, call.Args[i]):
+		pass.ReportRangef(call, "%s started with %s.%s outside %s: run it through the tool adapter (toolrun.RunAider)",
+			c.Tool, path.Base(fn.Pkg().Path()), fn.Name(), c.Adapter)
+	case c.isShell(pass, call.Args[i]) && c.scriptRunsTool(pass, call.Args[i+1:]):
+		pass.ReportRangef(call, "%s started through a shell with %s.%s outside %s: run it through the tool adapter (toolrun.RunAider)",
+			c.Tool, path.Base(fn.Pkg().Path()), fn.Name(), c.Adapter)
+	}
+}
+
+// shells are the programs whose "-c" script the analyzer reads.
+var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true}
+
+// isShell reports whether e is a constant naming a shell.
+func (c *Config) isShell(pass *analysis.Pass, e ast.Expr) bool {
+	tv, ok := pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return false
+	}
+	return shells[path.Base(constant.StringVal(tv.Value))]
+}
+
+// scriptRunsTool reports whether one of args, or of the elements of a
+// []string literal among them, is a constant shell script with a command
+// that runs the tool ("aider --yes", "cd x && aider", "FOO=1 aider").
+func (c *Config) scriptRunsTool(pass *analysis.Pass, args []ast.Expr) bool {
+	for _, a := range args {
+		if lit, ok := a.(*ast.CompositeLit); ok {
+			if c.scriptRunsTool(pass, lit.Elts) {
+				return true
+			}
+			continue
+		}
+		tv, ok := pass.TypesInfo.Types[a]
+		if ok && tv.Value != nil && tv.Value.Kind() == constant.String && c.runsTool(constant.StringVal(tv.Value)) {
+			return true
+		}
+	}
+	return false
+}
+
+// runsTool reports whether a shell script has a simple command whose
+// program is the tool.
+func (c *Config) runsTool(script string) bool {
+	split := strings.NewReplacer("&&", "\n", "||", "\n", ";", "\n", "|", "\n", "&", "\n", "(", "\n", ")", "\n", "`", "\n", "$(", "\n")
+	for _, cmd := range strings.Split(split.Replace(script), "\n") {
+		for _, word := range strings.Fields(cmd) {
+			if strings.Contains(word, "=") && !strings.HasPrefix(word, "-") {
+				continue // a variable assignment before the program
+			}
+			if word == "exec" || word == "command" || word == "nohup" || word == "env" {
+				continue
+			}
+			if path.Base(strings.Trim(word, `"'`)) == c.Tool {
+				return true
+			}
+			break
+		}
+	}
+	return false
 }
 
 // isCmdType reports whether t is (a pointer to) sandbox.Cmd or exec.Cmd.
@@ -163,14 +221,26 @@ func (c *Config) checkCmdLit(pass *analysis.Pass, lit *ast.CompositeLit) {
 	if !c.isCmdType(pass.TypesInfo.TypeOf(lit)) {
 		return
 	}
+	var shell ast.Expr
+	var args []ast.Expr
 	for _, el := range lit.Elts {
 		kv, ok := el.(*ast.KeyValueExpr)
 		if !ok {
 			continue
 		}
-		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Path" && c.isTool(pass, kv.Value) {
+		id, ok := kv.Key.(*ast.Ident)
+		switch {
+		case !ok:
+		case id.Name == "Path" && c.isTool(pass, kv.Value):
 			pass.ReportRangef(kv, "%s started through a Cmd literal outside %s: run it through the tool adapter (toolrun.RunAider)", c.Tool, c.Adapter)
+		case id.Name == "Path" && c.isShell(pass, kv.Value):
+			shell = kv.Value
+		case id.Name == "Args":
+			args = append(args, kv.Value)
 		}
+	}
+	if shell != nil && c.scriptRunsTool(pass, args) {
+		pass.ReportRangef(lit, "%s started through a shell in a Cmd literal outside %s: run it through the tool adapter (toolrun.RunAider)", c.Tool, c.Adapter)
 	}
 }
 

@@ -21,16 +21,16 @@ func TestDocMatchesPackageDoc(t *testing.T) {
 	}
 }
 
+// TestOtherTool sets the -tool flag of a new analyzer to git: git is then
+// reported and aider is not, and the package's Analyzer keeps watching
+// aider.
 func TestOtherTool(t *testing.T) {
-	cfg := aidercall.DefaultConfig()
-	cfg.Tool = "git"
-	a := aidercall.New(cfg)
-	if err := a.Flags.Set("tool", "aider"); err != nil {
+	a := aidercall.New(aidercall.DefaultConfig())
+	if err := a.Flags.Set("tool", "git"); err != nil {
 		t.Fatal(err)
 	}
-	// The flag changed this analyzer only.
-	if aidercall.DefaultConfig().Tool != "aider" {
-		t.Error("DefaultConfig changed")
+	if got := aidercall.Analyzer.Flags.Lookup("tool").Value.String(); got != "aider" {
+		t.Errorf("the package's Analyzer watches %q after another analyzer's flag was set", got)
 	}
-	analysistest.Run(t, analysistest.TestData(), a, "clean")
+	analysistest.Run(t, analysistest.TestData(), a, "othertool")
 }

@@ -15,6 +15,9 @@
 //     ending in /aider);
 //   - a sandbox.Cmd or exec.Cmd literal whose Path is such a constant, and
 //     an assignment of such a constant to the Path field of one;
+//   - the same calls and literals when the program is a shell (sh, bash,
+//     dash, zsh, ksh) and a constant argument is a script with a command
+//     that runs aider ("sh -c 'cd src && aider --yes'");
 //   - outside the contract package too, any composite literal of
 //     contract.ToolRunResultV1: only the adapter makes tool results, and
 //     it never raises.

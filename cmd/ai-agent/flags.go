@@ -129,23 +129,19 @@ func parseArgs(args []string) (*cliArgs, error) {
 		if def == nil {
 			return nil, fmt.Errorf("%w: unknown flag %s", config.ErrConfig, arg)
 		}
-		key := def.names[0]
 		switch def.kind {
 		case flagHeadend:
 			return nil, fmt.Errorf("%w: %s: headend mode not supported", config.ErrConfig, arg)
 		case flagBool, flagIgnoredBool:
-			b := true
-			if hasVal {
-				var err error
-				if b, err = parseBool(val); err != nil {
-					return nil, fmt.Errorf("%w: %s: %v", config.ErrConfig, arg, err)
-				}
+			b, err := boolValue(arg, val, hasVal)
+			if err != nil {
+				return nil, err
 			}
 			if def.kind == flagIgnoredBool {
 				a.warnings = append(a.warnings, fmt.Sprintf("flag --%s is not supported and is ignored", name))
 				continue
 			}
-			a.bools[key] = b
+			a.bools[def.names[0]] = b
 			continue
 		}
 		if !hasVal {
@@ -155,24 +151,46 @@ func parseArgs(args []string) (*cliArgs, error) {
 			i++
 			val = args[i]
 		}
-		switch def.kind {
-		case flagIgnoredValue:
-			a.warnings = append(a.warnings, fmt.Sprintf("flag --%s is not supported and is ignored", name))
-		case flagList:
-			a.lists[key] = append(a.lists[key], config.SplitList(val)...)
-			a.values[key] = val
-		case flagRepeat:
-			a.overrides = append(a.overrides, val)
-		default:
-			if def.setting != "" {
-				if _, err := config.ParseSetting(def.setting, val); err != nil {
-					return nil, fmt.Errorf("flag --%s: %w", name, err)
-				}
-			}
-			a.values[key] = val
+		if err := a.set(def, name, val); err != nil {
+			return nil, err
 		}
 	}
 	return a, nil
+}
+
+// set records the value of a flag that takes one.
+func (a *cliArgs) set(def *flagDef, name, val string) error {
+	key := def.names[0]
+	switch def.kind {
+	case flagIgnoredValue:
+		a.warnings = append(a.warnings, fmt.Sprintf("flag --%s is not supported and is ignored", name))
+	case flagList:
+		a.lists[key] = append(a.lists[key], config.SplitList(val)...)
+		a.values[key] = val
+	case flagRepeat:
+		a.overrides = append(a.overrides, val)
+	default:
+		if def.setting != "" {
+			if _, err := config.ParseSetting(def.setting, val); err != nil {
+				return fmt.Errorf("flag --%s: %w", name, err)
+			}
+		}
+		a.values[key] = val
+	}
+	return nil
+}
+
+// boolValue is the value of a boolean flag: true without "=", else the
+// parsed value.
+func boolValue(arg, val string, hasVal bool) (bool, error) {
+	if !hasVal {
+		return true, nil
+	}
+	b, err := parseBool(val)
+	if err != nil {
+		return false, fmt.Errorf("%w: %s: %v", config.ErrConfig, arg, err)
+	}
+	return b, nil
 }
 
 func parseBool(s string) (bool, error) {

@@ -97,7 +97,9 @@ func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout
 		defer st.close()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ai-agent: %v\n", err)
+		// A start-up error after the flags were parsed is a failed result
+		// (spec §6, §8): stderr gets AGENT FAILED, even under --quiet.
+		fmt.Fprintf(stderr, "AGENT FAILED: %v\n", err)
 		code := exitCode(err)
 		if resultPath != "" && !a.bools["dry-run"] {
 			res := contract.AIAgentResult{Error: err.Error(), Conversation: []contract.Message{}, Accounting: []contract.AccountingEntry{}}

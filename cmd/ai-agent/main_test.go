@@ -311,9 +311,9 @@ func TestRender(t *testing.T) {
 
 func TestPromptVariables(t *testing.T) {
 	t.Setenv("TZ", "Europe/Athens")
-	v := newPromptVars("/work/dir", "json", 7, 3)
+	v := newPromptVars("/srv/project", "json", 7, 3)
 	got := v.expand("${TIMEZONE} {{CD}} ${MAX_TURNS}/${MAX_TOOLS} ${FORMAT} ${UNKNOWN} {{HOME}} ${OS}")
-	want := "Europe/Athens /work/dir 7/3 json ${UNKNOWN} {{HOME}} " + runtime.GOOS
+	want := "Europe/Athens /srv/project 7/3 json ${UNKNOWN} {{HOME}} " + runtime.GOOS
 	if got != want {
 		t.Fatalf("expand = %q, want %q", got, want)
 	}
@@ -321,5 +321,48 @@ func TestPromptVariables(t *testing.T) {
 		if _, ok := v[k]; !ok {
 			t.Fatalf("variable %s missing", k)
 		}
+	}
+}
+
+func TestVerboseWarnsAboutIgnoredSections(t *testing.T) {
+	e := newEnv(t, `{"providers":{"p":{"type":"openai-compatible","baseUrl":"http://x"}},"pricing":{},"slack":{}}`)
+	code, _, stderr := e.run(t, "", "--verbose", "--models", "p/m", "s", "u")
+	if code != exitOK || !strings.Contains(stderr, "section=pricing") || !strings.Contains(stderr, "section=slack") {
+		t.Fatalf("code %d stderr:\n%s", code, stderr)
+	}
+	_, _, stderr = e.run(t, "", "--models", "p/m", "s", "u")
+	if strings.Contains(stderr, "section=pricing") {
+		t.Fatalf("warned without --verbose")
+	}
+}
+
+// TestRealProviderFactories runs --dry-run with the default provider table
+// (llm/providers), so each provider type's configuration reaches the real
+// constructor and its errors land in the right exit-code category.
+func TestRealProviderFactories(t *testing.T) {
+	cases := []struct {
+		name, provider string
+		want           int
+	}{
+		{"openai chat", `{"type":"openai","apiKey":"k"}`, exitOK},
+		{"openai responses", `{"type":"openai","apiKey":"k","openaiMode":"responses"}`, exitOK},
+		{"openai bad mode", `{"type":"openai","apiKey":"k","openaiMode":"batch"}`, exitConfig},
+		{"anthropic", `{"type":"anthropic","apiKey":"k"}`, exitOK},
+		{"ollama", `{"type":"ollama"}`, exitOK},
+		{"compatible without baseUrl", `{"type":"openai-compatible"}`, exitConfig},
+		{"google", `{"type":"google"}`, exitConfig},
+		{"test-llm without scenario", `{"type":"test-llm"}`, exitInit},
+		{"test-llm missing scenario file", `{"type":"test-llm","scenarioFile":"nope.json"}`, exitInit},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			newEnv(t, `{"providers":{"p":`+tc.provider+`}}`)
+			var out, errOut bytes.Buffer
+			code := runWith(context.Background(), defaultDeps(), []string{"--dry-run", "--models", "p/m", "sys", "user"},
+				strings.NewReader(""), &out, &errOut)
+			if code != tc.want {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.want, errOut.String())
+			}
+		})
 	}
 }

@@ -7,10 +7,7 @@ import (
 
 	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/llm"
-	"github.com/salve-dev/salve/llm/anthropic"
-	"github.com/salve-dev/salve/llm/ollama"
-	"github.com/salve-dev/salve/llm/openai"
-	"github.com/salve-dev/salve/llm/scripted"
+	"github.com/salve-dev/salve/llm/providers"
 )
 
 // errInit marks an initialisation failure (exit 3): an unknown tool name, an
@@ -28,45 +25,33 @@ type providerSpec struct {
 // providerFactory builds the client of one provider type.
 type providerFactory func(providerSpec) (llm.Provider, error)
 
-// providerFactories maps a provider type (spec §9.4) to its constructor.
-// The engine never sees provider specifics; this table is the only place
-// that names the llm subpackages.
+// providerFactories maps every provider type (spec §9.4) to a constructor
+// backed by llm/providers, the one place that names the llm subpackages.
+// One Factory serves the whole process, so test-llm counters last for it
+// (spec §13). Its errors are mapped to exit-code categories here: a bad
+// scenario file is an initialisation failure (3), the rest are
+// configuration errors (4).
 func providerFactories() map[string]providerFactory {
-	chat := func(flavor openai.Flavor) providerFactory {
-		return func(s providerSpec) (llm.Provider, error) {
-			if flavor == openai.FlavorCompatible && s.Config.BaseURL == "" {
-				return nil, fmt.Errorf("%w: provider %q: baseUrl is required for openai-compatible", config.ErrConfig, s.Name)
-			}
-			if s.Config.OpenAIMode == "responses" {
-				return nil, fmt.Errorf("%w: provider %q: openaiMode responses is not supported", config.ErrConfig, s.Name)
-			}
-			return openai.New(openai.Options{Flavor: flavor, BaseURL: s.Config.BaseURL, APIKey: s.Config.APIKey, Headers: s.Config.Headers}), nil
+	f := &providers.Factory{}
+	build := func(s providerSpec) (llm.Provider, error) {
+		p, err := f.New(providers.Spec{
+			Name: s.Name, Type: s.Config.Type, BaseURL: s.Config.BaseURL, APIKey: s.Config.APIKey,
+			Headers: s.Config.Headers, OpenAIMode: s.Config.OpenAIMode, ScenarioFile: s.Config.ScenarioFile,
+		})
+		switch {
+		case err == nil:
+			return p, nil
+		case errors.Is(err, providers.ErrScenario):
+			return nil, fmt.Errorf("%w: %v", errInit, err)
+		default:
+			return nil, fmt.Errorf("%w: %v", config.ErrConfig, err)
 		}
 	}
-	return map[string]providerFactory{
-		"openai":            chat(openai.FlavorOpenAI),
-		"openai-compatible": chat(openai.FlavorCompatible),
-		"openrouter":        chat(openai.FlavorOpenRouter),
-		"anthropic": func(s providerSpec) (llm.Provider, error) {
-			return anthropic.New(anthropic.Options{BaseURL: s.Config.BaseURL, APIKey: s.Config.APIKey, Headers: s.Config.Headers}), nil
-		},
-		"ollama": func(s providerSpec) (llm.Provider, error) {
-			return ollama.New(ollama.Options{BaseURL: s.Config.BaseURL, APIKey: s.Config.APIKey, Headers: s.Config.Headers}), nil
-		},
-		"test-llm": func(s providerSpec) (llm.Provider, error) {
-			if s.Config.ScenarioFile == "" {
-				return nil, fmt.Errorf("%w: provider %q: test-llm needs scenarioFile", errInit, s.Name)
-			}
-			p, err := scripted.Open(s.Config.ScenarioFile)
-			if err != nil {
-				return nil, fmt.Errorf("%w: provider %q: %v", errInit, s.Name, err)
-			}
-			return p, nil
-		},
-		"google": func(s providerSpec) (llm.Provider, error) {
-			return nil, fmt.Errorf("%w: provider %q: type google is not supported", config.ErrConfig, s.Name)
-		},
+	m := map[string]providerFactory{"google": build}
+	for _, t := range providers.Types {
+		m[t] = build
 	}
+	return m
 }
 
 // deps are the pluggable parts of the program: provider constructors and

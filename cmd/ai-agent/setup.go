@@ -27,6 +27,16 @@ type sessionSetup struct {
 	log         *slog.Logger
 	// children collects the accounting of sub-agent sessions.
 	children *children
+	// mcp are the session's MCP servers by name, which its sub-agents
+	// share instead of starting their own.
+	mcp map[string]tools.Provider
+}
+
+func (s *sessionSetup) addMCP(name string, p tools.Provider) {
+	if s.mcp == nil {
+		s.mcp = map[string]tools.Provider{}
+	}
+	s.mcp[name] = p
 }
 
 func (s *sessionSetup) close() {
@@ -56,6 +66,9 @@ type startup struct {
 	// JSON, and inheritModels when its frontmatter names no model.
 	subAgent      bool
 	inheritModels []string
+	// sharedMCP are the parent's running MCP servers, reused by a child
+	// session and closed by the parent only.
+	sharedMCP map[string]tools.Provider
 }
 
 // prepare performs every start-up step of spec §2 "--dry-run": arguments,
@@ -197,7 +210,21 @@ func (st *startup) loadConfig() error {
 			return err
 		}
 	}
+	if st.a.bools["verbose"] {
+		for _, k := range st.cfg.Keys() {
+			if !knownSections[k] {
+				st.log.Warn("config section is not used by this implementation and is ignored", "section", k)
+			}
+		}
+	}
 	return nil
+}
+
+// knownSections are the top-level config keys this implementation reads
+// (spec §9); --verbose warns about the others.
+var knownSections = map[string]bool{
+	"providers": true, "mcpServers": true, "restTools": true, "queues": true, "defaults": true,
+	"tooling": true, "persistence": true, "accounting": true,
 }
 
 // list resolves models, tools or agents: --override, then the CLI, then

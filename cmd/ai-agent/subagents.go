@@ -12,6 +12,7 @@ import (
 	"github.com/salve-dev/salve/agent"
 	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/tools"
 	"github.com/salve-dev/salve/tools/subagent"
 )
 
@@ -47,7 +48,7 @@ func (st *startup) subAgents(s *sessionSetup) error {
 	}
 	var agents []subagent.Agent
 	for _, path := range paths {
-		a, err := st.loadAgent(path)
+		a, err := st.loadAgent(path, s.mcp)
 		if err != nil {
 			return err
 		}
@@ -65,8 +66,9 @@ func (st *startup) subAgents(s *sessionSetup) error {
 	return nil
 }
 
-// loadAgent reads one .ai file and prepares its runner.
-func (st *startup) loadAgent(path string) (subagent.Agent, error) {
+// loadAgent reads one .ai file and prepares its runner; shared are the
+// parent's running MCP servers.
+func (st *startup) loadAgent(path string, shared map[string]tools.Provider) (subagent.Agent, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return subagent.Agent{}, fmt.Errorf("%w: sub-agent %s: %v", config.ErrConfig, path, err)
@@ -87,21 +89,21 @@ func (st *startup) loadAgent(path string) (subagent.Agent, error) {
 	if fm.Input != nil {
 		a.InputFormat, a.InputSchema = fm.Input.Format, fm.Input.Schema
 	}
-	a.Run = st.childRunner(name, path, fm, body)
+	a.Run = st.childRunner(name, path, fm, body, shared)
 	return a, nil
 }
 
 // childRunner runs one isolated child session: its own frontmatter, limits,
 // tools and tracing ids; the parent's config, --override values and, when
 // the child names none, the parent's models.
-func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body string) subagent.RunFunc {
+func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body string, shared map[string]tools.Provider) subagent.RunFunc {
 	parentModels := st.list("models", st.fm.Models)
 	return func(ctx context.Context, task string, parent subagent.TraceIDs) (contract.AIAgentResult, error) {
 		child := &startup{
 			deps: st.deps, log: st.log.With("agent", name), stderr: st.stderr, cwd: st.cwd, cfg: st.cfg,
 			a:   &cliArgs{values: map[string]string{}, lists: map[string][]string{}, bools: map[string]bool{}},
 			sys: prompt{text: body, path: path}, usr: prompt{text: task}, fm: fm, fmDir: filepath.Dir(path),
-			overMap: st.overMap, subAgent: true, inheritModels: parentModels,
+			overMap: st.overMap, subAgent: true, inheritModels: parentModels, sharedMCP: merged(st.sharedMCP, shared),
 		}
 		child.src = config.Sources{Override: st.overMap, Frontmatter: fm.Settings, Defaults: st.src.Defaults}
 		opts, err := child.options(io.Discard)
@@ -125,6 +127,18 @@ func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body s
 		}
 		return res, nil
 	}
+}
+
+// merged is a new map with the entries of a, then b.
+func merged(a, b map[string]tools.Provider) map[string]tools.Provider {
+	out := make(map[string]tools.Provider, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
 }
 
 func toTraceIDs(t agent.Trace) subagent.TraceIDs {

@@ -91,6 +91,11 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	if st.dryRun {
 		return nil
 	}
+	if p, ok := st.sharedMCP[name]; ok {
+		s.opts.Tools = append(s.opts.Tools, p)
+		s.addMCP(name, p)
+		return nil
+	}
 	start := st.deps.mcp
 	if start == nil {
 		return fmt.Errorf("%w: MCP server %q: MCP servers are not available in this build", errInit, name)
@@ -98,6 +103,9 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	entry, err := st.cfg.RawJSON("mcpServers", name)
 	if err != nil {
 		return err
+	}
+	if st.a.bools["trace-mcp"] {
+		start = st.tracedMCP
 	}
 	p, err := start(ctx, name, entry, st.cfg.Env, st.log)
 	if err != nil {
@@ -108,7 +116,22 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, q
 	}
 	s.opts.Tools = append(s.opts.Tools, p)
 	s.closers = append(s.closers, p)
+	s.addMCP(name, p)
 	return nil
+}
+
+// tracedMCP starts a server like mcp.StartEntry, with its stderr teed to
+// ours (--trace-mcp).
+func (st *startup) tracedMCP(ctx context.Context, name string, entry json.RawMessage, env func(string) string, log *slog.Logger) (tools.Provider, error) {
+	cfg, _, err := mcp.DecodeEntry(name, entry)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := mcp.Start(ctx, cfg, mcp.Options{Logger: log, Expand: mcp.Expander(env), Stderr: st.stderr})
+	if err != nil {
+		return nil, err
+	}
+	return srv, nil
 }
 
 // queues builds the queue set from queues.NAME.concurrent, with the default

@@ -180,7 +180,7 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 		parser:   heal.LogParser{},
 	}
 	var err error
-	if p.fixers, err = buildFixers(o, s.Getenv); err != nil {
+	if p.fixers, err = buildFixers(o, s.Getenv, logger); err != nil {
 		return nil, exitBadInput, err
 	}
 	if p.ci, err = buildCI(o, s.Getenv, p.executor); err != nil {
@@ -201,15 +201,26 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 	return p, 0, nil
 }
 
-// buildFixers returns the fixer tiers of --fixers, in order.
-func buildFixers(o *healOptions, getenv func(string) string) ([]heal.Fixer, error) {
-	cwd, _ := os.Getwd()
-	targets, err := llmfix.Targets(llmfix.Setup{Models: o.Models, ConfigFile: o.Config, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
-	if err != nil {
-		return nil, err
-	}
+// buildFixers returns the fixer tiers of --fixers, in order. The llm
+// providers are set up only when the llm tier may run: asked for, or by
+// default, where a configuration problem only leaves the tier out (with a
+// warning).
+func buildFixers(o *healOptions, getenv func(string) string, logger *slog.Logger) ([]heal.Fixer, error) {
 	names := strings.Split(o.Fixers, ",")
-	if o.Fixers == "" {
+	explicit := o.Fixers != ""
+	var targets []llmfix.Target
+	if !explicit || strings.Contains(o.Fixers, llmfix.Name) {
+		cwd, _ := os.Getwd()
+		var err error
+		targets, err = llmfix.Targets(llmfix.Setup{Models: o.Models, ConfigFile: o.Config, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
+		if err != nil && explicit {
+			return nil, err
+		}
+		if err != nil {
+			logger.Warn("the llm tier is left out", "error", err)
+		}
+	}
+	if !explicit {
 		names = []string{rules.Name}
 		if len(targets) > 0 {
 			names = append(names, llmfix.Name)
@@ -224,8 +235,8 @@ func buildFixers(o *healOptions, getenv func(string) string) ([]heal.Fixer, erro
 			if len(targets) == 0 {
 				return nil, fmt.Errorf("--fixers llm: no model configured (give --models provider/model with --config, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")
 			}
-			out = append(out, &llmfix.Fixer{Targets: targets})
-		case "aider":
+			out = append(out, &llmfix.Fixer{Targets: targets, Logger: logger})
+		case aiderfix.Name:
 			out = append(out, newAiderFixer(o))
 		default:
 			return nil, fmt.Errorf("--fixers: unknown fixer %q (want rules, llm or aider)", n)

@@ -106,7 +106,30 @@ func newRootCmd(s *streams) *cobra.Command {
 		newRegistryCmd(s),
 		newValidateCmd(s),
 	)
+	refuseUnknownSubcommands(root)
 	return root
+}
+
+// refuseUnknownSubcommands makes every command group (a command with
+// subcommands and no action of its own) fail on an unknown subcommand.
+// Cobra would otherwise print the group's help and exit 0, so a typo in a
+// script would pass silently.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		refuseUnknownSubcommands(sub)
+	}
+	if c == c.Root() || !c.HasSubCommands() || c.Run != nil || c.RunE != nil {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			cmd.SetOut(cmd.ErrOrStderr())
+			_ = cmd.Help()
+			return exitWith(exitBadInput, fmt.Errorf("%s: a subcommand is required", cmd.CommandPath()))
+		}
+		return exitWith(exitBadInput, fmt.Errorf("%s: unknown subcommand %q (see %s --help)", cmd.CommandPath(), args[0], cmd.CommandPath()))
+	}
 }
 
 // version is set at link time with -ldflags "-X main.version=…".

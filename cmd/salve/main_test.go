@@ -24,3 +24,15 @@ func TestRootHelpAndErrors(t *testing.T) {
 		t.Errorf("unknown command: code %d stderr %q", code, errOut)
 	}
 }
+
+func TestUnknownSubcommandFails(t *testing.T) {
+	for _, args := range [][]string{{"runs", "bogus"}, {"runs"}, {"tool", "bogus"}, {"registry", "nope"}} {
+		code, out, errOut := runSalve(t, args...)
+		if code != exitBadInput {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", args, code, exitBadInput, errOut)
+		}
+		if out != "" {
+			t.Errorf("%v: wrote %q to stdout; stdout is for results", args, out)
+		}
+	}
+}

@@ -22,12 +22,13 @@ type runsOptions struct {
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
 
-	Store  string
-	JSON   bool
-	Kind   string
-	Status string
-	Limit  int
-	RunRef string
+	Store    string
+	JSON     bool
+	Kind     string
+	Status   string
+	Limit    int
+	RunRef   string
+	Artifact string
 }
 
 // newRunsCmd builds "salve runs" and its list, show and patch commands.
@@ -83,7 +84,17 @@ when the run changed nothing.`,
 		Args:    cobra.ExactArgs(1),
 		RunE:    wrap(runsPatch),
 	}
-	cmd.AddCommand(list, show, patch)
+	artifact := &cobra.Command{
+		Use:     "artifact RUN NAME",
+		Short:   "Print the bytes of an artifact recorded under a run (build.log, results.json…)",
+		Example: "  salve runs artifact latest results.json",
+		Args:    cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Artifact = args[1]
+			return wrap(runsArtifact)(c, args)
+		},
+	}
+	cmd.AddCommand(list, show, patch, artifact)
 	return cmd
 }
 
@@ -315,4 +326,31 @@ func runPatch(ctx context.Context, st *store.Store, id string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+func runsArtifact(o *runsOptions) int {
+	return o.withStore(func(st *store.Store) int {
+		id, code := o.resolve(st)
+		if code != exitOK {
+			return code
+		}
+		_, data, err := st.ArtifactData(o.Ctx, id, o.Artifact)
+		if errors.Is(err, store.ErrNotFound) {
+			fmt.Fprintf(o.Stderr, "salve: runs artifact: %v\n", err)
+			return exitBadInput
+		}
+		if err != nil && data == nil {
+			fmt.Fprintf(o.Stderr, "salve: runs artifact: %v\n", err)
+			return exitFailure
+		}
+		if _, werr := o.Stdout.Write(data); werr != nil {
+			return exitFailure
+		}
+		if err != nil {
+			// The referenced file changed since it was recorded.
+			fmt.Fprintf(o.Stderr, "salve: runs artifact: %v\n", err)
+			return exitFailure
+		}
+		return exitOK
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -166,8 +167,11 @@ func toolRun(o *toolRunOptions) int {
 		return exitBadInput
 	}
 	prompt, err := filepath.Abs(o.MessageFile)
+	if err == nil {
+		_, err = os.Stat(prompt)
+	}
 	if err != nil {
-		fmt.Fprintf(o.Stderr, "salve: tool run: %v\n", err)
+		fmt.Fprintf(o.Stderr, "salve: tool run: message file: %v\n", err)
 		return exitBadInput
 	}
 	var pat *pattern.Pattern

@@ -251,8 +251,9 @@ func TestToolRunUsage(t *testing.T) {
 	}{
 		{[]string{"tool", "run", "aider", "--", "a.py"}, "--model and --message-file are required"},
 		{[]string{"tool", "run", "codex", "--model", "m", "--message-file", "f", "--store", db}, `unknown tool "codex"`},
+		{[]string{"tool", "run", "aider", "--model", "m", "--message-file", "/no/such/prompt", "--store", db}, "message file"},
 		{[]string{"tool", "run", "aider", "--model", "m", "--message-file", "f", "--timeout", "0", "--store", db}, "--timeout must be positive"},
-		{[]string{"tool", "run", "aider", "--model", "m", "--message-file", "f", "--store", db, "--", "../x.py"}, "not a relative path"},
+		{[]string{"tool", "run", "aider", "--model", "m", "--message-file", "tool_test.go", "--store", db, "--", "../x.py"}, "not a relative path"},
 		{[]string{"tool", "run"}, "requires at least 1 arg"},
 		{[]string{"runs", "show", "nope", "--store", db}, "not found"},
 		{[]string{"runs", "patch", "nope", "--store", db}, "not found"},
@@ -303,6 +304,14 @@ func TestRunsPatchWithoutChanges(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "build.log (text/plain, 3 bytes, stored)") || !strings.Contains(out, "kind:      exec") {
 		t.Errorf("show exec run: %d\n%s", code, out)
 	}
+	code, out, _ = runSalve(t, "runs", "artifact", r.RunID, "build.log", "--store", db)
+	if code != exitOK || out != "ok\n" {
+		t.Errorf("runs artifact: %d %q", code, out)
+	}
+	code, _, errOut = runSalve(t, "runs", "artifact", r.RunID, "nope.json", "--store", db)
+	if code != exitBadInput || !strings.Contains(errOut, "not found") {
+		t.Errorf("missing artifact: %d %q", code, errOut)
+	}
 	// SALVE_STORE picks the store when --store is absent.
 	t.Setenv("SALVE_STORE", db)
 	code, out, _ = runSalve(t, "runs", "list")
@@ -331,5 +340,74 @@ func TestToolList(t *testing.T) {
 	want := "aider  aider --no-auto-commits --yes --no-dirty-commits --no-gitignore --model {model} --message-file {prompt_file} [--edit-format EDIT_FORMAT] [--read READ]... FILE...  AIDER_NO_AUTO_COMMITS=1"
 	if code != exitOK || !strings.Contains(out, want) {
 		t.Errorf("tool list: %d\n%s", code, out)
+	}
+}
+
+// TestWorkstreamOfAiderTasks runs several EXEC-AIDER-EDIT tasks under one
+// parent run (seed §7.2): a failing task is followed by one that recovers,
+// two tasks edit the same file in turn, and "salve runs patch PARENT" gives
+// one patch of everything kept, which git applies to the original tree.
+func TestWorkstreamOfAiderTasks(t *testing.T) {
+	installFakeAider(t)
+	root, pristine := workTree(t)
+	dbPath := filepath.Join(t.TempDir(), "runs.db")
+	st, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ws, err := st.CreateRun(ctx, store.Run{Kind: "workstream", Title: "ws-acms-001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := pattern.Load(filepath.Join(root, pattern.DefaultIndexFile), toolrun.ExecutorNames(toolrun.DefaultExecutors()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	router := &toolrun.Router{Adapter: &toolrun.Adapter{Store: st}, Index: ix, ParentRunID: ws.RunID}
+	steps := []struct {
+		msg  []string
+		want string
+	}{
+		{[]string{"write src/app.py half done", "stderr model error", "exit 1"}, toolrun.ExecFailed},
+		{[]string{"write src/app.py def main():\\n    return 2"}, toolrun.ExecCompleted},
+		{[]string{"append src/app.py print(main())", "write src/util.py X = 2"}, toolrun.ExecCompleted},
+	}
+	for i, s := range steps {
+		task := contract.ExecutionRequestV1{
+			TaskID: "task-" + string(rune('a'+i)), OperationKind: contract.OperationAiderEdit, PatternID: "aider_refactor",
+			FileScope: []string{"src/app.py", "src/util.py"},
+			Inputs:    map[string]any{"prompt_file": message(t, s.msg...)},
+			Workspace: contract.GitWorkspaceRefV1{RootPath: root},
+		}
+		res := router.Route(ctx, task)
+		if res.Status != s.want {
+			t.Fatalf("task %d: %+v", i, res)
+		}
+		if res.Status == toolrun.ExecFailed && !strings.Contains(res.Error, "model error") {
+			t.Errorf("task %d error %q", i, res.Error)
+		}
+	}
+	if err := st.FinishRun(ctx, ws.RunID, "completed", nil); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	code, out, _ := runSalve(t, "runs", "show", ws.RunID, "--store", dbPath)
+	if code != exitOK || strings.Count(out, " tool failed ")+strings.Count(out, " tool succeeded ") != 3 {
+		t.Errorf("children of the workstream:\n%s", out)
+	}
+	code, patch, _ := runSalve(t, "runs", "patch", ws.RunID, "--store", dbPath)
+	if code != exitOK {
+		t.Fatalf("runs patch: %d", code)
+	}
+	if c, msg := shStatus(t, pristine, patch, "git", "apply", "-"); c != 0 {
+		t.Fatalf("git apply: %s\n%s", msg, patch)
+	}
+	for _, f := range []string{"src/app.py", "src/util.py"} {
+		want, _ := os.ReadFile(filepath.Join(root, f))
+		got, _ := os.ReadFile(filepath.Join(pristine, f))
+		if string(got) != string(want) {
+			t.Errorf("%s after the workstream patch: %q, want %q", f, got, want)
+		}
 	}
 }

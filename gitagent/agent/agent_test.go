@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -507,4 +509,41 @@ func TestGitTimeout(t *testing.T) {
 	}
 	a := &Runner{Dir: repo, Timeout: 300 * time.Millisecond}
 	wantFailure(t, a.Execute(context.Background(), req), KindTimeout, -1)
+}
+
+// TestPushURLCredentialsNotLogged pushes to a remote URL that carries a
+// token: the git command is logged, but never with the token.
+func TestPushURLCredentialsNotLogged(t *testing.T) {
+	repo := newRepo(t)
+	const secret = "s3cret-token"
+	req, rerr := Decode([]byte(request("git_push", `{"remote":"https://user:`+secret+`@127.0.0.1:1/x.git","branch":"main"}`)))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	var logs bytes.Buffer
+	a := &Runner{Dir: repo, Logger: slog.New(slog.NewJSONHandler(&logs, nil))}
+	wantFailure(t, a.Execute(context.Background(), req), KindGitFailed, 128)
+	if !strings.Contains(logs.String(), `"git command"`) || !strings.Contains(logs.String(), "https://[REDACTED]@127.0.0.1:1/x.git") {
+		t.Errorf("push not logged with a redacted URL:\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), secret) {
+		t.Errorf("the token reached the log:\n%s", logs.String())
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://u:p@host/r.git":        "https://[REDACTED]@host/r.git",
+		"https://tok@host:8443/a@b":     "https://[REDACTED]@host:8443/a@b",
+		"ssh://git@host/r.git":          "ssh://[REDACTED]@host/r.git",
+		"https://host/r.git":            "https://host/r.git",
+		"git@host:r.git":                "git@host:r.git",
+		"origin":                        "origin",
+		"--end-of-options":              "--end-of-options",
+		"https://a:b@c@host/?q=x@y#f@g": "https://[REDACTED]@host/?q=x@y#f@g",
+	} {
+		if got := redactURL(in); got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

@@ -70,6 +70,7 @@ type RequestError struct {
 	Msg string
 }
 
+// Error returns the kind and the message, "kind: msg".
 func (e *RequestError) Error() string { return e.Kind + ": " + e.Msg }
 
 // Decode parses one ActionRequest for the git agent. It never panics: any

@@ -172,7 +172,7 @@ func (a *Runner) git(ctx context.Context, dir string, literal bool, args []strin
 	}
 	res, err := sandbox.Run(ctx, c)
 	a.logger().Info("git command",
-		slog.Any("args", full), slog.Int("exit_code", res.ExitCode),
+		slog.Any("args", redactArgs(full)), slog.Int("exit_code", res.ExitCode),
 		slog.Bool("timed_out", res.TimedOut), slog.Int64("duration_ms", res.Duration.Milliseconds()),
 		slog.Any("error", errString(err)))
 	return gitRun{res: res, err: err, timeout: c.Timeout}
@@ -203,6 +203,35 @@ func (a *Runner) result(run gitRun) contract.ActionResult {
 		meta = map[string]any{"truncated": true, "stdout_bytes": res.StdoutBytes}
 	}
 	return textResult(string(res.Stdout), meta)
+}
+
+// redactArgs returns args for the log, with the user information of URLs
+// ("https://user:token@host/…", a git_push remote) replaced by
+// "[REDACTED]": credentials must not reach the logs.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, arg := range args {
+		out[i] = redactURL(arg)
+	}
+	return out
+}
+
+// redactURL hides the user information of a "scheme://user@host/…" URL.
+func redactURL(s string) string {
+	i := strings.Index(s, "://")
+	if i < 0 {
+		return s
+	}
+	rest := s[i+3:]
+	host := rest
+	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
+		host = rest[:end]
+	}
+	at := strings.LastIndexByte(host, '@')
+	if at < 0 {
+		return s
+	}
+	return s[:i+3] + "[REDACTED]@" + rest[at+1:]
 }
 
 func signalNote(sig string) string {

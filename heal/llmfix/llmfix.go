@@ -1,13 +1,13 @@
 // Package llmfix is the Fix Agent's llm tier: it sends the seed's Fix
 // Agent inputs (bug_report, file_snippet, error_message,
 // previous_attempt_info, plus the whole file) to a model through the
-// llm.Provider layer and validates the structured answer against the
-// FixResult schema. Attempts go round-robin over the configured targets
-// with the runtime's rules (seed 003, §3): auth and quota errors are fatal,
-// a rate limit waits for Retry-After (or backs off) once every target was
-// limited, other errors move to the next target at once, and an answer
-// that fails the schema is sent back for a corrected reply. Every attempt
-// is an accounting entry.
+// ai-agent engine (package agent), as a one-file session whose final report
+// has the json format and the FixResult schema. The engine owns what every
+// ai-agent session gets: retries and round-robin fallback over the
+// configured targets (auth and quota fatal, rate limits waited, other
+// errors cycled), the final report's schema validation with a corrective
+// turn, the context guard and the accounting. The tier checks the report
+// once more (schema and a confidence within 0..1) and keeps the accounting.
 package llmfix
 
 import (
@@ -15,10 +15,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/salve-dev/salve/agent"
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/llm"
@@ -27,8 +29,12 @@ import (
 // Name is the tier's name in results and --fixers.
 const Name = "llm"
 
-// DefaultMaxRetries is how many cycles over the targets a fix may take.
-const DefaultMaxRetries = 3
+// DefaultMaxRetries is the attempts per turn across the targets.
+const DefaultMaxRetries = agent.DefaultMaxRetries
+
+// DefaultMaxTurns bounds a fix session: the answer, and room for the
+// engine to ask again after an invalid final report.
+const DefaultMaxTurns = 3
 
 // Target is one provider/model pair of the fallback list.
 type Target struct {
@@ -42,19 +48,23 @@ type Target struct {
 // Fixer is the llm tier. Targets is required.
 type Fixer struct {
 	Targets []Target
-	// MaxRetries is the number of cycles over Targets; zero means
+	// MaxRetries is the attempts per turn across Targets; zero means
 	// DefaultMaxRetries.
 	MaxRetries int
-	// MaxOutputTokens bounds each answer; zero means 16384.
+	// MaxTurns bounds one fix session; zero means DefaultMaxTurns.
+	MaxTurns int
+	// MaxOutputTokens bounds each answer; zero means the engine default.
 	MaxOutputTokens int
 	// Temperature, when set, is sent with each request.
 	Temperature *float64
-	// Timeout bounds each attempt; zero means 10 minutes.
+	// Timeout bounds each attempt; zero means the engine default.
 	Timeout time.Duration
 	// Sleep waits before a retry; nil means a timer honouring ctx.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Logger receives the engine's logs; nil discards them.
+	Logger *slog.Logger
 
 	mu   sync.Mutex
 	acct []contract.AccountingEntry
@@ -68,124 +78,60 @@ var (
 // Name returns "llm".
 func (f *Fixer) Name() string { return Name }
 
-// Accounting returns a copy of every attempt's accounting entry so far.
+// Accounting returns a copy of every request's accounting entry so far.
 func (f *Fixer) Accounting() []contract.AccountingEntry {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]contract.AccountingEntry(nil), f.acct...)
 }
 
-// ErrFatal is wrapped when a provider error ends the fix at once (auth,
-// quota, a failed test-llm expectation).
-var ErrFatal = errors.New("fatal provider error")
+// ErrSession is wrapped when the fix session ended without a valid report
+// (a fatal provider error, attempts exhausted, an invalid report).
+var ErrSession = errors.New("llm fix session failed")
 
-// Fix asks the targets for a fix of in and returns the validated result.
+// Fix runs one engine session for in and returns the validated result.
 func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, error) {
 	if len(f.Targets) == 0 {
 		return contract.FixResult{}, fmt.Errorf("llm: no model configured: %w", heal.ErrNoFix)
 	}
-	msgs := []llm.Message{
-		{Role: contract.RoleSystem, Content: SystemPrompt},
-		{Role: contract.RoleUser, Content: UserPrompt(in)},
+	schema, err := contract.Schema("FixResult")
+	if err != nil {
+		return contract.FixResult{}, fmt.Errorf("llm: %w", err)
+	}
+	targets := make([]agent.Target, len(f.Targets))
+	for i, t := range f.Targets {
+		targets[i] = agent.Target{Provider: t.Provider, Model: t.Model, Client: t.Client,
+			Params: agent.Params{Temperature: f.Temperature, MaxOutputTokens: f.MaxOutputTokens}}
 	}
 	retries := f.MaxRetries
 	if retries <= 0 {
 		retries = DefaultMaxRetries
 	}
-	cycle := newRateCycle(len(f.Targets))
-	var last error
-	for attempt := 0; attempt < retries*len(f.Targets); attempt++ {
-		idx := attempt % len(f.Targets)
-		t := f.Targets[idx]
-		resp, err := f.complete(ctx, t, msgs)
-		if ctx.Err() != nil {
-			return contract.FixResult{}, fmt.Errorf("llm: %w", ctx.Err())
-		}
-		if err != nil {
-			e := llm.AsError(err)
-			last = e
-			if e.Fatal() {
-				return contract.FixResult{}, fmt.Errorf("llm: %s/%s: %w: %w", t.Provider, t.Model, ErrFatal, e)
-			}
-			if e.Class == llm.ClassRateLimit {
-				if err := f.sleep(ctx, cycle.record(idx, e)); err != nil {
-					return contract.FixResult{}, fmt.Errorf("llm: %w", err)
-				}
-				continue
-			}
-			cycle.other()
-			continue
-		}
-		cycle.other()
-		res, verr := ParseResult(resp.Content)
-		if verr == nil {
-			res.Fixer = Name
-			return res, nil
-		}
-		last = verr
-		msgs = append(msgs,
-			llm.Message{Role: contract.RoleAssistant, Content: resp.Content},
-			llm.Message{Role: contract.RoleUser, Content: "Your reply is not a valid FixResult: " + verr.Error() + ". Reply again with only the JSON object."})
+	turns := f.MaxTurns
+	if turns <= 0 {
+		turns = DefaultMaxTurns
 	}
-	return contract.FixResult{}, fmt.Errorf("llm: no valid fix after %d attempts: %w", retries*len(f.Targets), last)
-}
-
-// complete performs one attempt and records its accounting entry.
-func (f *Fixer) complete(ctx context.Context, t Target, msgs []llm.Message) (llm.Response, error) {
-	now := f.Now
-	if now == nil {
-		now = time.Now
-	}
-	timeout := f.Timeout
-	if timeout == 0 {
-		timeout = 10 * time.Minute
-	}
-	maxOut := f.MaxOutputTokens
-	if maxOut == 0 {
-		maxOut = 16384
-	}
-	actx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	start := now()
-	resp, err := t.Client.Complete(actx, llm.Request{
-		Model: t.Model, Messages: msgs, Temperature: f.Temperature, MaxOutputTokens: maxOut,
-		Session: llm.SessionInfo{ProviderName: t.Provider, Transport: "native", Format: "json"},
+	res := agent.Run(ctx, agent.Options{
+		SystemPrompt: SystemPrompt, UserPrompt: UserPrompt(in), Targets: targets,
+		MaxTurns: turns, MaxRetries: retries, LLMTimeout: f.Timeout,
+		Format: agent.FormatJSON, Schema: schema, Transport: agent.TransportNative,
+		Sleep: f.Sleep, Now: f.Now, Logger: f.Logger,
 	})
-	e := contract.AccountingEntry{
-		Type: contract.AccountingLLM, Status: contract.AccountingOK, Latency: now().Sub(start).Milliseconds(),
-		Timestamp: start.UnixMilli(), Provider: t.Provider, Model: t.Model,
-	}
-	if err != nil {
-		e.Status, e.Error = contract.AccountingFail, llm.AsError(err).Error()
-	} else {
-		u := resp.Usage
-		if u.TotalTokens == 0 {
-			u.TotalTokens = u.InputTokens + u.OutputTokens
-		}
-		e.Tokens, e.StopReason, e.CostUSD = &u, resp.StopReason, resp.CostUSD
-		e.ActualProvider, e.ActualModel = resp.ActualProvider, resp.ActualModel
-	}
 	f.mu.Lock()
-	f.acct = append(f.acct, e)
+	f.acct = append(f.acct, res.Accounting...)
 	f.mu.Unlock()
-	return resp, err
-}
-
-func (f *Fixer) sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
+	if ctx.Err() != nil {
+		return contract.FixResult{}, fmt.Errorf("llm: %w", ctx.Err())
 	}
-	if f.Sleep != nil {
-		return f.Sleep(ctx, d)
+	if !res.Success || res.FinalReport == nil {
+		return contract.FixResult{}, fmt.Errorf("llm: %w: %s", ErrSession, res.Error)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
+	fix, err := ParseResult(string(res.FinalReport.ContentJSON))
+	if err != nil {
+		return contract.FixResult{}, fmt.Errorf("llm: %w: %w", ErrSession, err)
 	}
+	fix.Fixer = Name
+	return fix, nil
 }
 
 // SystemPrompt states the Fix Agent's boundary rules (seed 001).
@@ -195,9 +141,9 @@ Rules:
 - Change only the reported lines and at most 3 lines around each; an import line may be added or removed where the imports are.
 - Keep every comment exactly as it is.
 - Do not refactor, rename, reorder or reformat unrelated code.
-- Reply with only one JSON object, no prose and no code fence:
+- Deliver the fix as your final report in the json format, an object:
   {"patched_content": "<the FULL content of the file after your fix>", "fix_reason": "<one short sentence>", "confidence_score": <0 to 1>}
-- If you cannot fix it safely, return the file unchanged with confidence_score 0.`
+- If you cannot fix it safely, report the file unchanged with confidence_score 0.`
 
 // UserPrompt renders the Fix Agent's inputs for one file.
 func UserPrompt(in heal.FixInput) string {

@@ -11,31 +11,8 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/llm"
+	"github.com/salve-dev/salve/llm/scripted"
 )
-
-// fakeProvider answers from a list of replies, one per call.
-type fakeProvider struct {
-	replies []func(req llm.Request) (llm.Response, error)
-	calls   []llm.Request
-}
-
-func (p *fakeProvider) Complete(_ context.Context, req llm.Request) (llm.Response, error) {
-	p.calls = append(p.calls, req)
-	i := min(len(p.calls), len(p.replies)) - 1
-	return p.replies[i](req)
-}
-
-func text(s string) func(llm.Request) (llm.Response, error) {
-	return func(llm.Request) (llm.Response, error) {
-		return llm.Response{Content: s, StopReason: "stop", Usage: contract.TokenUsage{InputTokens: 100, OutputTokens: 20}}, nil
-	}
-}
-
-func fail(c llm.Class, retryAfter time.Duration) func(llm.Request) (llm.Response, error) {
-	return func(llm.Request) (llm.Response, error) {
-		return llm.Response{}, &llm.Error{Class: c, Message: "simulated " + string(c), RetryAfter: retryAfter}
-	}
-}
 
 const good = `{"patched_content":"fixed\n","fix_reason":"use + not -","confidence_score":0.8}`
 
@@ -44,77 +21,123 @@ var input = heal.FixInput{Path: "calc.py", Content: "broken\n", Request: contrac
 	ErrorMessage: "AssertionError: 1 != 3", FileSnippet: "   1 | broken\n", PreviousAttemptInfo: map[string]any{"outcome": "rejected"},
 }}
 
-func TestFix(t *testing.T) {
+// scenarios are played by the real test-llm provider; the model name
+// selects one.
+const scenarios = `[
+ {"id": "first", "systemPromptMustInclude": ["Fix Agent", "Keep every comment"],
+  "turns": [{"turn": 1, "response": {"kind": "final-report", "reportFormat": "json", "reportContentJson": ` + good + `,
+             "tokenUsage": {"inputTokens": 300, "outputTokens": 40}}}]},
+ {"id": "corrected",
+  "turns": [{"turn": 1, "response": {"kind": "final-report", "reportFormat": "json", "reportContentJson": {"patched_content": "x"}}},
+            {"turn": 2, "response": {"kind": "final-report", "reportFormat": "json", "reportContentJson": ` + good + `}}]},
+ {"id": "server-error",
+  "turns": [{"turn": 1, "failuresBeforeSuccess": 1, "failureStatus": "server_error",
+             "response": {"kind": "final-report", "reportFormat": "json", "reportContentJson": ` + good + `}}]},
+ {"id": "rate-limited",
+  "turns": [{"turn": 1, "failuresBeforeSuccess": 1, "failureStatus": "rate_limit", "failureRetryAfterMs": 2000,
+             "response": {"kind": "final-report", "reportFormat": "json", "reportContentJson": ` + good + `}}]},
+ {"id": "auth",
+  "turns": [{"turn": 1, "failuresBeforeSuccess": 9, "failureStatus": "auth_error",
+             "response": {"kind": "final-report", "reportFormat": "json", "reportContentJson": ` + good + `}}]},
+ {"id": "overconfident",
+  "turns": [{"turn": 1, "response": {"kind": "final-report", "reportFormat": "json",
+             "reportContentJson": {"patched_content": "x", "fix_reason": "r", "confidence_score": 7}}}]},
+ {"id": "never-valid",
+  "turns": [{"turn": 1, "response": {"kind": "final-report", "reportFormat": "json", "reportContentJson": {"patched_content": "x"}}},
+            {"turn": 2, "response": {"kind": "final-report", "reportFormat": "json", "reportContentJson": {"patched_content": "x"}}},
+            {"turn": 3, "response": {"kind": "final-report", "reportFormat": "json", "reportContentJson": {"patched_content": "x"}}}]}
+]`
+
+func TestFixThroughTheEngine(t *testing.T) {
+	sc, err := scripted.Parse([]byte(scenarios))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
-		name      string
-		a, b      []func(llm.Request) (llm.Response, error)
+		model     string
 		wantErr   error
-		wantCalls [2]int
-		sleeps    int
-		entries   int
+		providers string // providers of the accounting entries, in order
+		sleeps    string
 	}{
-		{name: "first answer", a: []func(llm.Request) (llm.Response, error){text(good)}, wantCalls: [2]int{1, 0}, entries: 1},
-		{name: "fenced with prose", a: []func(llm.Request) (llm.Response, error){text("Here:\n```json\n" + good + "\n```")}, wantCalls: [2]int{1, 0}, entries: 1},
-		{name: "invalid then corrected", a: []func(llm.Request) (llm.Response, error){text(`{"patched_content":"x"}`)}, b: []func(llm.Request) (llm.Response, error){text(good)}, wantCalls: [2]int{1, 1}, entries: 2},
-		{name: "server error falls back", a: []func(llm.Request) (llm.Response, error){fail(llm.ClassServer, 0)}, b: []func(llm.Request) (llm.Response, error){text(good)}, wantCalls: [2]int{1, 1}, entries: 2},
-		{name: "rate limits wait when all limited", a: []func(llm.Request) (llm.Response, error){fail(llm.ClassRateLimit, 3*time.Second), text(good)}, b: []func(llm.Request) (llm.Response, error){fail(llm.ClassRateLimit, 0)}, wantCalls: [2]int{2, 1}, sleeps: 1, entries: 3},
-		{name: "auth is fatal", a: []func(llm.Request) (llm.Response, error){fail(llm.ClassAuth, 0)}, b: []func(llm.Request) (llm.Response, error){text(good)}, wantErr: ErrFatal, wantCalls: [2]int{1, 0}, entries: 1},
-		{name: "never valid", a: []func(llm.Request) (llm.Response, error){text("no json here")}, b: []func(llm.Request) (llm.Response, error){text(`{"patched_content":"x","fix_reason":"r","confidence_score":7}`)}, wantErr: ErrInvalidResult, wantCalls: [2]int{3, 3}, entries: 6},
+		{model: "first", providers: "a"},
+		{model: "corrected", providers: "a,a"},
+		{model: "server-error", providers: "a,b,a"},
+		{model: "rate-limited", providers: "a,b,a", sleeps: "[2s]"},
+		{model: "auth", wantErr: ErrSession, providers: "a"},
+		{model: "overconfident", wantErr: ErrInvalidResult, providers: "a"},
+		{model: "never-valid", wantErr: ErrSession, providers: "a,a"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			pa := &fakeProvider{replies: tc.a}
-			pb := &fakeProvider{replies: tc.b}
-			if pb.replies == nil {
-				pb.replies = []func(llm.Request) (llm.Response, error){text(good)}
-			}
+		t.Run(tc.model, func(t *testing.T) {
+			p := scripted.New(sc)
 			var slept []time.Duration
-			f := &Fixer{Targets: []Target{{"a", "m1", pa}, {"b", "m2", pb}},
+			f := &Fixer{Targets: []Target{{"a", tc.model, p}, {"b", tc.model, p}},
 				Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }}
 			res, err := f.Fix(context.Background(), input)
 			if tc.wantErr != nil {
 				if !errors.Is(err, tc.wantErr) {
 					t.Fatalf("err = %v, want %v", err, tc.wantErr)
 				}
-			} else if err != nil || res.PatchedContent != "fixed\n" || res.Fixer != Name || res.ConfidenceScore != 0.8 {
+			} else if err != nil || res.PatchedContent != "fixed\n" || res.Fixer != Name || res.ConfidenceScore != 0.8 || res.FixReason != "use + not -" {
 				t.Fatalf("res %+v err %v", res, err)
 			}
-			if got := [2]int{len(pa.calls), len(pb.calls)}; got != tc.wantCalls {
-				t.Errorf("calls %v, want %v", got, tc.wantCalls)
-			}
-			if len(slept) != tc.sleeps {
-				t.Errorf("slept %v, want %d sleeps", slept, tc.sleeps)
-			}
-			acct := f.Accounting()
-			if len(acct) != tc.entries {
-				t.Errorf("%d accounting entries, want %d", len(acct), tc.entries)
-			}
-			for _, e := range acct {
-				if e.Type != contract.AccountingLLM || e.Provider == "" || e.Model == "" || (e.Status == contract.AccountingOK) != (e.Tokens != nil) {
-					t.Errorf("bad accounting entry %+v", e)
+			var provs []string
+			for _, e := range f.Accounting() {
+				if e.Type != contract.AccountingLLM {
+					continue // the engine also accounts its final-report tool calls
 				}
+				if e.Model != tc.model || (e.Status == contract.AccountingOK) == (e.Error != "") {
+					t.Errorf("accounting entry %+v", e)
+				}
+				provs = append(provs, e.Provider)
+			}
+			if got := strings.Join(provs, ","); got != tc.providers {
+				t.Errorf("accounting providers %q, want %q", got, tc.providers)
+			}
+			var waits []time.Duration
+			for _, d := range slept {
+				if d > 0 {
+					waits = append(waits, d)
+				}
+			}
+			if tc.sleeps != "" && fmt.Sprint(waits) != tc.sleeps {
+				t.Errorf("slept %v, want %s", slept, tc.sleeps)
 			}
 		})
 	}
 }
 
+// captureProvider answers with a native final report and keeps the
+// requests, to check what the prompt carries.
+type captureProvider struct{ reqs []llm.Request }
+
+func (c *captureProvider) Complete(_ context.Context, req llm.Request) (llm.Response, error) {
+	c.reqs = append(c.reqs, req)
+	return llm.Response{StopReason: "tool_calls", Usage: contract.TokenUsage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15},
+		ToolCalls: []llm.ToolCall{{ID: "c1", Name: "agent__final_report", Arguments: `{"report_format":"json","content_json":` + good + `}`}}}, nil
+}
+
 func TestPromptCarriesTheSeedInputs(t *testing.T) {
-	p := &fakeProvider{replies: []func(llm.Request) (llm.Response, error){text(`{"bad":1}`), text(good)}}
-	f := &Fixer{Targets: []Target{{"a", "m", p}}}
+	p := &captureProvider{}
+	f := &Fixer{Targets: []Target{{"cap", "m", p}}}
 	if _, err := f.Fix(context.Background(), input); err != nil {
 		t.Fatal(err)
 	}
-	user := p.calls[0].Messages[1].Content
+	var user, system string
+	for _, m := range p.reqs[0].Messages {
+		switch m.Role {
+		case contract.RoleUser:
+			user += m.Content
+		case contract.RoleSystem:
+			system += m.Content
+		}
+	}
 	for _, want := range []string{`"file_path": "calc.py"`, "AssertionError: 1 != 3", "   1 | broken", `"outcome": "rejected"`, "<<<FILE\nbroken\n"} {
 		if !strings.Contains(user, want) {
 			t.Errorf("user prompt lacks %q:\n%s", want, user)
 		}
 	}
-	if p.calls[0].Messages[0].Role != contract.RoleSystem || !strings.Contains(p.calls[0].Messages[0].Content, "Keep every comment") {
-		t.Error("system prompt missing the boundary rules")
-	}
-	second := p.calls[1].Messages
-	if len(second) != 4 || second[2].Role != contract.RoleAssistant || !strings.Contains(second[3].Content, "not a valid FixResult") {
-		t.Errorf("retry messages: %+v", second)
+	if !strings.Contains(system, "Keep every comment") || !strings.Contains(system, "agent__final_report") {
+		t.Errorf("system prompt:\n%s", system)
 	}
 }
 
@@ -133,6 +156,5 @@ func FuzzParseResult(f *testing.F) {
 		if err == nil && (res.ConfidenceScore < 0 || res.ConfidenceScore > 1) {
 			t.Fatalf("accepted confidence %v", res.ConfidenceScore)
 		}
-		_ = fmt.Sprint(res)
 	})
 }

@@ -87,3 +87,21 @@ func TestStartEntry(t *testing.T) {
 		t.Fatalf("env = %q, %v", res.Text, err)
 	}
 }
+
+// FuzzDecodeEntry reads arbitrary config entries: DecodeEntry never panics,
+// and every failure is a StartError at the config stage.
+func FuzzDecodeEntry(f *testing.F) {
+	for _, s := range []string{`{"command":"x"}`, `{"url":"http://h","enabled":false}`, `[]`, `{"env":{"A":1}}`, `null`, `{"args":["a",null]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, entry string) {
+		cfg, _, err := DecodeEntry("s", json.RawMessage(entry))
+		var se *StartError
+		if err != nil && (!errors.As(err, &se) || se.Stage != StageConfig || se.Server != "s") {
+			t.Fatalf("DecodeEntry(%q) error = %v", entry, err)
+		}
+		if err == nil && cfg.Name != "s" {
+			t.Fatalf("DecodeEntry(%q) name = %q", entry, cfg.Name)
+		}
+	})
+}

@@ -90,7 +90,7 @@ func startHTTPEverything(t testing.TB, transport string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		killGroup(cmd)
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = cmd.Wait()
 	})
 	ready := make(chan struct{})

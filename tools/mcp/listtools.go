@@ -52,19 +52,7 @@ func WriteToolList(w io.Writer, listings []Listing, draft *toolschema.Draft) (Su
 			b.WriteString("  (no tools reported)\n")
 		}
 		for _, t := range l.Tools {
-			fmt.Fprintf(&b, "  - %s (exposed as %s)\n", t.LocalName, t.Name)
-			fmt.Fprintf(&b, "    description: %s\n", indentContinuation(t.Description, "      "))
-			b.WriteString("    inputSchema:\n")
-			b.WriteString(indentJSON(t.InputSchema, "      "))
-			if draft != nil {
-				sum.Total++
-				status := "FAIL"
-				if draft.Check(t.InputSchema) == nil {
-					status = "OK"
-					sum.Passed++
-				}
-				fmt.Fprintf(&b, "    schema validation (%s): %s\n", draft.Name, status)
-			}
+			writeTool(&b, t, draft, &sum)
 		}
 		b.WriteString("\n")
 	}
@@ -73,6 +61,24 @@ func WriteToolList(w io.Writer, listings []Listing, draft *toolschema.Draft) (Su
 	}
 	_, err := w.Write(b.Bytes())
 	return sum, err
+}
+
+// writeTool renders one tool, and its schema check when draft is set.
+func writeTool(b *bytes.Buffer, t tools.Tool, draft *toolschema.Draft, sum *Summary) {
+	fmt.Fprintf(b, "  - %s (exposed as %s)\n", t.LocalName, t.Name)
+	fmt.Fprintf(b, "    description: %s\n", indentContinuation(t.Description, "      "))
+	b.WriteString("    inputSchema:\n")
+	b.WriteString(indentJSON(t.InputSchema, "      "))
+	if draft == nil {
+		return
+	}
+	sum.Total++
+	status := "FAIL"
+	if draft.Check(t.InputSchema) == nil {
+		status = "OK"
+		sum.Passed++
+	}
+	fmt.Fprintf(b, "    schema validation (%s): %s\n", draft.Name, status)
 }
 
 // indentJSON pretty-prints raw with 2-space indentation, every line

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os/exec"
 	"sync"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -70,8 +71,9 @@ type Server struct {
 	kind    string
 	logger  *slog.Logger
 	session *sdk.ClientSession
-	cmd     *exec.Cmd
+	child   *child // stdio only
 	http    *http.Client
+	tap     *schemaTap
 	stderr  *sandbox.Capture
 
 	list   []tools.Tool
@@ -105,6 +107,7 @@ func Start(ctx context.Context, cfg ServerConfig, opts Options) (*Server, error)
 		kind:    kind,
 		logger:  logger.With("mcp_server", cfg.Name),
 		stderr:  sandbox.NewCapture(stderrKeep),
+		tap:     newSchemaTap(),
 		done:    make(chan struct{}),
 		closing: make(chan struct{}),
 	}
@@ -122,8 +125,12 @@ func Start(ctx context.Context, cfg ServerConfig, opts Options) (*Server, error)
 	stopBinding := context.AfterFunc(startCtx, lifeCancel)
 	defer stopBinding()
 
-	transport, cmd, httpc := transportFor(kind, cfg, opts, s.stderr)
-	s.cmd, s.http = cmd, httpc
+	transport, ch, httpc, err := transportFor(kind, cfg, opts, s.stderr, s.tap)
+	if err != nil {
+		lifeCancel()
+		return nil, s.failStart(StageSpawn, err)
+	}
+	s.child, s.http = ch, httpc
 	client := sdk.NewClient(&sdk.Implementation{Name: or(opts.ClientName, "salve-ai-agent"), Version: or(opts.ClientVersion, "dev")},
 		&sdk.ClientOptions{Logger: s.logger})
 	session, err := client.Connect(lifeCtx, transport, nil)
@@ -131,9 +138,7 @@ func Start(ctx context.Context, cfg ServerConfig, opts Options) (*Server, error)
 		lifeCancel()
 		closeIdle(httpc)
 		stage := StageInitialize
-		if cmd != nil && cmd.Process == nil {
-			stage = StageSpawn
-		} else if cmd == nil {
+		if ch == nil {
 			stage = StageConnect
 		}
 		return nil, s.failStart(stage, err)
@@ -151,9 +156,8 @@ func Start(ctx context.Context, cfg ServerConfig, opts Options) (*Server, error)
 
 // failStart cleans up after a failed start and builds the error.
 func (s *Server) failStart(stage string, err error) error {
-	if s.cmd != nil && s.cmd.Process != nil {
-		killGroup(s.cmd)
-		_ = s.cmd.Wait()
+	if s.child != nil {
+		s.child.kill()
 	}
 	return &StartError{Server: s.name, Stage: stage, Err: err, Stderr: string(s.stderr.Bytes())}
 }
@@ -174,9 +178,12 @@ func (s *Server) loadTools(ctx context.Context, cfg ServerConfig, opts Options) 
 			s.logger.Warn("MCP tool name collides after sanitising; keeping the first", "tool", t.Name, "exposed", exposed)
 			continue
 		}
-		raw, err := json.Marshal(t.InputSchema)
-		if err != nil || string(raw) == "null" {
-			raw = json.RawMessage(`{"type":"object"}`)
+		raw, ok := s.tap.schema(t.Name)
+		if !ok {
+			var err error
+			if raw, err = json.Marshal(t.InputSchema); err != nil || string(raw) == "null" {
+				raw = json.RawMessage(`{"type":"object"}`)
+			}
 		}
 		entry := &toolEntry{tool: tools.Tool{
 			Name: exposed, LocalName: t.Name, Server: s.name, Kind: tools.KindMCP,
@@ -314,8 +321,11 @@ func (s *Server) Close() error {
 			}
 			<-s.done
 		}
-		if s.cmd != nil {
-			killGroup(s.cmd)
+		if s.child != nil {
+			if err := s.child.Close(); err != nil && s.closeErr == nil {
+				s.closeErr = fmt.Errorf("close MCP server '%s': %w", s.name, err)
+			}
+			s.child.killGroup(syscall.SIGKILL)
 		}
 		if s.cancel != nil {
 			s.cancel()

@@ -72,6 +72,11 @@ func TestEverythingServer(t *testing.T) {
 					t.Fatalf("tool %+v", tl)
 				}
 			}
+			// The schema is kept as the server sent it, member order included.
+			const echoSchema = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"message":{"type":"string","description":"Message to echo"}},"required":["message"]}`
+			if got := string(s.Tools()[0].InputSchema); s.Tools()[0].LocalName != "echo" || got != echoSchema {
+				t.Fatalf("echo inputSchema = %s, want %s", got, echoSchema)
+			}
 			if got := call(t, s, "everything__echo", `{"message":"hello"}`); got.Text != "Echo: hello" || got.IsError {
 				t.Fatalf("echo = %+v", got)
 			}

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"errors"
 	"net/http"
 	"os"
 	"os/exec"
@@ -59,17 +58,6 @@ func stdioCommand(cfg ServerConfig, opts Options, stderr *sandbox.Capture) *exec
 	return cmd
 }
 
-// killGroup sends SIGKILL to the process group of cmd, if it started.
-func killGroup(cmd *exec.Cmd) {
-	if cmd == nil || cmd.Process == nil {
-		return
-	}
-	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	if err != nil && !errors.Is(err, syscall.ESRCH) {
-		_ = cmd.Process.Kill()
-	}
-}
-
 // prefixWriter tees a child's stderr to the capture and to a live writer.
 type prefixWriter struct {
 	w       interface{ Write([]byte) (int, error) }
@@ -83,10 +71,12 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// headerTransport adds fixed headers to every request.
+// headerTransport adds fixed headers to every request and shows every
+// response body to the schema tap.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
+	tap     *schemaTap
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -97,18 +87,22 @@ func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header.Set(k, v)
 		}
 	}
-	return h.base.RoundTrip(req)
+	resp, err := h.base.RoundTrip(req)
+	if err == nil && resp.Body != nil && h.tap != nil {
+		resp.Body = &tapBody{tapReader: newTapReader(resp.Body, h.tap), c: resp.Body}
+	}
+	return resp, err
 }
 
 // httpClient returns the client of an http or sse server. Without
 // Options.HTTPTransport each server gets its own connection pool, which
 // Close empties.
-func httpClient(cfg ServerConfig, opts Options) *http.Client {
+func httpClient(cfg ServerConfig, opts Options, tap *schemaTap) *http.Client {
 	base := opts.HTTPTransport
 	if base == nil {
 		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	return &http.Client{Transport: &headerTransport{base: base, headers: expandAll(cfg.Headers, opts.Expand)}}
+	return &http.Client{Transport: &headerTransport{base: base, headers: expandAll(cfg.Headers, opts.Expand), tap: tap}}
 }
 
 // closeIdle closes the idle connections of a client made by httpClient.
@@ -123,19 +117,23 @@ func closeIdle(c *http.Client) {
 	}
 }
 
-// transportFor builds the SDK transport of cfg; cmd is set for stdio,
-// client for http and sse.
-func transportFor(kind string, cfg ServerConfig, opts Options, stderr *sandbox.Capture) (sdk.Transport, *exec.Cmd, *http.Client) {
+// transportFor builds the SDK transport of cfg. For stdio it starts the
+// child (an error then means it could not be spawned); for http and sse it
+// returns the HTTP client to empty at Close.
+func transportFor(kind string, cfg ServerConfig, opts Options, stderr *sandbox.Capture, tap *schemaTap) (sdk.Transport, *child, *http.Client, error) {
 	switch kind {
 	case TypeStdio:
-		cmd := stdioCommand(cfg, opts, stderr)
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: opts.terminateDuration()}, cmd, nil
+		c, err := startChild(stdioCommand(cfg, opts, stderr), tap, opts.terminateDuration())
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return &sdk.IOTransport{Reader: c.reader(), Writer: c}, c, nil, nil
 	case TypeSSE:
-		client := httpClient(cfg, opts)
-		return &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}, nil, client
+		client := httpClient(cfg, opts, tap)
+		return &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}, nil, client, nil
 	default:
-		client := httpClient(cfg, opts)
-		return &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client, DisableStandaloneSSE: true}, nil, client
+		client := httpClient(cfg, opts, tap)
+		return &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client, DisableStandaloneSSE: true}, nil, client, nil
 	}
 }
 

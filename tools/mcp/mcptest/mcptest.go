@@ -84,11 +84,9 @@ func NewServer(opts Options) *sdk.Server {
 	add := func(name, desc, schema string, h func(ctx context.Context, args map[string]any) (*sdk.CallToolResult, error)) {
 		srv.AddTool(&sdk.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(schema)},
 			func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-				var args map[string]any
-				if len(req.Params.Arguments) > 0 {
-					if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-						return nil, err
-					}
+				args, err := decodeArgs(req.Params.Arguments)
+				if err != nil {
+					return nil, err
 				}
 				return h(ctx, args)
 			})
@@ -152,6 +150,16 @@ func NewServer(opts Options) *sdk.Server {
 			func(context.Context, map[string]any) (*sdk.CallToolResult, error) { return text("unreachable"), nil })
 	}
 	return srv
+}
+
+// decodeArgs reads a call's arguments; none is an empty map.
+func decodeArgs(raw json.RawMessage) (map[string]any, error) {
+	args := map[string]any{}
+	if len(raw) == 0 {
+		return args, nil
+	}
+	err := json.Unmarshal(raw, &args)
+	return args, err
 }
 
 type addFunc func(name, desc, schema string, h func(ctx context.Context, args map[string]any) (*sdk.CallToolResult, error))

@@ -28,7 +28,10 @@ func direct(ctx context.Context) {
 	var c sandbox.Cmd
 	c.Path = "aider" // want `aider set as a Cmd's Path`
 	p := &exec.Cmd{}
-	p.Path = tool // want `aider set as a Cmd's Path`
+	p.Path = tool                                                                      // want `aider set as a Cmd's Path`
+	_ = exec.Command("sh", "-c", "aider --yes a.py")                                   // want `aider started through a shell with exec.Command`
+	_ = exec.CommandContext(ctx, "/bin/bash", "-c", "cd src && AIDER_X=1 aider --yes") // want `aider started through a shell with exec.CommandContext`
+	_ = sandbox.Run(ctx, sandbox.Cmd{Path: "sh", Args: []string{"-c", "exec aider"}})  // want `aider started through a shell in a Cmd literal`
 }
 
 func results() []contract.ToolRunResultV1 {
@@ -47,6 +50,9 @@ func fine(ctx context.Context, name string) {
 	_ = exec.Command(name)
 	_ = sandbox.Run(ctx, sandbox.Cmd{Path: "go", Args: []string{"aider"}})
 	_ = exec.Command("aider-helper")
+	_ = exec.Command("sh", "-c", "echo aider; aider-helper --x")
+	_ = sandbox.Run(ctx, sandbox.Cmd{Path: "sh", Args: []string{"-c", "make aider"}})
+	_ = sandbox.Run(ctx, sandbox.Cmd{Path: "go", Args: []string{"-c", "aider"}})
 	_ = toolrun.RunAider(ctx)
 	_ = contract.Rejected()
 	var zero contract.ToolRunResultV1
