@@ -12,9 +12,7 @@ func cleanLine(s string) string {
 	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
 		s = s[:len(s)-1]
 	}
-	if strings.IndexByte(s, '\r') < 0 {
-		// the common case; LastIndexByte is not vectorised
-	} else if i := strings.LastIndexByte(s, '\r'); i >= 0 {
+	if i := lastCR(s); i >= 0 {
 		// A bare CR overprints the line: keep what a terminal would show,
 		// unless what follows is only an escape sequence (GitLab sections).
 		after := stripANSI(s[i+1:])
@@ -28,6 +26,15 @@ func cleanLine(s string) string {
 		s = stripANSI(s)
 	}
 	return stripPrefixes(s)
+}
+
+// lastCR is the index of the last carriage return in s, or -1. It checks
+// with the vectorised IndexByte first: most lines have none.
+func lastCR(s string) int {
+	if strings.IndexByte(s, '\r') < 0 {
+		return -1
+	}
+	return strings.LastIndexByte(s, '\r')
 }
 
 // stripANSI removes CSI ("ESC [ ... letter") and OSC ("ESC ] ... BEL or ESC \")

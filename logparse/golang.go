@@ -200,9 +200,7 @@ func (g *goTest) line(p *parser, s string) bool {
 }
 
 func (g *goTest) indented(p *parser, s string) bool {
-	if !strings.Contains(s, ".go:") {
-		// not a test's file:line line
-	} else if m := reGoLine.FindStringSubmatch(s); m != nil && (g.failing != "" || g.running != "") {
+	if m := matchIf(s, ".go:", reGoLine); m != nil && (g.failing != "" || g.running != "") {
 		if m[2] == "testing.go" {
 			return true // the testing package's own note ("race detected during execution of test")
 		}
@@ -224,12 +222,11 @@ func (g *goTest) indented(p *parser, s string) bool {
 	if last == nil {
 		return false
 	}
-	if !strings.Contains(s, "Error") && !strings.Contains(s, "Messages:") {
-		// not a testify line
-	} else if m := reGoTrace.FindStringSubmatch(s); m != nil {
+	if m := matchIf(s, "Error Trace:", reGoTrace); m != nil {
 		last.abs = own(m[1])
 		return true
-	} else if m := reGoTestify.FindStringSubmatch(s); m != nil {
+	}
+	if m := matchIf(s, ":", reGoTestify); m != nil {
 		if strings.TrimSpace(last.msg) == "" || m[1] == "Error" && !strings.Contains(last.msg, "\n") {
 			last.msg = strings.TrimSpace(last.msg + "\n" + m[1] + ": " + m[2])
 		}

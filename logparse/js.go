@@ -166,9 +166,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 	if len(s) < 3 {
 		return false
 	}
-	if !isDigit(s[len(s)-1]) || strings.IndexByte(s, ' ') >= 0 || strings.IndexByte(s, ':') < 0 {
-		// not node's file:line header
-	} else if m := reNodeLoc.FindStringSubmatch(s); m != nil {
+	if m := nodeLocLine(s); m != nil {
 		j.loc = &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "node"}
 		return false
 	}
@@ -249,6 +247,15 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.msg = strings.TrimSpace(s)
 	}
 	return false
+}
+
+// nodeLocLine reads the "file.js:line" header Node prints above an
+// uncaught error's source line.
+func nodeLocLine(s string) []string {
+	if !isDigit(s[len(s)-1]) || strings.IndexByte(s, ' ') >= 0 || strings.IndexByte(s, ':') < 0 {
+		return nil
+	}
+	return reNodeLoc.FindStringSubmatch(s)
 }
 
 func (j *jsFail) frame(s string) []string {

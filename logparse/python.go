@@ -120,9 +120,7 @@ func (t *pyTrace) line(p *parser, s string) bool {
 		*t = pyTrace{active: true, test: t.test}
 		return true
 	}
-	if !strings.Contains(s, `File "`) {
-		// not a frame
-	} else if m := rePyFrame.FindStringSubmatch(s); m != nil && (t.active || m[3] == "") {
+	if m := matchIf(s, `File "`, rePyFrame); m != nil && (t.active || m[3] == "") {
 		if !t.active {
 			*t = pyTrace{active: true, test: t.test}
 		}
