@@ -159,7 +159,9 @@ func (j *jsFail) line(p *parser, s string) bool {
 		}
 		j.console = false
 	}
-	if t := strings.TrimSpace(s); strings.HasPrefix(t, "console.") && !strings.ContainsAny(t, " (") {
+	trimmed := strings.TrimLeft(s, " \t")
+	indent := len(s) - len(trimmed)
+	if strings.HasPrefix(trimmed, "console.") && !strings.ContainsAny(trimmed, " (") {
 		j.open, j.console = false, true
 		return false
 	}
@@ -170,9 +172,9 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.loc = &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "node"}
 		return false
 	}
-	if t := strings.TrimSpace(s); strings.HasPrefix(t, "FAIL ") && strings.Contains(t, " > ") {
+	if strings.HasPrefix(trimmed, "FAIL ") && strings.Contains(trimmed, " > ") {
 		// vitest: " FAIL  file.test.js > suite > name"
-		_, name, _ := strings.Cut(t, " > ")
+		_, name, _ := strings.Cut(strings.TrimSpace(trimmed), " > ")
 		j.start(name, false)
 		return true
 	}
@@ -201,14 +203,14 @@ func (j *jsFail) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if len(s) > 4 && s[0] == ' ' && strings.Contains(s, ") ") && isDigit(strings.TrimLeft(s, " ")[0]) {
+	if len(s) > 4 && s[0] == ' ' && trimmed != "" && isDigit(trimmed[0]) && strings.Contains(s, ") ") {
 		if m := reMochaHead.FindStringSubmatch(s); m != nil && !strings.Contains(m[1], "(") {
 			j.start(m[1], false)
 			j.mocha = true
 			return true
 		}
 	}
-	if len(s)-len(strings.TrimLeft(s, " ")) <= 8 && p.hasErrWord(s) && (strings.Contains(s, "Error") || strings.Contains(s, "Exception")) {
+	if indent <= 8 && (strings.Contains(trimmed, "Error") || strings.Contains(trimmed, "Exception")) {
 		if m := reJsErr.FindStringSubmatch(s); m != nil {
 			if !j.open || j.done {
 				j.start("", false)
