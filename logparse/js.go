@@ -141,6 +141,7 @@ type jsFail struct {
 	done    bool
 	tap     bool
 	mocha   bool
+	runner  string   // jest, mocha, node:test, vitest; node for uncaught errors
 	console bool     // inside a jest console.* block
 	loc     *finding // node's "file:line" header before an uncaught error
 }
@@ -176,6 +177,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 		// vitest: " FAIL  file.test.js > suite > name"
 		_, name, _ := strings.Cut(strings.TrimSpace(trimmed), " > ")
 		j.start(name, false)
+		j.runner = "vitest"
 		return true
 	}
 	switch {
@@ -187,6 +189,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 				t = ""
 			}
 			j.start(t, false)
+			j.runner = "jest"
 			return true
 		}
 	case strings.Contains(s, "✖ "):
@@ -195,17 +198,20 @@ func (j *jsFail) line(p *parser, s string) bool {
 				return true
 			}
 			j.start(m[1], false)
+			j.runner = "node:test"
 			return true
 		}
 	case strings.Contains(s, "not ok "):
 		if m := reTapNotOK.FindStringSubmatch(s); m != nil {
 			j.start(m[1], true)
+			j.runner = "node:test"
 			return true
 		}
 	}
 	if len(s) > 4 && s[0] == ' ' && trimmed != "" && isDigit(trimmed[0]) && strings.Contains(s, ") ") {
 		if m := reMochaHead.FindStringSubmatch(s); m != nil && !strings.Contains(m[1], "(") {
 			j.start(m[1], false)
+			j.runner = "mocha"
 			j.mocha = true
 			return true
 		}
@@ -335,7 +341,7 @@ func (j *jsFail) frameLine(p *parser, m []string) bool {
 	f.conf = 0.8
 	if j.test != "" {
 		f.conf = 0.85
-		f.tool = "jest/mocha/node:test"
+		f.tool = j.runner
 	}
 	p.emit(f)
 	j.done = true
