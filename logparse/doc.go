@@ -79,7 +79,8 @@
 //     above, ESLint rules, shellcheck SC2xxx, tsc unused locals) and
 //     warnings promoted to errors (-Werror in gcc/clang, javac -Werror,
 //     #![deny(warnings)]). Plain compiler warnings did not fail the build
-//     and are not reported; linter warnings are, as LINTING.
+//     and are not reported; linter warnings (ESLint, shellcheck, clippy's
+//     own lints, flake8 and pylint) are, as LINTING.
 //   - LOGIC: failing tests and assertions, panics and exceptions at run
 //     time. The location is the assertion (go test's t.Errorf line,
 //     pytest's failing line, the test frame of a JUnit failure) or the
