@@ -137,9 +137,19 @@ func stripOnePrefix(s string) string {
 					return strings.TrimPrefix(rest[1:], " ")
 				}
 			}
-			// [10:20:30] style
+			// [10:20:30] style; TeamCity adds "W:\t [Step 1/2] "
 			if len(s) > 10 && s[3] == ':' && s[6] == ':' && s[9] == ']' {
-				return strings.TrimPrefix(s[10:], " ")
+				rest := s[10:]
+				if len(rest) > 2 && rest[0] >= 'A' && rest[0] <= 'Z' && rest[1] == ':' {
+					rest = strings.TrimLeft(rest[2:], " \t")
+					if strings.HasPrefix(rest, "[Step ") {
+						if i := strings.Index(rest, "] "); i > 0 {
+							rest = rest[i+2:]
+						}
+					}
+					return rest
+				}
+				return strings.TrimPrefix(rest, " ")
 			}
 		}
 	case c == '#':
