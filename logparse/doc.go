@@ -12,7 +12,8 @@
 // overprinting and CRLF; the line prefixes of GitHub Actions and Azure
 // timestamps and problem-matcher echoes, GitLab's timestamps and section
 // markers, Jenkins' timestamper and console notes, TeamCity, Travis folds and
-// Docker BuildKit's "#N 0.123"), then offered to the multi-line
+// Docker BuildKit's "#N 0.123"); `go test -json` events are unwrapped into
+// the lines they carry. The lines are then offered to the multi-line
 // handlers (tracebacks, rustc blocks, go test, test runners, stack
 // traces), and otherwise to the single-line rows of the table, in order.
 // Memory is bounded by [MaxLineLength], [Options.MaxReports], the handlers'

@@ -15,7 +15,7 @@ func init() {
 			Classify: goClassify, Confidence: 0.95,
 			Doc: "go build, go vet, staticcheck and golangci-lint: file.go:line:col: message (the column is required: log.Lshortfile lines have none)"},
 		&Row{Name: "go-test", Family: "go", Tool: "go test",
-			Doc: "go test: t.Errorf/Fatalf lines under --- FAIL (and -v streams), testify blocks, by package"},
+			Doc: "go test: t.Errorf/Fatalf lines under --- FAIL (-v and -json streams too), testify blocks, by package"},
 		&Row{Name: "go-panic", Family: "go", Tool: "go",
 			Doc: "Go panics and fatal errors (the deepest goroutine frame inside the workspace) and race reports (the first access's frame)"},
 	)
@@ -92,6 +92,7 @@ type goTest struct {
 	buf     []goItem // lines of tests whose verdict is not known yet
 	group   []goItem // lines of failed tests, not yet emitted
 	pending []finding
+	failed  []string // tests of this package that failed, children first in -json streams
 	panic   *goPanic
 	race    *goRace
 }
@@ -275,6 +276,9 @@ func (g *goTest) verdict(p *parser, v, name string) {
 	g.group = append(g.group, moved...)
 	if v == "FAIL" {
 		g.failing = name
+		if len(g.failed) < 256 {
+			g.failed = append(g.failed, own(name))
+		}
 	} else {
 		g.failing = ""
 	}
@@ -305,7 +309,7 @@ func (g *goTest) endGroup(p *parser) {
 			}
 		}
 		if len(chosen) == 0 {
-			if hasSubtest(order, t) {
+			if hasSubtest(order, t) || hasSubtest(g.failed, t) {
 				continue // a parent's t.Log; its failed subtests say why
 			}
 			chosen = items[len(items)-1:]
@@ -348,6 +352,7 @@ func (g *goTest) packageDone(p *parser, pkg string) {
 	}
 	g.pending = g.pending[:0]
 	g.buf = g.buf[:0]
+	g.failed = g.failed[:0]
 	g.running, g.failing = "", ""
 }
 

@@ -2,6 +2,7 @@ package logparse
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"math"
@@ -162,6 +163,7 @@ type parser struct {
 	used     map[string]int // reports per row, when counting (tests)
 	errWord  int8           // hasErrWord's answer for the current line: 0 unknown, 1 no, 2 yes
 	frames   []string       // absolute workspace frames, for commonDir
+	partial  string         // a -json event's unfinished line
 	rels     []string       // relative paths named by summaries, for pairedRoot
 }
 
@@ -205,6 +207,49 @@ func (p *parser) feed(raw string) {
 	if len(s) > MaxLineLength {
 		s = s[:MaxLineLength]
 	}
+	if len(s) > 12 && s[0] == '{' && strings.Contains(s, `"Output":`) {
+		if out, ok := goTestJSONOutput(s); ok {
+			p.feedOutput(out)
+			return
+		}
+	}
+	p.process(s)
+}
+
+// goTestJSONOutput returns the Output of a `go test -json` (test2json)
+// event, or of a -json build event.
+func goTestJSONOutput(s string) (string, bool) {
+	var ev struct {
+		Action string
+		Output *string
+	}
+	if err := json.Unmarshal([]byte(s), &ev); err != nil || ev.Output == nil {
+		return "", false
+	}
+	return *ev.Output, true
+}
+
+// feedOutput feeds the text of -json events as the lines they carry; an
+// event may hold part of a line, which waits (bounded) for the rest.
+func (p *parser) feedOutput(out string) {
+	out = p.partial + out
+	p.partial = ""
+	for {
+		i := strings.IndexByte(out, '\n')
+		if i < 0 {
+			if len(out) > MaxLineLength {
+				out = out[:MaxLineLength]
+			}
+			p.partial = own(out)
+			return
+		}
+		p.process(cleanLine(out[:i]))
+		out = out[i+1:]
+	}
+}
+
+// process reads one clean line.
+func (p *parser) process(s string) {
 	p.trackContext(s)
 	p.errWord = 0
 	for _, h := range p.handlers {
@@ -374,6 +419,10 @@ var eofCascade = mustRe(`(?i)end of (?:file|input)|unexpected EOF|unclosed delim
 
 // finish flushes the handlers and returns the reports, never nil.
 func (p *parser) finish() []contract.BugReport {
+	if p.partial != "" {
+		p.process(p.partial)
+		p.partial = ""
+	}
 	for _, h := range p.handlers {
 		h.flush(p)
 	}

@@ -1,0 +1,3 @@
+module ex.com/j
+
+go 1.22

@@ -1,0 +1,5 @@
+package kv
+
+import "strings"
+
+func Key(s string) string { return strings.ToLower(s) + suffix }

@@ -1,0 +1,3 @@
+module ex.com/h
+
+go 1.22
