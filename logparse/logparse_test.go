@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
@@ -245,5 +246,34 @@ func TestDocsListEveryRow(t *testing.T) {
 		if !strings.Contains(string(doc), " "+r.Name+" ") {
 			t.Errorf("docs/logparse.md does not list row %q; paste `salve parse --list` into it", r.Name)
 		}
+	}
+}
+
+// TestConcurrentParses runs parses side by side (the classification cache
+// is shared) and wants the same answers as one at a time.
+func TestConcurrentParses(t *testing.T) {
+	dirs := corpusCases(t)
+	want := make([]string, len(dirs))
+	for i, dir := range dirs {
+		_, _, opts, _ := ReadCase(dir)
+		want[i] = renderText(parseFile(t, filepath.Join(dir, "log.txt"), opts))
+	}
+	errs := make(chan string, len(dirs))
+	var wg sync.WaitGroup
+	for i, dir := range dirs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, opts, _ := ReadCase(dir)
+			b, _ := os.ReadFile(filepath.Join(dir, "log.txt"))
+			if got := renderText(ParseString(string(b), opts)); got != want[i] {
+				errs <- dir
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for dir := range errs {
+		t.Errorf("%s: a concurrent parse differs", dir)
 	}
 }
