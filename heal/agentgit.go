@@ -73,3 +73,8 @@ func (g AgentGit) RevParse(ctx context.Context, dir, ref string) (string, error)
 	h, err := g.client(dir).RevParse(ctx, ref)
 	return strings.TrimSpace(h), err
 }
+
+// Diff returns the unstaged changes of the work tree at dir.
+func (g AgentGit) Diff(ctx context.Context, dir string) (string, error) {
+	return g.client(dir).Diff(ctx)
+}

@@ -86,9 +86,12 @@ func repoFrom(t testing.TB, name string) string {
 
 // userState is everything of the user's repository that heal must not
 // touch: the work tree's files, the index, HEAD and every ref except the
-// heal branches.
+// heal branches (and their remote-tracking refs after a push).
 func userState(t testing.TB, repo string) string {
 	t.Helper()
+	// git status refreshes the index's stat cache: run it first, so that
+	// the index is hashed as git itself leaves it.
+	status := run(t, repo, "git", "status", "--porcelain=v2", "--branch")
 	h := sha256.New()
 	_ = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -109,12 +112,14 @@ func userState(t testing.TB, repo string) string {
 	}
 	var refs []string
 	for _, l := range strings.Split(run(t, repo, "git", "for-each-ref", "--format=%(refname) %(objectname)"), "\n") {
-		if !strings.HasPrefix(l, "refs/heads/salve/") {
+		// The heal branches are salve's, and so is the remote-tracking
+		// ref a --push leaves for them.
+		if !strings.HasPrefix(l, "refs/heads/salve/") && !strings.Contains(l, "/origin/salve/") {
 			refs = append(refs, l)
 		}
 	}
 	sort.Strings(refs)
-	fmt.Fprintf(h, "%s\n%s\n", strings.Join(refs, "\n"), run(t, repo, "git", "status", "--porcelain=v2", "--branch"))
+	fmt.Fprintf(h, "%s\n%s\n", strings.Join(refs, "\n"), status)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -323,10 +328,21 @@ func TestHealPushToBareRemote(t *testing.T) {
 	// The git agent refuses transports that need the user's consent; a
 	// local bare remote is the file transport, allowed here by the user.
 	run(t, repo, "git", "config", "protocol.file.allow", "always")
+	// An uncommitted change of the user's: left alone, and warned about.
+	if err := os.WriteFile(filepath.Join(repo, "sum.go"), []byte("package main\n\n// Sum is being rewritten.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := userState(t, repo)
 	o := options(t, repo, "sh check.sh")
 	o.Push, o.Branch = true, "salve/heal-push"
 	res, err := heal.Run(context.Background(), o)
 	check(t, res, err, outcome{outcome: heal.OutcomeGreen, commits: 2})
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "uncommitted changes") {
+		t.Errorf("warnings %v", res.Warnings)
+	}
+	if userState(t, repo) != before {
+		t.Error("the user's uncommitted change was touched")
+	}
 	if got := run(t, remote, "git", "rev-parse", "refs/heads/salve/heal-push"); got != res.HeadCommit || !res.Pushed {
 		t.Errorf("remote has %s, heal's head is %s (pushed %v)", got, res.HeadCommit, res.Pushed)
 	}
@@ -379,9 +395,29 @@ func TestCLIKilledMidRun(t *testing.T) {
 	before := userState(t, repo)
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
 		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir()})
-	args := []string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 3; exit 1"}
-	// The timeout kills salve's whole process group with SIGKILL.
-	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: 1500 * time.Millisecond})
+	args := []string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 5; exit 1"}
+	// Start salve, wait until its worktree exists (it is then building),
+	// and cancel: sandbox kills salve's whole process group with SIGKILL.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var res sandbox.Result
+	var err error
+	go func() {
+		defer close(done)
+		res, err = sandbox.Run(ctx, sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: time.Minute})
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(run(t, repo, "git", "worktree", "list", "--porcelain"), "locked salve heal pid=") {
+		if time.Now().After(deadline) {
+			cancel()
+			<-done
+			t.Fatalf("no heal worktree appeared: %v %s", err, res.Stderr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	cancel()
+	<-done
 	if err != nil || res.Signal != "killed" {
 		t.Fatalf("first run: %v, signal %q, exit %d: %s", err, res.Signal, res.ExitCode, res.Stderr)
 	}

@@ -84,6 +84,13 @@ type Git interface {
 	RevParse(ctx context.Context, dir, ref string) (string, error)
 }
 
+// DiffReporter is implemented by Git values that can show the user's
+// unstaged changes; the orchestrator then warns that they are not part of
+// the heal, which starts from the committed HEAD.
+type DiffReporter interface {
+	Diff(ctx context.Context, dir string) (string, error)
+}
+
 // Worktrees creates and removes the isolated heal worktree.
 type Worktrees interface {
 	// Add creates a worktree at path on a new branch starting at HEAD of

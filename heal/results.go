@@ -50,7 +50,10 @@ type Results struct {
 	// Outcome is "green" or "red".
 	Outcome string `json:"outcome"`
 	// Reason says why the run stopped.
-	Reason     string   `json:"reason"`
+	Reason string `json:"reason"`
+	// Warnings lists what the user should know (uncommitted changes that
+	// the heal did not see).
+	Warnings   []string `json:"warnings,omitempty"`
 	Command    string   `json:"command"`
 	Fixers     []string `json:"fixers"`
 	Commits    []Commit `json:"commits"`

@@ -12,7 +12,9 @@ func cleanLine(s string) string {
 	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
 		s = s[:len(s)-1]
 	}
-	if i := strings.LastIndexByte(s, '\r'); i >= 0 {
+	if strings.IndexByte(s, '\r') < 0 {
+		// the common case; LastIndexByte is not vectorised
+	} else if i := strings.LastIndexByte(s, '\r'); i >= 0 {
 		// A bare CR overprints the line: keep what a terminal would show,
 		// unless what follows is only an escape sequence (GitLab sections).
 		after := stripANSI(s[i+1:])

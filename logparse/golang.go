@@ -76,12 +76,11 @@ var reGoCompile = regexp.MustCompile(`^(?:undefined|cannot|syntax error|missing|
 
 // goItem is one t.Errorf/Fatalf line of go test.
 type goItem struct {
-	test      string
-	file      string
-	line      int
-	msg       string
-	abs       string // a testify "Error Trace" path, when given
-	afterFail bool
+	test string
+	file string
+	line int
+	msg  string
+	abs  string // a testify "Error Trace" path, when given
 }
 
 // goTest follows go test's output: which test is running, which failed,
@@ -159,7 +158,7 @@ func (g *goTest) indented(p *parser, s string) bool {
 	} else if m := reGoLine.FindStringSubmatch(s); m != nil && (g.failing != "" || g.running != "") {
 		it := goItem{file: own(m[2]), line: atoi(m[3]), msg: own(m[4])}
 		if g.failing != "" {
-			it.test, it.afterFail = own(g.failing), true
+			it.test = own(g.failing)
 			if len(g.group) < 256 {
 				g.group = append(g.group, it)
 			}
@@ -471,35 +470,54 @@ func goModulePath(gomod string) string {
 // goPkgLine reads go test's package summary: "FAIL\tpkg\t0.01s",
 // "ok  \tpkg\t(cached)", "FAIL\tpkg [build failed]".
 func goPkgLine(s string) (string, bool) {
-	f := strings.Fields(s)
-	if len(f) < 2 || (f[0] != "FAIL" && f[0] != "ok") || atoi(f[1]) != 0 || strings.HasPrefix(f[1], "-") {
+	f0, rest := field(s)
+	if f0 != "FAIL" && f0 != "ok" {
 		return "", false
 	}
-	return f[1], true
+	f1, _ := field(rest)
+	if f1 == "" || atoi(f1) != 0 || strings.HasPrefix(f1, "-") {
+		return "", false
+	}
+	return f1, true
+}
+
+// field splits off the first space-separated field of s, without
+// allocating.
+func field(s string) (string, string) {
+	s = strings.TrimLeft(s, " \t")
+	i := strings.IndexAny(s, " \t")
+	if i < 0 {
+		return s, ""
+	}
+	return s[:i], s[i:]
 }
 
 // goRunLine reads "=== RUN   TestX" (and NAME, CONT, PAUSE).
 func goRunLine(s string) (string, bool) {
-	f := strings.Fields(s)
-	if len(f) < 3 || f[0] != "===" {
+	f0, rest := field(s)
+	f1, rest := field(rest)
+	f2, _ := field(rest)
+	if f0 != "===" || f2 == "" {
 		return "", false
 	}
-	switch f[1] {
+	switch f1 {
 	case "RUN", "NAME", "CONT", "PAUSE":
-		return f[2], true
+		return f2, true
 	}
 	return "", false
 }
 
 // goVerdictLine reads "--- FAIL: TestX (0.00s)", indented or not.
 func goVerdictLine(s string) (verdict, name string, ok bool) {
-	f := strings.Fields(s)
-	if len(f) < 3 || f[0] != "---" {
+	f0, rest := field(s)
+	f1, rest := field(rest)
+	f2, _ := field(rest)
+	if f0 != "---" || f2 == "" {
 		return "", "", false
 	}
-	switch f[1] {
+	switch f1 {
 	case "FAIL:", "PASS:", "SKIP:":
-		return strings.TrimSuffix(f[1], ":"), f[2], true
+		return strings.TrimSuffix(f1, ":"), f2, true
 	}
 	return "", "", false
 }

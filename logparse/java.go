@@ -107,7 +107,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if j.test != "" && strings.Contains(s, " at ") {
+	if j.test != "" && isDigit(s[len(s)-1]) && strings.Contains(s, " at ") {
 		if m := reGradleAt.FindStringSubmatch(s); m != nil {
 			f := finding{file: javaPath(p, j.class, m[2]), line: atoi(m[3]), typ: javaExcType(m[1], ""), msg: strings.TrimSpace(s),
 				test: j.test, tool: "gradle", conf: 0.8, base: p.base(), row: "java-stack"}
@@ -135,7 +135,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 		j.done = true
 		return true
 	}
-	if p.errWord && strings.IndexByte(s, '.') > 0 && javaExcHead(s) {
+	if strings.IndexByte(s, '.') > 0 && javaExcHead(s) && p.hasErrWord(s) {
 		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
 			if strings.HasPrefix(strings.TrimSpace(s), "Caused by: ") && j.active {
 				return true

@@ -210,7 +210,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if p.errWord && (strings.Contains(s, "Error") || strings.Contains(s, "Exception")) && len(s)-len(strings.TrimLeft(s, " ")) <= 8 {
+	if len(s)-len(strings.TrimLeft(s, " ")) <= 8 && p.hasErrWord(s) && (strings.Contains(s, "Error") || strings.Contains(s, "Exception")) {
 		if m := reJsErr.FindStringSubmatch(s); m != nil {
 			if !j.open || j.done {
 				j.start("", false)

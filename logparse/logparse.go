@@ -160,23 +160,22 @@ type parser struct {
 	handlers []handler
 	ctx      context
 	used     map[string]int // reports per row, when counting (tests)
-	errWord  bool           // the current line names an error or exception
+	errWord  int8           // hasErrWord's answer for the current line: 0 unknown, 1 no, 2 yes
 	frames   []string       // absolute workspace frames, for commonDir
 	rels     []string       // relative paths named by summaries, for pairedRoot
 }
 
 // context is what earlier lines said about later ones.
 type context struct {
-	base      string    // directory of `cd dir && tool`, relative to the root or absolute
-	dirs      []string  // make's "Entering directory" stack
-	goVet     bool      // inside `go vet` output
-	maven     bool      // the log is a Maven build
-	javaTest  string    // the JUnit test a stack trace belongs to
-	werror    bool      // javac -Werror seen
-	javaWarn  []finding // javac warnings, reported if -Werror follows
-	modPath   string    // the Go module path, when known
-	pyTest    string    // the pytest test whose section is being read
-	lastBlank bool
+	base     string    // directory of `cd dir && tool`, relative to the root or absolute
+	dirs     []string  // make's "Entering directory" stack
+	goVet    bool      // inside `go vet` output
+	maven    bool      // the log is a Maven build
+	javaTest string    // the JUnit test a stack trace belongs to
+	werror   bool      // javac -Werror seen
+	javaWarn []finding // javac warnings, reported if -Werror follows
+	modPath  string    // the Go module path, when known
+	pyTest   string    // the pytest test whose section is being read
 }
 
 func newParser(opts Options) *parser {
@@ -206,14 +205,13 @@ func (p *parser) feed(raw string) {
 		s = s[:MaxLineLength]
 	}
 	p.trackContext(s)
-	p.errWord = strings.Contains(s, "rror") || strings.Contains(s, "xception") || strings.Contains(s, "Failure") || strings.Contains(s, "Throwable")
+	p.errWord = 0
 	for _, h := range p.handlers {
 		if h.line(p, s) {
 			return
 		}
 	}
 	p.matchRows(s)
-	p.ctx.lastBlank = strings.TrimSpace(s) == ""
 }
 
 // matchRows tries the single-line rows in table order; the first that
@@ -223,6 +221,9 @@ func (p *parser) matchRows(s string) {
 		return
 	}
 	f := features(s)
+	if strings.Contains(s, ": line ") && hasLineWord(s) {
+		f |= featLineWord
+	}
 	if f == 0 {
 		return
 	}
@@ -263,6 +264,18 @@ func (p *parser) matchRows(s string) {
 		})
 		return
 	}
+}
+
+// hasErrWord reports whether the current line s names an error or an
+// exception; it is computed once per line, and only when asked.
+func (p *parser) hasErrWord(s string) bool {
+	if p.errWord == 0 {
+		p.errWord = 1
+		if strings.Contains(s, "rror") || strings.Contains(s, "xception") || strings.Contains(s, "Failure") || strings.Contains(s, "Throwable") {
+			p.errWord = 2
+		}
+	}
+	return p.errWord == 2
 }
 
 // base is the directory relative paths are written against right now.

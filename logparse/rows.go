@@ -148,18 +148,21 @@ func features(s string) byte {
 	if byteThenDigit(s, '(') || byteThenDigit(s, '[') {
 		f |= featParenDigit
 	}
+	return f
+}
+
+// hasLineWord reports whether s has "line " then a digit (bash's format).
+func hasLineWord(s string) bool {
 	for t := s; ; {
 		i := strings.Index(t, "line ")
 		if i < 0 || i+5 >= len(t) {
-			break
+			return false
 		}
 		if isDigit(t[i+5]) {
-			f |= featLineWord
-			break
+			return true
 		}
 		t = t[i+5:]
 	}
-	return f
 }
 
 // byteThenDigit reports whether c occurs in s followed by a digit.

@@ -42,7 +42,8 @@ one line per report with --text.
 
 --root is the workspace root as the log sees it (for example /workspace/app);
 --workspace is the checkout on this host, used to match paths by suffix when
-the log's root differs. --score DIR scores the parser on a fixture corpus,
+the log's root differs. When --root exists on this host and --workspace is not
+given, --root is indexed as the workspace too. --score DIR scores the parser on a fixture corpus,
 and --list prints the table of formats it reads.
 
 The exit status is 0 when the log was parsed, whatever it held, and 2 on bad
@@ -108,7 +109,15 @@ func parseRun(opts *parseOptions) int {
 		}
 		in = f
 	}
-	reports, err := logparse.Parse(in, logparse.Options{Root: opts.Root, Workspace: opts.Workspace})
+	popts := logparse.Options{Root: opts.Root, Workspace: opts.Workspace}
+	if popts.Workspace == "" && opts.Root != "" {
+		// A root that exists here is the checkout itself: index it, so that
+		// paths written from a subdirectory are matched by suffix.
+		if st, err := os.Stat(opts.Root); err == nil && st.IsDir() {
+			popts.Workspace = opts.Root
+		}
+	}
+	reports, err := logparse.Parse(in, popts)
 	if err != nil {
 		fmt.Fprintf(opts.Stderr, "salve parse: %v\n", err)
 		return exitBadInput

@@ -113,3 +113,20 @@ func TestParseRunFileWorkspaceListScore(t *testing.T) {
 		t.Errorf("--score: code %d out %q", code, out)
 	}
 }
+
+// TestParseRunRootIndexedWhenLocal: a --root that exists here is indexed,
+// so a path written from a subdirectory is found by suffix.
+func TestParseRunRootIndexedWhenLocal(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "svc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "svc", "db.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := "Traceback (most recent call last):\n  File \"db.py\", line 1, in <module>\nValueError: boom\n"
+	code, out, _ := runParse(t, log, "--text", "--root", root, "-")
+	if code != exitOK || !strings.HasPrefix(out, "svc/db.py:1: LOGIC ValueError: boom") {
+		t.Errorf("code %d out %q", code, out)
+	}
+}

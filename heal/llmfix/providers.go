@@ -7,10 +7,7 @@ import (
 
 	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/llm"
-	"github.com/salve-dev/salve/llm/anthropic"
-	"github.com/salve-dev/salve/llm/ollama"
-	"github.com/salve-dev/salve/llm/openai"
-	"github.com/salve-dev/salve/llm/scripted"
+	"github.com/salve-dev/salve/llm/providers"
 )
 
 // ErrConfig is wrapped when the models or providers cannot be set up.
@@ -103,22 +100,14 @@ func providerEntry(cfg *config.Config, name string, getenv func(string) string) 
 	return config.Provider{}, fmt.Errorf("%w: provider %q is not configured (give --config or set its API key)", ErrConfig, name)
 }
 
-// NewProvider builds the client of one provider entry. This table is the
-// only place of the heal packages that names the llm subpackages.
+// NewProvider builds the client of one provider entry through
+// llm/providers, the one table that names the llm subpackages.
 func NewProvider(name string, p config.Provider) (llm.Provider, error) {
-	switch p.Type {
-	case "openai", "openai-compatible", "openrouter":
-		return openai.New(openai.Options{Flavor: openai.Flavor(p.Type), BaseURL: p.BaseURL, APIKey: p.APIKey, Headers: p.Headers}), nil
-	case "anthropic":
-		return anthropic.New(anthropic.Options{BaseURL: p.BaseURL, APIKey: p.APIKey, Headers: p.Headers}), nil
-	case "ollama":
-		return ollama.New(ollama.Options{BaseURL: p.BaseURL, APIKey: p.APIKey, Headers: p.Headers}), nil
-	case "test-llm":
-		sp, err := scripted.Open(p.ScenarioFile)
-		if err != nil {
-			return nil, fmt.Errorf("%w: provider %q: %w", ErrConfig, name, err)
-		}
-		return sp, nil
+	f := &providers.Factory{}
+	c, err := f.New(providers.Spec{Name: name, Type: p.Type, BaseURL: p.BaseURL, APIKey: p.APIKey,
+		Headers: p.Headers, OpenAIMode: p.OpenAIMode, ScenarioFile: p.ScenarioFile})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	return nil, fmt.Errorf("%w: provider %q: type %q is not supported", ErrConfig, name, p.Type)
+	return c, nil
 }
