@@ -150,13 +150,15 @@ func TestRunAiderTimeout(t *testing.T) {
 		"grandchild "+pidFile+" 120",
 		"write src/app.py changed before timeout",
 		"sleep 120")
-	req.TimeoutSeconds = 1
+	// The fake must start its grandchild and print before the kill; 2 s
+	// leaves room for a loaded machine.
+	req.TimeoutSeconds = 2
 	out := newAdapter(t).RunAider(context.Background(), req, toolrun.RunOptions{})
 	res := out.Result
 	if res.ExitCode != contract.ExitTimeout || !res.TimedOut || res.Succeeded() {
 		t.Fatalf("result %+v", res)
 	}
-	if res.Stderr != "Process timed out after 1 seconds" {
+	if res.Stderr != "Process timed out after 2 seconds" {
 		t.Errorf("stderr %q", res.Stderr)
 	}
 	if !strings.Contains(res.Stdout, "partial output before the hang") {
