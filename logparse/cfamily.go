@@ -21,6 +21,10 @@ func init() {
 			Pattern:  `^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<sev>fatal error|error|warning|note|Error|Warning)(?:\[(?P<code>[A-Z]+\d+)\])?: (?P<msg>.*)$`,
 			Classify: gnuClassify, Confidence: 0.95, Generic: true,
 			Doc: "gcc, g++, clang and every GNU-style tool (rustc --message-format short too): file:line:col: error: message"},
+		&Row{Name: "gcc-required-from", Family: "c", Tool: "g++", Hint: "required from",
+			Pattern:  `^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)?\s+required from (?:here|.*)$`,
+			Classify: rememberInstantiation, Confidence: 0.85,
+			Doc: "g++ template instantiation context (file:line:col:   required from here): where an error inside a system header is reported"},
 		&Row{Name: "ld-undefined", Family: "c", Tool: "ld", Hint: "undefined reference",
 			Pattern: `^(?:\S*ld(?:\.\w+)?: )?(?P<file>[^\s:()]+\.(?:c|cc|cpp|cxx|c\+\+|m|mm|h|hpp|f90|f|s|S)):(?P<line>\d+)(?::\(\.[\w.]+\+0x[0-9a-f]+\))?: (?P<msg>undefined reference to .*)$`,
 			Type:    contract.ErrTypeError, Confidence: 0.8,
@@ -47,6 +51,12 @@ func gnuClassify(m *match) (contract.ErrorType, bool) {
 	if sev != "error" && sev != "fatal error" {
 		return "", false
 	}
+	if here := m.p.ctx.cxxHere; here != nil {
+		if _, res := m.p.res.resolve(m.get("file"), m.p.base()); res == resDrop {
+			m.relocate = here // an error inside a system header, instantiated from here
+		}
+		m.p.ctx.cxxHere = nil
+	}
 	if code := m.get("code"); code != "" {
 		return rustCodeType(code, msg), true
 	}
@@ -54,6 +64,17 @@ func gnuClassify(m *match) (contract.ErrorType, bool) {
 		return rustUncoded(msg, ""), true
 	}
 	return classifyMessage(msg, contract.ErrTypeError), true
+}
+
+// rememberInstantiation keeps the last "required from" location inside
+// the workspace; an error that g++ then reports inside a system header is
+// reported there instead (see gnuClassify). It never reports by itself.
+func rememberInstantiation(m *match) (contract.ErrorType, bool) {
+	file := m.get("file")
+	if _, res := m.p.res.resolve(file, m.p.base()); res != resDrop {
+		m.p.ctx.cxxHere = &finding{file: own(file), line: m.num("line"), col: m.num("col"), base: m.p.base()}
+	}
+	return "", false
 }
 
 func makeClassify(m *match) (contract.ErrorType, bool) {

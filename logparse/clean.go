@@ -12,9 +12,7 @@ func cleanLine(s string) string {
 	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
 		s = s[:len(s)-1]
 	}
-	if strings.IndexByte(s, '\r') < 0 {
-		// the common case; LastIndexByte is not vectorised
-	} else if i := strings.LastIndexByte(s, '\r'); i >= 0 {
+	if i := lastCR(s); i >= 0 {
 		// A bare CR overprints the line: keep what a terminal would show,
 		// unless what follows is only an escape sequence (GitLab sections).
 		after := stripANSI(s[i+1:])
@@ -28,6 +26,15 @@ func cleanLine(s string) string {
 		s = stripANSI(s)
 	}
 	return stripPrefixes(s)
+}
+
+// lastCR is the index of the last carriage return in s, or -1. It checks
+// with the vectorised IndexByte first: most lines have none.
+func lastCR(s string) int {
+	if strings.IndexByte(s, '\r') < 0 {
+		return -1
+	}
+	return strings.LastIndexByte(s, '\r')
 }
 
 // stripANSI removes CSI ("ESC [ ... letter") and OSC ("ESC ] ... BEL or ESC \")
@@ -54,6 +61,15 @@ func stripANSI(s string) string {
 				j++
 			}
 			i = j
+			if j < len(s) && s[i-1] == '8' && s[i-2] == '[' && s[j] == 'm' {
+				// Concealed text (Jenkins console notes, "ESC[8mha:////...ESC[0m"):
+				// hidden on a terminal, so hidden here.
+				if k := strings.IndexByte(s[j:], 0x1b); k >= 0 {
+					i = j + k - 1
+				} else {
+					i = len(s)
+				}
+			}
 		case ']':
 			j := i + 2
 			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
@@ -89,6 +105,10 @@ func stripOnePrefix(s string) string {
 	}
 	switch c := s[0]; {
 	case c >= '0' && c <= '9':
+		// BuildKit's summary of a failed step: "0.412 <text>" (seconds, three decimals).
+		if n := buildkitSeconds(s); n > 0 {
+			return s[n:]
+		}
 		// GitHub Actions / Azure: 2024-01-15T10:20:30.1234567Z <text>
 		if n := isoStamp(s); n > 0 {
 			rest := s[n:]
@@ -117,9 +137,19 @@ func stripOnePrefix(s string) string {
 					return strings.TrimPrefix(rest[1:], " ")
 				}
 			}
-			// [10:20:30] style
+			// [10:20:30] style; TeamCity adds "W:\t [Step 1/2] "
 			if len(s) > 10 && s[3] == ':' && s[6] == ':' && s[9] == ']' {
-				return strings.TrimPrefix(s[10:], " ")
+				rest := s[10:]
+				if len(rest) > 2 && rest[0] >= 'A' && rest[0] <= 'Z' && rest[1] == ':' {
+					rest = strings.TrimLeft(rest[2:], " \t")
+					if strings.HasPrefix(rest, "[Step ") {
+						if i := strings.Index(rest, "] "); i > 0 {
+							rest = rest[i+2:]
+						}
+					}
+					return rest
+				}
+				return strings.TrimPrefix(rest, " ")
 			}
 		}
 	case c == '#':
@@ -201,3 +231,15 @@ func isoStamp(s string) int {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// buildkitSeconds returns the length of a "12.345 " prefix, or 0.
+func buildkitSeconds(s string) int {
+	i := 0
+	for i < len(s) && i < 6 && isDigit(s[i]) {
+		i++
+	}
+	if i == 0 || i+5 > len(s) || s[i] != '.' || !isDigit(s[i+1]) || !isDigit(s[i+2]) || !isDigit(s[i+3]) || s[i+4] != ' ' {
+		return 0
+	}
+	return i + 5
+}

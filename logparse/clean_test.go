@@ -23,6 +23,11 @@ func TestCleanLine(t *testing.T) {
 		{"section_start:1700000000:build\r\x1b[0Kbuilding", "building"},
 		{"section_end:1700000000:build\r\x1b[0K", ""},
 		{"#5 12.345 2024-01-15T10:20:30Z a.c:1:2: error: y", "a.c:1:2: error: y"},
+		{"0.412 ./main.go:6:2: undefined: x", "./main.go:6:2: undefined: x"},
+		{"[10:20:30]W:\t [Step 1/2] main.go:3:1: x", "main.go:3:1: x"},
+		{"[10:20:30] main.go:3:1: x", "main.go:3:1: x"},
+		{"1.5 seconds", "1.5 seconds"},
+		{"\x1b[8mha:////4GQ3Yx==\x1b[0m[Pipeline] sh", "[Pipeline] sh"},
 	}
 	for _, tt := range tests {
 		if got := cleanLine(tt.in); got != tt.want {

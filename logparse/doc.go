@@ -10,8 +10,9 @@
 //
 // [Parse] makes one streaming pass. Each line is cleaned (ANSI colour, CR
 // overprinting and CRLF; the line prefixes of GitHub Actions and Azure
-// timestamps, GitLab's timestamps and section markers, Jenkins' timestamper
-// and Docker BuildKit's "#N 0.123"), then offered to the multi-line
+// timestamps and problem-matcher echoes, GitLab's timestamps and section
+// markers, Jenkins' timestamper and console notes, TeamCity, Travis folds and
+// Docker BuildKit's "#N 0.123"), then offered to the multi-line
 // handlers (tracebacks, rustc blocks, go test, test runners, stack
 // traces), and otherwise to the single-line rows of the table, in order.
 // Memory is bounded by [MaxLineLength], [Options.MaxReports], the handlers'
@@ -79,7 +80,8 @@
 //     above, ESLint rules, shellcheck SC2xxx, tsc unused locals) and
 //     warnings promoted to errors (-Werror in gcc/clang, javac -Werror,
 //     #![deny(warnings)]). Plain compiler warnings did not fail the build
-//     and are not reported; linter warnings are, as LINTING.
+//     and are not reported; linter warnings (ESLint, shellcheck, clippy's
+//     own lints, flake8 and pylint) are, as LINTING.
 //   - LOGIC: failing tests and assertions, panics and exceptions at run
 //     time. The location is the assertion (go test's t.Errorf line,
 //     pytest's failing line, the test frame of a JUnit failure) or the

@@ -17,7 +17,7 @@ func init() {
 		&Row{Name: "go-test", Family: "go", Tool: "go test",
 			Doc: "go test: t.Errorf/Fatalf lines under --- FAIL (and -v streams), testify blocks, by package"},
 		&Row{Name: "go-panic", Family: "go", Tool: "go",
-			Doc: "Go panics: the deepest goroutine frame inside the workspace"},
+			Doc: "Go panics and fatal errors (the deepest goroutine frame inside the workspace) and race reports (the first access's frame)"},
 	)
 	addHandler(30, func() handler { return &goTest{} })
 }
@@ -93,6 +93,50 @@ type goTest struct {
 	group   []goItem // lines of failed tests, not yet emitted
 	pending []finding
 	panic   *goPanic
+	race    *goRace
+}
+
+// goRace is a data race report of the race detector, being read.
+type goRace struct {
+	msg  string
+	loc  *finding
+	test string
+}
+
+// raceLine reads "WARNING: DATA RACE" through its closing "=====" line,
+// and reports the first workspace frame of the first access.
+func (g *goTest) raceLine(p *parser, s string) bool {
+	if s == "WARNING: DATA RACE" {
+		g.race = &goRace{msg: s}
+		return true
+	}
+	r := g.race
+	t := strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(t, "=================="):
+		if r.loc != nil {
+			f := *r.loc
+			f.test = r.test
+			if f.test == "" {
+				f.test = g.running
+			}
+			p.emit(f)
+		}
+		g.race = nil
+	case r.msg == "WARNING: DATA RACE" && strings.HasSuffix(t, ":"):
+		r.msg += ": " + strings.TrimSuffix(t, ":")
+	case strings.HasPrefix(t, "/") || strings.Contains(t, ".go:"):
+		file, _, _ := strings.Cut(t, " +0x")
+		if i := strings.LastIndexByte(file, ':'); i > 0 && allDigits(file[i+1:]) && r.loc == nil && !isForeign(file[:i]) && !strings.HasSuffix(file[:i], "_testmain.go") {
+			r.loc = &finding{file: own(file[:i]), line: atoi(file[i+1:]), typ: contract.ErrLogic, msg: own(r.msg),
+				tool: "go test -race", conf: 0.75, base: p.base(), row: "go-panic"}
+		}
+	default:
+		if i := strings.LastIndex(t, ".Test"); i >= 0 && r.test == "" && !strings.HasPrefix(t, "testing.") {
+			r.test = own(strings.SplitN(t[i+1:], "(", 2)[0])
+		}
+	}
+	return true
 }
 
 type goPanic struct {
@@ -113,6 +157,9 @@ var (
 )
 
 func (g *goTest) line(p *parser, s string) bool {
+	if g.race != nil || s == "WARNING: DATA RACE" {
+		return g.raceLine(p, s)
+	}
 	if g.panic != nil {
 		if g.panicLine(p, s) {
 			return true
@@ -153,9 +200,10 @@ func (g *goTest) line(p *parser, s string) bool {
 }
 
 func (g *goTest) indented(p *parser, s string) bool {
-	if !strings.Contains(s, ".go:") {
-		// not a test's file:line line
-	} else if m := reGoLine.FindStringSubmatch(s); m != nil && (g.failing != "" || g.running != "") {
+	if m := matchIf(s, ".go:", reGoLine); m != nil && (g.failing != "" || g.running != "") {
+		if m[2] == "testing.go" {
+			return true // the testing package's own note ("race detected during execution of test")
+		}
 		it := goItem{file: own(m[2]), line: atoi(m[3]), msg: own(m[4])}
 		if g.failing != "" {
 			it.test = own(g.failing)
@@ -174,12 +222,11 @@ func (g *goTest) indented(p *parser, s string) bool {
 	if last == nil {
 		return false
 	}
-	if !strings.Contains(s, "Error") && !strings.Contains(s, "Messages:") {
-		// not a testify line
-	} else if m := reGoTrace.FindStringSubmatch(s); m != nil {
+	if m := matchIf(s, "Error Trace:", reGoTrace); m != nil {
 		last.abs = own(m[1])
 		return true
-	} else if m := reGoTestify.FindStringSubmatch(s); m != nil {
+	}
+	if m := matchIf(s, ":", reGoTestify); m != nil {
 		if strings.TrimSpace(last.msg) == "" || m[1] == "Error" && !strings.Contains(last.msg, "\n") {
 			last.msg = strings.TrimSpace(last.msg + "\n" + m[1] + ": " + m[2])
 		}

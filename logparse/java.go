@@ -115,9 +115,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if !strings.Contains(s, "at ") || strings.IndexByte(s, '(') < 0 {
-		// not a frame
-	} else if m := javaFrame(s); m != nil {
+	if m := javaFrame(s); m != nil {
 		if !j.active || j.done {
 			return true
 		}

@@ -141,6 +141,7 @@ type jsFail struct {
 	done    bool
 	tap     bool
 	mocha   bool
+	runner  string   // jest, mocha, node:test, vitest; node for uncaught errors
 	console bool     // inside a jest console.* block
 	loc     *finding // node's "file:line" header before an uncaught error
 }
@@ -159,23 +160,24 @@ func (j *jsFail) line(p *parser, s string) bool {
 		}
 		j.console = false
 	}
-	if t := strings.TrimSpace(s); strings.HasPrefix(t, "console.") && !strings.ContainsAny(t, " (") {
+	trimmed := strings.TrimLeft(s, " \t")
+	indent := len(s) - len(trimmed)
+	if strings.HasPrefix(trimmed, "console.") && !strings.ContainsAny(trimmed, " (") {
 		j.open, j.console = false, true
 		return false
 	}
 	if len(s) < 3 {
 		return false
 	}
-	if !isDigit(s[len(s)-1]) || strings.IndexByte(s, ' ') >= 0 || strings.IndexByte(s, ':') < 0 {
-		// not node's file:line header
-	} else if m := reNodeLoc.FindStringSubmatch(s); m != nil {
+	if m := nodeLocLine(s); m != nil {
 		j.loc = &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "node"}
 		return false
 	}
-	if t := strings.TrimSpace(s); strings.HasPrefix(t, "FAIL ") && strings.Contains(t, " > ") {
+	if strings.HasPrefix(trimmed, "FAIL ") && strings.Contains(trimmed, " > ") {
 		// vitest: " FAIL  file.test.js > suite > name"
-		_, name, _ := strings.Cut(t, " > ")
+		_, name, _ := strings.Cut(strings.TrimSpace(trimmed), " > ")
 		j.start(name, false)
+		j.runner = "vitest"
 		return true
 	}
 	switch {
@@ -187,6 +189,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 				t = ""
 			}
 			j.start(t, false)
+			j.runner = "jest"
 			return true
 		}
 	case strings.Contains(s, "✖ "):
@@ -195,22 +198,25 @@ func (j *jsFail) line(p *parser, s string) bool {
 				return true
 			}
 			j.start(m[1], false)
+			j.runner = "node:test"
 			return true
 		}
 	case strings.Contains(s, "not ok "):
 		if m := reTapNotOK.FindStringSubmatch(s); m != nil {
 			j.start(m[1], true)
+			j.runner = "node:test"
 			return true
 		}
 	}
-	if len(s) > 4 && s[0] == ' ' && strings.Contains(s, ") ") && isDigit(strings.TrimLeft(s, " ")[0]) {
+	if len(s) > 4 && s[0] == ' ' && trimmed != "" && isDigit(trimmed[0]) && strings.Contains(s, ") ") {
 		if m := reMochaHead.FindStringSubmatch(s); m != nil && !strings.Contains(m[1], "(") {
 			j.start(m[1], false)
+			j.runner = "mocha"
 			j.mocha = true
 			return true
 		}
 	}
-	if len(s)-len(strings.TrimLeft(s, " ")) <= 8 && p.hasErrWord(s) && (strings.Contains(s, "Error") || strings.Contains(s, "Exception")) {
+	if indent <= 8 && (strings.Contains(trimmed, "Error") || strings.Contains(trimmed, "Exception")) {
 		if m := reJsErr.FindStringSubmatch(s); m != nil {
 			if !j.open || j.done {
 				j.start("", false)
@@ -249,6 +255,15 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.msg = strings.TrimSpace(s)
 	}
 	return false
+}
+
+// nodeLocLine reads the "file.js:line" header Node prints above an
+// uncaught error's source line.
+func nodeLocLine(s string) []string {
+	if !isDigit(s[len(s)-1]) || strings.IndexByte(s, ' ') >= 0 || strings.IndexByte(s, ':') < 0 {
+		return nil
+	}
+	return reNodeLoc.FindStringSubmatch(s)
 }
 
 func (j *jsFail) frame(s string) []string {
@@ -326,7 +341,7 @@ func (j *jsFail) frameLine(p *parser, m []string) bool {
 	f.conf = 0.8
 	if j.test != "" {
 		f.conf = 0.85
-		f.tool = "jest/mocha/node:test"
+		f.tool = j.runner
 	}
 	p.emit(f)
 	j.done = true

@@ -174,6 +174,7 @@ type context struct {
 	javaTest string    // the JUnit test a stack trace belongs to
 	werror   bool      // javac -Werror seen
 	javaWarn []finding // javac warnings, reported if -Werror follows
+	cxxHere  *finding  // the last "required from here" inside the workspace
 	modPath  string    // the Go module path, when known
 	pyTest   string    // the pytest test whose section is being read
 }
@@ -257,11 +258,16 @@ func (p *parser) matchRows(s string) {
 		if rule == "" {
 			rule = m.get("rule")
 		}
-		p.emit(finding{
+		f := finding{
 			file: m.get("file"), line: m.num("line"), col: m.num("col"), typ: t,
 			msg: msg, tool: r.Tool, rule: rule, sev: normSeverity(m.get("sev")),
 			conf: r.Confidence, base: p.base(), row: r.Name,
-		})
+		}
+		if m.relocate != nil {
+			f.file, f.line, f.col, f.base = m.relocate.file, m.relocate.line, m.relocate.col, m.relocate.base
+			f.conf, f.row = 0.85, "gcc-required-from"
+		}
+		p.emit(f)
 		return
 	}
 }

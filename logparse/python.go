@@ -120,9 +120,7 @@ func (t *pyTrace) line(p *parser, s string) bool {
 		*t = pyTrace{active: true, test: t.test}
 		return true
 	}
-	if !strings.Contains(s, `File "`) {
-		// not a frame
-	} else if m := rePyFrame.FindStringSubmatch(s); m != nil && (t.active || m[3] == "") {
+	if m := matchIf(s, `File "`, rePyFrame); m != nil && (t.active || m[3] == "") {
 		if !t.active {
 			*t = pyTrace{active: true, test: t.test}
 		}
@@ -221,6 +219,7 @@ var (
 
 // pytest reads pytest's failure sections.
 type pytest struct {
+	synLoc  *finding // File "x", line N quoted in E lines
 	in      bool
 	test    string
 	elines  []string
@@ -257,8 +256,15 @@ func (t *pytest) line(p *parser, s string) bool {
 		return false
 	}
 	if strings.HasPrefix(s, "E ") || s == "E" {
+		e := strings.TrimSpace(s[1:])
+		if m := rePyFrame.FindStringSubmatch(e); m != nil && strings.HasPrefix(e, "File ") {
+			// a SyntaxError's own location, quoted by pytest
+			t.synLoc = &finding{file: own(m[1]), line: atoi(m[2]), base: p.base(), tool: "pytest", test: t.test}
+		}
 		if len(t.elines) < 12 {
-			t.elines = append(t.elines, own(strings.TrimSpace(s[1:])))
+			t.elines = append(t.elines, own(e))
+		} else if rePyExc.MatchString(e) {
+			t.elines[len(t.elines)-1] = own(e)
 		}
 		return true
 	}
@@ -302,6 +308,9 @@ func (t *pytest) report(p *parser, f *finding, exc string) {
 	}
 	r := *f
 	r.typ, r.row = pyExcType(exc, first), "pytest"
+	if r.typ == contract.ErrSyntax || r.typ == contract.ErrIndentation {
+		msg = lastMatching(t.elines, rePyExc, msg)
+	}
 	r.msg = msg
 	r.conf = 0.85
 	if exc == "AssertionError" || strings.HasPrefix(first, "assert") {
@@ -312,12 +321,37 @@ func (t *pytest) report(p *parser, f *finding, exc string) {
 }
 
 func (t *pytest) end(p *parser) {
-	if t.in && !t.emitted && len(t.elines) > 0 && t.lastWs != nil {
-		t.report(p, t.lastWs, "")
+	if t.in && !t.emitted && len(t.elines) > 0 {
+		// No "file:line: Exception" line: the exception is the last E line
+		// that names one, at the last workspace frame, or, for a syntax
+		// error, where the quoted SyntaxError block says.
+		exc := ""
+		for _, e := range t.elines {
+			if m := rePyExc.FindStringSubmatch(e); m != nil {
+				exc = m[1]
+			}
+		}
+		loc := t.lastWs
+		if ty := pyExcType(exc, ""); (ty == contract.ErrSyntax || ty == contract.ErrIndentation) && t.synLoc != nil {
+			loc = t.synLoc
+		}
+		if loc != nil {
+			t.report(p, loc, exc)
+		}
 	}
-	t.test, t.lastWs, t.emitted = "", nil, false
+	t.test, t.lastWs, t.emitted, t.synLoc = "", nil, false, nil
 	t.elines = t.elines[:0]
 	p.ctx.pyTest = ""
 }
 
 func (t *pytest) flush(p *parser) { t.end(p) }
+
+// lastMatching returns the last of lines that re matches, or def.
+func lastMatching(lines []string, re *regexp.Regexp, def string) string {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if re.MatchString(lines[i]) {
+			return lines[i]
+		}
+	}
+	return def
+}

@@ -58,6 +58,8 @@ type match struct {
 	line string
 	g    []string
 	rule string // set by Classify to override the code group
+	// relocate, set by Classify, moves the report to another location.
+	relocate *finding
 }
 
 // get returns a named group, or "".
@@ -177,6 +179,14 @@ func byteThenDigit(s string, c byte) bool {
 		}
 		s = s[i+1:]
 	}
+}
+
+// matchIf runs re on s only when s contains hint, the cheap test first.
+func matchIf(s, hint string, re *regexp.Regexp) []string {
+	if !strings.Contains(s, hint) {
+		return nil
+	}
+	return re.FindStringSubmatch(s)
 }
 
 // classRule is one rule of the shared message classifier: plain

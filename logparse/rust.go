@@ -189,6 +189,13 @@ func (r *rustBlock) end(p *parser) {
 		f.tool = "clippy"
 	}
 	switch {
+	case r.sev == "warning" && strings.Contains(r.notes, "clippy"):
+		// clippy's own findings are linter findings, reported like ESLint's
+		// warnings; the compiler's warnings did not fail the build.
+		f.typ, f.conf = contract.ErrLinting, 0.85
+		if f.rule == "" {
+			f.rule = rustLintName(r.notes)
+		}
 	case r.sev == "warning":
 		return // warnings do not fail the build; denied ones are errors
 	case strings.HasPrefix(r.code, "E"):

@@ -29,6 +29,9 @@ func bashClassify(m *match) (contract.ErrorType, bool) {
 		m.g[m.row.idx["line"]] = m.get("line2")
 		m.g[m.row.idx["msg"]] = m.get("msg2")
 	}
+	if f := m.get("file"); strings.HasPrefix(f, "-") || f == "sh" || f == "bash" {
+		return "", false // bash -c: the line is in a command string, not a file
+	}
 	msg := m.get("msg")
 	switch {
 	case strings.Contains(msg, "syntax error") || strings.Contains(msg, "unexpected end of file") || strings.Contains(msg, "unexpected EOF"):

@@ -1,0 +1,3 @@
+module ex.com/r
+
+go 1.22

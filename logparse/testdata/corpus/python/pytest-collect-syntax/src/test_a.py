@@ -1,0 +1,4 @@
+import helper
+
+def test_a():
+    assert helper.f() == 1
