@@ -288,7 +288,7 @@ func singlePlan(p SubProject) Plan {
 	cmd := p.Command
 	reason := p.Reason
 	if p.Dir != "." {
-		cmd = "cd " + shellQuote(p.Dir) + " && " + cmd
+		cmd = "cd " + cdTarget(p.Dir) + " && " + cmd
 		reason = p.Dir + ": " + reason
 	}
 	return Plan{
@@ -308,7 +308,7 @@ func multiPlan(projects []SubProject) Plan {
 		d, _ := detectorFor(p.Type)
 		banner := fmt.Sprintf("==> salve: %s (%s): %s", p.Dir, p.Type, p.Command)
 		parts = append(parts, "echo "+shellQuote(banner),
-			"(cd "+shellQuote(p.Dir)+" && "+p.Command+") || rc=$?")
+			"(cd "+cdTarget(p.Dir)+" && "+p.Command+") || rc=$?")
 		reasons = append(reasons, p.Dir+": "+p.Reason)
 		plan.Tools = union(plan.Tools, union(d.Tools, p.Tools))
 		plan.Runtimes = union(plan.Runtimes, d.Runtimes)
@@ -334,6 +334,16 @@ func union(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// cdTarget is the argument of "cd" for the sub-project directory dir: a
+// name starting with '-' gets "./" so that cd never reads it as an option
+// ("cd -P" alone would go to $HOME and build there).
+func cdTarget(dir string) string {
+	if strings.HasPrefix(dir, "-") {
+		dir = "./" + dir
+	}
+	return shellQuote(dir)
 }
 
 // shellQuote quotes s for sh when it holds anything but safe characters.

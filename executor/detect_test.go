@@ -237,3 +237,27 @@ func FuzzNodeScripts(f *testing.F) {
 		sort.Strings(got)
 	})
 }
+
+// TestSubProjectDirLikeAnOption builds the command of a sub-project whose
+// directory name starts with '-': cd must get it as a path, never as an
+// option (a bare "cd -P" changes to $HOME).
+func TestSubProjectDirLikeAnOption(t *testing.T) {
+	for _, dirs := range [][]string{{"-P"}, {"-P", "api"}} {
+		ws := t.TempDir()
+		for _, d := range dirs {
+			if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(ws, d, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		plan, err := Detect(ws, ResolveEnv{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(plan.Command, "cd ./-P && ") || strings.Contains(plan.Command, "cd -P") {
+			t.Errorf("%v: command %q, want cd ./-P", dirs, plan.Command)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -428,8 +429,11 @@ func TestCancelledContext(t *testing.T) {
 		recorded = ctx.Err() == nil && out.ExitCode == 137
 		return nil
 	}}
-	ex := newExec(t, sandbox.IsolationNone, executor.Options{SkipProbe: true, Recorder: rec})
-	time.AfterFunc(300*time.Millisecond, cancel)
+	// Cancel when the build's first output arrives, not after a fixed delay
+	// that a loaded machine could outlast before the build even starts.
+	var once sync.Once
+	live := writerFunc(func(p []byte) (int, error) { once.Do(cancel); return len(p), nil })
+	ex := newExec(t, sandbox.IsolationNone, executor.Options{SkipProbe: true, Recorder: rec, Live: live})
 	out, err := ex.Run(ctx, contract.ExecutorInput{WorkspacePath: t.TempDir(), ResolvedBuildCommand: "echo go; sleep 30"})
 	if !errors.Is(err, context.Canceled) || out.ExitCode != 137 || out.EnvironmentMetadata.TimedOut {
 		t.Errorf("err %v exit %d timed_out %v", err, out.ExitCode, out.EnvironmentMetadata.TimedOut)
@@ -539,3 +543,8 @@ func TestContainerBackendThroughExecutor(t *testing.T) {
 		}
 	}
 }
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -45,6 +45,7 @@ func TestBuildAiderToolRequest(t *testing.T) {
 		{name: "file like a flag", opts: toolrun.AiderOptions{PromptFile: "/p", FileScope: []string{"--auto-commits"}}, wantErr: "looks like a flag"},
 		{name: "scope escapes", opts: toolrun.AiderOptions{PromptFile: "/p", FileScope: []string{"../etc/passwd"}}, wantErr: "not a relative path"},
 		{name: "absolute scope", opts: toolrun.AiderOptions{PromptFile: "/p", FileScope: []string{"/etc/passwd"}}, wantErr: "not a relative path"},
+		{name: "scope in .git", opts: toolrun.AiderOptions{PromptFile: "/p", FileScope: []string{"./.git/hooks/pre-commit"}}, wantErr: "inside the .git directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.Workspace = contract.GitWorkspaceRefV1{WsID: "ws-1", RootPath: root}
@@ -149,13 +150,15 @@ func TestRunAiderTimeout(t *testing.T) {
 		"grandchild "+pidFile+" 120",
 		"write src/app.py changed before timeout",
 		"sleep 120")
-	req.TimeoutSeconds = 1
+	// The fake must start its grandchild and print before the kill; 2 s
+	// leaves room for a loaded machine.
+	req.TimeoutSeconds = 2
 	out := newAdapter(t).RunAider(context.Background(), req, toolrun.RunOptions{})
 	res := out.Result
 	if res.ExitCode != contract.ExitTimeout || !res.TimedOut || res.Succeeded() {
 		t.Fatalf("result %+v", res)
 	}
-	if res.Stderr != "Process timed out after 1 seconds" {
+	if res.Stderr != "Process timed out after 2 seconds" {
 		t.Errorf("stderr %q", res.Stderr)
 	}
 	if !strings.Contains(res.Stdout, "partial output before the hang") {

@@ -3,6 +3,7 @@ package toolrun_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,8 +49,11 @@ func git(t testing.TB, dir string, args ...string) string {
 	res, err := sandbox.Run(context.Background(), sandbox.Cmd{
 		Path: "git", Args: append([]string{"-C", dir}, args...), Env: gitEnv(t), Timeout: time.Minute,
 	})
-	if err != nil {
+	if errors.Is(err, sandbox.ErrNotFound) {
 		t.Skipf("git is not available: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
 	}
 	if res.ExitCode != 0 {
 		t.Fatalf("git %v: exit %d: %s%s", args, res.ExitCode, res.Stdout, res.Stderr)
@@ -64,8 +68,11 @@ func gitStatus(t testing.TB, dir string, stdin string, args ...string) (int, str
 		Path: "git", Args: append([]string{"-C", dir}, args...), Env: gitEnv(t),
 		Stdin: strings.NewReader(stdin), Timeout: time.Minute, Combined: true,
 	})
-	if err != nil {
+	if errors.Is(err, sandbox.ErrNotFound) {
 		t.Skipf("git is not available: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
 	}
 	return res.ExitCode, string(res.Stdout)
 }

@@ -48,6 +48,7 @@ func TestRunAiderNeverRaises(t *testing.T) {
 		{"commit and exit", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd = append(r.Cmd, "--commit") }), "", contract.ExitRejected, "forbidden flag --commit"},
 		{"commit prompt is fine", mutate(func(r *contract.ToolRunRequestV1) { r.Cmd = append(r.Cmd, "--commit-prompt", "p") }), "", contract.ExitNotFound, ""},
 		{"escaping scope", mutate(func(r *contract.ToolRunRequestV1) { r.Context = map[string]any{"file_scope": []any{"../x"}} }), "", contract.ExitRejected, "relative path"},
+		{"scope in .git", mutate(func(r *contract.ToolRunRequestV1) { r.Context = map[string]any{"file_scope": []any{".git/config"}} }), "", contract.ExitRejected, ".git directory"},
 		{"panic in validate", good, "validate", contract.ExitExecError, "internal error: panic: boom at validate"},
 		{"panic in snapshot", good, "snapshot", contract.ExitExecError, "boom at snapshot"},
 		{"panic in run", good, "run", contract.ExitExecError, "boom at run"},

@@ -285,6 +285,11 @@ func cleanScope(scope []string) ([]string, error) {
 		if f == "" || filepath.IsAbs(f) || c == ".." || strings.HasPrefix(c, "../") || c == "." {
 			return nil, fmt.Errorf("file scope entry %q is not a relative path inside the work tree", f)
 		}
+		// The snapshots never enter .git, so a change there could be
+		// neither checked nor reverted: hooks and config are not a scope.
+		if first, _, _ := strings.Cut(c, "/"); first == ".git" {
+			return nil, fmt.Errorf("file scope entry %q is inside the .git directory", f)
+		}
 		if !seen[c] {
 			seen[c] = true
 			out = append(out, c)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -39,8 +40,11 @@ func shStatus(t *testing.T, dir, stdin, prog string, args ...string) (int, strin
 			"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
 		}),
 	})
-	if err != nil {
+	if errors.Is(err, sandbox.ErrNotFound) {
 		t.Skipf("%s is not available: %v", prog, err)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", prog, err)
 	}
 	return res.ExitCode, string(res.Stdout)
 }
@@ -55,8 +59,11 @@ func installFakeAider(t *testing.T) {
 		Path: "go", Args: []string{"build", "-o", filepath.Join(dir, "aider"), "github.com/salve-dev/salve/toolrun/internal/fakeaider/cmd/aider"},
 		Env: sandbox.AllowedEnv(), Combined: true, Timeout: 5 * time.Minute,
 	})
-	if err != nil {
+	if errors.Is(err, sandbox.ErrNotFound) {
 		t.Skipf("go is not available: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("build the fake aider: %v", err)
 	}
 	if res.ExitCode != 0 {
 		t.Fatalf("build the fake aider: %s", res.Stdout)

@@ -9,14 +9,13 @@ import (
 	"github.com/salve-dev/salve/contract"
 )
 
-// Respond wraps result in an ActionResponse that echoes tr. The status and
-// code follow the result: success and 0 for output_type "text", error and 1
-// for output_type "error" (seed 002, §3.1). The error field stays null:
-// error details travel in result.data.
+// Respond wraps result in an ActionResponse that echoes tr's ids. The status
+// and code follow the result: success and 0 for output_type "text", error
+// and 1 for output_type "error" (seed 002, §3.1). api_version and error stay
+// null, as the seed says of v1: error details travel in result.data.
 func Respond(tr Trace, result contract.ActionResult) contract.ActionResponse {
 	resp := contract.ActionResponse{
 		RequestID:     tr.RequestID,
-		APIVersion:    tr.APIVersion,
 		Status:        contract.StatusSuccess,
 		Code:          contract.CodeSuccess,
 		Result:        &result,

@@ -169,3 +169,23 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("stdin broke")
 type errWriter struct{}
 
 func (errWriter) Write([]byte) (int, error) { return 0, errors.New("stdout closed") }
+
+// TestResponseAPIVersionIsNull pins seed 002 §3.1: api_version is "currently
+// None" in every response, whatever the request sent.
+func TestResponseAPIVersionIsNull(t *testing.T) {
+	for _, v := range []string{`null`, `"V1"`, `"v1"`} {
+		tr := Trace{RequestID: "r"}
+		if v != "null" {
+			av := contract.APIVersionV1
+			tr.APIVersion = &av
+		}
+		resp := Respond(tr, contract.ActionResult{OutputType: contract.OutputText})
+		b, err := json.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), `"api_version":null`) {
+			t.Errorf("request api_version %s: response %s", v, b)
+		}
+	}
+}
