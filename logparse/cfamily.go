@@ -29,6 +29,10 @@ func init() {
 			Pattern: `^(?:\S*ld(?:\.\w+)?: )?(?P<file>[^\s:()]+\.(?:c|cc|cpp|cxx|c\+\+|m|mm|h|hpp|f90|f|s|S)):(?P<line>\d+)(?::\(\.[\w.]+\+0x[0-9a-f]+\))?: (?P<msg>undefined reference to .*)$`,
 			Type:    contract.ErrTypeError, Confidence: 0.8,
 			Doc: "GNU ld with debug info: file.c:line: undefined reference to `sym'"},
+		&Row{Name: "ld-undefined-nodebug", Family: "c", Tool: "ld", Hint: "undefined reference",
+			Pattern:  `^(?P<file>[^\s:()]+\.(?:c|cc|cpp|cxx|c\+\+|m|mm)):\(\.[\w.]+\+0x[0-9a-f]+\): (?P<msg>undefined reference to [` + "`'" + `](?P<sym>[^'` + "`" + `]+)')$`,
+			Classify: undefinedCallSite, Confidence: 0.6,
+			Doc: "GNU ld without debug info (file.c:(.text+0x1e): undefined reference to `sym'): the first call of sym in the workspace's file"},
 		&Row{Name: "make", Family: "make", Tool: "make", Hint: "***",
 			Pattern:  `^(?:g?make(?:\[\d+\])?: )?(?P<file>\S*(?:[Mm]akefile|\.mk|\.make)\S*?):(?P<line>\d+): \*\*\* (?P<msg>.*)$`,
 			Classify: makeClassify, Confidence: 0.95,
@@ -75,6 +79,25 @@ func rememberInstantiation(m *match) (contract.ErrorType, bool) {
 		m.p.ctx.cxxHere = &finding{file: own(file), line: m.num("line"), col: m.num("col"), base: m.p.base()}
 	}
 	return "", false
+}
+
+// undefinedCallSite places a line-less undefined reference at the first
+// call of the symbol in the file, read from the workspace; without a
+// workspace there is no line to give, and nothing is reported.
+func undefinedCallSite(m *match) (contract.ErrorType, bool) {
+	sym := m.get("sym")
+	if i := strings.IndexByte(sym, '('); i >= 0 {
+		sym = sym[:i]
+	}
+	if i := strings.LastIndex(sym, "::"); i >= 0 {
+		sym = sym[i+2:]
+	}
+	line := m.p.findCall(m.get("file"), sym)
+	if line < 1 {
+		return "", false
+	}
+	m.relocate = &finding{file: own(m.get("file")), line: line, base: m.p.base(), row: m.row.Name, conf: m.row.Confidence}
+	return contract.ErrTypeError, true
 }
 
 func makeClassify(m *match) (contract.ErrorType, bool) {

@@ -118,6 +118,8 @@
 //	      ld with debug info; a traceback's import error
 //	0.80  a Go panic's or an uncaught JavaScript error's deepest frame
 //	0.75  the deepest workspace frame of a run-time exception
+//	0.60  a linker error without debug info, placed at the symbol's first
+//	      call in the file (read from the workspace)
 //
 // It is then multiplied by 0.9 when the path was matched by suffix against
 // the workspace, and by 0.7 when the path could not be confirmed at all

@@ -270,10 +270,11 @@ func (p *parser) matchRows(s string) {
 	if strings.Contains(s, ": line ") && hasLineWord(s) {
 		f |= featLineWord
 	}
+	rows := table
 	if f == 0 {
-		return
+		rows = featureless // the few rows that need no "file:line" feature
 	}
-	for _, r := range table {
+	for _, r := range rows {
 		if r.re == nil || r.need&f != r.need {
 			continue
 		}
@@ -311,6 +312,9 @@ func (p *parser) matchRows(s string) {
 		if m.relocate != nil {
 			f.file, f.line, f.col, f.base = m.relocate.file, m.relocate.line, m.relocate.col, m.relocate.base
 			f.conf, f.row = 0.85, "gcc-required-from"
+			if m.relocate.row != "" {
+				f.conf, f.row = m.relocate.conf, m.relocate.row
+			}
 		}
 		p.emit(f)
 		return

@@ -335,6 +335,63 @@ func readWorkspaceFile(ws, rel string) string {
 	return string(b)
 }
 
+// findCall returns the first line of file, read from the workspace, that
+// calls sym (not one that declares it), or 0. It reads at most 1 MiB, and
+// only for findings.
+func (p *parser) findCall(file, sym string) int {
+	if p.opts.Workspace == "" || sym == "" {
+		return 0
+	}
+	rel, res := p.res.resolve(file, p.base())
+	if res == resDrop {
+		return 0
+	}
+	text := readWorkspaceFile(p.opts.Workspace, rel)
+	for n := 1; text != ""; n++ {
+		line := text
+		if j := strings.IndexByte(text, '\n'); j >= 0 {
+			line, text = text[:j], text[j+1:]
+		} else {
+			text = ""
+		}
+		if isCallOf(strings.TrimSpace(line), sym) {
+			return n
+		}
+	}
+	return 0
+}
+
+// isCallOf reports whether the source line t calls sym: sym( appears as a
+// whole word, and what precedes it is not a bare type (a declaration).
+func isCallOf(t, sym string) bool {
+	for off := 0; ; {
+		i := strings.Index(t[off:], sym+"(")
+		if i < 0 {
+			i = strings.Index(t[off:], sym+" (")
+		}
+		if i < 0 {
+			return false
+		}
+		i += off
+		if i > 0 && (isWordByte(t[i-1])) {
+			off = i + len(sym)
+			continue
+		}
+		prefix := t[:i]
+		if strings.HasPrefix(t, "//") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "#") {
+			return false
+		}
+		if prefix == "" || strings.HasPrefix(prefix, "return") || strings.ContainsAny(prefix, "(=,+-/!|?\"{};") {
+			return true
+		}
+		return false // "int sym(" and the like: a declaration
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
 // sourceLineHas reports whether line n of file, read from the workspace,
 // starts with prefix (after indentation). Without a workspace it is false.
 // It reads at most 1 MiB of the file, and only for findings, never per

@@ -76,8 +76,9 @@ func (m *match) num(name string) int {
 }
 
 var (
-	table  []*Row
-	byName = map[string]*Row{}
+	table       []*Row
+	featureless []*Row // rows whose pattern needs no line feature
+	byName      = map[string]*Row{}
 )
 
 // register adds rows to the table; a duplicate name panics at start-up.
@@ -103,6 +104,12 @@ func register(rows ...*Row) {
 		table = append(table, r)
 	}
 	sort.SliceStable(table, func(i, j int) bool { return !table[i].Generic && table[j].Generic })
+	featureless = featureless[:0]
+	for _, r := range table {
+		if r.re != nil && r.need == 0 {
+			featureless = append(featureless, r)
+		}
+	}
 }
 
 // Rows returns a copy of the table, sorted by family then name.
