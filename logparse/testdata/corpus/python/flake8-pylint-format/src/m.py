@@ -1,0 +1,7 @@
+"""Mod."""
+import os
+
+
+def f(x):
+    """F."""
+    return undefined_name + x
