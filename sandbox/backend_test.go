@@ -37,6 +37,39 @@ func TestBwrapArgs(t *testing.T) {
 	}
 }
 
+func TestBwrapArgsHideSecrets(t *testing.T) {
+	home := t.TempDir()
+	mustWrite(t, filepath.Join(home, ".netrc"), "machine x password SECRET-NETRC\n")
+	mustWrite(t, filepath.Join(home, ".ai-agent", "ai-agent.env"), "OPENAI_API_KEY=sk-SECRET-AIAGENT\n")
+	mustWrite(t, filepath.Join(home, "real-ssh", "id_ed25519"), "SECRET-KEY\n")
+	if err := os.Symlink(filepath.Join(home, "real-ssh"), filepath.Join(home, ".ssh")); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(sandbox.Bwrap{}.Args(sandbox.Job{Workspace: "/w", Script: "true", Env: []string{"HOME=" + home}}), " ")
+	for _, want := range []string{
+		"--ro-bind /dev/null " + filepath.Join(home, ".netrc"),
+		"--tmpfs " + filepath.Join(home, ".ai-agent"),
+		"--tmpfs " + filepath.Join(home, "real-ssh"),
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("args lack %q:\n%s", want, got)
+		}
+	}
+	if i, j := strings.Index(got, "--tmpfs "+filepath.Join(home, ".ai-agent")), strings.Index(got, "--bind /w /w"); i < j {
+		t.Errorf("masks must come after the workspace bind, or it could expose them again: %s", got)
+	}
+}
+
+func mustWrite(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestContainerArgs(t *testing.T) {
 	job := sandbox.Job{
 		Workspace: "/w/p", Script: "go test ./...", Image: "golang:1", Name: "salve-exec-x",
@@ -198,6 +231,31 @@ func TestBwrapIsolation(t *testing.T) {
 			}
 		})
 	}
+	t.Run("credentials hidden", func(t *testing.T) {
+		// HOME inside the workspace: the host's /tmp is hidden in the
+		// sandbox, and a later workspace bind must not undo the masks.
+		home := filepath.Join(ws, "home")
+		mustWrite(t, filepath.Join(home, ".netrc"), "machine x password SECRET-NETRC\n")
+		mustWrite(t, filepath.Join(home, ".ai-agent", "ai-agent.env"), "OPENAI_API_KEY=sk-SECRET-AIAGENT\n")
+		mustWrite(t, filepath.Join(home, ".ssh", "id_ed25519"), "SECRET-KEY\n")
+		mustWrite(t, filepath.Join(home, "notes.txt"), "visible\n")
+		job := sandbox.Job{Workspace: ws, CacheDir: cache, Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home},
+			Script: `cat "$HOME/.netrc" "$HOME/.ai-agent/ai-agent.env" "$HOME/.ssh/id_ed25519" "$HOME/notes.txt" 2>&1; true`}
+		res, err := sandbox.RunJob(context.Background(), bw, job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out := string(res.Stdout); strings.Contains(out, "SECRET") || !strings.Contains(out, "visible") {
+			t.Errorf("inside bwrap a build read %q; want the credentials hidden and other files visible", out)
+		}
+		res, err = sandbox.RunJob(context.Background(), sandbox.None{}, job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Count(string(res.Stdout), "SECRET") != 3 {
+			t.Errorf("control run without isolation should read all three secrets, got %q", res.Stdout)
+		}
+	})
 	t.Run("cache writable and used", func(t *testing.T) {
 		res, err := sandbox.RunJob(context.Background(), bw, sandbox.Job{Workspace: ws, CacheDir: cache,
 			Script: `echo "$GOCACHE $TMPDIR" && touch "$GOCACHE/x" /tmp/y`, Env: []string{"PATH=" + os.Getenv("PATH")}})

@@ -15,8 +15,9 @@ import (
 // terminal injection), every capability dropped (so that root inside cannot
 // remount anything writable), and death with its parent.
 //
-// HOME stays read-only. Tools that write caches under HOME are pointed at
-// the job's CacheDir instead (see [BwrapCacheEnv]).
+// HOME stays read-only, and the credential files and directories of
+// [SecretPaths] under it are hidden. Tools that write caches under HOME are
+// pointed at the job's CacheDir instead (see [BwrapCacheEnv]).
 type Bwrap struct {
 	// Path is the bwrap program; empty means "bwrap" looked up in PATH.
 	Path string
@@ -54,7 +55,11 @@ func (b Bwrap) Args(job Job) []string {
 	if job.CacheDir != "" {
 		args = append(args, "--bind", job.CacheDir, job.CacheDir)
 	}
-	args = append(args, "--bind", job.Workspace, job.Workspace, "--chdir", job.Workspace)
+	args = append(args, "--bind", job.Workspace, job.Workspace)
+	// The masks come after every bind, so no later mount can expose what
+	// they hide.
+	args = append(args, secretMasks(job.Env)...)
+	args = append(args, "--chdir", job.Workspace)
 	return append(args, "--", "sh", "-c", job.Script)
 }
 
