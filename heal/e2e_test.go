@@ -56,7 +56,10 @@ func run(t testing.TB, dir, name string, args ...string) string {
 	return strings.TrimSpace(string(res.Stdout))
 }
 
-// repoFrom copies examples/testdata/NAME into a fresh git repository.
+// repoFrom copies examples/testdata/NAME into a fresh git repository. A
+// file named X.go.input becomes X.go: deliberately unformatted Go sources
+// are kept under that name, as gofmt's own tests do, so gofmt -l over the
+// repository stays clean.
 func repoFrom(t testing.TB, name string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
@@ -66,6 +69,9 @@ func repoFrom(t testing.TB, name string) string {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
+		if strings.HasSuffix(rel, ".go.input") {
+			rel = strings.TrimSuffix(rel, ".input")
+		}
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
 		}

@@ -21,6 +21,9 @@ store=$work/runs.db
 # prepare NAME: copy examples/testdata/NAME into $work/NAME as a git repo.
 prepare() {
 	cp -r "$root/examples/testdata/$1" "$work/$1"
+	# X.go.input is a deliberately unformatted X.go, kept under that name
+	# so that gofmt -l over salve's own tree stays clean.
+	find "$work/$1" -name '*.go.input' -exec sh -c 'mv "$1" "${1%.input}"' _ {} \;
 	git -C "$work/$1" init -q -b main
 	git -C "$work/$1" add -A
 	git -C "$work/$1" commit -qm "$1: broken"
