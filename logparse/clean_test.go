@@ -1,6 +1,7 @@
 package logparse
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -175,5 +176,44 @@ func TestCIAnnotationsAndGradleFull(t *testing.T) {
 		"src/test/java/demo/RouterTest.java:21: LOGIC org.opentest4j.AssertionFailedError: expected: <true> but was: <false> [java] (test matchesPrefix)\n"
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestWorkspaceAbsolutePaths covers a log made on this host: go test run in
+// a package directory below the workspace root prints absolute panic frames
+// and package-relative t.Errorf lines. Both must come out relative to the
+// workspace, not to the package directory the log teaches as a root.
+func TestWorkspaceAbsolutePaths(t *testing.T) {
+	ws := t.TempDir()
+	writeFile(t, ws, "gopanic/go.mod", "module gp\n")
+	writeFile(t, ws, "gopanic/x_test.go", "package gp\n")
+	abs := filepath.ToSlash(filepath.Join(ws, "gopanic", "x_test.go"))
+	log := strings.Join([]string{
+		"--- FAIL: TestA (0.00s)",
+		"    --- FAIL: TestA/sub_bad (0.00s)",
+		"        x_test.go:9: bad value 3",
+		"--- FAIL: TestB (0.00s)",
+		"panic: runtime error: invalid memory address or nil pointer dereference [recovered]",
+		"	panic: runtime error: invalid memory address or nil pointer dereference",
+		"[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4f0e2e]",
+		"",
+		"goroutine 21 [running]:",
+		"testing.tRunner.func1.2({0x5129a0, 0x6a1f40})",
+		"	/usr/local/go/src/testing/testing.go:1734 +0x21c",
+		"gp.helper(...)",
+		"	" + abs + ":5",
+		"gp.TestB(0xc0000a2340?)",
+		"	" + abs + ":12 +0x10",
+		"FAIL	gp	0.005s",
+		"FAIL",
+	}, "\n")
+	got := renderText(ParseString(log, Options{Workspace: ws}))
+	for _, want := range []string{"gopanic/x_test.go:5: LOGIC", "gopanic/x_test.go:9: LOGIC"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "\nx_test.go") || strings.HasPrefix(got, "x_test.go") {
+		t.Errorf("a path relative to the package directory escaped:\n%s", got)
 	}
 }

@@ -62,6 +62,14 @@ func newResolver(root, workspace string) *resolver {
 	r := &resolver{root: cleanRoot(root)}
 	if workspace != "" {
 		r.index(workspace)
+		// A log made on this host names the workspace by its absolute
+		// path: that is a root too, ahead of any the log teaches.
+		if abs, err := filepath.Abs(workspace); err == nil {
+			r.learnRoot(filepath.ToSlash(abs))
+			if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
+				r.learnRoot(filepath.ToSlash(real))
+			}
+		}
 	}
 	return r
 }
@@ -217,7 +225,7 @@ func (r *resolver) resolveUncached(p, base string) (string, resolution) {
 			if rel == "" || hasForeignMarker("/"+rel) {
 				return "", resDrop
 			}
-			return rel, r.confirm(rel, resSure)
+			return r.confirm(rel, resSure)
 		}
 		if m := r.suffixMatch(p); m != "" {
 			return m, resMatched
@@ -245,15 +253,19 @@ func (r *resolver) resolveUncached(p, base string) (string, resolution) {
 	return p, resSure
 }
 
-// confirm downgrades a path the workspace index does not hold.
-func (r *resolver) confirm(rel string, res resolution) resolution {
-	if r.files != nil && !r.files[rel] {
-		if m := r.suffixMatch(rel); m != "" && m != rel {
-			return resGuess
-		}
-		return resGuess
+// confirm checks a root-stripped path against the workspace index. A path
+// the index holds keeps res. One it lacks is replaced by the workspace file
+// it is a suffix of, when there is one (a root learned from the log may sit
+// below the workspace root, as a Go package directory does), and is
+// otherwise kept as a guess.
+func (r *resolver) confirm(rel string, res resolution) (string, resolution) {
+	if r.files == nil || r.files[rel] {
+		return rel, res
 	}
-	return res
+	if m := r.suffixMatch(rel); m != "" && strings.HasSuffix(m, "/"+rel) {
+		return m, resMatched
+	}
+	return rel, resGuess
 }
 
 // stripRoot removes the caller's root, a learned root or a CI root.
