@@ -33,6 +33,10 @@ func init() {
 				return classifyMessage(m.get("msg"), contract.ErrSyntax), true
 			},
 			Confidence: 0.9, Doc: "babel and jest syntax errors: SyntaxError: file.js: message (line:col)"},
+		&Row{Name: "node-esm-missing", Family: "js", Tool: "node", Hint: "ERR_MODULE_NOT_FOUND",
+			Pattern:  `^Error \[ERR_MODULE_NOT_FOUND\]: Cannot find (?:module|package) '(?P<sym>[^']+)' imported from (?P<file>\S+?)$`,
+			Classify: esmImportSite, Confidence: 0.85,
+			Doc: "node ESM: Error [ERR_MODULE_NOT_FOUND]: Cannot find module 'x' imported from file.mjs, placed at the import line"},
 		&Row{Name: "eslint-stylish", Family: "js", Tool: "eslint",
 			Doc: "eslint's default stylish format: a file line, then   line:col  error  message  rule"},
 		&Row{Name: "js-test", Family: "js", Tool: "node",
@@ -40,6 +44,25 @@ func init() {
 	)
 	addHandler(80, func() handler { return &stylish{} })
 	addHandler(100, func() handler { return &jsFail{} })
+}
+
+// esmImportSite places an ES module resolution failure, which names the
+// importing file but no line, at the line of that file that imports the
+// missing specifier, read from the workspace. Without a workspace, or when
+// no line names it, the report goes to line 1 (where imports usually
+// stand) with a lower confidence.
+func esmImportSite(m *match) (contract.ErrorType, bool) {
+	file := strings.TrimPrefix(m.get("file"), "file://")
+	spec := m.get("sym")
+	if i := strings.LastIndexAny(spec, "/\\"); i >= 0 && i+1 < len(spec) {
+		spec = spec[i+1:]
+	}
+	line, conf := m.p.findImport(file, spec), m.row.Confidence
+	if line < 1 {
+		line, conf = 1, 0.5
+	}
+	m.relocate = &finding{file: own(file), line: line, base: m.p.base(), row: m.row.Name, conf: conf}
+	return contract.ErrImport, true
 }
 
 func tsClassify(m *match) (contract.ErrorType, bool) {

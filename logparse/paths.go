@@ -373,6 +373,31 @@ func (p *parser) findCall(file, sym string) int {
 	return 0
 }
 
+// findImport returns the first line of file, read from the workspace, that
+// imports or requires a specifier containing spec, or 0.
+func (p *parser) findImport(file, spec string) int {
+	if p.opts.Workspace == "" || spec == "" {
+		return 0
+	}
+	rel, res := p.res.resolve(file, p.base())
+	if res == resDrop {
+		return 0
+	}
+	text := readWorkspaceFile(p.opts.Workspace, rel)
+	for n := 1; text != ""; n++ {
+		line := text
+		if j := strings.IndexByte(text, '\n'); j >= 0 {
+			line, text = text[:j], text[j+1:]
+		} else {
+			text = ""
+		}
+		if strings.Contains(line, spec) && (strings.Contains(line, "import") || strings.Contains(line, "from") || strings.Contains(line, "require(")) {
+			return n
+		}
+	}
+	return 0
+}
+
 // isCallOf reports whether the source line t calls sym: sym( appears as a
 // whole word, and what precedes it is not a bare type (a declaration).
 func isCallOf(t, sym string) bool {
