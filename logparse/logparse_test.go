@@ -53,6 +53,23 @@ func TestCorpusScores(t *testing.T) {
 	}
 }
 
+// TestCorpusCasesExact guards against regressions the thresholds would
+// hide: every case must match its hand-written expected.json exactly (same
+// locations, same types, nothing extra). golden.txt is rewritten by
+// -update; expected.json never is, so this test is the one an -update
+// cannot silence.
+func TestCorpusCasesExact(t *testing.T) {
+	for _, dir := range corpusCases(t) {
+		sc, err := ScoreCase(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sc.Exact {
+			t.Errorf("%s: missed %v, extra %v, wrong type %v", filepath.Base(filepath.Dir(dir))+"/"+filepath.Base(dir), sc.Missed, sc.Extra, sc.WrongType)
+		}
+	}
+}
+
 // TestCorpusGoldens compares each case's canonical lines with golden.txt.
 func TestCorpusGoldens(t *testing.T) {
 	for _, dir := range corpusCases(t) {
