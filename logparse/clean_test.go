@@ -217,3 +217,35 @@ func TestWorkspaceAbsolutePaths(t *testing.T) {
 		t.Errorf("a path relative to the package directory escaped:\n%s", got)
 	}
 }
+
+func TestUnifyBases(t *testing.T) {
+	rep := func(paths ...string) []contract.BugReport {
+		out := make([]contract.BugReport, len(paths))
+		for i, p := range paths {
+			out[i] = contract.BugReport{FilePath: p, LineNumber: i + 1}
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		in      []string
+		want    []string
+		changed bool
+	}{
+		{"one directory names it", []string{"x_test.go", "pkg/x_test.go"}, []string{"pkg/x_test.go", "pkg/x_test.go"}, true},
+		{"two directories: ambiguous, left alone", []string{"x_test.go", "a/x_test.go", "b/x_test.go"}, []string{"x_test.go", "a/x_test.go", "b/x_test.go"}, false},
+		{"absolute paths teach nothing", []string{"x.py", "/abs/x.py"}, []string{"x.py", "/abs/x.py"}, false},
+		{"other names untouched", []string{"y.go", "pkg/x.go"}, []string{"y.go", "pkg/x.go"}, false},
+	}
+	for _, tt := range tests {
+		out := rep(tt.in...)
+		changed := unifyBases(out)
+		var got []string
+		for _, r := range out {
+			got = append(got, r.FilePath)
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") || changed != tt.changed {
+			t.Errorf("%s: got %v (changed %v), want %v (changed %v)", tt.name, got, changed, tt.want, tt.changed)
+		}
+	}
+}

@@ -447,17 +447,25 @@ func (p *parser) relocate() {
 			p.res.learnRoot(root)
 		}
 	}
-	if len(p.res.roots) == 0 {
+	changed := false
+	if len(p.res.roots) > 0 {
+		for i, r := range p.out {
+			if strings.HasPrefix(r.FilePath, "/") {
+				if rel, ok := p.res.stripRoot(r.FilePath); ok && rel != "" {
+					p.out[i].FilePath, changed = rel, true
+				}
+			}
+		}
+	}
+	if p.res.files == nil && unifyBases(p.out) {
+		changed = true
+	}
+	if !changed {
 		return
 	}
 	seen := map[string]bool{}
 	out := p.out[:0]
 	for _, r := range p.out {
-		if strings.HasPrefix(r.FilePath, "/") {
-			if rel, ok := p.res.stripRoot(r.FilePath); ok && rel != "" {
-				r.FilePath = rel
-			}
-		}
 		k := r.FilePath + ":" + strconv.Itoa(r.LineNumber)
 		if seen[k] {
 			continue
@@ -466,6 +474,35 @@ func (p *parser) relocate() {
 		out = append(out, r)
 	}
 	p.out = out
+}
+
+// unifyBases gives a bare file name the directory that another report of
+// the same log gives a file of that name, when exactly one directory does:
+// go test prints t.Errorf lines relative to the package directory, while
+// its panics print absolute paths that a root turns repo-relative. It is
+// only used without a workspace, whose index settles such names itself. It
+// reports whether it changed anything.
+func unifyBases(out []contract.BugReport) bool {
+	full := map[string]string{} // base name -> the one dir/base, or "" when several
+	for _, r := range out {
+		i := strings.LastIndexByte(r.FilePath, '/')
+		if i <= 0 || strings.HasPrefix(r.FilePath, "/") {
+			continue
+		}
+		base := r.FilePath[i+1:]
+		if f, ok := full[base]; !ok {
+			full[base] = r.FilePath
+		} else if f != r.FilePath {
+			full[base] = ""
+		}
+	}
+	changed := false
+	for i, r := range out {
+		if f := full[r.FilePath]; f != "" {
+			out[i].FilePath, changed = f, true
+		}
+	}
+	return changed
 }
 
 // noteFrame remembers an absolute stack-frame path inside the workspace,
