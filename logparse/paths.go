@@ -347,11 +347,12 @@ func readWorkspaceFile(ws, rel string) string {
 	return string(b)
 }
 
-// findCall returns the first line of file, read from the workspace, that
-// calls sym (not one that declares it), or 0. It reads at most 1 MiB, and
-// only for findings.
-func (p *parser) findCall(file, sym string) int {
-	if p.opts.Workspace == "" || sym == "" {
+// firstSourceLine returns the number of the first line of file, read from
+// the workspace, for which match is true, or 0: without a workspace, for a
+// file outside it, or when no line matches. It reads at most 1 MiB of the
+// file, and is called only for findings, never per log line.
+func (p *parser) firstSourceLine(file string, match func(n int, line string) bool) int {
+	if p.opts.Workspace == "" {
 		return 0
 	}
 	rel, res := p.res.resolve(file, p.base())
@@ -366,36 +367,32 @@ func (p *parser) findCall(file, sym string) int {
 		} else {
 			text = ""
 		}
-		if isCallOf(strings.TrimSpace(line), sym) {
+		if match(n, line) {
 			return n
 		}
 	}
 	return 0
 }
 
+// findCall returns the first line of file, read from the workspace, that
+// calls sym (not one that declares it), or 0.
+func (p *parser) findCall(file, sym string) int {
+	if sym == "" {
+		return 0
+	}
+	return p.firstSourceLine(file, func(_ int, line string) bool { return isCallOf(strings.TrimSpace(line), sym) })
+}
+
 // findImport returns the first line of file, read from the workspace, that
 // imports or requires a specifier containing spec, or 0.
 func (p *parser) findImport(file, spec string) int {
-	if p.opts.Workspace == "" || spec == "" {
+	if spec == "" {
 		return 0
 	}
-	rel, res := p.res.resolve(file, p.base())
-	if res == resDrop {
-		return 0
-	}
-	text := readWorkspaceFile(p.opts.Workspace, rel)
-	for n := 1; text != ""; n++ {
-		line := text
-		if j := strings.IndexByte(text, '\n'); j >= 0 {
-			line, text = text[:j], text[j+1:]
-		} else {
-			text = ""
-		}
-		if strings.Contains(line, spec) && (strings.Contains(line, "import") || strings.Contains(line, "from") || strings.Contains(line, "require(")) {
-			return n
-		}
-	}
-	return 0
+	return p.firstSourceLine(file, func(_ int, line string) bool {
+		return strings.Contains(line, spec) &&
+			(strings.Contains(line, "import") || strings.Contains(line, "from") || strings.Contains(line, "require("))
+	})
 }
 
 // isCallOf reports whether the source line t calls sym: sym( appears as a
@@ -434,24 +431,15 @@ func isWordByte(c byte) bool {
 // It reads at most 1 MiB of the file, and only for findings, never per
 // log line.
 func (p *parser) sourceLineHas(file string, n int, prefix string) bool {
-	if p.opts.Workspace == "" || n < 1 {
+	if n < 1 {
 		return false
 	}
-	rel, res := p.res.resolve(file, p.base())
-	if res == resDrop {
-		return false
-	}
-	text := readWorkspaceFile(p.opts.Workspace, rel)
-	for i := 1; text != ""; i++ {
-		line := text
-		if j := strings.IndexByte(text, '\n'); j >= 0 {
-			line, text = text[:j], text[j+1:]
-		} else {
-			text = ""
-		}
+	has := false
+	p.firstSourceLine(file, func(i int, line string) bool {
 		if i == n {
-			return strings.HasPrefix(strings.TrimSpace(line), prefix)
+			has = strings.HasPrefix(strings.TrimSpace(line), prefix)
 		}
-	}
-	return false
+		return i >= n
+	})
+	return has
 }
