@@ -22,6 +22,7 @@ type parseOptions struct {
 	Root      string // the workspace root as the log sees it
 	Workspace string // the checkout on this host
 	Text      bool   // one line per report instead of JSON
+	Format    string // the output format (report.Formats)
 	Score     string // a corpus directory to score instead of a log
 	List      bool   // print the parser table
 }
@@ -38,7 +39,10 @@ func newParseCmdWith(s *streams, runF func(*parseOptions) int) *cobra.Command {
 		Short: "Find the located errors in a build log (deterministic, no LLM)",
 		Long: `parse reads a combined build log (a file, or - for stdin) and prints the
 errors it locates as a JSON array of BugReport ([] when there are none), or
-one line per report with --text.
+one line per report with --text. --format writes the reports for a CI
+platform instead: sarif (SARIF 2.1.0, for GitHub code scanning), github
+(workflow commands that annotate the lines), gitlab (a Code Quality
+report), rdjson or rdjsonl (reviewdog's diagnostic format), json or text.
 
 --root is the workspace root as the log sees it (for example /workspace/app);
 --workspace is the checkout on this host, used to match paths by suffix when
@@ -50,6 +54,8 @@ The exit status is 0 when the log was parsed, whatever it held, and 2 on bad
 input.`,
 		Example: `  salve parse build.log
   go test ./... 2>&1 | salve parse --text -
+  salve parse --format sarif build.log > salve.sarif
+  make 2>&1 | salve parse --format github -
   salve parse --root /home/runner/work/app/app --workspace . ci.log
   salve parse --score logparse/testdata/corpus`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -61,6 +67,9 @@ input.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Log = args[0]
+			}
+			if err := opts.checkFormat(cmd.Flags().Changed("text")); err != nil {
+				return exitWith(exitBadInput, err)
 			}
 			run := parseRun
 			if runF != nil {
@@ -75,7 +84,8 @@ input.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Root, "root", "", "workspace root as the log sees it (container path)")
 	f.StringVar(&opts.Workspace, "workspace", "", "the checkout on this host, to resolve paths by suffix")
-	f.BoolVar(&opts.Text, "text", false, "print one line per report instead of JSON")
+	f.BoolVar(&opts.Text, "text", false, "print one line per report instead of JSON (same as --format text)")
+	f.StringVar(&opts.Format, "format", "json", "output format: "+formatNames())
 	f.StringVar(&opts.Score, "score", "", "score the parser on a fixture corpus directory")
 	f.BoolVar(&opts.List, "list", false, "print the table of formats the parser reads")
 	return cmd
@@ -122,15 +132,7 @@ func parseRun(opts *parseOptions) int {
 		fmt.Fprintf(opts.Stderr, "salve parse: %v\n", err)
 		return exitBadInput
 	}
-	if opts.Text {
-		for _, r := range reports {
-			fmt.Fprintln(opts.Stdout, r.String())
-		}
-		return exitOK
-	}
-	enc := json.NewEncoder(opts.Stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(reports); err != nil {
+	if err := writeReports(opts.Stdout, opts.Stderr, opts.Format, reports); err != nil {
 		fmt.Fprintf(opts.Stderr, "salve parse: writing output: %v\n", err)
 		return exitFailure
 	}
