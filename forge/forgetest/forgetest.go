@@ -1,0 +1,378 @@
+// Package forgetest runs local servers that speak the parts of the GitHub
+// and GitLab REST APIs salve uses (pull and merge requests, comments, and
+// GitHub's check runs and commit statuses), with their documented shapes
+// and errors, so tests and the CI action's self-test never need the real
+// services. Failures are injected per route: a status, headers (such as
+// Retry-After) and a body, for the next N calls.
+package forgetest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Call is one request the server received.
+type Call struct {
+	Method string
+	// Path is the escaped path (GitLab project paths keep their %2F).
+	Path  string
+	Query string
+	// Auth is the value of the token header the request carried.
+	Auth string
+	Body []byte
+}
+
+// PR is a pull or merge request held by the server.
+type PR struct {
+	Number      int
+	Head, Base  string
+	Title, Body string
+	Draft       bool
+	Comments    []string
+	Open        bool
+}
+
+// Fault is an injected answer.
+type Fault struct {
+	Status int
+	Header map[string]string
+	Body   string
+	// Times is how many calls it answers; 0 means 1.
+	Times int
+}
+
+// Server is a fake forge: GitHub routes under /repos/{owner}/{repo}/ and
+// GitLab routes under /api/v4/projects/{id}/, on one httptest server.
+type Server struct {
+	*httptest.Server
+	// Token is the token every call must carry (Bearer for GitHub,
+	// PRIVATE-TOKEN or JOB-TOKEN for GitLab).
+	Token string
+
+	mu     sync.Mutex
+	calls  []Call
+	prs    map[string][]*PR // key: "github:owner/repo" or "gitlab:project"
+	faults map[string][]Fault
+	// checks answers GitHub's check-runs route per commit.
+	checks map[string][]map[string]any
+}
+
+// New starts a server that accepts token.
+func New(token string) *Server {
+	s := &Server{Token: token, prs: map[string][]*PR{}, faults: map[string][]Fault{}, checks: map[string][]map[string]any{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// GitHubAPI is the API root to give a GitHub client.
+func (s *Server) GitHubAPI() string { return s.URL }
+
+// GitLabAPI is the API root to give a GitLab client.
+func (s *Server) GitLabAPI() string { return s.URL + "/api/v4" }
+
+// Fail makes the next calls whose "METHOD path-suffix" ends with route
+// (for example "POST /pulls" or "GET /merge_requests") answer f.
+func (s *Server) Fail(route string, f Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f.Times <= 0 {
+		f.Times = 1
+	}
+	s.faults[route] = append(s.faults[route], f)
+}
+
+// Calls returns every request received so far.
+func (s *Server) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// PRs returns copies of the requests held for repo ("owner/name" for
+// GitHub, the project id or path for GitLab), in creation order.
+func (s *Server) PRs(kind, repo string) []PR {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []PR
+	for _, p := range s.prs[kind+":"+repo] {
+		c := *p
+		c.Comments = append([]string(nil), p.Comments...)
+		out = append(out, c)
+	}
+	return out
+}
+
+// AddPR puts an open request on the server, as if opened earlier.
+func (s *Server) AddPR(kind, repo string, p PR) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := kind + ":" + repo
+	p.Number = len(s.prs[key]) + 1
+	p.Open = true
+	s.prs[key] = append(s.prs[key], &p)
+	return p.Number
+}
+
+// SetChecks sets the check runs GitHub reports for commit sha: each a
+// name, status ("queued", "in_progress", "completed", "waiting") and
+// conclusion ("" while not completed).
+func (s *Server) SetChecks(sha string, runs ...[3]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var list []map[string]any
+	for i, r := range runs {
+		var conc any
+		if r[2] != "" {
+			conc = r[2]
+		}
+		list = append(list, map[string]any{"id": i + 1, "name": r[0], "head_sha": sha, "status": r[1], "conclusion": conc, "html_url": s.URL + "/checks/" + strconv.Itoa(i+1)})
+	}
+	s.checks[sha] = list
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	path := r.URL.EscapedPath()
+	auth := r.Header.Get("Authorization")
+	if strings.HasPrefix(path, "/api/v4/") {
+		auth = r.Header.Get("PRIVATE-TOKEN") + r.Header.Get("JOB-TOKEN")
+	}
+	s.mu.Lock()
+	s.calls = append(s.calls, Call{Method: r.Method, Path: path, Query: r.URL.RawQuery, Auth: auth, Body: body})
+	route := r.Method + " " + path
+	for k, fs := range s.faults {
+		if len(fs) == 0 || !strings.HasSuffix(route, k) {
+			continue
+		}
+		f := fs[0]
+		f.Times--
+		if f.Times <= 0 {
+			s.faults[k] = fs[1:]
+		} else {
+			fs[0] = f
+		}
+		s.mu.Unlock()
+		for h, v := range f.Header {
+			w.Header().Set(h, v)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(f.Status)
+		_, _ = io.WriteString(w, f.Body)
+		return
+	}
+	s.mu.Unlock()
+	switch {
+	case strings.HasPrefix(path, "/repos/"):
+		if auth != "Bearer "+s.Token {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest"})
+			return
+		}
+		s.github(w, r, strings.TrimPrefix(path, "/repos/"), body)
+	case strings.HasPrefix(path, "/api/v4/projects/"):
+		if auth != s.Token {
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "401 Unauthorized"})
+			return
+		}
+		s.gitlab(w, r, strings.TrimPrefix(path, "/api/v4/projects/"), body)
+	default:
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+	}
+}
+
+func (s *Server) github(w http.ResponseWriter, r *http.Request, rest string, body []byte) {
+	parts := strings.Split(rest, "/")
+	if len(parts) < 3 {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		return
+	}
+	repo := parts[0] + "/" + parts[1]
+	key := "github:" + repo
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.prs[key]; !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		return
+	}
+	ghPR := func(p *PR) map[string]any {
+		return map[string]any{"number": p.Number, "html_url": fmt.Sprintf("%s/%s/pull/%d", s.URL, repo, p.Number), "draft": p.Draft,
+			"title": p.Title, "body": p.Body, "state": map[bool]string{true: "open", false: "closed"}[p.Open],
+			"head": map[string]any{"ref": p.Head, "label": parts[0] + ":" + p.Head}, "base": map[string]any{"ref": p.Base}}
+	}
+	switch {
+	case r.Method == http.MethodPost && len(parts) == 3 && parts[2] == "pulls":
+		var in struct {
+			Title, Head, Base, Body string
+			Draft                   bool
+		}
+		if json.Unmarshal(body, &in) != nil || in.Title == "" || in.Head == "" || in.Base == "" {
+			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Validation Failed", "errors": []map[string]string{{"resource": "PullRequest", "code": "missing_field"}}})
+			return
+		}
+		for _, p := range s.prs[key] {
+			if p.Open && p.Head == in.Head && p.Base == in.Base {
+				writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Validation Failed",
+					"errors": []map[string]string{{"resource": "PullRequest", "code": "custom", "message": "A pull request already exists for " + parts[0] + ":" + in.Head + "."}}})
+				return
+			}
+		}
+		p := &PR{Number: len(s.prs[key]) + 1, Head: in.Head, Base: in.Base, Title: in.Title, Body: in.Body, Draft: in.Draft, Open: true}
+		s.prs[key] = append(s.prs[key], p)
+		writeJSON(w, http.StatusCreated, ghPR(p))
+	case r.Method == http.MethodGet && len(parts) == 3 && parts[2] == "pulls":
+		head := r.URL.Query().Get("head")
+		base := r.URL.Query().Get("base")
+		list := []map[string]any{}
+		for _, p := range s.prs[key] {
+			if p.Open && (head == "" || head == parts[0]+":"+p.Head) && (base == "" || base == p.Base) {
+				list = append(list, ghPR(p))
+			}
+		}
+		writeJSON(w, http.StatusOK, list)
+	case r.Method == http.MethodPatch && len(parts) == 4 && parts[2] == "pulls":
+		p := s.find(key, parts[3])
+		if p == nil {
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+			return
+		}
+		var in struct{ Title, Body *string }
+		_ = json.Unmarshal(body, &in)
+		if in.Title != nil {
+			p.Title = *in.Title
+		}
+		if in.Body != nil {
+			p.Body = *in.Body
+		}
+		writeJSON(w, http.StatusOK, ghPR(p))
+	case r.Method == http.MethodPost && len(parts) == 5 && parts[2] == "issues" && parts[4] == "comments":
+		p := s.find(key, parts[3])
+		var in struct{ Body string }
+		if p == nil || json.Unmarshal(body, &in) != nil || in.Body == "" {
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+			return
+		}
+		p.Comments = append(p.Comments, in.Body)
+		writeJSON(w, http.StatusCreated, map[string]any{"id": len(p.Comments), "body": in.Body})
+	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "commits" && parts[4] == "check-runs":
+		runs := s.checks[parts[3]]
+		if runs == nil {
+			runs = []map[string]any{}
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"total_count": len(runs), "check_runs": runs})
+	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "commits" && parts[4] == "status":
+		writeJSON(w, http.StatusOK, map[string]any{"state": "pending", "sha": parts[3], "total_count": 0, "statuses": []any{}})
+	default:
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+	}
+}
+
+func (s *Server) find(key, num string) *PR {
+	n, _ := strconv.Atoi(num)
+	for _, p := range s.prs[key] {
+		if p.Number == n {
+			return p
+		}
+	}
+	return nil
+}
+
+// AddRepo makes a repository (GitHub "owner/name") or project (GitLab id
+// or path) known, with no requests yet; calls for unknown ones get 404.
+func (s *Server) AddRepo(kind, repo string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.prs[kind+":"+repo]; !ok {
+		s.prs[kind+":"+repo] = []*PR{}
+	}
+}
+
+func (s *Server) gitlab(w http.ResponseWriter, r *http.Request, rest string, body []byte) {
+	parts := strings.Split(rest, "/")
+	project := strings.ReplaceAll(parts[0], "%2F", "/")
+	key := "gitlab:" + project
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.prs[key]; !ok || len(parts) < 2 {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "404 Project Not Found"})
+		return
+	}
+	glMR := func(p *PR) map[string]any {
+		return map[string]any{"iid": p.Number, "id": 1000 + p.Number, "web_url": fmt.Sprintf("%s/%s/-/merge_requests/%d", s.URL, project, p.Number),
+			"source_branch": p.Head, "target_branch": p.Base, "title": p.Title, "description": p.Body, "draft": p.Draft,
+			"state": map[bool]string{true: "opened", false: "closed"}[p.Open]}
+	}
+	switch {
+	case r.Method == http.MethodPost && len(parts) == 2 && parts[1] == "merge_requests":
+		var in struct {
+			SourceBranch string `json:"source_branch"`
+			TargetBranch string `json:"target_branch"`
+			Title        string `json:"title"`
+			Description  string `json:"description"`
+		}
+		if json.Unmarshal(body, &in) != nil || in.Title == "" || in.SourceBranch == "" || in.TargetBranch == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"message": map[string][]string{"title": {"can't be blank"}}})
+			return
+		}
+		for _, p := range s.prs[key] {
+			if p.Open && p.Head == in.SourceBranch && p.Base == in.TargetBranch {
+				writeJSON(w, http.StatusConflict, map[string]any{"message": []string{fmt.Sprintf("Another open merge request already exists for this source branch: !%d", p.Number)}})
+				return
+			}
+		}
+		p := &PR{Number: len(s.prs[key]) + 1, Head: in.SourceBranch, Base: in.TargetBranch, Title: in.Title, Body: in.Description, Open: true,
+			Draft: strings.HasPrefix(strings.ToLower(in.Title), "draft:")}
+		s.prs[key] = append(s.prs[key], p)
+		writeJSON(w, http.StatusCreated, glMR(p))
+	case r.Method == http.MethodGet && len(parts) == 2 && parts[1] == "merge_requests":
+		src := r.URL.Query().Get("source_branch")
+		tgt := r.URL.Query().Get("target_branch")
+		list := []map[string]any{}
+		for _, p := range s.prs[key] {
+			if p.Open && (src == "" || src == p.Head) && (tgt == "" || tgt == p.Base) {
+				list = append(list, glMR(p))
+			}
+		}
+		writeJSON(w, http.StatusOK, list)
+	case r.Method == http.MethodPut && len(parts) == 3 && parts[1] == "merge_requests":
+		p := s.find(key, parts[2])
+		if p == nil {
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "404 Not found"})
+			return
+		}
+		var in struct {
+			Title       *string `json:"title"`
+			Description *string `json:"description"`
+		}
+		_ = json.Unmarshal(body, &in)
+		if in.Title != nil {
+			p.Title = *in.Title
+			p.Draft = strings.HasPrefix(strings.ToLower(p.Title), "draft:")
+		}
+		if in.Description != nil {
+			p.Body = *in.Description
+		}
+		writeJSON(w, http.StatusOK, glMR(p))
+	case r.Method == http.MethodPost && len(parts) == 4 && parts[1] == "merge_requests" && parts[3] == "notes":
+		p := s.find(key, parts[2])
+		var in struct{ Body string }
+		if p == nil || json.Unmarshal(body, &in) != nil || in.Body == "" {
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "404 Not found"})
+			return
+		}
+		p.Comments = append(p.Comments, in.Body)
+		writeJSON(w, http.StatusCreated, map[string]any{"id": len(p.Comments), "body": in.Body})
+	default:
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "404 Not Found"})
+	}
+}
