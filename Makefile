@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 PKGS    := ./...
 
-.PHONY: all build setup test check fmt-check vet validate unit demo bench clean
+.PHONY: all build setup test check fmt-check vet validate unit demo bench dist clean
 
 all: build
 
@@ -44,5 +44,9 @@ demo: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
+## dist: static binaries for linux and darwin on amd64 and arm64, one tarball each, and SHA256SUMS
+dist:
+	VERSION=$(VERSION) bash scripts/dist.sh dist
+
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist

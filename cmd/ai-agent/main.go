@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/salve-dev/salve/internal/buildinfo"
 	"io"
 	"log/slog"
 	"os"
@@ -30,7 +31,7 @@ const (
 )
 
 // version is set at link time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+var version = ""
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -77,7 +78,7 @@ func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout
 		return exitOK
 	}
 	if a.bools["version"] {
-		fmt.Fprintln(stdout, version)
+		fmt.Fprintln(stdout, buildinfo.Version(version))
 		return exitOK
 	}
 	log := newLogger(stderr, a)

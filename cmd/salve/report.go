@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/buildinfo"
 	"github.com/salve-dev/salve/report"
 )
 
@@ -44,7 +45,7 @@ func writeReports(stdout, stderr io.Writer, format string, reports []contract.Bu
 	}
 	return report.Write(stdout, f, reports, report.Options{
 		ToolName:       "salve",
-		ToolVersion:    version,
+		ToolVersion:    buildinfo.Version(version),
 		InformationURI: "https://github.com/salve-dev/salve",
 		Warn:           func(msg string) { fmt.Fprintf(stderr, "salve: warning: %s\n", msg) },
 	})
