@@ -51,7 +51,10 @@ func TestPullRequestText(t *testing.T) {
 			if !strings.HasPrefix(body, PullRequestMarker) {
 				t.Error("body lacks the marker")
 			}
-			for _, bad := range []string{"<4>", "@team", "| want"} {
+			if !strings.Contains(body, `\| want`) {
+				t.Error("a pipe in a cell is not escaped")
+			}
+			for _, bad := range []string{"<4>", "@team"} {
 				if strings.Contains(body, bad) {
 					t.Errorf("body keeps %q unescaped", bad)
 				}
