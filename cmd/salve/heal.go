@@ -55,6 +55,7 @@ type healOptions struct {
 	NoStore       bool
 	GitAgent      string
 	JSON          bool
+	prOptions
 }
 
 // newHealCmd builds "salve heal": the self-healing pipeline (seed 001).
@@ -89,7 +90,8 @@ git agent, the build tool).`,
 		Example: `  salve heal
   salve heal --workspace ./api --max-iterations 3 --results heal.json
   salve heal --fixers rules,llm --models openai/gpt-4o-mini
-  salve heal --push --ci github --github-repo acme/api`,
+  salve heal --push --ci github --github-repo acme/api
+  salve heal --push --pr --report sarif --report-file salve.sarif   # in CI`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return healRun(c.Context(), s, o) },
 	}
@@ -117,6 +119,7 @@ git agent, the build tool).`,
 	f.BoolVar(&o.NoStore, "no-store", false, "do not record the run in the run store")
 	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: beside salve, then PATH)")
 	f.BoolVar(&o.JSON, "json", false, "print results.json on stdout instead of the fix lines")
+	o.prOptions.flags(f)
 	return cmd
 }
 
@@ -124,6 +127,9 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	tty := isTTY(s.Stderr)
 	logger := newLogger(s.Stderr, tty)
 	runID := uuid.NewString()
+	if err := o.prOptions.check(o.Push); err != nil {
+		return exitWith(exitBadInput, err)
+	}
 	p, code, err := buildPipeline(ctx, s, o, runID, logger)
 	if err != nil {
 		return exitWith(code, err)
@@ -140,6 +146,12 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	if res != nil {
 		if werr := writeResults(s, o, res); werr != nil {
 			logger.Error("could not write results.json", "error", werr)
+		}
+		if perr := o.prOptions.afterHeal(ctx, s, o, res, p.git, logger); perr != nil {
+			fmt.Fprintf(s.Stderr, "salve heal: %v\n", perr)
+			if err == nil && res.Outcome == heal.OutcomeGreen {
+				return exitWith(exitFailure, nil)
+			}
 		}
 	}
 	switch {
