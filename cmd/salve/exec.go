@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,7 +113,7 @@ func execRun(ctx context.Context, s *streams, opts *execOptions) error {
 	xo := executor.Options{
 		Isolation: opts.Isolation, PassEnv: append(executor.PassEnvFromEnv(s.Getenv), opts.Env...),
 		RunID: opts.RunID, RunDir: opts.RunDir, Image: opts.Image, Images: images, MaxLog: opts.MaxLog, Recorder: rec,
-		Logger: slog.New(slog.NewTextHandler(s.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger: s.logger(),
 	}
 	var prog *progress
 	if !opts.JSON {

@@ -91,7 +91,7 @@ git agent, the build tool).`,
   salve heal --workspace ./api --max-iterations 3 --results heal.json
   salve heal --fixers rules,llm --models openai/gpt-4o-mini
   salve heal --push --ci github --github-repo acme/api
-  salve heal --push --pr --report sarif --report-file salve.sarif   # in CI`,
+  salve heal --push --pr --report sarif=salve.sarif --report github   # in CI`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return healRun(c.Context(), s, o) },
 	}
@@ -124,8 +124,8 @@ git agent, the build tool).`,
 }
 
 func healRun(ctx context.Context, s *streams, o *healOptions) error {
-	tty := isTTY(s.Stderr)
-	logger := newLogger(s.Stderr, tty)
+	tty := isTTY(s.Stderr) && !s.Log.Quiet
+	logger := s.logger()
 	runID := uuid.NewString()
 	if err := o.prOptions.check(o.Push); err != nil {
 		return exitWith(exitBadInput, err)
@@ -346,8 +346,10 @@ func writeResults(s *streams, o *healOptions, res *heal.Results) error {
 			fmt.Fprintln(s.Stdout, l)
 		}
 	}
-	fmt.Fprintf(s.Stderr, "salve heal: %s after %d iteration(s): %s; branch %s, %d commit(s); results: %s\n",
-		res.Outcome, res.Iterations, res.Reason, res.Branch, len(res.Commits), path)
+	if !s.Log.Quiet {
+		fmt.Fprintf(s.Stderr, "salve heal: %s after %d iteration(s): %s; branch %s, %d commit(s); results: %s\n",
+			res.Outcome, res.Iterations, res.Reason, res.Branch, len(res.Commits), path)
+	}
 	return err
 }
 
@@ -385,14 +387,6 @@ func isTTY(w io.Writer) bool {
 	return ok && isatty.IsTerminal(f.Fd())
 }
 
-// newLogger logs JSON records on stderr, or only warnings as text on a TTY
-// (where the progress line shows the rest).
-func newLogger(w io.Writer, tty bool) *slog.Logger {
-	if tty {
-		return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	}
-	return slog.New(slog.NewJSONHandler(w, nil))
-}
 
 func newAiderFixer(o *healOptions) heal.Fixer {
 	model := ""

@@ -26,8 +26,16 @@ type prOptions struct {
 	Forge         string
 	GitLabAPI     string
 	GitLabProject string
-	Report        string
-	ReportFile    string
+	// Reports are the --report FORMAT[=PATH] values, checked into
+	// reportSpecs.
+	Reports     []string
+	reportSpecs []reportSpec
+}
+
+// reportSpec is one --report: a format and the file it is written to.
+type reportSpec struct {
+	Format report.Format
+	Path   string
 }
 
 func (p *prOptions) flags(f *pflag.FlagSet) {
@@ -37,19 +45,28 @@ func (p *prOptions) flags(f *pflag.FlagSet) {
 	f.StringVar(&p.Forge, "forge", "auto", "where to open the request: github, gitlab, or auto (gitlab in GitLab CI or with --gitlab-project)")
 	f.StringVar(&p.GitLabAPI, "gitlab-api", "", "the GitLab API root (default $CI_API_V4_URL or https://gitlab.com/api/v4)")
 	f.StringVar(&p.GitLabProject, "gitlab-project", "", "the GitLab project id or path (default $CI_PROJECT_ID)")
-	f.StringVar(&p.Report, "report", "", "also write the failing build's bug reports as: "+formatNames())
-	f.StringVar(&p.ReportFile, "report-file", "", "where --report writes (default salve-report.<format> in the current folder)")
+	f.StringArrayVar(&p.Reports, "report", nil, "also write the failing build's bug reports, as FORMAT[=PATH] (repeatable; default PATH salve-report.FORMAT); FORMAT is one of "+formatNames())
 }
 
 // check validates the request flags before the heal starts, so a typo
 // does not cost a whole heal.
 func (p *prOptions) check(push bool) error {
-	if p.Report != "" {
-		f, err := report.ParseFormat(p.Report)
+	p.reportSpecs = nil
+	seen := map[string]bool{}
+	for _, r := range p.Reports {
+		name, path, _ := strings.Cut(r, "=")
+		f, err := report.ParseFormat(name)
 		if err != nil {
-			return fmt.Errorf("--report: %w", err)
+			return fmt.Errorf("--report %s: %w", r, err)
 		}
-		p.Report = string(f)
+		if path == "" {
+			path = "salve-report." + string(f)
+		}
+		if seen[path] {
+			return fmt.Errorf("--report: two reports would be written to %s", path)
+		}
+		seen[path] = true
+		p.reportSpecs = append(p.reportSpecs, reportSpec{Format: f, Path: path})
 	}
 	if p.PROnRed && !p.PR {
 		return fmt.Errorf("--pr-on-red needs --pr")
@@ -148,8 +165,8 @@ func atoiOr0(s string) int {
 // are reported but do not change the heal's own outcome, except that a
 // request that was asked for and could not be opened is an error.
 func (p *prOptions) afterHeal(ctx context.Context, s *streams, o *healOptions, res *heal.Results, git heal.AgentGit, logger *slog.Logger) error {
-	if p.Report != "" {
-		if err := p.writeReport(s, res); err != nil {
+	for _, spec := range p.reportSpecs {
+		if err := writeReportFile(s, spec, res); err != nil {
 			return err
 		}
 	}
@@ -206,9 +223,9 @@ func runURL(getenv func(string) string) string {
 	return getenv("CI_JOB_URL")
 }
 
-// writeReport writes the bug reports of the failing build: every bug the
-// heal handled, once, then what remained.
-func (p *prOptions) writeReport(s *streams, res *heal.Results) error {
+// writeReportFile writes the bug reports of the failing build: every bug
+// the heal handled, once, then what remained.
+func writeReportFile(s *streams, spec reportSpec, res *heal.Results) error {
 	var reports []contract.BugReport
 	seen := map[string]bool{}
 	add := func(b contract.BugReport) {
@@ -224,24 +241,21 @@ func (p *prOptions) writeReport(s *streams, res *heal.Results) error {
 	for _, b := range res.Remaining {
 		add(b)
 	}
-	path := p.ReportFile
-	if path == "" {
-		path = "salve-report." + p.Report
-	}
+	path := spec.Path
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("--report-file: %w", err)
+		return fmt.Errorf("--report: %w", err)
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("--report-file: %w", err)
+		return fmt.Errorf("--report: %w", err)
 	}
-	werr := writeReports(f, s.Stderr, p.Report, reports)
+	werr := writeReports(f, s.Stderr, string(spec.Format), reports)
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}
 	if werr != nil {
-		return fmt.Errorf("--report-file %s: %w", path, werr)
+		return fmt.Errorf("--report %s: %w", path, werr)
 	}
-	fmt.Fprintf(s.Stderr, "salve heal: %d bug report(s) written as %s to %s\n", len(reports), p.Report, path)
+	fmt.Fprintf(s.Stderr, "salve heal: %d bug report(s) written as %s to %s\n", len(reports), spec.Format, path)
 	return nil
 }

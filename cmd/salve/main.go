@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/salve-dev/salve/internal/buildinfo"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -37,7 +38,12 @@ type streams struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getenv         func(string) string
+	// Log holds the root's --quiet and --log-* flags.
+	Log logOptions
 }
+
+// logger is the stderr logger of the --log-* flags.
+func (s *streams) logger() *slog.Logger { return s.Log.logger(s.Stderr) }
 
 // exitError carries a chosen exit code out of a cobra RunE. A nil Err means
 // the command already said what it had to say.
@@ -95,6 +101,13 @@ func newRootCmd(s *streams) *cobra.Command {
 		Version:       buildinfo.Version(version),
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
+	s.Log.flags(root, s.Getenv)
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if err := s.Log.check(); err != nil {
+			return exitWith(exitBadInput, err)
+		}
+		return nil
+	}
 	root.SetIn(s.Stdin)
 	root.SetOut(s.Stdout)
 	root.SetErr(s.Stderr)
