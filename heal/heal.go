@@ -110,10 +110,15 @@ type Worktree struct {
 	Locked string
 }
 
-// Verdict is a CI monitor's answer for one commit.
+// Verdict is a CI monitor's answer for one commit: green, red, or no
+// signal (NoSignal) when the checks never settled, which is never taken
+// for green.
 type Verdict struct {
 	// Green is true when the checks passed.
 	Green bool
+	// NoSignal is true when the monitor gave up waiting: checks stayed
+	// queued, waited for an approval, or never appeared.
+	NoSignal bool
 	// Source names the monitor ("local", "github").
 	Source string
 	// Detail is a one-line summary (the failing checks, the exit code).

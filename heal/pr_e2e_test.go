@@ -35,9 +35,11 @@ func TestHealOpensPullRequest(t *testing.T) {
 			run(t, repo, "git", "remote", "add", "origin", remote)
 			run(t, repo, "git", "config", "protocol.file.allow", "always")
 			before := userState(t, repo)
+			out := t.TempDir()
+			sarifPath, ghPath := filepath.Join(out, "sub", "salve.sarif"), filepath.Join(out, "annotations.txt")
 			env := map[string]string{"SALVE_GIT_AGENT": gitAgent}
 			args := []string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sh check.sh",
-				"--push", "--pr", "--report", "sarif", "--report-file", filepath.Join(t.TempDir(), "out", "salve.sarif")}
+				"--push", "--pr", "--report", "sarif=" + sarifPath, "--report", "github=" + ghPath}
 			if kind == "github" {
 				srv.AddRepo("github", "acme/app")
 				env["GITHUB_API_URL"], env["GITHUB_REPOSITORY"], env["GITHUB_TOKEN"], env["GITHUB_REF_NAME"] = srv.GitHubAPI(), "acme/app", prToken, "main"
@@ -78,7 +80,10 @@ func TestHealOpensPullRequest(t *testing.T) {
 			if !strings.Contains(string(res.Stderr), "opened "+kind+" request #1") {
 				t.Errorf("stderr does not report the request:\n%s", res.Stderr)
 			}
-			sarif, err := os.ReadFile(filepath.Join(filepath.Dir(args[len(args)-1]), "salve.sarif"))
+			if gh, err := os.ReadFile(ghPath); err != nil || !strings.HasPrefix(string(gh), "::error file=") {
+				t.Errorf("github annotations %v: %s", err, gh)
+			}
+			sarif, err := os.ReadFile(sarifPath)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,6 +121,7 @@ func TestHealPRFlags(t *testing.T) {
 		{[]string{"--push", "--pr-on-red"}, "--pr-on-red needs --pr"},
 		{[]string{"--push", "--pr", "--forge", "bitbucket"}, "--forge"},
 		{[]string{"--report", "xml"}, "unknown report format"},
+		{[]string{"--report", "sarif", "--report", "sarif"}, "two reports"},
 		{[]string{"--push", "--pr", "--pr-base", "a..b"}, "not a branch name"},
 	} {
 		args := append([]string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "true"}, tc.args...)
@@ -123,5 +129,38 @@ func TestHealPRFlags(t *testing.T) {
 		if err != nil || res.ExitCode != 2 || !strings.Contains(string(res.Stderr), tc.want) {
 			t.Errorf("%v: exit %d (%v), stderr %q; want 2 with %q", tc.args, res.ExitCode, err, res.Stderr, tc.want)
 		}
+	}
+}
+
+// TestHealCINoSignal: the remote CI never reports a check for the pushed
+// fix (a workflow waiting for approval): the heal ends "no_signal" with
+// exit 4, never green.
+func TestHealCINoSignal(t *testing.T) {
+	need(t, "go")
+	gitIdentity(t)
+	gitAgent, salve := heal.Binaries()
+	srv := forgetest.New(prToken)
+	defer srv.Close()
+	srv.AddRepo("github", "acme/app")
+	repo, _ := ciRepo(t)
+	results := filepath.Join(t.TempDir(), "results.json")
+	args := []string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sh check.sh", "--push",
+		"--ci", "github", "--ci-timeout", "1s", "--results", results}
+	env := map[string]string{"SALVE_GIT_AGENT": gitAgent, "GITHUB_API_URL": srv.GitHubAPI(), "GITHUB_REPOSITORY": "acme/app", "GITHUB_TOKEN": prToken}
+	base := sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL")
+	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: args, Env: sandbox.MergeEnv(base, env), Timeout: 5 * time.Minute})
+	if err != nil || res.ExitCode != 4 {
+		t.Fatalf("exit %d (%v), want 4:\n%s", res.ExitCode, err, res.Stderr)
+	}
+	b, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r heal.Results
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Outcome != heal.OutcomeNoSignal || r.CI == nil || r.CI.Green || !r.CI.NoSignal || !strings.Contains(r.Reason, "no signal") {
+		t.Errorf("outcome %q, reason %q, ci %+v", r.Outcome, r.Reason, r.CI)
 	}
 }

@@ -21,6 +21,9 @@ const (
 const (
 	OutcomeGreen = "green"
 	OutcomeRed   = "red"
+	// OutcomeNoSignal: the fixes pass locally, but the remote CI gave no
+	// verdict before the timeout.
+	OutcomeNoSignal = "no_signal"
 )
 
 // Stage names used in timings and progress.

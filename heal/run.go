@@ -317,6 +317,11 @@ func (r *run) green(iter int) error {
 		// to judge, and the local build has spoken.
 		r.res.CI = &Verdict{Green: true, Source: "local", Detail: "no commit to check: the build passed before any fix"}
 	}
+	if r.res.CI.NoSignal {
+		r.res.Outcome = OutcomeNoSignal
+		r.res.Reason = "the local build passes, but CI gave no signal: " + r.res.CI.Detail
+		return nil
+	}
 	if !r.res.CI.Green {
 		return r.red(nil, "the local build passes but CI is red: "+r.res.CI.Detail)
 	}

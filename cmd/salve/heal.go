@@ -30,6 +30,10 @@ import (
 // git, the git agent, the build tool.
 const exitEnvironment = 3
 
+// exitNoSignal is heal's exit code when the fixes pass locally but the
+// remote CI gave no verdict in time (checks queued or awaiting approval).
+const exitNoSignal = 4
+
 // healOptions are the flags of "salve heal".
 type healOptions struct {
 	Workspace     string
@@ -86,7 +90,8 @@ ANTHROPIC_API_KEY, OLLAMA_HOST), aider (through the tool adapter). The default
 is rules, then llm when a provider is configured.
 
 Exit status: 0 green, 1 still red, 2 bad input, 3 something missing (git, the
-git agent, the build tool).`,
+git agent, the build tool), 4 no signal (the fixes pass locally but the remote
+CI gave no verdict before --ci-timeout).`,
 		Example: `  salve heal
   salve heal --workspace ./api --max-iterations 3 --results heal.json
   salve heal --fixers rules,llm --models openai/gpt-4o-mini
@@ -161,6 +166,8 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 		return exitWith(exitEnvironment, err)
 	case err != nil:
 		return exitWith(exitFailure, err)
+	case res.Outcome == heal.OutcomeNoSignal:
+		return exitWith(exitNoSignal, nil)
 	case res.Outcome != heal.OutcomeGreen:
 		return exitWith(exitFailure, nil)
 	}

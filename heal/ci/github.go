@@ -105,7 +105,9 @@ func (g *GitHub) Verdict(ctx context.Context, t heal.CITarget) (heal.Verdict, er
 			v.Detail = err.Error()
 		}
 		if time.Now().Add(wait).After(deadline) {
-			return heal.Verdict{}, fmt.Errorf("%w: checks of %s not settled after %s: %s", ErrCI, short(t.Commit), timeout, v.Detail)
+			// Checks that stay queued or wait for an approval are no
+			// signal: reported as such, never as green.
+			return heal.Verdict{Source: "github", NoSignal: true, Detail: fmt.Sprintf("checks of %s not settled after %s: %s", short(t.Commit), timeout, v.Detail)}, nil
 		}
 		if err := g.sleep(ctx, wait); err != nil {
 			return heal.Verdict{}, fmt.Errorf("%w: wait for checks: %w", ErrCI, err)

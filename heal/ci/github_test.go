@@ -98,6 +98,7 @@ func TestGitHubVerdict(t *testing.T) {
 		status  string
 		token   string
 		green   bool
+		nosig   bool
 		detail  string
 		errWant string
 		polls   int
@@ -113,7 +114,9 @@ func TestGitHubVerdict(t *testing.T) {
 			detail: "failed: ci/jenkins (failure)", polls: 1},
 		{name: "paginated", script: []func(http.ResponseWriter, int){manyRuns(150)}, green: true, detail: "150 checks passed", polls: 1},
 		{name: "bad token", token: "wrong", script: []func(http.ResponseWriter, int){runs("completed/success")}, errWant: "HTTP 401: Bad credentials"},
-		{name: "never settles", script: []func(http.ResponseWriter, int){runs("in_progress")}, errWant: "not settled"},
+		{name: "never settles", script: []func(http.ResponseWriter, int){runs("in_progress")}, nosig: true, detail: "not settled after 200ms: waiting for check-1 (in_progress)", polls: -1},
+		{name: "waits for approval", script: []func(http.ResponseWriter, int){runs("waiting")}, nosig: true, detail: "waiting for check-1 (waiting)", polls: -1},
+		{name: "no checks ever", script: []func(http.ResponseWriter, int){runs()}, nosig: true, detail: "no checks reported yet", polls: -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeGitHub{t: t, script: tc.script, status: tc.status}
@@ -137,10 +140,13 @@ func TestGitHubVerdict(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if v.Green != tc.green || !strings.Contains(v.Detail, tc.detail) || v.Source != "github" {
-				t.Errorf("verdict %+v, want green=%v detail %q", v, tc.green, tc.detail)
+			if v.Green != tc.green || v.NoSignal != tc.nosig || !strings.Contains(v.Detail, tc.detail) || v.Source != "github" {
+				t.Errorf("verdict %+v, want green=%v no signal=%v detail %q", v, tc.green, tc.nosig, tc.detail)
 			}
-			if f.polls != tc.polls {
+			if tc.nosig && v.Green {
+				t.Error("no signal taken for green")
+			}
+			if tc.polls >= 0 && f.polls != tc.polls {
 				t.Errorf("polled %d times, want %d", f.polls, tc.polls)
 			}
 		})
