@@ -394,7 +394,6 @@ func isTTY(w io.Writer) bool {
 	return ok && isatty.IsTerminal(f.Fd())
 }
 
-
 func newAiderFixer(o *healOptions) heal.Fixer {
 	model := ""
 	if len(o.Models) > 0 {
