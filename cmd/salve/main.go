@@ -120,6 +120,7 @@ func newRootCmd(s *streams) *cobra.Command {
 		newRunsCmd(s),
 		newRegistryCmd(s),
 		newValidateCmd(s),
+		newUICmd(s),
 	)
 	refuseUnknownSubcommands(root)
 	return root

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/salve-dev/salve/ui"
+)
+
+// uiOptions are the flags of "salve ui".
+type uiOptions struct {
+	Listen string
+	Store  string
+	Token  string
+}
+
+// newUICmd builds "salve ui": the web run viewer over the local run store.
+func newUICmd(s *streams) *cobra.Command {
+	o := &uiOptions{}
+	cmd := &cobra.Command{
+		Use:   "ui",
+		Short: "Serve the web run viewer over the run store (read-only)",
+		Long: `ui serves a read-only web viewer of the run store: every heal, exec and tool
+run, with its bugs, diffs, gate decisions, stages, LLM cost and logs. A
+running heal updates live.
+
+It listens on loopback by default and opens nothing by itself. Listening on
+another address needs a token (--token or $SALVE_UI_TOKEN), which browsers
+send once through /login?token=… and scripts as a bearer token.`,
+		Example: `  salve ui
+  salve ui --listen 127.0.0.1:8088 --store ci-runs.db`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return uiRun(c.Context(), s, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Listen, "listen", "127.0.0.1:7878", "the address to listen on (loopback unless a token is set)")
+	f.StringVar(&o.Store, "store", "", "the run store (default $SALVE_STORE or ~/.local/state/salve/runs.db)")
+	f.StringVar(&o.Token, "token", "", "require this bearer token (default $SALVE_UI_TOKEN)")
+	return cmd
+}
+
+func uiRun(ctx context.Context, s *streams, o *uiOptions) error {
+	if o.Token == "" {
+		o.Token = s.Getenv("SALVE_UI_TOKEN")
+	}
+	host, _, err := net.SplitHostPort(o.Listen)
+	if err != nil {
+		return exitWith(exitBadInput, fmt.Errorf("ui: --listen %q: %w", o.Listen, err))
+	}
+	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && o.Token == "" {
+		return exitWith(exitBadInput, fmt.Errorf("ui: --listen %s is not a loopback address: set --token (or $SALVE_UI_TOKEN) to expose the viewer", o.Listen))
+	}
+	st, err := openRunStore(o.Store, s.Getenv)
+	if err != nil {
+		return exitWith(exitFailure, fmt.Errorf("ui: open the run store: %w", err))
+	}
+	defer st.Close()
+	srv, err := ui.New(st, o.Token, s.logger())
+	if err != nil {
+		return exitWith(exitFailure, err)
+	}
+	ln, err := net.Listen("tcp", o.Listen)
+	if err != nil {
+		return exitWith(exitFailure, fmt.Errorf("ui: %w", err))
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(s.Stderr, "salve ui: serving %s on http://%s/\n", st.Path(), ln.Addr())
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(sctx)
+		return nil
+	case err := <-done:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return exitWith(exitFailure, fmt.Errorf("ui: %w", err))
+	}
+}

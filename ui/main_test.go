@@ -1,0 +1,136 @@
+package ui_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/salve-dev/salve/store"
+)
+
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ui-test-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var buildOnce sync.Once
+var buildErr error
+
+// binaries builds salve and git_agent once for the tests that need them.
+func binaries(t *testing.T) (salve, gitAgent string) {
+	t.Helper()
+	buildOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", binDir+string(filepath.Separator), "github.com/salve-dev/salve/cmd/salve", "github.com/salve-dev/salve/cmd/git_agent")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return filepath.Join(binDir, "salve"), filepath.Join(binDir, "git_agent")
+}
+
+// filled is a run store holding a real heal and a real exec.
+type filled struct {
+	st             *store.Store
+	path, repo     string
+	healID, execID string
+}
+
+// filledStore heals examples/testdata/go-broken with the real salve binary
+// and runs one failing exec of it, both recorded in a fresh store.
+func filledStore(t *testing.T) filled {
+	t.Helper()
+	for _, tool := range []string{"go", "git", "sh"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	salve, gitAgent := binaries(t)
+	repo := filepath.Join(t.TempDir(), "go-broken")
+	src := filepath.Join("..", "examples", "testdata", "go-broken")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		rel = strings.TrimSuffix(rel, ".input")
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(repo, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(repo, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "GIT_AUTHOR_NAME=salve", "GIT_AUTHOR_EMAIL=salve@localhost", "GIT_COMMITTER_NAME=salve",
+		"GIT_COMMITTER_EMAIL=salve@localhost", "GIT_CONFIG_NOSYSTEM=1", "SALVE_GIT_AGENT="+gitAgent)
+	sh := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = repo, env
+		out, err := cmd.Output()
+		if err != nil {
+			var stderr []byte
+			if ee, ok := err.(*exec.ExitError); ok {
+				stderr = ee.Stderr
+			}
+			t.Fatalf("%s %v: %v\n%s", name, args, err, stderr)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	sh("git", "init", "-q", "-b", "main")
+	sh("git", "add", "-A")
+	sh("git", "commit", "-qm", "broken")
+	dbPath := filepath.Join(t.TempDir(), "runs.db")
+	sh(salve, "heal", "--workspace", repo, "--isolation", "none", "--store", dbPath, "--cmd", "sh check.sh", "--quiet")
+	cmd := exec.Command(salve, "exec", "--workspace", repo, "--isolation", "none", "--store", dbPath, "--cmd", "sh check.sh")
+	cmd.Env = env
+	_ = cmd.Run() // the build fails: that is the exec we want
+	st, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	f := filled{st: st, path: dbPath, repo: repo}
+	runs, err := st.ListRuns(context.Background(), store.RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		switch r.Kind {
+		case store.KindHeal:
+			f.healID = r.RunID
+		case store.KindExec:
+			f.execID = r.RunID
+		}
+	}
+	if f.healID == "" || f.execID == "" {
+		t.Fatalf("the store lacks a heal or an exec: %+v", runs)
+	}
+	return f
+}
