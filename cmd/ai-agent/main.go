@@ -89,6 +89,9 @@ func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout
 		fmt.Fprintln(stderr, "ai-agent: --result-json may not be -")
 		return exitConfig
 	}
+	if len(a.headends) > 0 {
+		return serveHeadends(ctx, d, a, stdin, stdout, stderr, log)
+	}
 	if a.has("list-tools") {
 		return listTools(ctx, d, a, stdout, stderr, log)
 	}
