@@ -115,7 +115,7 @@ type cliArgs struct {
 	agentFiles []string
 	// headends are the headend flags in order.
 	headends []headendArg
-	warnings    []string
+	warnings []string
 }
 
 func (a *cliArgs) has(name string) bool { _, ok := a.values[name]; return ok }
