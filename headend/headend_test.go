@@ -407,7 +407,9 @@ func TestAPI(t *testing.T) {
 			return m["success"] == true && m["output"] == "echo: hello" && m["error"] == nil && m["finalReport"] != nil
 		}},
 		{"/v1/chat?q=hello&format=json", 200, func(m map[string]any) bool { return m["output"] == `{"echo":"hello"}` }},
-		{"/v1/chat", 400, func(m map[string]any) bool { return m["success"] == false && strings.Contains(fmt.Sprint(m["error"]), "q (the prompt)") }},
+		{"/v1/chat", 400, func(m map[string]any) bool {
+			return m["success"] == false && strings.Contains(fmt.Sprint(m["error"]), "q (the prompt)")
+		}},
 		{"/v1/nope?q=x", 404, func(m map[string]any) bool { return strings.Contains(fmt.Sprint(m["error"]), "unknown agent") }},
 		{"/v1/chat?q=x&format=html", 400, func(m map[string]any) bool { return strings.Contains(fmt.Sprint(m["error"]), "unknown format") }},
 		{"/v1/chat?q=x&format=json&schema=@/etc/passwd", 400, func(m map[string]any) bool { return strings.Contains(fmt.Sprint(m["error"]), "not JSON") }},
@@ -508,7 +510,7 @@ func TestSlowClientIsDropped(t *testing.T) {
 	f := &fakeRun{}
 	h := start(t, Options{Agents: agents(f), ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 300 * time.Millisecond}, Spec{Kind: KindOpenAI})
 	for _, partial := range []string{
-		"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n",                                                // headers never end
+		"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n",                                               // headers never end
 		"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"model\":\"chat\"", // body never ends
 	} {
 		conn, err := net.Dial("tcp", h.addrs[KindOpenAI])
