@@ -87,14 +87,18 @@ func TestZeroIsAValue(t *testing.T) {
 		err    string
 	}{
 		{"provider buffer 0", `{"providers":{"p":{"type":"openai","contextWindowBufferTokens":0}}}`,
-			func(p Provider) bool { return p.ContextWindowBufferTokens != nil && *p.ContextWindowBufferTokens == 0 && p.ContextWindow == nil }, ""},
+			func(p Provider) bool {
+				return p.ContextWindowBufferTokens != nil && *p.ContextWindowBufferTokens == 0 && p.ContextWindow == nil
+			}, ""},
 		{"model buffer 0", `{"providers":{"p":{"type":"openai","contextWindowBufferTokens":4096,"models":{"m":{"contextWindowBufferTokens":0,"contextWindow":1000}}}}}`,
 			func(p Provider) bool {
 				m := p.Models["m"]
 				return m.ContextWindowBufferTokens != nil && *m.ContextWindowBufferTokens == 0 && *m.ContextWindow == 1000
 			}, ""},
 		{"absent", `{"providers":{"p":{"type":"openai","models":{"m":{}}}}}`,
-			func(p Provider) bool { return p.ContextWindowBufferTokens == nil && p.Models["m"].ContextWindowBufferTokens == nil }, ""},
+			func(p Provider) bool {
+				return p.ContextWindowBufferTokens == nil && p.Models["m"].ContextWindowBufferTokens == nil
+			}, ""},
 		{"window 0", `{"providers":{"p":{"type":"openai","contextWindow":0}}}`, nil, "providers.p.contextWindow must be at least 1"},
 		{"model window 0", `{"providers":{"p":{"type":"openai","models":{"m":{"contextWindow":0}}}}}`, nil, "providers.p.models.m.contextWindow must be at least 1"},
 		{"negative buffer", `{"providers":{"p":{"type":"openai","contextWindowBufferTokens":-1}}}`, nil, "must be at least 0"},

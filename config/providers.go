@@ -14,19 +14,19 @@ var providerTypes = map[string]bool{
 
 // Provider is one providers.NAME entry (spec §9.4).
 type Provider struct {
-	Type                      string            `json:"type"`
-	BaseURL                   string            `json:"baseUrl"`
-	APIKey                    string            `json:"apiKey"`
-	Headers                   map[string]string `json:"headers"`
-	OpenAIMode                string            `json:"openaiMode"`
+	Type       string            `json:"type"`
+	BaseURL    string            `json:"baseUrl"`
+	APIKey     string            `json:"apiKey"`
+	Headers    map[string]string `json:"headers"`
+	OpenAIMode string            `json:"openaiMode"`
 	// ContextWindow and ContextWindowBufferTokens are nil when unset; a
 	// set 0 is a value (a buffer of 0 tokens), never "unset".
-	ContextWindow             *int              `json:"contextWindow"`
-	ContextWindowBufferTokens *int              `json:"contextWindowBufferTokens"`
-	Tokenizer                 string            `json:"tokenizer"`
-	ToolChoice                string            `json:"toolChoice"`
-	Models                    map[string]Model  `json:"models"`
-	ScenarioFile              string            `json:"scenarioFile"`
+	ContextWindow             *int             `json:"contextWindow"`
+	ContextWindowBufferTokens *int             `json:"contextWindowBufferTokens"`
+	Tokenizer                 string           `json:"tokenizer"`
+	ToolChoice                string           `json:"toolChoice"`
+	Models                    map[string]Model `json:"models"`
+	ScenarioFile              string           `json:"scenarioFile"`
 	// Warnings lists non-fatal remarks about the entry (a missing type).
 	Warnings []string `json:"-"`
 }
