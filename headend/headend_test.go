@@ -617,3 +617,34 @@ func FuzzConversation(f *testing.F) {
 		}
 	})
 }
+
+// TestLongSessionOutlivesReadTimeout: the body read timeout must not
+// cancel a session that runs longer than it, plain or streamed.
+func TestLongSessionOutlivesReadTimeout(t *testing.T) {
+	f := &fakeRun{block: make(chan struct{}), started: make(chan string, 2), cancelled: make(chan string, 2)}
+	h := start(t, Options{Agents: agents(f), ReadTimeout: 200 * time.Millisecond}, Spec{Kind: KindOpenAI}, Spec{Kind: KindMCP, Transport: "http"})
+	go func() {
+		<-f.started
+		<-f.started
+		time.Sleep(time.Second) // five read timeouts
+		close(f.block)
+	}()
+	var wg sync.WaitGroup
+	for _, stream := range []bool{false, true} {
+		wg.Add(1)
+		go func(stream bool) {
+			defer wg.Done()
+			resp, b := post(t, "http://"+h.addrs[KindOpenAI]+"/v1/chat/completions",
+				fmt.Sprintf(`{"model":"chat","stream":%v,"messages":[{"role":"user","content":"slow"}]}`, stream), nil)
+			if resp.StatusCode != 200 || !strings.Contains(string(b), "echo: slow") {
+				t.Errorf("stream=%v: %d %s", stream, resp.StatusCode, b)
+			}
+		}(stream)
+	}
+	wg.Wait()
+	select {
+	case id := <-f.cancelled:
+		t.Fatalf("session %s was cancelled", id)
+	default:
+	}
+}
