@@ -114,6 +114,18 @@ func (m *mcpHeadend) handler(a *Agent) sdk.ToolHandler {
 			return toolError(msg), nil
 		}
 		defer release()
+		// A client that asked for progress gets the agent's progress
+		// lines as progress notifications.
+		if call.Params != nil && call.Session != nil {
+			if tok := call.Params.GetProgressToken(); tok != nil {
+				var n float64
+				req.Progress = &lineWriter{emit: func(line string) {
+					n++
+					_ = call.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{
+						ProgressToken: tok, Progress: n, Message: strings.TrimSpace(line)})
+				}}
+			}
+		}
 		res := m.s.run(ctx, a, req)
 		if !res.Success {
 			return toolError("agent session failed: " + res.Error), nil

@@ -2,6 +2,7 @@ package headend
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -68,12 +69,30 @@ func TestMCPStdio(t *testing.T) {
 	cr, sw := io.Pipe() // server → client
 	sr, cw := io.Pipe() // client → server
 	h := start(t, Options{Agents: agents(f), Stdin: sr, Stdout: sw}, Spec{Kind: KindMCP, Transport: "stdio"})
-	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	progress := make(chan string, 10)
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+			progress <- fmt.Sprint(r.Params.ProgressToken, " ", r.Params.Message)
+		}})
 	cs, err := c.Connect(context.Background(), &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mcpCheck(t, cs)
+	// A call with a progress token gets the progress lines.
+	params := &sdk.CallToolParams{Name: "chat", Arguments: map[string]any{"prompt": "p", "format": "markdown"}}
+	params.SetProgressToken("tok-1")
+	if _, err := cs.CallTool(context.Background(), params); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-progress:
+		if got != "tok-1 progress: working on p" {
+			t.Fatalf("progress %q", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no progress notification")
+	}
 	// The end of the client's input shuts the server down.
 	cs.Close()
 	cw.Close()
