@@ -478,3 +478,109 @@ func TestHeadendSIGTERMDuringLoad(t *testing.T) {
 		})
 	}
 }
+
+// childPIDs lists the child processes of pid.
+func childPIDs(t *testing.T, pid int) []string {
+	t.Helper()
+	var out []string
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, f := range tasks {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		out = append(out, strings.Fields(string(b))...)
+	}
+	return out
+}
+
+// TestHeadendSharesMCPServers: an agent's MCP server starts once at load
+// and serves the tool calls of concurrent sessions; no request starts a
+// process, and none is left after SIGTERM.
+func TestHeadendSharesMCPServers(t *testing.T) {
+	if _, err := os.Stat("/proc/self/task"); err != nil {
+		t.Skip("needs /proc to count child processes")
+	}
+	bin := filepath.Join(t.TempDir(), "mcptest")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/salve-dev/salve/tools/mcp/mcptest/cmd/mcptest").CombinedOutput(); err != nil {
+		t.Fatalf("build mcptest: %v\n%s", err, out)
+	}
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	// Turn 1 calls t__echo with the prompt; turn 2 reports the tool's
+	// answer.
+	srv.Handle(func(r llmtest.Request) llmtest.Reply {
+		var body struct {
+			Messages []struct {
+				Role    string `json:"role"`
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		_ = r.Decode(&body)
+		last := body.Messages[len(body.Messages)-1]
+		if last.Role == "tool" {
+			args, _ := json.Marshal(map[string]any{"report_format": "markdown", "report_content": "tool said: " + last.Content})
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "agent__final_report", Arguments: string(args)}}}
+		}
+		args, _ := json.Marshal(map[string]any{"text": last.Content})
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "t__echo", Arguments: string(args)}}, Delay: 100 * time.Millisecond}
+	})
+	dir := t.TempDir()
+	cfg := `{"providers":{"mock":{"type":"openai","baseUrl":"` + srv.OpenAIBaseURL() + `","apiKey":"k"}},` +
+		`"mcpServers":{"t":{"command":"` + bin + `","toolsDenied":["spawn"]}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".ai-agent.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tooled.ai"), []byte("---\nmodels: [mock/m1]\ntools: [t]\n---\nUse the tools.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startHeadend(t, dir, 1, nil, "--agent", "tooled.ai", "--tooling-transport", "native", "--api", "0", "--api-concurrency", "4")
+	pid := p.cmd.Process.Pid
+	if kids := childPIDs(t, pid); len(kids) != 1 {
+		t.Fatalf("children at start: %v, want the one MCP server", kids)
+	}
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make(chan string, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			resp, err := http.Get(fmt.Sprintf("http://%s/v1/tooled?q=msg%d", p.addrs["api"], i))
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if want := fmt.Sprintf(`"output":"tool said: msg%d"`, i); resp.StatusCode != 200 || !strings.Contains(string(b), want) {
+				errs <- fmt.Sprintf("%d %s", resp.StatusCode, b)
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if kids := childPIDs(t, pid); len(kids) != 1 {
+		t.Fatalf("children after %d sessions: %v, want the one MCP server", n, kids)
+	}
+	mcpPid := childPIDs(t, pid)[0]
+	if code := p.stop(t); code != 0 {
+		t.Fatalf("exit %d:\n%s", code, p.stderr.String())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat("/proc/" + mcpPid); err != nil {
+			break
+		}
+		if b, _ := os.ReadFile("/proc/" + mcpPid + "/stat"); strings.Contains(string(b), ") Z ") {
+			break // exited, not yet reaped by its parent's parent
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the MCP server %s outlived ai-agent", mcpPid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
