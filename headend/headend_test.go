@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -647,4 +648,38 @@ func TestLongSessionOutlivesReadTimeout(t *testing.T) {
 		t.Fatalf("session %s was cancelled", id)
 	default:
 	}
+}
+
+// FuzzCompletionsBody feeds hostile bodies to the completions handlers:
+// never a panic, always a JSON answer with a known status.
+func FuzzCompletionsBody(f *testing.F) {
+	f.Add(`{"model":"chat","messages":[{"role":"user","content":"hi"}]}`)
+	f.Add(`{"model":"chat","stream":true,"messages":[{"role":"user","content":[{"type":"text","text":"x"}]}]}`)
+	f.Add(`{"model":"chat","response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object"}}},"messages":[{"role":"user","content":"j"}]}`)
+	f.Add(`{"model":null,"messages":{}}`)
+	fr := &fakeRun{}
+	opts := Options{Agents: agents(fr), MaxBodyBytes: 1 << 16}
+	opts.withDefaults()
+	byName, err := opts.validate()
+	if err != nil {
+		f.Fatal(err)
+	}
+	s := &server{opts: opts, agents: byName, closing: make(chan struct{})}
+	s.hard, s.hardCancel = context.WithCancel(context.Background())
+	lim := newLimiter(4, 4, time.Second, s.closing)
+	handlers := map[string]http.Handler{"/v1/chat/completions": s.openAIHandler(lim), "/v1/messages": s.anthropicHandler(lim)}
+	f.Fuzz(func(t *testing.T, body string) {
+		for path, h := range handlers {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path, strings.NewReader(body)))
+			switch rec.Code {
+			case 200, 400, 404, 413:
+			default:
+				t.Fatalf("%s: status %d for %q", path, rec.Code, body)
+			}
+			if rec.Code != 200 && !json.Valid(rec.Body.Bytes()) {
+				t.Fatalf("%s: error body is not JSON: %q", path, rec.Body.String())
+			}
+		}
+	})
 }

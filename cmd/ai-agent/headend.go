@@ -96,6 +96,24 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 	return exitOK
 }
 
+// headendOnly are the flags that only mean something in headend mode.
+var headendOnly = []string{"openai-completions-concurrency", "anthropic-completions-concurrency", "mcp-concurrency", "api-concurrency",
+	"headend-queue", "headend-queue-timeout", "headend-grace", "headend-token", "listen-address", "headend-max-body-bytes"}
+
+// checkHeadendOnly refuses headend flags in a single run, where they
+// would be silently ignored.
+func checkHeadendOnly(a *cliArgs) error {
+	if len(a.headends) > 0 {
+		return nil
+	}
+	for _, k := range headendOnly {
+		if a.has(k) {
+			return fmt.Errorf("%w: --%s needs a headend (--openai-completions, --anthropic-completions, --mcp or --api)", config.ErrConfig, k)
+		}
+	}
+	return nil
+}
+
 func isSpecErr(err error) bool { return err != nil && errors.Is(err, headend.ErrSpec) }
 
 type nopWriteCloser struct{ io.Writer }

@@ -384,6 +384,7 @@ func TestHeadendStartupErrors(t *testing.T) {
 		{"slack", []string{"--agent", "chat.ai", "--slack"}, exitConfig, "not supported"},
 		{"bad concurrency", []string{"--agent", "chat.ai", "--api", "0", "--api-concurrency", "0"}, exitConfig, "concurrency"},
 		{"dry run", []string{"--agent", "chat.ai", "--api", "0", "--dry-run"}, exitOK, ""},
+		{"headend flag in a run", []string{"--api-concurrency", "3", "chat.ai", "hello"}, exitConfig, "--api-concurrency needs a headend"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

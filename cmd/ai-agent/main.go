@@ -89,6 +89,10 @@ func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout
 		fmt.Fprintln(stderr, "ai-agent: --result-json may not be -")
 		return exitConfig
 	}
+	if err := checkHeadendOnly(a); err != nil {
+		fmt.Fprintf(stderr, "ai-agent: %v\n", err)
+		return exitCode(err)
+	}
 	if len(a.headends) > 0 {
 		return serveHeadends(ctx, d, a, stdin, stdout, stderr, log)
 	}
