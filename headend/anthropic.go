@@ -1,6 +1,7 @@
 package headend
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -122,7 +123,9 @@ func (s *server) anthropicMessages(w http.ResponseWriter, r *http.Request, lim *
 		})
 		return
 	}
-	sse := newSSE(w)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	sse := s.newSSE(w, cancel)
 	sse.json("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": id, "type": "message", "role": "assistant", "model": a.Name, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 0, "output_tokens": 0}}})
@@ -142,7 +145,7 @@ func (s *server) anthropicMessages(w http.ResponseWriter, r *http.Request, lim *
 	req.Progress = progress
 	stop := keepAlive(s.opts.KeepAlive, func() { sse.event("ping", []byte(`{"type": "ping"}`)) })
 	start := time.Now()
-	res := s.run(r.Context(), a, req)
+	res := s.run(ctx, a, req)
 	stop()
 	progress.flushRest()
 	if thinking {

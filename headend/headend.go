@@ -174,6 +174,10 @@ type Options struct {
 	// 60s.
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
+	// WriteTimeout bounds each write of a stream: a client that does not
+	// take an event within it is treated as gone and its session is
+	// cancelled. 0 is 30s.
+	WriteTimeout time.Duration
 	// QueueTimeout bounds a request's wait for a slot; 0 is
 	// DefaultQueueTimeout.
 	QueueTimeout time.Duration
@@ -205,6 +209,9 @@ func (o *Options) withDefaults() {
 	}
 	if o.ReadTimeout <= 0 {
 		o.ReadTimeout = 60 * time.Second
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = 30 * time.Second
 	}
 	if o.QueueTimeout <= 0 {
 		o.QueueTimeout = DefaultQueueTimeout

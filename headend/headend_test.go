@@ -683,3 +683,35 @@ func FuzzCompletionsBody(f *testing.F) {
 		}
 	})
 }
+
+// TestStalledStreamReaderCancelsSession: a client that stops reading its
+// stream cannot block the session; past the write timeout it counts as
+// gone and the session is cancelled.
+func TestStalledStreamReaderCancelsSession(t *testing.T) {
+	ended := make(chan error, 1)
+	run := func(ctx context.Context, req Request) (contract.AIAgentResult, error) {
+		line := strings.Repeat("x", 1023) + "\n"
+		for i := 0; i < 64<<10 && ctx.Err() == nil; i++ { // up to 64 MiB of progress
+			_, _ = io.WriteString(req.Progress, line)
+		}
+		ended <- ctx.Err()
+		return contract.AIAgentResult{Error: "stopped"}, nil
+	}
+	h := start(t, Options{Agents: []Agent{{Name: "chat", Run: run}}, WriteTimeout: 300 * time.Millisecond}, Spec{Kind: KindOpenAI})
+	conn, err := net.Dial("tcp", h.addrs[KindOpenAI])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"model":"chat","stream":true,"messages":[{"role":"user","content":"x"}]}`
+	fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	// Never read.
+	select {
+	case err := <-ended:
+		if err == nil {
+			t.Fatal("the session wrote its whole progress to a client that never read")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a stalled reader blocked its session")
+	}
+}

@@ -116,40 +116,72 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		b = []byte(`{"error":"encode response"}`)
 	}
 	w.Header().Set("Content-Type", "application/json")
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(writeTimeout))
 	w.WriteHeader(status)
 	_, _ = w.Write(append(b, '\n'))
 }
 
-// sseWriter writes server-sent events; it is safe for concurrent use.
+// writeTimeout bounds the write of a whole JSON answer.
+const writeTimeout = 30 * time.Second
+
+// sseWriter writes server-sent events; it is safe for concurrent use. A
+// write that fails or times out (a client that stopped reading) marks the
+// stream broken, calls onBroken once and drops later writes, so a stalled
+// client never blocks its session.
 type sseWriter struct {
-	mu sync.Mutex
-	w  http.ResponseWriter
-	f  http.Flusher
+	mu       sync.Mutex
+	w        http.ResponseWriter
+	rc       *http.ResponseController
+	timeout  time.Duration
+	broken   bool
+	onBroken func()
 }
 
-func newSSE(w http.ResponseWriter) *sseWriter {
+func (s *server) newSSE(w http.ResponseWriter, onBroken func()) *sseWriter {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Connection", "keep-alive")
 	h.Set("X-Accel-Buffering", "no")
+	sw := &sseWriter{w: w, rc: http.NewResponseController(w), timeout: s.opts.WriteTimeout, onBroken: onBroken}
+	sw.mu.Lock()
+	defer sw.mu.Unlock()
+	_ = sw.rc.SetWriteDeadline(time.Now().Add(sw.timeout))
 	w.WriteHeader(http.StatusOK)
-	f, _ := w.(http.Flusher)
-	s := &sseWriter{w: w, f: f}
-	s.flush()
-	return s
+	sw.flushLocked()
+	return sw
 }
 
-func (s *sseWriter) flush() {
-	if s.f != nil {
-		s.f.Flush()
+// writeLocked writes and flushes b under the write timeout.
+func (s *sseWriter) writeLocked(b []byte) {
+	if s.broken {
+		return
+	}
+	_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
+	if _, err := s.w.Write(b); err != nil {
+		s.breakLocked()
+		return
+	}
+	s.flushLocked()
+}
+
+func (s *sseWriter) flushLocked() {
+	if err := s.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		s.breakLocked()
+	}
+}
+
+func (s *sseWriter) breakLocked() {
+	if !s.broken {
+		s.broken = true
+		if s.onBroken != nil {
+			s.onBroken()
+		}
 	}
 }
 
 // event writes one event; name "" writes a data-only event.
 func (s *sseWriter) event(name string, data []byte) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	var buf bytes.Buffer
 	if name != "" {
 		buf.WriteString("event: " + name + "\n")
@@ -157,8 +189,9 @@ func (s *sseWriter) event(name string, data []byte) {
 	buf.WriteString("data: ")
 	buf.Write(data)
 	buf.WriteString("\n\n")
-	_, _ = s.w.Write(buf.Bytes())
-	s.flush()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.writeLocked(buf.Bytes())
 }
 
 func (s *sseWriter) json(name string, v any) {
@@ -169,8 +202,7 @@ func (s *sseWriter) json(name string, v any) {
 func (s *sseWriter) comment(text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, _ = io.WriteString(s.w, ": "+text+"\n\n")
-	s.flush()
+	s.writeLocked([]byte(": " + text + "\n\n"))
 }
 
 // keepAlive calls beat every interval until the returned stop is called.

@@ -1,6 +1,7 @@
 package headend
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -127,7 +128,9 @@ func (s *server) openAIChat(w http.ResponseWriter, r *http.Request, lim *limiter
 		})
 		return
 	}
-	sse := newSSE(w)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	sse := s.newSSE(w, cancel)
 	chunk := func(delta map[string]any, finish any) map[string]any {
 		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": a.Name,
 			"choices": []map[string]any{{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": nil}}}
@@ -138,7 +141,7 @@ func (s *server) openAIChat(w http.ResponseWriter, r *http.Request, lim *limiter
 	}}
 	req.Progress = progress
 	stop := keepAlive(s.opts.KeepAlive, func() { sse.comment("keep-alive") })
-	res := s.run(r.Context(), a, req)
+	res := s.run(ctx, a, req)
 	stop()
 	progress.flushRest()
 	if !res.Success {
