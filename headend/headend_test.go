@@ -715,3 +715,46 @@ func TestStalledStreamReaderCancelsSession(t *testing.T) {
 		t.Fatal("a stalled reader blocked its session")
 	}
 }
+
+// TestCrossOriginRefused: a web page of another origin cannot make a
+// browser start sessions on a loopback headend.
+func TestCrossOriginRefused(t *testing.T) {
+	f := &fakeRun{}
+	h := start(t, Options{Agents: agents(f)}, Spec{Kind: KindOpenAI}, Spec{Kind: KindAPI})
+	body := `{"model":"chat","messages":[{"role":"user","content":"x"}]}`
+	tests := []struct {
+		name   string
+		method string
+		url    string
+		hdr    map[string]string
+		status int
+	}{
+		{"text/plain post from a page", http.MethodPost, "http://" + h.addrs[KindOpenAI] + "/v1/chat/completions",
+			map[string]string{"Content-Type": "text/plain", "Sec-Fetch-Site": "cross-site", "Origin": "http://evil.example"}, 403},
+		{"origin without fetch metadata", http.MethodPost, "http://" + h.addrs[KindOpenAI] + "/v1/chat/completions",
+			map[string]string{"Origin": "http://evil.example"}, 403},
+		{"rest get from a page", http.MethodGet, "http://" + h.addrs[KindAPI] + "/v1/chat?q=x",
+			map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
+		{"program", http.MethodPost, "http://" + h.addrs[KindOpenAI] + "/v1/chat/completions", nil, 200},
+		{"same origin page", http.MethodGet, "http://" + h.addrs[KindAPI] + "/v1/chat?q=x", map[string]string{"Sec-Fetch-Site": "same-origin"}, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tt.method, tt.url, strings.NewReader(body))
+			for k, v := range tt.hdr {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tt.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tt.status)
+			}
+		})
+	}
+	if len(f.requests) != 2 {
+		t.Fatalf("%d sessions ran, want 2", len(f.requests))
+	}
+}

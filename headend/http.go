@@ -18,8 +18,10 @@ import (
 	"github.com/salve-dev/salve/contract"
 )
 
-// httpServer wraps h with panic recovery and the slow-client timeouts.
+// httpServer wraps h with panic recovery, browser cross-origin
+// protection and the slow-client timeouts.
 func (s *server) httpServer(h http.Handler) *http.Server {
+	h = crossOrigin(h)
 	return &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			defer func() {
@@ -38,6 +40,27 @@ func (s *server) httpServer(h http.Handler) *http.Server {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
+}
+
+// crossOrigin refuses requests a web page of another origin makes a
+// browser send, so that a page cannot start sessions on a loopback
+// headend: unsafe methods through http.CrossOriginProtection, and any
+// request a browser marks cross-site (Sec-Fetch-Site), which covers the
+// REST headend's GET. Programs, which send neither header, pass.
+func crossOrigin(h http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	protected := cop.Handler(h)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.Header.Get("Sec-Fetch-Site") {
+		case "", "same-origin", "none":
+		default:
+			if r.URL.Path != "/health" {
+				http.Error(w, "cross-origin request refused", http.StatusForbidden)
+				return
+			}
+		}
+		protected.ServeHTTP(w, r)
+	})
 }
 
 // authorized compares the request's bearer token (or x-api-key when

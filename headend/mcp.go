@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -161,7 +162,10 @@ func (s *server) mcpHTTPHandler(m *mcpHeadend, transport string) http.Handler {
 	if transport == "sse" {
 		h = sdk.NewSSEHandler(get, nil)
 	} else {
-		h = sdk.NewStreamableHTTPHandler(get, nil)
+		// Idle sessions of clients that went away without closing are
+		// dropped after an hour.
+		h = sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{
+			MaxRequestBodyBytes: s.opts.MaxBodyBytes, SessionTimeout: time.Hour})
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/health" && r.Method == http.MethodGet {
