@@ -585,3 +585,41 @@ func TestHeadendSharesMCPServers(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestHeadendClientDisconnectCancelsSession: a client that goes away
+// cancels its session at once (the provider would answer in a minute);
+// the cancelled session is still recorded in the billing file.
+func TestHeadendClientDisconnectCancelsSession(t *testing.T) {
+	srv := echoProvider(t, time.Minute)
+	dir := headendDir(t, srv)
+	billing := filepath.Join(dir, "billing.jsonl")
+	p := startHeadend(t, dir, 1, nil, "--agent", "chat.ai", "--tooling-transport", "native", "--openai-completions", "0",
+		"--billing-file", billing, "--max-retries", "1")
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+p.addrs["openai-completions"]+"/v1/chat/completions",
+		strings.NewReader(`{"model":"chat","stream":true,"messages":[{"role":"user","content":"x"}]}`))
+	go func() {
+		for len(srv.Requests()) == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		_, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		b, _ := os.ReadFile(billing)
+		if bytes.Contains(b, []byte(`"status":"failed"`)) {
+			if !bytes.Contains(b, []byte("cancel")) {
+				t.Fatalf("billing entry does not say cancelled: %s", b)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session went on after its client left; billing: %q", b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
