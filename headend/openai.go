@@ -106,7 +106,11 @@ func (s *server) openAIChat(w http.ResponseWriter, r *http.Request, lim *limiter
 	release, err := lim.acquire(r.Context())
 	if err != nil {
 		status, msg := admissionStatus(err)
-		openAIError(w, status, "rate_limit_exceeded", "rate_limit_exceeded", msg)
+		typ, code := "rate_limit_exceeded", "rate_limit_exceeded"
+		if status != http.StatusTooManyRequests {
+			typ, code = "server_error", "overloaded"
+		}
+		openAIError(w, status, typ, code, msg)
 		return
 	}
 	defer release()
