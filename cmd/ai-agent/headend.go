@@ -44,6 +44,11 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 	if len(a.positionals) > 0 {
 		return fail(fmt.Errorf("%w: headend mode takes no prompts (got %q); the prompts come from the requests", config.ErrConfig, a.positionals[0]))
 	}
+	for _, f := range []string{"result-json", "schema", "list-tools"} {
+		if a.has(f) {
+			return fail(fmt.Errorf("%w: --%s is for a single run, not headend mode (a request asks for JSON with its own schema)", config.ErrConfig, f))
+		}
+	}
 	if len(a.agentFiles) == 0 {
 		return fail(fmt.Errorf("%w: headend mode needs at least one --agent FILE.ai", config.ErrConfig))
 	}
@@ -183,7 +188,7 @@ func headendOptions(a *cliArgs, log *slog.Logger) (headend.Options, error) {
 // loadServed loads one .ai file for serving: frontmatter, config layers
 // and option checks as for a run, and its MCP servers started once.
 func loadServed(ctx context.Context, d deps, a *cliArgs, path string, stderr io.Writer, log *slog.Logger, writeMu *sync.Mutex) (*servedAgent, error) {
-	st := &startup{deps: d, a: a, log: log, stderr: stderr, overMap: map[string]string{}}
+	st := &startup{deps: d, a: a, log: log, stderr: stderr, overMap: map[string]string{}, dryRun: a.bools["dry-run"]}
 	var err error
 	if st.cwd, err = os.Getwd(); err != nil {
 		return nil, fmt.Errorf("getwd: %w", err)

@@ -384,6 +384,7 @@ func TestHeadendStartupErrors(t *testing.T) {
 		{"slack", []string{"--agent", "chat.ai", "--slack"}, exitConfig, "not supported"},
 		{"bad concurrency", []string{"--agent", "chat.ai", "--api", "0", "--api-concurrency", "0"}, exitConfig, "concurrency"},
 		{"dry run", []string{"--agent", "chat.ai", "--api", "0", "--dry-run"}, exitOK, ""},
+		{"result-json", []string{"--agent", "chat.ai", "--api", "0", "--result-json", "r.json"}, exitConfig, "--result-json is for a single run"},
 		{"headend flag in a run", []string{"--api-concurrency", "3", "chat.ai", "hello"}, exitConfig, "--api-concurrency needs a headend"},
 	}
 	for _, tt := range tests {
