@@ -142,3 +142,48 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// TestMCPStdioShutdownLetsCallFinish: SIGTERM during a running stdio call
+// lets it finish and answer; a call made during shutdown is refused.
+func TestMCPStdioShutdownLetsCallFinish(t *testing.T) {
+	f := &fakeRun{block: make(chan struct{}), started: make(chan string, 1)}
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	h := start(t, Options{Agents: agents(f), Stdin: sr, Stdout: sw, Grace: 10 * time.Second}, Spec{Kind: KindMCP, Transport: "stdio"})
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type out struct {
+		res *sdk.CallToolResult
+		err error
+	}
+	done := make(chan out, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "chat", Arguments: map[string]any{"prompt": "long", "format": "markdown"}})
+		done <- out{res, err}
+	}()
+	<-f.started
+	h.cancel() // SIGTERM
+	time.Sleep(50 * time.Millisecond)
+	late, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "chat", Arguments: map[string]any{"prompt": "late", "format": "markdown"}})
+	if err != nil || !late.IsError || !strings.Contains(late.Content[0].(*sdk.TextContent).Text, "shutting down") {
+		t.Fatalf("late call: %+v %v", late, err)
+	}
+	close(f.block)
+	select {
+	case o := <-done:
+		if o.err != nil || o.res.IsError || o.res.Content[0].(*sdk.TextContent).Text != "echo: long" {
+			t.Fatalf("running call: %+v %v", o.res, o.err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the running call never answered")
+	}
+	select {
+	case <-h.done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Serve did not return")
+	}
+	cw.Close()
+}

@@ -228,6 +228,13 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 	case serveErr = <-errc:
 	}
 	s.shutdown(https)
+	if stdio != nil {
+		// Let the last stdio answers go out before the connection closes.
+		select {
+		case <-stdioDone:
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 	stdioStop()
 	if stdio != nil {
 		select {
