@@ -758,3 +758,24 @@ func TestCrossOriginRefused(t *testing.T) {
 		t.Fatalf("%d sessions ran, want 2", len(f.requests))
 	}
 }
+
+// TestListenAddress: loopback by default; ListenAddress binds elsewhere.
+func TestListenAddress(t *testing.T) {
+	f := &fakeRun{}
+	h := start(t, Options{Agents: agents(f)}, Spec{Kind: KindAPI})
+	if host, _, _ := net.SplitHostPort(h.addrs[KindAPI]); host != "127.0.0.1" {
+		t.Fatalf("default bind %s, want loopback", h.addrs[KindAPI])
+	}
+	h2 := start(t, Options{Agents: agents(f), ListenAddress: "127.0.0.2"}, Spec{Kind: KindAPI})
+	if host, _, _ := net.SplitHostPort(h2.addrs[KindAPI]); host != "127.0.0.2" {
+		t.Fatalf("bind %s, want 127.0.0.2", h2.addrs[KindAPI])
+	}
+	r, err := http.Get("http://" + h2.addrs[KindAPI] + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode != 200 {
+		t.Fatalf("health %d", r.StatusCode)
+	}
+}
