@@ -230,6 +230,14 @@ func (o *Options) withDefaults() {
 	}
 }
 
+// CheckAgents checks agents as Serve does: at least one, with unique
+// names that are safe as URL path segments and MCP tool names.
+func CheckAgents(agents []Agent) error {
+	o := Options{Agents: agents}
+	_, err := o.validate()
+	return err
+}
+
 // validate checks the agents: at least one, unique names that are safe as
 // URL path segments and MCP tool names.
 func (o *Options) validate() (map[string]*Agent, error) {

@@ -88,6 +88,9 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 	hopts.Ready = func(kind, addr string) {
 		fmt.Fprintf(stderr, "ai-agent: headend %s listening on %s\n", kind, addr)
 	}
+	if err := headend.CheckAgents(hopts.Agents); err != nil {
+		return fail(fmt.Errorf("%w: %w", config.ErrConfig, err))
+	}
 	if a.bools["dry-run"] {
 		log.Info("dry run: the agents load and the headends are valid")
 		return exitOK

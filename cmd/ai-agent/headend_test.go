@@ -384,6 +384,7 @@ func TestHeadendStartupErrors(t *testing.T) {
 		{"slack", []string{"--agent", "chat.ai", "--slack"}, exitConfig, "not supported"},
 		{"bad concurrency", []string{"--agent", "chat.ai", "--api", "0", "--api-concurrency", "0"}, exitConfig, "concurrency"},
 		{"dry run", []string{"--agent", "chat.ai", "--api", "0", "--dry-run"}, exitOK, ""},
+		{"dry run duplicate", []string{"--agent", "chat.ai", "--agent", "./chat.ai", "--api", "0", "--dry-run"}, exitConfig, "two agents are named"},
 		{"result-json", []string{"--agent", "chat.ai", "--api", "0", "--result-json", "r.json"}, exitConfig, "--result-json is for a single run"},
 		{"headend flag in a run", []string{"--api-concurrency", "3", "chat.ai", "hello"}, exitConfig, "--api-concurrency needs a headend"},
 	}
@@ -622,5 +623,34 @@ func TestHeadendClientDisconnectCancelsSession(t *testing.T) {
 			t.Fatalf("the session went on after its client left; billing: %q", b)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestHeadendSecondSignalEndsAtOnce: during the grace period a second
+// SIGTERM ends the process without waiting for the sessions.
+func TestHeadendSecondSignalEndsAtOnce(t *testing.T) {
+	srv := echoProvider(t, time.Minute)
+	dir := headendDir(t, srv)
+	p := startHeadend(t, dir, 1, nil, "--agent", "chat.ai", "--tooling-transport", "native", "--api", "0", "--headend-grace", "10m")
+	go func() {
+		if resp, err := http.Get("http://" + p.addrs["api"] + "/v1/chat?q=hang"); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	for len(srv.Requests()) == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-p.done:
+		t.Fatal("the first SIGTERM did not wait for the running session")
+	default:
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a second SIGTERM did not end the process")
 	}
 }
