@@ -62,6 +62,18 @@ func (s *server) anthropicHandler(lim *limiter) http.Handler {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"data": data, "has_more": false, "first_id": first, "last_id": last})
 	})
+	mux.HandleFunc("GET /v1/models/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorized(r, true) {
+			anthropicError(w, http.StatusUnauthorized, "authentication_error", "missing or invalid API key")
+			return
+		}
+		a, ok := s.agents[r.PathValue("id")]
+		if !ok {
+			anthropicError(w, http.StatusNotFound, "not_found_error", "model: "+r.PathValue("id")+" is not an agent of this server")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"type": "model", "id": a.Name, "display_name": a.Name, "created_at": "1970-01-01T00:00:00Z"})
+	})
 	mux.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) { s.anthropicMessages(w, r, lim) })
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		anthropicError(w, http.StatusNotFound, "not_found_error", "unknown route "+r.Method+" "+r.URL.Path)

@@ -309,6 +309,16 @@ func TestOpenAIChatAndHistory(t *testing.T) {
 	if !strings.Contains(string(mb), `"id":"chat"`) || !strings.Contains(string(mb), `"id":"extract"`) {
 		t.Fatalf("models: %s", mb)
 	}
+	for path, status := range map[string]int{"/v1/models/chat": 200, "/v1/models/nope": 404} {
+		r, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != status {
+			t.Errorf("%s: %d, want %d", path, r.StatusCode, status)
+		}
+	}
 }
 
 // readSSE returns the data lines of an event stream.

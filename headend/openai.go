@@ -51,6 +51,18 @@ func (s *server) openAIHandler(lim *limiter) http.Handler {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
 	})
+	mux.HandleFunc("GET /v1/models/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorized(r, false) {
+			openAIError(w, http.StatusUnauthorized, "invalid_request_error", "invalid_api_key", "missing or invalid bearer token")
+			return
+		}
+		a, ok := s.agents[r.PathValue("id")]
+		if !ok {
+			openAIError(w, http.StatusNotFound, "invalid_request_error", "model_not_found", "the model "+r.PathValue("id")+" does not exist")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"id": a.Name, "object": "model", "created": 0, "owned_by": "ai-agent"})
+	})
 	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) { s.openAIChat(w, r, lim) })
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		openAIError(w, http.StatusNotFound, "invalid_request_error", "unknown_url", "unknown route "+r.Method+" "+r.URL.Path)
