@@ -27,6 +27,15 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the binary aiAgentBinary built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		_ = os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
+}
+
 // aiAgentBinary builds the real binary once per test process.
 func aiAgentBinary(t *testing.T) string {
 	t.Helper()
