@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/llm"
 	"github.com/salve-dev/salve/tools"
 )
@@ -123,6 +124,10 @@ type ContextGuard interface {
 type Options struct {
 	SystemPrompt string
 	UserPrompt   string
+	// History holds earlier user and assistant messages of a conversation
+	// (a headend's chat history); they go between the system prompt and
+	// the user prompt, and are part of the result's conversation.
+	History []contract.Message
 	// Targets is the fallback list; at least one is required.
 	Targets []Target
 

@@ -68,6 +68,11 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("new session: %w: target %d (%s/%s) has no client", ErrInvalid, i, t.Provider, t.Model)
 		}
 	}
+	for i, m := range opts.History {
+		if m.Role != contract.RoleUser && m.Role != contract.RoleAssistant {
+			return nil, fmt.Errorf("new session: %w: history message %d has role %q (user or assistant only)", ErrInvalid, i, m.Role)
+		}
+	}
 	switch opts.Transport {
 	case TransportNative, TransportXML, TransportXMLFinal:
 	default:
@@ -130,10 +135,10 @@ func Run(ctx context.Context, opts Options) contract.AIAgentResult {
 // run is the turn loop (seed 003, §1): at most MaxTurns turns; retries
 // inside a turn do not count; the final turn offers only the final report.
 func (s *session) run(ctx context.Context) {
-	s.conv = []contract.Message{
-		{Role: contract.RoleSystem, Content: s.systemPrompt()},
-		{Role: contract.RoleUser, Content: s.opts.UserPrompt},
-	}
+	s.conv = make([]contract.Message, 0, len(s.opts.History)+2)
+	s.conv = append(s.conv, contract.Message{Role: contract.RoleSystem, Content: s.systemPrompt()})
+	s.conv = append(s.conv, s.opts.History...)
+	s.conv = append(s.conv, contract.Message{Role: contract.RoleUser, Content: s.opts.UserPrompt})
 	for turn := 1; turn <= s.opts.MaxTurns; turn++ {
 		final := turn >= s.finalAt
 		s.runTurn(ctx, turn, final)

@@ -14,25 +14,28 @@ var providerTypes = map[string]bool{
 
 // Provider is one providers.NAME entry (spec §9.4).
 type Provider struct {
-	Type                      string            `json:"type"`
-	BaseURL                   string            `json:"baseUrl"`
-	APIKey                    string            `json:"apiKey"`
-	Headers                   map[string]string `json:"headers"`
-	OpenAIMode                string            `json:"openaiMode"`
-	ContextWindow             int               `json:"contextWindow"`
-	ContextWindowBufferTokens int               `json:"contextWindowBufferTokens"`
-	Tokenizer                 string            `json:"tokenizer"`
-	ToolChoice                string            `json:"toolChoice"`
-	Models                    map[string]Model  `json:"models"`
-	ScenarioFile              string            `json:"scenarioFile"`
+	Type       string            `json:"type"`
+	BaseURL    string            `json:"baseUrl"`
+	APIKey     string            `json:"apiKey"`
+	Headers    map[string]string `json:"headers"`
+	OpenAIMode string            `json:"openaiMode"`
+	// ContextWindow and ContextWindowBufferTokens are nil when unset; a
+	// set 0 is a value (a buffer of 0 tokens), never "unset".
+	ContextWindow             *int             `json:"contextWindow"`
+	ContextWindowBufferTokens *int             `json:"contextWindowBufferTokens"`
+	Tokenizer                 string           `json:"tokenizer"`
+	ToolChoice                string           `json:"toolChoice"`
+	Models                    map[string]Model `json:"models"`
+	ScenarioFile              string           `json:"scenarioFile"`
 	// Warnings lists non-fatal remarks about the entry (a missing type).
 	Warnings []string `json:"-"`
 }
 
 // Model is one providers.NAME.models.MODEL entry.
 type Model struct {
-	ContextWindow             int    `json:"contextWindow"`
-	ContextWindowBufferTokens int    `json:"contextWindowBufferTokens"`
+	// ContextWindow and ContextWindowBufferTokens are nil when unset.
+	ContextWindow             *int   `json:"contextWindow"`
+	ContextWindowBufferTokens *int   `json:"contextWindowBufferTokens"`
 	Tokenizer                 string `json:"tokenizer"`
 	ToolChoice                string `json:"toolChoice"`
 	Reasoning                 any    `json:"reasoning"`
@@ -73,11 +76,21 @@ func (m Model) ParsedOverrides() (map[string]ModelOverride, error) {
 }
 
 // ProviderEntry resolves providers.NAME: checks its variables, decodes it
-// and settles its type (spec §9.4). A missing entry or an unknown type is
-// an error wrapping ErrConfig.
+// and settles its type (spec §9.4). A configured entry always wins; with
+// none, the well-known providers openai, anthropic, openrouter and ollama
+// come from the environment (OPENAI_API_KEY and OPENAI_BASE_URL,
+// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, OPENROUTER_API_KEY, OLLAMA_HOST;
+// the layers' env files count). A missing entry or an unknown type is an
+// error wrapping ErrConfig.
 func (c *Config) ProviderEntry(name string) (Provider, error) {
 	var p Provider
 	if !c.Has("providers", name) {
+		if env, ok := c.providerFromEnv(name); ok {
+			return env, nil
+		}
+		if ep, ok := envProviders[name]; ok {
+			return p, fmt.Errorf("%w: provider %q is not configured in providers, and %s is not set", ErrConfig, name, ep.requiredVar())
+		}
 		return p, fmt.Errorf("%w: provider %q is not configured in providers", ErrConfig, name)
 	}
 	if err := c.Check("providers", name); err != nil {
@@ -96,7 +109,27 @@ func (c *Config) ProviderEntry(name string) (Provider, error) {
 	if !providerTypes[p.Type] {
 		return p, fmt.Errorf("%w: provider %q has unsupported type %q", ErrConfig, name, p.Type)
 	}
+	if err := checkWindow("providers."+name, p.ContextWindow, p.ContextWindowBufferTokens); err != nil {
+		return p, err
+	}
+	for m, mc := range p.Models {
+		if err := checkWindow("providers."+name+".models."+m, mc.ContextWindow, mc.ContextWindowBufferTokens); err != nil {
+			return p, err
+		}
+	}
 	return p, nil
+}
+
+// checkWindow validates the context window settings of one level: a
+// window of at least 1 token and a buffer of at least 0, when set.
+func checkWindow(entry string, window, buffer *int) error {
+	if window != nil && *window < 1 {
+		return fmt.Errorf("%w: %s.contextWindow must be at least 1, got %d", ErrConfig, entry, *window)
+	}
+	if buffer != nil && *buffer < 0 {
+		return fmt.Errorf("%w: %s.contextWindowBufferTokens must be at least 0, got %d", ErrConfig, entry, *buffer)
+	}
+	return nil
 }
 
 // SplitModel splits "provider/model" at the first "/" (spec §4).

@@ -17,7 +17,8 @@ const (
 	flagBool                         // no value (or =true/false)
 	flagIgnoredValue                 // accepted, warned about and ignored; takes a value
 	flagIgnoredBool                  // accepted, warned about and ignored; no value
-	flagHeadend                      // exit 4, headend mode not supported
+	flagHeadend                      // exit 4, a headend salve does not have
+	flagServe                        // a headend to start; repeatable
 )
 
 // flagDef is one row of the flag table (spec §3).
@@ -66,14 +67,26 @@ var flagTable = []flagDef{
 	{names: []string{"billing-file"}, usage: "append accounting as JSON lines", def: "$HOME/.ai-agent/accounting.jsonl"},
 	{names: []string{"sessions-dir"}, usage: "write <originTxnId>.json.gz per session", def: "$HOME/.ai-agent/sessions"},
 	{names: []string{"result-json"}, usage: "write the whole AIAgentResult to FILE", def: "FILE"},
-	{names: []string{"agent"}, usage: "run this .ai file (same as giving it as <system>)", def: "FILE"},
+	{names: []string{"agent"}, usage: "run this .ai file (same as giving it as <system>); repeat to serve several in headend mode", def: "FILE"},
 	{names: []string{"help", "h"}, kind: flagBool, usage: "show this help", def: ""},
 	{names: []string{"version", "V"}, kind: flagBool, usage: "print the version", def: ""},
 	{names: []string{"plugins", "cache", "mcp-init-concurrency", "resume"}, kind: flagIgnoredValue},
 	{names: []string{"trace-slack", "trace-sdk", "show-tree", "save-all", "chat", "no-chat"}, kind: flagIgnoredBool},
-	{names: []string{"api", "mcp", "openai-completions", "anthropic-completions", "embed", "slack",
-		"api-concurrency", "mcp-concurrency", "openai-completions-concurrency", "anthropic-completions-concurrency",
-		"embed-concurrency", "slack-concurrency"}, kind: flagHeadend},
+	{names: []string{"openai-completions"}, kind: flagServe, usage: "headend: OpenAI chat completions API on PORT; repeatable", def: "PORT"},
+	{names: []string{"anthropic-completions"}, kind: flagServe, usage: "headend: Anthropic messages API on PORT; repeatable", def: "PORT"},
+	{names: []string{"mcp"}, kind: flagServe, usage: "headend: MCP server, SPEC is stdio|http:PORT|sse:PORT; repeatable", def: "SPEC"},
+	{names: []string{"api"}, kind: flagServe, usage: "headend: REST API on PORT; repeatable", def: "PORT"},
+	{names: []string{"openai-completions-concurrency"}, usage: "sessions at once per OpenAI headend", def: "10"},
+	{names: []string{"anthropic-completions-concurrency"}, usage: "sessions at once per Anthropic headend", def: "10"},
+	{names: []string{"mcp-concurrency"}, usage: "sessions at once per MCP headend", def: "10"},
+	{names: []string{"api-concurrency"}, usage: "sessions at once per REST headend", def: "10"},
+	{names: []string{"headend-queue"}, usage: "requests that may wait for a session slot, per headend", def: "4x concurrency"},
+	{names: []string{"headend-queue-timeout"}, usage: "longest wait for a slot before 503 (DURATION)", def: "30s"},
+	{names: []string{"headend-grace"}, usage: "on SIGTERM, time running sessions get to finish (DURATION)", def: "30s"},
+	{names: []string{"headend-token"}, usage: "bearer token headend clients must send (else $AI_AGENT_HEADEND_TOKEN)", def: "T"},
+	{names: []string{"listen-address"}, usage: "address the headends bind", def: "127.0.0.1"},
+	{names: []string{"headend-max-body-bytes"}, usage: "largest request body a headend reads", def: "4194304"},
+	{names: []string{"embed", "slack", "embed-concurrency", "slack-concurrency"}, kind: flagHeadend},
 }
 
 // flagIndex maps every spelling to its row.
@@ -97,10 +110,18 @@ type cliArgs struct {
 	// overrides are the --override pairs in order.
 	overrides   []string
 	positionals []string
-	warnings    []string
+	// agentFiles are every --agent value, in order (headend mode serves
+	// them all; a single run uses the last).
+	agentFiles []string
+	// headends are the headend flags in order.
+	headends []headendArg
+	warnings []string
 }
 
 func (a *cliArgs) has(name string) bool { _, ok := a.values[name]; return ok }
+
+// headendArg is one headend flag: its name and value.
+type headendArg struct{ kind, value string }
 
 // parseArgs parses flags before or after positionals, --flag value or
 // --flag=value, with "--" ending the flags (spec §1). Errors wrap
@@ -131,7 +152,7 @@ func parseArgs(args []string) (*cliArgs, error) {
 		}
 		switch def.kind {
 		case flagHeadend:
-			return nil, fmt.Errorf("%w: %s: headend mode not supported", config.ErrConfig, arg)
+			return nil, fmt.Errorf("%w: %s: this headend is not supported (salve serves --openai-completions, --anthropic-completions, --mcp and --api)", config.ErrConfig, arg)
 		case flagBool, flagIgnoredBool:
 			b, err := boolValue(arg, val, hasVal)
 			if err != nil {
@@ -169,6 +190,8 @@ func (a *cliArgs) set(def *flagDef, name, val string) error {
 		a.values[key] = val
 	case flagRepeat:
 		a.overrides = append(a.overrides, val)
+	case flagServe:
+		a.headends = append(a.headends, headendArg{kind: key, value: val})
 	default:
 		if def.setting != "" {
 			if _, err := config.ParseSetting(def.setting, val); err != nil {
@@ -176,6 +199,9 @@ func (a *cliArgs) set(def *flagDef, name, val string) error {
 			}
 		}
 		a.values[key] = val
+		if key == "agent" {
+			a.agentFiles = append(a.agentFiles, val)
+		}
 	}
 	return nil
 }

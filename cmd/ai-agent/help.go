@@ -12,6 +12,10 @@ const usageHead = `Usage:
   ./agent.ai [flags] <user>                    executable .ai file ("#!/usr/bin/env ai-agent")
   ai-agent [flags] --dry-run <system> [<user>] check everything, call nothing
   ai-agent [flags] --list-tools NAME[,NAME...]|all [--schema-validate DRAFT]
+  ai-agent [flags] --agent FILE.ai [--agent FILE.ai...] HEADEND...
+                                               serve the agents until SIGINT/SIGTERM; HEADEND is
+                                               --openai-completions PORT, --anthropic-completions PORT,
+                                               --mcp stdio|http:PORT|sse:PORT or --api PORT
   ai-agent --help | --version
 
 Prompts: "-" reads stdin, "@PATH" reads a file, an existing file is read, anything else is text.
@@ -87,6 +91,8 @@ func helpValue(def flagDef) (meta, dflt string) {
 		return "", def.def
 	case def.kind == flagRepeat:
 		return "K=V", ""
+	case def.kind == flagServe:
+		return def.def, ""
 	case isMeta:
 		return def.def, ""
 	case def.kind == flagList:

@@ -35,6 +35,10 @@ var version = ""
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The first signal cancels (a session, or headend mode's graceful
+	// shutdown); a second one gets the default action and ends the
+	// process at once.
+	go func() { <-ctx.Done(); stop() }()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -89,6 +93,13 @@ func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout
 	if resultPath == "-" {
 		fmt.Fprintln(stderr, "ai-agent: --result-json may not be -")
 		return exitConfig
+	}
+	if err := checkHeadendOnly(a); err != nil {
+		fmt.Fprintf(stderr, "ai-agent: %v\n", err)
+		return exitCode(err)
+	}
+	if len(a.headends) > 0 {
+		return serveHeadends(ctx, d, a, stdin, stdout, stderr, log)
 	}
 	if a.has("list-tools") {
 		return listTools(ctx, d, a, stdout, stderr, log)

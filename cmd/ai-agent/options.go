@@ -56,7 +56,12 @@ func (st *startup) options(stdout io.Writer) (agent.Options, error) {
 			return o, err
 		}
 		*d.dst = d.def
-		if ok && v.Dur > 0 {
+		if ok && v.Dur <= 0 {
+			// 0 is not "unset": a timeout of nothing cannot be
+			// honoured, so it is refused rather than replaced.
+			return o, fmt.Errorf("%w: %s must be greater than 0", config.ErrConfig, d.key)
+		}
+		if ok {
 			*d.dst = v.Dur
 		}
 	}
@@ -288,7 +293,11 @@ func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
 			}
 			clients[pname] = client
 		}
-		t, err := target(pname, model, entry, client, base, st.bufferTokens())
+		buffer, err := st.bufferTokens()
+		if err != nil {
+			return nil, err
+		}
+		t, err := target(pname, model, entry, client, base, buffer)
 		if err != nil {
 			return nil, err
 		}
@@ -300,33 +309,41 @@ func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
 	return out, nil
 }
 
-// bufferTokens is defaults.contextWindowBufferTokens, else 8192.
-func (st *startup) bufferTokens() int {
-	if n, err := config.Int(st.cfg.Raw("defaults", "contextWindowBufferTokens"), 0); err == nil {
-		return n
+// bufferTokens is defaults.contextWindowBufferTokens (0 is a value),
+// else 8192; an invalid value is a configuration error.
+func (st *startup) bufferTokens() (int, error) {
+	if !st.cfg.Has("defaults", "contextWindowBufferTokens") {
+		return 8192, nil
 	}
-	return 8192
+	n, err := config.Int(st.cfg.Raw("defaults", "contextWindowBufferTokens"), 0)
+	if err != nil {
+		return 0, fmt.Errorf("defaults.contextWindowBufferTokens: %w", err)
+	}
+	return n, nil
 }
 
+// target builds one fallback target. The model's settings beat the
+// provider's, which beat the defaults; a setting is taken when present,
+// whatever its value (0 included).
 func target(pname, model string, entry config.Provider, client llm.Provider, base agent.Params, buffer int) (agent.Target, error) {
 	t := agent.Target{Provider: pname, Model: model, Client: client, Params: base,
 		ContextWindow: 131072, ToolChoice: entry.ToolChoice, Tokenizer: entry.Tokenizer}
-	if entry.ContextWindow > 0 {
-		t.ContextWindow = entry.ContextWindow
+	if entry.ContextWindow != nil {
+		t.ContextWindow = *entry.ContextWindow
 	}
 	t.ContextWindowBufferTokens = buffer
-	if entry.ContextWindowBufferTokens > 0 {
-		t.ContextWindowBufferTokens = entry.ContextWindowBufferTokens
+	if entry.ContextWindowBufferTokens != nil {
+		t.ContextWindowBufferTokens = *entry.ContextWindowBufferTokens
 	}
 	mc, ok := entry.Models[model]
 	if !ok {
 		return t, nil
 	}
-	if mc.ContextWindow > 0 {
-		t.ContextWindow = mc.ContextWindow
+	if mc.ContextWindow != nil {
+		t.ContextWindow = *mc.ContextWindow
 	}
-	if mc.ContextWindowBufferTokens > 0 {
-		t.ContextWindowBufferTokens = mc.ContextWindowBufferTokens
+	if mc.ContextWindowBufferTokens != nil {
+		t.ContextWindowBufferTokens = *mc.ContextWindowBufferTokens
 	}
 	if mc.ToolChoice != "" {
 		t.ToolChoice = mc.ToolChoice

@@ -1,0 +1,100 @@
+package config
+
+import (
+	"net"
+	"strings"
+)
+
+// envProvider says how a well-known provider is found in the environment
+// when no config layer configures it.
+type envProvider struct {
+	// keyVar holds the API key; "" means the provider needs none.
+	keyVar string
+	// urlVar names the variable that holds the base URL.
+	urlVar string
+	// baseURL normalises the urlVar value; nil keeps it.
+	baseURL func(string) string
+}
+
+// envProviders are the providers that --models finds in the environment
+// with no config file: the name is the type.
+var envProviders = map[string]envProvider{
+	"openai":     {keyVar: "OPENAI_API_KEY", urlVar: "OPENAI_BASE_URL"},
+	"anthropic":  {keyVar: "ANTHROPIC_API_KEY", urlVar: "ANTHROPIC_BASE_URL", baseURL: anthropicBase},
+	"openrouter": {keyVar: "OPENROUTER_API_KEY", urlVar: "OPENROUTER_BASE_URL"},
+	"ollama":     {urlVar: "OLLAMA_HOST", baseURL: ollamaBase},
+}
+
+// anthropicBase accepts the SDKs' spelling without the version
+// (https://api.anthropic.com) as well as salve's (…/v1).
+func anthropicBase(s string) string {
+	s = strings.TrimRight(s, "/")
+	if !strings.HasSuffix(s, "/v1") {
+		s += "/v1"
+	}
+	return s
+}
+
+// ollamaBase turns OLLAMA_HOST (host, host:port or a URL) into the API
+// prefix.
+func ollamaBase(s string) string {
+	s = strings.TrimRight(strings.TrimSpace(s), "/")
+	if !strings.Contains(s, "://") {
+		if _, _, err := net.SplitHostPort(s); err != nil {
+			s = net.JoinHostPort(strings.Trim(s, "[]"), "11434")
+		}
+		s = "http://" + s
+	}
+	if !strings.HasSuffix(s, "/api") && !strings.HasSuffix(s, "/v1") {
+		s += "/api"
+	}
+	return s
+}
+
+// lookupEnv reads a variable from the layers' env files, highest first,
+// then the process environment.
+func (c *Config) lookupEnv(name string) (string, bool) {
+	for _, l := range c.layers {
+		if v, ok := l.Env[name]; ok {
+			return v, true
+		}
+	}
+	return c.getenv(name)
+}
+
+// providerFromEnv builds the entry of a well-known provider from the
+// environment, when its variables are set.
+func (c *Config) providerFromEnv(name string) (Provider, bool) {
+	ep, ok := envProviders[name]
+	if !ok {
+		return Provider{}, false
+	}
+	p := Provider{Type: name}
+	if ep.keyVar != "" {
+		key, ok := c.lookupEnv(ep.keyVar)
+		if !ok || strings.TrimSpace(key) == "" {
+			return Provider{}, false
+		}
+		p.APIKey = strings.TrimSpace(key)
+	}
+	url, hasURL := c.lookupEnv(ep.urlVar)
+	url = strings.TrimSpace(url)
+	if ep.keyVar == "" && (!hasURL || url == "") {
+		return Provider{}, false
+	}
+	if url != "" {
+		if ep.baseURL != nil {
+			url = ep.baseURL(url)
+		}
+		p.BaseURL = url
+	}
+	return p, true
+}
+
+// requiredVar is the variable a provider needs in the environment.
+func (ep envProvider) requiredVar() string {
+	if ep.keyVar != "" {
+		return ep.keyVar
+	}
+	return ep.urlVar
+}
