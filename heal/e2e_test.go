@@ -401,7 +401,7 @@ func TestCLIKilledMidRun(t *testing.T) {
 	before := userState(t, repo)
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
 		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir()})
-	args := []string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 5; exit 1"}
+	args := []string{"heal", "--log-level", "info", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 5; exit 1"}
 	// Start salve, wait until its worktree exists (it is then building),
 	// and cancel: sandbox kills salve's whole process group with SIGKILL.
 	ctx, cancel := context.WithCancel(context.Background())
