@@ -106,6 +106,12 @@ type GitAgentCommandV1 struct {
 	Create bool `json:"create,omitempty"`
 	// Remote is used by git_push; absent means "origin".
 	Remote string `json:"remote,omitempty"`
+	// ForceWithLease, for git_push (a salve v1 extension), is the full
+	// commit hash the remote branch must be at for the push to replace
+	// it: git push --force-with-lease=refs/heads/BRANCH:HASH. It lets a
+	// re-run replace the branch of its own open pull request, and nothing
+	// else.
+	ForceWithLease string `json:"force_with_lease,omitempty"`
 	// Ref is used by git_rev_parse: "HEAD" (the default) or "branch".
 	Ref string `json:"ref,omitempty"`
 }

@@ -43,6 +43,8 @@ type PullRequest struct {
 	Base string `json:"base"`
 	// Draft tells whether it is a draft.
 	Draft bool `json:"draft"`
+	// HeadSHA is the commit the head branch is at, when the forge says.
+	HeadSHA string `json:"head_sha,omitempty"`
 	// Created is true when this call opened it, false when it updated an
 	// open one.
 	Created bool `json:"created"`

@@ -90,6 +90,7 @@ type ghPull struct {
 	Draft   bool   `json:"draft"`
 	Head    struct {
 		Ref string `json:"ref"`
+		SHA string `json:"sha"`
 	} `json:"head"`
 	Base struct {
 		Ref string `json:"ref"`
@@ -97,7 +98,7 @@ type ghPull struct {
 }
 
 func (p ghPull) pr(created bool) PullRequest {
-	return PullRequest{Number: p.Number, URL: p.HTMLURL, Head: p.Head.Ref, Base: p.Base.Ref, Draft: p.Draft, Created: created}
+	return PullRequest{Number: p.Number, URL: p.HTMLURL, Head: p.Head.Ref, Base: p.Base.Ref, Draft: p.Draft, Created: created, HeadSHA: p.Head.SHA}
 }
 
 func (g *GitHub) path(parts ...string) string {

@@ -83,11 +83,12 @@ type glMR struct {
 	SourceBranch string `json:"source_branch"`
 	TargetBranch string `json:"target_branch"`
 	Draft        bool   `json:"draft"`
+	SHA          string `json:"sha"`
 	WorkInProg   bool   `json:"work_in_progress"`
 }
 
 func (m glMR) pr(created bool) PullRequest {
-	return PullRequest{Number: m.IID, URL: m.WebURL, Head: m.SourceBranch, Base: m.TargetBranch, Draft: m.Draft || m.WorkInProg, Created: created}
+	return PullRequest{Number: m.IID, URL: m.WebURL, Head: m.SourceBranch, Base: m.TargetBranch, Draft: m.Draft || m.WorkInProg, Created: created, HeadSHA: m.SHA}
 }
 
 // path builds /projects/:id/… with the project path URL-encoded as one

@@ -77,6 +77,13 @@ func (c *Client) Restore(ctx context.Context, files ...string) error {
 	return err
 }
 
+// PushLease pushes branch to remote, replacing the remote branch only if
+// it is at the commit expect (git push --force-with-lease).
+func (c *Client) PushLease(ctx context.Context, remote, branch, expect string) error {
+	_, err := c.Do(ctx, contract.GitAgentCommandV1{Type: contract.ActionGitPush, Remote: remote, Branch: branch, ForceWithLease: expect})
+	return err
+}
+
 // Push pushes branch to remote. Empty remote means [agent.DefaultRemote]; empty
 // branch means the current one.
 func (c *Client) Push(ctx context.Context, remote, branch string) error {

@@ -59,6 +59,12 @@ func (g AgentGit) Push(ctx context.Context, dir, remote, branch string) error {
 	return g.client(dir).Push(ctx, remote, branch)
 }
 
+// PushLease pushes branch, replacing the remote branch only if it is at
+// expect.
+func (g AgentGit) PushLease(ctx context.Context, dir, remote, branch, expect string) error {
+	return g.client(dir).PushLease(ctx, remote, branch, expect)
+}
+
 // Head returns the commit hash of HEAD.
 func (g AgentGit) Head(ctx context.Context, dir string) (string, error) {
 	h, err := g.client(dir).Head(ctx)

@@ -84,6 +84,13 @@ type Git interface {
 	RevParse(ctx context.Context, dir, ref string) (string, error)
 }
 
+// LeasePusher is implemented by Git values that can replace a remote
+// branch only when it is at an expected commit (git push
+// --force-with-lease); see Options.PushLease.
+type LeasePusher interface {
+	PushLease(ctx context.Context, dir, remote, branch, expect string) error
+}
+
 // DiffReporter is implemented by Git values that can show the user's
 // unstaged changes; the orchestrator then warns that they are not part of
 // the heal, which starts from the committed HEAD.

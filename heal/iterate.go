@@ -211,7 +211,13 @@ func (r *run) push(ctx context.Context, iter int) error {
 	}
 	r.o.Progress.Stage(iter, StagePush, r.fixedN)
 	defer r.timed(StagePush)()
-	if err := r.o.Git.Push(ctx, r.ws, r.o.Remote, r.o.Branch); err != nil {
+	var err error
+	if lp, ok := r.o.Git.(LeasePusher); ok && r.o.PushLease != "" && !r.res.Pushed {
+		err = lp.PushLease(ctx, r.ws, r.o.Remote, r.o.Branch, r.o.PushLease)
+	} else {
+		err = r.o.Git.Push(ctx, r.ws, r.o.Remote, r.o.Branch)
+	}
+	if err != nil {
 		return fmt.Errorf("heal: push %s to %s: %w", r.o.Branch, r.o.Remote, err)
 	}
 	r.res.Pushed, r.res.Remote = true, r.o.Remote

@@ -164,3 +164,65 @@ func TestHealCINoSignal(t *testing.T) {
 		t.Errorf("outcome %q, reason %q, ci %+v", r.Outcome, r.Reason, r.CI)
 	}
 }
+
+// TestHealPRRerunUpdatesSameRequest heals twice in fresh clones, as two CI
+// runs would, with the base moving in between: the second run replaces the
+// heal branch of the open request (with a lease on the commit the request
+// is at) and updates that request, never opening a second one.
+func TestHealPRRerunUpdatesSameRequest(t *testing.T) {
+	need(t, "go")
+	gitIdentity(t)
+	gitAgent, salve := heal.Binaries()
+	srv := forgetest.New(prToken)
+	defer srv.Close()
+	srv.AddRepo("github", "acme/app")
+	seed, remote := ciRepo(t)
+	srv.HeadSHA = func(branch string) string {
+		return run(t, remote, "git", "rev-parse", "refs/heads/"+branch)
+	}
+	env := map[string]string{"SALVE_GIT_AGENT": gitAgent, "GITHUB_API_URL": srv.GitHubAPI(), "GITHUB_REPOSITORY": "acme/app",
+		"GITHUB_TOKEN": prToken, "GITHUB_REF_NAME": "main", "GITHUB_REF_TYPE": "branch"}
+	base := sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL")
+	healClone := func(name string) {
+		t.Helper()
+		clone := filepath.Join(t.TempDir(), name)
+		run(t, seed, "git", "clone", "-q", "-b", "main", remote, clone)
+		run(t, clone, "git", "config", "protocol.file.allow", "always")
+		res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: []string{"heal", "--workspace", clone, "--isolation", "none",
+			"--no-store", "--cmd", "sh check.sh", "--push", "--pr"}, Env: sandbox.MergeEnv(base, env), Timeout: 5 * time.Minute})
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("%s: exit %d (%v):\n%s", name, res.ExitCode, err, res.Stderr)
+		}
+	}
+	healClone("first")
+	first := run(t, remote, "git", "rev-parse", "refs/heads/salve/heal-pr/main")
+	// The base moves on: someone pushes to main.
+	if err := os.WriteFile(filepath.Join(seed, "NOTES.md"), []byte("notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, seed, "git", "add", "NOTES.md")
+	run(t, seed, "git", "commit", "-qm", "notes")
+	run(t, seed, "git", "push", "-q", "origin", "main")
+	newMain := run(t, remote, "git", "rev-parse", "refs/heads/main")
+	healClone("second")
+	second := run(t, remote, "git", "rev-parse", "refs/heads/salve/heal-pr/main")
+	prs := srv.PRs("github", "acme/app")
+	if len(prs) != 1 || prs[0].Head != "salve/heal-pr/main" {
+		t.Fatalf("requests: %+v", prs)
+	}
+	if second == first {
+		t.Error("the second run did not replace the heal branch")
+	}
+	if got := run(t, remote, "git", "merge-base", second, newMain); got != newMain {
+		t.Error("the replaced heal branch does not start from the new base")
+	}
+	var patches int
+	for _, c := range srv.Calls() {
+		if c.Method == "PATCH" {
+			patches++
+		}
+	}
+	if patches != 1 {
+		t.Errorf("%d updates of the request, want 1", patches)
+	}
+}

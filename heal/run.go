@@ -46,8 +46,12 @@ type Options struct {
 	// Branch is the heal branch; empty means DefaultBranchPrefix + run id.
 	Branch string
 	// Push pushes the heal branch to Remote after each commit.
-	Push   bool
-	Remote string
+	Push bool
+	// PushLease, when set, lets the first push replace the remote heal
+	// branch if it is at this commit: a re-run updating the branch of its
+	// own open pull request. The Git value must be a LeasePusher.
+	PushLease string
+	Remote    string
 	// WorktreeDir is where the worktree is created; empty means a folder
 	// named after the run under the system temp dir.
 	WorktreeDir string

@@ -140,9 +140,13 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 		return exitWith(code, err)
 	}
 	defer p.close()
+	lease, err := o.prOptions.prepare(ctx, s, o, p.git)
+	if err != nil {
+		return exitWith(exitBadInput, err)
+	}
 	opts := heal.Options{
 		Repo: o.Workspace, Command: o.Command, ProjectType: o.ProjectType, BuildTimeout: time.Duration(o.Timeout) * time.Second,
-		MaxIterations: o.MaxIterations, MinConfidence: o.MinConfidence, Branch: o.Branch, Push: o.Push, Remote: o.Remote,
+		MaxIterations: o.MaxIterations, MinConfidence: o.MinConfidence, Branch: o.Branch, Push: o.Push, Remote: o.Remote, PushLease: lease,
 		KeepWorktree: o.KeepWorktree, RunID: runID,
 		Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git, Worktrees: heal.AgentWorktrees{Git: p.git},
 		CI: p.ci, Recorder: p.recorder, Progress: heal.NewProgress(s.Stderr, tty, logger), Logger: logger,

@@ -161,6 +161,41 @@ func atoiOr0(s string) int {
 	return n
 }
 
+// PRBranchPrefix starts the heal branch of --pr runs: one branch per base,
+// so that a re-run updates the same request.
+const PRBranchPrefix = "salve/heal-pr/"
+
+// prepare runs before the heal when --pr is given: it names the heal
+// branch after the base (unless --branch did), and when a request from
+// that branch is already open, lets the heal replace its branch if the
+// branch is still where the request saw it. It returns the push lease.
+func (p *prOptions) prepare(ctx context.Context, s *streams, o *healOptions, git heal.AgentGit) (string, error) {
+	if !p.PR {
+		return "", nil
+	}
+	base, err := p.prBase(ctx, o, git, s.Getenv)
+	if err != nil {
+		return "", fmt.Errorf("--pr: %w", err)
+	}
+	p.PRBase = base
+	if o.Branch == "" {
+		o.Branch = PRBranchPrefix + base
+	}
+	f, err := p.newForge(o, s.Getenv)
+	if err != nil {
+		return "", fmt.Errorf("--pr: %w", err)
+	}
+	pr, ok, err := f.FindOpen(ctx, o.Branch)
+	if err != nil {
+		return "", fmt.Errorf("--pr: look for an open request from %s: %w", o.Branch, err)
+	}
+	if !ok || pr.HeadSHA == "" {
+		return "", nil
+	}
+	fmt.Fprintf(s.Stderr, "salve heal: %s request #%d is open from %s; a green heal replaces its branch\n", f.Name(), pr.Number, o.Branch)
+	return pr.HeadSHA, nil
+}
+
 // afterHeal writes the --report file and opens the request. Its errors
 // are reported but do not change the heal's own outcome, except that a
 // request that was asked for and could not be opened is an error.

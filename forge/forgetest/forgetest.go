@@ -61,6 +61,17 @@ type Server struct {
 	faults map[string][]Fault
 	// checks answers GitHub's check-runs route per commit.
 	checks map[string][]map[string]any
+	// HeadSHA, when set, tells the commit a head branch is at (a test
+	// reads it from its bare remote); requests report it as head.sha (GitHub)
+	// and sha (GitLab).
+	HeadSHA func(branch string) string
+}
+
+func (s *Server) headSHA(branch string) string {
+	if s.HeadSHA == nil {
+		return ""
+	}
+	return s.HeadSHA(branch)
 }
 
 // New starts a server that accepts token.
@@ -208,7 +219,7 @@ func (s *Server) github(w http.ResponseWriter, r *http.Request, rest string, bod
 	ghPR := func(p *PR) map[string]any {
 		return map[string]any{"number": p.Number, "html_url": fmt.Sprintf("%s/%s/pull/%d", s.URL, repo, p.Number), "draft": p.Draft,
 			"title": p.Title, "body": p.Body, "state": map[bool]string{true: "open", false: "closed"}[p.Open],
-			"head": map[string]any{"ref": p.Head, "label": parts[0] + ":" + p.Head}, "base": map[string]any{"ref": p.Base}}
+			"head": map[string]any{"ref": p.Head, "label": parts[0] + ":" + p.Head, "sha": s.headSHA(p.Head)}, "base": map[string]any{"ref": p.Base}}
 	}
 	switch {
 	case r.Method == http.MethodPost && len(parts) == 3 && parts[2] == "pulls":
@@ -309,7 +320,7 @@ func (s *Server) gitlab(w http.ResponseWriter, r *http.Request, rest string, bod
 	}
 	glMR := func(p *PR) map[string]any {
 		return map[string]any{"iid": p.Number, "id": 1000 + p.Number, "web_url": fmt.Sprintf("%s/%s/-/merge_requests/%d", s.URL, project, p.Number),
-			"source_branch": p.Head, "target_branch": p.Base, "title": p.Title, "description": p.Body, "draft": p.Draft,
+			"source_branch": p.Head, "target_branch": p.Base, "title": p.Title, "description": p.Body, "draft": p.Draft, "sha": s.headSHA(p.Head),
 			"state": map[bool]string{true: "opened", false: "closed"}[p.Open]}
 	}
 	switch {

@@ -77,11 +77,15 @@ var actionTable = map[string]actionSpec{
 	},
 	contract.ActionGitPush: {
 		name: contract.ActionGitPush, doc: "push `branch` (default the current one) to `remote` (default origin)",
-		fields: []string{"remote", "branch"}, check: checkPush,
+		fields: []string{"remote", "branch", "force_with_lease"}, check: checkPush,
 		build: func(cmd contract.GitAgentCommandV1, _ []string) ([]string, string) {
 			ref := cmd.Branch
 			if ref == "" {
 				ref = "HEAD"
+			}
+			if cmd.ForceWithLease != "" {
+				return []string{"push", "--porcelain", "--force-with-lease=refs/heads/" + cmd.Branch + ":" + cmd.ForceWithLease,
+					"--end-of-options", cmd.Remote, "refs/heads/" + cmd.Branch + ":refs/heads/" + cmd.Branch}, ""
 			}
 			return []string{"push", "--porcelain", "--end-of-options", cmd.Remote, ref}, ""
 		},
@@ -134,14 +138,15 @@ func buildBranch(cmd contract.GitAgentCommandV1, _ []string) ([]string, string) 
 type fieldDecoder func(obj map[string]json.RawMessage, cmd *contract.GitAgentCommandV1, legacy bool) error
 
 var fieldTable = map[string]fieldDecoder{
-	"files":       decodeFiles,
-	"limit":       decodeLimit,
-	"message":     decodeMessage,
-	"branch":      stringField("branch", func(c *contract.GitAgentCommandV1) *string { return &c.Branch }),
-	"start_point": stringField("start_point", func(c *contract.GitAgentCommandV1) *string { return &c.StartPoint }),
-	"remote":      stringField("remote", func(c *contract.GitAgentCommandV1) *string { return &c.Remote }),
-	"ref":         stringField("ref", func(c *contract.GitAgentCommandV1) *string { return &c.Ref }),
-	"create":      decodeCreate,
+	"files":            decodeFiles,
+	"limit":            decodeLimit,
+	"message":          decodeMessage,
+	"branch":           stringField("branch", func(c *contract.GitAgentCommandV1) *string { return &c.Branch }),
+	"start_point":      stringField("start_point", func(c *contract.GitAgentCommandV1) *string { return &c.StartPoint }),
+	"remote":           stringField("remote", func(c *contract.GitAgentCommandV1) *string { return &c.Remote }),
+	"ref":              stringField("ref", func(c *contract.GitAgentCommandV1) *string { return &c.Ref }),
+	"force_with_lease": stringField("force_with_lease", func(c *contract.GitAgentCommandV1) *string { return &c.ForceWithLease }),
+	"create":           decodeCreate,
 }
 
 func decodeFiles(obj map[string]json.RawMessage, cmd *contract.GitAgentCommandV1, _ bool) error {
@@ -278,7 +283,28 @@ func checkPush(cmd *contract.GitAgentCommandV1) error {
 			return fmt.Errorf("branch: %w", err)
 		}
 	}
+	if cmd.ForceWithLease != "" {
+		if cmd.Branch == "" {
+			return errors.New("force_with_lease: needs branch")
+		}
+		if !isHash(cmd.ForceWithLease) {
+			return fmt.Errorf("force_with_lease: %q is not a full commit hash", cmd.ForceWithLease)
+		}
+	}
 	return nil
+}
+
+// isHash accepts a full SHA-1 or SHA-256 commit hash in lower-case hex.
+func isHash(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func checkRevParse(cmd *contract.GitAgentCommandV1) error {
