@@ -285,10 +285,12 @@ func cleanScope(scope []string) ([]string, error) {
 		if f == "" || filepath.IsAbs(f) || c == ".." || strings.HasPrefix(c, "../") || c == "." {
 			return nil, fmt.Errorf("file scope entry %q is not a relative path inside the work tree", f)
 		}
-		// The snapshots never enter .git, so a change there could be
-		// neither checked nor reverted: hooks and config are not a scope.
-		if first, _, _ := strings.Cut(c, "/"); first == ".git" {
-			return nil, fmt.Errorf("file scope entry %q is inside the .git directory", f)
+		// .git entries belong to the git guard, which reverts every change
+		// to them: hooks and config are never a scope.
+		for _, part := range strings.Split(c, "/") {
+			if part == ".git" {
+				return nil, fmt.Errorf("file scope entry %q is inside a .git directory", f)
+			}
 		}
 		if !seen[c] {
 			seen[c] = true

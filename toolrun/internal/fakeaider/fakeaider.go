@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -194,6 +195,37 @@ var directives = map[string]directive{
 			return 0, false, err
 		}
 		return 0, false, os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+	},
+	// daemon PIDFILE SECONDS: start `sleep SECONDS` in a new session (as
+	// setsid does, out of the tool's process group) and write its pid.
+	"daemon": func(_ *runner, rest string) (int, bool, error) {
+		pidFile, secs, _ := strings.Cut(rest, " ")
+		cmd := exec.Command("sleep", secs)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			return 0, false, err
+		}
+		return 0, false, os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+	},
+	// git ARGS...: run the real git with ARGS (space separated, escapes
+	// allowed in each), as a tool that shells out to git would.
+	"git": func(r *runner, rest string) (int, bool, error) {
+		var args []string
+		for _, a := range strings.Fields(rest) {
+			args = append(args, unescape(a))
+		}
+		cmd := exec.Command("git", args...)
+		cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
+		return 0, false, cmd.Run()
+	},
+	// rename OLD NEW
+	"rename": func(_ *runner, rest string) (int, bool, error) {
+		old, new, _ := strings.Cut(rest, " ")
+		return 0, false, os.Rename(unescape(old), unescape(new))
+	},
+	// dump-env PATH: write the whole environment, one KEY=VALUE a line.
+	"dump-env": func(_ *runner, rest string) (int, bool, error) {
+		return 0, false, os.WriteFile(rest, []byte(strings.Join(os.Environ(), "\n")+"\n"), 0o644)
 	},
 	// dump-args PATH: write a Dump as JSON.
 	"dump-args": func(r *runner, rest string) (int, bool, error) {
