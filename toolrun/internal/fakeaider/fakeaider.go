@@ -227,6 +227,19 @@ var directives = map[string]directive{
 	"dump-env": func(_ *runner, rest string) (int, bool, error) {
 		return 0, false, os.WriteFile(rest, []byte(strings.Join(os.Environ(), "\n")+"\n"), 0o644)
 	},
+	// print-env NAME: write NAME=VALUE of the environment to stdout and
+	// stderr (a tool echoing its configuration).
+	"print-env": func(r *runner, rest string) (int, bool, error) {
+		line := rest + "=" + os.Getenv(rest)
+		fmt.Fprintln(r.stdout, line)
+		_, err := fmt.Fprintln(r.stderr, line)
+		return 0, false, err
+	},
+	// write-env PATH NAME: write the value of NAME into a file.
+	"write-env": func(_ *runner, rest string) (int, bool, error) {
+		path, name, _ := strings.Cut(rest, " ")
+		return 0, false, writeFile(unescape(path), "value = "+os.Getenv(name), false)
+	},
 	// dump-args PATH: write a Dump as JSON.
 	"dump-args": func(r *runner, rest string) (int, bool, error) {
 		cwd, _ := os.Getwd()
