@@ -53,6 +53,8 @@ type runState struct {
 	gitDone   bool
 	// links watches the targets outside the tree of the tree's links.
 	links *outsideLinks
+	// watch is the pre-run state of the dependency and cache folders.
+	watch *watched
 	// unsafe lists the changes that could run code or reach outside the
 	// work tree (git hooks and config, links out of the tree): they make
 	// the result fail with ExitUnsafeChange.
@@ -126,6 +128,7 @@ func (rs *runState) execute(ctx context.Context) {
 	}
 	rs.guard = guard
 	rs.links = watchOutsideLinks(root, before, sn.limits)
+	rs.watch = watchFolders(root)
 	rs.event(contract.LevelInfo, "Running "+rs.req.ToolID+": "+rs.cmdLine(),
 		map[string]any{"cwd": rs.req.Cwd, "file_scope": rs.scope, "env_policy": rs.envPolicy()})
 	rs.a.stage("run")
@@ -136,6 +139,7 @@ func (rs *runState) execute(ctx context.Context) {
 	rs.checkScope(ctx, sn, before)
 	rs.scopeDone = true
 	rs.checkOutsideLinks()
+	rs.checkWatched(rs.watch)
 	rs.markUnsafe()
 	rs.setStatus()
 }
@@ -249,6 +253,13 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 		// A link that leads out of the tree is never kept, in scope or
 		// not: the next write through it would land outside.
 		escapes := c.Op != opDelete && c.After.Link && leadsOutside(rs.root, c.Path)
+		if !escapes && matchAny(rs.profile.ConfigPaths, c.Path) {
+			in = false
+			p.InScope = false
+			rs.unsafe = append(rs.unsafe, c.Path)
+			rs.event(contract.LevelError, fmt.Sprintf("The tool changed its own configuration %s, which can make its next run execute commands", c.Path),
+				map[string]any{"file_path": c.Path})
+		}
 		if escapes {
 			in = false
 			p.InScope = false
