@@ -1,7 +1,6 @@
 package toolrun
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -142,9 +141,31 @@ func readRegular(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var b bytes.Buffer
-	_, err = b.ReadFrom(io.LimitReader(f, max))
-	return b.Bytes(), err
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	// Room for the whole file and one byte more, so that a file that did
+	// not grow is read without a second allocation.
+	buf := make([]byte, 0, min(fi.Size(), max)+1)
+	for int64(len(buf)) < max {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		room := min(int64(cap(buf)-len(buf)), max-int64(len(buf)))
+		n, err := f.Read(buf[len(buf) : len(buf)+int(room)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
 }
 
 // gitGuard holds what the guard watches for one run.
