@@ -26,11 +26,10 @@
 //     environment (or the scrubbed one on request) with the request's env
 //     over it and the profile's forced variables (AIDER_NO_AUTO_COMMITS=1)
 //     last. Salve is a child subreaper for the run and kills what the tool
-//     left running once it exits.
-//  4b. Put back every change the git guard sees, links out of the tree,
-//     writes through links, files planted in dependency folders and the
-//     tool's own config: each an ERROR event, and the run fails with
-//     [ExitUnsafeChange] (-5).
+//     left running once it exits. Then put back every change the git guard
+//     sees, links out of the tree, writes through links, files planted in
+//     dependency folders and the tool's own config: each an ERROR event,
+//     and the run fails with [ExitUnsafeChange] (-5).
 //  5. Snapshot again. Every created, edited or deleted file becomes a
 //     [contract.PatchRecordV1] with a unified diff that git apply accepts.
 //     Changes outside the file scope are reverted to their pre-run content,
