@@ -50,6 +50,9 @@ type Adapter struct {
 	// Logger receives diagnostics (store failures…); nil means slog.Default().
 	Logger *slog.Logger
 
+	// noPIDNamespace, set by a test, forces the subreaper fallback.
+	noPIDNamespace bool
+
 	// hook, when set by a test, is called at each stage; it lets a test
 	// inject a panic to prove that none escapes.
 	hook func(stage string)

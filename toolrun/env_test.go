@@ -128,22 +128,40 @@ func TestScrubbedEnvironmentOnRequest(t *testing.T) {
 // TestSetsidDaemonIsKilled: a daemon the tool starts in a new session
 // (out of its process group) does not outlive the run.
 func TestSetsidDaemonIsKilled(t *testing.T) {
-	root := newWorkTree(t)
-	pidFile := filepath.Join(t.TempDir(), "daemon.pid")
-	req := aiderRequest(t, root, []string{"src/app.py"}, "daemon "+pidFile+" 300", "write src/app.py x = 1")
-	out := newAdapter(t).RunAider(context.Background(), req, toolrun.RunOptions{})
-	if out.Result.ExitCode != 0 {
-		t.Fatalf("result %+v", out.Result)
-	}
-	pid := strings.TrimSpace(readFile(t, pidFile))
-	t.Cleanup(func() { killPID(pid) })
-	// The reaper kills it before RunAider returns; allow the kernel a
-	// moment to tear it down.
-	deadline := time.Now().Add(5 * time.Second)
-	for !processGone(pid) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !processGone(pid) {
-		t.Fatalf("daemon %s survived the run", pid)
+	for _, tc := range []struct {
+		name    string
+		adapter func(*toolrun.Adapter) *toolrun.Adapter
+		reaper  string
+	}{
+		{"pid namespace", func(a *toolrun.Adapter) *toolrun.Adapter { return a }, "pid namespace"},
+		{"subreaper fallback", toolrun.WithoutPIDNamespace, "subreaper"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := newWorkTree(t)
+			pidFile := filepath.Join(t.TempDir(), "daemon.pid")
+			req := aiderRequest(t, root, []string{"src/app.py"}, "daemon "+pidFile+" 300", "write src/app.py x = 1")
+			out := tc.adapter(newAdapter(t)).RunAider(context.Background(), req, toolrun.RunOptions{})
+			if out.Result.ExitCode != 0 {
+				t.Fatalf("result %+v", out.Result)
+			}
+			pid := strings.TrimSpace(readFile(t, pidFile))
+			t.Cleanup(func() { killPID(pid) })
+			if b, err := os.ReadFile("/proc/" + pid + "/cmdline"); err == nil && !strings.HasPrefix(string(b), "sleep\x00300") && len(b) > 0 {
+				t.Fatalf("pid %s is not the daemon: %q", pid, b)
+			}
+			// The kernel (namespace) or the reaper kills it before RunAider
+			// returns; allow a moment for the teardown.
+			deadline := time.Now().Add(5 * time.Second)
+			for !processGone(pid) && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if !processGone(pid) {
+				t.Fatalf("daemon %s survived the run", pid)
+			}
+			last := out.Record.Events[len(out.Record.Events)-1]
+			if got := last.Context["process_tree"]; got != tc.reaper {
+				t.Errorf("process_tree %v, want %s", got, tc.reaper)
+			}
+		})
 	}
 }

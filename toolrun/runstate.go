@@ -60,6 +60,8 @@ type runState struct {
 	// the result fail with ExitUnsafeChange.
 	unsafe       []string
 	unsafeMarked bool
+	// reaper names how the tool's process tree was contained.
+	reaper string
 }
 
 // maxEventText caps the tool output copied into an event's context.
@@ -166,19 +168,7 @@ func (rs *runState) runTool(ctx context.Context) {
 	if rs.req.StdinData != nil {
 		cmd.Stdin = strings.NewReader(*rs.req.StdinData)
 	}
-	// As a child subreaper, salve adopts what the tool leaves running
-	// (a setsid daemon escapes the process-group kill) and kills it once
-	// the tool has exited.
-	reaper := sandbox.BecomeSubreaper() == nil
-	if !reaper {
-		rs.event(contract.LevelWarn, "Cannot become a child subreaper: processes the tool leaves running in a new session may survive the run", nil)
-	}
-	res, err := sandbox.Run(ctx, cmd)
-	if reaper {
-		if killed := sandbox.ReapOrphans(marker, 50); len(killed) > 0 {
-			rs.event(contract.LevelWarn, fmt.Sprintf("Killed %d processes the tool left running", len(killed)), map[string]any{"pids": killed})
-		}
-	}
+	res, err := rs.runReaped(ctx, cmd, marker)
 	end := rs.a.now()
 	rs.result.CompletedAt = contract.Timestamp(end)
 	if err != nil {
@@ -442,7 +432,7 @@ func (rs *runState) complete(ctx context.Context) {
 		name = "tool"
 	}
 	rs.event(level, fmt.Sprintf("%s finished: exit_code %d, status %s, %.3fs", name, rs.result.ExitCode, rs.status, rs.result.DurationSeconds),
-		map[string]any{"exit_code": rs.result.ExitCode, "status": rs.status, "timed_out": rs.result.TimedOut})
+		map[string]any{"exit_code": rs.result.ExitCode, "status": rs.status, "timed_out": rs.result.TimedOut, "process_tree": rs.reaper})
 	rs.persist(context.WithoutCancel(ctx))
 }
 

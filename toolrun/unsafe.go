@@ -1,11 +1,13 @@
 package toolrun
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/sandbox"
 )
 
 // ExitUnsafeChange is the exit_code of a run whose tool changed something
@@ -85,3 +87,42 @@ func (rs *runState) markUnsafe() {
 // EnvRunMarker is set in the tool's environment to the run id, so that
 // processes the tool leaves behind can be found and killed.
 const EnvRunMarker = "SALVE_TOOL_RUN_ID"
+
+// runReaped runs the tool so that nothing it starts outlives it: in a new
+// PID namespace where the kernel allows one (the namespace dies with the
+// tool), else with salve as a child subreaper that kills the orphans of
+// the run (by marker or session) once the tool has exited.
+func (rs *runState) runReaped(ctx context.Context, cmd sandbox.Cmd, marker string) (sandbox.Result, error) {
+	if !rs.a.noPIDNamespace {
+		ns, err := sandbox.InPIDNamespace(cmd, cmd.Path)
+		if err == nil {
+			res, err := sandbox.Run(ctx, ns.Cmd)
+			ferr := ns.Finish(&res)
+			switch {
+			case err == nil && ferr != nil:
+				return sandbox.Result{}, ferr
+			case err == nil:
+				rs.reaper = "pid namespace"
+				return res, nil
+			case !sandbox.NamespaceDenied(err):
+				return res, err
+			}
+			rs.event(contract.LevelWarn, "No PID namespace for the tool ("+err.Error()+"); salve reaps what it leaves running instead", nil)
+		}
+	}
+	if cmd.Stdin != nil && rs.req.StdinData != nil {
+		cmd.Stdin = strings.NewReader(*rs.req.StdinData)
+	}
+	reaper := sandbox.BecomeSubreaper() == nil
+	if !reaper {
+		rs.event(contract.LevelWarn, "Cannot become a child subreaper: processes the tool leaves running in a new session may survive the run", nil)
+	}
+	res, err := sandbox.Run(ctx, cmd)
+	if reaper {
+		rs.reaper = "subreaper"
+		if killed := sandbox.ReapOrphans(marker, 50); len(killed) > 0 {
+			rs.event(contract.LevelWarn, fmt.Sprintf("Killed %d processes the tool left running", len(killed)), map[string]any{"pids": killed})
+		}
+	}
+	return res, err
+}

@@ -194,7 +194,7 @@ var directives = map[string]directive{
 		if err := cmd.Start(); err != nil {
 			return 0, false, err
 		}
-		return 0, false, os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+		return 0, false, os.WriteFile(pidFile, []byte(strconv.Itoa(hostPID(cmd.Process.Pid))), 0o644)
 	},
 	// daemon PIDFILE SECONDS: start `sleep SECONDS` in a new session (as
 	// setsid does, out of the tool's process group) and write its pid.
@@ -205,7 +205,7 @@ var directives = map[string]directive{
 		if err := cmd.Start(); err != nil {
 			return 0, false, err
 		}
-		return 0, false, os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+		return 0, false, os.WriteFile(pidFile, []byte(strconv.Itoa(hostPID(cmd.Process.Pid))), 0o644)
 	},
 	// git ARGS...: run the real git with ARGS (space separated, escapes
 	// allowed in each), as a tool that shells out to git would.
@@ -311,4 +311,29 @@ func flood(w io.Writer, n int) error {
 
 func unescape(s string) string {
 	return strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\0`, "\x00", `\s`, " ", `\\`, `\`).Replace(s)
+}
+
+// hostPID returns the pid of the fake's child pid as the test sees it.
+// Run in a PID namespace, the fake sees its own numbering while /proc (the
+// test's) uses the outer one: the child is found among the fake's
+// children by the last field of its NSpid line.
+func hostPID(pid int) int {
+	self, err := os.Readlink("/proc/self")
+	if err != nil || self == strconv.Itoa(os.Getpid()) {
+		return pid
+	}
+	tasks, _ := filepath.Glob("/proc/" + self + "/task/*/children")
+	for _, t := range tasks {
+		b, _ := os.ReadFile(t)
+		for _, c := range strings.Fields(string(b)) {
+			st, _ := os.ReadFile("/proc/" + c + "/status")
+			for _, line := range strings.Split(string(st), "\n") {
+				if f := strings.Fields(line); len(f) > 1 && f[0] == "NSpid:" && f[len(f)-1] == strconv.Itoa(pid) {
+					n, _ := strconv.Atoi(c)
+					return n
+				}
+			}
+		}
+	}
+	return pid
 }
