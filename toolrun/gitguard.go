@@ -29,8 +29,9 @@ import (
 // For each .git entry (the repository's, nested ones in the tree, a
 // worktree's .git file) it keeps the file's content or the folder's
 // identity; a .git entry that did not exist before is removed. The user's
-// global git config files (~/.gitconfig, the XDG git/config) are kept too:
-// a key planted there would run in every repository.
+// global git config files (~/.gitconfig, the XDG git/config) and the
+// system's /etc/gitconfig are kept too: a key planted there would run in
+// every repository.
 
 // gitDataDirs are the folders of a git directory the guard never enters.
 var gitDataDirs = map[string]bool{"objects": true, "refs": true, "logs": true, "lfs": true}
@@ -186,13 +187,16 @@ type gitSnapshot struct {
 	// Nested lists the .git entries found inside the tree (slash paths
 	// relative to root).
 	Nested map[string]bool
+	// Heads is headState by git directory.
+	Heads map[string]string
 }
 
 // newGitGuard finds what to guard around root: the .git entries inside
 // the tree (nested: submodules, vendored repositories, the root's own), the
 // repository that holds root (searching upwards as git does), their git
-// and common directories, and the global config files under home.
-func newGitGuard(root, home string, limits Limits) (*gitGuard, error) {
+// and common directories, the global config files under home (and
+// xdgConfig), and the system config.
+func newGitGuard(root, home, xdgConfig string, limits Limits) (*gitGuard, error) {
 	g := &gitGuard{root: root, limits: limits}
 	nested, err := findGitEntries(root, limits.MaxFiles)
 	if err != nil {
@@ -237,9 +241,11 @@ func newGitGuard(root, home string, limits Limits) (*gitGuard, error) {
 		addEntry(filepath.Join(home, ".gitconfig"))
 		addEntry(filepath.Join(home, ".config", "git", "config"))
 	}
-	if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
-		addEntry(filepath.Join(x, "git", "config"))
+	if filepath.IsAbs(xdgConfig) {
+		addEntry(filepath.Join(xdgConfig, "git", "config"))
 	}
+	// The system config: writable when salve runs as root (CI containers).
+	addEntry("/etc/gitconfig")
 	sort.Strings(g.entries)
 	sort.Strings(g.dirs)
 	return g, nil
@@ -365,6 +371,7 @@ func (g *gitGuard) take() (*gitSnapshot, error) {
 		return nil, err
 	}
 	s.Nested = nested
+	s.Heads = g.heads()
 	return s, nil
 }
 
@@ -522,4 +529,62 @@ func restoreEntry(p string, b, now entryState, quarantine string) error {
 		err = os.Chmod(p, b.File.Perm)
 	}
 	return err
+}
+
+// headState describes where the HEAD of git directory dir points: its
+// HEAD line and, for a symbolic ref, the commit of that ref (loose in dir
+// or its common directory, else in packed-refs). It is "" when dir has no
+// readable HEAD. HEAD cannot make git run a program, so a moved HEAD is
+// reported, not reverted: it means the tool committed or switched
+// branches, which the user sees in git log.
+func headState(dir string) string {
+	b, err := readRegular(filepath.Join(dir, "HEAD"), 4096)
+	if err != nil {
+		return ""
+	}
+	head := strings.TrimSpace(string(b))
+	ref, ok := strings.CutPrefix(head, "ref:")
+	if !ok {
+		return head
+	}
+	ref = strings.TrimSpace(ref)
+	if strings.Contains(ref, "..") {
+		return head
+	}
+	dirs := []string{dir}
+	if c, err := readRegular(filepath.Join(dir, "commondir"), 4096); err == nil {
+		cd := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(cd) {
+			cd = filepath.Join(dir, cd)
+		}
+		dirs = append(dirs, cd)
+	}
+	for _, d := range dirs {
+		if v, err := readRegular(filepath.Join(d, filepath.FromSlash(ref)), 4096); err == nil {
+			return head + " " + strings.TrimSpace(string(v))
+		}
+	}
+	for _, d := range dirs {
+		packed, err := readRegular(filepath.Join(d, "packed-refs"), 64<<20)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(packed), "\n") {
+			if sha, name, ok := strings.Cut(line, " "); ok && name == ref {
+				return head + " " + sha
+			}
+		}
+	}
+	return head + " (unborn)"
+}
+
+// heads records headState of every guarded git directory that has a HEAD.
+func (g *gitGuard) heads() map[string]string {
+	out := map[string]string{}
+	for _, d := range g.dirs {
+		if h := headState(d); h != "" {
+			out[d] = h
+		}
+	}
+	return out
 }

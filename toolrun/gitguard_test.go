@@ -265,3 +265,26 @@ func TestGitUntouchedRunSucceeds(t *testing.T) {
 		t.Fatalf("result %+v status %s events %+v", out.Result, out.Record.Status, out.Record.Events)
 	}
 }
+
+// TestToolCommitIsReported: a commit by the tool moves HEAD, which runs
+// nothing: a WARN event, not a failure.
+func TestToolCommitIsReported(t *testing.T) {
+	root := newWorkTree(t)
+	req := aiderRequest(t, root, []string{"src/app.py"}, "write src/app.py x = 2", "git commit -q -am tool-commit")
+	a := newAdapter(t)
+	a.Env = sandbox.MergeEnv(a.Env, map[string]string{"HOME": t.TempDir(), "GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME": "tool", "GIT_AUTHOR_EMAIL": "tool@example.invalid", "GIT_COMMITTER_NAME": "tool", "GIT_COMMITTER_EMAIL": "tool@example.invalid"})
+	out := a.RunAider(context.Background(), req, toolrun.RunOptions{})
+	if out.Result.ExitCode != 0 || out.Record.Status != contract.RunSucceeded {
+		t.Fatalf("result %+v status %s", out.Result, out.Record.Status)
+	}
+	found := false
+	for _, ev := range out.Record.Events {
+		if ev.Level == contract.LevelWarn && strings.HasPrefix(ev.Message, "HEAD of .git moved (ref: refs/heads/main ") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no WARN event for the moved HEAD: %+v", out.Record.Events)
+	}
+}

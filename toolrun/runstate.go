@@ -119,7 +119,7 @@ func (rs *runState) execute(ctx context.Context) {
 	rs.sn, rs.before = sn, before
 	rs.env = rs.childEnv()
 	rs.masker = newSecretMasker(rs.env, rs.req.Env)
-	guard, err := newGitGuard(root, envValue(rs.env, "HOME"), sn.limits)
+	guard, err := newGitGuard(root, envValue(rs.env, "HOME"), envValue(rs.env, "XDG_CONFIG_HOME"), sn.limits)
 	if err == nil {
 		rs.gitBefore, err = guard.take()
 	}

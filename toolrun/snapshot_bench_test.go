@@ -70,7 +70,7 @@ func BenchmarkGitGuard(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		g, err := newGitGuard(root, "", Limits{}.withDefaults())
+		g, err := newGitGuard(root, "", "", Limits{}.withDefaults())
 		if err != nil {
 			b.Fatal(err)
 		}

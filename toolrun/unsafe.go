@@ -34,6 +34,12 @@ func (rs *runState) checkGit() {
 		}
 		rs.unsafe = append(rs.unsafe, shown)
 	}
+	for dir, now := range rs.guard.heads() {
+		if was, ok := rs.gitBefore.Heads[dir]; ok && was != now {
+			rs.event(contract.LevelWarn, fmt.Sprintf("HEAD of %s moved (%s -> %s): the tool committed or switched branches; not reverted", rs.showPath(dir), was, now),
+				map[string]any{"git_dir": rs.showPath(dir), "before": was, "after": now})
+		}
+	}
 }
 
 // showPath names p relative to the work tree when it is inside it.
