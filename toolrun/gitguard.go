@@ -178,6 +178,9 @@ type gitGuard struct {
 	entries []string
 	// dirs are the git directories walked for guarded files.
 	dirs []string
+	// nested holds the tree's .git entries found by newGitGuard, used by
+	// the first take instead of a second walk.
+	nested map[string]bool
 }
 
 // gitSnapshot is the guarded state at one moment.
@@ -202,6 +205,7 @@ func newGitGuard(root, home, xdgConfig string, limits Limits) (*gitGuard, error)
 	if err != nil {
 		return nil, err
 	}
+	g.nested = nested
 	seenEntry, seenDir := map[string]bool{}, map[string]bool{}
 	addEntry := func(p string) {
 		if !seenEntry[p] {
@@ -366,9 +370,13 @@ func (g *gitGuard) take() (*gitSnapshot, error) {
 		}
 		s.Dirs[d] = ds
 	}
-	nested, err := findGitEntries(g.root, g.limits.MaxFiles)
-	if err != nil {
-		return nil, err
+	nested := g.nested
+	g.nested = nil
+	if nested == nil {
+		var err error
+		if nested, err = findGitEntries(g.root, g.limits.MaxFiles); err != nil {
+			return nil, err
+		}
 	}
 	s.Nested = nested
 	s.Heads = g.heads()
