@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -53,12 +54,12 @@ func watchFolders(root string) *watched {
 	w := &watched{Deps: map[string]statRecord{}, Caches: map[string]statRecord{}}
 	w.DepRoots, w.CacheRoots = findWatchedRoots(root)
 	for _, top := range w.DepRoots {
-		if metaWalk(root, top, w.Deps, DefaultMaxDepEntries) {
+		if metaWalk(root, top, w.Deps, DefaultMaxDepEntries, nil) {
 			w.DepsTruncated = true
 		}
 	}
 	for _, top := range w.CacheRoots {
-		metaWalk(root, top, w.Caches, DefaultMaxDepEntries)
+		metaWalk(root, top, w.Caches, DefaultMaxDepEntries, nil)
 	}
 	return w
 }
@@ -66,7 +67,7 @@ func watchFolders(root string) *watched {
 // metaWalk records the entries under dir (rel is its slash path under the
 // root) by metadata, into m, up to max entries in all. It skips
 // node_modules/.cache. It reports whether it stopped at max.
-func metaWalk(root, rel string, m map[string]statRecord, max int) bool {
+func metaWalk(root, rel string, m map[string]statRecord, max int, skip map[devIno]bool) bool {
 	full := filepath.Join(root, filepath.FromSlash(rel))
 	truncated := false
 	_ = filepath.WalkDir(full, func(p string, d fs.DirEntry, err error) error {
@@ -86,6 +87,9 @@ func metaWalk(root, rel string, m map[string]statRecord, max int) bool {
 		if err != nil {
 			return nil
 		}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && d.IsDir() && skip[devIno{uint64(st.Dev), st.Ino}] {
+			return filepath.SkipDir // a guarded git directory moved here
+		}
 		m[r] = statRecordOf(fi)
 		return nil
 	})
@@ -103,22 +107,22 @@ func (rs *runState) checkWatched(before *watched) {
 	}
 	deps, caches := map[string]statRecord{}, map[string]statRecord{}
 	for _, top := range before.DepRoots {
-		metaWalk(rs.root, top, deps, DefaultMaxDepEntries)
+		metaWalk(rs.root, top, deps, DefaultMaxDepEntries, rs.sn.gitDirIDs)
 	}
 	for _, top := range before.CacheRoots {
-		metaWalk(rs.root, top, caches, DefaultMaxDepEntries)
+		metaWalk(rs.root, top, caches, DefaultMaxDepEntries, rs.sn.gitDirIDs)
 	}
 	// New dependency or cache folders the tool created are found by the
 	// content snapshot's walk; look for them too.
 	newDeps, newCaches := findWatchedRoots(rs.root)
 	for _, top := range newDeps {
 		if !contains(before.DepRoots, top) {
-			metaWalk(rs.root, top, deps, DefaultMaxDepEntries)
+			metaWalk(rs.root, top, deps, DefaultMaxDepEntries, rs.sn.gitDirIDs)
 		}
 	}
 	for _, top := range newCaches {
 		if !contains(before.CacheRoots, top) {
-			metaWalk(rs.root, top, caches, DefaultMaxDepEntries)
+			metaWalk(rs.root, top, caches, DefaultMaxDepEntries, rs.sn.gitDirIDs)
 		}
 	}
 

@@ -516,6 +516,10 @@ func restoreEntry(p string, b, now entryState, quarantine string) error {
 				return os.Rename(q, p)
 			}
 		}
+		// Moved deeper into the tree (the work tree holds the .git).
+		if q := findDir(parent, devIno{b.Dev, b.Ino}); q != "" {
+			return os.Rename(q, p)
+		}
 		return fmt.Errorf("the git directory %s was moved or removed and cannot be found to put back", p)
 	case b.File.Link:
 		return os.Symlink(string(b.File.Content), p)
@@ -595,4 +599,43 @@ func (g *gitGuard) heads() map[string]string {
 		}
 	}
 	return out
+}
+
+// dirIDs returns the identities of the guarded git directories and of the
+// .git entries that are folders.
+func (g *gitGuard) dirIDs(before *gitSnapshot) map[devIno]bool {
+	out := map[devIno]bool{}
+	for _, e := range before.Entries {
+		if e.Exists && e.Dir {
+			out[devIno{e.Dev, e.Ino}] = true
+		}
+	}
+	for _, d := range g.dirs {
+		if e, err := statEntry(d, 0); err == nil && e.Dir {
+			out[devIno{e.Dev, e.Ino}] = true
+		}
+	}
+	return out
+}
+
+// findDir searches the tree under root for the folder with identity id
+// (not entering .git entries), and returns its path or "".
+func findDir(root string, id devIno) string {
+	found := ""
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || p == root {
+			return nil
+		}
+		if e, err := statEntry(p, 0); err == nil && e.Dir && e.Dev == id.Dev && e.Ino == id.Ino {
+			found = p
+			return filepath.SkipAll
+		}
+		// Every folder but .git entries: the dependency folders too, whose
+		// watch would otherwise remove a repository moved into them.
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return found
 }

@@ -127,6 +127,23 @@ func TestGitTamperingIsRevertedAndFails(t *testing.T) {
 				"write .git gitdir:\\s.git-moved",
 			}
 		}},
+		{".git moved deep into the tree", func(cmd, _ string) []string {
+			// If the scope check walked the moved repository, it would
+			// remove its objects as files created out of scope.
+			return []string{
+				"write sub/deep/x y",
+				"rename .git sub/deep/moved",
+				"git --git-dir=sub/deep/moved config core.fsmonitor " + esc(cmd+"; false"),
+				"write .git gitdir:\\ssub/deep/moved",
+			}
+		}},
+		{".git moved into node_modules", func(cmd, _ string) []string {
+			return []string{
+				"write node_modules/x/index.js y",
+				"rename .git node_modules/x/moved",
+				"write .git gitdir:\\snode_modules/x/moved",
+			}
+		}},
 		{"config replaced by a folder", func(cmd, _ string) []string {
 			return []string{"delete .git/config", "write .git/config/x y"}
 		}},

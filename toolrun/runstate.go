@@ -129,6 +129,7 @@ func (rs *runState) execute(ctx context.Context) {
 		return
 	}
 	rs.guard = guard
+	sn.gitDirIDs = guard.dirIDs(rs.gitBefore)
 	rs.links = watchOutsideLinks(root, before, sn.limits)
 	rs.watch = watchFolders(root)
 	rs.event(contract.LevelInfo, "Running "+rs.req.ToolID+": "+rs.cmdLine(),

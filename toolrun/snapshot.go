@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -89,6 +90,26 @@ type snapshotter struct {
 	// gitDir walks a git directory instead of a work tree: only the files
 	// the git guard keeps (gitGuarded), never objects/, refs/, logs/, lfs/.
 	gitDir bool
+	// gitDirIDs are the identities of the guarded git directories: a
+	// folder of the tree that is one of them (a .git the tool moved under
+	// another name) is never entered, so the scope check can never take a
+	// repository for files to remove.
+	gitDirIDs map[devIno]bool
+}
+
+// devIno identifies a folder.
+type devIno struct{ Dev, Ino uint64 }
+
+func (sn *snapshotter) isGitDir(d fs.DirEntry) bool {
+	if len(sn.gitDirIDs) == 0 {
+		return false
+	}
+	info, err := d.Info()
+	if err != nil {
+		return false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && sn.gitDirIDs[devIno{uint64(st.Dev), st.Ino}]
 }
 
 func (sn *snapshotter) ignored(rel string) bool {
@@ -145,7 +166,7 @@ func (sn *snapshotter) take() (*snapshot, error) {
 				return nil
 			}
 			if d.IsDir() {
-				if isIgnoredDir(d.Name()) || sn.ignored(rel) {
+				if isIgnoredDir(d.Name()) || sn.ignored(rel) || sn.isGitDir(d) {
 					return filepath.SkipDir
 				}
 				s.Dirs[rel] = true
