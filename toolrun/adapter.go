@@ -35,11 +35,12 @@ type Adapter struct {
 	NewID func() string
 	// Env is the base environment of the child (KEY=VALUE) before the
 	// request's env and the profile's forced env are merged over it. Nil
-	// means salve's whole environment (seed 000, §4.2), or the scrubbed
-	// one when ScrubEnv or the request asks for it.
+	// means salve's whole environment (seed 000, §4.2). A caller that took
+	// secrets out of its process environment passes them back here.
 	Env []string
-	// ScrubEnv gives every run the scrubbed environment (EnvScrubbed):
-	// sandbox.AllowedEnv plus the profile's own variables only.
+	// ScrubEnv gives every run the scrubbed environment (EnvScrubbed): of
+	// the base, only sandbox.DefaultAllowEnv and the profile's own
+	// variables.
 	ScrubEnv bool
 	// MaxOutput caps each captured stream; zero means sandbox.DefaultMaxOutput.
 	MaxOutput int

@@ -20,24 +20,23 @@ const (
 	// request's env, then the profile's forced variables (seed 000, §4.2):
 	// aider reaches its providers, proxies and config files through them.
 	EnvInherit = "inherit"
-	// EnvScrubbed gives the tool only sandbox.DefaultAllowEnv and the
-	// variables its profile names (PassEnvPrefixes: aider's own and its
-	// providers' keys), then the request's env and the forced variables.
+	// EnvScrubbed gives the tool only the variables of its base
+	// environment named in sandbox.DefaultAllowEnv or by its profile
+	// (PassEnvPrefixes: aider's own and its providers' keys), then the
+	// request's env and the forced variables.
 	EnvScrubbed = "scrubbed"
 )
 
-// childEnv is the tool's environment: the base (Adapter.Env, or by the
-// run's policy), the request's env over it, the profile's forced
-// variables last.
+// childEnv is the tool's environment: the base (Adapter.Env, else salve's
+// own environment), filtered when the run asks for the scrubbed policy,
+// the request's env over it, the profile's forced variables last.
 func (rs *runState) childEnv() []string {
-	var base []string
-	switch {
-	case rs.a.Env != nil:
-		base = rs.a.Env
-	case rs.scrubbed():
-		base = scrubbedEnv(rs.profile)
-	default:
+	base := rs.a.Env
+	if base == nil {
 		base = os.Environ()
+	}
+	if rs.scrubbed() {
+		base = scrubEnv(rs.profile, base)
 	}
 	env := sandbox.MergeEnv(base, rs.req.Env)
 	return sandbox.MergeEnv(env, rs.profile.ForcedEnv)
@@ -54,29 +53,42 @@ func (rs *runState) scrubbed() bool {
 
 // envPolicy names the policy of the run, for its events.
 func (rs *runState) envPolicy() string {
-	switch {
-	case rs.a.Env != nil:
-		return "explicit"
-	case rs.scrubbed():
+	if rs.scrubbed() {
 		return EnvScrubbed
+	}
+	if rs.a.Env != nil {
+		return "explicit"
 	}
 	return EnvInherit
 }
 
-// scrubbedEnv is sandbox.AllowedEnv plus the profile's pass-through
-// variables from salve's own environment.
-func scrubbedEnv(p Profile) []string {
-	var extra []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
+// scrubEnv keeps the variables of env named in sandbox.DefaultAllowEnv and
+// those the profile passes on (PassEnvPrefixes: a name ending in "_" is a
+// prefix).
+func scrubEnv(p Profile, env []string) []string {
+	allow := map[string]bool{}
+	for _, k := range sandbox.DefaultAllowEnv {
+		allow[k] = true
+	}
+	var out []string
+	for _, kv := range env {
+		name, _, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		keep := allow[name]
 		for _, pre := range p.PassEnvPrefixes {
 			if name == pre || (strings.HasSuffix(pre, "_") && strings.HasPrefix(name, pre)) {
-				extra = append(extra, name)
+				keep = true
 				break
 			}
 		}
+		if keep {
+			out = append(out, kv)
+		}
 	}
-	return sandbox.AllowedEnv(extra...)
+	sort.Strings(out)
+	return out
 }
 
 // envValue returns the value of key in a KEY=VALUE list; the last one wins.

@@ -97,21 +97,31 @@ func TestScrubbedEnvironmentOnRequest(t *testing.T) {
 	t.Setenv("PATH", fakePATH(t))
 	t.Setenv("SALVE_TEST_UNRELATED_SECRET_X", "x")
 	t.Setenv("OPENAI_API_KEY", testSecret)
-	for _, how := range []string{"context", "option"} {
+	for _, how := range []string{"context", "option", "explicit base"} {
 		t.Run(how, func(t *testing.T) {
 			dump := filepath.Join(t.TempDir(), "env")
 			req := aiderRequest(t, root, []string{"src/app.py"}, "dump-env "+dump)
 			opts := toolrun.RunOptions{}
-			if how == "context" {
+			a := &toolrun.Adapter{}
+			switch how {
+			case "context":
 				req.Context[toolrun.ContextEnvPolicy] = toolrun.EnvScrubbed
-			} else {
+			case "option":
 				opts.ScrubEnv = true
+			default:
+				// A caller that keeps secrets out of its own environment
+				// hands the base over; the policy filters it too.
+				a.ScrubEnv = true
+				a.Env = append(os.Environ(), "SALVE_TEST_UNRELATED_SECRET_Y=y")
 			}
-			out := (&toolrun.Adapter{}).RunAider(context.Background(), req, opts)
+			out := a.RunAider(context.Background(), req, opts)
 			if out.Result.ExitCode != 0 {
 				t.Fatalf("result %+v", out.Result)
 			}
 			env := readEnvDump(t, dump)
+			if _, ok := env["SALVE_TEST_UNRELATED_SECRET_Y"]; ok {
+				t.Errorf("scrubbed env passed an unrelated variable of the explicit base")
+			}
 			if _, ok := env["SALVE_TEST_UNRELATED_SECRET_X"]; ok {
 				t.Errorf("scrubbed env passed an unrelated variable")
 			}
