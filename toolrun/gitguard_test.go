@@ -305,3 +305,30 @@ func TestToolCommitIsReported(t *testing.T) {
 		t.Errorf("no WARN event for the moved HEAD: %+v", out.Record.Events)
 	}
 }
+
+// TestGitGuardAboveCwd: with cwd a folder inside the repository, the
+// repository's own git directory (above the tree) is guarded too.
+func TestGitGuardAboveCwd(t *testing.T) {
+	repo := newWorkTree(t)
+	cwd := filepath.Join(repo, "src")
+	pre := gitState(t, filepath.Join(repo, ".git"))
+	cmd, marker := plantMarker(t)
+	req := aiderRequest(t, cwd, []string{"app.py"},
+		"write app.py x = 2",
+		"write ../.git/hooks/pre-commit #!/bin/sh\\n"+esc(cmd),
+		"chmod ../.git/hooks/pre-commit 755",
+		"git config core.fsmonitor "+esc(cmd+"; false"))
+	a := newAdapter(t)
+	a.Env = sandbox.MergeEnv(a.Env, map[string]string{"HOME": t.TempDir(), "GIT_CONFIG_NOSYSTEM": "1"})
+	out := a.RunAider(context.Background(), req, toolrun.RunOptions{})
+	if out.Result.ExitCode != toolrun.ExitUnsafeChange {
+		t.Fatalf("result %+v", out.Result)
+	}
+	if got := gitState(t, filepath.Join(repo, ".git")); got != pre {
+		t.Errorf("git directory not restored:\nbefore:\n%s\nafter:\n%s", pre, got)
+	}
+	userGit(t, repo)
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("a planted command ran on the user's next git command")
+	}
+}
