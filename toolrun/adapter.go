@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -34,9 +35,13 @@ type Adapter struct {
 	NewID func() string
 	// Env is the base environment of the child (KEY=VALUE) before the
 	// request's env and the profile's forced env are merged over it. Nil
-	// means sandbox.AllowedEnv plus the variables the profile passes on
-	// (PassEnvPrefixes) from salve's own environment.
+	// means salve's whole environment (seed 000, §4.2). A caller that took
+	// secrets out of its process environment passes them back here.
 	Env []string
+	// ScrubEnv gives every run the scrubbed environment (EnvScrubbed): of
+	// the base, only sandbox.DefaultAllowEnv and the profile's own
+	// variables.
+	ScrubEnv bool
 	// MaxOutput caps each captured stream; zero means sandbox.DefaultMaxOutput.
 	MaxOutput int
 	// Limits bound the snapshots; zero fields take the defaults.
@@ -45,6 +50,9 @@ type Adapter struct {
 	Git string
 	// Logger receives diagnostics (store failures…); nil means slog.Default().
 	Logger *slog.Logger
+
+	// noPIDNamespace, set by a test, forces the subreaper fallback.
+	noPIDNamespace bool
 
 	// hook, when set by a test, is called at each stage; it lets a test
 	// inject a panic to prove that none escapes.
@@ -62,6 +70,9 @@ type RunOptions struct {
 	// ParentRunID links the run to the run that started it (a heal, a
 	// router task).
 	ParentRunID string
+	// ScrubEnv gives this run the scrubbed environment (EnvScrubbed), as
+	// the request context's "env_policy": "scrubbed" does.
+	ScrubEnv bool
 	// RunID and RequestID are chosen ids; empty means new ones.
 	RunID, RequestID string
 }
@@ -145,24 +156,6 @@ func (a *Adapter) stage(name string) {
 	}
 }
 
-// baseEnv is the child's environment before the request's.
-func (a *Adapter) baseEnv(p Profile) []string {
-	if a.Env != nil {
-		return a.Env
-	}
-	var extra []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		for _, pre := range p.PassEnvPrefixes {
-			if name == pre || (strings.HasSuffix(pre, "_") && strings.HasPrefix(name, pre)) {
-				extra = append(extra, name)
-				break
-			}
-		}
-	}
-	return sandbox.AllowedEnv(extra...)
-}
-
 // validate checks the request (seed 000, §4.2 step 1) and returns why it
 // is refused, or "".
 func (rs *runState) validate() string {
@@ -193,6 +186,9 @@ func (rs *runState) validate() string {
 	scope, err := cleanScope(rs.scopeEntries())
 	if err != nil {
 		return err.Error()
+	}
+	if msg := confineScope(req.Cwd, scope); msg != "" {
+		return msg
 	}
 	rs.scope = scope
 	return ""
@@ -302,4 +298,29 @@ func mapStartError(err error) (int, string) {
 // TimeoutMessage is the stderr of a result whose run timed out.
 func TimeoutMessage(seconds int) string {
 	return fmt.Sprintf("Process timed out after %d seconds", seconds)
+}
+
+// confineScope refuses a scope entry that leads out of the tree once its
+// links are followed (a link to a file or folder outside, or a folder of
+// its path that is one). For a glob, the folders before its first
+// wildcard are checked; the files it matches are checked after the run.
+func confineScope(cwd string, scope []string) string {
+	root, err := filepath.EvalSymlinks(cwd)
+	if err != nil {
+		return fmt.Sprintf("cannot resolve cwd: %v", err)
+	}
+	for _, e := range scope {
+		static := e
+		if i := strings.IndexAny(e, "*?[{"); i >= 0 {
+			static = path.Dir(e[:i] + "x")
+			if static == "." {
+				continue
+			}
+		}
+		if leadsOutside(root, static) {
+			real, _ := resolveLenient(filepath.Join(root, filepath.FromSlash(static)))
+			return fmt.Sprintf("file scope entry %q leads out of the work tree (to %s)", e, real)
+		}
+	}
+	return ""
 }

@@ -45,7 +45,7 @@ func TestBuildAiderToolRequest(t *testing.T) {
 		{name: "file like a flag", opts: toolrun.AiderOptions{PromptFile: "/p", FileScope: []string{"--auto-commits"}}, wantErr: "looks like a flag"},
 		{name: "scope escapes", opts: toolrun.AiderOptions{PromptFile: "/p", FileScope: []string{"../etc/passwd"}}, wantErr: "not a relative path"},
 		{name: "absolute scope", opts: toolrun.AiderOptions{PromptFile: "/p", FileScope: []string{"/etc/passwd"}}, wantErr: "not a relative path"},
-		{name: "scope in .git", opts: toolrun.AiderOptions{PromptFile: "/p", FileScope: []string{"./.git/hooks/pre-commit"}}, wantErr: "inside the .git directory"},
+		{name: "scope in .git", opts: toolrun.AiderOptions{PromptFile: "/p", FileScope: []string{"./.git/hooks/pre-commit"}}, wantErr: "inside a .git directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.Workspace = contract.GitWorkspaceRefV1{WsID: "ws-1", RootPath: root}

@@ -3,8 +3,10 @@
 // in, a [contract.ToolRunResultV1] comes out; the adapter never panics and
 // never returns a Go error for a tool failure. Every failure is an exit
 // code: -1 timeout, -2 executable not found, -3 any other OS-level error,
-// and salve's one extension, -4, for a request rejected before it ran
-// (validation or a pattern's guardrails).
+// and salve's extensions: -4 for a request rejected before it ran
+// (validation or a pattern's guardrails), -5 for a run whose tool made an
+// unsafe change (see [ExitUnsafeChange]). Known secret values are masked in
+// everything a run returns or stores.
 //
 // # Steps of a run
 //
@@ -14,11 +16,20 @@
 //     absent, a file scope of relative paths inside the tree.
 //  2. Enforce the pattern's guardrails, when a pattern is given:
 //     allowed_tools, and path_scope include/exclude globs over the scope.
-//  3. Snapshot the work tree (every file but .git and caches, bounded).
+//  3. Snapshot the work tree (every file but .git and caches, bounded), and
+//     what the git guard watches: the files of each git directory that can
+//     make git run a program (config, hooks, info…), the .git entries, the
+//     global git config; the targets of links leading out of the tree; the
+//     dependency and bytecode-cache folders by metadata.
 //  4. Run the tool through sandbox.Run: its own process group, the timeout
-//     kills the whole group, output capped to head and tail, an explicit
-//     environment with the profile's forced variables
-//     (AIDER_NO_AUTO_COMMITS=1) merged last.
+//     kills the whole group, output capped to head and tail, salve's
+//     environment (or the scrubbed one on request) with the request's env
+//     over it and the profile's forced variables (AIDER_NO_AUTO_COMMITS=1)
+//     last. Salve is a child subreaper for the run and kills what the tool
+//     left running once it exits. Then put back every change the git guard
+//     sees, links out of the tree, writes through links, files planted in
+//     dependency folders and the tool's own config: each an ERROR event,
+//     and the run fails with [ExitUnsafeChange] (-5).
 //  5. Snapshot again. Every created, edited or deleted file becomes a
 //     [contract.PatchRecordV1] with a unified diff that git apply accepts.
 //     Changes outside the file scope are reverted to their pre-run content,

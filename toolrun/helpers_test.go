@@ -6,7 +6,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -180,4 +182,11 @@ func processGone(pid string) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i >= 0 && i+2 < len(s) && (s[i+2] == 'Z' || s[i+2] == 'X')
+}
+
+// killPID kills a process a test left behind, if it is still there.
+func killPID(pid string) {
+	if n, err := strconv.Atoi(pid); err == nil && n > 1 {
+		_ = syscall.Kill(n, syscall.SIGKILL)
+	}
 }

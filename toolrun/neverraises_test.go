@@ -52,6 +52,7 @@ func TestRunAiderNeverRaises(t *testing.T) {
 		{"panic in validate", good, "validate", contract.ExitExecError, "internal error: panic: boom at validate"},
 		{"panic in snapshot", good, "snapshot", contract.ExitExecError, "boom at snapshot"},
 		{"panic in run", good, "run", contract.ExitExecError, "boom at run"},
+		{"panic in git", good, "git", contract.ExitExecError, "boom at git"},
 		{"panic in scope", good, "scope", contract.ExitExecError, "boom at scope"},
 		{"panic in finish", good, "finish", contract.ExitExecError, "boom at finish"},
 	} {
@@ -117,12 +118,12 @@ func TestPanicAfterRunRevertsOutOfScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	prompt := filepath.Join(t.TempDir(), "prompt.txt")
-	msg := "write a.py a = 2\nwrite README.md hijacked\nwrite new.txt stray\n"
+	msg := "write a.py a = 2\nwrite README.md hijacked\nwrite new.txt stray\nwrite .git/hooks/pre-commit planted\n"
 	if err := os.WriteFile(prompt, []byte(msg), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	files := map[string]string{"a.py": "a = 1\n", "README.md": "# readme\n"}
-	for _, stage := range []string{"scope", "finish"} {
+	for _, stage := range []string{"git", "scope", "finish"} {
 		t.Run(stage, func(t *testing.T) {
 			root := t.TempDir()
 			for name, body := range files {
@@ -160,8 +161,11 @@ func TestPanicAfterRunRevertsOutOfScope(t *testing.T) {
 					reverted++
 				}
 			}
-			if reverted != 2 || len(out.Record.ScopeViolations) != 2 {
-				t.Errorf("%d revert events, violations %v; want 2 of each", reverted, out.Record.ScopeViolations)
+			if _, err := os.Lstat(filepath.Join(root, ".git")); !os.IsNotExist(err) {
+				t.Errorf("planted .git left in the tree after the panic: %v", err)
+			}
+			if reverted != 2 || len(out.Record.ScopeViolations) != 3 {
+				t.Errorf("%d revert events, violations %v; want 2 and 3", reverted, out.Record.ScopeViolations)
 			}
 		})
 	}

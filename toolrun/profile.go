@@ -47,6 +47,11 @@ type Profile struct {
 	// IgnorePaths are doublestar globs of files the tool keeps for itself
 	// (history, caches); the scope check and the patches skip them.
 	IgnorePaths []string
+	// ConfigPaths are doublestar globs of the tool's own configuration in
+	// the tree. A tool can make its next run execute commands through them
+	// (aider's test-cmd and lint-cmd), so a change to one is never kept,
+	// whatever the scope: it is reverted as an unsafe change.
+	ConfigPaths []string
 }
 
 // OptionalFlag is an optional input of a profile.
@@ -106,7 +111,11 @@ func aiderProfile() Profile {
 		},
 		ForcedEnv:       map[string]string{"AIDER_NO_AUTO_COMMITS": "1"},
 		PassEnvPrefixes: []string{"AIDER_", "OPENAI_", "ANTHROPIC_", "GEMINI_", "DEEPSEEK_", "OPENROUTER_", "OLLAMA_", "AZURE_", "GROQ_", "MISTRAL_"},
-		IgnorePaths:     []string{".aider*", ".aider*/**"},
+		// aider's history and tag cache are its own data; its config
+		// files are not ignored.
+		IgnorePaths: []string{".aider.chat.history.md", ".aider.input.history", ".aider.llm.history",
+			".aider.tags.cache.v*", ".aider.tags.cache.v*/**"},
+		ConfigPaths: []string{".aider.conf.yml", ".aider.model.settings.yml", ".aider.model.metadata.json", ".aiderignore", ".env"},
 	}
 }
 
@@ -285,10 +294,12 @@ func cleanScope(scope []string) ([]string, error) {
 		if f == "" || filepath.IsAbs(f) || c == ".." || strings.HasPrefix(c, "../") || c == "." {
 			return nil, fmt.Errorf("file scope entry %q is not a relative path inside the work tree", f)
 		}
-		// The snapshots never enter .git, so a change there could be
-		// neither checked nor reverted: hooks and config are not a scope.
-		if first, _, _ := strings.Cut(c, "/"); first == ".git" {
-			return nil, fmt.Errorf("file scope entry %q is inside the .git directory", f)
+		// .git entries belong to the git guard, which reverts every change
+		// to them: hooks and config are never a scope.
+		for _, part := range strings.Split(c, "/") {
+			if part == ".git" {
+				return nil, fmt.Errorf("file scope entry %q is inside a .git directory", f)
+			}
 		}
 		if !seen[c] {
 			seen[c] = true

@@ -270,6 +270,9 @@ func failureText(out Outcome) string {
 	if v := out.Record.ScopeViolations; len(v) > 0 && out.Result.ExitCode == 0 {
 		return "scope violation: changes outside file_scope were reverted: " + strings.Join(v, ", ")
 	}
+	if v := out.Record.ScopeViolations; out.Result.ExitCode == ExitUnsafeChange {
+		return clipLine("scope violation: unsafe changes (git directory, links out of the tree, dependencies, tool config) were reverted: "+strings.Join(v, ", "), 500)
+	}
 	msg := strings.TrimSpace(out.Result.Stderr)
 	if msg == "" {
 		msg = fmt.Sprintf("tool exited with code %d", out.Result.ExitCode)

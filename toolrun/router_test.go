@@ -168,6 +168,7 @@ func TestMapToolResult(t *testing.T) {
 		{"timeout", contract.ToolRunResultV1{ExitCode: -1, TimedOut: true}, contract.RunFailed, nil, toolrun.ExecTimedOut},
 		{"rejected", contract.ToolRunResultV1{ExitCode: -4}, contract.RunRejected, nil, toolrun.ExecRejected},
 		{"scope violation", contract.ToolRunResultV1{ExitCode: 0}, contract.RunScopeViolated, []string{"x"}, toolrun.ExecFailed},
+		{"unsafe change", contract.ToolRunResultV1{ExitCode: toolrun.ExitUnsafeChange, Stderr: "tool noise\nsalve: unsafe"}, contract.RunScopeViolated, []string{".git/hooks/pre-commit"}, toolrun.ExecFailed},
 	} {
 		out := toolrun.Outcome{RunID: "r", Result: tc.res, Record: contract.RunRecordV1{Status: tc.status, ScopeViolations: tc.violations}}
 		er := toolrun.MapToolResult("t", out)

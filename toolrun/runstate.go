@@ -40,6 +40,28 @@ type runState struct {
 	sn        *snapshotter
 	before    *snapshot
 	scopeDone bool
+
+	// env is the child's environment; masker hides its secret values in
+	// everything the run keeps.
+	env    []string
+	masker *secretMasker
+	// guard watches what makes git run programs (see gitguard.go);
+	// gitBefore is its pre-run state and gitDone is set once it has been
+	// checked after the run.
+	guard     *gitGuard
+	gitBefore *gitSnapshot
+	gitDone   bool
+	// links watches the targets outside the tree of the tree's links.
+	links *outsideLinks
+	// watch is the pre-run state of the dependency and cache folders.
+	watch *watched
+	// unsafe lists the changes that could run code or reach outside the
+	// work tree (git hooks and config, links out of the tree): they make
+	// the result fail with ExitUnsafeChange.
+	unsafe       []string
+	unsafeMarked bool
+	// reaper names how the tool's process tree was contained.
+	reaper string
 }
 
 // maxEventText caps the tool output copied into an event's context.
@@ -95,12 +117,33 @@ func (rs *runState) execute(ctx context.Context) {
 		return
 	}
 	rs.sn, rs.before = sn, before
-	rs.event(contract.LevelInfo, "Running "+rs.req.ToolID+": "+rs.cmdLine(), map[string]any{"cwd": rs.req.Cwd, "file_scope": rs.scope})
+	rs.env = rs.childEnv()
+	rs.masker = newSecretMasker(rs.env, rs.req.Env)
+	guard, err := newGitGuard(root, envValue(rs.env, "HOME"), envValue(rs.env, "XDG_CONFIG_HOME"), sn.limits)
+	if err == nil {
+		rs.gitBefore, err = guard.take()
+	}
+	if err != nil {
+		rs.reject(fmt.Sprintf("cannot guard the git directory: %v", err))
+		rs.before = nil
+		return
+	}
+	rs.guard = guard
+	sn.gitDirIDs = guard.dirIDs(rs.gitBefore)
+	rs.links = watchOutsideLinks(root, before, sn.limits)
+	rs.watch = watchFolders(root)
+	rs.event(contract.LevelInfo, "Running "+rs.req.ToolID+": "+rs.cmdLine(),
+		map[string]any{"cwd": rs.req.Cwd, "file_scope": rs.scope, "env_policy": rs.envPolicy()})
 	rs.a.stage("run")
 	rs.runTool(ctx)
+	rs.a.stage("git")
+	rs.checkGit()
 	rs.a.stage("scope")
 	rs.checkScope(ctx, sn, before)
 	rs.scopeDone = true
+	rs.checkOutsideLinks()
+	rs.checkWatched(rs.watch)
+	rs.markUnsafe()
 	rs.setStatus()
 }
 
@@ -110,21 +153,23 @@ func (rs *runState) runTool(ctx context.Context) {
 	if timeout == 0 {
 		timeout = contract.DefaultToolTimeoutSeconds
 	}
-	env := sandbox.MergeEnv(rs.a.baseEnv(rs.profile), rs.req.Env)
-	env = sandbox.MergeEnv(env, rs.profile.ForcedEnv)
+	env := rs.env
 	prog, err := lookPath(rs.req.Cmd[0], env)
 	if err != nil {
 		rs.startFailed(err)
 		return
 	}
+	// The marker lets the fallback reaper tell the orphans of this run
+	// from salve's other children.
+	marker := EnvRunMarker + "=" + rs.runID
 	cmd := sandbox.Cmd{
-		Path: prog, Args: rs.req.Cmd[1:], Dir: rs.req.Cwd, Env: env,
+		Path: prog, Args: rs.req.Cmd[1:], Dir: rs.req.Cwd, Env: append(append([]string(nil), env...), marker),
 		Timeout: time.Duration(timeout) * time.Second, MaxOutput: rs.a.MaxOutput,
 	}
 	if rs.req.StdinData != nil {
 		cmd.Stdin = strings.NewReader(*rs.req.StdinData)
 	}
-	res, err := sandbox.Run(ctx, cmd)
+	res, err := rs.runReaped(ctx, cmd, marker)
 	end := rs.a.now()
 	rs.result.CompletedAt = contract.Timestamp(end)
 	if err != nil {
@@ -195,6 +240,23 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 		p := contract.PatchRecordV1{
 			PatchID: "patch-" + rs.a.newID(), FilePath: c.Path, Operation: c.Op, Diff: diffs[c.Path],
 			ToolID: rs.req.ToolID, RequestID: rs.requestID, RunID: rs.runID, InScope: in,
+		}
+		// A link that leads out of the tree is never kept, in scope or
+		// not: the next write through it would land outside.
+		escapes := c.Op != opDelete && c.After.Link && leadsOutside(rs.root, c.Path)
+		if !escapes && matchAny(rs.profile.ConfigPaths, c.Path) {
+			in = false
+			p.InScope = false
+			rs.unsafe = append(rs.unsafe, c.Path)
+			rs.event(contract.LevelError, fmt.Sprintf("The tool changed its own configuration %s, which can make its next run execute commands", c.Path),
+				map[string]any{"file_path": c.Path})
+		}
+		if escapes {
+			in = false
+			p.InScope = false
+			rs.unsafe = append(rs.unsafe, c.Path)
+			rs.event(contract.LevelError, fmt.Sprintf("The tool made %s a link out of the work tree (to %s)", c.Path, c.After.Content),
+				map[string]any{"file_path": c.Path})
 		}
 		if !in {
 			rs.violated = append(rs.violated, c.Path)
@@ -288,15 +350,19 @@ func (rs *runState) panicked(ctx context.Context, r any) (out Outcome) {
 // file scope. It records what it did as ERROR events, like checkScope, and
 // swallows a second panic (the caller's recover reports the first).
 func (rs *runState) revertAfterPanic() {
-	if rs.before == nil || rs.scopeDone {
-		return
-	}
-	rs.scopeDone = true
 	defer func() {
 		if r := recover(); r != nil {
 			rs.event(contract.LevelError, fmt.Sprintf("Out-of-scope changes NOT checked after the panic: %v", r), nil)
 		}
+		rs.markUnsafe()
 	}()
+	if rs.guard != nil && !rs.gitDone {
+		rs.checkGit()
+	}
+	if rs.before == nil || rs.scopeDone {
+		return
+	}
+	rs.scopeDone = true
 	after, err := rs.sn.take()
 	if err != nil {
 		rs.event(contract.LevelError, "Cannot snapshot the work tree after the panic: "+err.Error(), nil)
@@ -346,6 +412,7 @@ func normalized(req contract.ToolRunRequestV1) contract.ToolRunRequestV1 {
 }
 
 func (rs *runState) outcome() Outcome {
+	rs.maskAll()
 	rs.result.Success = rs.result.ExitCode == 0
 	return Outcome{RunID: rs.runID, Result: rs.result, Record: rs.record()}
 }
@@ -366,7 +433,7 @@ func (rs *runState) complete(ctx context.Context) {
 		name = "tool"
 	}
 	rs.event(level, fmt.Sprintf("%s finished: exit_code %d, status %s, %.3fs", name, rs.result.ExitCode, rs.status, rs.result.DurationSeconds),
-		map[string]any{"exit_code": rs.result.ExitCode, "status": rs.status, "timed_out": rs.result.TimedOut})
+		map[string]any{"exit_code": rs.result.ExitCode, "status": rs.status, "timed_out": rs.result.TimedOut, "process_tree": rs.reaper})
 	rs.persist(context.WithoutCancel(ctx))
 }
 
@@ -401,6 +468,7 @@ func (rs *runState) cmdLine() string {
 // Failures are logged, never raised: the result stands on its own.
 func (rs *runState) persist(ctx context.Context) {
 	rs.persisted = true
+	rs.maskAll()
 	st := rs.a.Store
 	if st == nil {
 		return

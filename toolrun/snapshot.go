@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -86,6 +87,29 @@ type snapshotter struct {
 	// priority paths keep their content whatever the total budget (the
 	// file scope: their diffs are the point of the run).
 	priority map[string]bool
+	// gitDir walks a git directory instead of a work tree: only the files
+	// the git guard keeps (gitGuarded), never objects/, refs/, logs/, lfs/.
+	gitDir bool
+	// gitDirIDs are the identities of the guarded git directories: a
+	// folder of the tree that is one of them (a .git the tool moved under
+	// another name) is never entered, so the scope check can never take a
+	// repository for files to remove.
+	gitDirIDs map[devIno]bool
+}
+
+// devIno identifies a folder.
+type devIno struct{ Dev, Ino uint64 }
+
+func (sn *snapshotter) isGitDir(d fs.DirEntry) bool {
+	if len(sn.gitDirIDs) == 0 {
+		return false
+	}
+	info, err := d.Info()
+	if err != nil {
+		return false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return ok && sn.gitDirIDs[devIno{uint64(st.Dev), st.Ino}]
 }
 
 func (sn *snapshotter) ignored(rel string) bool {
@@ -121,15 +145,36 @@ func (sn *snapshotter) take() (*snapshot, error) {
 		if rel == "." {
 			return nil
 		}
-		if d.IsDir() {
-			if isIgnoredDir(d.Name()) || sn.ignored(rel) {
-				return filepath.SkipDir
+		if sn.gitDir {
+			if d.IsDir() {
+				if gitDataDirs[d.Name()] {
+					return filepath.SkipDir
+				}
+				s.Dirs[rel] = true
+				return nil
 			}
-			s.Dirs[rel] = true
-			return nil
-		}
-		if sn.ignored(rel) {
-			return nil
+			if !gitGuarded(rel) {
+				return nil
+			}
+		} else {
+			// .git entries (folders, a worktree's .git file) belong to the
+			// git guard, never to the file scope.
+			if d.Name() == ".git" {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if isIgnoredDir(d.Name()) || sn.ignored(rel) || sn.isGitDir(d) {
+					return filepath.SkipDir
+				}
+				s.Dirs[rel] = true
+				return nil
+			}
+			if sn.ignored(rel) {
+				return nil
+			}
 		}
 		if len(s.Files) >= sn.limits.MaxFiles {
 			return fmt.Errorf("%w: more than %d under %s", ErrTooManyFiles, sn.limits.MaxFiles, sn.root)
@@ -171,7 +216,8 @@ func (sn *snapshotter) readFile(s *snapshot, path, rel string, d fs.DirEntry) (*
 	}
 	st.Perm = info.Mode().Perm()
 	st.Size = info.Size()
-	data, err := os.ReadFile(path)
+	// Not os.ReadFile: a FIFO swapped in after the walk must not block.
+	data, err := readRegular(path, 1<<62)
 	if err != nil {
 		return nil, err
 	}

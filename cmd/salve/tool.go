@@ -92,6 +92,7 @@ type toolRunOptions struct {
 	Cwd         string
 	Files       []string
 	Store       string
+	ScrubEnv    bool
 }
 
 // newToolRunCmd builds "salve tool run". runF replaces toolRun in tests.
@@ -105,10 +106,16 @@ func newToolRunCmd(s *streams, runF func(*toolRunOptions) int) *cobra.Command {
   aider --no-auto-commits --yes --no-dirty-commits --no-gitignore
         --model M --message-file F [--edit-format E] [--read R]... FILE...
 
-and runs it in --cwd (default: the current folder) with AIDER_NO_AUTO_COMMITS=1,
-a timeout that kills its whole process group, and its output capped to head
-and tail. Files changed outside FILEs are put back as they were. With
---pattern, the pattern's guardrails from PATTERN_INDEX.yaml are enforced first.
+and runs it in --cwd (default: the current folder) with salve's environment
+(or, with --scrub-env, only the safe variables and aider's own), then
+AIDER_NO_AUTO_COMMITS=1; a timeout kills its whole process group, and what
+it leaves running is killed when it exits; its output is capped to head and
+tail, with known secret values masked. Files changed outside FILEs are put
+back as they were. Any change to the git directory (hooks, config, info, the
+.git file), a link out of the work tree, a file planted in node_modules or a
+virtualenv, or aider's own config is put back too, and fails the run with
+exit_code -5. With --pattern, the pattern's guardrails from PATTERN_INDEX.yaml
+are enforced first.
 
 It prints the ToolRunResultV1 with the run_id as JSON on stdout. Every run is
 recorded in the run store (--store, else $SALVE_STORE, else the state folder);
@@ -116,7 +123,7 @@ read it back with "salve runs show RUN".
 
 Exit status: 0 when the tool succeeded (exit_code 0), 1 otherwise (the
 exit_code says why: -1 timeout, -2 not found, -3 execution error, -4
-rejected), 2 on bad usage.`,
+rejected, -5 unsafe changes reverted), 2 on bad usage.`,
 		Example: `  salve tool run aider --model gpt-4 --message-file fix.txt -- src/app.py
   salve tool run aider --model sonnet --message-file p.txt --edit-format diff \
       --read CONVENTIONS.md --timeout 600 --pattern aider_refactor -- src/a.py src/b.py`,
@@ -148,6 +155,7 @@ rejected), 2 on bad usage.`,
 	f.StringVar(&opts.Index, "index", "", "pattern index (default: PATTERN_INDEX.yaml in --cwd)")
 	f.StringVar(&opts.Cwd, "cwd", "", "work tree root (default: the current folder)")
 	f.StringVar(&opts.Store, "store", "", "run store file (default: $SALVE_STORE or the state folder)")
+	f.BoolVar(&opts.ScrubEnv, "scrub-env", false, "give the tool only the safe variables and its own (AIDER_*, provider keys) instead of the whole environment")
 	return cmd
 }
 
@@ -199,12 +207,15 @@ func toolRun(o *toolRunOptions) int {
 	a := &toolrun.Adapter{Store: st, Logger: slog.New(slog.NewTextHandler(o.Stderr, nil))}
 	// A signal to salve cancels o.Ctx: the adapter kills the tool's group,
 	// then still reverts out-of-scope changes and records the run.
-	out := a.RunAider(o.Ctx, req, toolrun.RunOptions{Pattern: pat})
+	out := a.RunAider(o.Ctx, req, toolrun.RunOptions{Pattern: pat, ScrubEnv: o.ScrubEnv})
 	if err := printToolResult(o.Stdout, out); err != nil {
 		fmt.Fprintf(o.Stderr, "salve: tool run: %v\n", err)
 		return exitFailure
 	}
-	if out.Record.Status == contract.RunScopeViolated {
+	switch {
+	case out.Result.ExitCode == toolrun.ExitUnsafeChange:
+		fmt.Fprintf(o.Stderr, "salve: tool run: the tool made unsafe changes (git hooks or config, links out of the tree, dependencies); see the ERROR events of run %s: %v\n", out.RunID, out.Record.ScopeViolations)
+	case out.Record.Status == contract.RunScopeViolated:
 		fmt.Fprintf(o.Stderr, "salve: tool run: changes outside the file scope were reverted: %v\n", out.Record.ScopeViolations)
 	}
 	if !out.Result.Succeeded() {

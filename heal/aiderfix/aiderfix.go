@@ -9,9 +9,11 @@ package aiderfix
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
@@ -71,8 +73,8 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		ad = &toolrun.Adapter{}
 	}
 	out := ad.RunAider(ctx, req, toolrun.RunOptions{FileScope: []string{in.Path}, ParentRunID: f.ParentRunID})
-	after, rerr := os.ReadFile(abs)
-	if werr := os.WriteFile(abs, []byte(in.Content), 0o644); werr != nil {
+	after, rerr := readRegular(abs)
+	if werr := restoreFile(abs, in.Content); werr != nil {
 		return contract.FixResult{}, fmt.Errorf("aider: restore %s: %w", in.Path, werr)
 	}
 	if out.Result.ExitCode != 0 {
@@ -98,4 +100,48 @@ func firstLine(s string) string {
 		s = s[:i]
 	}
 	return s[:min(len(s), 200)]
+}
+
+// maxFileBytes bounds the file read back after aider's run.
+const maxFileBytes = 8 << 20
+
+// readRegular reads the file aider edited, only if it is a regular file
+// (never a link, a FIFO or a device the tool swapped in), bounded.
+func readRegular(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file after the run", path)
+	}
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, maxFileBytes+1))
+	if err == nil && len(b) > maxFileBytes {
+		err = fmt.Errorf("%s is over %d bytes after the run", path, maxFileBytes)
+	}
+	return b, err
+}
+
+// restoreFile puts the pre-fix content back as a regular file, replacing
+// whatever the tool left at path (a link is removed, never written through).
+func restoreFile(path, content string) error {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		if err := os.RemoveAll(path); err != nil {
+			return err
+		}
+	}
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fh.WriteString(content)
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
@@ -43,6 +45,14 @@ func fakeAider(args []string) int {
 	if strings.Contains(msg, "unfixable") || !strings.Contains(msg, "Fix Agent") {
 		os.Stderr.WriteString("model error\n")
 		return 1
+	}
+	if strings.Contains(msg, "make-fifo") {
+		// A hostile tool swaps the file for a FIFO: reading it would block.
+		for _, f := range files {
+			_ = os.Remove(f)
+			_ = syscall.Mkfifo(f, 0o644)
+		}
+		return 0
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -109,5 +119,42 @@ func TestAiderTier(t *testing.T) {
 				t.Errorf("the out-of-scope file was not reverted by the tool adapter (stat: %v)", err)
 			}
 		})
+	}
+}
+
+// TestAiderTierFIFO: a tool that replaces the file with a FIFO gets no fix
+// and cannot make the tier hang; the file is a regular file again.
+func TestAiderTierFIFO(t *testing.T) {
+	install(t)
+	src := "def add(a, b):\n    return a - b\n"
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "calc.py"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := heal.FixInput{Workspace: ws, Path: "calc.py", Content: src, Request: contract.FixRequest{
+		BugReport: contract.BugReport{FilePath: "calc.py", LineNumber: 2, ErrorType: contract.ErrLogic, Message: "make-fifo"}}}
+	done := make(chan error, 1)
+	go func() {
+		_, err := (&Fixer{}).Fix(context.Background(), in)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, heal.ErrNoFix) {
+			t.Errorf("err = %v, want ErrNoFix", err)
+		}
+	case <-time.After(30 * time.Second):
+		// Unblock the reader so the test binary can end.
+		if f, err := os.OpenFile(filepath.Join(ws, "calc.py"), os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		t.Fatal("the aider tier hangs on a FIFO")
+	}
+	fi, err := os.Lstat(filepath.Join(ws, "calc.py"))
+	if err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("calc.py is not a regular file again: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "calc.py")); string(b) != src {
+		t.Errorf("calc.py = %q", b)
 	}
 }

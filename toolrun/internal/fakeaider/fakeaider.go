@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -193,7 +194,51 @@ var directives = map[string]directive{
 		if err := cmd.Start(); err != nil {
 			return 0, false, err
 		}
-		return 0, false, os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+		return 0, false, os.WriteFile(pidFile, []byte(strconv.Itoa(hostPID(cmd.Process.Pid))), 0o644)
+	},
+	// daemon PIDFILE SECONDS: start `sleep SECONDS` in a new session (as
+	// setsid does, out of the tool's process group) and write its pid.
+	"daemon": func(_ *runner, rest string) (int, bool, error) {
+		pidFile, secs, _ := strings.Cut(rest, " ")
+		cmd := exec.Command("sleep", secs)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := cmd.Start(); err != nil {
+			return 0, false, err
+		}
+		return 0, false, os.WriteFile(pidFile, []byte(strconv.Itoa(hostPID(cmd.Process.Pid))), 0o644)
+	},
+	// git ARGS...: run the real git with ARGS (space separated, escapes
+	// allowed in each), as a tool that shells out to git would.
+	"git": func(r *runner, rest string) (int, bool, error) {
+		var args []string
+		for _, a := range strings.Fields(rest) {
+			args = append(args, unescape(a))
+		}
+		cmd := exec.Command("git", args...)
+		cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
+		return 0, false, cmd.Run()
+	},
+	// rename OLD NEW
+	"rename": func(_ *runner, rest string) (int, bool, error) {
+		old, new, _ := strings.Cut(rest, " ")
+		return 0, false, os.Rename(unescape(old), unescape(new))
+	},
+	// dump-env PATH: write the whole environment, one KEY=VALUE a line.
+	"dump-env": func(_ *runner, rest string) (int, bool, error) {
+		return 0, false, os.WriteFile(rest, []byte(strings.Join(os.Environ(), "\n")+"\n"), 0o644)
+	},
+	// print-env NAME: write NAME=VALUE of the environment to stdout and
+	// stderr (a tool echoing its configuration).
+	"print-env": func(r *runner, rest string) (int, bool, error) {
+		line := rest + "=" + os.Getenv(rest)
+		fmt.Fprintln(r.stdout, line)
+		_, err := fmt.Fprintln(r.stderr, line)
+		return 0, false, err
+	},
+	// write-env PATH NAME: write the value of NAME into a file.
+	"write-env": func(_ *runner, rest string) (int, bool, error) {
+		path, name, _ := strings.Cut(rest, " ")
+		return 0, false, writeFile(unescape(path), "value = "+os.Getenv(name), false)
 	},
 	// dump-args PATH: write a Dump as JSON.
 	"dump-args": func(r *runner, rest string) (int, bool, error) {
@@ -266,4 +311,29 @@ func flood(w io.Writer, n int) error {
 
 func unescape(s string) string {
 	return strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\0`, "\x00", `\s`, " ", `\\`, `\`).Replace(s)
+}
+
+// hostPID returns the pid of the fake's child pid as the test sees it.
+// Run in a PID namespace, the fake sees its own numbering while /proc (the
+// test's) uses the outer one: the child is found among the fake's
+// children by the last field of its NSpid line.
+func hostPID(pid int) int {
+	self, err := os.Readlink("/proc/self")
+	if err != nil || self == strconv.Itoa(os.Getpid()) {
+		return pid
+	}
+	tasks, _ := filepath.Glob("/proc/" + self + "/task/*/children")
+	for _, t := range tasks {
+		b, _ := os.ReadFile(t)
+		for _, c := range strings.Fields(string(b)) {
+			st, _ := os.ReadFile("/proc/" + c + "/status")
+			for _, line := range strings.Split(string(st), "\n") {
+				if f := strings.Fields(line); len(f) > 1 && f[0] == "NSpid:" && f[len(f)-1] == strconv.Itoa(pid) {
+					n, _ := strconv.Atoi(c)
+					return n
+				}
+			}
+		}
+	}
+	return pid
 }

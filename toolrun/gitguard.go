@@ -1,0 +1,641 @@
+package toolrun
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// The git guard keeps a tool from leaving behind anything that makes the
+// user's next git command run a program: hooks, config keys such as
+// core.fsmonitor, core.hooksPath, core.pager or filter drivers, a .git file
+// pointed at a git directory the tool made, a worktree's commondir pointed
+// at another repository's config, a pending rebase with "exec" lines.
+//
+// What it snapshots is small on purpose. In each git directory it keeps,
+// with content: every file named config, config.worktree, commondir or
+// gitdir; everything under hooks/, info/, rebase-merge/, rebase-apply/
+// and sequencer/ — at any depth, so submodules (modules/*) and linked
+// worktrees (worktrees/*) are covered too. It never enters objects/, refs/,
+// logs/ or lfs/: objects, refs, HEAD, packed-refs and the index cannot make
+// git run a program, and reading them would cost as much as the repository.
+// For each .git entry (the repository's, nested ones in the tree, a
+// worktree's .git file) it keeps the file's content or the folder's
+// identity; a .git entry that did not exist before is removed. The user's
+// global git config files (~/.gitconfig, the XDG git/config) and the
+// system's /etc/gitconfig are kept too: a key planted there would run in
+// every repository.
+
+// gitDataDirs are the folders of a git directory the guard never enters.
+var gitDataDirs = map[string]bool{"objects": true, "refs": true, "logs": true, "lfs": true}
+
+// gitGuardedNames are the file names guarded at any depth of a git directory.
+var gitGuardedNames = map[string]bool{"config": true, "config.worktree": true, "commondir": true, "gitdir": true}
+
+// gitGuardedDirs are the folders whose whole content is guarded.
+var gitGuardedDirs = map[string]bool{"hooks": true, "info": true, "rebase-merge": true, "rebase-apply": true, "sequencer": true}
+
+// gitGuarded reports whether rel (slash path inside a git directory) is a
+// file the guard keeps.
+func gitGuarded(rel string) bool {
+	parts := strings.Split(rel, "/")
+	if gitGuardedNames[parts[len(parts)-1]] {
+		return true
+	}
+	for _, p := range parts[:len(parts)-1] {
+		if gitGuardedDirs[p] {
+			return true
+		}
+	}
+	return gitGuardedDirs[parts[len(parts)-1]] // a folder replaced by a file or link
+}
+
+// entryState is the state of one path: absent, a folder (by identity), or
+// a file or link (by content).
+type entryState struct {
+	Exists   bool
+	Dir      bool
+	Dev, Ino uint64
+	File     fileState
+}
+
+func (e entryState) same(f entryState) bool {
+	switch {
+	case e.Exists != f.Exists:
+		return false
+	case !e.Exists:
+		return true
+	case e.Dir != f.Dir:
+		return false
+	case e.Dir:
+		return e.Dev == f.Dev && e.Ino == f.Ino
+	}
+	return e.File.same(f.File)
+}
+
+func (e entryState) kind() string {
+	switch {
+	case !e.Exists:
+		return "absent"
+	case e.Dir:
+		return "folder"
+	case e.File.Link:
+		return "link to " + string(e.File.Content)
+	}
+	return "file"
+}
+
+// statEntry reads one path without following a final link. Files are kept
+// with content up to max bytes.
+func statEntry(path string, max int64) (entryState, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return entryState{}, nil
+	}
+	if err != nil {
+		return entryState{}, err
+	}
+	e := entryState{Exists: true}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		e.Dev, e.Ino = uint64(st.Dev), st.Ino
+	}
+	switch {
+	case fi.IsDir():
+		e.Dir = true
+	case fi.Mode()&fs.ModeSymlink != 0:
+		t, err := os.Readlink(path)
+		if err != nil {
+			return entryState{}, err
+		}
+		e.File = fileState{Link: true, Perm: 0o777, Content: []byte(t), Kept: true, Size: int64(len(t))}
+		e.File.Hash = sha256.Sum256(e.File.Content)
+	case fi.Mode().IsRegular():
+		e.File.Perm, e.File.Size = fi.Mode().Perm(), fi.Size()
+		data, err := readRegular(path, max)
+		if err != nil {
+			return entryState{}, err
+		}
+		e.File.Hash = sha256.Sum256(data)
+		if int64(len(data)) == fi.Size() {
+			e.File.Content, e.File.Kept = data, true
+		}
+	default:
+		// A FIFO, socket or device: identity only.
+		e.File.Perm = fi.Mode().Perm() | fi.Mode().Type()
+		e.File.Hash = sha256.Sum256([]byte(fmt.Sprintf("special %v %d %d", fi.Mode(), e.Dev, e.Ino)))
+	}
+	return e, nil
+}
+
+// readRegular reads at most max bytes of a regular file, opening it
+// without following a link and without blocking on a FIFO swapped in.
+func readRegular(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	// Room for the whole file and one byte more, so that a file that did
+	// not grow is read without a second allocation.
+	buf := make([]byte, 0, min(fi.Size(), max)+1)
+	for int64(len(buf)) < max {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		room := min(int64(cap(buf)-len(buf)), max-int64(len(buf)))
+		n, err := f.Read(buf[len(buf) : len(buf)+int(room)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
+// gitGuard holds what the guard watches for one run.
+type gitGuard struct {
+	root   string // the real work tree root
+	limits Limits
+	// entries are the .git entries (absolute paths) and single files
+	// (global config) kept whole.
+	entries []string
+	// dirs are the git directories walked for guarded files.
+	dirs []string
+	// nested holds the tree's .git entries found by newGitGuard, used by
+	// the first take instead of a second walk.
+	nested map[string]bool
+}
+
+// gitSnapshot is the guarded state at one moment.
+type gitSnapshot struct {
+	Entries map[string]entryState // by absolute path
+	Dirs    map[string]*snapshot  // by git directory
+	// Nested lists the .git entries found inside the tree (slash paths
+	// relative to root).
+	Nested map[string]bool
+	// Heads is headState by git directory.
+	Heads map[string]string
+}
+
+// newGitGuard finds what to guard around root: the .git entries inside
+// the tree (nested: submodules, vendored repositories, the root's own), the
+// repository that holds root (searching upwards as git does), their git
+// and common directories, the global config files under home (and
+// xdgConfig), and the system config.
+func newGitGuard(root, home, xdgConfig string, limits Limits) (*gitGuard, error) {
+	g := &gitGuard{root: root, limits: limits}
+	nested, err := findGitEntries(root, limits.MaxFiles)
+	if err != nil {
+		return nil, err
+	}
+	g.nested = nested
+	seenEntry, seenDir := map[string]bool{}, map[string]bool{}
+	addEntry := func(p string) {
+		if !seenEntry[p] {
+			seenEntry[p] = true
+			g.entries = append(g.entries, p)
+		}
+	}
+	addRepo := func(dotGit string) {
+		addEntry(dotGit)
+		for _, d := range gitDirsOf(dotGit) {
+			if !seenDir[d] {
+				seenDir[d] = true
+				g.dirs = append(g.dirs, d)
+			}
+		}
+	}
+	for rel := range nested {
+		addRepo(filepath.Join(root, filepath.FromSlash(rel)))
+	}
+	// The repository above root, if root is not its top.
+	for dir := root; ; {
+		p := filepath.Join(dir, ".git")
+		if _, err := os.Lstat(p); err == nil {
+			addRepo(p)
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	// Where root has no .git, one the tool creates is caught as a new
+	// nested entry; watch the root's own name as well.
+	addEntry(filepath.Join(root, ".git"))
+	if filepath.IsAbs(home) {
+		addEntry(filepath.Join(home, ".gitconfig"))
+		addEntry(filepath.Join(home, ".config", "git", "config"))
+	}
+	if filepath.IsAbs(xdgConfig) {
+		addEntry(filepath.Join(xdgConfig, "git", "config"))
+	}
+	// The system config: writable when salve runs as root (CI containers).
+	addEntry("/etc/gitconfig")
+	sort.Strings(g.entries)
+	sort.Strings(g.dirs)
+	return g, nil
+}
+
+// gitDirsOf returns the git directory of a .git entry (itself, the target
+// of a link, or the "gitdir:" of a file) and its common directory, when
+// they are folders that look like git directories (they hold HEAD).
+func gitDirsOf(dotGit string) []string {
+	fi, err := os.Lstat(dotGit)
+	if err != nil {
+		return nil
+	}
+	var dir string
+	switch {
+	case fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0:
+		dir = dotGit
+	case fi.Mode().IsRegular():
+		b, err := readRegular(dotGit, 4096)
+		if err != nil {
+			return nil
+		}
+		line, _, _ := strings.Cut(string(b), "\n")
+		v, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+		if !ok {
+			return nil
+		}
+		dir = strings.TrimSpace(v)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(filepath.Dir(dotGit), dir)
+		}
+	default:
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || !isGitDir(real) {
+		return nil
+	}
+	out := []string{real}
+	if b, err := readRegular(filepath.Join(real, "commondir"), 4096); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(real, c)
+		}
+		if rc, err := filepath.EvalSymlinks(c); err == nil && rc != real && isGitDir(rc) {
+			out = append(out, rc)
+		}
+	}
+	return out
+}
+
+func isGitDir(dir string) bool {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	_, err = os.Lstat(filepath.Join(dir, "HEAD"))
+	return err == nil
+}
+
+// findGitEntries lists the .git entries of the tree (slash paths), without
+// entering them nor the folders every snapshot skips. It reads folders
+// only, no file content.
+func findGitEntries(root string, maxEntries int) (map[string]bool, error) {
+	found := map[string]bool{}
+	seen := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == root {
+				return err
+			}
+			return nil
+		}
+		if path == root {
+			return nil
+		}
+		seen++
+		if seen > 4*maxEntries {
+			return fmt.Errorf("%w: more than %d entries under %s", ErrTooManyFiles, 4*maxEntries, root)
+		}
+		if d.Name() == ".git" {
+			rel, err := filepath.Rel(root, path)
+			if err != nil {
+				return err
+			}
+			found[filepath.ToSlash(rel)] = true
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() && isIgnoredDir(d.Name()) {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("toolrun: find .git entries: %w", err)
+	}
+	return found, nil
+}
+
+// take records the guarded state.
+func (g *gitGuard) take() (*gitSnapshot, error) {
+	s := &gitSnapshot{Entries: map[string]entryState{}, Dirs: map[string]*snapshot{}}
+	for _, p := range g.entries {
+		e, err := statEntry(p, g.limits.MaxFileBytes)
+		if err != nil {
+			return nil, fmt.Errorf("toolrun: git guard: %w", err)
+		}
+		s.Entries[p] = e
+	}
+	for _, d := range g.dirs {
+		sn := &snapshotter{root: d, limits: g.limits, gitDir: true, priority: map[string]bool{}}
+		ds, err := sn.take()
+		if err != nil {
+			return nil, fmt.Errorf("toolrun: git guard: %w", err)
+		}
+		s.Dirs[d] = ds
+	}
+	nested := g.nested
+	g.nested = nil
+	if nested == nil {
+		var err error
+		if nested, err = findGitEntries(g.root, g.limits.MaxFiles); err != nil {
+			return nil, err
+		}
+	}
+	s.Nested = nested
+	s.Heads = g.heads()
+	return s, nil
+}
+
+// gitChange is one guarded path that changed, and what was done about it.
+type gitChange struct {
+	Path     string // absolute
+	What     string // for people: "created", "edited", "deleted", "replaced"
+	Reverted bool
+	Err      error
+}
+
+// restore compares now with before and puts every guarded path back:
+// first the .git entries (so that a git directory moved aside is back
+// before anything else is read), then the files of each git directory,
+// then .git entries created in the tree. It returns one gitChange per path
+// that differed.
+func (g *gitGuard) restore(before *gitSnapshot, quarantine string) []gitChange {
+	var out []gitChange
+	for _, p := range g.entries {
+		b := before.Entries[p]
+		now, err := statEntry(p, g.limits.MaxFileBytes)
+		if err == nil && now.same(b) {
+			continue
+		}
+		c := gitChange{Path: p, What: fmt.Sprintf("%s became %s", b.kind(), now.kind())}
+		c.Err = restoreEntry(p, b, now, quarantine)
+		c.Reverted = c.Err == nil
+		out = append(out, c)
+	}
+	for _, d := range g.dirs {
+		bs := before.Dirs[d]
+		sn := &snapshotter{root: d, limits: g.limits, gitDir: true, priority: map[string]bool{}}
+		as, err := sn.take()
+		if err != nil {
+			out = append(out, gitChange{Path: d, What: "cannot be read after the run", Err: err})
+			continue
+		}
+		changes := compareSnapshots(bs, as)
+		// Remove what was created before restoring what was changed, deepest
+		// first, so that a folder replaced by a file (or the reverse) can
+		// be put back.
+		sort.SliceStable(changes, func(i, j int) bool {
+			ci, cj := changes[i].Op == opCreate, changes[j].Op == opCreate
+			if ci != cj {
+				return ci
+			}
+			if ci {
+				return changes[i].Path > changes[j].Path
+			}
+			return changes[i].Path < changes[j].Path
+		})
+		for _, ch := range changes {
+			c := gitChange{Path: filepath.Join(d, filepath.FromSlash(ch.Path)), What: opPast(ch.Op)}
+			c.Err = revert(d, bs, ch)
+			c.Reverted = c.Err == nil
+			out = append(out, c)
+		}
+	}
+	now, err := findGitEntries(g.root, g.limits.MaxFiles)
+	if err != nil {
+		out = append(out, gitChange{Path: g.root, What: "cannot be searched for new .git entries", Err: err})
+		return out
+	}
+	var created []string
+	for rel := range now {
+		p := filepath.Join(g.root, filepath.FromSlash(rel))
+		if !before.Nested[rel] && !contains(g.entries, p) {
+			created = append(created, rel)
+		}
+	}
+	sort.Strings(created)
+	for _, rel := range created {
+		p := filepath.Join(g.root, filepath.FromSlash(rel))
+		c := gitChange{Path: p, What: "created"}
+		if err := checkInside(g.root, filepath.Dir(p)); err != nil {
+			c.Err = err
+		} else if err := os.RemoveAll(p); err != nil {
+			c.Err = err
+		}
+		c.Reverted = c.Err == nil
+		out = append(out, c)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func opPast(op string) string {
+	switch op {
+	case opCreate:
+		return "created"
+	case opDelete:
+		return "deleted"
+	}
+	return "edited"
+}
+
+// restoreEntry puts one .git entry (or guarded single file) back. A git
+// directory cannot be rebuilt from a snapshot: when the folder at p is not
+// the one that was there, whatever is at p now is moved aside to
+// p+quarantine, and the original folder is searched for among p's
+// siblings (a tool that renamed .git and wrote a .git file pointing at
+// the copy) and moved back.
+func restoreEntry(p string, b, now entryState, quarantine string) error {
+	parent := filepath.Dir(p)
+	if now.Exists {
+		if b.Exists && b.Dir {
+			if err := os.Rename(p, p+quarantine); err != nil {
+				return fmt.Errorf("move the planted %s aside: %w", p, err)
+			}
+		} else if err := os.RemoveAll(p); err != nil {
+			return fmt.Errorf("remove %s: %w", p, err)
+		}
+	}
+	switch {
+	case !b.Exists:
+		return nil
+	case b.Dir:
+		ents, err := os.ReadDir(parent)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			q := filepath.Join(parent, e.Name())
+			st, err := statEntry(q, 0)
+			if err == nil && st.Dir && st.Dev == b.Dev && st.Ino == b.Ino {
+				return os.Rename(q, p)
+			}
+		}
+		// Moved deeper into the tree (the work tree holds the .git).
+		if q := findDir(parent, devIno{b.Dev, b.Ino}); q != "" {
+			return os.Rename(q, p)
+		}
+		return fmt.Errorf("the git directory %s was moved or removed and cannot be found to put back", p)
+	case b.File.Link:
+		return os.Symlink(string(b.File.Content), p)
+	case !b.File.Kept:
+		return fmt.Errorf("restore %s: its content was not kept", p)
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, b.File.Perm)
+	if err != nil {
+		return fmt.Errorf("restore %s: %w", p, err)
+	}
+	_, err = f.Write(b.File.Content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(p, b.File.Perm)
+	}
+	return err
+}
+
+// headState describes where the HEAD of git directory dir points: its
+// HEAD line and, for a symbolic ref, the commit of that ref (loose in dir
+// or its common directory, else in packed-refs). It is "" when dir has no
+// readable HEAD. HEAD cannot make git run a program, so a moved HEAD is
+// reported, not reverted: it means the tool committed or switched
+// branches, which the user sees in git log.
+func headState(dir string) string {
+	b, err := readRegular(filepath.Join(dir, "HEAD"), 4096)
+	if err != nil {
+		return ""
+	}
+	head := strings.TrimSpace(string(b))
+	ref, ok := strings.CutPrefix(head, "ref:")
+	if !ok {
+		return head
+	}
+	ref = strings.TrimSpace(ref)
+	if strings.Contains(ref, "..") {
+		return head
+	}
+	dirs := []string{dir}
+	if c, err := readRegular(filepath.Join(dir, "commondir"), 4096); err == nil {
+		cd := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(cd) {
+			cd = filepath.Join(dir, cd)
+		}
+		dirs = append(dirs, cd)
+	}
+	for _, d := range dirs {
+		if v, err := readRegular(filepath.Join(d, filepath.FromSlash(ref)), 4096); err == nil {
+			return head + " " + strings.TrimSpace(string(v))
+		}
+	}
+	for _, d := range dirs {
+		packed, err := readRegular(filepath.Join(d, "packed-refs"), 64<<20)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(packed), "\n") {
+			if sha, name, ok := strings.Cut(line, " "); ok && name == ref {
+				return head + " " + sha
+			}
+		}
+	}
+	return head + " (unborn)"
+}
+
+// heads records headState of every guarded git directory that has a HEAD.
+func (g *gitGuard) heads() map[string]string {
+	out := map[string]string{}
+	for _, d := range g.dirs {
+		if h := headState(d); h != "" {
+			out[d] = h
+		}
+	}
+	return out
+}
+
+// dirIDs returns the identities of the guarded git directories and of the
+// .git entries that are folders.
+func (g *gitGuard) dirIDs(before *gitSnapshot) map[devIno]bool {
+	out := map[devIno]bool{}
+	for _, e := range before.Entries {
+		if e.Exists && e.Dir {
+			out[devIno{e.Dev, e.Ino}] = true
+		}
+	}
+	for _, d := range g.dirs {
+		if e, err := statEntry(d, 0); err == nil && e.Dir {
+			out[devIno{e.Dev, e.Ino}] = true
+		}
+	}
+	return out
+}
+
+// findDir searches the tree under root for the folder with identity id
+// (not entering .git entries), and returns its path or "".
+func findDir(root string, id devIno) string {
+	found := ""
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || p == root {
+			return nil
+		}
+		if e, err := statEntry(p, 0); err == nil && e.Dir && e.Dev == id.Dev && e.Ino == id.Ino {
+			found = p
+			return filepath.SkipAll
+		}
+		// Every folder but .git entries: the dependency folders too, whose
+		// watch would otherwise remove a repository moved into them.
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return found
+}
