@@ -159,12 +159,12 @@ var envTable = []envRow{
 
 // Hints per kind: what a user can do, in salve's words.
 var envHints = map[EnvironmentKind]string{
-	EnvMissingTool:  "install the missing program where the build runs (or pass --cmd with a command that exists), then run salve heal again",
-	EnvNetwork:      "the build tried to reach the network, which the build sandbox does not give it: fetch the dependencies first (go mod download, npm ci, cargo fetch, pip install -r requirements.txt, mvn dependency:go-offline) or run with --isolation none, then run salve heal again",
-	EnvDependency:   "a dependency could not be resolved: check that it exists at that version and is in the local cache (or vendored), then run salve heal again",
-	EnvDiskFull:     "free disk space (or the quota) where the build writes, then run salve heal again",
-	EnvOutOfMemory:  "the build ran out of memory: give it more memory, or build with less parallelism, then run salve heal again",
-	EnvTimeout:      "the build ran out of time: raise --timeout, or make the build or tests faster, then run salve heal again",
+	EnvMissingTool: "install the missing program where the build runs (or pass --cmd with a command that exists), then run salve heal again",
+	EnvNetwork:     "the build tried to reach the network, which the build sandbox does not give it: fetch the dependencies first (go mod download, npm ci, cargo fetch, pip install -r requirements.txt, mvn dependency:go-offline) or run with --isolation none, then run salve heal again",
+	EnvDependency:  "a dependency could not be resolved: check that it exists at that version and is in the local cache (or vendored), then run salve heal again",
+	EnvDiskFull:    "free disk space (or the quota) where the build writes, then run salve heal again",
+	EnvOutOfMemory: "the build ran out of memory: give it more memory, or build with less parallelism, then run salve heal again",
+	EnvTimeout:     "the build ran out of time: raise --timeout, or make the build or tests faster, then run salve heal again",
 }
 
 // maxEvidence caps the evidence line.
