@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/store"
 )
 
@@ -214,6 +216,7 @@ func writeView(w io.Writer, v store.RunView) error {
 	if s := string(r.Summary); s != "" && s != "{}" {
 		ew.printf("  summary:   %s\n", s)
 	}
+	writeByType(ew, r)
 	section(ew, "stages", len(v.Stages), func(i int) string {
 		s := v.Stages[i]
 		return fmt.Sprintf("%-12s %-8s %8.3fs  %s", s.Name, s.Status, s.DurationSeconds, s.StartedAt)
@@ -353,4 +356,28 @@ func runsArtifact(o *runsOptions) int {
 		}
 		return exitOK
 	})
+}
+
+// writeByType prints a heal run's fix rates per error_type, from the
+// results stored as its summary.
+func writeByType(ew *errWriter, r store.Run) {
+	if r.Kind != store.KindHeal || len(r.Summary) == 0 {
+		return
+	}
+	var res struct {
+		ByType map[string]heal.TypeRate `json:"by_type"`
+	}
+	if json.Unmarshal(r.Summary, &res) != nil || len(res.ByType) == 0 {
+		return
+	}
+	types := make([]string, 0, len(res.ByType))
+	for t := range res.ByType {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	ew.printf("fix rates by error type:\n  %-14s %6s %6s %9s %5s\n", "type", "found", "fixed", "rejected", "left")
+	for _, t := range types {
+		n := res.ByType[t]
+		ew.printf("  %-14s %6d %6d %9d %5d\n", t, n.Found, n.Fixed, n.Rejected, n.Left)
+	}
 }
