@@ -24,6 +24,9 @@ const (
 	EnvOutOfMemory EnvironmentKind = "out_of_memory"
 	// EnvTimeout: the build ran out of time.
 	EnvTimeout EnvironmentKind = "timeout"
+	// EnvReadOnly: the build wrote where the sandbox (or the system) only
+	// allows reading, typically a shared module or package cache.
+	EnvReadOnly EnvironmentKind = "read_only_filesystem"
 )
 
 // EnvironmentFailure is the Parser's deterministic verdict that a failing
@@ -153,6 +156,8 @@ var envTable = []envRow{
 	{"enospc", "system", EnvDiskFull, "No space left on device", nil},
 	{"enospc-code", "system", EnvDiskFull, "ENOSPC", regexp.MustCompile(`\bENOSPC\b`)},
 	{"edquot", "system", EnvDiskFull, "Disk quota exceeded", nil},
+	{"erofs", "system", EnvReadOnly, "ead-only file system", regexp.MustCompile(`([Rr]ead-only file system|\bEROFS\b)`)},
+	{"erofs-code", "system", EnvReadOnly, "EROFS", regexp.MustCompile(`\bEROFS\b`)},
 	{"shell-killed", "system", EnvOutOfMemory, "Killed", regexp.MustCompile(`^(\S+: )?(line \d+: )?\d+ Killed\s`)},
 	{"oom-killer", "system", EnvOutOfMemory, "Out of memory: Kill", nil},
 }
@@ -165,6 +170,7 @@ var envHints = map[EnvironmentKind]string{
 	EnvDiskFull:    "free disk space (or the quota) where the build writes, then run salve heal again",
 	EnvOutOfMemory: "the build ran out of memory: give it more memory, or build with less parallelism, then run salve heal again",
 	EnvTimeout:     "the build ran out of time: raise --timeout, or make the build or tests faster, then run salve heal again",
+	EnvReadOnly:    "the build wrote outside the project, where the build sandbox only allows reading (a module or package cache): fill the cache before healing (go mod download, npm ci, cargo fetch) or run with --isolation none, then run salve heal again",
 }
 
 // maxEvidence caps the evidence line.

@@ -24,6 +24,7 @@ func TestEnvironmentRecorded(t *testing.T) {
 		{"go-refused.log", 1, EnvNetwork, "go-dial", "connection refused"},
 		{"go-sum.log", 1, EnvDependency, "go-missing-sum", "missing go.sum entry for module providing package github.com/acme/colorize"},
 		{"go-noreq.log", 1, EnvDependency, "go-no-required-module", "no required module provides package github.com/acme/colorize"},
+		{"go-readonly-cache.log", 1, EnvReadOnly, "erofs", "v1.4.2.lock: read-only file system"},
 		{"go-killed.log", 1, EnvOutOfMemory, "go-test-killed", "signal: killed"},
 		{"npm-enotfound.log", 1, EnvNetwork, "npm-network-code", "npm error code ENOTFOUND"},
 		{"npm-offline.log", 1, EnvNetwork, "npm-network-code", "npm error code ENOTCACHED"},
@@ -101,6 +102,8 @@ func TestEnvironmentStatus(t *testing.T) {
 		{"go exec", "    run_test.go:9: exec: \"protoc\": executable file not found in $PATH\n", 1, false, EnvMissingTool, "protoc"},
 		{"maven deps", "[ERROR] Failed to execute goal on project app: Could not resolve dependencies for project com.acme:app:jar:1.0: x\n", 1, false, EnvDependency, "Could not resolve dependencies"},
 		{"gradle", "> Could not resolve all files for configuration ':app:compileClasspath'.\n", 1, false, EnvDependency, "compileClasspath"},
+		{"python erofs", "OSError: [Errno 30] Read-only file system: '/usr/lib/x'\n", 1, false, EnvReadOnly, "Errno 30"},
+		{"node erofs", "Error: EROFS: read-only file system, open '/x'\n", 1, false, EnvReadOnly, "EROFS"},
 		{"go toolchain", "go: go.mod requires go >= 1.99 (running go 1.22.1; GOTOOLCHAIN=local)\n", 1, false, EnvMissingTool, "GOTOOLCHAIN=local"},
 	}
 	for _, tt := range tests {
