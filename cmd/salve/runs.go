@@ -213,10 +213,11 @@ func writeView(w io.Writer, v store.RunView) error {
 	if r.Title != "" {
 		ew.printf("  title:     %s\n", r.Title)
 	}
-	if s := string(r.Summary); s != "" && s != "{}" {
+	if r.Kind == store.KindHeal {
+		writeHealSummary(ew, r)
+	} else if s := string(r.Summary); s != "" && s != "{}" {
 		ew.printf("  summary:   %s\n", s)
 	}
-	writeByType(ew, r)
 	section(ew, "stages", len(v.Stages), func(i int) string {
 		s := v.Stages[i]
 		return fmt.Sprintf("%-12s %-8s %8.3fs  %s", s.Name, s.Status, s.DurationSeconds, s.StartedAt)
@@ -358,16 +359,23 @@ func runsArtifact(o *runsOptions) int {
 	})
 }
 
-// writeByType prints a heal run's fix rates per error_type, from the
-// results stored as its summary.
-func writeByType(ew *errWriter, r store.Run) {
-	if r.Kind != store.KindHeal || len(r.Summary) == 0 {
+// writeHealSummary prints a heal run's results (stored as its summary) for
+// people: the outcome and why, the branch and commits, the environment
+// failure if any, and the fix rates per error_type. The whole document is
+// in the results.json artifact and in --json.
+func writeHealSummary(ew *errWriter, r store.Run) {
+	var res heal.Results
+	if len(r.Summary) == 0 || json.Unmarshal(r.Summary, &res) != nil || res.Outcome == "" {
+		if s := string(r.Summary); s != "" && s != "{}" {
+			ew.printf("  summary:   %s\n", s)
+		}
 		return
 	}
-	var res struct {
-		ByType map[string]heal.TypeRate `json:"by_type"`
+	ew.printf("  outcome:   %s: %s\n  branch:    %s, %d commit(s), %d iteration(s)\n", res.Outcome, res.Reason, res.Branch, len(res.Commits), res.Iterations)
+	if env := res.Environment; env != nil {
+		ew.printf("  environment: %s (%s): %s\n  next:      %s\n", env.Kind, env.Ecosystem, env.Evidence, env.Hint)
 	}
-	if json.Unmarshal(r.Summary, &res) != nil || len(res.ByType) == 0 {
+	if len(res.ByType) == 0 {
 		return
 	}
 	types := make([]string, 0, len(res.ByType))
