@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/salve-dev/salve/heal"
 )
 
 // corpus is the repository's heal corpus.
@@ -196,5 +198,57 @@ func BenchmarkHealCorpus(b *testing.B) {
 				b.ReportMetric(float64(f.Passed)/float64(f.Cases), fmt.Sprintf("pass-rate-%s", f.Class))
 			}
 		}
+	}
+}
+
+// TestCorpusFixedFilesAreMinimal: each case's fixed/ files (the reference
+// fix; scripts/heal-corpus/check-cases.sh proves that they pass the
+// command) change only lines within ±3 of a planted line, so the
+// minimality a healed case is held to is reachable.
+func TestCorpusFixedFilesAreMinimal(t *testing.T) {
+	cases, err := Load(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cases {
+		fixed := filepath.Join(c.Dir, "fixed")
+		if _, err := os.Stat(fixed); err != nil {
+			if c.Expect == ExpectHealed {
+				t.Errorf("%s: no fixed/ files", c.Name)
+			}
+			continue
+		}
+		err := filepath.WalkDir(fixed, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(fixed, p)
+			rel = filepath.ToSlash(rel)
+			after, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			before, err := os.ReadFile(filepath.Join(c.Dir, "tree", filepath.FromSlash(rel)))
+			if err != nil {
+				return err
+			}
+			n++
+			var diff strings.Builder
+			fmt.Fprintf(&diff, "diff --git a/%s b/%s\n", rel, rel)
+			for _, h := range heal.LineDiff(string(before), string(after)) {
+				fmt.Fprintf(&diff, "@@ -%d,%d +%d @@\n", h.OldStart, len(h.Old), h.OldStart)
+			}
+			for _, why := range outsideDefects(diff.String(), c.Defects) {
+				t.Errorf("%s: %s", c.Name, why)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+		}
+	}
+	if n < 30 {
+		t.Errorf("only %d fixed files", n)
 	}
 }
