@@ -20,6 +20,7 @@ type benchOptions struct {
 	Cases     []string
 	Isolation string
 	Timeout   time.Duration
+	WorkDir   string
 	JSON      bool
 }
 
@@ -54,6 +55,7 @@ Exit status: 0 when no case lost the user's work or claimed a false success,
 	f.StringSliceVar(&o.Cases, "case", nil, "only the cases whose name contains one of these")
 	f.StringVar(&o.Isolation, "isolation", "", "passed to salve heal --isolation")
 	f.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "the limit of each heal and each check build")
+	f.StringVar(&o.WorkDir, "work", "", "keep each case's repository, clone and results.json under this folder (default: a temporary folder, removed)")
 	f.BoolVar(&o.JSON, "json", false, "print the results and figures as JSON")
 	return cmd
 }
@@ -87,7 +89,7 @@ func benchRun(ctx context.Context, s *streams, o *benchOptions, dir string) erro
 	if err != nil {
 		return exitWith(exitEnvironment, err)
 	}
-	results, err := score.Run(ctx, cases, score.Options{Salve: o.Salve, GitAgent: agent, Isolation: o.Isolation, Timeout: o.Timeout})
+	results, err := score.Run(ctx, cases, score.Options{Salve: o.Salve, GitAgent: agent, Isolation: o.Isolation, Timeout: o.Timeout, WorkDir: o.WorkDir})
 	if err != nil {
 		return exitWith(exitFailure, err)
 	}
