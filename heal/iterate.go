@@ -71,6 +71,13 @@ func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput
 	r.res.CI = &v
 	if v.Build != nil {
 		verify = *v.Build
+		if verify.ExitCode != 0 || verify.EnvironmentMetadata.TimedOut {
+			// The monitor's own re-run is judged like every build: an
+			// environment failure there stops the run before any fix.
+			if err := r.environment(verify); err != nil {
+				return cur, "", err
+			}
+		}
 	}
 	r.o.Logger.Info("ci verdict", "iteration", iter, "green", v.Green, "source", v.Source, "detail", v.Detail)
 	return verify, "", nil

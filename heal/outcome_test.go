@@ -223,3 +223,29 @@ func TestTallyByType(t *testing.T) {
 		t.Errorf("TallyByType = %v, want %v", got, want)
 	}
 }
+
+// rerunCI is a CI monitor whose own re-run fails for want of memory.
+type rerunCI struct{}
+
+func (rerunCI) Name() string { return "local" }
+func (rerunCI) Verdict(context.Context, CITarget) (Verdict, error) {
+	b := contract.ExecutorOutput{ExitCode: 137, BuildLog: "running the suite\n"}
+	return Verdict{Green: false, Source: "local", Build: &b}, nil
+}
+
+// TestEnvironmentInCIRerun: the CI monitor's re-run is classified too; the
+// verified fix stays committed and the run stops with exit 3's outcome.
+func TestEnvironmentInCIRerun(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.x": tenLines})
+	fx := &fakeFixer{name: "rules", fix: fixBug(0.9)}
+	o, g := baseOptions(t, repo, fx)
+	o.Parser = envParser{}
+	o.CI = rerunCI{}
+	res, err := Run(context.Background(), o)
+	if !errors.Is(err, ErrEnvironment) || res.Outcome != OutcomeEnvironment || res.Environment.Kind != logparse.EnvOutOfMemory {
+		t.Fatalf("err %v, outcome %s, env %+v", err, res.Outcome, res.Environment)
+	}
+	if len(g.commits) != 1 || len(fx.seen) != 1 {
+		t.Errorf("commits %v, fixer calls %d", g.commits, len(fx.seen))
+	}
+}
