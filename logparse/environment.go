@@ -81,6 +81,7 @@ var envTable = []envRow{
 	{"go-no-required-module", "go", EnvDependency, "no required module provides package", nil},
 	{"go-module-not-found", "go", EnvDependency, "reading ", regexp.MustCompile(`go: [^\n]*: reading [^\n]*: (404 Not Found|410 Gone)`)},
 	{"go-unknown-revision", "go", EnvDependency, "unknown revision", regexp.MustCompile(`go: [^\n]*: unknown revision `)},
+	{"go-checksum", "go", EnvDependency, "checksum mismatch", regexp.MustCompile(`verifying (module|\S+@\S+)[^\n]*: checksum mismatch`)},
 	{"go-toolchain", "go", EnvMissingTool, "GOTOOLCHAIN", regexp.MustCompile(`go: go\.mod requires go >= \S+ \(running go \S+; GOTOOLCHAIN=`)},
 	{"go-toolchain-download", "go", EnvNetwork, "downloading go", regexp.MustCompile(`go: downloading go\S+ [^\n]*(dial tcp|no such host|connection refused)`)},
 	{"go-out-of-memory", "go", EnvOutOfMemory, "fatal error: runtime: cannot allocate memory", nil},
@@ -97,6 +98,10 @@ var envTable = []envRow{
 	{"node-getaddrinfo", "npm", EnvNetwork, "getaddrinfo", regexp.MustCompile(`getaddrinfo (ENOTFOUND|EAI_AGAIN)\b`)},
 	{"yarn-network", "npm", EnvNetwork, "There appears to be trouble with your network connection", nil},
 	{"pnpm-fetch", "npm", EnvNetwork, "ERR_PNPM_META_FETCH_FAIL", nil},
+	{"yarn-unexpected", "npm", EnvNetwork, "An unexpected error occurred", regexp.MustCompile(`^error An unexpected error occurred: .*\b(ETIMEDOUT|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ESOCKETTIMEDOUT)\b`)},
+	{"pnpm-not-found", "npm", EnvDependency, "ERR_PNPM_", regexp.MustCompile(`\bERR_PNPM_(FETCH_404|NO_MATCHING_VERSION|NO_VERSIONS)\b`)},
+	{"node-engine", "npm", EnvMissingTool, "is incompatible with this module", regexp.MustCompile(`The engine "[^"]+" is incompatible with this module`)},
+	{"npm-ebadengine", "npm", EnvMissingTool, "EBADENGINE", regexp.MustCompile(`^npm (ERR!|error|warn) (code )?EBADENGINE\b`)},
 	{"node-heap", "npm", EnvOutOfMemory, "JavaScript heap out of memory", regexp.MustCompile(`FATAL ERROR: [^\n]*JavaScript heap out of memory`)},
 
 	// cargo and rustup: cargo's resolver and registry messages.
@@ -109,6 +114,7 @@ var envTable = []envRow{
 	{"cargo-update-index", "cargo", EnvNetwork, "failed to update", regexp.MustCompile("^error: failed to (update|download from) (registry|`)")},
 	{"cargo-linker", "cargo", EnvMissingTool, "not found", regexp.MustCompile("^error: linker `[^`]+` not found")},
 	{"cargo-no-command", "cargo", EnvMissingTool, "no such command", regexp.MustCompile("^error: no such command: `")},
+	{"cargo-rust-version", "cargo", EnvMissingTool, "or newer", regexp.MustCompile("^error: (package|rustc) .* (cannot be built because it requires|is not supported by the following packages|requires) rustc [0-9.]+ or newer")},
 	{"rustup-toolchain", "cargo", EnvMissingTool, "is not installed", regexp.MustCompile(`^error: toolchain '[^']+' is not installed`)},
 
 	// pip: the resolver's documented errors and urllib3's connection errors.
@@ -116,6 +122,9 @@ var envTable = []envRow{
 	{"pip-no-distribution", "pip", EnvDependency, "No matching distribution found for", nil},
 	{"pip-connection", "pip", EnvNetwork, "NewConnectionError", regexp.MustCompile(`(Failed to establish a new connection|NewConnectionError)`)},
 	{"pip-name-resolution", "pip", EnvNetwork, "name resolution", regexp.MustCompile(`(Temporary failure in name resolution|Name or service not known)`)},
+	{"pip-python-version", "pip", EnvMissingTool, "requires a different Python", regexp.MustCompile(`requires a different Python: \S+ not in `)},
+	{"uv-offline", "pip", EnvNetwork, "are you offline?", regexp.MustCompile(`Could not connect, are you offline\?`)},
+	{"uv-no-solution", "pip", EnvDependency, "No solution found when resolving dependencies", nil},
 	{"pip-externally-managed", "pip", EnvMissingTool, "externally-managed-environment", regexp.MustCompile(`^error: externally-managed-environment`)},
 
 	// Maven: the resolver's messages (Maven's error pages).
@@ -125,13 +134,21 @@ var envTable = []envRow{
 	{"maven-resolve-deps", "maven", EnvDependency, "Could not resolve dependencies for project", nil},
 	{"maven-plugin", "maven", EnvDependency, "could not be resolved", regexp.MustCompile(`\[ERROR\] Plugin \S+ or one of its dependencies could not be resolved`)},
 	{"maven-parent", "maven", EnvDependency, "Non-resolvable parent POM", nil},
+	{"maven-descriptor", "maven", EnvDependency, "Failed to read artifact descriptor", nil},
 	{"maven-missing-artifact", "maven", EnvDependency, "was not found in", regexp.MustCompile(`\[ERROR\] [^\n]*: \S+:\S+:\S+ was not found in \S+`)},
 
 	// Gradle.
 	{"gradle-resolve", "gradle", EnvDependency, "Could not resolve ", regexp.MustCompile(`Could not resolve (all (files|dependencies|artifacts) for configuration|[\w.-]+:[\w.-]+:)`)},
+	{"gradle-not-found", "gradle", EnvDependency, "Could not find ", regexp.MustCompile(`^\s*> Could not find [\w.-]+:[\w.-]+:[\w.+-]+\.$`)},
 	{"gradle-offline", "gradle", EnvNetwork, "available for offline mode", regexp.MustCompile(`No cached version of \S+ available for offline mode`)},
 	{"gradle-get", "gradle", EnvNetwork, "Could not GET '", nil},
 	{"gradle-distribution", "gradle", EnvNetwork, "Downloading https", regexp.MustCompile(`Exception in thread "main" java\.net\.(UnknownHostException|ConnectException)`)},
+
+	// .NET (NuGet's documented codes) and Ruby's bundler.
+	{"nuget-not-found", "dotnet", EnvDependency, "error NU1", regexp.MustCompile(`error NU1(101|102|103): `)},
+	{"nuget-network", "dotnet", EnvNetwork, "error NU1301", nil},
+	{"bundler-gem", "ruby", EnvDependency, "Could not find gem '", nil},
+	{"bundler-network", "ruby", EnvNetwork, "Could not reach host", nil},
 
 	// C and C++ compilers: the driver's messages when a subprogram is
 	// missing, killed or out of memory.

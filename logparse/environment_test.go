@@ -104,6 +104,19 @@ func TestEnvironmentStatus(t *testing.T) {
 		{"gradle", "> Could not resolve all files for configuration ':app:compileClasspath'.\n", 1, false, EnvDependency, "compileClasspath"},
 		{"python erofs", "OSError: [Errno 30] Read-only file system: '/usr/lib/x'\n", 1, false, EnvReadOnly, "Errno 30"},
 		{"node erofs", "Error: EROFS: read-only file system, open '/x'\n", 1, false, EnvReadOnly, "EROFS"},
+		// Documented messages of tools not installed here.
+		{"yarn timeout", "error An unexpected error occurred: \"https://registry.example/left-pad: ETIMEDOUT\".\n", 1, false, EnvNetwork, "ETIMEDOUT"},
+		{"pnpm 404", " ERR_PNPM_FETCH_404  GET https://registry.example/nope: Not Found - 404\n", 1, false, EnvDependency, "ERR_PNPM_FETCH_404"},
+		{"yarn engine", "error left-pad@2.0.0: The engine \"node\" is incompatible with this module. Expected version \">=22\". Got \"20.1.0\"\n", 1, false, EnvMissingTool, "engine"},
+		{"cargo msrv", "error: package `clap v4.5.0` cannot be built because it requires rustc 1.74 or newer, while the currently active rustc version is 1.70.0\n", 101, false, EnvMissingTool, "rustc 1.74 or newer"},
+		{"pip python", "ERROR: Package 'acme' requires a different Python: 3.8.10 not in '>=3.10'\n", 1, false, EnvMissingTool, "different Python"},
+		{"uv offline", "  Caused by: Could not connect, are you offline?\n", 2, false, EnvNetwork, "offline"},
+		{"uv resolve", "  × No solution found when resolving dependencies:\n", 1, false, EnvDependency, "No solution found"},
+		{"go checksum", "verifying github.com/acme/x@v1.0.0: checksum mismatch\n", 1, false, EnvDependency, "checksum mismatch"},
+		{"maven descriptor", "[ERROR] Failed to execute goal on project app: Failed to read artifact descriptor for com.acme:x:jar:1.0\n", 1, false, EnvDependency, "artifact descriptor"},
+		{"gradle find", "   > Could not find com.acme:widgets:1.2.3.\n", 1, false, EnvDependency, "com.acme:widgets:1.2.3"},
+		{"nuget", "/src/App.csproj : error NU1101: Unable to find package Acme.Widgets. No packages exist with this id in source(s): nuget.org\n", 1, false, EnvDependency, "NU1101"},
+		{"bundler", "Could not find gem 'rails (~> 7.1)' in locally installed gems.\n", 7, false, EnvDependency, "rails"},
 		{"go toolchain", "go: go.mod requires go >= 1.99 (running go 1.22.1; GOTOOLCHAIN=local)\n", 1, false, EnvMissingTool, "GOTOOLCHAIN=local"},
 	}
 	for _, tt := range tests {
