@@ -44,9 +44,24 @@ const (
 func TierSummary(as []Attempt) string {
 	parts := make([]string, 0, len(as))
 	for _, a := range as {
-		parts = append(parts, a.Fixer+": "+attemptWhy(a, false))
+		parts = append(parts, a.Fixer+": "+shorten(attemptWhy(a, false), maxTierReason))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// maxTierReason caps one tier's reason in the one-line summary; the whole
+// reason is in the explanation lines and in results.json.
+const maxTierReason = 160
+
+// shorten cuts s to at most n bytes, on a rune boundary, marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // attemptWhy explains one attempt; long adds how to enable a tier that is

@@ -249,3 +249,15 @@ func TestEnvironmentInCIRerun(t *testing.T) {
 		t.Errorf("commits %v, fixer calls %d", g.commits, len(fx.seen))
 	}
 }
+
+func TestTierSummaryShortensLongReasons(t *testing.T) {
+	long := strings.Repeat("é", 200)
+	got := TierSummary([]Attempt{{Fixer: "llm", Outcome: AttemptError, Reason: long}, {Fixer: "rules", Outcome: AttemptNoFix, Reason: "rules: no rule matches a.go: no fix"}})
+	first, second, _ := strings.Cut(got, "; ")
+	if !strings.HasPrefix(first, "llm: failed: é") || !strings.HasSuffix(first, "…") || len(first) > len("llm: ")+maxTierReason+len("…") {
+		t.Errorf("first part %q", first)
+	}
+	if second != "rules: no rule matches a.go" {
+		t.Errorf("second part %q", second)
+	}
+}
