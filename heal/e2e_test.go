@@ -254,7 +254,7 @@ func TestHealLogicBug(t *testing.T) {
 		want   outcome
 	}{
 		{"rules alone cannot", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}} },
-			outcome{outcome: heal.OutcomeRed, reason: "no fixer produced", statuses: "failed", lines: []string{"LOGIC error in series.go line 9 → Fix: not fixed (failed: no fixer had a fix)"}}},
+			outcome{outcome: heal.OutcomeRed, reason: "no fixer produced", statuses: "failed", lines: []string{"LOGIC error in series.go line 9 → Fix: not fixed (failed: no fixer had a fix: rules: no rule matches series.go)"}}},
 		{"scripted llm fixes it", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}, scriptedFixer(t, fixed, 0.9)} },
 			outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{"LOGIC error in series.go line 9 → Fix: scripted fix"}}},
 		{"too wide a diff is rejected", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, wide, 0.9)} },
@@ -657,7 +657,7 @@ func TestHealByScriptedLLMInPythonAndC(t *testing.T) {
 				changed bool
 			}{
 				{"rules alone cannot", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}} },
-					outcome{outcome: heal.OutcomeRed, statuses: "failed", lines: []string{tc.line + " → Fix: not fixed (failed: no fixer had a fix)"}}, false},
+					outcome{outcome: heal.OutcomeRed, statuses: "failed", lines: []string{tc.line + " → Fix: not fixed (failed: no fixer had a fix: rules: no rule matches"}}, false},
 				{"scripted llm fixes it", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}, scriptedFixer(t, tc.fixed, 0.9)} },
 					outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{tc.line + " → Fix: scripted fix"}}, true},
 				{"worse is reverted", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, tc.worse, 0.9)} },

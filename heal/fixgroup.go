@@ -42,11 +42,11 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 			return nil, err
 		}
 		attempts = append(attempts, a)
-		if a.Outcome == "rejected" {
+		if a.Outcome == AttemptRejected {
 			rejected = true
 			r.prev[path] = attemptInfo(iter, res, "rejected", a.Reason, dec.Diff)
 		}
-		if a.Outcome != "accepted" {
+		if a.Outcome != AttemptAccepted {
 			continue
 		}
 		if err := writeFileKeepMode(abs, res.PatchedContent); err != nil {
@@ -60,6 +60,9 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 		return &applied{path: path, abs: abs, original: content, patched: res.PatchedContent, result: res, decision: dec, bugs: idx}, nil
 	}
 	status, why := StatusFailed, "no fixer had a fix"
+	if len(attempts) > 0 {
+		why += ": " + TierSummary(attempts)
+	}
 	if rejected {
 		status, why = StatusRejected, lastRejection(attempts)
 	}
@@ -79,9 +82,12 @@ func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (Attempt,
 		return a, res, GateDecision{}, fmt.Errorf("heal: fix %s: %w", in.Path, ctx.Err())
 	}
 	if err != nil {
-		a.Outcome, a.Reason = "no_fix", err.Error()
-		if !errors.Is(err, ErrNoFix) {
-			a.Outcome = "error"
+		a.Outcome, a.Reason = AttemptNoFix, err.Error()
+		switch {
+		case errors.Is(err, ErrNotConfigured):
+			a.Outcome = AttemptNotConfigured
+		case !errors.Is(err, ErrNoFix):
+			a.Outcome = AttemptError
 		}
 		r.o.Logger.Info("fixer had no fix", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
 		return a, res, GateDecision{}, nil
@@ -97,11 +103,11 @@ func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (Attempt,
 	}
 	stop()
 	if !dec.Accepted {
-		a.Outcome, a.Reason = "rejected", dec.Reason()
+		a.Outcome, a.Reason = AttemptRejected, dec.Reason()
 		r.o.Logger.Info("fix rejected by the gate", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
 		return a, res, dec, nil
 	}
-	a.Outcome = "accepted"
+	a.Outcome = AttemptAccepted
 	return a, res, dec, nil
 }
 
@@ -136,7 +142,7 @@ func (r *run) mark(idx []int, status, fixReason, why string, attempts []Attempt)
 
 func lastRejection(as []Attempt) string {
 	for i := len(as) - 1; i >= 0; i-- {
-		if as[i].Outcome == "rejected" {
+		if as[i].Outcome == AttemptRejected {
 			return as[i].Fixer + ": " + as[i].Reason
 		}
 	}

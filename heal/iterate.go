@@ -43,7 +43,11 @@ func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput
 	}
 	verify, err := r.build(ctx, iter, StageVerify)
 	if err != nil {
-		r.revert(fixes, iter, "the verification build could not run")
+		why := "the verification build could not run"
+		if r.res.Environment != nil {
+			why = "the verification build failed because of its environment: " + r.res.Environment.Evidence
+		}
+		r.revert(fixes, iter, why)
 		return cur, "", err
 	}
 	after := r.parse(verify)
@@ -67,6 +71,13 @@ func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput
 	r.res.CI = &v
 	if v.Build != nil {
 		verify = *v.Build
+		if verify.ExitCode != 0 || verify.EnvironmentMetadata.TimedOut {
+			// The monitor's own re-run is judged like every build: an
+			// environment failure there stops the run before any fix.
+			if err := r.environment(verify); err != nil {
+				return cur, "", err
+			}
+		}
 	}
 	r.o.Logger.Info("ci verdict", "iteration", iter, "green", v.Green, "source", v.Source, "detail", v.Detail)
 	return verify, "", nil
@@ -139,11 +150,14 @@ func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []con
 	r.o.Progress.Stage(iter, StageCommit, r.fixedN)
 	defer r.timed(StageCommit)()
 	for _, f := range fixes {
+		// Settle first, so the commit message carries each bug's real
+		// line: its fix, or why the error is still there.
 		var lines []string
 		for _, i := range f.bugs {
+			r.settle(&r.res.Bugs[i], stillThere(r.res.Bugs[i].Bug, f.decision.Hunks, after), f)
 			lines = append(lines, r.res.Bugs[i].Line)
 		}
-		msg := fmt.Sprintf("salve heal: fix %s\n\n%s\n\nFixer: %s (confidence %.2f)\nRun: %s\n", f.path, strings.Join(lines, "\n"), f.result.Fixer, f.result.ConfidenceScore, r.o.RunID)
+		msg := commitMessage(f, lines, r.o.RunID)
 		h, err := r.o.Git.Commit(ctx, r.ws, []string{f.path}, msg)
 		if err != nil {
 			return fmt.Errorf("heal: commit fix of %s: %w", f.path, err)
@@ -151,10 +165,18 @@ func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []con
 		r.res.HeadCommit = h
 		r.res.Commits = append(r.res.Commits, Commit{Hash: h, Message: firstLine(msg), Files: []string{f.path}, Iteration: iter})
 		for _, i := range f.bugs {
-			r.settle(&r.res.Bugs[i], h, stillThere(r.res.Bugs[i].Bug, f.decision.Hunks, after), f)
+			r.res.Bugs[i].Commit = h
 		}
 	}
 	return nil
+}
+
+// commitMessage is the message of the commit of one fix: a subject, the
+// output_formatter's line of every bug it addresses, the fixer and its
+// confidence, and the run.
+func commitMessage(f applied, lines []string, runID string) string {
+	return fmt.Sprintf("salve heal: fix %s\n\n%s\n\nFixer: %s (confidence %.2f)\nRun: %s\n",
+		f.path, strings.Join(lines, "\n"), f.result.Fixer, f.result.ConfidenceScore, runID)
 }
 
 // stillThere reports whether bug is reported again after a fix whose hunks
@@ -190,8 +212,7 @@ func mapLine(hunks []Hunk, line int) (int, int) {
 }
 
 // settle gives a committed bug its final status.
-func (r *run) settle(b *BugResult, commit string, still bool, f applied) {
-	b.Commit = commit
+func (r *run) settle(b *BugResult, still bool, f applied) {
 	if still {
 		b.Status, b.Reason = StatusFailed, "still reported after the fix"
 		b.Line = FormatFixLine(b.Bug, unfixedReason(StatusFailed, b.Reason))

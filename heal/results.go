@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/logparse"
 )
 
 // Bug statuses in the results (seed 001 output).
@@ -50,7 +52,9 @@ type Results struct {
 	Branch     string `json:"branch"`
 	BaseCommit string `json:"base_commit"`
 	HeadCommit string `json:"head_commit"`
-	// Outcome is "green" or "red".
+	// Outcome is "green", "red", "environment" (the build failed because
+	// of its environment: see Environment) or "error" (the run itself
+	// failed: see Reason).
 	Outcome string `json:"outcome"`
 	// Reason says why the run stopped.
 	Reason string `json:"reason"`
@@ -67,9 +71,15 @@ type Results struct {
 	Bugs []BugResult `json:"bugs"`
 	// Remaining lists the bugs of the last build, when it is still red.
 	Remaining []contract.BugReport `json:"remaining"`
-	Pushed    bool                 `json:"pushed"`
-	Remote    string               `json:"remote,omitempty"`
-	CI        *Verdict             `json:"ci,omitempty"`
+	// ByType counts, per error_type, the bugs found, fixed, rejected and
+	// left, so a user can see where salve is strong.
+	ByType map[string]TypeRate `json:"by_type"`
+	// Environment is the parser's verdict when the build failed because of
+	// its environment; such a failure is never sent to a fixer.
+	Environment *logparse.EnvironmentFailure `json:"environment,omitempty"`
+	Pushed      bool                         `json:"pushed"`
+	Remote      string                       `json:"remote,omitempty"`
+	CI          *Verdict                     `json:"ci,omitempty"`
 	// Timings holds the seconds spent per stage over the whole run.
 	Timings map[string]float64 `json:"timings"`
 	// Stages lists every timed step in order, for the run store.
@@ -79,6 +89,59 @@ type Results struct {
 	LLM              LLMUsage             `json:"llm"`
 	StartedAt        string               `json:"started_at"`
 	CompletedAt      string               `json:"completed_at"`
+}
+
+// TypeRate is the tally of one error_type over a run. A bug is counted
+// once however many iterations saw it (same file, type and message with
+// its numbers blanked).
+type TypeRate struct {
+	// Found is how many distinct bugs of the type the builds reported.
+	Found int `json:"found"`
+	// Fixed is how many were fixed by a committed fix.
+	Fixed int `json:"fixed"`
+	// Rejected is how many ended with every fix refused by the gate.
+	Rejected int `json:"rejected"`
+	// Left is how many were not fixed at the end (Found - Fixed).
+	Left int `json:"left"`
+}
+
+// TallyByType counts bugs per error_type: every handled bug by its last
+// status, and every remaining report never handled as found and left.
+func TallyByType(bugs []BugResult, remaining []contract.BugReport) map[string]TypeRate {
+	last := map[string]string{}
+	typ := map[string]string{}
+	var order []string
+	see := func(b contract.BugReport, status string) {
+		k := bugKey(b)
+		if _, ok := typ[k]; !ok {
+			order = append(order, k)
+			typ[k] = string(b.ErrorType)
+		}
+		last[k] = status
+	}
+	for _, b := range bugs {
+		see(b.Bug, b.Status)
+	}
+	for _, b := range remaining {
+		if _, ok := typ[bugKey(b)]; !ok {
+			see(b, StatusFailed)
+		}
+	}
+	out := map[string]TypeRate{}
+	sort.Strings(order)
+	for _, k := range order {
+		t := out[typ[k]]
+		t.Found++
+		switch last[k] {
+		case StatusFixed:
+			t.Fixed++
+		case StatusRejected:
+			t.Rejected++
+		}
+		t.Left = t.Found - t.Fixed
+		out[typ[k]] = t
+	}
+	return out
 }
 
 // StageTiming is one timed step of a run.

@@ -155,6 +155,7 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 		return nil, err
 	}
 	err := r.loop(ctx)
+	r.close(err)
 	r.finish(ctx)
 	return r.res, err
 }
@@ -261,8 +262,10 @@ func (r *run) build(ctx context.Context, iter int, stage string) (contract.Execu
 		}
 		return out, fmt.Errorf("heal: build could not run: %w: %w", ErrEnvironment, err)
 	}
-	if out.ExitCode == 127 {
-		return out, fmt.Errorf("heal: build tool not found (exit 127): %s: %w", strings.TrimSpace(lastLine(out.BuildLog)), ErrEnvironment)
+	if out.ExitCode != 0 || out.EnvironmentMetadata.TimedOut {
+		if err := r.environment(out); err != nil {
+			return out, err
+		}
 	}
 	r.o.Logger.Info("build finished", "stage", stage, "iteration", iter, "exit_code", out.ExitCode, "seconds", out.ExecutionTimeSeconds)
 	return out, nil

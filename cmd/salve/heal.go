@@ -144,6 +144,9 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
+	if note := llmNote(o, p.fixers, s.Getenv); note != nil {
+		p.fixers = append(p.fixers, note)
+	}
 	opts := heal.Options{
 		Repo: o.Workspace, Command: o.Command, ProjectType: o.ProjectType, BuildTimeout: time.Duration(o.Timeout) * time.Second,
 		MaxIterations: o.MaxIterations, MinConfidence: o.MinConfidence, Branch: o.Branch, Push: o.Push, Remote: o.Remote, PushLease: lease,
@@ -163,19 +166,61 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 			}
 		}
 	}
+	return exitWith(healExit(res, err))
+}
+
+// healExit maps a heal's results and error to the exit status: 0 green, 1
+// still red (or the run failed), 2 bad input, 3 the environment (something
+// missing, or a build that failed because of its environment). The error
+// is returned only when it is not already in the printed summary.
+func healExit(res *heal.Results, err error) (int, error) {
+	printed := res != nil && res.Reason != ""
+	quiet := func(err error) error {
+		if printed {
+			return nil
+		}
+		return err
+	}
 	switch {
 	case errors.Is(err, heal.ErrBadInput):
-		return exitWith(exitBadInput, err)
-	case errors.Is(err, heal.ErrEnvironment):
-		return exitWith(exitEnvironment, err)
+		return exitBadInput, err
+	case errors.Is(err, heal.ErrEnvironment), res != nil && res.Outcome == heal.OutcomeEnvironment:
+		return exitEnvironment, quiet(err)
 	case err != nil:
-		return exitWith(exitFailure, err)
+		return exitFailure, quiet(err)
 	case res.Outcome == heal.OutcomeNoSignal:
-		return exitWith(exitNoSignal, nil)
+		return exitNoSignal, nil
 	case res.Outcome != heal.OutcomeGreen:
-		return exitWith(exitFailure, nil)
+		return exitFailure, nil
 	}
-	return nil
+	return exitOK, nil
+}
+
+// llmNote returns a stand-in llm tier that records, on every bug it sees,
+// why the llm tier did not run and the exact flags that enable it, or nil
+// when the llm tier is in the list.
+func llmNote(o *healOptions, fixers []heal.Fixer, getenv func(string) string) heal.Fixer {
+	var names []string
+	for _, f := range fixers {
+		if f.Name() == llmfix.Name {
+			return nil
+		}
+		names = append(names, f.Name())
+	}
+	tiers := strings.Join(append(names, llmfix.Name), ",")
+	cwd, _ := os.Getwd()
+	targets, err := llmfix.Targets(llmfix.Setup{Models: o.Models, ConfigFile: o.Config, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
+	switch {
+	case err != nil:
+		return heal.Unconfigured{Tier: llmfix.Name, Why: "its provider setup is invalid: " + err.Error(),
+			Enable: "fix the provider setup, then run salve heal --fixers " + tiers}
+	case len(targets) > 0:
+		return heal.Unconfigured{Tier: llmfix.Name, Why: "not in --fixers " + o.Fixers,
+			Enable: "a provider is configured: run salve heal --fixers " + tiers}
+	}
+	return heal.Unconfigured{Tier: llmfix.Name, Why: "no LLM provider is configured",
+		Enable: "set OPENAI_API_KEY and run salve heal --fixers " + tiers + " --models openai/gpt-4o" +
+			" (or ANTHROPIC_API_KEY with --models anthropic/claude-3-5-haiku-latest, OLLAMA_HOST with --models ollama/qwen2.5-coder, or an .ai-agent.json given with --config)"}
 }
 
 // pipeline holds the layers a heal run is wired with.
@@ -353,29 +398,70 @@ func writeResults(s *streams, o *healOptions, res *heal.Results) error {
 		}
 		_, _ = s.Stdout.Write(b)
 	} else {
-		for _, l := range finalLines(res) {
-			fmt.Fprintln(s.Stdout, l)
-		}
+		writeReport(s.Stdout, res)
 	}
 	if !s.Log.Quiet {
-		fmt.Fprintf(s.Stderr, "salve heal: %s after %d iteration(s): %s; branch %s, %d commit(s); results: %s\n",
-			res.Outcome, res.Iterations, res.Reason, res.Branch, len(res.Commits), path)
+		fmt.Fprintln(s.Stderr, summaryLine(res, path))
 	}
 	return err
+}
+
+// writeReport prints the fix lines for people: every fixed bug's line,
+// then every bug that stays red with the toolchain's message and what each
+// tier did with it, or the environment failure with its evidence and what
+// to do next.
+func writeReport(w io.Writer, res *heal.Results) {
+	if env := res.Environment; env != nil {
+		fmt.Fprintf(w, "environment failure (%s, %s): %s\n", env.Kind, env.Ecosystem, env.Evidence)
+		if env.Line > 0 {
+			fmt.Fprintf(w, "    evidence: line %d of the build log\n", env.Line)
+		}
+		fmt.Fprintln(w, "    not a bug in the code: nothing was sent to a fixer for it and nothing was committed for it")
+		fmt.Fprintf(w, "    next: %s\n", env.Hint)
+	}
+	for _, b := range finalBugs(res) {
+		fmt.Fprintln(w, b.Line)
+		for _, l := range b.Explain() {
+			fmt.Fprintln(w, "    "+l)
+		}
+	}
+}
+
+// summaryLine is the closing line on stderr; it is never blank.
+func summaryLine(res *heal.Results, path string) string {
+	outcome, reason := res.Outcome, res.Reason
+	if outcome == "" {
+		outcome = "stopped"
+	}
+	if reason == "" {
+		reason = "no reason recorded"
+	}
+	return fmt.Sprintf("salve heal: %s after %d iteration(s): %s; branch %s, %d commit(s); results: %s",
+		outcome, res.Iterations, reason, res.Branch, len(res.Commits), path)
 }
 
 // finalLines returns the fix line of every fixed bug, then the last line
 // of every bug that was never fixed.
 func finalLines(res *heal.Results) []string {
-	fixed := map[string]bool{}
 	var out []string
+	for _, b := range finalBugs(res) {
+		out = append(out, b.Line)
+	}
+	return out
+}
+
+// finalBugs returns every fixed bug, then the last entry of every bug that
+// was never fixed.
+func finalBugs(res *heal.Results) []heal.BugResult {
+	fixed := map[string]bool{}
+	var out []heal.BugResult
 	for _, b := range res.Bugs {
 		if b.Status == heal.StatusFixed {
-			out = append(out, b.Line)
+			out = append(out, b)
 			fixed[b.Bug.FilePath+"|"+b.Bug.Message] = true
 		}
 	}
-	last := map[string]string{}
+	last := map[string]heal.BugResult{}
 	var order []string
 	for _, b := range res.Bugs {
 		k := b.Bug.FilePath + "|" + b.Bug.Message
@@ -385,7 +471,7 @@ func finalLines(res *heal.Results) []string {
 		if _, ok := last[k]; !ok {
 			order = append(order, k)
 		}
-		last[k] = b.Line
+		last[k] = b
 	}
 	for _, k := range order {
 		out = append(out, last[k])

@@ -121,6 +121,7 @@ func newRootCmd(s *streams) *cobra.Command {
 		newRegistryCmd(s),
 		newValidateCmd(s),
 		newUICmd(s),
+		newBenchCmd(s),
 	)
 	refuseUnknownSubcommands(root)
 	return root

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/store"
 )
 
@@ -211,7 +213,9 @@ func writeView(w io.Writer, v store.RunView) error {
 	if r.Title != "" {
 		ew.printf("  title:     %s\n", r.Title)
 	}
-	if s := string(r.Summary); s != "" && s != "{}" {
+	if r.Kind == store.KindHeal {
+		writeHealSummary(ew, r)
+	} else if s := string(r.Summary); s != "" && s != "{}" {
 		ew.printf("  summary:   %s\n", s)
 	}
 	section(ew, "stages", len(v.Stages), func(i int) string {
@@ -353,4 +357,35 @@ func runsArtifact(o *runsOptions) int {
 		}
 		return exitOK
 	})
+}
+
+// writeHealSummary prints a heal run's results (stored as its summary) for
+// people: the outcome and why, the branch and commits, the environment
+// failure if any, and the fix rates per error_type. The whole document is
+// in the results.json artifact and in --json.
+func writeHealSummary(ew *errWriter, r store.Run) {
+	var res heal.Results
+	if len(r.Summary) == 0 || json.Unmarshal(r.Summary, &res) != nil || res.Outcome == "" {
+		if s := string(r.Summary); s != "" && s != "{}" {
+			ew.printf("  summary:   %s\n", s)
+		}
+		return
+	}
+	ew.printf("  outcome:   %s: %s\n  branch:    %s, %d commit(s), %d iteration(s)\n", res.Outcome, res.Reason, res.Branch, len(res.Commits), res.Iterations)
+	if env := res.Environment; env != nil {
+		ew.printf("  environment: %s (%s): %s\n  next:      %s\n", env.Kind, env.Ecosystem, env.Evidence, env.Hint)
+	}
+	if len(res.ByType) == 0 {
+		return
+	}
+	types := make([]string, 0, len(res.ByType))
+	for t := range res.ByType {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	ew.printf("fix rates by error type:\n  %-14s %6s %6s %9s %5s\n", "type", "found", "fixed", "rejected", "left")
+	for _, t := range types {
+		n := res.ByType[t]
+		ew.printf("  %-14s %6d %6d %9d %5d\n", t, n.Found, n.Fixed, n.Rejected, n.Left)
+	}
 }

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/salve-dev/salve/heal"
+)
+
+func TestBenchBadInput(t *testing.T) {
+	corpus := filepath.Join("..", "..", "testdata", "heal-corpus")
+	empty := t.TempDir()
+	bad := t.TempDir()
+	_ = os.MkdirAll(filepath.Join(bad, "c1", "tree"), 0o755)
+	_ = os.WriteFile(filepath.Join(bad, "c1", "case.json"), []byte(`{"class":"easy"}`), 0o644)
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"bench"}, "accepts 1 arg"},
+		{[]string{"bench", filepath.Join(empty, "nope")}, "read corpus"},
+		{[]string{"bench", empty}, "no case"},
+		{[]string{"bench", bad}, `class "easy"`},
+		{[]string{"bench", corpus, "--case", "no-such-case"}, "no case matches"},
+	} {
+		code, _, errOut := runSalve(t, tc.args...)
+		if code != exitBadInput || !strings.Contains(errOut, tc.err) {
+			t.Errorf("%v: exit %d, stderr %q; want %d containing %q", tc.args, code, errOut, exitBadInput, tc.err)
+		}
+	}
+}
+
+// TestHealExit maps outcomes and errors to heal's exit status, printing the
+// error only when the summary line does not already say it.
+func TestHealExit(t *testing.T) {
+	envErr := fmt.Errorf("heal: network (go): x: %w", heal.ErrEnvironment)
+	for _, tc := range []struct {
+		name    string
+		res     *heal.Results
+		err     error
+		code    int
+		printed bool
+	}{
+		{"green", &heal.Results{Outcome: heal.OutcomeGreen, Reason: "green"}, nil, exitOK, false},
+		{"red", &heal.Results{Outcome: heal.OutcomeRed, Reason: "r"}, nil, exitFailure, false},
+		{"environment", &heal.Results{Outcome: heal.OutcomeEnvironment, Reason: "r"}, envErr, exitEnvironment, false},
+		{"environment before results", nil, envErr, exitEnvironment, true},
+		{"bad input", nil, fmt.Errorf("x: %w", heal.ErrBadInput), exitBadInput, true},
+		{"run error", &heal.Results{Outcome: heal.OutcomeError, Reason: "commit failed"}, errors.New("commit failed"), exitFailure, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, err := healExit(tc.res, tc.err)
+			if code != tc.code || (err != nil) != tc.printed {
+				t.Errorf("healExit = %d, %v; want %d, printed %v", code, err, tc.code, tc.printed)
+			}
+		})
+	}
+}

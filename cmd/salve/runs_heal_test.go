@@ -1,0 +1,42 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/logparse"
+	"github.com/salve-dev/salve/store"
+)
+
+// TestRunsShowHeal: "salve runs show" prints a heal run's outcome, its
+// environment failure and its fix rates per error type.
+func TestRunsShowHeal(t *testing.T) {
+	res := heal.Results{Outcome: heal.OutcomeRed, Reason: "max iterations (5) reached", Branch: "salve/heal-1", Iterations: 5,
+		ByType: map[string]heal.TypeRate{
+			"SYNTAX":     {Found: 3, Fixed: 2, Left: 1},
+			"TYPE_ERROR": {Found: 2, Rejected: 1, Left: 2},
+		},
+		Environment: &logparse.EnvironmentFailure{Kind: logparse.EnvNetwork, Ecosystem: "npm", Evidence: "npm error code EAI_AGAIN", Hint: "fetch first"},
+	}
+	doc, _ := json.Marshal(res)
+	var b strings.Builder
+	if err := writeView(&b, store.RunView{Run: store.Run{RunID: "r1", Kind: store.KindHeal, Status: "red", Summary: doc}}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	for _, want := range []string{
+		"  outcome:   red: max iterations (5) reached\n",
+		"  branch:    salve/heal-1, 0 commit(s), 5 iteration(s)\n",
+		"  environment: network (npm): npm error code EAI_AGAIN\n",
+		"fix rates by error type:\n  type            found  fixed  rejected  left\n  SYNTAX              3      2         0     1\n  TYPE_ERROR          2      0         1     2\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "summary:") {
+		t.Errorf("the raw summary is printed:\n%s", got)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/paginate
+
+go 1.22
