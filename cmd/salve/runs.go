@@ -262,13 +262,20 @@ func writeView(w io.Writer, v store.RunView) error {
 	return ew.err
 }
 
+// summaryRows is how many rows of a section the short view shows; --json
+// prints the whole record.
+const summaryRows = 12
+
 func section(ew *errWriter, title string, n int, line func(int) string) {
 	if n == 0 {
 		return
 	}
 	ew.printf("%s:\n", title)
-	for i := range n {
+	for i := range min(n, summaryRows) {
 		ew.printf("  %s\n", line(i))
+	}
+	if n > summaryRows {
+		ew.printf("  … and %d more (salve runs show RUN --json prints them all)\n", n-summaryRows)
 	}
 }
 

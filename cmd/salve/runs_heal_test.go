@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/logparse"
 	"github.com/salve-dev/salve/store"
@@ -38,5 +40,22 @@ func TestRunsShowHeal(t *testing.T) {
 	}
 	if strings.Contains(got, "summary:") {
 		t.Errorf("the raw summary is printed:\n%s", got)
+	}
+}
+
+// TestRunsShowIsShort: the default view shows the first rows of a long
+// section and says how many more --json holds.
+func TestRunsShowIsShort(t *testing.T) {
+	v := store.RunView{Run: store.Run{RunID: "r2", Kind: store.KindTool, Status: "succeeded"}}
+	for i := 0; i < 30; i++ {
+		v.Events = append(v.Events, contract.LogEventV1{Level: "INFO", Message: fmt.Sprintf("event %d", i)})
+	}
+	var b strings.Builder
+	if err := writeView(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if !strings.Contains(got, "event 11\n") || strings.Contains(got, "event 12\n") || !strings.Contains(got, "… and 18 more (salve runs show RUN --json prints them all)") {
+		t.Errorf("short view:\n%s", got)
 	}
 }
