@@ -105,6 +105,9 @@ func (o *Options) defaults() error {
 	if o.WorktreeDir == "" {
 		o.WorktreeDir = filepath.Join(os.TempDir(), "salve-heal-"+o.RunID)
 	}
+	if o.WorktreeDir, err = filepath.Abs(o.WorktreeDir); err != nil {
+		return fmt.Errorf("heal: worktree folder: %w: %w", ErrBadInput, err)
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -128,6 +131,9 @@ type run struct {
 	tried   map[string]map[string]int // reverted patched contents per file → iteration
 	fixedN  int
 	started time.Time
+	// guard is the pinned Git of the worktree (nil with a Git that cannot
+	// be pinned, such as a test fake).
+	guard *guardedGit
 }
 
 // Run heals the repository of o: see the package doc. It returns the
@@ -188,8 +194,19 @@ func (r *run) setup(ctx context.Context) error {
 	if _, err := r.o.Git.RevParse(ctx, top, "refs/heads/"+r.o.Branch); err == nil {
 		return fmt.Errorf("heal: branch %s already exists: %w", r.o.Branch, ErrBadInput)
 	}
-	if err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, r.o.Branch, lockReason(os.Getpid(), r.o.Branch)); err != nil {
-		return fmt.Errorf("heal: create worktree on branch %s: %w", r.o.Branch, err)
+	// With a Git that can be pinned, the worktree starts detached and the
+	// heal branch is made at the first commit, so a run that commits
+	// nothing leaves no branch behind.
+	branch := r.o.Branch
+	if _, ok := r.o.Git.(PinnableGit); ok {
+		branch = ""
+	}
+	if err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, branch, lockReason(os.Getpid(), r.o.Branch)); err != nil {
+		return fmt.Errorf("heal: create worktree for branch %s: %w", r.o.Branch, err)
+	}
+	if err := r.pin(ctx, top); err != nil {
+		_ = r.o.Worktrees.Remove(context.WithoutCancel(ctx), top, r.o.WorktreeDir)
+		return err
 	}
 	r.ws = filepath.Join(r.o.WorktreeDir, rel)
 	r.res.BaseCommit, err = r.o.Git.Head(ctx, r.ws)
@@ -251,6 +268,13 @@ func (r *run) build(ctx context.Context, iter int, stage string) (contract.Execu
 		in.ProjectType = &pt
 	}
 	out, err := r.o.Executor.Run(ctx, in)
+	if r.guard != nil {
+		// The build could write the worktree: put its .git back and check
+		// the git directory before anything else trusts them.
+		if gerr := r.guard.guard(); gerr != nil {
+			return out, gerr
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return out, fmt.Errorf("heal: build: %w", ctx.Err())

@@ -1,8 +1,11 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -21,6 +24,14 @@ import (
 //
 // "remove" forces the removal of a locked worktree (git worktree remove
 // -f -f). "list" returns `git worktree list --porcelain`.
+//
+// "gitdir" (files [path]) returns the absolute git directory of the
+// worktree at path, found from the repository's own records
+// (<common dir>/worktrees/*/gitdir), never from the worktree's .git file,
+// which whatever runs in the worktree can rewrite. salve heal records it
+// when it creates a worktree and pins every later git command to it.
+//
+// An "add" without a branch creates a detached worktree (--detach).
 const ActionGitWorktree = "git_worktree"
 
 // Worktree operations of [ActionGitWorktree].
@@ -29,6 +40,7 @@ const (
 	WorktreeRemove = "remove"
 	WorktreeList   = "list"
 	WorktreePrune  = "prune"
+	WorktreeGitDir = "gitdir"
 )
 
 var worktreeSpec = actionSpec{
@@ -43,9 +55,9 @@ func checkWorktree(cmd *contract.GitAgentCommandV1) error {
 	switch cmd.Ref {
 	case WorktreeList, WorktreePrune:
 		return nil
-	case WorktreeAdd, WorktreeRemove:
+	case WorktreeAdd, WorktreeRemove, WorktreeGitDir:
 	default:
-		return fmt.Errorf("ref: want add, remove, list or prune, got %q", cmd.Ref)
+		return fmt.Errorf("ref: want add, remove, list, prune or gitdir, got %q", cmd.Ref)
 	}
 	if len(cmd.Files) != 1 {
 		return errors.New("files: want exactly one worktree path")
@@ -54,11 +66,13 @@ func checkWorktree(cmd *contract.GitAgentCommandV1) error {
 	if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 		return fmt.Errorf("files[0]: want an absolute, clean path, got %q", p)
 	}
-	if cmd.Ref == WorktreeRemove {
+	if cmd.Ref == WorktreeRemove || cmd.Ref == WorktreeGitDir {
 		return nil
 	}
-	if err := checkRefName(cmd.Branch); err != nil {
-		return fmt.Errorf("branch: %w", err)
+	if cmd.Branch != "" {
+		if err := checkRefName(cmd.Branch); err != nil {
+			return fmt.Errorf("branch: %w", err)
+		}
 	}
 	if cmd.StartPoint == "" {
 		cmd.StartPoint = "HEAD"
@@ -85,5 +99,55 @@ func buildWorktree(cmd contract.GitAgentCommandV1, _ []string) ([]string, string
 	if cmd.Message != nil {
 		args = append(args, "--lock", "--reason="+*cmd.Message)
 	}
+	if cmd.Branch == "" {
+		return append(args, "--detach", "--", cmd.Files[0], cmd.StartPoint), ""
+	}
 	return append(args, "-b", cmd.Branch, "--", cmd.Files[0], cmd.StartPoint), ""
+}
+
+// worktreeGitDir answers the "gitdir" operation: it asks git for the
+// repository's common directory (in dir, the repository), then finds the
+// entry of <common>/worktrees whose gitdir file names path/.git.
+func (a *Runner) worktreeGitDir(ctx context.Context, dir, path string) contract.ActionResult {
+	run := a.git(ctx, "", dir, false, []string{"rev-parse", "--path-format=absolute", "--git-common-dir"}, "")
+	res := a.result(run)
+	if res.OutputType != contract.OutputText {
+		return res
+	}
+	common := strings.TrimRight(res.Data, "\r\n")
+	entries, err := os.ReadDir(filepath.Join(common, "worktrees"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return failure(KindInternal, fmt.Sprintf("read the worktrees of %s: %v", common, err), nil)
+	}
+	want := map[string]bool{filepath.Join(path, ".git"): true}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		want[filepath.Join(real, ".git")] = true
+	}
+	for _, e := range entries {
+		gd := filepath.Join(common, "worktrees", e.Name())
+		if st, err := os.Lstat(gd); err != nil || !st.IsDir() {
+			continue
+		}
+		b, err := readSmall(filepath.Join(gd, "gitdir"))
+		if err != nil {
+			continue
+		}
+		if want[filepath.Clean(strings.TrimSpace(b))] {
+			return textResult(gd+"\n", nil)
+		}
+	}
+	return failure(KindGitFailed, fmt.Sprintf("%s is not a worktree of the repository at %s", path, common), nil)
+}
+
+// readSmall reads a regular file of at most 4 KiB.
+func readSmall(p string) (string, error) {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return "", err
+	}
+	if !st.Mode().IsRegular() || st.Size() > 4096 {
+		return "", fmt.Errorf("%s: not a small regular file", p)
+	}
+	b, err := os.ReadFile(p)
+	return string(b), err
 }
