@@ -20,6 +20,15 @@ const DefaultMaxIterations = 5
 // DefaultBranchPrefix starts the default heal branch name.
 const DefaultBranchPrefix = "salve/heal-"
 
+// Outcomes of a run that did not get to a verdict, besides OutcomeGreen
+// and OutcomeRed: Results.Reason then holds the error.
+const (
+	// OutcomeInterrupted: the run was cancelled (SIGINT, SIGTERM).
+	OutcomeInterrupted = "interrupted"
+	// OutcomeError: the run stopped on an error.
+	OutcomeError = "error"
+)
+
 // ErrBadInput is wrapped by Run for invalid options or a workspace that is
 // not a git repository (exit code 2).
 var ErrBadInput = errors.New("bad input")
@@ -131,6 +140,8 @@ type run struct {
 	tried   map[string]map[string]int // reverted patched contents per file → iteration
 	fixedN  int
 	started time.Time
+	// added is true once the worktree exists.
+	added bool
 	// guard is the pinned Git of the worktree (nil with a Git that cannot
 	// be pinned, such as a test fake).
 	guard *guardedGit
@@ -153,12 +164,65 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	for _, f := range o.Fixers {
 		r.res.Fixers = append(r.res.Fixers, f.Name())
 	}
+	r.begin(ctx)
 	if err := r.setup(ctx); err != nil {
+		r.fail(ctx, err)
+		if r.added {
+			r.finish(ctx)
+		} else {
+			r.record(ctx)
+		}
 		return nil, err
 	}
 	err := r.loop(ctx)
+	if err != nil {
+		r.fail(ctx, err)
+	}
 	r.finish(ctx)
 	return r.res, err
+}
+
+// fail sets the outcome of a run that ended on err.
+func (r *run) fail(ctx context.Context, err error) {
+	r.res.Outcome, r.res.Reason = OutcomeError, err.Error()
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		r.res.Outcome = OutcomeInterrupted
+		r.res.Reason = "interrupted: " + err.Error()
+	}
+}
+
+// begin records the run in the store as running (a LiveRecorder), and
+// routes every stage the run enters to it.
+func (r *run) begin(ctx context.Context) {
+	lr, ok := r.o.Recorder.(LiveRecorder)
+	if !ok {
+		return
+	}
+	stale, err := lr.BeginHeal(ctx, r.res)
+	for _, id := range stale {
+		r.o.Logger.Info("marked an abandoned heal run as interrupted", "interrupted_run", id)
+	}
+	if err != nil {
+		r.o.Logger.Warn("could not record the run as it starts", "error", err)
+		return
+	}
+	r.o.Progress = stageRecorder{Progress: r.o.Progress, ctx: ctx, lr: lr, res: r.res, log: r.o.Logger}
+}
+
+// stageRecorder passes progress on and records each stage in the store.
+type stageRecorder struct {
+	Progress
+	ctx context.Context
+	lr  LiveRecorder
+	res *Results
+	log *slog.Logger
+}
+
+func (s stageRecorder) Stage(iteration int, stage string, fixed int) {
+	s.Progress.Stage(iteration, stage, fixed)
+	if err := s.lr.HealStage(context.WithoutCancel(s.ctx), s.res, iteration, stage); err != nil {
+		s.log.Warn("could not record the stage", "stage", stage, "error", err)
+	}
 }
 
 // setup cleans stale worktrees and creates this run's worktree.
@@ -204,8 +268,8 @@ func (r *run) setup(ctx context.Context) error {
 	if err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, branch, lockReason(os.Getpid(), r.o.Branch)); err != nil {
 		return fmt.Errorf("heal: create worktree for branch %s: %w", r.o.Branch, err)
 	}
+	r.added = true
 	if err := r.pin(ctx, top); err != nil {
-		_ = r.o.Worktrees.Remove(context.WithoutCancel(ctx), top, r.o.WorktreeDir)
 		return err
 	}
 	r.ws = filepath.Join(r.o.WorktreeDir, rel)
@@ -218,16 +282,21 @@ func (r *run) setup(ctx context.Context) error {
 	return nil
 }
 
-// finish removes the worktree, fills the closing fields and records the run.
+// finish removes the worktree, fills the closing fields and records the
+// run. It runs even when ctx is cancelled (SIGINT, SIGTERM): the removal
+// and the record then get a bounded time of their own.
 func (r *run) finish(ctx context.Context) {
-	if !r.o.KeepWorktree {
+	if !r.o.KeepWorktree && r.added {
 		stop := r.timed(StageCleanup)
-		list, _ := r.o.Worktrees.List(ctx, r.o.Repo)
-		if len(list) > 0 {
-			if err := r.o.Worktrees.Remove(context.WithoutCancel(ctx), list[0].Path, r.o.WorktreeDir); err != nil {
-				r.o.Logger.Warn("could not remove the heal worktree", "path", r.o.WorktreeDir, "error", err)
-			}
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		list, err := r.o.Worktrees.List(cctx, r.o.Repo)
+		if err == nil && len(list) > 0 {
+			err = r.o.Worktrees.Remove(cctx, list[0].Path, r.o.WorktreeDir)
 		}
+		if err != nil {
+			r.o.Logger.Warn("could not remove the heal worktree", "path", r.o.WorktreeDir, "error", err)
+		}
+		cancel()
 		stop()
 	}
 	for _, f := range r.o.Fixers {
@@ -235,12 +304,24 @@ func (r *run) finish(ctx context.Context) {
 			r.res.LLM.Add(a.Accounting())
 		}
 	}
-	r.res.CompletedAt = contract.Timestamp(r.o.Now())
 	r.o.Progress.Done()
-	if r.o.Recorder != nil {
-		if err := r.o.Recorder.RecordHeal(context.WithoutCancel(ctx), r.res); err != nil {
-			r.o.Logger.Warn("could not record the run", "error", err)
-		}
+	r.record(ctx)
+}
+
+// cleanupTimeout bounds the removal of the worktree and the final record
+// of a run that was cancelled.
+const cleanupTimeout = 30 * time.Second
+
+// record fills the completion time and records the run.
+func (r *run) record(ctx context.Context) {
+	r.res.CompletedAt = contract.Timestamp(r.o.Now())
+	if r.o.Recorder == nil {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	if err := r.o.Recorder.RecordHeal(cctx, r.res); err != nil {
+		r.o.Logger.Warn("could not record the run", "error", err)
 	}
 }
 
