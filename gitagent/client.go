@@ -338,4 +338,7 @@ const (
 	WorktreeList      = agent.WorktreeList
 	WorktreePrune     = agent.WorktreePrune
 	WorktreeGitDir    = agent.WorktreeGitDir
+	WorktreeReset     = agent.WorktreeReset
+	WorktreeClean     = agent.WorktreeClean
+	WorktreeStatus    = agent.WorktreeStatus
 )

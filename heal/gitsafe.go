@@ -23,6 +23,8 @@ type PinnableGit interface {
 	// CreateBranch creates branch at the current HEAD of dir and switches
 	// to it.
 	CreateBranch(ctx context.Context, dir, branch string) error
+	// Do runs one git agent command in dir and returns its output.
+	Do(ctx context.Context, dir string, cmd contract.GitAgentCommandV1) (string, error)
 }
 
 // GitDirFinder finds a worktree's git directory from the repository's own
@@ -42,7 +44,7 @@ var ErrGitTampered = errors.New("the heal worktree's git metadata was tampered w
 // commit is the tip of the heal branch, so a commit made anywhere else is
 // never reported.
 type guardedGit struct {
-	pinned   Git
+	pinned   PinnableGit
 	user     Git
 	create   func(ctx context.Context, dir, branch string) error
 	repo     string // the user's repository (its main work tree)
@@ -96,6 +98,14 @@ func (g *guardedGit) RevParse(ctx context.Context, dir, ref string) (string, err
 		return "", err
 	}
 	return g.pinned.RevParse(ctx, dir, ref)
+}
+
+// guardedDo runs one git agent command in the worktree, guarded.
+func (g *guardedGit) guardedDo(ctx context.Context, cmd contract.GitAgentCommandV1) (string, error) {
+	if err := g.guard(); err != nil {
+		return "", err
+	}
+	return g.pinned.Do(ctx, g.workTree, cmd)
 }
 
 // guard checks the git directory's back-link and puts the worktree's .git

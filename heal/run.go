@@ -57,9 +57,14 @@ type Options struct {
 	// Push pushes the heal branch to Remote after each commit.
 	Push   bool
 	Remote string
-	// WorktreeDir is where the worktree is created; empty means a folder
-	// named after the run under the system temp dir.
+	// WorktreeDir, when set, is where a fresh worktree is created for this
+	// run and removed at its end. Empty means one of salve's persistent
+	// worktrees of the repository under WorktreeRoot (see persist.go);
+	// with a Git that cannot be pinned, a fresh one in the temp folder.
 	WorktreeDir string
+	// WorktreeRoot holds the persistent worktrees; empty means
+	// DefaultWorktreeRoot.
+	WorktreeRoot string
 	// KeepWorktree leaves the worktree in place after the run.
 	KeepWorktree bool
 	// RunID names the run; empty means a new UUID.
@@ -111,11 +116,22 @@ func (o *Options) defaults() error {
 	if o.Remote == "" {
 		o.Remote = "origin"
 	}
-	if o.WorktreeDir == "" {
+	if _, ok := o.Git.(PinnableGit); o.WorktreeDir == "" && !ok {
 		o.WorktreeDir = filepath.Join(os.TempDir(), "salve-heal-"+o.RunID)
 	}
-	if o.WorktreeDir, err = filepath.Abs(o.WorktreeDir); err != nil {
-		return fmt.Errorf("heal: worktree folder: %w: %w", ErrBadInput, err)
+	if o.WorktreeDir != "" {
+		if o.WorktreeDir, err = filepath.Abs(o.WorktreeDir); err != nil {
+			return fmt.Errorf("heal: worktree folder: %w: %w", ErrBadInput, err)
+		}
+	} else {
+		if o.WorktreeRoot == "" {
+			if o.WorktreeRoot, err = DefaultWorktreeRoot(os.Getenv); err != nil {
+				return fmt.Errorf("%w: %w", ErrEnvironment, err)
+			}
+		}
+		if o.WorktreeRoot, err = filepath.Abs(o.WorktreeRoot); err != nil {
+			return fmt.Errorf("heal: worktree root: %w: %w", ErrBadInput, err)
+		}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -142,6 +158,10 @@ type run struct {
 	started time.Time
 	// added is true once the worktree exists.
 	added bool
+	// slot is the persistent worktree in use (nil for a fresh one);
+	// reused says it was verified and reset rather than created.
+	slot   *slot
+	reused bool
 	// guard is the pinned Git of the worktree (nil with a Git that cannot
 	// be pinned, such as a test fake).
 	guard *guardedGit
@@ -167,6 +187,9 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	r.begin(ctx)
 	if err := r.setup(ctx); err != nil {
 		r.fail(ctx, err)
+		if !r.added {
+			r.slot.release()
+		}
 		if r.added {
 			r.finish(ctx)
 		} else {
@@ -258,6 +281,12 @@ func (r *run) setup(ctx context.Context) error {
 	if _, err := r.o.Git.RevParse(ctx, top, "refs/heads/"+r.o.Branch); err == nil {
 		return fmt.Errorf("heal: branch %s already exists: %w", r.o.Branch, ErrBadInput)
 	}
+	if r.o.WorktreeDir == "" {
+		if err := r.usePersistent(ctx, top); err != nil {
+			return err
+		}
+		return r.ready(ctx, rel)
+	}
 	// With a Git that can be pinned, the worktree starts detached and the
 	// heal branch is made at the first commit, so a run that commits
 	// nothing leaves no branch behind.
@@ -272,13 +301,19 @@ func (r *run) setup(ctx context.Context) error {
 	if err := r.pin(ctx, top); err != nil {
 		return err
 	}
+	return r.ready(ctx, rel)
+}
+
+// ready reads the base commit of the worktree the run will use.
+func (r *run) ready(ctx context.Context, rel string) error {
+	var err error
 	r.ws = filepath.Join(r.o.WorktreeDir, rel)
 	r.res.BaseCommit, err = r.o.Git.Head(ctx, r.ws)
 	if err != nil {
 		return fmt.Errorf("heal: read HEAD: %w: %w", ErrEnvironment, err)
 	}
 	r.res.HeadCommit = r.res.BaseCommit
-	r.o.Logger.Info("heal worktree ready", "path", r.ws, "branch", r.o.Branch, "base", r.res.BaseCommit)
+	r.o.Logger.Info("heal worktree ready", "path", r.ws, "branch", r.o.Branch, "base", r.res.BaseCommit, "reused", r.reused)
 	return nil
 }
 
@@ -286,7 +321,13 @@ func (r *run) setup(ctx context.Context) error {
 // run. It runs even when ctx is cancelled (SIGINT, SIGTERM): the removal
 // and the record then get a bounded time of their own.
 func (r *run) finish(ctx context.Context) {
-	if !r.o.KeepWorktree && r.added {
+	if r.slot != nil {
+		stop := r.timed(StageCleanup)
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		r.releasePersistent(cctx)
+		cancel()
+		stop()
+	} else if !r.o.KeepWorktree && r.added {
 		stop := r.timed(StageCleanup)
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		list, err := r.o.Worktrees.List(cctx, r.o.Repo)

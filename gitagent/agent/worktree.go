@@ -32,6 +32,15 @@ import (
 // when it creates a worktree and pins every later git command to it.
 //
 // An "add" without a branch creates a detached worktree (--detach).
+//
+// Three operations serve a worktree that is reused (salve heal keeps one
+// per repository); they run in the agent's work tree, which salve pins
+// with --git-dir and --work-tree:
+//
+//	reset   start_point (required): git checkout --force --detach START --
+//	clean   git clean -ffdx (untracked and ignored files, nested repositories)
+//	status  git status --porcelain -z --ignored --untracked-files=all:
+//	        empty when the work tree is exactly its commit
 const ActionGitWorktree = "git_worktree"
 
 // Worktree operations of [ActionGitWorktree].
@@ -41,11 +50,14 @@ const (
 	WorktreeList   = "list"
 	WorktreePrune  = "prune"
 	WorktreeGitDir = "gitdir"
+	WorktreeReset  = "reset"
+	WorktreeClean  = "clean"
+	WorktreeStatus = "status"
 )
 
 var worktreeSpec = actionSpec{
 	name:   ActionGitWorktree,
-	doc:    "manage linked worktrees: ref add (files [path], branch, start_point, message = lock reason), remove, list, prune",
+	doc:    "manage linked worktrees: ref add (files [path], branch, start_point, message = lock reason), remove, list, prune, gitdir; reset (start_point), clean, status of the work tree",
 	fields: []string{"ref", "files", "branch", "start_point", "message"},
 	check:  checkWorktree,
 	build:  buildWorktree,
@@ -53,11 +65,19 @@ var worktreeSpec = actionSpec{
 
 func checkWorktree(cmd *contract.GitAgentCommandV1) error {
 	switch cmd.Ref {
-	case WorktreeList, WorktreePrune:
+	case WorktreeList, WorktreePrune, WorktreeClean, WorktreeStatus:
+		return nil
+	case WorktreeReset:
+		if cmd.StartPoint == "" {
+			return errors.New("start_point: required")
+		}
+		if err := checkRev(cmd.StartPoint); err != nil {
+			return fmt.Errorf("start_point: %w", err)
+		}
 		return nil
 	case WorktreeAdd, WorktreeRemove, WorktreeGitDir:
 	default:
-		return fmt.Errorf("ref: want add, remove, list, prune or gitdir, got %q", cmd.Ref)
+		return fmt.Errorf("ref: want add, remove, list, prune, gitdir, reset, clean or status, got %q", cmd.Ref)
 	}
 	if len(cmd.Files) != 1 {
 		return errors.New("files: want exactly one worktree path")
@@ -92,6 +112,12 @@ func buildWorktree(cmd contract.GitAgentCommandV1, _ []string) ([]string, string
 		return []string{"worktree", "list", "--porcelain"}, ""
 	case WorktreePrune:
 		return []string{"worktree", "prune"}, ""
+	case WorktreeReset:
+		return []string{"checkout", "--quiet", "--force", "--detach", cmd.StartPoint, "--"}, ""
+	case WorktreeClean:
+		return []string{"clean", "-ffdxq"}, ""
+	case WorktreeStatus:
+		return []string{"status", "--porcelain", "-z", "--ignored", "--untracked-files=all"}, ""
 	case WorktreeRemove:
 		return []string{"worktree", "remove", "--force", "--force", "--", cmd.Files[0]}, ""
 	}
