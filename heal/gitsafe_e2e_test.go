@@ -121,11 +121,17 @@ func healCLI(t *testing.T, repo string, args ...string) (*heal.Results, string) 
 	if err != nil {
 		t.Fatalf("salve heal: %v", err)
 	}
+	res, _ := decodeResults(r.Stdout)
+	return res, string(r.Stderr)
+}
+
+// decodeResults decodes results.json as printed by --json.
+func decodeResults(b []byte) (*heal.Results, error) {
 	var res heal.Results
-	if json.Unmarshal(r.Stdout, &res) != nil {
-		return nil, string(r.Stderr)
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, err
 	}
-	return &res, string(r.Stderr)
+	return &res, nil
 }
 
 // checkCommitsOnBranch fails when res reports a commit that is not on the

@@ -1,0 +1,158 @@
+package heal_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/sandbox"
+)
+
+// healEnv is the environment of the salve binary with its data folder
+// (the persistent worktrees) at data.
+func healEnv(data string) []string {
+	gitAgent, _ := heal.Binaries()
+	return sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_CONFIG_NOSYSTEM"),
+		map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_DATA_HOME": data})
+}
+
+// healWith runs `salve heal --json` on repo with the data folder data.
+func healWith(t *testing.T, data, repo string, args ...string) (*heal.Results, string) {
+	t.Helper()
+	_, salve := heal.Binaries()
+	full := append([]string{"heal", "--workspace", repo, "--no-store", "--json", "--isolation", "none", "--results", filepath.Join(t.TempDir(), "results.json")}, args...)
+	r, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: full, Env: healEnv(data), Timeout: 3 * time.Minute})
+	if err != nil {
+		t.Fatalf("salve heal: %v", err)
+	}
+	res, _ := decodeResults(r.Stdout)
+	return res, string(r.Stderr)
+}
+
+var worktreeReady = regexp.MustCompile(`"msg":"heal worktree ready".*?"path":"([^"]+)".*?"reused":(true|false)`)
+
+// readyPath returns the worktree path and whether it was reused, from the
+// heal's log.
+func readyPath(stderr string) (string, bool) {
+	m := worktreeReady.FindStringSubmatch(stderr)
+	if m == nil {
+		return "", false
+	}
+	return m[1], m[2] == "true"
+}
+
+// TestPersistentWorktreeNeverTrusted runs a hostile build in one heal
+// (leaving files, changing a tracked file, rewriting .git, changing the
+// git directory's back-link) and checks that the next heal of the same
+// repository, in the same persistent worktree folder, starts from a work
+// tree that is exactly the commit: its build checks that it is.
+func TestPersistentWorktreeNeverTrusted(t *testing.T) {
+	need(t, "sh", "cc", "make")
+	gitIdentity(t)
+	const leave = `echo 'echo planted' > planted.sh; mkdir -p out/deep; echo x > out/deep/obj; echo '// changed' >> calc.h; chmod 000 out`
+	for _, tc := range []struct {
+		name, attack string
+	}{
+		{"leaves files", leave},
+		{"rewrites .git", leave + `; printf 'gitdir: %s\n' "$PWD/evil/.git" > .git`},
+		{"replaces .git by a folder", leave + `; rm -f .git; cp -R evil/.git .git`},
+		{"changes the gitdir", leave + `; gd=$(sed 's/^gitdir: //' .git); echo /nowhere/.git > "$gd/gitdir"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := t.TempDir()
+			marker := filepath.Join(t.TempDir(), "escaped")
+			repo := repoFrom(t, "c-broken")
+			if err := os.WriteFile(filepath.Join(repo, "evil.sh"), []byte(attackScript(marker, false)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			// The attack makes evil/ and rewrites .git; the test's own
+			// step runs after it, then the build fails.
+			run(t, repo, "git", "add", "evil.sh")
+			run(t, repo, "git", "commit", "-qm", "hostile build")
+			before := userState(t, repo)
+			head := run(t, repo, "git", "rev-parse", "HEAD")
+			_, out1 := healWith(t, data, repo, "--cmd", "cp .git .git-saved; sh evil.sh; cp .git-saved .git; "+tc.attack+"; exit 1", "--max-iterations", "1")
+			wt1, _ := readyPath(out1)
+			if wt1 == "" {
+				t.Fatalf("first heal made no worktree:\n%s", out1)
+			}
+			// The second heal's build passes only in a pristine tree.
+			check := `test ! -e planted.sh && test ! -e out && test ! -e evil && test ! -e .git-saved && ! grep -q changed calc.h && test -f .git && grep -q '^gitdir: ' .git && ! grep -q evil .git`
+			res, out2 := healWith(t, data, repo, "--cmd", check)
+			wt2, reused := readyPath(out2)
+			if wt2 != wt1 {
+				t.Errorf("the second heal used %s, not the persistent %s", wt2, wt1)
+			}
+			if res == nil || res.Outcome != heal.OutcomeGreen || res.Reason != "the build was already green" {
+				t.Fatalf("the second heal's build did not find a pristine tree (reused %v): %+v\n%s", reused, res, out2)
+			}
+			if res.BaseCommit != head {
+				t.Errorf("base %s, want the user's HEAD %s", res.BaseCommit, head)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Error("a planted hook ran")
+			}
+			if userState(t, repo) != before {
+				t.Error("the user's work tree, index or branches changed")
+			}
+			if b := run(t, repo, "git", "branch", "--list", "salve/*"); b != "" {
+				t.Errorf("heal branches though nothing was committed: %q", b)
+			}
+		})
+	}
+}
+
+// TestConcurrentHeals runs two heals of one repository and two of another
+// at the same time: each fixes its bug on its own branch, the two heals
+// of one repository use different worktrees, and the checkouts are
+// untouched. A third round reuses the worktrees.
+func TestConcurrentHeals(t *testing.T) {
+	need(t, "sh", "cc", "make", "sleep")
+	gitIdentity(t)
+	data := t.TempDir()
+	repos := []string{repoFrom(t, "c-broken"), repoFrom(t, "c-broken")}
+	before := []string{userState(t, repos[0]), userState(t, repos[1])}
+	for round := 0; round < 2; round++ {
+		type out struct {
+			res    *heal.Results
+			stderr string
+		}
+		outs := make([]out, 4)
+		var wg sync.WaitGroup
+		for i := range outs {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				res, stderr := healWith(t, data, repos[i%2], "--cmd", "sleep 1; make", "--branch", fmt.Sprintf("salve/r%d-h%d", round, i))
+				outs[i] = out{res, stderr}
+			}(i)
+		}
+		wg.Wait()
+		paths := map[string]bool{}
+		for i, o := range outs {
+			if o.res == nil || o.res.Outcome != heal.OutcomeGreen || len(o.res.Commits) != 1 {
+				t.Fatalf("round %d heal %d: %+v\n%s", round, i, o.res, o.stderr)
+			}
+			checkCommitsOnBranch(t, repos[i%2], o.res)
+			p, reused := readyPath(o.stderr)
+			if paths[p] {
+				t.Errorf("round %d: two heals shared the worktree %s", round, p)
+			}
+			paths[p] = true
+			if round == 1 && !reused {
+				t.Errorf("round 2 heal %d did not reuse its worktree %s", i, p)
+			}
+		}
+	}
+	for i, repo := range repos {
+		if userState(t, repo) != before[i] {
+			t.Errorf("repository %d: the user's work tree, index or branches changed", i)
+		}
+	}
+}
