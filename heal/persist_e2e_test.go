@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -154,5 +156,67 @@ func TestConcurrentHeals(t *testing.T) {
 		if userState(t, repo) != before[i] {
 			t.Errorf("repository %d: the user's work tree, index or branches changed", i)
 		}
+	}
+}
+
+// TestGC runs `salve gc` after a heal: a worktree a heal holds is left
+// alone, then salve's worktree goes, while the user's own worktree (locked
+// too), the user's branches and the heal branch stay.
+func TestGC(t *testing.T) {
+	need(t, "sh", "cc", "make")
+	gitIdentity(t)
+	data := t.TempDir()
+	repo := repoFrom(t, "c-broken")
+	userWT := filepath.Join(t.TempDir(), "mine")
+	run(t, repo, "git", "worktree", "add", "-q", "-b", "mine", userWT)
+	run(t, repo, "git", "worktree", "lock", "--reason", "my own", userWT)
+	before := userState(t, repo)
+	res, out := healWith(t, data, repo, "--cmd", "make")
+	if res == nil || len(res.Commits) != 1 {
+		t.Fatalf("heal: %+v\n%s", res, out)
+	}
+	wt, _ := readyPath(out)
+	gc := func() string {
+		_, salve := heal.Binaries()
+		r, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: []string{"gc"}, Env: healEnv(data), Timeout: time.Minute})
+		if err != nil || r.ExitCode != 0 {
+			t.Fatalf("salve gc: %v exit %d: %s", err, r.ExitCode, r.Stderr)
+		}
+		return string(r.Stdout)
+	}
+	// A heal holding the worktree: gc leaves it.
+	lock, err := os.OpenFile(wt+".lock", os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	if got := gc(); got != "in use "+wt+"\n" {
+		t.Errorf("gc with the worktree held: %q", got)
+	}
+	if _, err := os.Stat(wt); err != nil {
+		t.Errorf("gc removed a worktree in use: %v", err)
+	}
+	_ = lock.Close()
+	if got := gc(); got != "removed "+wt+"\n" {
+		t.Errorf("gc: %q", got)
+	}
+	list := worktreeList(repo)
+	if strings.Count(list, "worktree ") != 2 || !strings.Contains(list, userWT) || !strings.Contains(list, "locked my own") {
+		t.Errorf("worktrees after gc:\n%s", list)
+	}
+	if _, err := os.Stat(wt); err == nil {
+		t.Error("the worktree folder is still there")
+	}
+	if got := run(t, repo, "git", "rev-parse", "refs/heads/"+res.Branch); got != res.HeadCommit {
+		t.Errorf("the heal branch is at %q after gc, want %s", got, res.HeadCommit)
+	}
+	if userState(t, repo) != before {
+		t.Error("the user's work tree, index or branches changed")
+	}
+	// The next heal makes a new worktree.
+	if res, out := healWith(t, data, repo, "--cmd", "true"); res == nil || res.Outcome != heal.OutcomeGreen {
+		t.Errorf("heal after gc: %+v\n%s", res, out)
 	}
 }
