@@ -341,4 +341,5 @@ const (
 	WorktreeReset     = agent.WorktreeReset
 	WorktreeClean     = agent.WorktreeClean
 	WorktreeStatus    = agent.WorktreeStatus
+	WorktreeDetach    = agent.WorktreeDetach
 )

@@ -214,9 +214,12 @@ func (r *run) pin(ctx context.Context, top string) error {
 	if !ok {
 		return fmt.Errorf("heal: the worktrees cannot name their git directory, so git cannot be pinned: %w", ErrEnvironment)
 	}
-	gd, err := finder.GitDir(ctx, top, r.o.WorktreeDir)
-	if err != nil {
-		return fmt.Errorf("heal: find the git directory of %s: %w: %w", r.o.WorktreeDir, ErrEnvironment, err)
+	gd := r.gitDir // found and verified by reuse
+	if gd == "" {
+		var err error
+		if gd, err = finder.GitDir(ctx, top, r.o.WorktreeDir); err != nil {
+			return fmt.Errorf("heal: find the git directory of %s: %w: %w", r.o.WorktreeDir, ErrEnvironment, err)
+		}
 	}
 	if err := checkGitDir(r.o.WorktreeDir, gd); err != nil {
 		return err

@@ -206,7 +206,11 @@ func (r *run) reuse(ctx context.Context, pg PinnableGit, finder GitDirFinder, to
 	if got, err := readSmallFile(filepath.Join(dir, ".git")); err != nil || got != gitFileContent(gd) {
 		return errors.New("its .git file changed during the reset")
 	}
-	return checkGitDir(dir, gd)
+	if err := checkGitDir(dir, gd); err != nil {
+		return err
+	}
+	r.gitDir = gd
+	return nil
 }
 
 // recreate removes the slot's worktree, whatever state it is in, and adds
@@ -225,14 +229,15 @@ func (r *run) recreate(ctx context.Context, top string) error {
 }
 
 // releasePersistent detaches the worktree from the heal branch (so the
-// user can check the branch out), leaves the rest for the next heal's
-// reset, and frees the slot.
+// user can check the branch out; with --keep-worktree too, the files stay
+// as they are), leaves the rest for the next heal's reset, and frees the
+// slot.
 func (r *run) releasePersistent(ctx context.Context) {
 	defer r.slot.release()
-	if r.guard == nil || r.o.KeepWorktree {
-		return
+	if r.guard == nil || !r.guard.created {
+		return // still detached: no branch was made
 	}
-	if _, err := r.guard.guardedDo(ctx, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeReset, StartPoint: r.res.HeadCommit}); err != nil {
+	if _, err := r.guard.guardedDo(ctx, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeDetach, StartPoint: r.res.HeadCommit}); err != nil {
 		r.o.Logger.Warn("could not detach the heal worktree from the heal branch", "path", r.o.WorktreeDir, "error", err)
 	}
 }

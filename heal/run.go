@@ -162,6 +162,8 @@ type run struct {
 	// reused says it was verified and reset rather than created.
 	slot   *slot
 	reused bool
+	// gitDir is the reused worktree's git directory, already verified.
+	gitDir string
 	// guard is the pinned Git of the worktree (nil with a Git that cannot
 	// be pinned, such as a test fake).
 	guard *guardedGit
@@ -271,13 +273,24 @@ func (r *run) setup(ctx context.Context) error {
 	for _, p := range removed {
 		r.o.Logger.Info("removed stale heal worktree", "path", p)
 	}
+	// The check for uncommitted changes reads every file of the user's
+	// checkout: it runs alongside the worktree's preparation.
+	dirty := make(chan bool, 1)
 	if d, ok := r.o.Git.(DiffReporter); ok {
-		if diff, err := d.Diff(ctx, r.o.Repo); err == nil && strings.TrimSpace(diff) != "" {
+		go func() {
+			diff, err := d.Diff(ctx, r.o.Repo)
+			dirty <- err == nil && strings.TrimSpace(diff) != ""
+		}()
+	} else {
+		dirty <- false
+	}
+	defer func() {
+		if <-dirty {
 			w := "the checkout has uncommitted changes; heal starts from the committed HEAD and does not see them"
 			r.res.Warnings = append(r.res.Warnings, w)
 			r.o.Logger.Warn(w)
 		}
-	}
+	}()
 	if _, err := r.o.Git.RevParse(ctx, top, "refs/heads/"+r.o.Branch); err == nil {
 		return fmt.Errorf("heal: branch %s already exists: %w", r.o.Branch, ErrBadInput)
 	}

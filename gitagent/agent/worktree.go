@@ -41,6 +41,9 @@ import (
 //	clean   git clean -ffdx (untracked and ignored files, nested repositories)
 //	status  git status --porcelain -z --ignored --untracked-files=all:
 //	        empty when the work tree is exactly its commit
+//	detach  start_point (required): git update-ref --no-deref HEAD START,
+//	        which leaves the branch without reading the work tree (START is
+//	        HEAD's commit, so index and files already match it)
 const ActionGitWorktree = "git_worktree"
 
 // Worktree operations of [ActionGitWorktree].
@@ -53,6 +56,7 @@ const (
 	WorktreeReset  = "reset"
 	WorktreeClean  = "clean"
 	WorktreeStatus = "status"
+	WorktreeDetach = "detach"
 )
 
 var worktreeSpec = actionSpec{
@@ -67,7 +71,7 @@ func checkWorktree(cmd *contract.GitAgentCommandV1) error {
 	switch cmd.Ref {
 	case WorktreeList, WorktreePrune, WorktreeClean, WorktreeStatus:
 		return nil
-	case WorktreeReset:
+	case WorktreeReset, WorktreeDetach:
 		if cmd.StartPoint == "" {
 			return errors.New("start_point: required")
 		}
@@ -77,7 +81,7 @@ func checkWorktree(cmd *contract.GitAgentCommandV1) error {
 		return nil
 	case WorktreeAdd, WorktreeRemove, WorktreeGitDir:
 	default:
-		return fmt.Errorf("ref: want add, remove, list, prune, gitdir, reset, clean or status, got %q", cmd.Ref)
+		return fmt.Errorf("ref: want add, remove, list, prune, gitdir, reset, clean, status or detach, got %q", cmd.Ref)
 	}
 	if len(cmd.Files) != 1 {
 		return errors.New("files: want exactly one worktree path")
@@ -116,6 +120,8 @@ func buildWorktree(cmd contract.GitAgentCommandV1, _ []string) ([]string, string
 		return []string{"checkout", "--quiet", "--force", "--detach", cmd.StartPoint, "--"}, ""
 	case WorktreeClean:
 		return []string{"clean", "-ffdxq"}, ""
+	case WorktreeDetach:
+		return []string{"update-ref", "--no-deref", "-m", "salve heal: release the worktree", "HEAD", cmd.StartPoint}, ""
 	case WorktreeStatus:
 		return []string{"status", "--porcelain", "-z", "--ignored", "--untracked-files=all"}, ""
 	case WorktreeRemove:
