@@ -342,4 +342,5 @@ const (
 	WorktreeClean     = agent.WorktreeClean
 	WorktreeStatus    = agent.WorktreeStatus
 	WorktreeDetach    = agent.WorktreeDetach
+	WorktreeGitlinks  = agent.WorktreeGitlinks
 )

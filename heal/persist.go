@@ -194,6 +194,9 @@ func (r *run) reuse(ctx context.Context, pg PinnableGit, finder GitDirFinder, to
 			return fmt.Errorf("%s: %w", op.Ref, err)
 		}
 	}
+	if err := emptyGitlinks(ctx, pinned, dir); err != nil {
+		return err
+	}
 	st, err := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeStatus})
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
@@ -259,4 +262,37 @@ func removeAllForce(dir string) error {
 		return nil
 	})
 	return os.RemoveAll(dir)
+}
+
+// emptyGitlinks empties the folder of every submodule entry of the index:
+// git clean does not enter them and git status does not list what a build
+// left there, and salve never initialises submodules in its worktrees.
+func emptyGitlinks(ctx context.Context, g PinnableGit, dir string) error {
+	out, err := g.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeGitlinks})
+	if err != nil {
+		return fmt.Errorf("gitlinks: %w", err)
+	}
+	for _, rec := range strings.Split(out, "\x00") {
+		meta, path, ok := strings.Cut(rec, "\t")
+		if !ok || !strings.HasPrefix(meta, "160000 ") {
+			continue
+		}
+		abs, err := confine(dir, path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return fmt.Errorf("submodule folder %s: %w", path, err)
+		}
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			return fmt.Errorf("submodule folder %s: %w", path, err)
+		}
+		for _, e := range entries {
+			if err := removeAllForce(filepath.Join(abs, e.Name())); err != nil {
+				return fmt.Errorf("empty the submodule folder %s: %w", path, err)
+			}
+		}
+	}
+	return nil
 }

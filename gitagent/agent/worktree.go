@@ -41,6 +41,8 @@ import (
 //	clean   git clean -ffdx (untracked and ignored files, nested repositories)
 //	status  git status --porcelain -z --ignored --untracked-files=all:
 //	        empty when the work tree is exactly its commit
+//	gitlinks git ls-files -z --stage: the caller keeps the submodule
+//	        entries (mode 160000), whose folders git clean does not enter
 //	detach  start_point (required): git update-ref --no-deref HEAD START,
 //	        which leaves the branch without reading the work tree (START is
 //	        HEAD's commit, so index and files already match it)
@@ -48,15 +50,16 @@ const ActionGitWorktree = "git_worktree"
 
 // Worktree operations of [ActionGitWorktree].
 const (
-	WorktreeAdd    = "add"
-	WorktreeRemove = "remove"
-	WorktreeList   = "list"
-	WorktreePrune  = "prune"
-	WorktreeGitDir = "gitdir"
-	WorktreeReset  = "reset"
-	WorktreeClean  = "clean"
-	WorktreeStatus = "status"
-	WorktreeDetach = "detach"
+	WorktreeAdd      = "add"
+	WorktreeRemove   = "remove"
+	WorktreeList     = "list"
+	WorktreePrune    = "prune"
+	WorktreeGitDir   = "gitdir"
+	WorktreeReset    = "reset"
+	WorktreeClean    = "clean"
+	WorktreeStatus   = "status"
+	WorktreeDetach   = "detach"
+	WorktreeGitlinks = "gitlinks"
 )
 
 var worktreeSpec = actionSpec{
@@ -69,7 +72,7 @@ var worktreeSpec = actionSpec{
 
 func checkWorktree(cmd *contract.GitAgentCommandV1) error {
 	switch cmd.Ref {
-	case WorktreeList, WorktreePrune, WorktreeClean, WorktreeStatus:
+	case WorktreeList, WorktreePrune, WorktreeClean, WorktreeStatus, WorktreeGitlinks:
 		return nil
 	case WorktreeReset, WorktreeDetach:
 		if cmd.StartPoint == "" {
@@ -81,7 +84,7 @@ func checkWorktree(cmd *contract.GitAgentCommandV1) error {
 		return nil
 	case WorktreeAdd, WorktreeRemove, WorktreeGitDir:
 	default:
-		return fmt.Errorf("ref: want add, remove, list, prune, gitdir, reset, clean, status or detach, got %q", cmd.Ref)
+		return fmt.Errorf("ref: want add, remove, list, prune, gitdir, reset, clean, status, gitlinks or detach, got %q", cmd.Ref)
 	}
 	if len(cmd.Files) != 1 {
 		return errors.New("files: want exactly one worktree path")
@@ -120,6 +123,8 @@ func buildWorktree(cmd contract.GitAgentCommandV1, _ []string) ([]string, string
 		return []string{"checkout", "--quiet", "--force", "--detach", cmd.StartPoint, "--"}, ""
 	case WorktreeClean:
 		return []string{"clean", "-ffdxq"}, ""
+	case WorktreeGitlinks:
+		return []string{"ls-files", "-z", "--stage"}, ""
 	case WorktreeDetach:
 		return []string{"update-ref", "--no-deref", "-m", "salve heal: release the worktree", "HEAD", cmd.StartPoint}, ""
 	case WorktreeStatus:
