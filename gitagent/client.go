@@ -340,7 +340,7 @@ const (
 	WorktreeGitDir    = agent.WorktreeGitDir
 	WorktreeReset     = agent.WorktreeReset
 	WorktreeClean     = agent.WorktreeClean
-	WorktreeStatus    = agent.WorktreeStatus
+	WorktreeUntracked = agent.WorktreeUntracked
 	WorktreeDetach    = agent.WorktreeDetach
 	WorktreeGitlinks  = agent.WorktreeGitlinks
 )

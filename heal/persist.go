@@ -30,7 +30,8 @@ import (
 // heal frees it. Before use the worktree is verified (its .git file names
 // the git directory the repository records for it, that directory points
 // back, and after `checkout --force --detach BASE` and `clean -ffdx` the
-// work tree is exactly BASE, nothing untracked or ignored left), and on any
+// work tree holds BASE and nothing git does not track, ignored files
+// included), and on any
 // doubt it is removed and created again. Setup then costs what changed
 // since the last heal, not a checkout of every file, and build outputs
 // keep their paths.
@@ -197,12 +198,15 @@ func (r *run) reuse(ctx context.Context, pg PinnableGit, finder GitDirFinder, to
 	if err := emptyGitlinks(ctx, pinned, dir); err != nil {
 		return err
 	}
-	st, err := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeStatus})
+	// Nothing untracked may remain (ignored files included): tracked
+	// files were put back by the checkout, whose stat checks are strict
+	// (core.trustctime, core.checkStat: see the git agent).
+	st, err := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeUntracked})
 	if err != nil {
-		return fmt.Errorf("status: %w", err)
+		return fmt.Errorf("untracked: %w", err)
 	}
 	if st != "" {
-		return fmt.Errorf("not clean after the reset: %.200q", st)
+		return fmt.Errorf("files left after the clean: %.200q", st)
 	}
 	// The .git file and the back-link again: nothing may have changed
 	// them while git ran, but the check is cheap.

@@ -57,7 +57,7 @@ func readyPath(stderr string) (string, bool) {
 func TestPersistentWorktreeNeverTrusted(t *testing.T) {
 	need(t, "sh", "cc", "make")
 	gitIdentity(t)
-	const leave = `mkdir -p vendor/sub; echo 'echo planted' > vendor/sub/planted.sh; echo 'echo planted' > planted.sh; mkdir -p out/deep; echo x > out/deep/obj; echo '// changed' >> calc.h; chmod 000 out`
+	const leave = `mkdir -p vendor/sub; echo 'echo planted' > vendor/sub/planted.sh; echo 'echo planted' > planted.sh; mkdir -p out/deep; echo x > out/deep/obj; echo '// changed' >> calc.h; cp -p calc_test.c .orig; sed -i 's/scale/SCALE/' calc_test.c; touch -r .orig calc_test.c; rm .orig; chmod 000 out`
 	for _, tc := range []struct {
 		name, attack string
 	}{
@@ -87,7 +87,7 @@ func TestPersistentWorktreeNeverTrusted(t *testing.T) {
 				t.Fatalf("first heal made no worktree:\n%s", out1)
 			}
 			// The second heal's build passes only in a pristine tree.
-			check := `test -z "$(ls -A vendor/sub)" && test ! -e planted.sh && test ! -e out && test ! -e evil && test ! -e .git-saved && ! grep -q changed calc.h && test -f .git && grep -q '^gitdir: ' .git && ! grep -q evil .git`
+			check := `test -z "$(ls -A vendor/sub)" && test ! -e planted.sh && test ! -e out && test ! -e evil && test ! -e .git-saved && ! grep -q changed calc.h && ! grep -q SCALE calc_test.c && test -f .git && grep -q '^gitdir: ' .git && ! grep -q evil .git`
 			res, out2 := healWith(t, data, repo, "--cmd", check)
 			wt2, reused := readyPath(out2)
 			if wt2 != wt1 {

@@ -70,6 +70,11 @@ var hardenedConfig = []string{
 	"fetch.recurseSubmodules=false",
 	"push.recurseSubmodules=no",
 	"protocol.allow=never",
+	// A file is unchanged only when all its stat data is: a build cannot
+	// keep a changed tracked file through a reused worktree's reset by
+	// restoring its size and mtime.
+	"core.trustctime=true",
+	"core.checkStat=default",
 }
 
 // offlineConfig is added for every action but git_push: no transport at

@@ -39,8 +39,9 @@ import (
 //
 //	reset   start_point (required): git checkout --force --detach START --
 //	clean   git clean -ffdx (untracked and ignored files, nested repositories)
-//	status  git status --porcelain -z --ignored --untracked-files=all:
-//	        empty when the work tree is exactly its commit
+//	untracked git ls-files -z --others --directory: every file and folder
+//	        git does not track, ignored ones included (no exclude rules);
+//	        empty after a clean
 //	gitlinks git ls-files -z --stage: the caller keeps the submodule
 //	        entries (mode 160000), whose folders git clean does not enter
 //	detach  start_point (required): git update-ref --no-deref HEAD START,
@@ -50,16 +51,16 @@ const ActionGitWorktree = "git_worktree"
 
 // Worktree operations of [ActionGitWorktree].
 const (
-	WorktreeAdd      = "add"
-	WorktreeRemove   = "remove"
-	WorktreeList     = "list"
-	WorktreePrune    = "prune"
-	WorktreeGitDir   = "gitdir"
-	WorktreeReset    = "reset"
-	WorktreeClean    = "clean"
-	WorktreeStatus   = "status"
-	WorktreeDetach   = "detach"
-	WorktreeGitlinks = "gitlinks"
+	WorktreeAdd       = "add"
+	WorktreeRemove    = "remove"
+	WorktreeList      = "list"
+	WorktreePrune     = "prune"
+	WorktreeGitDir    = "gitdir"
+	WorktreeReset     = "reset"
+	WorktreeClean     = "clean"
+	WorktreeUntracked = "untracked"
+	WorktreeDetach    = "detach"
+	WorktreeGitlinks  = "gitlinks"
 )
 
 var worktreeSpec = actionSpec{
@@ -72,7 +73,7 @@ var worktreeSpec = actionSpec{
 
 func checkWorktree(cmd *contract.GitAgentCommandV1) error {
 	switch cmd.Ref {
-	case WorktreeList, WorktreePrune, WorktreeClean, WorktreeStatus, WorktreeGitlinks:
+	case WorktreeList, WorktreePrune, WorktreeClean, WorktreeUntracked, WorktreeGitlinks:
 		return nil
 	case WorktreeReset, WorktreeDetach:
 		if cmd.StartPoint == "" {
@@ -84,7 +85,7 @@ func checkWorktree(cmd *contract.GitAgentCommandV1) error {
 		return nil
 	case WorktreeAdd, WorktreeRemove, WorktreeGitDir:
 	default:
-		return fmt.Errorf("ref: want add, remove, list, prune, gitdir, reset, clean, status, gitlinks or detach, got %q", cmd.Ref)
+		return fmt.Errorf("ref: want add, remove, list, prune, gitdir, reset, clean, untracked, gitlinks or detach, got %q", cmd.Ref)
 	}
 	if len(cmd.Files) != 1 {
 		return errors.New("files: want exactly one worktree path")
@@ -127,8 +128,8 @@ func buildWorktree(cmd contract.GitAgentCommandV1, _ []string) ([]string, string
 		return []string{"ls-files", "-z", "--stage"}, ""
 	case WorktreeDetach:
 		return []string{"update-ref", "--no-deref", "-m", "salve heal: release the worktree", "HEAD", cmd.StartPoint}, ""
-	case WorktreeStatus:
-		return []string{"status", "--porcelain", "-z", "--ignored", "--untracked-files=all"}, ""
+	case WorktreeUntracked:
+		return []string{"ls-files", "-z", "--others", "--directory"}, ""
 	case WorktreeRemove:
 		return []string{"worktree", "remove", "--force", "--force", "--", cmd.Files[0]}, ""
 	}
