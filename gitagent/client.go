@@ -57,6 +57,10 @@ type Client struct {
 	// Dir is the repository (or a directory inside it), passed as -C.
 	// Empty means the caller's working directory.
 	Dir string
+	// GitDir and WorkTree, when set, are passed as --git-dir and
+	// --work-tree: git_agent then pins git to them and never reads the
+	// work tree's .git (salve heal's worktrees, see [agent.Pin]).
+	GitDir, WorkTree string
 	// Timeout bounds one request; zero means [DefaultClientTimeout].
 	Timeout time.Duration
 	// RegistryDB is passed as --registry-db; empty lets the agent choose
@@ -207,6 +211,9 @@ func (c *Client) args() []string {
 	if c.Dir != "" {
 		args = append(args, "-C", c.Dir)
 	}
+	if c.GitDir != "" || c.WorkTree != "" {
+		args = append(args, "--git-dir", c.GitDir, "--work-tree", c.WorkTree)
+	}
 	if c.RegistryDB != "" {
 		args = append(args, "--registry-db", c.RegistryDB)
 	}
@@ -330,4 +337,10 @@ const (
 	WorktreeRemove    = agent.WorktreeRemove
 	WorktreeList      = agent.WorktreeList
 	WorktreePrune     = agent.WorktreePrune
+	WorktreeGitDir    = agent.WorktreeGitDir
+	WorktreeReset     = agent.WorktreeReset
+	WorktreeClean     = agent.WorktreeClean
+	WorktreeUntracked = agent.WorktreeUntracked
+	WorktreeDetach    = agent.WorktreeDetach
+	WorktreeGitlinks  = agent.WorktreeGitlinks
 )

@@ -22,6 +22,9 @@ type AgentGit struct {
 	Env []string
 	// Timeout bounds one action; zero means two minutes.
 	Timeout time.Duration
+	// GitDir and WorkTree, when set, pin every action to that git
+	// directory and work tree (see Pin): set on a heal worktree.
+	GitDir, WorkTree string
 }
 
 var _ Git = AgentGit{}
@@ -32,7 +35,7 @@ func (g AgentGit) client(dir string) *gitagent.Client {
 	if timeout == 0 {
 		timeout = 2 * time.Minute
 	}
-	return &gitagent.Client{Binary: g.Bin, Dir: dir, NoRegister: true, Env: g.Env, Timeout: timeout}
+	return &gitagent.Client{Binary: g.Bin, Dir: dir, NoRegister: true, Env: g.Env, Timeout: timeout, GitDir: g.GitDir, WorkTree: g.WorkTree}
 }
 
 // Do runs one action in dir and returns the result's data. A git agent

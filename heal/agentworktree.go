@@ -3,6 +3,7 @@ package heal
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/gitagent"
@@ -14,7 +15,10 @@ type AgentWorktrees struct {
 	Git AgentGit
 }
 
-var _ Worktrees = AgentWorktrees{}
+var (
+	_ Worktrees    = AgentWorktrees{}
+	_ GitDirFinder = AgentWorktrees{}
+)
 
 func (w AgentWorktrees) do(ctx context.Context, repo string, cmd contract.GitAgentCommandV1) (string, error) {
 	cmd.Type = gitagent.ActionGitWorktree
@@ -31,9 +35,23 @@ func (w AgentWorktrees) Add(ctx context.Context, repo, path, branch, reason stri
 	return err
 }
 
+// GitDir returns the git directory of the worktree at path, found from the
+// repository's records (git_worktree gitdir), never from path/.git.
+func (w AgentWorktrees) GitDir(ctx context.Context, repo, path string) (string, error) {
+	out, err := w.do(ctx, repo, contract.GitAgentCommandV1{Ref: gitagent.WorktreeGitDir, Files: []string{path}})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(out, "\r\n"), nil
+}
+
 // Remove removes the worktree at path, even locked; when its folder had
-// already gone, it prunes the stale entry instead.
+// already gone, it prunes the stale entry instead. A .git file that a
+// build rewrote is put back first, so git recognises its own worktree.
 func (w AgentWorktrees) Remove(ctx context.Context, repo, path string) error {
+	if gd, err := w.GitDir(ctx, repo, path); err == nil {
+		_, _ = restoreGitFile(path, gd)
+	}
 	_, err := w.do(ctx, repo, contract.GitAgentCommandV1{Ref: gitagent.WorktreeRemove, Files: []string{path}})
 	if err == nil {
 		return nil

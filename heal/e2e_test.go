@@ -400,7 +400,7 @@ func TestCLIKilledMidRun(t *testing.T) {
 	repo := repoFrom(t, "c-broken")
 	before := userState(t, repo)
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
-		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir()})
+		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "XDG_DATA_HOME": t.TempDir()})
 	args := []string{"heal", "--log-level", "info", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 5; exit 1"}
 	// Start salve, wait until its worktree exists (it is then building),
 	// and cancel: sandbox kills salve's whole process group with SIGKILL.
@@ -413,7 +413,7 @@ func TestCLIKilledMidRun(t *testing.T) {
 		res, err = sandbox.Run(ctx, sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: time.Minute})
 	}()
 	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(run(t, repo, "git", "worktree", "list", "--porcelain"), "locked salve heal pid=") {
+	for !strings.Contains(worktreeList(repo), "locked salve heal-worktree") {
 		if time.Now().After(deadline) {
 			cancel()
 			<-done
@@ -427,31 +427,40 @@ func TestCLIKilledMidRun(t *testing.T) {
 	if err != nil || res.Signal != "killed" {
 		t.Fatalf("first run: %v, signal %q, exit %d: %s", err, res.Signal, res.ExitCode, res.Stderr)
 	}
-	stale := run(t, repo, "git", "worktree", "list", "--porcelain")
-	if !strings.Contains(stale, "locked salve heal pid=") {
-		t.Fatalf("the killed run left no locked worktree to clean:\n%s", stale)
-	}
+	// The killed run's worktree stays (salve's own, for the next heal);
+	// its lock went with the process. The next run verifies, resets and
+	// reuses it.
 	args[len(args)-1] = "true"
 	res, err = sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("second run: %v exit %d: %s", err, res.ExitCode, res.Stderr)
 	}
-	if !strings.Contains(string(res.Stderr), "removed stale heal worktree") {
-		t.Errorf("second run did not report the cleanup:\n%s", res.Stderr)
+	if !strings.Contains(string(res.Stderr), `"reused":true`) {
+		t.Errorf("second run did not reuse the worktree:\n%s", res.Stderr)
 	}
-	if list := run(t, repo, "git", "worktree", "list", "--porcelain"); strings.Contains(list, "salve heal") || strings.Count(list, "worktree ") != 1 {
+	if list := worktreeList(repo); strings.Count(list, "worktree ") != 2 || strings.Contains(list, "salve heal pid=") {
 		t.Errorf("worktrees after the second run:\n%s", list)
+	}
+	if b := run(t, repo, "git", "branch", "--list", "salve/*"); b != "" {
+		t.Errorf("heal branches though nothing was committed: %q", b)
 	}
 	if userState(t, repo) != before {
 		t.Error("the user's work tree, index or branches changed")
 	}
 }
 
+// worktreeList is `git worktree list --porcelain` of repo, or "" while
+// git cannot read it (a worktree being created).
+func worktreeList(repo string) string {
+	out, _ := exec.Command("git", "-C", repo, "worktree", "list", "--porcelain").Output()
+	return string(out)
+}
+
 // TestCLIExitCodes runs the binary for its exit statuses.
 func TestCLIExitCodes(t *testing.T) {
 	gitIdentity(t)
 	gitAgent, salve := heal.Binaries()
-	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"), map[string]string{"SALVE_GIT_AGENT": gitAgent})
+	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"), map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_DATA_HOME": t.TempDir()})
 	repo := repoFrom(t, "c-broken")
 	for _, tc := range []struct {
 		name string
@@ -555,7 +564,7 @@ func TestSecretsStayOut(t *testing.T) {
 	repo := repoFrom(t, "c-broken")
 	state := t.TempDir()
 	secrets := map[string]string{"OPENAI_API_KEY": "sk-test-secret-openai-1234", "ANTHROPIC_API_KEY": "sk-ant-test-secret-5678", "GITHUB_TOKEN": "ghp_testsecret9012"}
-	over := map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_STATE_HOME": state, "SALVE_STORE": filepath.Join(state, "runs.db")}
+	over := map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_STATE_HOME": state, "SALVE_STORE": filepath.Join(state, "runs.db"), "XDG_DATA_HOME": t.TempDir()}
 	for k, v := range secrets {
 		over[k] = v
 	}

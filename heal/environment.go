@@ -15,10 +15,6 @@ import (
 // committed for it.
 const OutcomeEnvironment = "environment"
 
-// OutcomeError is the outcome of a run stopped by an error of its own (a
-// commit that failed, a cancelled context).
-const OutcomeError = "error"
-
 // EnvironmentClassifier is implemented by a Parser that can also tell,
 // deterministically, that a failing build failed because of its
 // environment. The orchestrator consults it before any fix.

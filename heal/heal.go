@@ -157,6 +157,18 @@ type Recorder interface {
 	RecordHeal(ctx context.Context, r *Results) error
 }
 
+// LiveRecorder is a Recorder that also records a run while it goes, so a
+// heal killed at any moment leaves a trace: BeginHeal creates the run
+// (status running, with its owner process) at the start, after marking as
+// interrupted the runs whose owner is gone, and returns their ids;
+// HealStage records each stage as it starts. RecordHeal then finishes the
+// same run.
+type LiveRecorder interface {
+	Recorder
+	BeginHeal(ctx context.Context, r *Results) (interrupted []string, err error)
+	HealStage(ctx context.Context, r *Results, iteration int, stage string) error
+}
+
 // Progress receives live progress; see NewProgress.
 type Progress interface {
 	Stage(iteration int, stage string, fixed int)

@@ -3,7 +3,9 @@ package heal
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
@@ -19,15 +21,92 @@ type StoreRecorder struct {
 	Store *store.Store
 }
 
-var _ Recorder = StoreRecorder{}
+var _ LiveRecorder = StoreRecorder{}
 
-// RecordHeal stores r.
-func (s StoreRecorder) RecordHeal(ctx context.Context, r *Results) error {
-	run, err := s.Store.CreateRun(ctx, store.Run{RunID: r.RunID, Kind: store.KindHeal, Title: fmt.Sprintf("heal %s → %s", r.Repo, r.Branch), StartedAt: r.StartedAt})
+// owner identifies the process that runs a heal, so a later start can
+// tell a run whose process is gone (killed with SIGKILL) from a live one.
+type owner struct {
+	PID       int    `json:"pid"`
+	Host      string `json:"host"`
+	ProcStart string `json:"proc_start,omitempty"`
+}
+
+func thisOwner() owner {
+	host, _ := os.Hostname()
+	return owner{PID: os.Getpid(), Host: host, ProcStart: procStart(os.Getpid())}
+}
+
+// gone reports whether the owner recorded in a running heal's summary is
+// no longer alive on this host. A run of another host is left alone.
+func ownerGone(summary json.RawMessage) bool {
+	var sum struct {
+		Owner *owner `json:"owner"`
+	}
+	if json.Unmarshal(summary, &sum) != nil || sum.Owner == nil {
+		// A running heal without an owner was written before runs were
+		// recorded live: only a finished heal records its summary, so it
+		// cannot be running.
+		return true
+	}
+	host, _ := os.Hostname()
+	if sum.Owner.Host != host {
+		return false
+	}
+	if !processAlive(sum.Owner.PID) {
+		return true
+	}
+	return sum.Owner.ProcStart != "" && procStart(sum.Owner.PID) != sum.Owner.ProcStart
+}
+
+// liveSummary is the summary of a heal while it runs.
+func liveSummary(r *Results, iteration int, stage string) map[string]any {
+	return map[string]any{
+		"run_id": r.RunID, "repo": r.Repo, "branch": r.Branch, "base_commit": r.BaseCommit,
+		"outcome": "running", "stage": stage, "iteration": iteration, "commits": len(r.Commits),
+		"owner": thisOwner(),
+	}
+}
+
+// BeginHeal marks the heals left running by processes that are gone as
+// interrupted, then creates r's run (status running) with its owner, so
+// that a heal killed at any moment leaves a trace.
+func (s StoreRecorder) BeginHeal(ctx context.Context, r *Results) ([]string, error) {
+	stale, err := s.Store.InterruptStale(ctx, store.KindHeal, ownerGone, "its process ended before the run finished (killed or crashed)")
 	if err != nil {
+		return nil, fmt.Errorf("heal: mark interrupted runs: %w", err)
+	}
+	sum, err := json.Marshal(liveSummary(r, 0, StageSetup))
+	if err != nil {
+		return stale, fmt.Errorf("heal: encode the run summary: %w", err)
+	}
+	if _, err := s.Store.CreateRun(ctx, store.Run{RunID: r.RunID, Kind: store.KindHeal, Title: healTitle(r), StartedAt: r.StartedAt, Summary: sum}); err != nil {
+		return stale, fmt.Errorf("heal: record run: %w", err)
+	}
+	return stale, nil
+}
+
+// HealStage records that r entered stage.
+func (s StoreRecorder) HealStage(ctx context.Context, r *Results, iteration int, stage string) error {
+	if err := s.Store.SetSummary(ctx, r.RunID, liveSummary(r, iteration, stage)); err != nil {
+		return fmt.Errorf("heal: record stage %s: %w", stage, err)
+	}
+	return nil
+}
+
+func healTitle(r *Results) string { return fmt.Sprintf("heal %s → %s", r.Repo, r.Branch) }
+
+// RecordHeal stores r, creating its run unless BeginHeal did.
+func (s StoreRecorder) RecordHeal(ctx context.Context, r *Results) error {
+	id := r.RunID
+	if _, err := s.Store.GetRun(ctx, id); errors.Is(err, store.ErrNotFound) {
+		run, err := s.Store.CreateRun(ctx, store.Run{RunID: r.RunID, Kind: store.KindHeal, Title: healTitle(r), StartedAt: r.StartedAt})
+		if err != nil {
+			return fmt.Errorf("heal: record run: %w", err)
+		}
+		id = run.RunID
+	} else if err != nil {
 		return fmt.Errorf("heal: record run: %w", err)
 	}
-	id := run.RunID
 	for _, st := range r.Stages {
 		start, _ := time.Parse(contract.TimeLayout, st.StartedAt)
 		d := time.Duration(st.Seconds * float64(time.Second))
@@ -63,7 +142,11 @@ func (s StoreRecorder) RecordHeal(ctx context.Context, r *Results) error {
 	if _, err := s.Store.PutArtifact(ctx, id, "results.json", doc); err != nil {
 		return fmt.Errorf("heal: record results.json: %w", err)
 	}
-	if err := s.Store.FinishRun(ctx, id, r.Outcome, json.RawMessage(doc)); err != nil {
+	status := r.Outcome
+	if status == "" {
+		status = OutcomeError
+	}
+	if err := s.Store.FinishRun(ctx, id, status, json.RawMessage(doc)); err != nil {
 		return fmt.Errorf("heal: finish run: %w", err)
 	}
 	return nil

@@ -20,6 +20,15 @@ const DefaultMaxIterations = 5
 // DefaultBranchPrefix starts the default heal branch name.
 const DefaultBranchPrefix = "salve/heal-"
 
+// Outcomes of a run that did not get to a verdict, besides OutcomeGreen
+// and OutcomeRed: Results.Reason then holds the error.
+const (
+	// OutcomeInterrupted: the run was cancelled (SIGINT, SIGTERM).
+	OutcomeInterrupted = "interrupted"
+	// OutcomeError: the run stopped on an error.
+	OutcomeError = "error"
+)
+
 // ErrBadInput is wrapped by Run for invalid options or a workspace that is
 // not a git repository (exit code 2).
 var ErrBadInput = errors.New("bad input")
@@ -52,9 +61,14 @@ type Options struct {
 	// own open pull request. The Git value must be a LeasePusher.
 	PushLease string
 	Remote    string
-	// WorktreeDir is where the worktree is created; empty means a folder
-	// named after the run under the system temp dir.
+	// WorktreeDir, when set, is where a fresh worktree is created for this
+	// run and removed at its end. Empty means one of salve's persistent
+	// worktrees of the repository under WorktreeRoot (see persist.go);
+	// with a Git that cannot be pinned, a fresh one in the temp folder.
 	WorktreeDir string
+	// WorktreeRoot holds the persistent worktrees; empty means
+	// DefaultWorktreeRoot.
+	WorktreeRoot string
 	// KeepWorktree leaves the worktree in place after the run.
 	KeepWorktree bool
 	// RunID names the run; empty means a new UUID.
@@ -106,8 +120,22 @@ func (o *Options) defaults() error {
 	if o.Remote == "" {
 		o.Remote = "origin"
 	}
-	if o.WorktreeDir == "" {
+	if _, ok := o.Git.(PinnableGit); o.WorktreeDir == "" && !ok {
 		o.WorktreeDir = filepath.Join(os.TempDir(), "salve-heal-"+o.RunID)
+	}
+	if o.WorktreeDir != "" {
+		if o.WorktreeDir, err = filepath.Abs(o.WorktreeDir); err != nil {
+			return fmt.Errorf("heal: worktree folder: %w: %w", ErrBadInput, err)
+		}
+	} else {
+		if o.WorktreeRoot == "" {
+			if o.WorktreeRoot, err = DefaultWorktreeRoot(os.Getenv); err != nil {
+				return fmt.Errorf("%w: %w", ErrEnvironment, err)
+			}
+		}
+		if o.WorktreeRoot, err = filepath.Abs(o.WorktreeRoot); err != nil {
+			return fmt.Errorf("heal: worktree root: %w: %w", ErrBadInput, err)
+		}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -132,6 +160,17 @@ type run struct {
 	tried   map[string]map[string]int // reverted patched contents per file → iteration
 	fixedN  int
 	started time.Time
+	// added is true once the worktree exists.
+	added bool
+	// slot is the persistent worktree in use (nil for a fresh one);
+	// reused says it was verified and reset rather than created.
+	slot   *slot
+	reused bool
+	// gitDir is the reused worktree's git directory, already verified.
+	gitDir string
+	// guard is the pinned Git of the worktree (nil with a Git that cannot
+	// be pinned, such as a test fake).
+	guard *guardedGit
 }
 
 // Run heals the repository of o: see the package doc. It returns the
@@ -151,13 +190,69 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	for _, f := range o.Fixers {
 		r.res.Fixers = append(r.res.Fixers, f.Name())
 	}
+	r.begin(ctx)
 	if err := r.setup(ctx); err != nil {
+		r.fail(ctx, err)
+		if !r.added {
+			r.slot.release()
+		}
+		if r.added {
+			r.finish(ctx)
+		} else {
+			r.record(ctx)
+		}
 		return nil, err
 	}
 	err := r.loop(ctx)
+	if err != nil && !errors.Is(err, ErrEnvironment) {
+		r.fail(ctx, err)
+	}
 	r.close(err)
 	r.finish(ctx)
 	return r.res, err
+}
+
+// fail sets the outcome of a run that ended on err.
+func (r *run) fail(ctx context.Context, err error) {
+	r.res.Outcome, r.res.Reason = OutcomeError, err.Error()
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		r.res.Outcome = OutcomeInterrupted
+		r.res.Reason = "interrupted: " + err.Error()
+	}
+}
+
+// begin records the run in the store as running (a LiveRecorder), and
+// routes every stage the run enters to it.
+func (r *run) begin(ctx context.Context) {
+	lr, ok := r.o.Recorder.(LiveRecorder)
+	if !ok {
+		return
+	}
+	stale, err := lr.BeginHeal(ctx, r.res)
+	for _, id := range stale {
+		r.o.Logger.Info("marked an abandoned heal run as interrupted", "interrupted_run", id)
+	}
+	if err != nil {
+		r.o.Logger.Warn("could not record the run as it starts", "error", err)
+		return
+	}
+	r.o.Progress = stageRecorder{Progress: r.o.Progress, ctx: ctx, lr: lr, res: r.res, log: r.o.Logger}
+}
+
+// stageRecorder passes progress on and records each stage in the store.
+type stageRecorder struct {
+	Progress
+	ctx context.Context
+	lr  LiveRecorder
+	res *Results
+	log *slog.Logger
+}
+
+func (s stageRecorder) Stage(iteration int, stage string, fixed int) {
+	s.Progress.Stage(iteration, stage, fixed)
+	if err := s.lr.HealStage(context.WithoutCancel(s.ctx), s.res, iteration, stage); err != nil {
+		s.log.Warn("could not record the stage", "stage", stage, "error", err)
+	}
 }
 
 // setup cleans stale worktrees and creates this run's worktree.
@@ -183,39 +278,84 @@ func (r *run) setup(ctx context.Context) error {
 	for _, p := range removed {
 		r.o.Logger.Info("removed stale heal worktree", "path", p)
 	}
+	// The check for uncommitted changes reads every file of the user's
+	// checkout: it runs alongside the worktree's preparation.
+	dirty := make(chan bool, 1)
 	if d, ok := r.o.Git.(DiffReporter); ok {
-		if diff, err := d.Diff(ctx, r.o.Repo); err == nil && strings.TrimSpace(diff) != "" {
+		go func() {
+			diff, err := d.Diff(ctx, r.o.Repo)
+			dirty <- err == nil && strings.TrimSpace(diff) != ""
+		}()
+	} else {
+		dirty <- false
+	}
+	defer func() {
+		if <-dirty {
 			w := "the checkout has uncommitted changes; heal starts from the committed HEAD and does not see them"
 			r.res.Warnings = append(r.res.Warnings, w)
 			r.o.Logger.Warn(w)
 		}
-	}
+	}()
 	if _, err := r.o.Git.RevParse(ctx, top, "refs/heads/"+r.o.Branch); err == nil {
 		return fmt.Errorf("heal: branch %s already exists: %w", r.o.Branch, ErrBadInput)
 	}
-	if err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, r.o.Branch, lockReason(os.Getpid(), r.o.Branch)); err != nil {
-		return fmt.Errorf("heal: create worktree on branch %s: %w", r.o.Branch, err)
+	if r.o.WorktreeDir == "" {
+		if err := r.usePersistent(ctx, top); err != nil {
+			return err
+		}
+		return r.ready(ctx, rel)
 	}
+	// With a Git that can be pinned, the worktree starts detached and the
+	// heal branch is made at the first commit, so a run that commits
+	// nothing leaves no branch behind.
+	branch := r.o.Branch
+	if _, ok := r.o.Git.(PinnableGit); ok {
+		branch = ""
+	}
+	if err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, branch, lockReason(os.Getpid(), r.o.Branch)); err != nil {
+		return fmt.Errorf("heal: create worktree for branch %s: %w", r.o.Branch, err)
+	}
+	r.added = true
+	if err := r.pin(ctx, top); err != nil {
+		return err
+	}
+	return r.ready(ctx, rel)
+}
+
+// ready reads the base commit of the worktree the run will use.
+func (r *run) ready(ctx context.Context, rel string) error {
+	var err error
 	r.ws = filepath.Join(r.o.WorktreeDir, rel)
 	r.res.BaseCommit, err = r.o.Git.Head(ctx, r.ws)
 	if err != nil {
 		return fmt.Errorf("heal: read HEAD: %w: %w", ErrEnvironment, err)
 	}
 	r.res.HeadCommit = r.res.BaseCommit
-	r.o.Logger.Info("heal worktree ready", "path", r.ws, "branch", r.o.Branch, "base", r.res.BaseCommit)
+	r.o.Logger.Info("heal worktree ready", "path", r.ws, "branch", r.o.Branch, "base", r.res.BaseCommit, "reused", r.reused)
 	return nil
 }
 
-// finish removes the worktree, fills the closing fields and records the run.
+// finish removes the worktree, fills the closing fields and records the
+// run. It runs even when ctx is cancelled (SIGINT, SIGTERM): the removal
+// and the record then get a bounded time of their own.
 func (r *run) finish(ctx context.Context) {
-	if !r.o.KeepWorktree {
+	if r.slot != nil {
 		stop := r.timed(StageCleanup)
-		list, _ := r.o.Worktrees.List(ctx, r.o.Repo)
-		if len(list) > 0 {
-			if err := r.o.Worktrees.Remove(context.WithoutCancel(ctx), list[0].Path, r.o.WorktreeDir); err != nil {
-				r.o.Logger.Warn("could not remove the heal worktree", "path", r.o.WorktreeDir, "error", err)
-			}
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		r.releasePersistent(cctx)
+		cancel()
+		stop()
+	} else if !r.o.KeepWorktree && r.added {
+		stop := r.timed(StageCleanup)
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+		list, err := r.o.Worktrees.List(cctx, r.o.Repo)
+		if err == nil && len(list) > 0 {
+			err = r.o.Worktrees.Remove(cctx, list[0].Path, r.o.WorktreeDir)
 		}
+		if err != nil {
+			r.o.Logger.Warn("could not remove the heal worktree", "path", r.o.WorktreeDir, "error", err)
+		}
+		cancel()
 		stop()
 	}
 	for _, f := range r.o.Fixers {
@@ -223,12 +363,24 @@ func (r *run) finish(ctx context.Context) {
 			r.res.LLM.Add(a.Accounting())
 		}
 	}
-	r.res.CompletedAt = contract.Timestamp(r.o.Now())
 	r.o.Progress.Done()
-	if r.o.Recorder != nil {
-		if err := r.o.Recorder.RecordHeal(context.WithoutCancel(ctx), r.res); err != nil {
-			r.o.Logger.Warn("could not record the run", "error", err)
-		}
+	r.record(ctx)
+}
+
+// cleanupTimeout bounds the removal of the worktree and the final record
+// of a run that was cancelled.
+const cleanupTimeout = 30 * time.Second
+
+// record fills the completion time and records the run.
+func (r *run) record(ctx context.Context) {
+	r.res.CompletedAt = contract.Timestamp(r.o.Now())
+	if r.o.Recorder == nil {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
+	defer cancel()
+	if err := r.o.Recorder.RecordHeal(cctx, r.res); err != nil {
+		r.o.Logger.Warn("could not record the run", "error", err)
 	}
 }
 
@@ -256,6 +408,13 @@ func (r *run) build(ctx context.Context, iter int, stage string) (contract.Execu
 		in.ProjectType = &pt
 	}
 	out, err := r.o.Executor.Run(ctx, in)
+	if r.guard != nil {
+		// The build could write the worktree: put its .git back and check
+		// the git directory before anything else trusts them.
+		if gerr := r.guard.guard(); gerr != nil {
+			return out, gerr
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return out, fmt.Errorf("heal: build: %w", ctx.Err())

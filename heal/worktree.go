@@ -44,6 +44,28 @@ func processAlive(pid int) bool {
 	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
+// procStart returns the start time of process pid (field 22 of
+// /proc/PID/stat, in clock ticks since boot), or "" where there is no
+// /proc. With the pid it tells a process from a later one that reused its
+// number.
+func procStart(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	// The command name (field 2) is in parentheses and may hold spaces.
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
+}
+
 // CleanStale removes the worktrees left by heal runs whose process is
 // gone, such as a run killed with SIGKILL. Worktrees of live runs and every
 // other worktree are left alone. The crashed run's branch is kept: it holds

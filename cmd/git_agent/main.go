@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	git_agent [-C DIR] [--registry-db PATH] [--no-register] [--timeout DUR] < request.json
+//	git_agent [-C DIR] [--git-dir DIR --work-tree DIR] [--registry-db PATH] [--no-register] [--timeout DUR] < request.json
 //
 // On start-up the agent registers itself in the SQLite tool_registry table
 // at --registry-db, else $SALVE_REGISTRY_DB, else the per-user data
@@ -56,6 +56,8 @@ type options struct {
 	noRegister bool
 	timeout    time.Duration
 	version    bool
+	gitDir     string
+	workTree   string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -68,6 +70,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.noRegister, "no-register", false, "do not register in the tool registry")
 	fs.DurationVar(&o.timeout, "timeout", agent.DefaultGitTimeout, "time limit of each git command")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	fs.StringVar(&o.gitDir, "git-dir", "", "pin git's directory to `DIR` (GIT_DIR; absolute; with --work-tree): the work tree's .git is never read")
+	fs.StringVar(&o.workTree, "work-tree", "", "pin git's work tree to `DIR` (GIT_WORK_TREE; absolute; with --git-dir)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: git_agent [flags] < request.json
 
@@ -85,6 +89,14 @@ Flags:
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q: the request is read from stdin", fs.Arg(0))
+	}
+	if o.timeout <= 0 {
+		return o, fmt.Errorf("--timeout: want a positive duration, got %s", o.timeout)
+	}
+	if o.gitDir != "" || o.workTree != "" {
+		if err := (agent.Pin{GitDir: o.gitDir, WorkTree: o.workTree}).Check(); err != nil {
+			return o, err
+		}
 	}
 	return o, nil
 }
@@ -109,10 +121,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, buildinfo.Version(version))
 		return exitOK
 	}
-	srv := &agent.Server{
-		Runner: &agent.Runner{Dir: opts.dir, Timeout: opts.timeout},
-		Log:    stderr,
+	runner := &agent.Runner{Dir: opts.dir, Timeout: opts.timeout}
+	if opts.gitDir != "" {
+		runner.Pin = &agent.Pin{GitDir: opts.gitDir, WorkTree: opts.workTree}
 	}
+	srv := &agent.Server{Runner: runner, Log: stderr}
 	if flagErr != nil {
 		srv.Refuse = "git_agent: " + flagErr.Error()
 	} else if !opts.noRegister {

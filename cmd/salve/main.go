@@ -122,6 +122,7 @@ func newRootCmd(s *streams) *cobra.Command {
 		newValidateCmd(s),
 		newUICmd(s),
 		newBenchCmd(s),
+		newGCCmd(s),
 	)
 	refuseUnknownSubcommands(root)
 	return root

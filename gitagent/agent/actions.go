@@ -39,7 +39,7 @@ var actionTable = map[string]actionSpec{
 		name: contract.ActionGitDiff, doc: "unstaged diff, optionally of some files",
 		fields: []string{"files"}, paths: true,
 		build: func(_ contract.GitAgentCommandV1, paths []string) ([]string, string) {
-			return append([]string{"diff", "--no-color", "--no-ext-diff", "--"}, paths...), ""
+			return append([]string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--"}, paths...), ""
 		},
 	},
 	contract.ActionGitLog: {
@@ -275,7 +275,7 @@ func checkPush(cmd *contract.GitAgentCommandV1) error {
 	if cmd.Remote == "" {
 		cmd.Remote = DefaultRemote
 	}
-	if err := checkArg(cmd.Remote); err != nil {
+	if err := checkRemote(cmd.Remote); err != nil {
 		return fmt.Errorf("remote: %w", err)
 	}
 	if cmd.Branch != "" {
@@ -334,6 +334,31 @@ func checkArg(s string) error {
 	for _, r := range s {
 		if r < ' ' || r == 0x7f {
 			return fmt.Errorf("%q must not contain control characters", s)
+		}
+	}
+	return nil
+}
+
+// pushSchemes are the URL schemes git_push accepts.
+var pushSchemes = map[string]bool{"https": true, "ssh": true, "git+ssh": true, "ssh+git": true, "git": true, "file": true}
+
+// checkRemote accepts what git_push may push to: a configured remote's
+// name, a local path, an scp-like "[user@]host:path", or a URL whose scheme
+// is https, ssh, git or file. Remote helpers ("transport::address", such as
+// fd::3 or ext::cmd) and every other scheme are refused before git starts.
+// A configured remote's own URL is checked by git (protocol.allow, see
+// safegit.go).
+func checkRemote(s string) error {
+	if err := checkArg(s); err != nil {
+		return err
+	}
+	if strings.Contains(s, "::") {
+		return fmt.Errorf("%q: remote helpers (transport::address) are refused; use an https, ssh, git or file URL, a path or a configured remote", s)
+	}
+	if i := strings.Index(s, "://"); i >= 0 {
+		scheme := strings.ToLower(s[:i])
+		if !pushSchemes[scheme] {
+			return fmt.Errorf("%q: the %q transport is refused; use https, ssh, git or file", s, scheme)
 		}
 	}
 	return nil

@@ -493,17 +493,15 @@ func TestOutputTruncated(t *testing.T) {
 	}
 }
 
-// TestGitTimeout hangs git in a pre-commit hook: the group is killed at the
-// time limit and the result says timeout.
+// TestGitTimeout hangs git in a clean filter of the repository's own
+// configuration (hooks are off, filters are kept): the group is killed at
+// the time limit and the result says timeout.
 func TestGitTimeout(t *testing.T) {
 	repo := newRepo(t)
-	writeFile(t, repo, ".git/hooks/pre-commit", "#!/bin/sh\nsleep 30\n")
-	if err := os.Chmod(filepath.Join(repo, ".git/hooks/pre-commit"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	git(t, repo, "config", "filter.slow.clean", "sleep 30")
+	writeFile(t, repo, ".gitattributes", "*.txt filter=slow\n")
 	writeFile(t, repo, "a.txt", "beta\n")
-	git(t, repo, "add", "a.txt")
-	req, rerr := Decode([]byte(request("git_commit", `{"message":"slow"}`)))
+	req, rerr := Decode([]byte(request("git_add", `{"files":["a.txt"]}`)))
 	if rerr != nil {
 		t.Fatal(rerr)
 	}

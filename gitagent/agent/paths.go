@@ -61,8 +61,10 @@ func repoPath(root, base, f string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%w: outside the repository", ErrPathRefused)
 	}
-	if first, _, _ := strings.Cut(rel, "/"); first == ".git" {
-		return "", fmt.Errorf("%w: inside the .git directory", ErrPathRefused)
+	for _, part := range strings.Split(rel, "/") {
+		if strings.EqualFold(part, ".git") {
+			return "", fmt.Errorf("%w: a .git directory or file (at any depth) is never staged or restored", ErrPathRefused)
+		}
 	}
 	if err := checkLink(root, entry); err != nil {
 		return "", err

@@ -61,6 +61,10 @@ type Runner struct {
 	MaxOutput int
 	// Logger receives one record per git command; nil discards them.
 	Logger *slog.Logger
+	// Pin, when set, fixes git's directory and work tree (GIT_DIR and
+	// GIT_WORK_TREE), so the work tree's .git is never read. Dir then
+	// defaults to Pin.WorkTree.
+	Pin *Pin
 }
 
 // Execute runs the git command of req and returns its result. It never
@@ -71,9 +75,17 @@ func (a *Runner) Execute(ctx context.Context, req *Request) contract.ActionResul
 	if !ok {
 		return failure(KindUnsupportedAction, fmt.Sprintf("unknown action %q", req.Action), nil)
 	}
+	if a.Pin != nil {
+		if err := a.Pin.Check(); err != nil {
+			return failure(KindInvalidInvocation, "git_agent: "+err.Error(), nil)
+		}
+	}
 	dir, err := a.dir()
 	if err != nil {
 		return failure(KindInternal, err.Error(), nil)
+	}
+	if req.Action == ActionGitWorktree && req.Command.Ref == WorktreeGitDir {
+		return a.worktreeGitDir(ctx, dir, req.Command.Files[0])
 	}
 	var paths []string
 	if spec.paths && len(req.Command.Files) > 0 {
@@ -91,11 +103,14 @@ func (a *Runner) Execute(ctx context.Context, req *Request) contract.ActionResul
 		dir = root
 	}
 	args, stdin := spec.build(req.Command, paths)
-	return a.result(a.git(ctx, dir, spec.paths, args, stdin))
+	return a.result(a.git(ctx, req.Action, dir, spec.paths, args, stdin))
 }
 
 func (a *Runner) dir() (string, error) {
 	dir := a.Dir
+	if dir == "" && a.Pin != nil {
+		dir = a.Pin.WorkTree
+	}
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -113,7 +128,7 @@ func (a *Runner) dir() (string, error) {
 // root finds the work tree's top directory, symbolic links resolved. When
 // dir is not in a work tree it returns git's own error result.
 func (a *Runner) root(ctx context.Context, dir string) (string, *contract.ActionResult) {
-	run := a.git(ctx, dir, false, []string{"rev-parse", "--show-toplevel"}, "")
+	run := a.git(ctx, "", dir, false, []string{"rev-parse", "--show-toplevel"}, "")
 	res := a.result(run)
 	if res.OutputType != contract.OutputText {
 		return "", &res
@@ -139,9 +154,11 @@ type gitRun struct {
 	timeout time.Duration
 }
 
-// git runs "git -C dir [--literal-pathspecs] args…" through the sandbox.
-func (a *Runner) git(ctx context.Context, dir string, literal bool, args []string, stdin string) gitRun {
-	full := []string{"-C", dir}
+// git runs "git -c SAFE… -C dir [--literal-pathspecs] args…" through the
+// sandbox, with the hardened configuration and environment of action (see
+// safegit.go) and, when the runner is pinned, GIT_DIR and GIT_WORK_TREE.
+func (a *Runner) git(ctx context.Context, action, dir string, literal bool, args []string, stdin string) gitRun {
+	full := append(configArgs(action), "-C", dir)
 	if literal {
 		// Pathspec magic (":(exclude)", globs) is never interpreted: a
 		// path is a path.
@@ -161,6 +178,14 @@ func (a *Runner) git(ctx context.Context, dir string, literal bool, args []strin
 	if c.Env == nil {
 		c.Env = GitEnv()
 	}
+	over := make(map[string]string, len(hardenedEnv)+2)
+	for k, v := range hardenedEnv {
+		over[k] = v
+	}
+	if a.Pin != nil {
+		over["GIT_DIR"], over["GIT_WORK_TREE"] = a.Pin.GitDir, a.Pin.WorkTree
+	}
+	c.Env = sandbox.MergeEnv(c.Env, over)
 	if c.Timeout == 0 {
 		c.Timeout = DefaultGitTimeout
 	}

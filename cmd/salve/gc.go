@@ -1,0 +1,68 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/salve-dev/salve/heal"
+)
+
+// gcOptions are the flags of "salve gc".
+type gcOptions struct {
+	Workspace string
+	Root      string
+	GitAgent  string
+}
+
+// newGCCmd builds "salve gc".
+func newGCCmd(s *streams) *cobra.Command {
+	o := &gcOptions{}
+	cmd := &cobra.Command{
+		Use:   "gc",
+		Short: "Remove salve's heal worktrees that no heal is using",
+		Long: `gc removes the worktrees salve keeps for its heals (one or more per
+repository, in salve's data folder, reused from one heal to the next), the
+worktrees left by crashed heals, and their stale records in the
+repositories (git worktree prune). A worktree a running heal holds is left
+alone and listed as in use. gc never touches a worktree salve did not make,
+nor any branch: heal branches hold fixes.
+
+Without --workspace every repository salve has healed is collected.`,
+		Example: "  salve gc\n  salve gc --workspace ./repo",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			agent, err := findGitAgent(o.GitAgent, s.Getenv)
+			if err != nil {
+				return exitWith(exitEnvironment, err)
+			}
+			root := o.Root
+			if root == "" {
+				if root, err = heal.DefaultWorktreeRoot(s.Getenv); err != nil {
+					return exitWith(exitEnvironment, err)
+				}
+			}
+			rep, err := heal.GC(cmd.Context(), heal.GCOptions{Root: root, Repo: o.Workspace, Worktrees: heal.AgentWorktrees{Git: heal.AgentGit{Bin: agent}}})
+			for _, p := range rep.Removed {
+				fmt.Fprintf(s.Stdout, "removed %s\n", p)
+			}
+			for _, p := range rep.InUse {
+				fmt.Fprintf(s.Stdout, "in use %s\n", p)
+			}
+			if errors.Is(err, heal.ErrBadInput) {
+				return exitWith(exitBadInput, err)
+			}
+			if err != nil {
+				return exitWith(exitFailure, err)
+			}
+			fmt.Fprintf(s.Stderr, "salve gc: %d worktree(s) removed, %d in use, %d repositor(ies) pruned\n", len(rep.Removed), len(rep.InUse), len(rep.Pruned))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Workspace, "workspace", "", "collect only this repository's worktrees")
+	f.StringVar(&o.Root, "worktrees", "", "the folder of salve's heal worktrees (default $XDG_DATA_HOME/salve/worktrees)")
+	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: beside salve, then PATH)")
+	return cmd
+}
