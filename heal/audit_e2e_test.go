@@ -24,7 +24,7 @@ func startHeal(t *testing.T, repo, db string) (*exec.Cmd, *bytes.Buffer) {
 	gitAgent, salve := heal.Binaries()
 	cmd := exec.Command(salve, "heal", "--workspace", repo, "--isolation", "none", "--store", db, "--cmd", "sleep 8; exit 1")
 	cmd.Env = sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_CONFIG_NOSYSTEM"),
-		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "XDG_DATA_HOME": t.TempDir()})
+		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()})
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -95,7 +95,7 @@ func TestAuditTrailSIGKILL(t *testing.T) {
 	// The next heal marks it interrupted.
 	gitAgent, salve := heal.Binaries()
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_CONFIG_NOSYSTEM"),
-		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "XDG_DATA_HOME": t.TempDir()})
+		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()})
 	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: []string{"heal", "--workspace", repo, "--isolation", "none", "--store", db, "--cmd", "true"}, Env: env, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("second run: %v exit %d: %s", err, res.ExitCode, res.Stderr)

@@ -400,7 +400,7 @@ func TestCLIKilledMidRun(t *testing.T) {
 	repo := repoFrom(t, "c-broken")
 	before := userState(t, repo)
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
-		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "XDG_DATA_HOME": t.TempDir()})
+		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()})
 	args := []string{"heal", "--log-level", "info", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 5; exit 1"}
 	// Start salve, wait until its worktree exists (it is then building),
 	// and cancel: sandbox kills salve's whole process group with SIGKILL.
@@ -460,7 +460,7 @@ func worktreeList(repo string) string {
 func TestCLIExitCodes(t *testing.T) {
 	gitIdentity(t)
 	gitAgent, salve := heal.Binaries()
-	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"), map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_DATA_HOME": t.TempDir()})
+	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"), map[string]string{"SALVE_GIT_AGENT": gitAgent, "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()})
 	repo := repoFrom(t, "c-broken")
 	for _, tc := range []struct {
 		name string
@@ -564,7 +564,7 @@ func TestSecretsStayOut(t *testing.T) {
 	repo := repoFrom(t, "c-broken")
 	state := t.TempDir()
 	secrets := map[string]string{"OPENAI_API_KEY": "sk-test-secret-openai-1234", "ANTHROPIC_API_KEY": "sk-ant-test-secret-5678", "GITHUB_TOKEN": "ghp_testsecret9012"}
-	over := map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_STATE_HOME": state, "SALVE_STORE": filepath.Join(state, "runs.db"), "XDG_DATA_HOME": t.TempDir()}
+	over := map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_STATE_HOME": state, "SALVE_STORE": filepath.Join(state, "runs.db"), "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()}
 	for k, v := range secrets {
 		over[k] = v
 	}

@@ -86,6 +86,19 @@ func (g *guardedGit) Push(ctx context.Context, dir, remote, branch string) error
 	return g.pinned.Push(ctx, dir, remote, branch)
 }
 
+// PushLease pushes with a lease through the pinned Git (see
+// Options.PushLease).
+func (g *guardedGit) PushLease(ctx context.Context, dir, remote, branch, expect string) error {
+	if err := g.guard(); err != nil {
+		return err
+	}
+	lp, ok := g.pinned.(LeasePusher)
+	if !ok {
+		return fmt.Errorf("heal: this git cannot replace %s with a lease", branch)
+	}
+	return lp.PushLease(ctx, dir, remote, branch, expect)
+}
+
 func (g *guardedGit) Head(ctx context.Context, dir string) (string, error) {
 	if err := g.guard(); err != nil {
 		return "", err

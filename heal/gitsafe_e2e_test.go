@@ -115,7 +115,7 @@ func healJSON(t *testing.T, repo string, args ...string) (*heal.Results, string)
 	t.Helper()
 	gitAgent, salve := heal.Binaries()
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_CONFIG_NOSYSTEM"),
-		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "XDG_DATA_HOME": t.TempDir(), "XDG_STATE_HOME": t.TempDir()})
+		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir(), "XDG_STATE_HOME": t.TempDir()})
 	full := append([]string{"heal", "--workspace", repo, "--no-store", "--json", "--results", filepath.Join(t.TempDir(), "results.json")}, args...)
 	r, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: full, Env: env, Timeout: 3 * time.Minute})
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 func healEnv(data string) []string {
 	gitAgent, _ := heal.Binaries()
 	return sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_CONFIG_NOSYSTEM"),
-		map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_DATA_HOME": data})
+		map[string]string{"SALVE_GIT_AGENT": gitAgent, "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": data})
 }
 
 // healWith runs `salve heal --json` on repo with the data folder data.
