@@ -179,6 +179,7 @@ type context struct {
 	cxxHere  *finding  // the last "required from here" inside the workspace
 	modPath  string    // the Go module path, when known
 	pyTest   string    // the pytest test whose section is being read
+	cTest    string    // the ctest or GoogleTest test whose output is being read
 }
 
 func newParser(opts Options) *parser {
@@ -307,7 +308,10 @@ func (p *parser) matchRows(s string) {
 		f := finding{
 			file: m.get("file"), line: m.num("line"), col: m.num("col"), typ: t,
 			msg: msg, tool: r.Tool, rule: rule, sev: normSeverity(m.get("sev")),
-			conf: r.Confidence, base: p.base(), row: r.Name,
+			conf: r.Confidence, base: p.base(), row: r.Name, test: m.get("test"),
+		}
+		if f.test == "" && t == contract.ErrLogic {
+			f.test = p.ctx.cTest
 		}
 		if m.relocate != nil {
 			f.file, f.line, f.col, f.base = m.relocate.file, m.relocate.line, m.relocate.col, m.relocate.base
