@@ -197,7 +197,7 @@ func (z *sanitizer) flush(p *parser) {
 }
 
 var (
-	reCTestResult = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(.*?)\s+[\d.]+ sec$`)
+	reCTestResult = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(.*?)(?:\s+[\d.]+ sec)?$`)
 	reCTestVerb   = regexp.MustCompile(`^(\d+): (.*)$`)
 	reGTestRun    = regexp.MustCompile(`^\[ RUN      \] (\S+)$`)
 )
@@ -254,7 +254,7 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 		}
 		p.ctx.cTest = ""
 		return true
-	case strings.Contains(s, " Test ") && strings.HasSuffix(s, " sec"):
+	case strings.Contains(s, " Test #"):
 		if m := reCTestResult.FindStringSubmatch(s); m != nil {
 			if strings.Contains(m[2], "Passed") {
 				p.ctx.cTest = ""
