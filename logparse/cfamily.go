@@ -18,7 +18,7 @@ func init() {
 			Classify: mypyClassify, Confidence: 0.9,
 			Doc: "mypy: file.py:line[:col]: error: message  [code]"},
 		&Row{Name: "gnu", Family: "c", Tool: "cc", Hint: "rror",
-			Pattern:  `^(?P<file>(?:[A-Za-z]:[\\/])?[^\s:][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<sev>fatal error|error|warning|note|Error|Warning)(?:\[(?P<code>[A-Z]+\d+)\])?: (?P<msg>.*)$`,
+			Pattern:  `^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<sev>fatal error|error|warning|note|Error|Warning)(?:\[(?P<code>[A-Z]+\d+)\])?: (?P<msg>.*)$`,
 			Classify: gnuClassify, Confidence: 0.95, Generic: true,
 			Doc: "gcc, g++, clang and every GNU-style tool (rustc --message-format short too): file:line:col: error: message"},
 		&Row{Name: "gcc-required-from", Family: "c", Tool: "g++", Hint: "required from",

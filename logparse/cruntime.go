@@ -2,6 +2,7 @@ package logparse
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
@@ -16,24 +17,24 @@ func init() {
 			Pattern:  `^(?:\S+: )?(?P<file>[^\s:][^:]*?):(?P<line>\d+): (?P<func>.+?): Assertion [` + "`'" + `](?P<msg>.*)' failed\.?$`,
 			Classify: cRuntime, Confidence: 0.9,
 			Doc: "glibc assert(): prog: file.c:line: function: Assertion `expr' failed."},
-		&Row{Name: "c-assert-portable", Family: "c", Tool: "assert", Hint: "Assertion failed",
+		&Row{Name: "c-assert-portable", Family: "c", Tool: "assert", Pre: func(s string) bool { return strings.HasPrefix(s, "Assertion failed: ") },
 			Pattern:  `^Assertion failed: (?P<msg>.+?)(?: \((?P<file>[^\s:()]+): [^:()]+: (?P<line>\d+)\)|, file (?P<file2>.+?), line (?P<line2>\d+))$`,
 			Classify: cAssertPortable, Confidence: 0.9,
 			Doc: "musl assert() (Assertion failed: expr (file.c: func: line)) and the MSVC runtime's (Assertion failed: expr, file F, line N)"},
-		&Row{Name: "ubsan", Family: "c", Tool: "ubsan", Hint: "runtime error: ",
+		&Row{Name: "ubsan", Family: "c", Tool: "ubsan", Hint: "runtime error: ", ErrWord: true,
 			Pattern:  `^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)? runtime error: (?P<msg>.*)$`,
 			Classify: cRuntime, Confidence: 0.9,
 			Doc: "UndefinedBehaviorSanitizer (gcc, clang): file.c:line:col: runtime error: message"},
-		&Row{Name: "gtest", Family: "c", Tool: "googletest", Hint: "Failure|error: ",
+		&Row{Name: "gtest", Family: "c", Tool: "googletest", Pre: cSourceLoc, ErrWord: true,
 			Pattern:  `^(?P<file>[^\s:(][^:(]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hpp|hh|hxx|ipp|m|mm))(?::(?P<line>\d+):|\((?P<line2>\d+)\): error:) (?P<msg>Failure|Expected.*|Value of.*|Actual.*)$`,
 			Classify: cTestFailure, Confidence: 0.9,
 			Doc: "GoogleTest assertions: file.cc:line: Failure (file.cc(line): error: ... on Windows), named by [ RUN ] Suite.Test"},
-		&Row{Name: "catch2", Family: "c", Tool: "catch2", Hint: "FAILED",
+		&Row{Name: "catch2", Family: "c", Tool: "catch2", Pre: func(s string) bool { return strings.Contains(s, ": FAILED:") && cSourceLoc(s) },
 			Pattern:  `^(?P<file>[^\s:(][^:(]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hpp|hh|hxx|ipp|m|mm))(?::(?P<line>\d+)|\((?P<line2>\d+)\)): (?P<msg>FAILED:.*)$`,
 			Classify: cTestFailure, Confidence: 0.9,
 			Doc: "Catch2: file.cpp:line: FAILED: and the expression on the next lines"},
-		&Row{Name: "c-test-line", Family: "c", Tool: "unity", Hint: "FAIL|ERROR|:F:|:E:",
-			Pattern:  `^(?P<file>[^\s:][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hpp|hh|hxx|m|mm)):(?P<line>\d+):(?:(?P<test>\w+):(?P<sev>FAIL|ERROR|F|E)(?::[\w ]*:\w+:\d+)?:?| (?P<sev2>FAIL|FAILED|ERROR)\b:?) ?(?P<msg>.*)$`,
+		&Row{Name: "c-test-line", Family: "c", Tool: "unity", Pre: cTestShape,
+			Pattern:  `^(?P<file>[^\s:][^:]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hpp|hh|hxx|m|mm)):(?P<line>\d+):(?:(?P<test>\w+):(?P<sev>FAIL|ERROR):?| (?P<sev2>FAIL|FAILED|ERROR)\b:?|(?P<sev3>F|E):[^:]*:(?P<test2>\w+):-?\d+:) ?(?P<msg>.*)$`,
 			Classify: cTestLine, Confidence: 0.9,
 			Doc: "C test frameworks' failure lines: Unity (file.c:line:test:FAIL: msg), Check (file.c:line:F:tcase:test:0: msg), and a test binary's own file.c:line: FAIL: message; under ctest (and its -V output), named by the failed test"},
 		&Row{Name: "sanitizer", Family: "c", Tool: "asan",
@@ -41,6 +42,29 @@ func init() {
 	)
 	addHandler(45, func() handler { return &sanitizer{} })
 	addHandler(46, func() handler { return &cTestDriver{} })
+}
+
+// cSourceLoc is a cheap test for a line that starts with a C or C++
+// source file's location: "file.c:12" or "file.cpp(12)".
+func cSourceLoc(s string) bool {
+	end := strings.IndexAny(s, ":(")
+	if end < 2 || strings.IndexByte(s[:end], ' ') >= 0 {
+		return false
+	}
+	dot := strings.LastIndexByte(s[:end], '.')
+	if dot < 0 {
+		return false
+	}
+	switch s[dot+1 : end] {
+	case "c", "cc", "cpp", "cxx", "c++", "h", "hpp", "hh", "hxx", "ipp", "m", "mm":
+		return end+1 < len(s) && isDigit(s[end+1])
+	}
+	return false
+}
+
+// cTestShape is a cheap test for a C test framework's failure line.
+func cTestShape(s string) bool {
+	return cSourceLoc(s) && (strings.Contains(s, "FAIL") || strings.Contains(s, "ERROR") || strings.Contains(s, ":F:") || strings.Contains(s, ":E:"))
 }
 
 // cRuntime is a run-time failure in C or C++: LOGIC, named by the running
@@ -68,13 +92,16 @@ func cTestFailure(m *match) (contract.ErrorType, bool) {
 // ("file.c:12: FAIL: ...") names the failure in capitals, as test
 // harnesses print it.
 func cTestLine(m *match) (contract.ErrorType, bool) {
+	if m.get("test") == "" {
+		m.g[m.row.idx["test"]] = m.get("test2")
+	}
 	return contract.ErrLogic, true
 }
 
 var (
-	reSanHead  = regexp.MustCompile(`^(?:==\d+==)?(ERROR|WARNING): (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer|HWAddressSanitizer): (.*)$`)
-	reSanFrame = regexp.MustCompile(`^\s*#(\d+) (?:0x[0-9a-fA-F]+ )?(?:in )?(.+?) (\S+?):(\d+)(?::(\d+))?(?: \(\S+\))?$`)
-	reSanLeak  = regexp.MustCompile(`^(Direct|Indirect) leak of `)
+	reSanHead = regexp.MustCompile(`^(?:==\d+==)?(ERROR|WARNING): (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer|HWAddressSanitizer): (.*)$`)
+
+	reSanLeak = regexp.MustCompile(`^(Direct|Indirect) leak of `)
 )
 
 // sanitizer reads a sanitizer report from its ERROR (or WARNING) line to
@@ -112,7 +139,7 @@ func (z *sanitizer) line(p *parser, s string) bool {
 		z.end(p)
 		return true
 	case strings.HasPrefix(t, "#"):
-		m := reSanFrame.FindStringSubmatch(t)
+		m := sanFrame(t)
 		if m == nil {
 			return true
 		}
@@ -158,6 +185,32 @@ func (z *sanitizer) line(p *parser, s string) bool {
 		return true
 	}
 	return true
+}
+
+// sanFrame reads a sanitizer stack frame, "#1 0x55d4 in main /src/main.c:12:3"
+// or TSan's "#0 incr /w/counter.c:5 (app+0x1234)", without a regular
+// expression: the location is the last field of the form file:line[:col].
+// It returns the frame's number, function, file, line and column.
+func sanFrame(t string) []string {
+	sp := strings.IndexByte(t, ' ')
+	if sp < 2 || !allDigits(t[1:sp]) {
+		return nil
+	}
+	fields := strings.Fields(t[sp+1:])
+	for i := len(fields) - 1; i >= 1; i-- {
+		file, line := splitLoc(fields[i])
+		if line == 0 || file == "" {
+			continue
+		}
+		col := ""
+		if j := strings.LastIndexByte(fields[i], ':'); j > 0 {
+			if k := strings.LastIndexByte(fields[i][:j], ':'); k > 0 && allDigits(fields[i][k+1:j]) {
+				col = fields[i][j+1:]
+			}
+		}
+		return []string{t, t[1:sp], strings.Join(fields[:i], " "), file, strconv.Itoa(line), col}
+	}
+	return nil
 }
 
 func (z *sanitizer) add(f finding) {
@@ -207,7 +260,7 @@ var (
 // prints a test's output after its result line (--output-on-failure); with
 // -V it prefixes every output line with the test's number.
 type cTestDriver struct {
-	catch   int // Catch2's test case header: 1 after its opening rule, 2 after its name
+	catch   int // Catch2's test case header; see line
 	verbose bool
 	names   map[string]string // ctest -V: test number -> name
 	inner   bool
@@ -217,22 +270,37 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 	if c.inner || len(s) < 4 {
 		return false
 	}
-	t := strings.TrimLeft(s, " ")
-	if strings.HasPrefix(s, "-----------------------------------") && strings.Trim(s, "-") == "" {
-		// Catch2 frames a failed test case's name between two rules.
-		if c.catch == 1 {
+	switch s[0] {
+	case '-', '[', ' ', '=', 'T', 't':
+	default:
+		if !isDigit(s[0]) && c.catch != 1 {
+			return false // the cheap way out for most lines
+		}
+	}
+	t := s
+	if s[0] == ' ' {
+		t = strings.TrimLeft(s, " ")
+		if !strings.HasPrefix(t, "Start ") && (t == "" || !isDigit(t[0])) {
+			return false
+		}
+	}
+	if s[0] == '-' && strings.HasPrefix(s, "-----------------------------------") && strings.Trim(s, "-") == "" {
+		// Catch2 frames a failed test case's name between two rules:
+		// 1 after the opening rule, 3 once the name is read, 2 in the body.
+		if c.catch == 3 {
 			c.catch = 2
 		} else {
 			c.catch = 1
 		}
 		return false
 	}
-	if c.catch == 1 && !strings.HasPrefix(s, " ") {
+	if c.catch == 1 {
+		c.catch = 3
 		if f, l := splitLoc(s); l == 0 || strings.ContainsAny(f, " ") {
 			p.ctx.cTest = own(strings.TrimSpace(s))
 		}
 	}
-	if c.catch == 2 && strings.HasPrefix(s, "=====") {
+	if c.catch != 0 && s[0] == '=' && strings.HasPrefix(s, "=====") {
 		p.ctx.cTest, c.catch = "", 0
 	}
 	switch {

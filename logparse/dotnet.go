@@ -14,22 +14,22 @@ import (
 
 func init() {
 	register(
-		&Row{Name: "msbuild", Family: "dotnet", Tool: "msbuild", Hint: "error|warning",
+		&Row{Name: "msbuild", Family: "dotnet", Tool: "msbuild", Hint: ": error |: fatal error ", ErrWord: true,
 			Pattern:  `^(?:\s*\d+>)?\s*(?P<file>(?:[A-Za-z]:[\\/])?[^\s(:][^(:]*?)\((?P<line>\d+)(?:,(?P<col>\d+))?(?:[-,]\d+)*\)\s?: (?P<sev>error|warning|fatal error) (?P<code>[A-Z]{1,4}\d+)\s?: (?P<msg>.*?)(?: \[[^\[\]]+\])?$`,
 			Classify: msbuildClassify, Confidence: 0.95, Generic: true,
 			Doc: "MSBuild's canonical format, used by csc, vbc, fsc and MSVC's cl: File.cs(line,col): error CS0103: message [project]"},
 		&Row{Name: "dotnet-stack", Family: "dotnet", Tool: "dotnet",
 			Doc: "dotnet test failures (Failed Name, Error Message:, Stack Trace:) and unhandled .NET exceptions: the deepest workspace frame (at X in File.cs:line N)"},
-		&Row{Name: "xctest", Family: "swift", Tool: "xctest", Hint: ".swift:",
-			Pattern: `^(?P<file>(?:[A-Za-z]:[\\/])?[^\s:]+\.swift):(?P<line>\d+): error: (?P<test>-\[[\w. ]+\]|[\w.]+) : (?P<msg>.*)$`,
+		&Row{Name: "xctest", Family: "swift", Tool: "xctest", Hint: ".swift:", ErrWord: true,
+			Pattern: `^(?P<file>[^\s:]+\.swift):(?P<line>\d+): error: (?P<test>-\[[\w. ]+\]|[\w.]+) : (?P<msg>.*)$`,
 			Type:    contract.ErrLogic, Confidence: 0.9,
 			Doc: "XCTest (swift test, xcodebuild): file.swift:line: error: Suite.testName : XCTAssertEqual failed: ..."},
 		&Row{Name: "swift-testing", Family: "swift", Tool: "swift-testing", Hint: "recorded an issue at",
 			Pattern: `^\S*\s*Test (?P<test>.+?) recorded an issue at (?P<file>[^\s:]+\.swift):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<msg>.*)$`,
 			Type:    contract.ErrLogic, Confidence: 0.9,
 			Doc: "Swift Testing: Test name() recorded an issue at File.swift:line:col: Expectation failed: ..."},
-		&Row{Name: "swift-fatal", Family: "swift", Tool: "swift", Hint: "Fatal error",
-			Pattern:  `^(?P<file>(?:[A-Za-z]:[\\/])?[^\s:]+\.swift):(?P<line>\d+): Fatal error(?:: (?P<msg>.*))?$`,
+		&Row{Name: "swift-fatal", Family: "swift", Tool: "swift", Hint: "Fatal error", ErrWord: true,
+			Pattern:  `^(?P<file>[^\s:]+\.swift):(?P<line>\d+): Fatal error(?:: (?P<msg>.*))?$`,
 			Classify: swiftFatal, Confidence: 0.8,
 			Doc: "Swift run-time traps: File.swift:line: Fatal error: Unexpectedly found nil ... (not the standard library's own files)"},
 	)
@@ -112,8 +112,8 @@ type dotnetStack struct {
 }
 
 func (d *dotnetStack) line(p *parser, s string) bool {
-	t := strings.TrimSpace(s)
 	if d.active {
+		t := strings.TrimSpace(s)
 		d.n++
 		if m := reDotnetAt.FindStringSubmatch(s); m != nil {
 			if d.found == nil {
@@ -144,15 +144,15 @@ func (d *dotnetStack) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if strings.Contains(s, "Failed ") && strings.HasSuffix(t, "]") {
+	if strings.HasSuffix(s, "]") && strings.Contains(s, "Failed ") {
 		if m := reDotnetFailed.FindStringSubmatch(s); m != nil {
 			*d = dotnetStack{active: true, test: own(m[1])}
 			return true
 		}
 	}
-	if strings.HasPrefix(t, "Unhandled") {
-		if m := reDotnetExc.FindStringSubmatch(t); m != nil {
-			*d = dotnetStack{active: true, exc: own(m[1]), msg: own(t)}
+	if strings.HasPrefix(s, "Unhandled") {
+		if m := reDotnetExc.FindStringSubmatch(s); m != nil {
+			*d = dotnetStack{active: true, exc: own(m[1]), msg: own(s)}
 			return true
 		}
 	}

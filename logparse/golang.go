@@ -11,7 +11,7 @@ import (
 func init() {
 	register(
 		&Row{Name: "go-build", Family: "go", Tool: "go", Hint: ".go:",
-			Pattern:  `^(?:vet: )?(?P<file>(?:[A-Za-z]:[\\/])?[^\s:]+\.go):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$`,
+			Pattern:  `^(?:vet: )?(?P<file>[^\s:]+\.go):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$`,
 			Classify: goClassify, Confidence: 0.95,
 			Doc: "go build, go vet, staticcheck and golangci-lint: file.go:line:col: message (the column is required: log.Lshortfile lines have none)"},
 		&Row{Name: "go-test", Family: "go", Tool: "go test",
@@ -199,9 +199,11 @@ func (g *goTest) indented(p *parser, s string) bool {
 		}
 		return true
 	}
-	if t := strings.TrimSpace(s); strings.HasPrefix(t, "Failing input written to ") {
-		g.noteFuzzInput(p, t)
-		return true
+	if g.failing != "" {
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "Failing input written to ") {
+			g.noteFuzzInput(p, t)
+			return true
+		}
 	}
 	last := g.lastItem()
 	if last == nil {

@@ -18,11 +18,11 @@ func init() {
 			Pattern:  `^\[(?P<sev>ERROR|WARNING)\] (?:file:)?(?P<file>\S+\.(?:java|kt|scala|groovy)):\[(?P<line>\d+)(?:,(?P<col>\d+))?\] (?P<msg>.*)$`,
 			Classify: javacClassify, Confidence: 0.95,
 			Doc: "maven-compiler-plugin: [ERROR] /path/File.java:[line,col] message"},
-		&Row{Name: "kotlinc", Family: "java", Tool: "kotlinc", Hint: ".kt",
+		&Row{Name: "kotlinc", Family: "java", Tool: "kotlinc", Pre: kotlinStart,
 			Pattern:  `^(?P<sev>e|w): (?:file://)?(?P<file>\S+\.kts?):(?P<line>\d+):(?P<col>\d+):? (?P<msg>.*)$`,
 			Classify: javacClassify, Confidence: 0.95,
 			Doc: "kotlinc and Gradle's Kotlin plugin: e: file:///path/A.kt:line:col message"},
-		&Row{Name: "kotlinc-legacy", Family: "java", Tool: "kotlinc", Hint: ".kt",
+		&Row{Name: "kotlinc-legacy", Family: "java", Tool: "kotlinc", Pre: kotlinStart,
 			Pattern:  `^(?P<sev>e|w): (?P<file>\S+\.kts?): \((?P<line>\d+), (?P<col>\d+)\): (?P<msg>.*)$`,
 			Classify: javacClassify, Confidence: 0.95,
 			Doc: "the Kotlin Gradle plugin before 1.7: e: /path/A.kt: (line, col): message"},
@@ -30,6 +30,11 @@ func init() {
 			Doc: "Java and Kotlin stack traces and JUnit failures (Maven surefire, Gradle): the root cause's (last Caused by:) first frame outside the JDK and test frameworks"},
 	)
 	addHandler(90, func() handler { return &javaStack{} })
+}
+
+// kotlinStart is a cheap test for kotlinc's "e: " and "w: " lines.
+func kotlinStart(s string) bool {
+	return len(s) > 3 && (s[0] == 'e' || s[0] == 'w') && s[1] == ':' && s[2] == ' '
 }
 
 // javacClassify keeps errors and, after "-Werror", warnings; the message
@@ -152,15 +157,18 @@ func (j *javaStack) line(p *parser, s string) bool {
 			tool: "java", conf: 0.75, base: own(p.base()), row: "java-stack"}})
 		return true
 	}
-	t := strings.TrimLeft(s, " \t")
-	if j.active && strings.HasPrefix(t, "Suppressed: ") {
-		j.supp = true
-		return true
+	t := s
+	if j.active && (s[0] == ' ' || s[0] == '\t') {
+		t = strings.TrimLeft(s, " \t")
+		if strings.HasPrefix(t, "Suppressed: ") {
+			j.supp = true
+			return true
+		}
 	}
 	if strings.IndexByte(s, '.') > 0 && javaExcHead(s) && p.hasErrWord(s) {
 		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
-			if strings.HasPrefix(t, "Caused by: ") && j.active {
-				if t != s {
+			if j.active && strings.Contains(s, "Caused by: ") {
+				if !strings.HasPrefix(s, "Caused by: ") {
 					return true // a suppressed exception's cause
 				}
 				j.supp = false

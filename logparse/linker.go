@@ -56,7 +56,7 @@ func (l *linker) line(p *parser, s string) bool {
 			}
 		}
 	}
-	if strings.Contains(s, "multiple definition of ") {
+	if (strings.IndexByte(s, '`') >= 0 || strings.IndexByte(s, 0xE2) >= 0) && strings.Contains(s, "multiple definition of ") {
 		m := reLdMulti.FindStringSubmatch(s)
 		if m == nil {
 			return false
@@ -71,13 +71,24 @@ func (l *linker) line(p *parser, s string) bool {
 		}
 		return true
 	}
-	if strings.Contains(s, "lld") && strings.Contains(s, ": error: ") {
+	if lldStart(s) && strings.Contains(s, ": error: ") {
 		if m := reLldHead.FindStringSubmatch(s); m != nil {
 			l.lld, l.msg, l.seen = m[1], own(m[1]+": "+m[2]), 0
 			return true
 		}
 	}
 	return false
+}
+
+// lldStart is a cheap test for a line that starts with lld's name
+// (ld.lld, ld64.lld, lld-link, wasm-ld, with or without a directory).
+func lldStart(s string) bool {
+	i := strings.IndexByte(s, ':')
+	if i < 0 {
+		return false
+	}
+	tool := s[:i]
+	return strings.HasSuffix(tool, "lld") || strings.HasSuffix(tool, "lld.exe") || strings.HasSuffix(tool, "lld-link") || strings.HasSuffix(tool, "wasm-ld")
 }
 
 // lldLine reads one ">>> defined at" or ">>> referenced by" line. The

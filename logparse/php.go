@@ -14,7 +14,7 @@ const phpExt = `(?:php|phtml|inc|module|phpt)`
 
 func init() {
 	register(
-		&Row{Name: "php-error", Family: "php", Tool: "php", Hint: "error:|rror: ",
+		&Row{Name: "php-error", Family: "php", Tool: "php", Pre: phpErrorStart,
 			Pattern:  `^(?:PHP )?(?P<sev>Parse error|Fatal error|Recoverable fatal error|Catchable fatal error|Compile error|Core error):\s+(?P<msg>.*) in (?P<file>\S+?\.` + phpExt + `)(?: on line[ ](?P<line>\d+)|:(?P<line2>\d+))$`,
 			Classify: phpClassify, Confidence: 0.95,
 			Doc: "php -l and PHP's own errors: PHP Parse error:  message in file.php on line N (Fatal error too; warnings and notices do not fail)"},
@@ -24,6 +24,18 @@ func init() {
 			Doc: "PHPUnit: There was 1 failure: / error:, N) Class::test, the message, then file.php:N frames (the deepest workspace frame)"},
 	)
 	addHandler(36, func() handler { return &phpTrace{} })
+}
+
+// phpErrorStart is a cheap test for the start of PHP's error lines.
+func phpErrorStart(s string) bool {
+	if s == "" {
+		return false
+	}
+	switch s[0] {
+	case 'P', 'F', 'R', 'C':
+		return strings.HasPrefix(s, "PHP ") || strings.Contains(s[:min(len(s), 40)], "error:")
+	}
+	return false
 }
 
 func phpClassify(m *match) (contract.ErrorType, bool) {
@@ -130,7 +142,7 @@ func (t *phpTrace) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if strings.Contains(s, "Uncaught ") {
+	if (s[0] == 'P' || s[0] == 'F') && strings.Contains(s, "Uncaught ") {
 		if m := rePHPUncaught.FindStringSubmatch(s); m != nil {
 			*t = phpTrace{mode: "uncaught", exc: own(m[1]), msg: own(strings.TrimSpace(s[strings.Index(s, "Uncaught "):]))}
 			t.frame(p, m[3], m[4])

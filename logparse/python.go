@@ -148,7 +148,7 @@ func (t *pyTrace) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if t.grp.in || strings.Contains(s, "Exception Group Traceback") {
+	if t.grp.in || groupHead(s) {
 		if done, ok := t.groupLine(p, s); done {
 			return ok
 		}
@@ -168,6 +168,15 @@ func (t *pyTrace) line(p *parser, s string) bool {
 		}
 	}
 	return t.traceLine(p, s)
+}
+
+// groupHead is a cheap test for "  + Exception Group Traceback".
+func groupHead(s string) bool {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i < len(s) && s[i] == '+' && strings.HasPrefix(s[i:], "+ Exception Group Traceback")
 }
 
 // groupLine reads the frame of an exception group: its rules, and the
@@ -248,7 +257,7 @@ func (t *pyTrace) traceLine(p *parser, s string) bool {
 		return true
 	}
 	if !t.active {
-		if strings.TrimSpace(s) != "" {
+		if t.chain && strings.TrimSpace(s) != "" {
 			t.chain = false
 		}
 		return false

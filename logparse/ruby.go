@@ -14,11 +14,11 @@ const rubyExt = `(?:rb|rake|ru|gemspec|erb|rbs)`
 
 func init() {
 	register(
-		&Row{Name: "ruby-syntax", Family: "ruby", Tool: "ruby", Hint: "syntax error",
+		&Row{Name: "ruby-syntax", Family: "ruby", Tool: "ruby", Hint: "syntax error", ErrWord: true,
 			Pattern: `^(?:ruby: )?(?P<file>[^\s:]+\.` + rubyExt + `|Gemfile|Rakefile):(?P<line>\d+): (?:[^:]*: )?(?P<msg>syntax errors?\b.*|.*\(SyntaxError\))$`,
 			Type:    contract.ErrSyntax, Confidence: 0.95,
 			Doc: "ruby -c and the interpreter's syntax errors: file.rb:line: syntax error, unexpected ... (Ruby 3.4: syntax errors found)"},
-		&Row{Name: "rubocop", Family: "ruby", Tool: "rubocop", Hint: ": ",
+		&Row{Name: "rubocop", Family: "ruby", Tool: "rubocop", Pre: rubocopShape,
 			Pattern:  `^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>[CWEFRI]): (?:\[(?:Correctable|Corrected|Todo|Unsupported)\] )*(?P<rule>[A-Z]\w*/\w+): (?P<msg>.*)$`,
 			Classify: rubocopClassify, Confidence: 0.9,
 			Doc: "RuboCop (progress, clang, emacs and simple formats): file.rb:line:col: C: [Correctable] Dept/Cop: message"},
@@ -30,6 +30,22 @@ func init() {
 			Doc: "RSpec failures: N) description, Failure/Error:, the exception, then # ./file.rb:line frames (the deepest workspace frame)"},
 	)
 	addHandler(35, func() handler { return &rubyTrace{} })
+}
+
+// rubocopShape is a cheap test for RuboCop's ": C: Dept/Cop: " after the
+// location.
+func rubocopShape(s string) bool {
+	for i := strings.Index(s, ": "); i >= 0 && i+5 < len(s); {
+		if s[i+3] == ':' && s[i+4] == ' ' && strings.IndexByte("CWEFRI", s[i+2]) >= 0 {
+			return true
+		}
+		j := strings.Index(s[i+2:], ": ")
+		if j < 0 {
+			return false
+		}
+		i += 2 + j
+	}
+	return false
 }
 
 func rubocopClassify(m *match) (contract.ErrorType, bool) {
@@ -153,7 +169,7 @@ func (r *rubyTrace) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if strings.Contains(s, ":in ") {
+	if s[len(s)-1] == ')' && strings.Contains(s, ":in ") {
 		if m := reRubyHead.FindStringSubmatch(s); m != nil {
 			*r = rubyTrace{mode: "uncaught", msg: own(m[4]), exc: own(m[5])}
 			if m[5] != "" {
