@@ -24,7 +24,7 @@ func init() {
 			Pattern: `^(?P<file>[^\s:]+\.swift):(?P<line>\d+): error: (?P<test>-\[[\w. ]+\]|[\w.]+) : (?P<msg>.*)$`,
 			Type:    contract.ErrLogic, Confidence: 0.9,
 			Doc: "XCTest (swift test, xcodebuild): file.swift:line: error: Suite.testName : XCTAssertEqual failed: ..."},
-		&Row{Name: "swift-testing", Family: "swift", Tool: "swift-testing", Hint: "recorded an issue at",
+		&Row{Name: "swift-testing", Family: "swift", Tool: "swift-testing", Pre: swiftTestingStart,
 			Pattern: `^\S*\s*Test (?P<test>.+?) recorded an issue at (?P<file>[^\s:]+\.swift):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<msg>.*)$`,
 			Type:    contract.ErrLogic, Confidence: 0.9,
 			Doc: "Swift Testing: Test name() recorded an issue at File.swift:line:col: Expectation failed: ..."},
@@ -34,6 +34,12 @@ func init() {
 			Doc: "Swift run-time traps: File.swift:line: Fatal error: Unexpectedly found nil ... (not the standard library's own files)"},
 	)
 	addHandler(95, func() handler { return &dotnetStack{} })
+}
+
+// swiftTestingStart is a cheap test for Swift Testing's lines: a symbol,
+// then "Test ".
+func swiftTestingStart(s string) bool {
+	return strings.Contains(s[:min(len(s), 16)], "Test ") && strings.Contains(s, "recorded an issue at")
 }
 
 // swiftFatal drops traps that the standard library reports inside its own
