@@ -111,6 +111,7 @@ var (
 // TSan the first workspace frame of each of the two racing accesses.
 type sanitizer struct {
 	kind     string // "" when not inside a report
+	lines    int    // lines read in the report
 	msg      string
 	stack    int  // stacks seen (a "#0" frame starts one)
 	took     bool // the current stack gave its frame
@@ -131,6 +132,10 @@ func (z *sanitizer) line(p *parser, s string) bool {
 		return false
 	}
 	t := strings.TrimSpace(s)
+	if z.lines++; z.lines > 1000 {
+		z.end(p) // a report cut short: give the log back to the other readers
+		return false
+	}
 	switch {
 	case strings.HasPrefix(t, "SUMMARY: "):
 		z.end(p)

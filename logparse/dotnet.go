@@ -107,58 +107,64 @@ var (
 
 // dotnetStack reads a failed test's block (dotnet test's console logger:
 // "Failed Name [3 ms]", "Error Message:", "Stack Trace:") and unhandled
-// exceptions, and reports the deepest workspace frame.
+// exceptions, and reports the deepest workspace frame. It only consumes
+// lines of that shape: a block that does not go on as dotnet test's or the
+// runtime's does ends at once, and the line is left to the other readers.
 type dotnetStack struct {
-	active bool
-	test   string
-	msg    string
-	exc    string
-	found  *finding
-	n      int
+	phase int // 0 idle; 1 after "Failed", 2 in the message, 3 in the frames
+	test  string
+	msg   string
+	exc   string
+	found *finding
+	n     int
 }
 
 func (d *dotnetStack) line(p *parser, s string) bool {
-	if d.active {
-		t := strings.TrimSpace(s)
+	if d.phase != 0 {
 		d.n++
-		if m := reDotnetAt.FindStringSubmatch(s); m != nil {
-			if d.found == nil {
+		t := strings.TrimSpace(s)
+		switch {
+		case t == "Error Message:" && d.phase == 1:
+			d.phase = 2
+			return true
+		case t == "Stack Trace:" && d.phase == 2:
+			d.phase = 3
+			return true
+		case d.phase == 2 && t != "" && d.n < 100:
+			if len(d.msg) < 600 {
+				if d.msg != "" {
+					d.msg += "\n"
+				}
+				d.msg += own(t)
+			}
+			if d.exc == "" {
+				if m := reDotnetExc.FindStringSubmatch(t); m != nil {
+					d.exc = own(m[1])
+				}
+			}
+			return true
+		case d.phase == 3 && strings.HasPrefix(t, "at "):
+			if m := reDotnetAt.FindStringSubmatch(s); m != nil && d.found == nil {
 				if _, res := p.res.resolve(m[2], p.base()); res != resDrop {
 					p.noteFrame(normalise(m[2]))
 					d.found = &finding{file: own(m[2]), line: atoi(m[3]), base: own(p.base()), tool: "dotnet", conf: 0.75, row: "dotnet-stack"}
 				}
 			}
 			return true
-		}
-		switch {
-		case strings.HasPrefix(t, "at ") || t == "Error Message:" || t == "Stack Trace:" || strings.HasPrefix(t, "--- End of"):
-			return true
-		case d.n > 300 || t == "" && d.found != nil || reDotnetFailed.MatchString(s) || strings.HasPrefix(t, "Passed ") ||
-			strings.HasPrefix(t, "Failed!") || strings.HasPrefix(t, "Total tests") || strings.HasPrefix(t, "Unhandled"):
-			d.end(p)
-		default:
-			if t != "" && d.found == nil {
-				if d.msg == "" {
-					d.msg = own(t)
-				} else if len(d.msg) < 600 {
-					d.msg += "\n" + own(t)
-				}
-				if m := reDotnetExc.FindStringSubmatch(t); m != nil && d.exc == "" {
-					d.exc = own(m[1])
-				}
-			}
+		case d.phase == 3 && (strings.HasPrefix(t, "--- End of") || strings.HasPrefix(t, "---> ")):
 			return true
 		}
+		d.end(p)
 	}
-	if strings.HasSuffix(s, "]") && strings.Contains(s, "Failed ") {
+	if len(s) > 8 && s[len(s)-1] == ']' && strings.Contains(s, "Failed ") {
 		if m := reDotnetFailed.FindStringSubmatch(s); m != nil {
-			*d = dotnetStack{active: true, test: own(m[1])}
+			*d = dotnetStack{phase: 1, test: own(m[1])}
 			return true
 		}
 	}
-	if strings.HasPrefix(s, "Unhandled") {
+	if len(s) > 10 && s[0] == 'U' && strings.HasPrefix(s, "Unhandled") {
 		if m := reDotnetExc.FindStringSubmatch(s); m != nil {
-			*d = dotnetStack{active: true, exc: own(m[1]), msg: own(s)}
+			*d = dotnetStack{phase: 3, exc: own(m[1]), msg: own(s)}
 			return true
 		}
 	}
@@ -181,7 +187,7 @@ func (d *dotnetStack) end(p *parser) {
 }
 
 func (d *dotnetStack) flush(p *parser) {
-	if d.active {
+	if d.phase != 0 {
 		d.end(p)
 	}
 }

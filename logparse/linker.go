@@ -56,7 +56,7 @@ func (l *linker) line(p *parser, s string) bool {
 			}
 		}
 	}
-	if (strings.IndexByte(s, '`') >= 0 || strings.IndexByte(s, 0xE2) >= 0) && strings.Contains(s, "multiple definition of ") {
+	if strings.Contains(s, "multiple definition of ") {
 		m := reLdMulti.FindStringSubmatch(s)
 		if m == nil {
 			return false
@@ -71,7 +71,10 @@ func (l *linker) line(p *parser, s string) bool {
 		}
 		return true
 	}
-	if lldStart(s) && strings.Contains(s, ": error: ") {
+	if len(s) < 8 {
+		return false
+	}
+	if c := s[0]; (c == 'l' || c == '/' || c == 'w' || c == '.' || len(s) > 2 && s[1] == ':') && lldStart(s) && strings.Contains(s, ": error: ") {
 		if m := reLldHead.FindStringSubmatch(s); m != nil {
 			l.lld, l.msg, l.seen = m[1], own(m[1]+": "+m[2]), 0
 			return true
