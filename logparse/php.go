@@ -97,7 +97,7 @@ func (t *phpTrace) line(p *parser, s string) bool {
 				t.frame(p, m[1], m[2])
 				return true
 			}
-			if tr == "" && t.frames > 0 || tr == "--" || t.n > 300 {
+			if tr == "" && t.frames > 0 || tr == "--" || t.n > 300 || t.frames == 0 && t.n > 60 {
 				t.end(p)
 				if tr == "--" || tr == "" {
 					return true

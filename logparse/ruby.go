@@ -104,7 +104,7 @@ func (r *rubyTrace) line(p *parser, s string) bool {
 	case "mini-error":
 		r.n++
 		t := strings.TrimSpace(s)
-		if t == "" && r.frames > 0 || r.n > 200 {
+		if t == "" && r.frames > 0 || r.n > 200 || r.frames == 0 && r.n > 30 {
 			r.end(p)
 			return true
 		}
@@ -121,8 +121,9 @@ func (r *rubyTrace) line(p *parser, s string) bool {
 	case "rspec":
 		r.n++
 		t := strings.TrimSpace(s)
-		if m := reRSpecHead.FindStringSubmatch(s); m != nil || r.n > 300 || t == "Finished in" || strings.HasPrefix(s, "Finished in ") ||
-			strings.HasPrefix(s, "Failed examples:") || strings.HasPrefix(s, "Pending:") {
+		if m := reRSpecHead.FindStringSubmatch(s); m != nil || r.n > 300 || t != "" && !strings.HasPrefix(s, "     ") {
+			// RSpec indents a failure's lines by five spaces: anything else
+			// ends it, and is read as usual.
 			r.end(p)
 			break
 		}

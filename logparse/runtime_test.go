@@ -134,6 +134,10 @@ FAIL	example.com/m/q	1.012s
 1: /w/tests/test_clamp.c:7: FAIL: clamp(11, 0, 10) == 0, want 10
 1/1 Test #1: clamp ............................***Failed    0.00 sec
 `, []string{"tests/test_clamp.c:7 LOGIC"}},
+		{"a stray dotnet-like line does not hide the next ones", "", "  Failed to fetch [mirror]\nsrc/a.c:3:5: error: 'x' undeclared (first use in this function)\n",
+			[]string{"src/a.c:3 TYPE_ERROR"}},
+		{"an rspec-like block ends at the first line rspec would not print", "", "Failures:\n\n  1) something\nsrc/a.c:3:5: error: expected ';' before '}' token\n",
+			[]string{"src/a.c:3 SYNTAX"}},
 		{"rust should_panic without a location is not placed", "", "---- tests::t stdout ----\nnote: test did not panic as expected\n", nil},
 	}
 	for _, tc := range cases {
