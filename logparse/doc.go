@@ -89,7 +89,27 @@
 //     deepest stack frame inside the workspace (Go goroutine traces,
 //     Python tracebacks, Java and JavaScript stacks, Rust "panicked at").
 //     Java NoSuchMethodError and ClassCastException are TYPE_ERROR,
-//     ClassNotFoundException IMPORT.
+//     ClassNotFoundException IMPORT. C and C++ at run time: assert()
+//     failures, UBSan's "runtime error", and the first workspace frame of
+//     an AddressSanitizer or MemorySanitizer report, of each direct leak
+//     LeakSanitizer finds, and of both accesses of a ThreadSanitizer or Go
+//     race; GoogleTest, Catch2, Unity and Check failure lines. A chain of
+//     exceptions is reported at its root cause: Java's last "Caused by:"
+//     (its deepest workspace frame, through "... N more"), Python's first
+//     traceback (later links too, unless their deepest workspace frame is a
+//     deliberate raise). A Python exception group reports each
+//     sub-exception. A go test timeout reports the deepest workspace frame
+//     of the goroutine running the test that timed out; fuzzing failures
+//     carry the failing input file in their message.
+//   - The dynamic languages follow Python's rules: Ruby NoMethodError and
+//     NameError, ArgumentError about arguments and TypeError not about nil
+//     are TYPE_ERROR, LoadError is IMPORT, a nil receiver is LOGIC; PHP
+//     calls to undefined functions or methods, missing classes and wrong
+//     argument types are TYPE_ERROR, a failed require is IMPORT, "on null"
+//     is LOGIC. .NET: C# CS1xxx parse errors are SYNTAX, CS0246/CS0234 and
+//     unnecessary usings IMPORT, analyzers (CA, IDE, SA) LINTING; MSVC's
+//     C1083 is IMPORT and C2220 (a warning made an error) LINTING;
+//     InvalidCastException and MissingMethodException are TYPE_ERROR.
 //
 // A message that no family rule settles goes through one shared keyword
 // classifier (rows.go), in the order INDENTATION, IMPORT, SYNTAX,

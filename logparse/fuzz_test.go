@@ -30,6 +30,24 @@ func FuzzParse(f *testing.F) {
 	f.Add("error[E0308]: x\n --> src/a.rs:0:0\n\n", "")
 	f.Add("panic: x\n\ngoroutine 1 [running]:\nmain.f()\n\t/ws/m.go:-1 +0x1\n", "/ws")
 	f.Add("\x1b[\x1b]\r\r\n#1 0.1 \n::error file=,line=99999999999999999999::\n", "")
+	// The run-time and new-ecosystem readers, truncated and malformed.
+	for _, seed := range []struct{ log, root string }{
+		{"==1==ERROR: AddressSanitizer: heap-use-after-free\n    #0 0x1 in f /ws/a.c:0:0\n    #1 \n#\nSUMMARY: x\n", "/ws"},
+		{"WARNING: ThreadSanitizer: data race\n  Write of size 4 by thread T1:\n    #0 f /ws/a.c:5 (a+0x1)\n", "/ws"},
+		{"ld.lld: error: duplicate symbol: f\n>>> defined at a.c:1 (/ws/a.c:1)\n>>> defined at\n", "/ws"},
+		{"/ws/b.c:1: multiple definition of `f'; x.o:/ws/a.c:: first defined here\n", "/ws"},
+		{"  + Exception Group Traceback (most recent call last):\n  |   File \"/ws/a.py\", line 1, in <module>\n  +-+---- 1 ----\n    | ValueError: x\n", "/ws"},
+		{"Exception in thread \"main\" java.lang.Error: x\nCaused by: java.lang.Error\n\t... 99 more\n", ""},
+		{"panic: test timed out after 1s\n\trunning tests:\n\t\tTestX (1s)\n\ngoroutine 1 [running]:\nm.TestX(0x0)\n\t/ws/x_test.go:1 +0x1\n", "/ws"},
+		{"a.rb:1:in `x': y (NoMethodError)\n\tfrom a.rb:0:in `z'\n", ""},
+		{"PHP Fatal error:  Uncaught Error: x in /ws/a.php:1\nStack trace:\n#0 /ws/b.php(0): f()\n  thrown in /ws/a.php on line 1\n", "/ws"},
+		{"There was 1 failure:\n\n1) T::t\nFailed\n\n/ws/t.php:3\n", "/ws"},
+		{"C:\\ws\\a.cs(1,2): error CS1002: ; expected [C:\\ws\\a.csproj]\n  Failed T.t [1 ms]\n  Stack Trace:\n     at T.t() in C:\\ws\\t.cs:line 0\n", `C:\ws`},
+		{"/ws/T.swift:3: error: S.t : XCTAssertEqual failed\nA/B.swift:0: Fatal error: x\n", "/ws"},
+		{"1/1 Test #1: t ....***Failed  0.0 sec\n1: /ws/t.c:7: FAIL: x\na: /ws/t.c:9: main: Assertion `x' failed.\n", "/ws"},
+	} {
+		f.Add(seed.log, seed.root)
+	}
 	f.Fuzz(func(t *testing.T, log, root string) {
 		opts := Options{Root: root}
 		a := ParseString(log, opts)

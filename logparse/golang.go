@@ -97,55 +97,20 @@ type goTest struct {
 	race    *goRace
 }
 
-// goRace is a data race report of the race detector, being read.
-type goRace struct {
-	msg  string
-	loc  *finding
-	test string
-}
-
-// raceLine reads "WARNING: DATA RACE" through its closing "=====" line,
-// and reports the first workspace frame of the first access.
-func (g *goTest) raceLine(p *parser, s string) bool {
-	if s == "WARNING: DATA RACE" {
-		g.race = &goRace{msg: s}
-		return true
-	}
-	r := g.race
-	t := strings.TrimSpace(s)
-	switch {
-	case strings.HasPrefix(t, "=================="):
-		if r.loc != nil {
-			f := *r.loc
-			f.test = r.test
-			if f.test == "" {
-				f.test = g.running
-			}
-			p.emit(f)
-		}
-		g.race = nil
-	case r.msg == "WARNING: DATA RACE" && strings.HasSuffix(t, ":"):
-		r.msg += ": " + strings.TrimSuffix(t, ":")
-	case strings.HasPrefix(t, "/") || strings.Contains(t, ".go:"):
-		file, _, _ := strings.Cut(t, " +0x")
-		if i := strings.LastIndexByte(file, ':'); i > 0 && allDigits(file[i+1:]) && r.loc == nil && !isForeign(file[:i]) && !strings.HasSuffix(file[:i], "_testmain.go") {
-			r.loc = &finding{file: own(file[:i]), line: atoi(file[i+1:]), typ: contract.ErrLogic, msg: own(r.msg),
-				tool: "go test -race", conf: 0.75, base: p.base(), row: "go-panic"}
-		}
-	default:
-		if i := strings.LastIndex(t, ".Test"); i >= 0 && r.test == "" && !strings.HasPrefix(t, "testing.") {
-			r.test = own(strings.SplitN(t[i+1:], "(", 2)[0])
-		}
-	}
-	return true
-}
-
 type goPanic struct {
 	msg    string
 	test   string
 	frames bool
 	fn     string
 	done   bool
+	indent bool // printed inside a failed test's output (fuzzing), indented
+	// timeout holds the tests that "panic: test timed out" says were
+	// running; the report is the deepest workspace frame of the goroutine
+	// running one of them.
+	timeout []string
+	first   *finding // the current goroutine's deepest workspace frame
+	hasTest string   // the running test whose function the current goroutine runs
+	tRunner bool     // the current goroutine is a test's own (testing.tRunner runs it)
 }
 
 var (
@@ -162,7 +127,11 @@ func (g *goTest) line(p *parser, s string) bool {
 		return g.raceLine(p, s)
 	}
 	if g.panic != nil {
-		if g.panicLine(p, s) {
+		if g.panic.indent {
+			if g.indentedPanicLine(p, s) {
+				return true
+			}
+		} else if g.panicLine(p, s) {
 			return true
 		}
 	}
@@ -188,6 +157,9 @@ func (g *goTest) line(p *parser, s string) bool {
 			test = g.running
 		}
 		g.panic = &goPanic{msg: s, test: test}
+		if strings.HasPrefix(s, "panic: test timed out") {
+			g.panic.timeout = []string{}
+		}
 		return true
 	case strings.HasPrefix(s, "FAIL") || strings.HasPrefix(s, "ok "):
 		if pkg, ok := goPkgLine(s); ok {
@@ -203,6 +175,14 @@ func (g *goTest) line(p *parser, s string) bool {
 func (g *goTest) indented(p *parser, s string) bool {
 	if m := matchIf(s, ".go:", reGoLine); m != nil && (g.failing != "" || g.running != "") {
 		if m[2] == "testing.go" {
+			if strings.HasPrefix(m[4], "panic: ") {
+				// A panic inside a fuzz target: its stack follows, indented.
+				test := g.failing
+				if test == "" {
+					test = g.running
+				}
+				g.panic = &goPanic{msg: own(m[4]), test: own(test), indent: true}
+			}
 			return true // the testing package's own note ("race detected during execution of test")
 		}
 		it := goItem{file: own(m[2]), line: atoi(m[3]), msg: own(m[4])}
@@ -218,6 +198,12 @@ func (g *goTest) indented(p *parser, s string) bool {
 			}
 		}
 		return true
+	}
+	if g.failing != "" {
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "Failing input written to ") {
+			g.noteFuzzInput(p, t)
+			return true
+		}
 	}
 	last := g.lastItem()
 	if last == nil {
@@ -371,6 +357,9 @@ func (g *goTest) flush(p *parser) {
 // the workspace. It returns false when the trace is over.
 func (g *goTest) panicLine(p *parser, s string) bool {
 	pn := g.panic
+	if pn.timeout != nil {
+		return g.timeoutLine(p, s)
+	}
 	switch {
 	case strings.TrimSpace(s) == "":
 		if pn.frames {

@@ -18,14 +18,23 @@ func init() {
 			Pattern:  `^\[(?P<sev>ERROR|WARNING)\] (?:file:)?(?P<file>\S+\.(?:java|kt|scala|groovy)):\[(?P<line>\d+)(?:,(?P<col>\d+))?\] (?P<msg>.*)$`,
 			Classify: javacClassify, Confidence: 0.95,
 			Doc: "maven-compiler-plugin: [ERROR] /path/File.java:[line,col] message"},
-		&Row{Name: "kotlinc", Family: "java", Tool: "kotlinc", Hint: ".kt",
+		&Row{Name: "kotlinc", Family: "java", Tool: "kotlinc", Pre: kotlinStart,
 			Pattern:  `^(?P<sev>e|w): (?:file://)?(?P<file>\S+\.kts?):(?P<line>\d+):(?P<col>\d+):? (?P<msg>.*)$`,
 			Classify: javacClassify, Confidence: 0.95,
 			Doc: "kotlinc and Gradle's Kotlin plugin: e: file:///path/A.kt:line:col message"},
+		&Row{Name: "kotlinc-legacy", Family: "java", Tool: "kotlinc", Pre: kotlinStart,
+			Pattern:  `^(?P<sev>e|w): (?P<file>\S+\.kts?): \((?P<line>\d+), (?P<col>\d+)\): (?P<msg>.*)$`,
+			Classify: javacClassify, Confidence: 0.95,
+			Doc: "the Kotlin Gradle plugin before 1.7: e: /path/A.kt: (line, col): message"},
 		&Row{Name: "java-stack", Family: "java", Tool: "java",
-			Doc: "Java stack traces and JUnit failures (Maven surefire, Gradle): the first frame outside the JDK and test frameworks"},
+			Doc: "Java and Kotlin stack traces and JUnit failures (Maven surefire, Gradle): the root cause's (last Caused by:) first frame outside the JDK and test frameworks"},
 	)
 	addHandler(90, func() handler { return &javaStack{} })
+}
+
+// kotlinStart is a cheap test for kotlinc's "e: " and "w: " lines.
+func kotlinStart(s string) bool {
+	return len(s) > 3 && (s[0] == 'e' || s[0] == 'w') && s[1] == ':' && s[2] == ' '
 }
 
 // javacClassify keeps errors and, after "-Werror", warnings; the message
@@ -65,18 +74,35 @@ var foreignJava = []string{"java.", "javax.", "jdk.", "sun.", "com.sun.", "org.j
 	"org.hamcrest.", "org.mockito.", "org.springframework.", "net.bytebuddy.", "org.codehaus.", "com.google.common."}
 
 // javaStack reads exceptions, their frames and the JUnit runners' test
-// headers.
+// headers. A trace with "Caused by:" sections is reported at its root
+// cause (the last section): at that section's first workspace frame, the
+// deepest one; when the root cause has none of its own, in the frames it
+// shares with the enclosing trace ("... N more").
 type javaStack struct {
-	active bool
-	done   bool
+	active   bool
+	sections []javaSection
+	supp     bool // inside a "Suppressed:" block, whose frames are not the trace's
+	test     string
+	class    string
+}
+
+// javaSection is one exception of a trace: the first, or a Caused by.
+type javaSection struct {
 	msg    string
-	test   string
-	class  string
+	frames int      // frames read
+	ws     []javaWs // workspace frames, by index (bounded)
+	more   int      // "... N more": the last N frames of the enclosing section
+}
+
+// javaWs is a workspace frame at an index of its section.
+type javaWs struct {
+	idx int
+	f   finding
 }
 
 func (j *javaStack) line(p *parser, s string) bool {
 	if len(s) < 4 {
-		j.active = false
+		j.end(p)
 		return false
 	}
 	switch s[0] {
@@ -86,13 +112,13 @@ func (j *javaStack) line(p *parser, s string) bool {
 		}
 		if strings.HasPrefix(s, "[ERROR] ") {
 			if m := reSurefOld.FindStringSubmatch(s); m != nil {
+				j.end(p)
 				j.test, j.class = m[1], m[2]
-				j.active = false
 				return true
 			}
 			if m := reSurefNew.FindStringSubmatch(s); m != nil {
+				j.end(p)
 				j.test, j.class = m[2], m[1]
-				j.active = false
 				return true
 			}
 		}
@@ -103,6 +129,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 	}
 	if strings.HasSuffix(s, " FAILED") && strings.Contains(s, " > ") {
 		if m := reGradleF.FindStringSubmatch(s); m != nil {
+			j.end(p)
 			j.test, j.class = m[2], m[1]
 			return true
 		}
@@ -116,39 +143,116 @@ func (j *javaStack) line(p *parser, s string) bool {
 		}
 	}
 	if m := javaFrame(s); m != nil {
-		if !j.active || j.done {
+		if !j.active || len(j.sections) == 0 || j.supp {
 			return true
 		}
+		sec := &j.sections[len(j.sections)-1]
+		idx := sec.frames
+		sec.frames++
 		cls := m[1] + m[2]
-		if javaForeign(cls) {
+		if javaForeign(cls) || len(sec.ws) >= 64 {
 			return true
 		}
-		test := j.test
-		f := finding{file: javaPath(p, cls, m[4]), line: atoi(m[5]), typ: javaExcType(j.excName(), j.msg), msg: j.msg,
-			test: test, tool: "java", conf: 0.75, base: p.base(), row: "java-stack"}
-		if test != "" {
-			f.conf = 0.85
-		}
-		p.emit(f)
-		j.done = true
+		sec.ws = append(sec.ws, javaWs{idx: idx, f: finding{file: own(javaPath(p, cls, m[4])), line: atoi(m[5]),
+			tool: "java", conf: 0.75, base: own(p.base()), row: "java-stack"}})
 		return true
+	}
+	t := s
+	if j.active && (s[0] == ' ' || s[0] == '\t') {
+		t = strings.TrimLeft(s, " \t")
+		if strings.HasPrefix(t, "Suppressed: ") {
+			j.supp = true
+			return true
+		}
 	}
 	if strings.IndexByte(s, '.') > 0 && javaExcHead(s) && p.hasErrWord(s) {
 		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
-			if strings.HasPrefix(strings.TrimSpace(s), "Caused by: ") && j.active {
+			if j.active && strings.Contains(s, "Caused by: ") {
+				if !strings.HasPrefix(s, "Caused by: ") {
+					return true // a suppressed exception's cause
+				}
+				j.supp = false
+				if len(j.sections) >= 16 {
+					j.sections = append(j.sections[:1], j.sections[2:]...)
+				}
+				j.sections = append(j.sections, javaSection{msg: own(strings.TrimSpace(s))})
 				return true
 			}
-			j.active, j.done, j.msg = true, false, strings.TrimSpace(s)
+			j.end(p)
+			j.active = true
+			j.sections = append(j.sections[:0], javaSection{msg: own(strings.TrimSpace(s))})
 			return true
 		}
 	}
-	if j.active && strings.HasPrefix(strings.TrimSpace(s), "... ") {
+	if j.active && strings.HasPrefix(t, "... ") {
+		if n := atoi(strings.TrimPrefix(t, "... ")); n > 0 && !j.supp && len(j.sections) > 0 {
+			j.sections[len(j.sections)-1].more = n
+		}
 		return true
 	}
 	if j.active && !strings.HasPrefix(s, "\t") && !strings.HasPrefix(s, " ") {
-		j.active = false
+		j.end(p)
 	}
 	return false
+}
+
+// end reports the trace read so far, at its root cause.
+func (j *javaStack) end(p *parser) {
+	if !j.active {
+		return
+	}
+	j.active, j.supp = false, false
+	secs := j.sections
+	j.sections = j.sections[:0]
+	if len(secs) == 0 {
+		return
+	}
+	root := secs[len(secs)-1]
+	loc := javaRootFrame(secs)
+	if loc == nil {
+		return
+	}
+	f := *loc
+	m := reJavaExc.FindStringSubmatch(root.msg)
+	name := ""
+	if m != nil {
+		name = m[1]
+	}
+	f.typ, f.msg, f.test = javaExcType(name, root.msg), strings.TrimPrefix(root.msg, "Caused by: "), j.test
+	if len(secs) > 1 {
+		f.msg = secs[0].msg + "\n" + root.msg
+	}
+	if f.test != "" {
+		f.conf = 0.85
+	}
+	p.emit(f)
+}
+
+// javaRootFrame finds the deepest workspace frame of the root cause: its
+// own first workspace frame, else the first workspace frame among the
+// frames it shares with the enclosing section ("... N more"), and so on
+// outwards; failing that, the outermost section's first workspace frame.
+func javaRootFrame(secs []javaSection) *finding {
+	from := 0 // in the current section, frames from this index are the root cause's
+	for k := len(secs) - 1; k >= 0; k-- {
+		for _, w := range secs[k].ws {
+			if w.idx >= from {
+				return &w.f
+			}
+		}
+		if k > 0 {
+			from = secs[k-1].frames - secs[k].more
+			if secs[k].more == 0 {
+				from = secs[k-1].frames // nothing shared
+			}
+		}
+	}
+	for _, sec := range secs {
+		if len(sec.ws) > 0 {
+			return &sec.ws[0].f
+		}
+	}
+	return nil
 }
 
 // javaFrame reads "\tat pkg.Class.method(File.java:12)", with an optional
@@ -207,15 +311,7 @@ func javaExcHead(s string) bool {
 	return strings.IndexByte(s, '.') > 0 && !strings.ContainsAny(s, " \t/")
 }
 
-func (j *javaStack) excName() string {
-	m := reJavaExc.FindStringSubmatch(j.msg)
-	if m == nil {
-		return ""
-	}
-	return m[1]
-}
-
-func (j *javaStack) flush(p *parser) {}
+func (j *javaStack) flush(p *parser) { j.end(p) }
 
 func javaForeign(cls string) bool {
 	for _, f := range foreignJava {

@@ -179,6 +179,7 @@ type context struct {
 	cxxHere  *finding  // the last "required from here" inside the workspace
 	modPath  string    // the Go module path, when known
 	pyTest   string    // the pytest test whose section is being read
+	cTest    string    // the ctest or GoogleTest test whose output is being read
 }
 
 func newParser(opts Options) *parser {
@@ -266,6 +267,13 @@ func (p *parser) matchRows(s string) {
 	if len(s) < 4 {
 		return
 	}
+	// A Windows drive ("C:\\src\\a.c:3:1: error: ...") would read as a
+	// file "C" to the rows: they see the line without it, and a file they
+	// read at the start of the line gets it back.
+	drive := ""
+	if s[1] == ':' && (s[2] == '\\' || s[2] == '/') && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') {
+		drive, s = s[:2], s[2:]
+	}
 	f := features(s)
 	if strings.Contains(s, ": line ") && hasLineWord(s) {
 		f |= featLineWord
@@ -278,7 +286,14 @@ func (p *parser) matchRows(s string) {
 		if r.re == nil || r.need&f != r.need {
 			continue
 		}
-		if r.hints != nil && !containsAny(s, r.hints) {
+		if r.ErrWord && !p.hasErrWord(s) {
+			continue
+		}
+		if r.Pre != nil {
+			if !r.Pre(s) {
+				continue
+			}
+		} else if r.hints != nil && !containsAny(s, r.hints) {
 			continue
 		}
 		g := r.re.FindStringSubmatch(s)
@@ -307,7 +322,13 @@ func (p *parser) matchRows(s string) {
 		f := finding{
 			file: m.get("file"), line: m.num("line"), col: m.num("col"), typ: t,
 			msg: msg, tool: r.Tool, rule: rule, sev: normSeverity(m.get("sev")),
-			conf: r.Confidence, base: p.base(), row: r.Name,
+			conf: r.Confidence, base: p.base(), row: r.Name, test: m.get("test"),
+		}
+		if f.test == "" && t == contract.ErrLogic {
+			f.test = p.ctx.cTest
+		}
+		if drive != "" && f.file != "" && strings.HasPrefix(s, f.file) {
+			f.file = drive + f.file
 		}
 		if m.relocate != nil {
 			f.file, f.line, f.col, f.base = m.relocate.file, m.relocate.line, m.relocate.col, m.relocate.base

@@ -23,6 +23,8 @@ var foreignMarkers = []string{
 	"/lib/python2", "/opt/hostedtoolcache/", "/.m2/repository/", "/.gradle/caches/",
 	"/nix/store/", "/usr/local/include/", "/.nvm/", "/.local/lib/", "/.venv/lib/", "/venv/lib/",
 	"/Library/Frameworks/", "/.rbenv/", "/jdk/", "/usr/lib/jvm/",
+	"/.nuget/packages/", "/Program Files/", "/Program Files (x86)/", "/Windows Kits/", ":/Windows/",
+	"/vendor/bundle/", "/.gem/", "/gems/",
 }
 
 // foreignPrefixes are path starts that are never workspace code.
@@ -47,6 +49,10 @@ var ciRoots = []*regexp.Regexp{
 	regexp.MustCompile(`^(/go/src/[^/]+/[^/]+/[^/]+)/`),
 	regexp.MustCompile(`^(/usr/src/app|/usr/app|/opt/app|/srv/app|/app|/code|/project|/repo|/workdir|/work|/build|/source)/`),
 	regexp.MustCompile(`^([A-Za-z]:/a/[^/]+/[^/]+)/`),
+	regexp.MustCompile(`(?i)^([A-Z]:/(?:[^/]+/)?_work/\d+/s)/`),
+	regexp.MustCompile(`(?i)^([A-Z]:/(?:ProgramData/)?Jenkins/(?:\.jenkins/)?workspace/[^/]+)/`),
+	regexp.MustCompile(`(?i)^([A-Z]:/GitLab-Runner/builds/[^/]+/[^/]+/[^/]+)/`),
+	regexp.MustCompile(`(?i)^([A-Z]:/projects/[^/]+)/`),
 }
 
 // resolver turns the paths a log mentions into repo-relative paths.
@@ -78,6 +84,9 @@ func cleanRoot(root string) string {
 	root = strings.ReplaceAll(root, `\`, "/")
 	if root == "" {
 		return ""
+	}
+	if hasDrive(root) {
+		root = strings.ToUpper(root[:1]) + root[1:]
 	}
 	root = path.Clean(root)
 	if root == "/" || root == "." {
@@ -124,7 +133,7 @@ func (r *resolver) index(ws string) {
 // Go module lives in). Roots given by the caller come first.
 func (r *resolver) learnRoot(root string) {
 	root = cleanRoot(root)
-	if root == "" || !strings.HasPrefix(root, "/") || isForeign(root+"/") {
+	if root == "" || !strings.HasPrefix(root, "/") && !hasDrive(root) || isForeign(root+"/") {
 		return
 	}
 	for _, x := range r.roots {
@@ -177,7 +186,10 @@ func normalise(p string) string {
 	p = strings.Trim(p, `"'`+"`")
 	p = strings.TrimPrefix(p, "file://")
 	p = strings.ReplaceAll(p, `\`, "/")
-	if len(p) > 2 && p[1] == ':' && p[2] == '/' { // C:/x
+	if len(p) > 3 && p[0] == '/' && hasDrive(p[1:]) { // file:///C:/x
+		p = p[1:]
+	}
+	if hasDrive(p) { // C:/x
 		p = strings.ToUpper(p[:1]) + p[1:]
 	}
 	if p == "" {
@@ -268,22 +280,39 @@ func (r *resolver) confirm(rel string, res resolution) (string, resolution) {
 	return rel, resGuess
 }
 
+// hasDrive reports whether p starts with a Windows drive: "C:/".
+func hasDrive(p string) bool {
+	return len(p) > 2 && p[1] == ':' && p[2] == '/' && (p[0] >= 'A' && p[0] <= 'Z' || p[0] >= 'a' && p[0] <= 'z')
+}
+
+// underRoot reports whether p lies under root, and the rest. Windows
+// paths (with a drive) compare without regard to case, as Windows does.
+func underRoot(p, root string) (string, bool) {
+	if len(p) <= len(root) || p[len(root)] != '/' {
+		return "", false
+	}
+	if p[:len(root)] == root || hasDrive(root) && strings.EqualFold(p[:len(root)], root) {
+		return p[len(root)+1:], true
+	}
+	return "", false
+}
+
 // stripRoot removes the caller's root, a learned root or a CI root.
 func (r *resolver) stripRoot(p string) (string, bool) {
 	if r.root != "" {
 		if p == r.root {
 			return "", true
 		}
-		if strings.HasPrefix(p, r.root+"/") {
-			return p[len(r.root)+1:], true
+		if rel, ok := underRoot(p, r.root); ok {
+			return rel, true
 		}
 	}
 	// The log may come from a CI or container checkout other than Root
 	// (recorded elsewhere, replayed here): the known checkout roots and the
 	// roots learned from the log still apply.
 	for _, root := range r.roots {
-		if strings.HasPrefix(p, root+"/") {
-			return p[len(root)+1:], true
+		if rel, ok := underRoot(p, root); ok {
+			return rel, true
 		}
 	}
 	for _, re := range ciRoots {

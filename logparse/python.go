@@ -1,6 +1,7 @@
 package logparse
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -105,13 +106,40 @@ var (
 
 // pyTrace reads tracebacks: it keeps the deepest frame inside the
 // workspace and reports it when the exception line arrives.
+//
+// Chained exceptions ("During handling of the above exception" and "The
+// above exception was the direct cause") report the root cause, printed
+// first; a later link is reported too, unless its deepest workspace frame
+// is a raise statement (a wrapper raised on purpose). Exception groups
+// ("+ Exception Group Traceback", the sub-exceptions' "| " frames) report
+// each sub-exception at its deepest workspace frame, and the group's own
+// frame only when no sub-exception has one.
 type pyTrace struct {
-	active bool
-	frames int
-	last   *finding // the deepest workspace frame so far
-	final  *finding // the last frame, for SyntaxError blocks
-	test   string   // from unittest's FAIL:/ERROR: header
+	active  bool
+	frames  int
+	last    *finding // the deepest workspace frame so far
+	lastSrc string   // its source line, as the traceback quotes it
+	srcNext bool     // the next indented line is last's source line
+	final   *finding // the last frame, for SyntaxError blocks
+	test    string   // from unittest's FAIL:/ERROR: header
+	link    bool     // this traceback is a later link of a chain
+	chain   bool     // a chain message was just read
+	head    bool     // this traceback is an exception group's own
+	grp     pyGroup
+	compile string // the file of compileall's "*** Error compiling 'f'..."
 }
+
+// pyGroup is what an exception group traceback has read so far.
+type pyGroup struct {
+	in       bool
+	fallback *finding // the group's own deepest workspace frame
+	reported bool     // a sub-exception was reported
+}
+
+var (
+	rePyGroupRule = regexp.MustCompile(`^\s*\+(?:-+\+?)?-+(?: \d+ -+| \.\.\.[^-]*-+)?$`)
+	rePySorry     = regexp.MustCompile(`^Sorry: (\w+): (.*) \(([^,()]+), line (\d+)\)$`)
+)
 
 func (t *pyTrace) line(p *parser, s string) bool {
 	if strings.HasPrefix(s, "FAIL: ") || strings.HasPrefix(s, "ERROR: ") {
@@ -120,30 +148,124 @@ func (t *pyTrace) line(p *parser, s string) bool {
 			return true
 		}
 	}
+	if t.grp.in || groupHead(s) {
+		if done, ok := t.groupLine(p, s); done {
+			return ok
+		}
+	}
+	if strings.HasPrefix(s, "*** Error compiling ") {
+		t.compile = own(strings.TrimSuffix(strings.Trim(strings.TrimPrefix(s, "*** Error compiling "), "."), "..."))
+		t.compile = strings.Trim(t.compile, `'"`)
+		return true
+	}
+	if t.compile != "" && strings.HasPrefix(s, "Sorry: ") {
+		if m := rePySorry.FindStringSubmatch(s); m != nil && path.Base(t.compile) == m[3] {
+			typ := pyExcType(m[1], m[2])
+			p.emit(finding{file: t.compile, line: atoi(m[4]), typ: typ, msg: own(strings.TrimPrefix(s, "Sorry: ")),
+				tool: "python", conf: 0.95, base: p.base(), row: "python-traceback"})
+			t.compile = ""
+			return true
+		}
+	}
+	return t.traceLine(p, s)
+}
+
+// groupHead is a cheap test for "  + Exception Group Traceback".
+func groupHead(s string) bool {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i < len(s) && s[i] == '+' && strings.HasPrefix(s[i:], "+ Exception Group Traceback")
+}
+
+// groupLine reads the frame of an exception group: its rules, and the
+// "| " prefix of its lines, which it strips before reading them as a
+// traceback. done is false when s is not part of a group.
+func (t *pyTrace) groupLine(p *parser, s string) (done, ok bool) {
+	u := strings.TrimLeft(s, " ")
+	switch {
+	case strings.HasPrefix(u, "+ Exception Group Traceback"):
+		t.endGroup(p)
+		t.grp.in = true
+		t.start(true)
+		return true, true
+	case strings.HasPrefix(u, "+-") || u == "+":
+		if rePyGroupRule.MatchString(s) {
+			t.active = false // the next sub-exception
+			return true, true
+		}
+	case strings.HasPrefix(u, "|"):
+		if !t.grp.in {
+			return false, false
+		}
+		c := strings.TrimPrefix(strings.TrimPrefix(u, "|"), " ")
+		if strings.HasPrefix(c, "Exception Group Traceback") {
+			t.start(true) // a nested group's own traceback
+			return true, true
+		}
+		if strings.HasPrefix(c, "Traceback (") {
+			t.start(false)
+			return true, true
+		}
+		t.traceLine(p, c)
+		return true, true
+	}
+	if t.grp.in {
+		t.endGroup(p)
+	}
+	return false, false
+}
+
+// start begins a traceback; head marks an exception group's own.
+func (t *pyTrace) start(head bool) {
+	link := t.chain
+	*t = pyTrace{active: true, test: t.test, link: link, head: head, grp: t.grp, compile: t.compile}
+}
+
+// endGroup reports the group's own frame when none of its sub-exceptions
+// was reported.
+func (t *pyTrace) endGroup(p *parser) {
+	if t.grp.in && !t.grp.reported && t.grp.fallback != nil {
+		p.emit(*t.grp.fallback)
+	}
+	t.grp = pyGroup{}
+}
+
+// traceLine reads one line of a plain traceback.
+func (t *pyTrace) traceLine(p *parser, s string) bool {
 	if strings.Contains(s, "Traceback (") && reTraceHead.MatchString(s) {
-		*t = pyTrace{active: true, test: t.test}
+		t.start(false)
 		return true
 	}
 	if m := matchIf(s, `File "`, rePyFrame); m != nil && (t.active || m[3] == "") {
 		if !t.active {
-			*t = pyTrace{active: true, test: t.test}
+			t.start(false)
 		}
 		t.frames++
 		f := &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "python"}
 		p.noteFrame(m[1])
 		t.final = f
+		t.srcNext = false
 		if _, res := p.res.resolve(f.file, f.base); res != resDrop {
-			t.last = f
+			t.last, t.lastSrc, t.srcNext = f, "", true
 		}
 		return true
 	}
+	if strings.HasPrefix(s, "During handling of the above exception") || strings.HasPrefix(s, "The above exception was the direct cause") {
+		t.chain, t.active = true, false
+		return true
+	}
 	if !t.active {
+		if t.chain && strings.TrimSpace(s) != "" {
+			t.chain = false
+		}
 		return false
 	}
 	if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") || strings.TrimSpace(s) == "" {
-		return true
-	}
-	if strings.HasPrefix(s, "During handling") || strings.HasPrefix(s, "The above exception") {
+		if t.srcNext && strings.TrimSpace(s) != "" {
+			t.lastSrc, t.srcNext = own(strings.TrimSpace(s)), false
+		}
 		return true
 	}
 	m := rePyExc.FindStringSubmatch(s)
@@ -152,7 +274,7 @@ func (t *pyTrace) line(p *parser, s string) bool {
 		return false
 	}
 	t.report(p, m[1], s)
-	t.active = false
+	t.active, t.chain = false, false
 	return true
 }
 
@@ -168,8 +290,11 @@ func (t *pyTrace) report(p *parser, exc, msg string) {
 	if loc == nil {
 		return
 	}
+	if t.link && loc == t.last && (strings.HasPrefix(t.lastSrc, "raise ") || t.lastSrc == "raise") {
+		return // a wrapper raised on purpose; the cause was reported
+	}
 	f := *loc
-	f.typ, f.msg, f.conf, f.row = typ, msg, conf, "python-traceback"
+	f.typ, f.msg, f.conf, f.row = typ, own(msg), conf, "python-traceback"
 	if p.ctx.pyTest != "" {
 		f.test = p.ctx.pyTest
 	} else {
@@ -182,10 +307,20 @@ func (t *pyTrace) report(p *parser, exc, msg string) {
 			f.tool = "pytest"
 		}
 	}
+	if t.head {
+		if t.grp.fallback == nil {
+			f.file, f.base, f.test = own(f.file), own(f.base), own(f.test)
+			t.grp.fallback = &f
+		}
+		return
+	}
+	if t.grp.in {
+		t.grp.reported = true
+	}
 	p.emit(f)
 }
 
-func (t *pyTrace) flush(p *parser) {}
+func (t *pyTrace) flush(p *parser) { t.endGroup(p) }
 
 var (
 	rePyArgs = regexp.MustCompile(`positional argument|keyword argument|required (?:positional|keyword)|takes (?:no|\d+) arguments?|unsupported operand|not callable|not subscriptable|not iterable|must be \w+, not|can only concatenate|object cannot be interpreted`)

@@ -44,6 +44,12 @@ type Row struct {
 	// Generic rows are tried after all the others, whatever the order of
 	// registration: they read shapes that many tools share.
 	Generic bool
+	// ErrWord rows are only tried on lines that name an error, an
+	// exception or a failure (hasErrWord, computed once per line).
+	ErrWord bool
+	// Pre, when set, replaces Hint: a cheap test of the line's shape
+	// (its start, say) before the regular expression.
+	Pre func(s string) bool
 
 	re    *regexp.Regexp
 	hints []string
@@ -214,7 +220,7 @@ var messageRules = []classRule{
 		"no module named", "modulenotfounderror", "importerror", "cannot find module", "could not import", "no required module provides",
 		"cannot find package", "is not in std", "unresolved import", "use of undeclared crate or module", "unable to resolve path to module",
 		"could not find a package configuration file", "failed to resolve import", "could not find module", "cannot find source file",
-		"unresolved module", "found module declaration for", "err_module_not_found"},
+		"unresolved module", "found module declaration for", "err_module_not_found", "no such module", "cannot open include file"},
 		re: regexp.MustCompile(`(?i)import .* is never used|package [\w.]+ does not exist|(?:\.h|\.hpp|\.hh)['"’]? file not found|\.(?:h|hpp|hh|hxx|inc): no such file or directory`)},
 	{t: contract.ErrSyntax, words: []string{"syntax error", "syntaxerror", "parsing error", "parse error", "unexpected token", "illegal start of",
 		"reached end of file while parsing", "unterminated", "unclosed delimiter", "mismatched closing delimiter", "not a statement", "stray '",

@@ -14,7 +14,7 @@ func init() {
 		&Row{Name: "ruff-full", Family: "python", Tool: "ruff",
 			Doc: "ruff's full output: CODE message, then  --> file:line:col"},
 		&Row{Name: "rust-panic", Family: "rust", Tool: "cargo test",
-			Doc: "Rust panics: thread 'name' panicked at src/x.rs:L:C: and the message"},
+			Doc: "Rust panics: thread 'name' panicked at src/x.rs:L:C: and the message (overflows too), and should_panic tests that did not panic (note: test did not panic as expected at src/x.rs:L:C)"},
 	)
 	addHandler(40, func() handler { return &rustBlock{} })
 }
@@ -38,6 +38,7 @@ type rustBlock struct {
 	notes  string
 	loc    *finding
 	panic  *finding
+	test   string // from "---- name stdout ----"
 }
 
 func (r *rustBlock) line(p *parser, s string) bool {
@@ -73,6 +74,21 @@ func (r *rustBlock) line(p *parser, s string) bool {
 		}
 		if m := reRustHead.FindStringSubmatch(s); m != nil {
 			r.start(m[1], m[2], m[3], false)
+			return true
+		}
+	case '-':
+		if strings.HasPrefix(s, "---- ") && strings.HasSuffix(s, " stdout ----") {
+			r.test = own(strings.TrimSuffix(strings.TrimPrefix(s, "---- "), " stdout ----"))
+			return true
+		}
+	case 'n':
+		if strings.HasPrefix(s, "note: test did not panic as expected") {
+			if _, loc, ok := strings.Cut(s, " as expected at "); ok {
+				if file, line := splitLoc(loc); line > 0 {
+					p.emit(finding{file: file, line: line, typ: contract.ErrLogic, msg: s, test: r.test,
+						tool: "cargo test", conf: 0.85, base: p.base(), row: "rust-panic"})
+				}
+			}
 			return true
 		}
 	case 't':
@@ -134,7 +150,7 @@ func rustTest(thread string) string {
 }
 
 func (r *rustBlock) start(sev, code, msg string, ruff bool) {
-	*r = rustBlock{active: true, ruff: ruff, sev: sev, code: code, msg: msg}
+	*r = rustBlock{active: true, ruff: ruff, sev: sev, code: code, msg: msg, test: r.test}
 }
 
 // blockLine reports whether s continues the current diagnostic.
@@ -171,7 +187,7 @@ func startsWithLineGutter(t string) bool {
 
 // end emits the finished diagnostic.
 func (r *rustBlock) end(p *parser) {
-	defer func() { *r = rustBlock{panic: r.panic} }()
+	defer func() { *r = rustBlock{panic: r.panic, test: r.test} }()
 	if r.loc == nil {
 		return
 	}

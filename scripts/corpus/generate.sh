@@ -11,9 +11,17 @@
 #
 # Tools come from the machine (go, gcc, clang, cmake, make, rustc, cargo,
 # javac, java, python3 with pytest, flake8, pylint, mypy, shellcheck, node);
-# the npm tools (typescript, eslint 8, jest, mocha) and staticcheck are
-# installed into $TOOLS on first use. A case whose tool is missing is
-# skipped with a note, and keeps its old log.
+# scripts/corpus/recorders.sh installs the rest from Debian's packages
+# (ctest, lld, GoogleTest, Catch2, kotlinc, ruby, minitest, rspec, rubocop,
+# php, phpunit). The npm tools (typescript, eslint 8, jest, mocha) and
+# staticcheck are installed into $TOOLS on first use. A case whose tool is
+# missing is skipped with a note, and keeps its old log.
+#
+# Run-time cases record what the program prints when it fails: sanitizer
+# reports (gcc -fsanitize=address,undefined), assert() aborts, go test
+# -race/-timeout/-fuzz, cargo test panics, Python and Java exceptions. Their
+# addresses, pids, temporary object names and fuzzing inputs change from one
+# recording to the next; the locations do not.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,0 +1,1 @@
+int fill(int *v, int n);

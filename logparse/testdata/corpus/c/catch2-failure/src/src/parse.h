@@ -1,0 +1,3 @@
+#pragma once
+#include <string>
+int parse_port(const std::string &s);

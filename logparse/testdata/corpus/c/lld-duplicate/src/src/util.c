@@ -1,0 +1,3 @@
+int helper(int x) {
+	return x + 1;
+}

@@ -1,0 +1,3 @@
+module example.com/timeutil
+
+go 1.22

@@ -1,0 +1,9 @@
+<?php
+
+class Greeter
+{
+    public function greet(string $name): string
+    {
+        return "hi " . $name;
+    }
+}

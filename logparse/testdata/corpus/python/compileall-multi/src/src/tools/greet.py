@@ -1,0 +1,4 @@
+def greet(name):
+    if name:
+        print("hi", name)
+      return name
