@@ -91,9 +91,18 @@ type Options struct {
 	Image string
 	// Images maps project types to container images.
 	Images map[string]string
-	// CacheDir is the writable tool cache bound into bwrap sandboxes; empty
-	// means [DefaultCacheDir].
+	// CacheDir is salve's own tool cache for bwrap sandboxes; empty means
+	// [DefaultCacheDir]. Where overlays work it only holds each build's
+	// scratch layer, removed after the build; elsewhere it is the writable
+	// cache bound into the sandbox.
 	CacheDir string
+	// SourceDir is the checkout the workspace was made from, when they
+	// differ (a heal worktree): its node_modules and target/ are shared with
+	// the build, read-only, like the user's other caches. Empty means none.
+	SourceDir string
+	// NoUserCaches keeps the user's caches (Go, cargo, npm, Maven, Gradle)
+	// out of sandboxed builds altogether.
+	NoUserCaches bool
 	// MaxLog caps BuildLog in memory (head and tail kept); zero means
 	// [sandbox.DefaultMaxOutput].
 	MaxLog int
@@ -240,6 +249,9 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 	job := sandbox.Job{
 		Workspace: ws, Env: e.env(), Image: image, CacheDir: e.cacheDir(),
 		Name: "salve-exec-" + runID, MaxOutput: e.opts.MaxLog,
+	}
+	if !e.opts.NoUserCaches {
+		job.Caches = sandbox.UserCaches(job.Env, e.opts.SourceDir, ws)
 	}
 	meta := contract.EnvironmentMetadata{
 		ProjectType: plan.ProjectType, ResolvedCommand: plan.Command, CommandReason: plan.Reason,

@@ -56,6 +56,15 @@ type Job struct {
 	// cache, npm cache, XDG cache). The bwrap backend binds it writable and
 	// points the tools at it; empty means no cache (a private /tmp is used).
 	CacheDir string
+	// Caches are the user's caches the job may read but never change (see
+	// [UserCaches]). The bwrap backend mounts each as an overlay whose
+	// writes are thrown away after the run, or, where overlays are
+	// unavailable, binds read-only those a tool can use read-only; container
+	// backends mount those read-only.
+	Caches []Cache
+	// TmpSize caps the size of each private tmpfs (bwrap's /tmp and
+	// /var/tmp); zero means [DefaultTmpSize].
+	TmpSize int64
 	// Timeout kills the job when it elapses; zero means none.
 	Timeout time.Duration
 	// MaxOutput caps the combined output kept in memory; zero means
@@ -101,7 +110,7 @@ func NewBackend(name string) (Backend, error) {
 var AutoOrder = []string{IsolationDocker, IsolationPodman, IsolationBwrap, IsolationNone}
 
 // SelectBackend returns the backend called name after probing that it
-// works. For "auto" (or "") it returns the first backend of [AutoOrder] whose
+// works, with its optional features detected (see [Bwrap.Detect]). For "auto" (or "") it returns the first backend of [AutoOrder] whose
 // probe succeeds; container backends count only when image is already
 // present, so that auto never starts a pull. The error wraps
 // [ErrUnknownBackend] or [ErrBackendUnavailable].
@@ -114,7 +123,7 @@ func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
 		if err := b.Probe(ctx, ""); err != nil {
 			return nil, err
 		}
-		return b, nil
+		return detect(ctx, b), nil
 	}
 	var errs []error
 	for _, n := range AutoOrder {
@@ -127,9 +136,17 @@ func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
 			errs = append(errs, err)
 			continue
 		}
-		return b, nil
+		return detect(ctx, b), nil
 	}
 	return nil, fmt.Errorf("sandbox: auto: %w", errors.Join(errs...))
+}
+
+// detect fills in a probed backend's optional features.
+func detect(ctx context.Context, b Backend) Backend {
+	if bw, ok := b.(Bwrap); ok {
+		return bw.Detect(ctx)
+	}
+	return b
 }
 
 // RunJob runs job under b: it names the job when it has no name, builds the

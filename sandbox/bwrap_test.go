@@ -1,0 +1,186 @@
+package sandbox_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/salve-dev/salve/sandbox"
+)
+
+// hostDir returns a fresh directory outside the host's /tmp (which every
+// sandbox replaces with its own), so that what a sandbox cannot see there
+// is hidden by the allow-list and not by the private /tmp.
+func hostDir(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp(wd, ".bwrap-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
+}
+
+// detected returns the real bwrap with its features, or skips.
+func detected(t *testing.T) sandbox.Bwrap {
+	t.Helper()
+	backendOrSkip(t, sandbox.IsolationBwrap)
+	return sandbox.Bwrap{}.Detect(context.Background())
+}
+
+func run(t *testing.T, b sandbox.Backend, job sandbox.Job) sandbox.Result {
+	t.Helper()
+	if job.Timeout == 0 {
+		job.Timeout = time.Minute
+	}
+	res, err := sandbox.RunJob(context.Background(), b, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestBwrapArgsAllowList(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	for _, d := range []string{".cargo/bin", ".rustup", ".pyenv/shims", "src/bin", ".local/bin", ".local/state/salve", "go/pkg/mod"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustWrite(t, filepath.Join(home, ".cargo", "credentials.toml"), "token = \"x\"\n")
+	path := strings.Join([]string{filepath.Join(home, ".cargo/bin"), filepath.Join(home, ".pyenv/shims"),
+		filepath.Join(home, "src/bin"), filepath.Join(home, ".local/bin"), home, "/usr/bin", "relative/bin"}, ":")
+	job := sandbox.Job{Workspace: "/w/proj", Script: "make test", CacheDir: "/c/salve",
+		Env: []string{"HOME=" + home, "PATH=" + path}}
+	b := sandbox.Bwrap{Features: sandbox.BwrapFeatures{TmpfsSize: true}}
+	args := b.Args(job)
+	got := strings.Join(args, " ")
+	for _, want := range []string{
+		"--die-with-parent", "--unshare-net", "--unshare-pid", "--cap-drop ALL", "--new-session",
+		"--ro-bind /usr /usr", "--dev /dev", "--proc /proc",
+		"--size 2147483648 --tmpfs /tmp",
+		"--size 268435456 --tmpfs " + home,
+		"--ro-bind " + filepath.Join(home, ".cargo") + " " + filepath.Join(home, ".cargo"),
+		"--ro-bind " + filepath.Join(home, ".rustup") + " ",
+		"--ro-bind " + filepath.Join(home, ".pyenv") + " ",
+		"--ro-bind " + filepath.Join(home, "src/bin") + " ",
+		"--ro-bind " + filepath.Join(home, ".local/bin") + " ",
+		"--ro-bind /dev/null " + filepath.Join(home, ".cargo/credentials.toml"),
+		"--bind /c/salve /c/salve", "--bind /w/proj /w/proj", "--remount-ro /", "--chdir /w/proj",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("args lack %q:\n%s", want, got)
+		}
+	}
+	for _, bad := range []string{
+		"--ro-bind / /", "/etc/shadow", "/etc/ssh", "/etc/gshadow", "/etc/sudoers",
+		"--ro-bind " + home + " ", "--ro-bind " + filepath.Join(home, "src") + " ",
+		"--ro-bind " + filepath.Join(home, ".local") + " ", ".local/state", "relative",
+	} {
+		if strings.Contains(got, bad) {
+			t.Errorf("args hold %q:\n%s", bad, got)
+		}
+	}
+	if i, j := slices.Index(args, "/dev/null"), slices.Index(args, "/w/proj"); i < j {
+		t.Errorf("masks must come after every bind: %s", got)
+	}
+	if tail := args[len(args)-4:]; !slices.Equal(tail, []string{"--", "sh", "-c", "make test"}) {
+		t.Errorf("args end %q", tail)
+	}
+	old := strings.Join(sandbox.Bwrap{}.Args(job), " ")
+	if strings.Contains(old, "--size") {
+		t.Errorf("a bwrap without --size got one: %s", old)
+	}
+}
+
+// TestBwrapHidesHostFiles runs a real sandbox over a host layout with a
+// HOME, a run store, a sibling repository and /etc/shadow, and checks that
+// the build sees none of them, while the same script without isolation
+// does (so the check can fail).
+func TestBwrapHidesHostFiles(t *testing.T) {
+	bw := detected(t)
+	base := hostDir(t)
+	home := filepath.Join(base, "home")
+	ws := filepath.Join(base, "repos", "mine")
+	sibling := filepath.Join(base, "repos", "theirs", "secret.txt")
+	storeFile := filepath.Join(home, ".local", "state", "salve", "salve.db")
+	mustWrite(t, filepath.Join(home, "notes.txt"), "SECRET-HOME\n")
+	mustWrite(t, filepath.Join(home, ".netrc"), "machine x password SECRET-NETRC\n")
+	mustWrite(t, storeFile, "SECRET-STORE\n")
+	mustWrite(t, sibling, "SECRET-SIBLING\n")
+	mustWrite(t, filepath.Join(ws, "main.txt"), "mine\n")
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	script := `for f in "$HOME/notes.txt" "$HOME/.netrc" "` + storeFile + `" "` + sibling + `" main.txt; do
+  cat "$f" 2>/dev/null || echo "absent $f"; done
+test -e /etc/shadow && echo SHADOW-VISIBLE
+test -e /etc/ssh && echo SSH-VISIBLE
+echo planted > "$HOME/planted" && echo wrote-home
+exit 0`
+	job := sandbox.Job{Workspace: ws, Script: script, Env: env, CacheDir: filepath.Join(base, "cache")}
+	res := run(t, bw, job)
+	out := string(res.Stdout)
+	if strings.Contains(out, "SECRET") || strings.Contains(out, "VISIBLE") || !strings.Contains(out, "mine\n") {
+		t.Errorf("inside bwrap the build saw host files:\n%s", out)
+	}
+	if strings.Count(out, "absent ") != 4 {
+		t.Errorf("want 4 files absent, got:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(home, "planted")); err == nil {
+		t.Errorf("a write to HOME inside the sandbox reached the host")
+	}
+	// Control: without isolation the same script reads everything.
+	res = run(t, sandbox.None{}, job)
+	if n := strings.Count(string(res.Stdout), "SECRET"); n != 4 {
+		t.Errorf("control run without isolation read %d secrets, want 4:\n%s", n, res.Stdout)
+	}
+	_ = os.Remove(filepath.Join(home, "planted"))
+	if _, err := os.Stat("/etc/shadow"); err == nil && !strings.Contains(string(res.Stdout), "SHADOW-VISIBLE") {
+		t.Errorf("control run does not see /etc/shadow")
+	}
+}
+
+// TestBwrapToolchainUnderHome puts a toolchain in a hidden directory of
+// HOME, as rustup and pyenv do: its bin is in PATH and it reads its own
+// files next to bin. It must work in the sandbox although HOME is empty.
+func TestBwrapToolchainUnderHome(t *testing.T) {
+	bw := detected(t)
+	base := hostDir(t)
+	home := filepath.Join(base, "home")
+	tool := filepath.Join(home, ".mytool")
+	mustWrite(t, filepath.Join(tool, "lib", "data.txt"), "toolchain data\n")
+	mustWrite(t, filepath.Join(tool, "bin", "mytool"), "#!/bin/sh\ncat \"$(dirname \"$0\")/../lib/data.txt\"\n")
+	if err := os.Chmod(filepath.Join(tool, "bin", "mytool"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(home, "private.txt"), "SECRET\n")
+	ws := filepath.Join(base, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, bw, sandbox.Job{Workspace: ws, CacheDir: filepath.Join(base, "cache"),
+		Env:    []string{"HOME=" + home, "PATH=" + filepath.Join(tool, "bin") + ":/usr/bin:/bin"},
+		Script: `mytool && (cat "$HOME/private.txt" 2>/dev/null || echo private-absent) && (touch "$HOME/.mytool/x" 2>/dev/null || echo tool-read-only)`})
+	if want := "toolchain data\nprivate-absent\ntool-read-only\n"; res.ExitCode != 0 || string(res.Stdout) != want {
+		t.Errorf("exit %d, output %q, want %q", res.ExitCode, res.Stdout, want)
+	}
+}
+
+func TestBwrapTmpSizeCapped(t *testing.T) {
+	bw := detected(t)
+	if !bw.Features.TmpfsSize {
+		t.Skip("this bwrap has no --size option; /tmp is not capped")
+	}
+	res := run(t, bw, sandbox.Job{Workspace: t.TempDir(), TmpSize: 4 << 20, Env: []string{"PATH=/usr/bin:/bin"},
+		Script: `head -c 16777216 /dev/zero > /tmp/big 2>/dev/null && echo wrote-16M; exit 0`})
+	if strings.Contains(string(res.Stdout), "wrote-16M") {
+		t.Errorf("16 MiB fit in a 4 MiB /tmp: %q", res.Stdout)
+	}
+}
