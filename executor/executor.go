@@ -115,6 +115,12 @@ type Options struct {
 	HasTool func(name string) bool
 	// SkipProbe leaves runtime versions and tools unprobed.
 	SkipProbe bool
+	// Secrets are values to mask in the build's output wherever it is kept
+	// or shown (BuildLog, build.log, the excerpt, Live, the run store),
+	// besides the values of the secret variables ([sandbox.IsSecretEnv]) in
+	// salve's environment and the build's. Configured header values and
+	// keys read from files belong here.
+	Secrets []string
 	// Logger receives progress records; nil means none.
 	Logger *slog.Logger
 }
@@ -246,9 +252,11 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 		runDir = DefaultRunDir(runID)
 	}
 	log := e.logger().With("run_id", runID)
+	env := e.env()
 	job := sandbox.Job{
-		Workspace: ws, Env: e.env(), Image: image, CacheDir: e.cacheDir(),
+		Workspace: ws, Env: env, Image: image, CacheDir: e.cacheDir(),
 		Name: "salve-exec-" + runID, MaxOutput: e.opts.MaxLog,
+		Mask: sandbox.MaskerFromEnv([][]string{os.Environ(), env}, e.opts.Secrets...),
 	}
 	if !e.opts.NoUserCaches {
 		job.Caches = sandbox.UserCaches(job.Env, e.opts.SourceDir, ws)

@@ -73,6 +73,9 @@ type Job struct {
 	// Output, when set, receives the combined output as it is written,
 	// uncapped (a log file, a terminal).
 	Output io.Writer
+	// Mask, when set, masks secrets in the output before it reaches the
+	// capture or Output.
+	Mask *Masker
 }
 
 // Backend turns a [Job] into a [Cmd] run by [Run], with some degree of
@@ -188,6 +191,7 @@ func baseCmd(job Job, path string, args []string, env []string) Cmd {
 		MaxOutput: job.MaxOutput,
 		Stdout:    job.Output,
 		Combined:  true,
+		Mask:      job.Mask,
 		Setup:     sharePipe,
 	}
 }
