@@ -14,6 +14,10 @@
 //     through it;
 //   - run the command with a timeout that kills the whole process group or
 //     container (exit code 124, timed_out set);
+//   - share the user's caches with the build without letting it change them
+//     ([sandbox.UserCaches]: overlays under bwrap, read-only mounts in
+//     containers);
+//   - mask known secrets in the output at the source ([sandbox.Masker]);
 //   - stream the combined log to build.log in the run directory, keeping
 //     only capped copies in memory, and write output.json beside it;
 //   - hand the output to a [Recorder] (the run store), when one is set.

@@ -184,3 +184,102 @@ func TestBwrapTmpSizeCapped(t *testing.T) {
 		t.Errorf("16 MiB fit in a 4 MiB /tmp: %q", res.Stdout)
 	}
 }
+
+// userCacheLayout makes a HOME with a Go build cache, a cargo registry and
+// an npm cache, and a checkout with node_modules, each holding "good".
+func userCacheLayout(t *testing.T, base string) (home, source, ws string, files []string) {
+	t.Helper()
+	home = filepath.Join(base, "home")
+	source = filepath.Join(base, "checkout")
+	ws = filepath.Join(base, "worktree")
+	files = []string{
+		filepath.Join(home, ".cache", "go-build", "ab", "abcdef-d"),
+		filepath.Join(home, ".cargo", "registry", "index", "config.json"),
+		filepath.Join(home, ".npm", "_cacache", "index"),
+		filepath.Join(source, "node_modules", "dep", "index.js"),
+	}
+	for _, f := range files {
+		mustWrite(t, f, "good\n")
+	}
+	mustWrite(t, filepath.Join(ws, "package.json"), "{}\n")
+	return home, source, ws, files
+}
+
+// poisonScript reads every cache (through the variables a tool would use)
+// and then tries to poison each: overwrite, add, delete.
+const poisonScript = `set -u
+for f in "$GOCACHE/ab/abcdef-d" "$HOME/.cargo/registry/index/config.json" "$npm_config_cache/_cacache/index" node_modules/dep/index.js; do
+  printf '%s ' "$(cat "$f" 2>/dev/null || echo missing)"
+  (echo POISON > "$f") 2>/dev/null
+  (echo POISON > "$(dirname "$f")/planted") 2>/dev/null
+done
+rm -f "$GOCACHE/ab/abcdef-d" 2>/dev/null
+echo
+exit 0`
+
+// TestBwrapCachesCannotBePoisoned shares the user's caches with a real
+// sandbox as overlays: the build reads them warm, its writes (overwrite,
+// add, delete) succeed inside but never reach the host, and the next build
+// sees the caches as they were.
+func TestBwrapCachesCannotBePoisoned(t *testing.T) {
+	bw := detected(t)
+	if !bw.Features.Overlay {
+		t.Skip("overlays cannot be mounted in a sandbox here; see TestBwrapCachesReadOnlyFallback")
+	}
+	base := hostDir(t)
+	home, source, ws, files := userCacheLayout(t, base)
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + home}
+	cacheDir := filepath.Join(base, "salve-cache")
+	for i := range 2 {
+		job := sandbox.Job{Workspace: ws, Env: env, CacheDir: cacheDir, Script: poisonScript,
+			Caches: sandbox.UserCaches(env, source, ws), Name: "poison-" + string(rune('a'+i))}
+		if len(job.Caches) != 4 {
+			t.Fatalf("caches %+v, want 4", job.Caches)
+		}
+		res := run(t, bw, job)
+		if got := string(res.Stdout); got != "good good good good \n" {
+			t.Errorf("run %d: the build read %q, want the user's caches as they were", i, got)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil || string(b) != "good\n" {
+				t.Errorf("run %d: %s now %q (%v)", i, f, b, err)
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(f), "planted")); err == nil {
+				t.Errorf("run %d: a file was planted next to %s", i, f)
+			}
+		}
+		if _, err := os.Lstat(filepath.Join(ws, "node_modules")); err == nil {
+			t.Errorf("run %d: the node_modules mount point was left in the workspace", i)
+		}
+		if left, _ := os.ReadDir(filepath.Join(cacheDir, "scratch")); len(left) != 0 {
+			t.Errorf("run %d: scratch layers left behind: %v", i, left)
+		}
+	}
+}
+
+// TestBwrapCachesReadOnlyFallback runs the same poisoning attempt without
+// overlays: the caches a tool can read read-only are bound read-only, the
+// others are absent, and the host's stay unchanged.
+func TestBwrapCachesReadOnlyFallback(t *testing.T) {
+	bw := detected(t)
+	bw.Features.Overlay = false
+	base := hostDir(t)
+	home, source, ws, files := userCacheLayout(t, base)
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + home}
+	res := run(t, bw, sandbox.Job{Workspace: ws, Env: env, CacheDir: filepath.Join(base, "salve-cache"),
+		Script: poisonScript, Caches: sandbox.UserCaches(env, source, ws)})
+	// GOCACHE and the npm cache are salve's own here (empty); the cargo
+	// registry and node_modules are the user's, read-only.
+	if got := string(res.Stdout); got != "missing good missing good \n" {
+		t.Errorf("the build read %q", got)
+	}
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err != nil || string(b) != "good\n" {
+			t.Errorf("%s now %q (%v)", f, b, err)
+		}
+		if _, err := os.Stat(filepath.Join(filepath.Dir(f), "planted")); err == nil {
+			t.Errorf("a file was planted next to %s", f)
+		}
+	}
+}
