@@ -272,13 +272,30 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 	if _, ok := backend.(sandbox.Container); ok {
 		meta.Image = image
 	}
-	if !e.opts.SkipProbe {
-		meta.DetectedTools, meta.RuntimeVersions = e.probe(ctx, backend, job, plan)
+	// The probe runs beside the build, not before it: it is metadata, and
+	// its runtime start-ups (python3 --version through a pyenv shim takes a
+	// third of a second) would otherwise add to every build's wall time.
+	type probed struct {
+		tools    []string
+		versions map[string]string
+	}
+	probeDone := make(chan probed, 1)
+	if e.opts.SkipProbe {
+		probeDone <- probed{}
+	} else {
+		go func() {
+			t, v := e.probe(ctx, backend, job, plan)
+			probeDone <- probed{t, v}
+		}()
 	}
 	log.Debug("executor: start", "workspace", ws, "command", plan.Command, "isolation", backend.Name())
 	out, err := e.build(ctx, backend, job, plan.Command, timeout, runDir, meta)
+	p := <-probeDone
 	if err != nil {
 		return out, err
+	}
+	if !e.opts.SkipProbe {
+		out.EnvironmentMetadata.DetectedTools, out.EnvironmentMetadata.RuntimeVersions = p.tools, p.versions
 	}
 	log.Debug("executor: done", "exit_code", out.ExitCode, "seconds", out.ExecutionTimeSeconds)
 	if err := writeOutput(runDir, out); err != nil {
