@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -281,5 +282,26 @@ func TestBwrapCachesReadOnlyFallback(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(filepath.Dir(f), "planted")); err == nil {
 			t.Errorf("a file was planted next to %s", f)
 		}
+	}
+}
+
+// TestBwrapDaemonDiesWithBuild starts a daemon the way a hostile build
+// would (setsid, in the background) and lets the build exit at once: the
+// daemon must not outlive it, because the sandbox's PID namespace ends with
+// the build.
+func TestBwrapDaemonDiesWithBuild(t *testing.T) {
+	bw := detected(t)
+	marker := fmt.Sprintf("%d.%d", 800+os.Getpid()%90, time.Now().UnixNano()%1000000)
+	res := run(t, bw, sandbox.Job{Workspace: t.TempDir(), Env: []string{"PATH=/usr/bin:/bin"},
+		Script: "setsid sleep " + marker + " </dev/null >/dev/null 2>&1 & echo started"})
+	if !strings.Contains(string(res.Stdout), "started") {
+		t.Fatalf("output %q", res.Stdout)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(procsWith(marker)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if left := procsWith(marker); len(left) > 0 {
+		t.Errorf("a setsid daemon outlived the sandboxed build: %v", left)
 	}
 }

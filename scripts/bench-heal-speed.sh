@@ -39,11 +39,12 @@ user_xdg=${XDG_CACHE_HOME:-$HOME/.cache}
 now() { printf '%s' "$EPOCHREALTIME"; }
 # median reads numbers, one per line, and prints their median.
 median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else printf "%.3f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-# timed CMD...: runs CMD quietly and prints its wall time.
+# timed CMD...: runs CMD quietly and prints its wall time; a failure is
+# counted in $work/failed (a heal that did not end green is no figure).
 timed() {
 	local t0 t1
 	t0=$(now)
-	"$@" >/dev/null 2>&1 || true
+	"$@" >/dev/null 2>&1 || echo "$*" >>"$work/failed"
 	t1=$(now)
 	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", b-a}'
 }
@@ -85,9 +86,9 @@ bench() {
 		git -C "$repo" checkout -q main -- .
 	}
 	XDG_CACHE_HOME=$user_xdg direct # warm the user's caches
-	: >"$work/fail" && : >"$work/pass" && : >"$work/cold" && : >"$work/warm"
+	: >"$work/fail" && : >"$work/pass" && : >"$work/cold" && : >"$work/warm" && : >"$work/failed"
 	for i in $(seq "$runs"); do
-		XDG_CACHE_HOME=$user_xdg timed sh -c "cd '$repo' && $cmd" >>"$work/fail"
+		XDG_CACHE_HOME=$user_xdg timed sh -c "cd '$repo' && { $cmd; true; }" >>"$work/fail" # meant to fail
 		git -C "$repo" checkout -q "$fixed" -- .
 		XDG_CACHE_HOME=$user_xdg timed sh -c "cd '$repo' && $cmd" >>"$work/pass"
 		git -C "$repo" checkout -q main -- .
@@ -102,18 +103,18 @@ bench() {
 	local cold warm
 	cold=$(median <"$work/cold")
 	warm=$(median <"$work/warm")
-	awk -v n="$name" -v f="$fail" -v p="$pass" -v c="$cold" -v w="$warm" 'BEGIN {
+	awk -v n="$name" -v f="$fail" -v p="$pass" -v c="$cold" -v w="$warm" -v bad="$(wc -l <"$work/failed")" 'BEGIN {
 		b = f + p; goal = 1.3 * b + 0.5
-		printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f (%.1fx) | %s | %s |\n", n, f, p, b, goal, c, w, c / b,
-			(c <= goal ? "yes" : "no"), (w <= goal ? "yes" : "no") }'
+		printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f (%.1fx) | %.2f (%.1fx) | %s | %s | %d |\n", n, f, p, b, goal,
+			c, c / b, w, w / b, (c <= goal ? "yes" : "no"), (w <= goal ? "yes" : "no"), bad }'
 }
 
 isolation=$(XDG_CACHE_HOME=$work/probe "$salve" exec --json --no-record --cmd true --workspace "$work" 2>/dev/null |
 	sed -n 's/.*"isolation": *"\([a-z]*\)".*/\1/p' | head -n 1)
 echo "salve heal speed, median of $runs runs, isolation ${isolation:-unknown}, $(nproc) cores"
 echo
-echo "| example | fail build s | pass build s | both s | goal s | heal cold s | heal warm s (cold/both) | cold ok | warm ok |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| example | fail build s | pass build s | both s | goal s | heal cold s (/both) | heal warm s (/both) | cold ok | warm ok | failed runs |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 bench go examples/testdata/logic-bug 'go test ./...' \
 	--fixers rules,llm --models test/fix-last --config "$root/examples/testdata/scenarios/.ai-agent.json"
 bench python examples/testdata/python-broken 'python3 -m unittest discover -v' --fixers rules
