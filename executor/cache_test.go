@@ -114,3 +114,36 @@ func mustWriteFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestSharedTargetSurvivesTheProbe builds in a worktree that shares its
+// checkout's target/ while the probe runs beside the build: the probe ends
+// first, and nothing it cleans up may take the build's overlay away.
+func TestSharedTargetSurvivesTheProbe(t *testing.T) {
+	if (sandbox.Bwrap{}).Probe(context.Background(), "") != nil {
+		t.Skip("bwrap unavailable here (scripts/executor/setup.sh installs bubblewrap)")
+	}
+	if !(sandbox.Bwrap{}).Detect(context.Background()).Features.Overlay {
+		t.Skip("overlays cannot be mounted in a bwrap sandbox here: target/ is not shared")
+	}
+	source, ws := t.TempDir(), t.TempDir()
+	mustWriteFile(t, filepath.Join(source, "target", "debug", "built"), "from the checkout\n")
+	mustWriteFile(t, filepath.Join(ws, "Makefile"), "all:\n\ttrue\n")
+	ex := newExec(t, sandbox.IsolationBwrap, executor.Options{SourceDir: source})
+	out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: ws, TimeoutSeconds: 60,
+		ResolvedBuildCommand: `sleep 2; cat target/debug/built && echo new > target/debug/new && cat target/debug/new`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.ExitCode != 0 || out.BuildLog != "from the checkout\nnew\n" {
+		t.Errorf("exit %d, log %q", out.ExitCode, out.BuildLog)
+	}
+	if len(out.EnvironmentMetadata.DetectedTools) == 0 {
+		t.Errorf("the probe did not run beside the build: %+v", out.EnvironmentMetadata)
+	}
+	if _, err := os.Stat(filepath.Join(source, "target", "debug", "new")); err == nil {
+		t.Errorf("the build wrote into the checkout's target/")
+	}
+	if _, err := os.Lstat(filepath.Join(ws, "target")); err == nil {
+		t.Errorf("the target/ mount point was left in the worktree")
+	}
+}

@@ -462,6 +462,11 @@ func (e *Executor) logger() *slog.Logger {
 func runProbe(ctx context.Context, b sandbox.Backend, job sandbox.Job) probeResult {
 	job.Timeout, job.MaxOutput, job.Output = DefaultProbeTimeout, 64*1024, nil
 	job.Name += "-probe"
+	// The probe runs beside the build and needs no cache. It must not mount
+	// the shared ones either: its cleanup removes the empty mount points it
+	// made in the workspace, and removing a mount point on the host detaches
+	// the build's overlay on it.
+	job.Caches = nil
 	res, err := sandbox.RunJob(ctx, b, job)
 	if err != nil || res.TimedOut {
 		return probeResult{versions: map[string]string{}}
