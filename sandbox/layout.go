@@ -7,10 +7,11 @@ import (
 	"strings"
 )
 
-// systemDirs are the top-level directories a build sees read-only: the
-// programs and libraries of the system. A top-level symlink (/bin -> usr/bin
-// on a merged-/usr system) is recreated as the same symlink.
-var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
+// systemDirs are the directories a build sees read-only: the programs and
+// libraries of the system, and the Nix store (world-readable by design,
+// and where a Nix profile's PATH entries lead). A top-level symlink (/bin ->
+// usr/bin on a merged-/usr system) is recreated as the same symlink.
+var systemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/nix/store"}
 
 // EtcAllow lists the entries of /etc a build sees, read-only: what the C
 // library, the name service, TLS, time zones, locales and the toolchains
