@@ -176,6 +176,12 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 	case len(ovs) > 0:
 		own := overlayRoot + "/scratch/own"
 		p.env = BwrapCacheEnv(own)
+		// An empty pycache prefix would make Python recompile every module
+		// it imports, the standard library included, in every build (79
+		// modules, a second or more, for unittest alone). Without it Python
+		// reads the installed .pyc files (read-only here) and writes the
+		// project's own __pycache__ in the workspace, as a local run does.
+		delete(p.env, "PYTHONPYCACHEPREFIX")
 		for _, v := range p.env {
 			if strings.HasPrefix(v, own+"/") {
 				p.mkdirs = append(p.mkdirs, filepath.Join(scratchDir(job), "own", filepath.Base(v)))

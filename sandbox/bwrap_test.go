@@ -305,3 +305,32 @@ func TestBwrapDaemonDiesWithBuild(t *testing.T) {
 		t.Errorf("a setsid daemon outlived the sandboxed build: %v", left)
 	}
 }
+
+// TestBwrapOverlayKeepsPythonBytecode checks that with overlays Python is
+// not sent to an empty pycache prefix (it would recompile the standard
+// library in every build), while without them it uses salve's own cache.
+func TestBwrapOverlayKeepsPythonBytecode(t *testing.T) {
+	base := t.TempDir()
+	mustWrite(t, filepath.Join(base, "home", ".cache", "go-build", "x"), "x")
+	env := []string{"HOME=" + filepath.Join(base, "home"), "PATH=/usr/bin:/bin"}
+	job := sandbox.Job{Workspace: filepath.Join(base, "ws"), Script: "true", Env: env, Name: "py",
+		CacheDir: filepath.Join(base, "cache"), Caches: sandbox.UserCaches(env, "", "")}
+	for _, tt := range []struct {
+		overlay bool
+		want    string
+	}{{true, ""}, {false, filepath.Join(base, "cache", "pycache")}} {
+		c, err := sandbox.Bwrap{Features: sandbox.BwrapFeatures{Overlay: tt.overlay}}.Command(job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, kv := range c.Env {
+			if v, ok := strings.CutPrefix(kv, "PYTHONPYCACHEPREFIX="); ok {
+				got = v
+			}
+		}
+		if got != tt.want {
+			t.Errorf("overlay %v: PYTHONPYCACHEPREFIX=%q, want %q", tt.overlay, got, tt.want)
+		}
+	}
+}
