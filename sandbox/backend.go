@@ -123,10 +123,7 @@ func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := b.Probe(ctx, ""); err != nil {
-			return nil, err
-		}
-		return detect(ctx, b), nil
+		return probeAndDetect(ctx, b, "")
 	}
 	var errs []error
 	for _, n := range AutoOrder {
@@ -135,21 +132,35 @@ func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
 		if _, ok := b.(Container); ok && img == "" {
 			continue
 		}
-		if err := b.Probe(ctx, img); err != nil {
+		b, err := probeAndDetect(ctx, b, img)
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		return detect(ctx, b), nil
+		return b, nil
 	}
 	return nil, fmt.Errorf("sandbox: auto: %w", errors.Join(errs...))
 }
 
-// detect fills in a probed backend's optional features.
-func detect(ctx context.Context, b Backend) Backend {
-	if bw, ok := b.(Bwrap); ok {
-		return bw.Detect(ctx)
+// probeAndDetect probes b and fills in its optional features, the two at
+// once (each is a sandbox start or two): a bwrap's features are detected
+// beside its probe and used only when the probe succeeds.
+func probeAndDetect(ctx context.Context, b Backend, image string) (Backend, error) {
+	bw, ok := b.(Bwrap)
+	if !ok {
+		if err := b.Probe(ctx, image); err != nil {
+			return nil, err
+		}
+		return b, nil
 	}
-	return b
+	detected := make(chan Bwrap, 1)
+	go func() { detected <- bw.Detect(ctx) }()
+	err := b.Probe(ctx, image)
+	d := <-detected
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // RunJob runs job under b: it names the job when it has no name, builds the
