@@ -334,3 +334,21 @@ func TestBwrapOverlayKeepsPythonBytecode(t *testing.T) {
 		}
 	}
 }
+
+// TestUserCachesRefuseSymlinkedCheckoutDirs: a checkout's node_modules or
+// target/ comes from the repository, which may be hostile; a symlink there
+// must not bring its target into the sandbox.
+func TestUserCachesRefuseSymlinkedCheckoutDirs(t *testing.T) {
+	base := t.TempDir()
+	source, ws, secret := filepath.Join(base, "src"), filepath.Join(base, "ws"), filepath.Join(base, "secret")
+	mustWrite(t, filepath.Join(secret, "id_rsa"), "KEY")
+	mustWrite(t, filepath.Join(source, "target", "debug", "x"), "x")
+	mustWrite(t, filepath.Join(ws, "Cargo.toml"), "")
+	if err := os.Symlink(secret, filepath.Join(source, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	got := sandbox.UserCaches(nil, source, ws)
+	if len(got) != 1 || got[0].Name != "target" || got[0].Dst != filepath.Join(ws, "target") {
+		t.Errorf("caches %+v, want only the real target/", got)
+	}
+}

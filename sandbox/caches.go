@@ -91,6 +91,13 @@ func UserCaches(env []string, source, workspace string) []Cache {
 			if _, err := os.Lstat(filepath.Join(workspace, dir.name)); err == nil {
 				continue // the workspace's own wins
 			}
+			// The checkout's content may come from the repository (a pull
+			// request in CI): a node_modules that is a symlink could point
+			// anywhere, so only a real directory inside the checkout counts.
+			src := filepath.Join(source, dir.name)
+			if fi, err := os.Lstat(src); err != nil || !fi.IsDir() || !within(existing(src), existing(source)) {
+				continue
+			}
 			add(Cache{Name: dir.name, Src: filepath.Join(source, dir.name),
 				Dst: filepath.Join(workspace, dir.name), ReadOnlyOK: dir.ro})
 		}
