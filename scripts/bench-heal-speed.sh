@@ -9,7 +9,9 @@
 #   cold     salve heal with salve's own cache directory empty (a fresh
 #            XDG_CACHE_HOME for each run, as on a fresh CI runner);
 #   warm     salve heal again with salve's cache directory kept from the
-#            previous heal.
+#            previous heal;
+#   none     salve heal --isolation none (no sandbox; for reference only,
+#            to tell the sandbox's share of the overhead from the rest).
 # The user's caches (GOCACHE, GOMODCACHE, ~/.npm, ~/.cargo, the checkout's
 # target/) are warm in every case: the direct builds are run once first.
 # Each figure is the median wall time of RUNS runs (default 3).
@@ -95,26 +97,29 @@ bench() {
 		timed heal "$repo" "$work/cache-cold-$name-$i" --cmd "$cmd" "$@" >>"$work/cold"
 	done
 	heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" || true # warm salve's cache
+	: >"$work/none"
 	for i in $(seq "$runs"); do
 		timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" >>"$work/warm"
+		timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" --isolation none "$@" >>"$work/none"
 	done
 	fail=$(median <"$work/fail")
 	pass=$(median <"$work/pass")
-	local cold warm
+	local cold warm none
 	cold=$(median <"$work/cold")
 	warm=$(median <"$work/warm")
-	awk -v n="$name" -v f="$fail" -v p="$pass" -v c="$cold" -v w="$warm" -v bad="$(wc -l <"$work/failed")" 'BEGIN {
+	none=$(median <"$work/none")
+	awk -v n="$name" -v f="$fail" -v p="$pass" -v c="$cold" -v w="$warm" -v x="$none" -v bad="$(wc -l <"$work/failed")" 'BEGIN {
 		b = f + p; goal = 1.3 * b + 0.5
-		printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f (%.1fx) | %.2f (%.1fx) | %s | %s | %d |\n", n, f, p, b, goal,
-			c, c / b, w, w / b, (c <= goal ? "yes" : "no"), (w <= goal ? "yes" : "no"), bad }'
+		printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f (%.1fx) | %.2f (%.1fx) | %s | %s | %.2f (%.1fx) | %d |\n", n, f, p, b, goal,
+			c, c / b, w, w / b, (c <= goal ? "yes" : "no"), (w <= goal ? "yes" : "no"), x, x / b, bad }'
 }
 
 isolation=$(XDG_CACHE_HOME=$work/probe "$salve" exec --json --no-record --cmd true --workspace "$work" 2>/dev/null |
 	sed -n 's/.*"isolation": *"\([a-z]*\)".*/\1/p' | head -n 1)
 echo "salve heal speed, median of $runs runs, isolation ${isolation:-unknown}, $(nproc) cores"
 echo
-echo "| example | fail build s | pass build s | both s | goal s | heal cold s (/both) | heal warm s (/both) | cold ok | warm ok | failed runs |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| example | fail build s | pass build s | both s | goal s | heal cold s (/both) | heal warm s (/both) | cold ok | warm ok | heal none s (/both) | failed runs |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 bench go examples/testdata/logic-bug 'go test ./...' \
 	--fixers rules,llm --models test/fix-last --config "$root/examples/testdata/scenarios/.ai-agent.json"
 bench python examples/testdata/python-broken 'python3 -m unittest discover -v' --fixers rules
