@@ -50,6 +50,12 @@ type BwrapFeatures struct {
 	// Overlay: an overlay can be mounted inside the sandbox (kernel support,
 	// privileges, and setpriv to drop the capabilities after the mount).
 	Overlay bool
+	// UserNS: salve does not run as root, so a sandbox that mounts overlays
+	// gets its own user namespace in which the setup step is uid 0 (the
+	// mount program insists on it, and the overlay takes the userxattr
+	// option). The build then also runs as uid 0 of that namespace, which
+	// is the user on the host, with no capabilities.
+	UserNS bool
 }
 
 var _ Backend = Bwrap{}
@@ -154,6 +160,9 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 	args := append([]string(nil), bwrapIsolation...)
 	args = append(args, "--cap-drop", "ALL")
 	if len(ovs) > 0 {
+		if b.Features.UserNS {
+			args = append(args, "--unshare-user", "--uid", "0", "--gid", "0")
+		}
 		for _, c := range overlayCaps {
 			args = append(args, "--cap-add", c)
 		}
@@ -227,7 +236,11 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 		p.args = append(args, "sh", "-c", job.Script)
 		return p
 	}
-	args = append(args, "sh", "-c", overlaySetup, "salve-setup")
+	opts := ""
+	if b.Features.UserNS {
+		opts = "userxattr,"
+	}
+	args = append(args, "sh", "-c", overlaySetup, "salve-setup", opts)
 	for i, o := range ovs {
 		args = append(args, o.stagedLower(i), fmt.Sprintf("%s/scratch/%d", overlayRoot, i), o.dst)
 	}
@@ -252,15 +265,18 @@ func safeDst(dst string) bool {
 }
 
 // overlaySetup is the fixed setup step of a sandbox with overlays. Its
-// arguments are triples (staged lower layer, scratch directory, mount
-// point), then "--" and the build's script. It mounts each overlay and only
+// arguments are the extra mount options (empty, or "userxattr," in a user
+// namespace), triples (staged lower layer, scratch directory, mount point),
+// then "--" and the build's script. It mounts each overlay and only
 // then runs the script through setpriv with every capability dropped (the
 // bounding set too) and no new privileges. Any failure stops it before
 // the build runs.
 const overlaySetup = `set -eu
+opts=$1
+shift
 while [ "$1" != "--" ]; do
 	mkdir -p "$2/upper" "$2/work"
-	mount -t overlay overlay -o "lowerdir=$1,upperdir=$2/upper,workdir=$2/work" "$3"
+	mount -t overlay overlay -o "${opts}lowerdir=$1,upperdir=$2/upper,workdir=$2/work" "$3"
 	shift 3
 done
 shift
@@ -355,6 +371,7 @@ func (b Bwrap) Detect(ctx context.Context) Bwrap {
 	if err == nil {
 		b.Features.TmpfsSize = strings.Contains(string(res.Stdout), "--size")
 	}
+	b.Features.UserNS = os.Geteuid() != 0
 	b.Features.Overlay = b.probeOverlay(ctx)
 	return b
 }

@@ -3,10 +3,13 @@ package sandbox_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -350,5 +353,75 @@ func TestUserCachesRefuseSymlinkedCheckoutDirs(t *testing.T) {
 	got := sandbox.UserCaches(nil, source, ws)
 	if len(got) != 1 || got[0].Name != "target" || got[0].Dst != filepath.Join(ws, "target") {
 		t.Errorf("caches %+v, want only the real target/", got)
+	}
+}
+
+// TestBwrapRootlessOverlay runs the overlay path as an ordinary user would
+// (uid 65534, started from this root test): the sandbox gets its own user
+// namespace, the setup step mounts the overlay as uid 0 there, and the
+// build reads the user's cache, writes into the overlay without reaching
+// it, and has no capabilities.
+func TestBwrapRootlessOverlay(t *testing.T) {
+	bw := detected(t)
+	if os.Geteuid() != 0 {
+		t.Skip("starting a sandbox as another user needs root; a non-root run uses this path by itself (Bwrap.Detect)")
+	}
+	if !bw.Features.Overlay {
+		t.Skip("overlays cannot be mounted in a sandbox here")
+	}
+	dir, err := os.MkdirTemp("", "salve-rootless-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	home, ws, cache := filepath.Join(dir, "home"), filepath.Join(dir, "ws"), filepath.Join(dir, "cache")
+	entry := filepath.Join(home, ".cache", "go-build", "entry")
+	mustWrite(t, entry, "good\n")
+	for _, d := range []string{ws, cache} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
+	rootless := sandbox.Bwrap{Features: sandbox.BwrapFeatures{TmpfsSize: true, Overlay: true, UserNS: true}}
+	job := sandbox.Job{Workspace: ws, Env: env, CacheDir: cache, Name: "rootless", Caches: sandbox.UserCaches(env, "", ws),
+		Script: `id -u; cat "$GOCACHE/entry"; echo POISON > "$GOCACHE/entry" && echo overwrote; grep -q '^CapBnd:[[:space:]]*0*$' /proc/self/status && echo nocaps`}
+	c, err := rootless.Command(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Everything, the scratch directory Command made included, belongs to
+	// the user the sandbox runs as.
+	err = filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := os.Chmod(p, 0o755); err != nil {
+			return err
+		}
+		return os.Lchown(p, 65534, 65534)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Timeout = time.Minute
+	c.Setup = func(cmd *exec.Cmd) {
+		cmd.Stderr = cmd.Stdout
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: 65534, Gid: 65534}
+	}
+	res, err := sandbox.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = rootless.Cleanup(context.Background(), job)
+	out := string(res.Stdout)
+	if strings.Contains(out, "namespace") && res.ExitCode != 0 {
+		t.Skipf("unprivileged user namespaces are not available here: %s", out)
+	}
+	if out != "0\ngood\noverwrote\nnocaps\n" {
+		t.Errorf("exit %d, output %q", res.ExitCode, out)
+	}
+	if b, err := os.ReadFile(entry); err != nil || string(b) != "good\n" {
+		t.Errorf("the user's cache entry is now %q (%v)", b, err)
 	}
 }
