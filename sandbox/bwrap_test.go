@@ -205,6 +205,13 @@ func userCacheLayout(t *testing.T, base string) (home, source, ws string, files 
 	for _, f := range files {
 		mustWrite(t, f, "good\n")
 	}
+	// cargo itself, as rustup installs it: a toolchain, bound read-only.
+	cargo := filepath.Join(home, ".cargo", "bin", "cargo")
+	mustWrite(t, cargo, "#!/bin/sh\necho good\n")
+	if err := os.Chmod(cargo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, cargo)
 	mustWrite(t, filepath.Join(ws, "package.json"), "{}\n")
 	return home, source, ws, files
 }
@@ -218,6 +225,8 @@ for f in "$GOCACHE/ab/abcdef-d" "$HOME/.cargo/registry/index/config.json" "$npm_
   (echo POISON > "$(dirname "$f")/planted") 2>/dev/null
 done
 rm -f "$GOCACHE/ab/abcdef-d" 2>/dev/null
+(echo 'echo POISON' > "$HOME/.cargo/bin/cargo") 2>/dev/null
+(echo '[build]' > "$HOME/.cargo/config.toml") 2>/dev/null
 echo
 exit 0`
 
@@ -232,7 +241,7 @@ func TestBwrapCachesCannotBePoisoned(t *testing.T) {
 	}
 	base := hostDir(t)
 	home, source, ws, files := userCacheLayout(t, base)
-	env := []string{"PATH=/usr/bin:/bin", "HOME=" + home}
+	env := []string{"PATH=" + filepath.Join(home, ".cargo", "bin") + ":/usr/bin:/bin", "HOME=" + home}
 	cacheDir := filepath.Join(base, "salve-cache")
 	for i := range 2 {
 		job := sandbox.Job{Workspace: ws, Env: env, CacheDir: cacheDir, Script: poisonScript,
@@ -244,9 +253,12 @@ func TestBwrapCachesCannotBePoisoned(t *testing.T) {
 		if got := string(res.Stdout); got != "good good good good \n" {
 			t.Errorf("run %d: the build read %q, want the user's caches as they were", i, got)
 		}
+		if _, err := os.Stat(filepath.Join(home, ".cargo", "config.toml")); err == nil {
+			t.Errorf("run %d: a cargo config was planted", i)
+		}
 		for _, f := range files {
 			b, err := os.ReadFile(f)
-			if err != nil || string(b) != "good\n" {
+			if err != nil || !strings.Contains(string(b), "good\n") || strings.Contains(string(b), "POISON") {
 				t.Errorf("run %d: %s now %q (%v)", i, f, b, err)
 			}
 			if _, err := os.Stat(filepath.Join(filepath.Dir(f), "planted")); err == nil {
@@ -270,7 +282,7 @@ func TestBwrapCachesReadOnlyFallback(t *testing.T) {
 	bw.Features.Overlay = false
 	base := hostDir(t)
 	home, source, ws, files := userCacheLayout(t, base)
-	env := []string{"PATH=/usr/bin:/bin", "HOME=" + home}
+	env := []string{"PATH=" + filepath.Join(home, ".cargo", "bin") + ":/usr/bin:/bin", "HOME=" + home}
 	res := run(t, bw, sandbox.Job{Workspace: ws, Env: env, CacheDir: filepath.Join(base, "salve-cache"),
 		Script: poisonScript, Caches: sandbox.UserCaches(env, source, ws)})
 	// GOCACHE and the npm cache are salve's own here (empty); the cargo
@@ -278,8 +290,11 @@ func TestBwrapCachesReadOnlyFallback(t *testing.T) {
 	if got := string(res.Stdout); got != "missing good missing good \n" {
 		t.Errorf("the build read %q", got)
 	}
+	if _, err := os.Stat(filepath.Join(home, ".cargo", "config.toml")); err == nil {
+		t.Errorf("a cargo config was planted")
+	}
 	for _, f := range files {
-		if b, err := os.ReadFile(f); err != nil || string(b) != "good\n" {
+		if b, err := os.ReadFile(f); err != nil || !strings.Contains(string(b), "good\n") || strings.Contains(string(b), "POISON") {
 			t.Errorf("%s now %q (%v)", f, b, err)
 		}
 		if _, err := os.Stat(filepath.Join(filepath.Dir(f), "planted")); err == nil {
