@@ -34,9 +34,18 @@ fi
 # bwrap may be installed yet unable to create namespaces (some containers
 # forbid it). Say so now rather than leave a puzzling skip.
 if command -v bwrap >/dev/null 2>&1; then
-	if bwrap --die-with-parent --unshare-net --unshare-pid --cap-drop ALL \
-		--ro-bind /usr /usr --symlink usr/bin /bin --symlink usr/lib /lib \
-		--dev /dev --proc /proc --tmpfs /tmp -- /usr/bin/true >/dev/null 2>&1; then
+	# The system directories as salve binds them: a symlink (merged /usr)
+	# as the same symlink, a directory read-only.
+	set --
+	for d in /usr /bin /sbin /lib /lib32 /lib64 /libx32; do
+		if [ -L "$d" ]; then
+			set -- "$@" --symlink "$(readlink "$d")" "$d"
+		elif [ -d "$d" ]; then
+			set -- "$@" --ro-bind "$d" "$d"
+		fi
+	done
+	if bwrap --die-with-parent --unshare-net --unshare-pid --cap-drop ALL "$@" \
+		--dev /dev --proc /proc --tmpfs /tmp -- true >/dev/null 2>&1; then
 		say "bwrap sandbox works here"
 		# Shared caches are overlays mounted inside the sandbox by mount
 		# and setpriv (util-linux); without them salve falls back to
