@@ -33,6 +33,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -263,7 +264,7 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 		Mask: sandbox.MaskerFromEnv([][]string{os.Environ(), env}, e.opts.Secrets...),
 	}
 	if !e.opts.NoUserCaches {
-		job.Caches = sandbox.UserCaches(job.Env, e.opts.SourceDir, ws)
+		job.Caches = cachesFor(plan.ProjectType, sandbox.UserCaches(job.Env, e.opts.SourceDir, ws))
 	}
 	meta := contract.EnvironmentMetadata{
 		ProjectType: plan.ProjectType, ResolvedCommand: plan.Command, CommandReason: plan.Reason,
@@ -456,6 +457,34 @@ func (e *Executor) logger() *slog.Logger {
 		return e.opts.Logger
 	}
 	return slog.New(slog.DiscardHandler)
+}
+
+// typeCaches names the caches each project type's build uses. A type not
+// listed (make, cmake, multi, unknown: a Makefile may call any toolchain)
+// gets every cache. Each shared cache is one more mount per build, so a
+// Python build, which needs none, starts without the overlay setup step.
+var typeCaches = map[string][]string{
+	TypeGo:     {"go-build", "go-mod"},
+	TypeRust:   {"cargo-registry", "cargo-git", "target"},
+	TypeNode:   {"npm", "node_modules"},
+	TypePython: {},
+	TypeMaven:  {"maven"},
+	TypeGradle: {"gradle-caches", "gradle-wrapper"},
+}
+
+// cachesFor keeps the caches the project type's build uses.
+func cachesFor(typ string, caches []sandbox.Cache) []sandbox.Cache {
+	names, ok := typeCaches[typ]
+	if !ok {
+		return caches
+	}
+	var out []sandbox.Cache
+	for _, c := range caches {
+		if slices.Contains(names, c.Name) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // runProbe runs the probe script of job through b.
