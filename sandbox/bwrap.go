@@ -214,6 +214,10 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 			if o.env != "" {
 				p.env[o.env] = o.dst
 			}
+			// The layers' directories are made on the host, which spares
+			// the setup step a mkdir per overlay.
+			p.mkdirs = append(p.mkdirs, filepath.Join(scratchDir(job), strconv.Itoa(i), "upper"),
+				filepath.Join(scratchDir(job), strconv.Itoa(i), "work"))
 		}
 		args = append(args, "--bind", scratchDir(job), overlayRoot+"/scratch")
 	} else {
@@ -275,7 +279,6 @@ const overlaySetup = `set -eu
 opts=$1
 shift
 while [ "$1" != "--" ]; do
-	mkdir -p "$2/upper" "$2/work"
 	mount -t overlay overlay -o "${opts}lowerdir=$1,upperdir=$2/upper,workdir=$2/work" "$3"
 	shift 3
 done
@@ -355,7 +358,16 @@ func (b Bwrap) Command(job Job) (Cmd, error) {
 	}
 	p := b.plan(job)
 	for _, dir := range p.mkdirs {
+		// An overlay's root takes the mode of its upper layer: 0755, as a
+		// cache directory has; the scratch directory above stays private.
+		mode := os.FileMode(0o700)
+		if filepath.Base(dir) == "upper" {
+			mode = 0o755
+		}
 		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return Cmd{}, fmt.Errorf("create cache dir: %w", err)
+		}
+		if err := os.Chmod(dir, mode); err != nil {
 			return Cmd{}, fmt.Errorf("create cache dir: %w", err)
 		}
 	}
