@@ -88,17 +88,15 @@ bench() {
 		git -C "$repo" checkout -q main -- .
 	}
 	XDG_CACHE_HOME=$user_xdg direct # warm the user's caches
-	: >"$work/fail" && : >"$work/pass" && : >"$work/cold" && : >"$work/warm" && : >"$work/failed"
+	: >"$work/fail" && : >"$work/pass" && : >"$work/cold" && : >"$work/warm" && : >"$work/none" && : >"$work/failed"
+	heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" || true # warm salve's cache
+	# One of each per round, so that every column sees the same load.
 	for i in $(seq "$runs"); do
 		XDG_CACHE_HOME=$user_xdg timed sh -c "cd '$repo' && { $cmd; true; }" >>"$work/fail" # meant to fail
 		git -C "$repo" checkout -q "$fixed" -- .
 		XDG_CACHE_HOME=$user_xdg timed sh -c "cd '$repo' && $cmd" >>"$work/pass"
 		git -C "$repo" checkout -q main -- .
 		timed heal "$repo" "$work/cache-cold-$name-$i" --cmd "$cmd" "$@" >>"$work/cold"
-	done
-	heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" || true # warm salve's cache
-	: >"$work/none"
-	for i in $(seq "$runs"); do
 		timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" >>"$work/warm"
 		timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" --isolation none "$@" >>"$work/none"
 	done
