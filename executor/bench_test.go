@@ -49,6 +49,27 @@ func BenchmarkOverhead(b *testing.B) {
 				}
 			}
 		})
+		b.Run(c.name+"/direct-bwrap-overlay", func(b *testing.B) {
+			bw := sandbox.Bwrap{}.Detect(context.Background())
+			if !bw.Features.Overlay {
+				b.Skip("overlays unavailable here")
+			}
+			env := sandbox.AllowedEnv()
+			// The two Go caches, as a Go build gets them.
+			var caches []sandbox.Cache
+			for _, ca := range sandbox.UserCaches(env, "", ws) {
+				if ca.Name == "go-build" || ca.Name == "go-mod" {
+					caches = append(caches, ca)
+				}
+			}
+			job := sandbox.Job{Workspace: ws, Script: c.cmd, Env: env, CacheDir: testCacheDir, Caches: caches}
+			for i := 0; i < b.N; i++ {
+				res, err := sandbox.RunJob(context.Background(), bw, job)
+				if err != nil || res.ExitCode != 0 {
+					b.Fatalf("exit %d err %v: %s", res.ExitCode, err, res.Stdout)
+				}
+			}
+		})
 		for _, v := range []struct {
 			name      string
 			iso       string

@@ -14,6 +14,10 @@
 //     through it;
 //   - run the command with a timeout that kills the whole process group or
 //     container (exit code 124, timed_out set);
+//   - share the user's caches with the build without letting it change them
+//     ([sandbox.UserCaches]: overlays under bwrap, read-only mounts in
+//     containers);
+//   - mask known secrets in the output at the source ([sandbox.Masker]);
 //   - stream the combined log to build.log in the run directory, keeping
 //     only capped copies in memory, and write output.json beside it;
 //   - hand the output to a [Recorder] (the run store), when one is set.
@@ -29,6 +33,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -91,9 +96,18 @@ type Options struct {
 	Image string
 	// Images maps project types to container images.
 	Images map[string]string
-	// CacheDir is the writable tool cache bound into bwrap sandboxes; empty
-	// means [DefaultCacheDir].
+	// CacheDir is salve's own tool cache for bwrap sandboxes; empty means
+	// [DefaultCacheDir]. Where overlays work it only holds each build's
+	// scratch layer, removed after the build; elsewhere it is the writable
+	// cache bound into the sandbox.
 	CacheDir string
+	// SourceDir is the checkout the workspace was made from, when they
+	// differ (a heal worktree): its node_modules and target/ are shared with
+	// the build, read-only, like the user's other caches. Empty means none.
+	SourceDir string
+	// NoUserCaches keeps the user's caches (Go, cargo, npm, Maven, Gradle)
+	// out of sandboxed builds altogether.
+	NoUserCaches bool
 	// MaxLog caps BuildLog in memory (head and tail kept); zero means
 	// [sandbox.DefaultMaxOutput].
 	MaxLog int
@@ -106,6 +120,12 @@ type Options struct {
 	HasTool func(name string) bool
 	// SkipProbe leaves runtime versions and tools unprobed.
 	SkipProbe bool
+	// Secrets are values to mask in the build's output wherever it is kept
+	// or shown (BuildLog, build.log, the excerpt, Live, the run store),
+	// besides the values of the secret variables ([sandbox.IsSecretEnv]) in
+	// salve's environment and the build's. Configured header values and
+	// keys read from files belong here.
+	Secrets []string
 	// Logger receives progress records; nil means none.
 	Logger *slog.Logger
 }
@@ -237,9 +257,14 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 		runDir = DefaultRunDir(runID)
 	}
 	log := e.logger().With("run_id", runID)
+	env := e.env()
 	job := sandbox.Job{
-		Workspace: ws, Env: e.env(), Image: image, CacheDir: e.cacheDir(),
+		Workspace: ws, Env: env, Image: image, CacheDir: e.cacheDir(),
 		Name: "salve-exec-" + runID, MaxOutput: e.opts.MaxLog,
+		Mask: sandbox.MaskerFromEnv([][]string{os.Environ(), env}, e.opts.Secrets...),
+	}
+	if !e.opts.NoUserCaches {
+		job.Caches = cachesFor(plan.ProjectType, sandbox.UserCaches(job.Env, e.opts.SourceDir, ws))
 	}
 	meta := contract.EnvironmentMetadata{
 		ProjectType: plan.ProjectType, ResolvedCommand: plan.Command, CommandReason: plan.Reason,
@@ -248,13 +273,30 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 	if _, ok := backend.(sandbox.Container); ok {
 		meta.Image = image
 	}
-	if !e.opts.SkipProbe {
-		meta.DetectedTools, meta.RuntimeVersions = e.probe(ctx, backend, job, plan)
+	// The probe runs beside the build, not before it: it is metadata, and
+	// its runtime start-ups (python3 --version through a pyenv shim takes a
+	// third of a second) would otherwise add to every build's wall time.
+	type probed struct {
+		tools    []string
+		versions map[string]string
+	}
+	probeDone := make(chan probed, 1)
+	if e.opts.SkipProbe {
+		probeDone <- probed{}
+	} else {
+		go func() {
+			t, v := e.probe(ctx, backend, job, plan)
+			probeDone <- probed{t, v}
+		}()
 	}
 	log.Debug("executor: start", "workspace", ws, "command", plan.Command, "isolation", backend.Name())
 	out, err := e.build(ctx, backend, job, plan.Command, timeout, runDir, meta)
+	p := <-probeDone
 	if err != nil {
 		return out, err
+	}
+	if !e.opts.SkipProbe {
+		out.EnvironmentMetadata.DetectedTools, out.EnvironmentMetadata.RuntimeVersions = p.tools, p.versions
 	}
 	log.Debug("executor: done", "exit_code", out.ExitCode, "seconds", out.ExecutionTimeSeconds)
 	if err := writeOutput(runDir, out); err != nil {
@@ -417,10 +459,43 @@ func (e *Executor) logger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
+// typeCaches names the caches each project type's build uses. A type not
+// listed (make, cmake, multi, unknown: a Makefile may call any toolchain)
+// gets every cache. Each shared cache is one more mount per build, so a
+// Python build, which needs none, starts without the overlay setup step.
+var typeCaches = map[string][]string{
+	TypeGo:     {"go-build", "go-mod"},
+	TypeRust:   {"cargo-registry", "cargo-git", "target"},
+	TypeNode:   {"npm", "node_modules"},
+	TypePython: {},
+	TypeMaven:  {"maven"},
+	TypeGradle: {"gradle-caches", "gradle-wrapper"},
+}
+
+// cachesFor keeps the caches the project type's build uses.
+func cachesFor(typ string, caches []sandbox.Cache) []sandbox.Cache {
+	names, ok := typeCaches[typ]
+	if !ok {
+		return caches
+	}
+	var out []sandbox.Cache
+	for _, c := range caches {
+		if slices.Contains(names, c.Name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // runProbe runs the probe script of job through b.
 func runProbe(ctx context.Context, b sandbox.Backend, job sandbox.Job) probeResult {
 	job.Timeout, job.MaxOutput, job.Output = DefaultProbeTimeout, 64*1024, nil
 	job.Name += "-probe"
+	// The probe runs beside the build and needs no cache. It must not mount
+	// the shared ones either: its cleanup removes the empty mount points it
+	// made in the workspace, and removing a mount point on the host detaches
+	// the build's overlay on it.
+	job.Caches = nil
 	res, err := sandbox.RunJob(ctx, b, job)
 	if err != nil || res.TimedOut {
 		return probeResult{versions: map[string]string{}}

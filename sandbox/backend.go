@@ -56,6 +56,15 @@ type Job struct {
 	// cache, npm cache, XDG cache). The bwrap backend binds it writable and
 	// points the tools at it; empty means no cache (a private /tmp is used).
 	CacheDir string
+	// Caches are the user's caches the job may read but never change (see
+	// [UserCaches]). The bwrap backend mounts each as an overlay whose
+	// writes are thrown away after the run, or, where overlays are
+	// unavailable, binds read-only those a tool can use read-only; container
+	// backends mount those read-only.
+	Caches []Cache
+	// TmpSize caps the size of each private tmpfs (bwrap's /tmp and
+	// /var/tmp); zero means [DefaultTmpSize].
+	TmpSize int64
 	// Timeout kills the job when it elapses; zero means none.
 	Timeout time.Duration
 	// MaxOutput caps the combined output kept in memory; zero means
@@ -64,6 +73,9 @@ type Job struct {
 	// Output, when set, receives the combined output as it is written,
 	// uncapped (a log file, a terminal).
 	Output io.Writer
+	// Mask, when set, masks secrets in the output before it reaches the
+	// capture or Output.
+	Mask *Masker
 }
 
 // Backend turns a [Job] into a [Cmd] run by [Run], with some degree of
@@ -101,7 +113,7 @@ func NewBackend(name string) (Backend, error) {
 var AutoOrder = []string{IsolationDocker, IsolationPodman, IsolationBwrap, IsolationNone}
 
 // SelectBackend returns the backend called name after probing that it
-// works. For "auto" (or "") it returns the first backend of [AutoOrder] whose
+// works, with its optional features detected (see [Bwrap.Detect]). For "auto" (or "") it returns the first backend of [AutoOrder] whose
 // probe succeeds; container backends count only when image is already
 // present, so that auto never starts a pull. The error wraps
 // [ErrUnknownBackend] or [ErrBackendUnavailable].
@@ -111,10 +123,7 @@ func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := b.Probe(ctx, ""); err != nil {
-			return nil, err
-		}
-		return b, nil
+		return probeAndDetect(ctx, b, "")
 	}
 	var errs []error
 	for _, n := range AutoOrder {
@@ -123,13 +132,35 @@ func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
 		if _, ok := b.(Container); ok && img == "" {
 			continue
 		}
-		if err := b.Probe(ctx, img); err != nil {
+		b, err := probeAndDetect(ctx, b, img)
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		return b, nil
 	}
 	return nil, fmt.Errorf("sandbox: auto: %w", errors.Join(errs...))
+}
+
+// probeAndDetect probes b and fills in its optional features, the two at
+// once (each is a sandbox start or two): a bwrap's features are detected
+// beside its probe and used only when the probe succeeds.
+func probeAndDetect(ctx context.Context, b Backend, image string) (Backend, error) {
+	bw, ok := b.(Bwrap)
+	if !ok {
+		if err := b.Probe(ctx, image); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	detected := make(chan Bwrap, 1)
+	go func() { detected <- bw.Detect(ctx) }()
+	err := b.Probe(ctx, image)
+	d := <-detected
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
 }
 
 // RunJob runs job under b: it names the job when it has no name, builds the
@@ -171,6 +202,7 @@ func baseCmd(job Job, path string, args []string, env []string) Cmd {
 		MaxOutput: job.MaxOutput,
 		Stdout:    job.Output,
 		Combined:  true,
+		Mask:      job.Mask,
 		Setup:     sharePipe,
 	}
 }

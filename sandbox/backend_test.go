@@ -18,48 +18,6 @@ import (
 	"github.com/salve-dev/salve/sandbox"
 )
 
-func TestBwrapArgs(t *testing.T) {
-	job := sandbox.Job{Workspace: "/w/proj", Script: "make test", CacheDir: "/c/salve"}
-	got := sandbox.Bwrap{}.Args(job)
-	want := []string{
-		"--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid", "--unshare-ipc",
-		"--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-		"--bind", "/c/salve", "/c/salve",
-		"--bind", "/w/proj", "/w/proj", "--chdir", "/w/proj",
-		"--", "sh", "-c", "make test",
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("args:\n got %q\nwant %q", got, want)
-	}
-	job.CacheDir = ""
-	if got := (sandbox.Bwrap{}).Args(job); strings.Contains(strings.Join(got, " "), "/c/salve") {
-		t.Errorf("no cache dir, but args bind one: %q", got)
-	}
-}
-
-func TestBwrapArgsHideSecrets(t *testing.T) {
-	home := t.TempDir()
-	mustWrite(t, filepath.Join(home, ".netrc"), "machine x password SECRET-NETRC\n")
-	mustWrite(t, filepath.Join(home, ".ai-agent", "ai-agent.env"), "OPENAI_API_KEY=sk-SECRET-AIAGENT\n")
-	mustWrite(t, filepath.Join(home, "real-ssh", "id_ed25519"), "SECRET-KEY\n")
-	if err := os.Symlink(filepath.Join(home, "real-ssh"), filepath.Join(home, ".ssh")); err != nil {
-		t.Fatal(err)
-	}
-	got := strings.Join(sandbox.Bwrap{}.Args(sandbox.Job{Workspace: "/w", Script: "true", Env: []string{"HOME=" + home}}), " ")
-	for _, want := range []string{
-		"--ro-bind /dev/null " + filepath.Join(home, ".netrc"),
-		"--tmpfs " + filepath.Join(home, ".ai-agent"),
-		"--tmpfs " + filepath.Join(home, "real-ssh"),
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("args lack %q:\n%s", want, got)
-		}
-	}
-	if i, j := strings.Index(got, "--tmpfs "+filepath.Join(home, ".ai-agent")), strings.Index(got, "--bind /w /w"); i < j {
-		t.Errorf("masks must come after the workspace bind, or it could expose them again: %s", got)
-	}
-}
-
 func mustWrite(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -194,7 +152,6 @@ func TestBwrapIsolation(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(hostTmp, "secret"), []byte("s"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	home, _ := os.UserHomeDir()
 	cache := filepath.Join(t.TempDir(), "cache")
 	checks := []struct {
 		name   string
@@ -205,7 +162,6 @@ func TestBwrapIsolation(t *testing.T) {
 	}{
 		{"network unreachable", "SANDBOX_HELPER=dial ./helper " + ln.Addr().String(), 3},
 		{"host tmp hidden", "test -e " + filepath.Join(hostTmp, "secret"), 1},
-		{"home read-only", "touch " + filepath.Join(home, ".salve-bwrap-probe") + " 2>/dev/null", 1},
 		{"root cannot remount", "mount -o remount,rw / 2>/dev/null || exit 32", 32},
 	}
 	for _, c := range checks {
@@ -219,7 +175,7 @@ func TestBwrapIsolation(t *testing.T) {
 			if res.ExitCode != c.inside {
 				t.Errorf("bwrap: exit %d, want %d; output %q", res.ExitCode, c.inside, res.Stdout)
 			}
-			if c.name == "home read-only" || c.name == "root cannot remount" {
+			if c.name == "root cannot remount" {
 				return // not safe to try on the host
 			}
 			res, err = sandbox.RunJob(context.Background(), sandbox.None{}, job)
@@ -231,31 +187,6 @@ func TestBwrapIsolation(t *testing.T) {
 			}
 		})
 	}
-	t.Run("credentials hidden", func(t *testing.T) {
-		// HOME inside the workspace: the host's /tmp is hidden in the
-		// sandbox, and a later workspace bind must not undo the masks.
-		home := filepath.Join(ws, "home")
-		mustWrite(t, filepath.Join(home, ".netrc"), "machine x password SECRET-NETRC\n")
-		mustWrite(t, filepath.Join(home, ".ai-agent", "ai-agent.env"), "OPENAI_API_KEY=sk-SECRET-AIAGENT\n")
-		mustWrite(t, filepath.Join(home, ".ssh", "id_ed25519"), "SECRET-KEY\n")
-		mustWrite(t, filepath.Join(home, "notes.txt"), "visible\n")
-		job := sandbox.Job{Workspace: ws, CacheDir: cache, Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home},
-			Script: `cat "$HOME/.netrc" "$HOME/.ai-agent/ai-agent.env" "$HOME/.ssh/id_ed25519" "$HOME/notes.txt" 2>&1; true`}
-		res, err := sandbox.RunJob(context.Background(), bw, job)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out := string(res.Stdout); strings.Contains(out, "SECRET") || !strings.Contains(out, "visible") {
-			t.Errorf("inside bwrap a build read %q; want the credentials hidden and other files visible", out)
-		}
-		res, err = sandbox.RunJob(context.Background(), sandbox.None{}, job)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Count(string(res.Stdout), "SECRET") != 3 {
-			t.Errorf("control run without isolation should read all three secrets, got %q", res.Stdout)
-		}
-	})
 	t.Run("cache writable and used", func(t *testing.T) {
 		res, err := sandbox.RunJob(context.Background(), bw, sandbox.Job{Workspace: ws, CacheDir: cache,
 			Script: `echo "$GOCACHE $TMPDIR" && touch "$GOCACHE/x" /tmp/y`, Env: []string{"PATH=" + os.Getenv("PATH")}})

@@ -5,22 +5,57 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
-// Bwrap runs the script under bubblewrap: a read-only view of the whole
-// host filesystem, a fresh /dev and /proc, a private /tmp, the workspace and
-// the cache directory writable, no network (an empty network namespace with
-// only its own loopback), its own PID and IPC namespaces, a new session (no
-// terminal injection), every capability dropped (so that root inside cannot
-// remount anything writable), and death with its parent.
+// DefaultTmpSize caps each private tmpfs of a bwrap sandbox (/tmp, /var/tmp)
+// when [Job.TmpSize] is zero.
+const DefaultTmpSize = 2 << 30
+
+// homeTmpSize caps the empty tmpfs that stands in for HOME.
+const homeTmpSize = 256 << 20
+
+// Bwrap runs the script under bubblewrap, in a filesystem built from an
+// allow-list: the system directories (/usr, /bin, /sbin, /lib*) and the
+// entries of /etc in [EtcAllow], read-only; the toolchains the job's PATH
+// and toolchain variables name (such as ~/.cargo, ~/.rustup, ~/.pyenv),
+// read-only; the Go module cache read-only; salve's cache directory and the
+// workspace writable; a fresh /dev and /proc; size-capped private tmpfs
+// mounts on /tmp, /var/tmp and HOME. Everything else is absent: the user's
+// files under HOME, the run store, other repositories, /etc/shadow, the SSH
+// host keys. Credential files of [SecretPaths] inside a bound toolchain are
+// hidden too. The sandbox has no network (an empty network namespace with
+// only its own loopback), its own PID, IPC and UTS namespaces, a new session
+// (no terminal injection), every capability dropped (so that root inside
+// cannot remount anything writable), and dies with its parent.
 //
-// HOME stays read-only, and the credential files and directories of
-// [SecretPaths] under it are hidden. Tools that write caches under HOME are
-// pointed at the job's CacheDir instead (see [BwrapCacheEnv]).
+// When [Job.Caches] name caches of the user and the backend can mount
+// overlays ([Bwrap.Overlay]), each cache is the read-only lower layer of an
+// overlay whose upper layer is a per-job scratch directory deleted after the
+// run: the build reads the user's warm cache and its writes vanish.
 type Bwrap struct {
 	// Path is the bwrap program; empty means "bwrap" looked up in PATH.
 	Path string
+	// Features says what this bwrap and kernel support; see [Bwrap.Detect].
+	// The zero value assumes an old bwrap: no tmpfs size, no overlays.
+	Features BwrapFeatures
+}
+
+// BwrapFeatures are the optional abilities of an installed bwrap.
+type BwrapFeatures struct {
+	// TmpfsSize: bwrap knows --size (0.8 and later), so the private tmpfs
+	// mounts are capped.
+	TmpfsSize bool
+	// Overlay: an overlay can be mounted inside the sandbox (kernel support,
+	// privileges, and setpriv to drop the capabilities after the mount).
+	Overlay bool
+	// UserNS: salve does not run as root, so a sandbox that mounts overlays
+	// gets its own user namespace in which the setup step is uid 0 (the
+	// mount program insists on it, and the overlay takes the userxattr
+	// option). The build then also runs as uid 0 of that namespace, which
+	// is the user on the host, with no capabilities.
+	UserNS bool
 }
 
 var _ Backend = Bwrap{}
@@ -35,32 +70,261 @@ func (b Bwrap) path() string {
 	return "bwrap"
 }
 
-// bwrapBase are the isolation flags shared by jobs and the probe.
-var bwrapBase = []string{
+// bwrapIsolation are the namespace and process flags shared by jobs and
+// the probe.
+var bwrapIsolation = []string{
 	"--die-with-parent",
 	"--new-session",
 	"--unshare-net",
 	"--unshare-pid",
 	"--unshare-ipc",
-	"--cap-drop", "ALL",
-	"--ro-bind", "/", "/",
-	"--dev", "/dev",
-	"--proc", "/proc",
-	"--tmpfs", "/tmp",
+	"--unshare-uts",
+	"--unshare-cgroup-try",
+}
+
+// overlayCaps are the capabilities the setup step keeps until it has
+// mounted the overlays; setpriv then drops every capability, from the
+// bounding set too, before the build starts.
+var overlayCaps = []string{"CAP_SYS_ADMIN", "CAP_SETPCAP", "CAP_DAC_OVERRIDE", "CAP_FOWNER", "CAP_CHOWN", "CAP_MKNOD"}
+
+// overlayRoot is where, inside the sandbox, the lower and scratch layers of
+// the overlays are staged.
+const overlayRoot = "/run/salve"
+
+// systemArgs binds the system directories read-only and the allowed
+// entries of /etc.
+func systemArgs() []string {
+	var args []string
+	for _, d := range systemDirs {
+		args = append(args, mirror(d, false)...)
+	}
+	for _, e := range EtcAllow {
+		args = append(args, mirror(filepath.Join("/etc", e), false)...)
+	}
+	return args
+}
+
+// mirror makes host path p appear at the same path: a symlink as the same
+// symlink, anything else bound (read-only unless rw). A missing p gives
+// nothing.
+func mirror(p string, rw bool) []string {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		if target, err := os.Readlink(p); err == nil {
+			return []string{"--symlink", target, p}
+		}
+		return nil
+	}
+	if rw {
+		return []string{"--bind", p, p}
+	}
+	return []string{"--ro-bind", p, p}
+}
+
+func (b Bwrap) tmpfs(dir string, size int64) []string {
+	if b.Features.TmpfsSize && size > 0 {
+		return []string{"--size", strconv.FormatInt(size, 10), "--tmpfs", dir}
+	}
+	return []string{"--tmpfs", dir}
 }
 
 // Args returns the bwrap arguments that run job, without the program name.
 func (b Bwrap) Args(job Job) []string {
-	args := append([]string(nil), bwrapBase...)
-	if job.CacheDir != "" {
+	return b.plan(job).args
+}
+
+// bwrapPlan is what running a job takes: the arguments, the variables that
+// point tools at their caches, and the host directories to create first.
+type bwrapPlan struct {
+	args   []string
+	env    map[string]string
+	mkdirs []string
+}
+
+// plan lays out the sandbox of job. With overlays, salve's cache directory
+// is not bound at all: the tools' own caches live in the job's scratch
+// directory, and the user's caches are overlays whose writes land there
+// too. Without them, salve's cache directory is bound writable and the
+// user's caches that a tool can use read-only are bound read-only.
+func (b Bwrap) plan(job Job) bwrapPlan {
+	tmpSize := job.TmpSize
+	if tmpSize == 0 {
+		tmpSize = DefaultTmpSize
+	}
+	l := planLayout(job)
+	ovs := b.overlays(job)
+	p := bwrapPlan{env: map[string]string{}}
+	args := append([]string(nil), bwrapIsolation...)
+	args = append(args, "--cap-drop", "ALL")
+	if len(ovs) > 0 {
+		if b.Features.UserNS {
+			args = append(args, "--unshare-user", "--uid", "0", "--gid", "0")
+		}
+		for _, c := range overlayCaps {
+			args = append(args, "--cap-add", c)
+		}
+	}
+	args = append(args, systemArgs()...)
+	args = append(args, "--dev", "/dev", "--proc", "/proc")
+	args = append(args, b.tmpfs("/tmp", tmpSize)...)
+	args = append(args, b.tmpfs("/var/tmp", tmpSize)...)
+	if l.home != "" {
+		args = append(args, b.tmpfs(l.home, homeTmpSize)...)
+	}
+	var bound []string
+	for _, t := range l.toolchains {
+		if !overlaid(t, ovs) {
+			args = append(args, "--ro-bind", t, t)
+			bound = append(bound, t)
+		}
+	}
+	switch {
+	case len(ovs) > 0:
+		own := overlayRoot + "/scratch/own"
+		p.env = BwrapCacheEnv(own)
+		// An empty pycache prefix would make Python recompile every module
+		// it imports, the standard library included, in every build (79
+		// modules, a second or more, for unittest alone). Without it Python
+		// reads the installed .pyc files (read-only here) and writes the
+		// project's own __pycache__ in the workspace, as a local run does.
+		delete(p.env, "PYTHONPYCACHEPREFIX")
+		for _, v := range p.env {
+			if strings.HasPrefix(v, own+"/") {
+				p.mkdirs = append(p.mkdirs, filepath.Join(scratchDir(job), "own", filepath.Base(v)))
+			}
+		}
+	case job.CacheDir != "":
 		args = append(args, "--bind", job.CacheDir, job.CacheDir)
+		p.env = BwrapCacheEnv(job.CacheDir)
+		for k, v := range p.env {
+			if k != "TMPDIR" && k != "npm_config_update_notifier" {
+				p.mkdirs = append(p.mkdirs, v)
+			}
+		}
+	default:
+		p.env = BwrapCacheEnv("")
 	}
 	args = append(args, "--bind", job.Workspace, job.Workspace)
+	if len(ovs) > 0 {
+		for i, o := range ovs {
+			args = append(args, "--ro-bind", o.lower, o.stagedLower(i), "--dir", o.dst)
+			if o.env != "" {
+				p.env[o.env] = o.dst
+			}
+			// The layers' directories are made on the host, which spares
+			// the setup step a mkdir per overlay.
+			p.mkdirs = append(p.mkdirs, filepath.Join(scratchDir(job), strconv.Itoa(i), "upper"),
+				filepath.Join(scratchDir(job), strconv.Itoa(i), "work"))
+		}
+		args = append(args, "--bind", scratchDir(job), overlayRoot+"/scratch")
+	} else {
+		for _, c := range job.Caches {
+			src, dst := existing(cleanAbs(c.Src)), cleanAbs(c.Dst)
+			if !c.ReadOnlyOK || src == "" || !safeDst(dst) || (dst == src && boundUnder(src, bound)) {
+				continue
+			}
+			args = append(args, "--ro-bind", src, dst)
+			if c.Env != "" {
+				p.env[c.Env] = dst
+			}
+		}
+	}
 	// The masks come after every bind, so no later mount can expose what
 	// they hide.
-	args = append(args, secretMasks(job.Env)...)
-	args = append(args, "--chdir", job.Workspace)
-	return append(args, "--", "sh", "-c", job.Script)
+	args = append(args, secretMasks(job.Env, bound)...)
+	args = append(args, "--remount-ro", "/", "--chdir", job.Workspace, "--")
+	if len(ovs) == 0 {
+		p.args = append(args, "sh", "-c", job.Script)
+		return p
+	}
+	opts := ""
+	if b.Features.UserNS {
+		opts = "userxattr,"
+	}
+	args = append(args, "sh", "-c", overlaySetup, "salve-setup", opts)
+	for i, o := range ovs {
+		args = append(args, o.stagedLower(i), fmt.Sprintf("%s/scratch/%d", overlayRoot, i), o.dst)
+	}
+	p.args = append(args, "--", job.Script)
+	return p
+}
+
+func boundUnder(p string, roots []string) bool {
+	for _, r := range roots {
+		if within(p, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// safeDst reports whether a cache may be mounted at dst: an absolute path
+// outside the system directories and salve's staging area.
+func safeDst(dst string) bool {
+	return dst != "" && dst != "/" && !inSystem(dst) && !within(dst, "/etc") && !within(dst, "/proc") &&
+		!within(dst, "/dev") && !within(dst, overlayRoot) && !within(overlayRoot, dst)
+}
+
+// overlaySetup is the fixed setup step of a sandbox with overlays. Its
+// arguments are the extra mount options (empty, or "userxattr," in a user
+// namespace), triples (staged lower layer, scratch directory, mount point),
+// then "--" and the build's script. It mounts each overlay and only
+// then runs the script through setpriv with every capability dropped (the
+// bounding set too) and no new privileges. Any failure stops it before
+// the build runs.
+const overlaySetup = `set -eu
+opts=$1
+shift
+while [ "$1" != "--" ]; do
+	mount -t overlay overlay -o "${opts}lowerdir=$1,upperdir=$2/upper,workdir=$2/work" "$3"
+	shift 3
+done
+shift
+exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- sh -c "$1"`
+
+// overlay is one user cache mounted copy-on-write in the sandbox.
+type overlay struct {
+	lower string // the user's directory on the host
+	dst   string // the mount point inside the sandbox
+	env   string // the variable that names dst, if any
+}
+
+func (o overlay) stagedLower(i int) string { return fmt.Sprintf("%s/lower/%d", overlayRoot, i) }
+
+func overlaid(p string, ovs []overlay) bool {
+	for _, o := range ovs {
+		if o.lower == p {
+			return true
+		}
+	}
+	return false
+}
+
+// overlays returns the job's caches that this backend mounts as overlays:
+// none unless overlays work here and the job has a cache directory (which
+// holds the scratch layers), and only caches that exist on the host.
+func (b Bwrap) overlays(job Job) []overlay {
+	if !b.Features.Overlay || job.CacheDir == "" {
+		return nil
+	}
+	var out []overlay
+	for _, c := range job.Caches {
+		lower, dst := existing(cleanAbs(c.Src)), cleanAbs(c.Dst)
+		if lower == "" || !safeDst(dst) {
+			continue
+		}
+		out = append(out, overlay{lower: lower, dst: dst, env: c.Env})
+	}
+	return out
+}
+
+// scratchDir is the host directory that holds the upper layers of a job's
+// overlays; [Bwrap.Cleanup] removes it.
+func scratchDir(job Job) string {
+	return filepath.Join(job.CacheDir, "scratch", job.Name)
 }
 
 // BwrapCacheEnv returns the variables that point build tools at writable
@@ -82,40 +346,90 @@ func BwrapCacheEnv(cacheDir string) map[string]string {
 	}
 }
 
-// Command builds the bwrap command line for job. It creates job.CacheDir on
-// the host when it is set.
+// Command builds the bwrap command line for job. It creates the cache
+// directories it points tools at (under job.CacheDir, or the job's
+// overlay scratch directory) on the host.
 func (b Bwrap) Command(job Job) (Cmd, error) {
 	if err := checkJob(job); err != nil {
 		return Cmd{}, err
 	}
-	if job.CacheDir != "" {
-		if !filepath.IsAbs(job.CacheDir) {
-			return Cmd{}, fmt.Errorf("cache dir %q is not absolute", job.CacheDir)
+	if job.CacheDir != "" && !filepath.IsAbs(job.CacheDir) {
+		return Cmd{}, fmt.Errorf("cache dir %q is not absolute", job.CacheDir)
+	}
+	p := b.plan(job)
+	for _, dir := range p.mkdirs {
+		// An overlay's root takes the mode of its upper layer: 0755, as a
+		// cache directory has; the scratch directory above stays private.
+		mode := os.FileMode(0o700)
+		if filepath.Base(dir) == "upper" {
+			mode = 0o755
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return Cmd{}, fmt.Errorf("create cache dir: %w", err)
+		}
+		if err := os.Chmod(dir, mode); err != nil {
+			return Cmd{}, fmt.Errorf("create cache dir: %w", err)
 		}
 	}
-	cacheEnv := BwrapCacheEnv(job.CacheDir)
-	if job.CacheDir != "" {
-		for k, dir := range cacheEnv {
-			if k == "TMPDIR" || k == "npm_config_update_notifier" {
-				continue
-			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return Cmd{}, fmt.Errorf("create cache dir: %w", err)
-			}
+	return baseCmd(job, b.path(), p.args, MergeEnv(job.Env, p.env)), nil
+}
+
+// Detect returns b with its Features found: whether bwrap knows --size
+// (from its help text) and whether an overlay can be mounted in a sandbox
+// here (by mounting one). It never fails: what cannot be confirmed is off.
+func (b Bwrap) Detect(ctx context.Context) Bwrap {
+	res, err := Run(ctx, Cmd{Path: b.path(), Args: []string{"--help"}, Timeout: DefaultProbeTimeout,
+		Combined: true, MaxOutput: 64 << 10})
+	if err == nil {
+		b.Features.TmpfsSize = strings.Contains(string(res.Stdout), "--size")
+	}
+	b.Features.UserNS = os.Geteuid() != 0
+	b.Features.Overlay = b.probeOverlay(ctx)
+	return b
+}
+
+// probeOverlay mounts an overlay of an empty directory in a sandbox like
+// a job's, writes through it, and checks that the lower layer is unchanged.
+func (b Bwrap) probeOverlay(ctx context.Context) bool {
+	dir, err := os.MkdirTemp("", "salve-overlay-probe-")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	lower, ws, cache := filepath.Join(dir, "lower"), filepath.Join(dir, "ws"), filepath.Join(dir, "cache")
+	for _, d := range []string{lower, ws, cache} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			return false
 		}
 	}
-	env := MergeEnv(job.Env, cacheEnv)
-	return baseCmd(job, b.path(), b.Args(job), env), nil
+	probe := b
+	probe.Features.Overlay = true
+	job := Job{Workspace: ws, CacheDir: cache, Name: "probe", Env: []string{"PATH=/usr/bin:/bin"},
+		Script: `echo x > "$SALVE_PROBE/f" && grep -q '^CapBnd:[[:space:]]*0*$' /proc/self/status`,
+		Caches: []Cache{{Src: lower, Dst: "/run/salve-probe", Env: "SALVE_PROBE"}}}
+	c, err := probe.Command(job)
+	if err != nil {
+		return false
+	}
+	c.Timeout, c.MaxOutput = DefaultProbeTimeout, 4096
+	res, err := Run(ctx, c)
+	_ = probe.Cleanup(ctx, job)
+	if err != nil || res.ExitCode != 0 {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(lower, "f"))
+	return os.IsNotExist(err)
 }
 
 // Probe runs "true" inside a sandbox with the same isolation flags, so that
 // a bwrap that is installed but cannot create namespaces here (some
 // containers forbid it) is reported unavailable.
 func (b Bwrap) Probe(ctx context.Context, _ string) error {
-	args := append(append([]string(nil), bwrapBase...), "--", "true")
+	args := append(append([]string(nil), bwrapIsolation...), "--cap-drop", "ALL")
+	args = append(append(args, systemArgs()...), "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--", "true")
 	res, err := Run(ctx, Cmd{
 		Path: b.path(), Args: args, Timeout: DefaultProbeTimeout, Combined: true,
-		MaxOutput: 4096, Env: []string{"PATH=" + os.Getenv("PATH")},
+		MaxOutput: 4096, Env: []string{"PATH=/usr/bin:/bin"},
 	})
 	if err != nil {
 		return fmt.Errorf("sandbox: bwrap: %w: %w", ErrBackendUnavailable, err)
@@ -127,6 +441,21 @@ func (b Bwrap) Probe(ctx context.Context, _ string) error {
 	return nil
 }
 
-// Cleanup does nothing: the group kill and --die-with-parent end every
-// process in the sandbox's PID namespace.
-func (Bwrap) Cleanup(context.Context, Job) error { return nil }
+// Cleanup removes the job's overlay scratch directory, if any, and the
+// empty mount points it made in the workspace for shared caches. The group
+// kill and --die-with-parent already ended every process in the sandbox's
+// PID namespace.
+func (Bwrap) Cleanup(_ context.Context, job Job) error {
+	for _, c := range job.Caches {
+		if dst := cleanAbs(c.Dst); dst != job.Workspace && within(dst, job.Workspace) {
+			_ = os.Remove(dst) // only when empty: nothing the build made is lost
+		}
+	}
+	if job.CacheDir == "" || job.Name == "" {
+		return nil
+	}
+	if err := os.RemoveAll(scratchDir(job)); err != nil {
+		return fmt.Errorf("remove overlay scratch: %w", err)
+	}
+	return nil
+}

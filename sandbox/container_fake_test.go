@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -126,4 +127,40 @@ type brokenCleanup struct{ sandbox.Container }
 func (brokenCleanup) Cleanup(ctx context.Context, job sandbox.Job) error {
 	c := sandbox.Container{Engine: "docker", Path: "/nonexistent/docker"}
 	return c.Cleanup(ctx, job)
+}
+
+// TestContainerMountsCachesReadOnly checks that the user's caches a tool
+// can read read-only reach a container as read-only volumes, found through
+// their variable or at their workspace path, and that the others (a Go
+// build cache, which Go must write) are not shared.
+func TestContainerMountsCachesReadOnly(t *testing.T) {
+	base := t.TempDir()
+	home, source, ws := filepath.Join(base, "home"), filepath.Join(base, "src"), filepath.Join(base, "ws")
+	for _, d := range []string{filepath.Join(home, "go/pkg/mod"), filepath.Join(home, ".cache/go-build"), filepath.Join(source, "node_modules"), ws} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"HOME=" + home, "PATH=/usr/bin"}
+	job := sandbox.Job{Workspace: ws, Script: "true", Image: "golang:1", Name: "n", Env: env,
+		Caches: sandbox.UserCaches(env, source, ws)}
+	got := strings.Join(sandbox.Container{Engine: "docker"}.Args(job, 0, 0), " ")
+	for _, want := range []string{
+		"--volume " + filepath.Join(home, "go/pkg/mod") + ":/salve-cache/go-mod:ro --env GOMODCACHE",
+		"--volume " + filepath.Join(source, "node_modules") + ":" + filepath.Join(ws, "node_modules") + ":ro",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("args lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "go-build") {
+		t.Errorf("the Go build cache must not be shared with a container (Go writes it):\n%s", got)
+	}
+	c, err := sandbox.Container{Engine: "docker"}.Command(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(c.Env, "GOMODCACHE=/salve-cache/go-mod") {
+		t.Errorf("client env lacks GOMODCACHE: %q", c.Env)
+	}
 }

@@ -89,6 +89,12 @@ func (c Container) Args(job Job, uid, gid int) []string {
 		}
 		args = append(args, "--env", "HOME=/tmp")
 	}
+	for _, c := range containerCaches(job) {
+		args = append(args, "--volume", c.Src+":"+c.Dst+":ro")
+		if c.Env != "" {
+			args = append(args, "--env", c.Env)
+		}
+	}
 	for _, kv := range ContainerEnv(job.Env) {
 		k, _, _ := strings.Cut(kv, "=")
 		args = append(args, "--env", k)
@@ -110,7 +116,41 @@ func (c Container) Command(job Job) (Cmd, error) {
 		job.Name = ContainerName()
 	}
 	env := append(clientEnv(), ContainerEnv(job.Env)...)
+	for _, c := range containerCaches(job) {
+		if c.Env != "" {
+			env = append(env, c.Env+"="+c.Dst)
+		}
+	}
 	return baseCmd(job, c.path(), c.Args(job, os.Getuid(), os.Getgid()), env), nil
+}
+
+// containerCacheRoot is where, in a container, the user's caches that have
+// a variable of their own are mounted.
+const containerCacheRoot = "/salve-cache"
+
+// containerCaches returns the job's caches a container mounts read-only,
+// with Dst set to the path inside: the ones a tool can use read-only and
+// that it finds through a variable (mounted under /salve-cache) or that lie
+// in the workspace (mounted at the same path). The others are not shared:
+// the container builds with its own, and --rm throws them away.
+func containerCaches(job Job) []Cache {
+	var out []Cache
+	for _, c := range job.Caches {
+		src, dst := existing(cleanAbs(c.Src)), cleanAbs(c.Dst)
+		if !c.ReadOnlyOK || src == "" || strings.ContainsAny(src+dst, ":,") {
+			continue
+		}
+		switch {
+		case dst != job.Workspace && within(dst, job.Workspace):
+		case c.Env != "" && c.Name != "":
+			dst = containerCacheRoot + "/" + c.Name
+		default:
+			continue
+		}
+		c.Src, c.Dst = src, dst
+		out = append(out, c)
+	}
+	return out
 }
 
 // ContainerName returns a fresh, unique container name.
@@ -161,6 +201,11 @@ func (c Container) engineOK(ctx context.Context, args ...string) error {
 // Cleanup removes the container by name ("rm --force"). A container that
 // is already gone (the normal case, thanks to --rm) is not an error.
 func (c Container) Cleanup(ctx context.Context, job Job) error {
+	for _, cc := range containerCaches(job) {
+		if within(cc.Dst, job.Workspace) {
+			_ = os.Remove(cc.Dst) // the engine's empty mount point, only when empty
+		}
+	}
 	if job.Name == "" {
 		return nil
 	}

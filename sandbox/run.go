@@ -57,6 +57,9 @@ type Cmd struct {
 	// default any process left in the group is killed, so nothing outlives
 	// the run.
 	KeepGroup bool
+	// Mask, when set, masks secrets in the output before anything sees it:
+	// the captures and the Stdout and Stderr writers get the masked text.
+	Mask *Masker
 	// Setup, when set, may adjust the exec.Cmd before it starts (for
 	// example to add SysProcAttr fields). It must not replace the
 	// process-group settings.
@@ -114,6 +117,11 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	outCap, errCap := NewCapture(c.MaxOutput), NewCapture(c.MaxOutput)
 	cmd.Stdout = tee(outCap, c.Stdout)
 	cmd.Stderr = tee(errCap, c.Stderr)
+	var masks []io.Closer
+	if !c.Mask.Empty() {
+		mo, me := c.Mask.Writer(cmd.Stdout), c.Mask.Writer(cmd.Stderr)
+		cmd.Stdout, cmd.Stderr, masks = mo, me, []io.Closer{mo, me}
+	}
 	if c.Combined {
 		// One writer for both streams: os/exec then gives the child one
 		// pipe, so the order of writes is kept, and a Stdout tee sees both.
@@ -132,6 +140,9 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	waitErr := cmd.Wait()
 	res.Duration = time.Since(res.Started)
+	for _, m := range masks {
+		_ = m.Close() // the copying goroutines are done: flush held-back tails
+	}
 	if !c.KeepGroup {
 		_ = killGroup(cmd)
 	}

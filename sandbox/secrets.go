@@ -6,13 +6,14 @@ import (
 	"strings"
 )
 
-// SecretPaths lists credential files and directories, relative to HOME, that
-// the bwrap backend hides from a build: each existing directory is covered
-// by an empty tmpfs and each existing file by /dev/null. The environment
-// scrub keeps API keys out of a build's variables; this keeps them out of
-// its reach on disk, so a build (or a test it runs) cannot print them into a
-// log that salve may later show an LLM. The network is cut inside the
-// sandbox, so no build needs these to fetch anything.
+// SecretPaths lists credential files and directories, relative to HOME,
+// that the bwrap backend hides from a build. HOME is an empty tmpfs in the
+// sandbox, so they are absent unless a toolchain root bound read-only holds
+// one (cargo's credentials in ~/.cargo); there each existing directory is
+// covered by an empty tmpfs and each existing file by /dev/null. The
+// environment scrub keeps API keys out of a build's variables; this keeps
+// them out of its reach on disk, so a build (or a test it runs) cannot print
+// them into a log that salve may later show an LLM.
 var SecretPaths = []string{
 	".ssh", ".gnupg", ".netrc", ".git-credentials", ".config/git/credentials",
 	".aws", ".azure", ".config/gcloud", ".kube", ".docker", ".config/gh", ".config/hub",
@@ -21,9 +22,11 @@ var SecretPaths = []string{
 }
 
 // secretMasks returns the bwrap arguments that hide SecretPaths under the
-// HOME of env. A symlink is followed and its target hidden. Nothing is
-// returned when env has no absolute HOME.
-func secretMasks(env []string) []string {
+// HOME of env, where they lie inside one of the bound read-only roots (HOME
+// itself is an empty tmpfs in the sandbox, so the rest are absent anyway).
+// A symlink is followed and its target hidden. Nothing is returned when env
+// has no absolute HOME.
+func secretMasks(env []string, bound []string) []string {
 	home := envValue(env, "HOME")
 	if !filepath.IsAbs(home) {
 		return nil
@@ -31,7 +34,7 @@ func secretMasks(env []string) []string {
 	var args []string
 	for _, rel := range SecretPaths {
 		p, fi, ok := resolveSecret(filepath.Join(home, rel))
-		if !ok {
+		if !ok || !boundUnder(p, bound) {
 			continue
 		}
 		if fi.IsDir() {

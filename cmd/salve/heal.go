@@ -243,8 +243,11 @@ func (p *pipeline) close() {
 // buildPipeline wires the real layers; it returns the exit code to use
 // when something is wrong.
 func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string, logger *slog.Logger) (*pipeline, int, error) {
+	// The user's checkout: its node_modules and target/ are shared with the
+	// sandboxed builds in the heal worktree, read-only.
+	source, _ := filepath.Abs(o.Workspace)
 	p := &pipeline{
-		executor: heal.ExecutorLayer{E: executor.New(executor.Options{Isolation: o.Isolation, Logger: logger})},
+		executor: heal.ExecutorLayer{E: executor.New(executor.Options{Isolation: o.Isolation, Logger: logger, SourceDir: source})},
 		parser:   heal.LogParser{},
 	}
 	var err error

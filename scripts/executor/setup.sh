@@ -34,9 +34,28 @@ fi
 # bwrap may be installed yet unable to create namespaces (some containers
 # forbid it). Say so now rather than leave a puzzling skip.
 if command -v bwrap >/dev/null 2>&1; then
-	if bwrap --die-with-parent --unshare-net --unshare-pid --cap-drop ALL \
-		--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp -- true >/dev/null 2>&1; then
+	# The system directories as salve binds them: a symlink (merged /usr)
+	# as the same symlink, a directory read-only.
+	set --
+	for d in /usr /bin /sbin /lib /lib32 /lib64 /libx32; do
+		if [ -L "$d" ]; then
+			set -- "$@" --symlink "$(readlink "$d")" "$d"
+		elif [ -d "$d" ]; then
+			set -- "$@" --ro-bind "$d" "$d"
+		fi
+	done
+	if bwrap --die-with-parent --unshare-net --unshare-pid --cap-drop ALL "$@" \
+		--dev /dev --proc /proc --tmpfs /tmp -- true >/dev/null 2>&1; then
 		say "bwrap sandbox works here"
+		# Shared caches are overlays mounted inside the sandbox by mount
+		# and setpriv (util-linux); without them salve falls back to
+		# read-only binds, and the overlay tests skip.
+		if command -v setpriv >/dev/null 2>&1 && command -v mount >/dev/null 2>&1 &&
+			grep -qw overlay /proc/filesystems 2>/dev/null; then
+			say "overlayfs, mount and setpriv present: user caches are shared as overlays"
+		else
+			say "no overlayfs or no setpriv/mount: user caches are shared read-only instead"
+		fi
 	else
 		say "bwrap is installed but cannot create a sandbox here; the bwrap tests will skip"
 	fi
