@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -24,10 +26,47 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, interrupted, stop := interruptContext(os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	if sig := interrupted(); sig != 0 {
+		// The shell's convention: 128 plus the signal's number.
+		code = 128 + int(sig)
+	}
 	os.Exit(code)
+}
+
+// interruptContext returns a context that SIGINT or SIGTERM cancels, so
+// that every command stops what it is doing (builds, git, LLM requests) and
+// cleans up within seconds. The first signal is reported on stderr and
+// cancels the context; from then on the signals take their default action,
+// so a second Ctrl-C ends salve at once. interrupted reports the signal
+// received, or 0.
+func interruptContext(stderr io.Writer) (ctx context.Context, interrupted func() syscall.Signal, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			signal.Stop(ch)
+			s, _ := sig.(syscall.Signal)
+			got.Store(int32(s))
+			fmt.Fprintf(stderr, "salve: interrupted by %s; stopping and cleaning up (send it again to stop at once)\n", signalName(s))
+			cancel()
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return ctx, func() syscall.Signal { return syscall.Signal(got.Load()) }, func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+			cancel()
+		})
+	}
 }
 
 // streams are the standard streams and environment a command uses, so that
@@ -130,6 +169,17 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 		}
 		return exitWith(exitBadInput, fmt.Errorf("%s: unknown subcommand %q (see %s --help)", cmd.CommandPath(), args[0], cmd.CommandPath()))
 	}
+}
+
+// signalName names the signals salve catches as a user would write them.
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
 }
 
 // version is set at link time with -ldflags "-X main.version=…".

@@ -17,6 +17,8 @@ import (
 	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/heal/llmfix"
 	"github.com/salve-dev/salve/toolrun"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // Name is the tier's name in results and --fixers.
@@ -71,8 +73,8 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		ad = &toolrun.Adapter{}
 	}
 	out := ad.RunAider(ctx, req, toolrun.RunOptions{FileScope: []string{in.Path}, ParentRunID: f.ParentRunID})
-	after, rerr := os.ReadFile(abs)
-	if werr := os.WriteFile(abs, []byte(in.Content), 0o644); werr != nil {
+	after, rerr := safefile.Read(abs, safefile.MaxSource)
+	if werr := safefile.WriteFile(abs, []byte(in.Content), 0o644); werr != nil {
 		return contract.FixResult{}, fmt.Errorf("aider: restore %s: %w", in.Path, werr)
 	}
 	if out.Result.ExitCode != 0 {

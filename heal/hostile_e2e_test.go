@@ -1,0 +1,141 @@
+package heal_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/sandbox"
+)
+
+// These tests drive the salve binary with builds that behave as a hostile
+// repository's build may: they swap reported files for FIFOs, or never end.
+
+// startSalve starts the salve binary on its own process group, so that the
+// test can signal salve alone and still clean up whatever it left.
+func startSalve(t *testing.T, env []string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	_, salve := heal.Binaries()
+	cmd := exec.Command(salve, args...)
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	return cmd, &out, &errb
+}
+
+// waitExit waits for cmd, failing the test (and killing the group) when it
+// has not ended after limit: a hang, not a timing measurement.
+func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration, errb *bytes.Buffer) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		return cmd.ProcessState.ExitCode()
+	case <-time.After(limit):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		t.Fatalf("salve had not ended after %s: it hangs\n%s", limit, errb)
+		return -1
+	}
+}
+
+func healEnv(t *testing.T) []string {
+	gitAgent, _ := heal.Binaries()
+	return sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
+		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "XDG_STATE_HOME": t.TempDir()})
+}
+
+// TestHealFIFOInPlaceOfReportedFile: the build fails, then replaces every
+// C source (the files its errors name) with a FIFO. Reading one would block
+// forever in open; heal must skip them with a clear reason and end.
+func TestHealFIFOInPlaceOfReportedFile(t *testing.T) {
+	need(t, "sh", "make", "cc", "mkfifo")
+	gitIdentity(t)
+	repo := repoFrom(t, "c-broken")
+	before := userState(t, repo)
+	build := `make; rc=$?; for f in *.c *.h; do rm -f "$f"; mkfifo "$f"; done; exit 1`
+	cmd, out, errb := startSalve(t, healEnv(t), "heal", "--workspace", repo, "--isolation", "none", "--no-store", "--fixers", "rules", "--cmd", build)
+	code := waitExit(t, cmd, 2*time.Minute, errb)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (still red):\n%s\n%s", code, out, errb)
+	}
+	if !strings.Contains(out.String()+errb.String(), "not a regular file") {
+		t.Errorf("no bug was skipped as not a regular file:\n%s\n%s", out, errb)
+	}
+	if userState(t, repo) != before {
+		t.Error("the user's work tree, index or branches changed")
+	}
+}
+
+// TestHealSIGTERM sends SIGTERM to salve while its build runs: salve ends
+// within seconds, its build with it, and the user's checkout is unchanged.
+func TestHealSIGTERM(t *testing.T) {
+	need(t, "sh", "sleep")
+	gitIdentity(t)
+	repo := repoFrom(t, "c-broken")
+	before := userState(t, repo)
+	marker := filepath.Join(t.TempDir(), "build-started")
+	build := "echo $$ > " + marker + "; exec sleep 300"
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			_ = os.Remove(marker)
+			cmd, out, errb := startSalve(t, healEnv(t), "heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", build)
+			deadline := time.Now().Add(time.Minute)
+			var buildPID int
+			for {
+				if b, err := os.ReadFile(marker); err == nil && strings.HasSuffix(string(b), "\n") {
+					buildPID, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the build never started:\n%s", errb)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			code := waitExit(t, cmd, 30*time.Second, errb)
+			if code != 128+int(sig) {
+				t.Errorf("exit %d after %v, want %d:\n%s\n%s", code, sig, 128+int(sig), out, errb)
+			}
+			// The build ran in a process group of its own: it must be gone
+			// too (a zombie is reaped by init shortly after).
+			for end := time.Now().Add(10 * time.Second); buildPID > 0 && alive(buildPID); time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(end) {
+					_ = syscall.Kill(buildPID, syscall.SIGKILL)
+					t.Fatalf("the build (pid %d) outlived salve", buildPID)
+				}
+			}
+			if !strings.Contains(errb.String(), "salve: interrupted by SIG") {
+				t.Errorf("salve did not say it was interrupted:\n%s", errb)
+			}
+			if userState(t, repo) != before {
+				t.Error("the user's work tree, index or branches changed")
+			}
+		})
+	}
+}
+
+// alive reports whether pid is a live process (not a zombie).
+func alive(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(rest, "Z")
+}
