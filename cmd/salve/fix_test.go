@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestFixConfinesPaths: a bug report, or a log, that names a file outside
+// the workspace (by .., an absolute path or a symlink) is refused before
+// anything is read, so the file never reaches file_snippet or a model.
+func TestFixConfinesPaths(t *testing.T) {
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.go")
+	const marker = "TOPSECRET-contents-of-a-file-outside"
+	if err := os.WriteFile(secret, []byte("package x\n// "+marker+"\nimport \"os\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(t.TempDir(), "repo")
+	if err := os.MkdirAll(filepath.Join(ws, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(ws, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(ws, "sub", "dir")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(ws, "fifo.go"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(ws, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bug := func(path string) string {
+		return `{"file_path":"` + path + `","line_number":3,"error_type":"IMPORT","message":"\"os\" imported and not used"}`
+	}
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"dot-dot", rel, "outside the workspace"},
+		{"deep dot-dot", "../../../../../../../../.." + secret, "outside the workspace"},
+		{"absolute", secret, "outside the workspace"},
+		{"symlink to a file outside", "link.go", "outside the workspace"},
+		{"through a symlinked folder", "sub/dir/secret.go", "outside the workspace"},
+		{"fifo", "fifo.go", "not a regular file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runSalve(t, "fix", "--workspace", ws, "--fixers", "rules", "--bug", bug(tc.path))
+			if code != exitBadInput || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d stderr %q, want %d containing %q", code, errOut, exitBadInput, tc.want)
+			}
+			if strings.Contains(out+errOut, marker) {
+				t.Errorf("the outside file's content was printed:\n%s%s", out, errOut)
+			}
+		})
+	}
+	// The same holds for reports taken from a log.
+	log := filepath.Join(t.TempDir(), "build.log")
+	if err := os.WriteFile(log, []byte("link.go:3:8: \"os\" imported and not used\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runSalve(t, "fix", "--workspace", ws, "--fixers", "rules", "--log", log)
+	if code == exitOK || strings.Contains(out+errOut, marker) {
+		t.Errorf("--log through a symlink: exit %d\n%s%s", code, out, errOut)
+	}
+}
