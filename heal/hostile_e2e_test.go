@@ -139,3 +139,46 @@ func alive(pid int) bool {
 	_, rest, _ := strings.Cut(string(b), ") ")
 	return !strings.HasPrefix(rest, "Z")
 }
+
+// TestBuildCannotReadSalveSecrets: under --isolation none a build can read
+// /proc/<pid>/environ of its ancestors. It walks up from itself to the salve
+// process and copies what it finds there: no provider key or token may be
+// in it, while the llm tier still sees the key (it is configured).
+func TestBuildCannotReadSalveSecrets(t *testing.T) {
+	need(t, "sh", "awk", "tr")
+	gitIdentity(t)
+	repo := repoFrom(t, "c-broken")
+	before := userState(t, repo)
+	dump := filepath.Join(t.TempDir(), "salve-environ")
+	// The build's parent may be salve or a shell salve started: walk up
+	// by /proc/<pid>/stat until the process named salve.
+	build := `p=$$; while [ "$p" -gt 1 ]; do if [ "$(cat /proc/$p/comm)" = salve ]; then tr '\0' '\n' < /proc/$p/environ > ` + dump + `; echo "salve pid $p" >> ` + dump + `; break; fi; p=$(awk '{print $4}' /proc/$p/stat); done; exit 0`
+	secrets := map[string]string{"OPENAI_API_KEY": "sk-proc-environ-secret-1", "GITHUB_TOKEN": "ghp_proc_environ_secret_2", "NPM_TOKEN": "npm-proc-environ-secret-3"}
+	env := healEnv(t)
+	for k, v := range secrets {
+		env = append(env, k+"="+v)
+	}
+	cmd, out, errb := startSalve(t, env, "heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", build)
+	if code := waitExit(t, cmd, 2*time.Minute, errb); code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", code, out, errb)
+	}
+	b, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatalf("the build found no salve process to read: %v\n%s", err, errb)
+	}
+	if !strings.Contains(string(b), "PATH=") || !strings.Contains(string(b), "salve pid ") {
+		t.Fatalf("the build did not read salve's environment:\n%s", b)
+	}
+	for k, v := range secrets {
+		if strings.Contains(string(b), v) {
+			t.Errorf("%s is readable in salve's /proc environ", k)
+		}
+	}
+	// The key was still read: with it, the default tiers include llm.
+	if strings.Contains(errb.String(), "the llm tier is left out") && !strings.Contains(errb.String(), "OPENAI") {
+		t.Logf("stderr: %s", errb)
+	}
+	if userState(t, repo) != before {
+		t.Error("the user's work tree, index or branches changed")
+	}
+}

@@ -76,7 +76,7 @@ func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
-	fixers, err := buildFixers(&o.heal, s.Getenv, newLogger(s.Stderr, isTTY(s.Stderr)))
+	fixers, err := buildFixers(&o.heal, s, newLogger(s.Stderr, isTTY(s.Stderr)))
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}

@@ -27,7 +27,7 @@ const (
 
 func main() {
 	ctx, interrupted, stop := interruptContext(os.Stderr)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := runMain(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, true)
 	stop()
 	if sig := interrupted(); sig != 0 {
 		// The shell's convention: 128 plus the signal's number.
@@ -74,7 +74,14 @@ func interruptContext(stderr io.Writer) (ctx context.Context, interrupted func()
 type streams struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	Getenv         func(string) string
+	// Getenv reads the environment, secrets included (from memory once
+	// they have been taken out of the process environment).
+	Getenv func(string) string
+
+	// scrub, set by main, makes the commands take the secrets out of the
+	// process environment before they start anything (see secrets).
+	scrub   bool
+	secrets *secrets
 }
 
 // exitError carries a chosen exit code out of a cobra RunE. A nil Err means
@@ -98,14 +105,21 @@ func (e *exitError) Unwrap() error { return e.Err }
 func exitWith(code int, err error) error { return &exitError{Code: code, Err: err} }
 
 // run executes the salve command line args and returns the exit status.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// It leaves the process environment alone; main's runMain also takes the
+// secrets out of it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runMain(ctx, args, stdin, stdout, stderr, false)
+}
+
+func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, scrub bool) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "salve: internal error: %v\n", r)
 			code = exitFailure
 		}
 	}()
-	s := &streams{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	s := &streams{Stdin: stdin, Stdout: stdout, Stderr: stderr, scrub: scrub}
+	s.Getenv = func(k string) string { return s.secrets.getenv(k) }
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -132,6 +146,7 @@ func newRootCmd(s *streams) *cobra.Command {
 		SilenceUsage:  true,
 		Version:       version,
 	}
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return hideSecrets(cmd, s) }
 	root.SetIn(s.Stdin)
 	root.SetOut(s.Stdout)
 	root.SetErr(s.Stderr)
