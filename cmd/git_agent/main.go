@@ -85,6 +85,9 @@ Flags:
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q: the request is read from stdin", fs.Arg(0))
 	}
+	if o.timeout <= 0 {
+		return o, fmt.Errorf("-timeout must be a positive duration, got %s", o.timeout)
+	}
 	return o, nil
 }
 

@@ -68,6 +68,9 @@ The reports come from --bug (a BugReport JSON object or array) or from --log
 }
 
 func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
+	if err := o.validate(); err != nil {
+		return exitWith(exitBadInput, err)
+	}
 	ws, err := filepath.Abs(o.heal.Workspace)
 	if err != nil {
 		return exitWith(exitBadInput, err)

@@ -122,6 +122,9 @@ git agent, the build tool).`,
 }
 
 func healRun(ctx context.Context, s *streams, o *healOptions) error {
+	if err := o.validate(); err != nil {
+		return exitWith(exitBadInput, err)
+	}
 	tty := isTTY(s.Stderr)
 	logger := newLogger(s.Stderr, tty)
 	runID := uuid.NewString()
