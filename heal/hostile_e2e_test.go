@@ -1,6 +1,7 @@
 package heal_test
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"os/exec"
@@ -180,5 +181,71 @@ func TestBuildCannotReadSalveSecrets(t *testing.T) {
 	}
 	if userState(t, repo) != before {
 		t.Error("the user's work tree, index or branches changed")
+	}
+}
+
+// TestSecondSignalStopsAtOnce: a command blocked where no context reaches
+// (salve parse reading a pipe that never ends) stops on the second signal.
+func TestSecondSignalStopsAtOnce(t *testing.T) {
+	_, salve := heal.Binaries()
+	cmd := exec.Command(salve, "parse", "-")
+	cmd.Env = healEnv(t)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	// The stderr pipe is read here, line by line, so that the test can
+	// wait for the first message without racing the writer.
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	if _, err := stdin.Write([]byte("main.go:1:1: error: partial log\n")); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var errb bytes.Buffer
+	next := func(want string) {
+		t.Helper()
+		deadline := time.After(20 * time.Second)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("stderr ended before %q:\n%s", want, errb.String())
+				}
+				errb.WriteString(l + "\n")
+				if strings.Contains(l, want) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no %q on stderr:\n%s", want, errb.String())
+			}
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // let salve install its handler and block on the pipe
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	next("interrupted by SIGTERM")
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	next("SIGTERM again; stopping now")
+	if code := waitExit(t, cmd, 20*time.Second, &errb); code != 143 {
+		t.Errorf("exit %d, want 143:\n%s", code, errb.String())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/salve-dev/salve/store"
@@ -107,5 +108,20 @@ func TestOpenReadOnlyBesideAWriter(t *testing.T) {
 	}
 	if _, err := w.CreateRun(ctx, store.Run{RunID: "later", Kind: "heal", Status: "running"}); err != nil {
 		t.Fatalf("the writer is blocked by the reader: %v", err)
+	}
+}
+
+// TestOpenRefusesNonRegular: a FIFO, a device or a folder given as the store
+// is refused with a clear error, never opened.
+func TestOpenRefusesNonRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, "/dev/zero", dir} {
+		if _, err := store.Open(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("Open(%s) = %v", p, err)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -39,23 +40,38 @@ func main() {
 // interruptContext returns a context that SIGINT or SIGTERM cancels, so
 // that every command stops what it is doing (builds, git, LLM requests) and
 // cleans up within seconds. The first signal is reported on stderr and
-// cancels the context; from then on the signals take their default action,
-// so a second Ctrl-C ends salve at once. interrupted reports the signal
+// cancels the context; a second one, or stopGrace without the command
+// ending, makes salve exit at once. interrupted reports the first signal
 // received, or 0.
 func interruptContext(stderr io.Writer) (ctx context.Context, interrupted func() syscall.Signal, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
-	ch := make(chan os.Signal, 1)
+	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	var got atomic.Int32
 	done := make(chan struct{})
 	go func() {
+		var first syscall.Signal
 		select {
 		case sig := <-ch:
-			signal.Stop(ch)
+			first, _ = sig.(syscall.Signal)
+		case <-done:
+			return
+		}
+		got.Store(int32(first))
+		fmt.Fprintf(stderr, "salve: interrupted by %s; stopping and cleaning up (send it again to stop at once)\n", signalName(first))
+		cancel()
+		// Every blocking step honours the context; should one not (a
+		// read of a terminal, say), salve still ends.
+		grace := time.NewTimer(stopGrace)
+		defer grace.Stop()
+		select {
+		case sig := <-ch:
 			s, _ := sig.(syscall.Signal)
-			got.Store(int32(s))
-			fmt.Fprintf(stderr, "salve: interrupted by %s; stopping and cleaning up (send it again to stop at once)\n", signalName(s))
-			cancel()
+			fmt.Fprintf(stderr, "salve: %s again; stopping now\n", signalName(s))
+			os.Exit(128 + int(first))
+		case <-grace.C:
+			fmt.Fprintf(stderr, "salve: still not stopped %s after %s; exiting\n", stopGrace, signalName(first))
+			os.Exit(128 + int(first))
 		case <-done:
 		}
 	}()
@@ -68,6 +84,10 @@ func interruptContext(stderr io.Writer) (ctx context.Context, interrupted func()
 		})
 	}
 }
+
+// stopGrace is how long salve may take to stop and clean up after SIGINT or
+// SIGTERM before it exits regardless.
+const stopGrace = 30 * time.Second
 
 // streams are the standard streams and environment a command uses, so that
 // tests can drive commands with buffers.
