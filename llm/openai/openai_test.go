@@ -482,7 +482,10 @@ data: {"type":"response.incomplete","response":{"status":"incomplete","incomplet
 }
 
 func FuzzResponsesDecode(f *testing.F) {
-	f.Add(llmtest.Render(llmtest.OpenAIResponses, false, llmtest.SampleReply()))
+	// A short reply, not the kilobytes of a rendered one: see FuzzStream.
+	f.Add([]byte(`{"status":"completed","model":"m","output":[{"type":"reasoning","summary":[{"type":"summary_text","text":"r"}]},` +
+		`{"type":"message","content":[{"type":"output_text","text":"Hi"}]},{"type":"function_call","call_id":"c","name":"f","arguments":"{}"}],` +
+		`"usage":{"input_tokens":1,"output_tokens":2}}`))
 	f.Add([]byte(`{"status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[]}`))
 	p := New(Options{Mode: ModeResponses, BaseURL: "http://127.0.0.1:1"})
 	f.Fuzz(func(t *testing.T, body []byte) {
