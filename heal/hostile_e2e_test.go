@@ -249,3 +249,33 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 		t.Errorf("exit %d, want 143:\n%s", code, errb.String())
 	}
 }
+
+// TestExecSIGTERM: salve exec ends on SIGTERM with its build.
+func TestExecSIGTERM(t *testing.T) {
+	need(t, "sh", "sleep")
+	ws := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "build-pid")
+	cmd, out, errb := startSalve(t, healEnv(t), "exec", "--workspace", ws, "--isolation", "none", "--no-record",
+		"--run-dir", t.TempDir(), "--cmd", "echo $$ > "+marker+"; exec sleep 300")
+	var buildPID int
+	for deadline := time.Now().Add(time.Minute); buildPID == 0; time.Sleep(20 * time.Millisecond) {
+		if b, err := os.ReadFile(marker); err == nil && strings.HasSuffix(string(b), "\n") {
+			buildPID, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the build never started:\n%s", errb)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 30*time.Second, errb); code != 143 {
+		t.Errorf("exit %d, want 143:\n%s\n%s", code, out, errb)
+	}
+	for end := time.Now().Add(10 * time.Second); alive(buildPID); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			_ = syscall.Kill(buildPID, syscall.SIGKILL)
+			t.Fatalf("the build (pid %d) outlived salve exec", buildPID)
+		}
+	}
+}
