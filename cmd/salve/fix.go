@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -158,6 +159,9 @@ func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers 
 	b, err := safefile.Read(abs, safefile.MaxSource)
 	if err != nil {
 		return fixOutput{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	if bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 {
+		return fixOutput{}, fmt.Errorf("read %s: looks binary", path)
 	}
 	content := string(b)
 	lines := make([]int, len(group))
