@@ -24,7 +24,7 @@ type secrets struct {
 }
 
 // secretMarkers are the name fragments of variables that hold a secret.
-var secretMarkers = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY", "AUTH"}
+var secretMarkers = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY", "AUTHORIZATION"}
 
 // isSecretName reports whether an environment variable's name says it holds
 // a secret: OPENAI_API_KEY, ANTHROPIC_API_KEY, GITHUB_TOKEN, GH_TOKEN,
@@ -33,6 +33,9 @@ func isSecretName(name string) bool {
 	up := strings.ToUpper(name)
 	if up == "SSH_AUTH_SOCK" {
 		return false // a socket path, and ssh needs it
+	}
+	if strings.HasSuffix(up, "_AUTH") {
+		return true // NPM_AUTH, …_BASIC_AUTH
 	}
 	for _, m := range secretMarkers {
 		if strings.Contains(up, m) {

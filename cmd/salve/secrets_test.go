@@ -11,6 +11,8 @@ func TestIsSecretName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "GITHUB_TOKEN": true, "GH_TOKEN": true,
 		"AWS_SECRET_ACCESS_KEY": true, "NPM_TOKEN": true, "DB_PASSWORD": true, "openrouter_apikey": true,
+		"NPM_AUTH": true, "PROXY_AUTHORIZATION": true,
+		"GIT_AUTHOR_NAME": false, "GIT_AUTHOR_EMAIL": false, "GIT_COMMITTER_NAME": false,
 		"PATH": false, "HOME": false, "SSH_AUTH_SOCK": false, "GOFLAGS": false, "OLLAMA_HOST": false,
 	} {
 		if got := isSecretName(name); got != want {
