@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/salve-dev/salve/store"
@@ -21,6 +22,10 @@ func TestFlagValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	bug := `{"file_path":"a.txt","line_number":1,"error_type":"SYNTAX","message":"x"}`
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -45,6 +50,9 @@ func TestFlagValidation(t *testing.T) {
 		{"fix log a device", []string{"fix", "--workspace", ws, "--log", "/dev/zero"}, "not a regular file"},
 		{"fix log a folder", []string{"fix", "--workspace", ws, "--log", ws}, "not a regular file"},
 		{"fix config a device", []string{"fix", "--workspace", ws, "--bug", bug, "--fixers", "llm", "--models", "openai/x", "--config", "/dev/zero"}, "not a regular file"},
+		{"fix config a fifo", []string{"fix", "--workspace", ws, "--bug", bug, "--fixers", "llm", "--models", "openai/x", "--config", fifo}, "not a regular file"},
+		{"fix log a fifo", []string{"fix", "--workspace", ws, "--log", fifo}, "not a regular file"},
+		{"parse a fifo", []string{"parse", fifo}, "not a regular file"},
 		{"heal config a device", []string{"heal", "--workspace", ws, "--fixers", "llm", "--models", "openai/x", "--config", "/dev/zero"}, "not a regular file"},
 		{"exec negative max-log", []string{"exec", "--workspace", ws, "--max-log", "-1"}, "--max-log must be"},
 		{"exec env with =", []string{"exec", "--workspace", ws, "--env", "=x"}, "--env takes a variable name"},
