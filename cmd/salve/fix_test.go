@@ -6,6 +6,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestFixConfinesPaths: a bug report, or a log, that names a file outside
@@ -66,5 +67,37 @@ func TestFixConfinesPaths(t *testing.T) {
 	code, out, errOut := runSalve(t, "fix", "--workspace", ws, "--fixers", "rules", "--log", log)
 	if code == exitOK || strings.Contains(out+errOut, marker) {
 		t.Errorf("--log through a symlink: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestConfigFIFOInWorkingDirectory: an .ai-agent.json that is a FIFO (a
+// repository can hold anything once its build has run) leaves the llm tier
+// out with a warning instead of blocking salve in open.
+func TestConfigFIFOInWorkingDirectory(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nimport \"os\"\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cwd := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(cwd, ".ai-agent.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(cwd)
+	t.Setenv("HOME", t.TempDir())
+	bug := `{"file_path":"main.go","line_number":3,"error_type":"IMPORT","message":"\"os\" imported and not used"}`
+	done := make(chan struct{})
+	var code int
+	var errOut string
+	go func() {
+		defer close(done)
+		code, _, errOut = runSalve(t, "fix", "--workspace", ws, "--bug", bug)
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("salve fix blocked on a FIFO named .ai-agent.json")
+	}
+	if code != exitOK || !strings.Contains(errOut, "not a regular file (a FIFO)") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
