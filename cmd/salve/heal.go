@@ -86,7 +86,7 @@ ANTHROPIC_API_KEY, OLLAMA_HOST), aider (through the tool adapter). The default
 is rules, then llm when a provider is configured.
 
 Exit status: 0 green, 1 still red, 2 bad input, 3 something missing (git, the
-git agent, the build tool).`,
+git agent, the build tool), 130 or 143 interrupted by SIGINT or SIGTERM.`,
 		Example: `  salve heal
   salve heal --workspace ./api --max-iterations 3 --results heal.json
   salve heal --fixers rules,llm --models openai/gpt-4o-mini
