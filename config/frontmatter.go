@@ -3,11 +3,12 @@ package config
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // Frontmatter is the parsed YAML header of an .ai file or prompt (spec §10).
@@ -285,7 +286,7 @@ func readSchemaRef(ref, baseDir string) (json.RawMessage, error) {
 	if !filepath.IsAbs(ref) {
 		ref = filepath.Join(baseDir, ref)
 	}
-	b, err := os.ReadFile(ref)
+	b, err := safefile.Read(ref, safefile.MaxConfig)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // Layer origins, highest priority first (spec §9.1).
@@ -155,10 +157,10 @@ func samePath(a, b string) bool {
 
 func loadLayer(origin, jsonPath, envPath, cwd string, getenv func(string) (string, bool)) (Layer, error) {
 	l := Layer{Origin: origin, Path: jsonPath, Env: map[string]string{}}
-	if b, err := os.ReadFile(envPath); err == nil {
+	if b, err := safefile.Read(envPath, safefile.MaxConfig); err == nil {
 		l.Env = ParseEnvFile(string(b))
 	}
-	b, err := os.ReadFile(jsonPath)
+	b, err := safefile.Read(jsonPath, safefile.MaxConfig)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && origin != OriginConfig {
 			return l, nil

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // maxManifest bounds how much of a manifest (package.json, Makefile) is
@@ -17,7 +19,7 @@ import (
 const maxManifest = 4 << 20
 
 func readManifest(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Options{})
 	if err != nil {
 		return nil, err
 	}

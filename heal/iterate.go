@@ -5,12 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // applied is one accepted fix written to the worktree.
@@ -311,7 +312,7 @@ func Snippet(content string, lines []int) string {
 
 // readSource reads a file to fix, refusing binary content.
 func readSource(abs string) (string, error) {
-	b, err := os.ReadFile(abs)
+	b, err := safefile.Read(abs, safefile.MaxSource)
 	if err != nil {
 		return "", fmt.Errorf("heal: read %s: %w", abs, err)
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // lockPrefix starts the lock reason of every heal worktree; the rest names
@@ -124,7 +126,7 @@ func writeFileKeepMode(path, content string) error {
 	if st, err := os.Stat(path); err == nil {
 		mode = st.Mode().Perm()
 	}
-	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+	if err := safefile.WriteFile(path, []byte(content), mode); err != nil {
 		return fmt.Errorf("heal: write %s: %w", path, err)
 	}
 	return nil

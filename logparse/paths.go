@@ -1,6 +1,7 @@
 package logparse
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -8,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // maxIndexedFiles bounds the workspace walk, so that memory stays bounded
@@ -369,7 +371,17 @@ func readWorkspaceFile(ws, rel string) string {
 	if ws == "" {
 		return ""
 	}
-	b, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(rel)))
+	// A hostile build may leave a FIFO or a device under a reported name:
+	// open without blocking, and read regular files only, at most 1 MiB.
+	f, err := os.OpenFile(filepath.Join(ws, filepath.FromSlash(rel)), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > 1<<20 {
+		return ""
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20+1))
 	if err != nil || len(b) > 1<<20 {
 		return ""
 	}

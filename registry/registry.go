@@ -114,6 +114,9 @@ func (db *DB) Open(ctx context.Context) (err error) {
 	if err != nil {
 		return fmt.Errorf("registry: open %s: resolve path: %w", db.Path, err)
 	}
+	if st, err := os.Stat(abs); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("registry: open %s: not a regular file", abs)
+	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return fmt.Errorf("registry: open %s: create directory: %w", abs, err)
 	}

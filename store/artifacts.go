@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // Artifact describes a named blob recorded under a run: a full build log,
@@ -119,7 +120,7 @@ func (s *Store) ArtifactData(ctx context.Context, runID, name string) (Artifact,
 	if a.Path == "" {
 		return a, data, nil
 	}
-	data, err = os.ReadFile(a.Path)
+	data, err = safefile.Read(a.Path, safefile.MaxLog)
 	if err != nil {
 		return a, nil, fmt.Errorf("store: artifact %s of %s: %w", name, runID, err)
 	}
@@ -132,7 +133,7 @@ func (s *Store) ArtifactData(ctx context.Context, runID, name string) (Artifact,
 }
 
 func hashFile(path string) (int64, string, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.Options{})
 	if err != nil {
 		return 0, "", err
 	}

@@ -99,6 +99,9 @@ func OpenContext(ctx context.Context, path string) (_ *Store, err error) {
 	if path == "" {
 		return nil, fmt.Errorf("store: open: empty path")
 	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("store: open %s: not a regular file", path)
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("store: open %s: create folder: %w", path, err)

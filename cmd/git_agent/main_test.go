@@ -209,6 +209,8 @@ func TestBinaryBadInput(t *testing.T) {
 		{name: "path escape", in: request("git_add", `{"files":["../../etc/passwd"]}`), kind: agent.KindPathRefused, echo: rid},
 		{name: "bad flag", in: request("git_status", "{}"), kind: agent.KindInvalidInvocation, echo: rid, args: []string{"--frobnicate"}},
 		{name: "stray argument", in: request("git_status", "{}"), kind: agent.KindInvalidInvocation, echo: rid, args: []string{"status"}},
+		{name: "negative timeout", in: request("git_status", "{}"), kind: agent.KindInvalidInvocation, echo: rid, args: []string{"--timeout", "-5s"}},
+		{name: "zero timeout", in: request("git_status", "{}"), kind: agent.KindInvalidInvocation, echo: rid, args: []string{"--timeout", "0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := tc.dir

@@ -83,6 +83,9 @@ input.`,
 }
 
 func execRun(ctx context.Context, s *streams, opts *execOptions) error {
+	if err := opts.validate(); err != nil {
+		return exitWith(exitBadInput, fmt.Errorf("exec: %w", err))
+	}
 	ws, err := filepath.Abs(opts.Workspace)
 	if err != nil {
 		return exitWith(exitBadInput, fmt.Errorf("exec: workspace: %w", err))

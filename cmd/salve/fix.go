@@ -1,17 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // fixOptions are the flags of "salve fix".
@@ -68,6 +69,9 @@ The reports come from --bug (a BugReport JSON object or array) or from --log
 }
 
 func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
+	if err := o.validate(); err != nil {
+		return exitWith(exitBadInput, err)
+	}
 	ws, err := filepath.Abs(o.heal.Workspace)
 	if err != nil {
 		return exitWith(exitBadInput, err)
@@ -76,7 +80,7 @@ func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
-	fixers, err := buildFixers(&o.heal, s.Getenv, s.logger())
+	fixers, err := buildFixers(&o.heal, s, s.logger())
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
@@ -116,7 +120,7 @@ func fixReports(o *fixOptions, ws string) ([]contract.BugReport, error) {
 		}
 		return []contract.BugReport{one}, nil
 	case o.LogFile != "":
-		b, err := os.ReadFile(o.LogFile)
+		b, err := safefile.Read(o.LogFile, safefile.MaxLog)
 		if err != nil {
 			return nil, fmt.Errorf("--log: %w", err)
 		}
@@ -148,17 +152,25 @@ func groupReports(reports []contract.BugReport) [][]contract.BugReport {
 // stops at the first accepted fix. The file is never written.
 func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers []heal.Fixer, minConf float64) (fixOutput, error) {
 	path := group[0].FilePath
-	content, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(path)))
+	abs, err := heal.Confine(ws, path)
+	if err != nil {
+		return fixOutput{}, err
+	}
+	b, err := safefile.Read(abs, safefile.MaxSource)
 	if err != nil {
 		return fixOutput{}, fmt.Errorf("read %s: %w", path, err)
 	}
+	if bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 {
+		return fixOutput{}, fmt.Errorf("read %s: looks binary", path)
+	}
+	content := string(b)
 	lines := make([]int, len(group))
 	for i, r := range group {
 		lines[i] = r.LineNumber
 	}
-	req := contract.FixRequest{BugReport: group[0], Related: group[1:], FileSnippet: heal.Snippet(string(content), lines), ErrorMessage: group[0].Message}
+	req := contract.FixRequest{BugReport: group[0], Related: group[1:], FileSnippet: heal.Snippet(content, lines), ErrorMessage: group[0].Message}
 	out := fixOutput{File: path, Request: req}
-	in := heal.FixInput{Request: req, Workspace: ws, Path: path, Content: string(content)}
+	in := heal.FixInput{Request: req, Workspace: ws, Path: path, Content: content}
 	for _, f := range fixers {
 		a := fixAttempt{Fixer: f.Name()}
 		res, err := f.Fix(ctx, in)

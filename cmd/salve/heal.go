@@ -24,6 +24,7 @@ import (
 	"github.com/salve-dev/salve/heal/llmfix"
 	"github.com/salve-dev/salve/heal/rules"
 	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/toolrun"
 )
 
 // exitEnvironment is heal's exit code when something it needs is missing:
@@ -90,8 +91,9 @@ ANTHROPIC_API_KEY, OLLAMA_HOST), aider (through the tool adapter). The default
 is rules, then llm when a provider is configured.
 
 Exit status: 0 green, 1 still red, 2 bad input, 3 something missing (git, the
-git agent, the build tool), 4 no signal (the fixes pass locally but the remote
-CI gave no verdict before --ci-timeout).`,
+git agent, the build tool, or a build that failed because of its environment),
+4 no signal (the fixes pass locally but the remote CI gave no verdict before
+--ci-timeout), 130 or 143 interrupted by SIGINT or SIGTERM.`,
 		Example: `  salve heal
   salve heal --workspace ./api --max-iterations 3 --results heal.json
   salve heal --fixers rules,llm --models openai/gpt-4o-mini
@@ -129,6 +131,9 @@ CI gave no verdict before --ci-timeout).`,
 }
 
 func healRun(ctx context.Context, s *streams, o *healOptions) error {
+	if err := o.validate(); err != nil {
+		return exitWith(exitBadInput, err)
+	}
 	tty := isTTY(s.Stderr) && !s.Log.Quiet
 	logger := s.logger()
 	runID := uuid.NewString()
@@ -251,7 +256,7 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 		parser:   heal.LogParser{},
 	}
 	var err error
-	if p.fixers, err = buildFixers(o, s.Getenv, logger); err != nil {
+	if p.fixers, err = buildFixers(o, s, logger); err != nil {
 		return nil, exitBadInput, err
 	}
 	if p.ci, err = buildCI(o, s.Getenv, p.executor); err != nil {
@@ -276,7 +281,8 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 // providers are set up only when the llm tier may run: asked for, or by
 // default, where a configuration problem only leaves the tier out (with a
 // warning).
-func buildFixers(o *healOptions, getenv func(string) string, logger *slog.Logger) ([]heal.Fixer, error) {
+func buildFixers(o *healOptions, s *streams, logger *slog.Logger) ([]heal.Fixer, error) {
+	getenv := s.Getenv
 	names := strings.Split(o.Fixers, ",")
 	explicit := o.Fixers != ""
 	var targets []llmfix.Target
@@ -308,7 +314,7 @@ func buildFixers(o *healOptions, getenv func(string) string, logger *slog.Logger
 			}
 			out = append(out, &llmfix.Fixer{Targets: targets, Logger: logger})
 		case aiderfix.Name:
-			out = append(out, newAiderFixer(o))
+			out = append(out, newAiderFixer(o, s.secrets))
 		default:
 			return nil, fmt.Errorf("--fixers: unknown fixer %q (want rules, llm or aider)", n)
 		}
@@ -487,12 +493,19 @@ func isTTY(w io.Writer) bool {
 	return ok && isatty.IsTerminal(f.Fd())
 }
 
-func newAiderFixer(o *healOptions) heal.Fixer {
+// newAiderFixer returns the aider tier. When salve took the secrets out of
+// its environment, aider gets them back explicitly: it needs its provider's
+// key, and seed 000 gives a tool salve's whole environment.
+func newAiderFixer(o *healOptions, sec *secrets) heal.Fixer {
 	model := ""
 	if len(o.Models) > 0 {
 		if _, m, ok := strings.Cut(o.Models[0], "/"); ok {
 			model = m
 		}
 	}
-	return &aiderfix.Fixer{Model: model}
+	f := &aiderfix.Fixer{Model: model}
+	if sec != nil {
+		f.Adapter = &toolrun.Adapter{Env: sec.environ()}
+	}
+	return f
 }

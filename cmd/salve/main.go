@@ -7,14 +7,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/salve-dev/salve/internal/buildinfo"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/salve-dev/salve/internal/buildinfo"
 )
 
 // Exit codes shared by the subcommands. A subcommand may define more
@@ -26,20 +30,83 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	ctx, interrupted, stop := interruptContext(os.Stderr)
+	code := runMain(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, true)
 	stop()
+	if sig := interrupted(); sig != 0 {
+		// The shell's convention: 128 plus the signal's number.
+		code = 128 + int(sig)
+	}
 	os.Exit(code)
 }
+
+// interruptContext returns a context that SIGINT or SIGTERM cancels, so
+// that every command stops what it is doing (builds, git, LLM requests) and
+// cleans up within seconds. The first signal is reported on stderr and
+// cancels the context; a second one, or stopGrace without the command
+// ending, makes salve exit at once. interrupted reports the first signal
+// received, or 0.
+func interruptContext(stderr io.Writer) (ctx context.Context, interrupted func() syscall.Signal, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		var first syscall.Signal
+		select {
+		case sig := <-ch:
+			first, _ = sig.(syscall.Signal)
+		case <-done:
+			return
+		}
+		got.Store(int32(first))
+		fmt.Fprintf(stderr, "salve: interrupted by %s; stopping and cleaning up (send it again to stop at once)\n", signalName(first))
+		cancel()
+		// Every blocking step honours the context; should one not (a
+		// read of a terminal, say), salve still ends.
+		grace := time.NewTimer(stopGrace)
+		defer grace.Stop()
+		select {
+		case sig := <-ch:
+			s, _ := sig.(syscall.Signal)
+			fmt.Fprintf(stderr, "salve: %s again; stopping now\n", signalName(s))
+			os.Exit(128 + int(first))
+		case <-grace.C:
+			fmt.Fprintf(stderr, "salve: still not stopped %s after %s; exiting\n", stopGrace, signalName(first))
+			os.Exit(128 + int(first))
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return ctx, func() syscall.Signal { return syscall.Signal(got.Load()) }, func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+			cancel()
+		})
+	}
+}
+
+// stopGrace is how long salve may take to stop and clean up after SIGINT or
+// SIGTERM before it exits regardless.
+const stopGrace = 30 * time.Second
 
 // streams are the standard streams and environment a command uses, so that
 // tests can drive commands with buffers.
 type streams struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	Getenv         func(string) string
+	// Getenv reads the environment, secrets included (from memory once
+	// they have been taken out of the process environment).
+	Getenv func(string) string
 	// Log holds the root's --quiet and --log-* flags.
 	Log logOptions
+
+	// scrub, set by main, makes the commands take the secrets out of the
+	// process environment before they start anything (see secrets).
+	scrub   bool
+	secrets *secrets
 }
 
 // logger is the stderr logger of the --log-* flags.
@@ -66,14 +133,21 @@ func (e *exitError) Unwrap() error { return e.Err }
 func exitWith(code int, err error) error { return &exitError{Code: code, Err: err} }
 
 // run executes the salve command line args and returns the exit status.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// It leaves the process environment alone; main's runMain also takes the
+// secrets out of it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runMain(ctx, args, stdin, stdout, stderr, false)
+}
+
+func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, scrub bool) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "salve: internal error: %v\n", r)
 			code = exitFailure
 		}
 	}()
-	s := &streams{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	s := &streams{Stdin: stdin, Stdout: stdout, Stderr: stderr, scrub: scrub}
+	s.Getenv = func(k string) string { return s.secrets.getenv(k) }
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -102,11 +176,11 @@ func newRootCmd(s *streams) *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	s.Log.flags(root, s.Getenv)
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if err := s.Log.check(); err != nil {
 			return exitWith(exitBadInput, err)
 		}
-		return nil
+		return hideSecrets(cmd, s)
 	}
 	root.SetIn(s.Stdin)
 	root.SetOut(s.Stdout)
@@ -148,6 +222,17 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 		}
 		return exitWith(exitBadInput, fmt.Errorf("%s: unknown subcommand %q (see %s --help)", cmd.CommandPath(), args[0], cmd.CommandPath()))
 	}
+}
+
+// signalName names the signals salve catches as a user would write them.
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
 }
 
 // version is set at link time with -ldflags "-X main.version=…".

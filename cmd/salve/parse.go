@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/salve-dev/salve/internal/safefile"
 	"github.com/salve-dev/salve/logparse"
 )
 
@@ -105,19 +106,18 @@ func parseRun(opts *parseOptions) int {
 			return exitBadInput
 		}
 	}
-	in := opts.Stdin
+	// A log is a regular file, or stdin; either way at most
+	// safefile.MaxLog bytes are read, so /dev/zero or an endless pipe ends
+	// with an error rather than never.
+	in := safefile.LimitReader(opts.Stdin, safefile.MaxLog)
 	if opts.Log != "-" {
-		f, err := os.Open(opts.Log)
+		f, err := safefile.Open(opts.Log, safefile.Options{})
 		if err != nil {
-			fmt.Fprintf(opts.Stderr, "salve parse: %v\n", err)
+			fmt.Fprintf(opts.Stderr, "salve parse: %v (give - to read a pipe on stdin)\n", err)
 			return exitBadInput
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			fmt.Fprintf(opts.Stderr, "salve parse: %s is a directory\n", opts.Log)
-			return exitBadInput
-		}
-		in = f
+		in = safefile.LimitReader(f, safefile.MaxLog)
 	}
 	popts := logparse.Options{Root: opts.Root, Workspace: opts.Workspace}
 	if popts.Workspace == "" && opts.Root != "" {

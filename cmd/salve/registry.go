@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -115,13 +113,13 @@ func registryListRun(ctx context.Context, opts *registryListOptions) error {
 	return nil
 }
 
-// listTools reads the registry at path; a file that does not exist holds no
-// tools and is not created.
+// listTools reads the registry at path, read-only; a file that does not
+// exist holds no tools and is not created.
 func listTools(ctx context.Context, path string) ([]registry.Tool, error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	db, err := registry.OpenReadOnly(ctx, path)
+	if errors.Is(err, registry.ErrNoRegistry) {
 		return nil, nil
 	}
-	db, err := registry.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}

@@ -100,11 +100,25 @@ when the run changed nothing.`,
 	return cmd
 }
 
-// withStore opens the store, runs f, and closes it.
+// withStore opens the store read-only, runs f, and closes it. Reading
+// never creates, migrates or rewrites the store; one that does not exist
+// yet is bad input (exit 2), with a message that says so.
 func (o *runsOptions) withStore(f func(*store.Store) int) int {
-	st, err := openRunStore(o.Store, o.Getenv)
+	path := o.Store
+	if path == "" {
+		p, err := store.DefaultPath(o.Getenv)
+		if err != nil {
+			fmt.Fprintf(o.Stderr, "salve: runs: %v\n", err)
+			return exitFailure
+		}
+		path = p
+	}
+	st, err := store.OpenReadOnly(o.Ctx, path)
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "salve: runs: %v\n", err)
+		if errors.Is(err, store.ErrNoStore) {
+			return exitBadInput
+		}
 		return exitFailure
 	}
 	defer st.Close()
@@ -126,6 +140,10 @@ func (o *runsOptions) resolve(st *store.Store) (string, int) {
 }
 
 func runsList(o *runsOptions) int {
+	if o.Limit < 0 {
+		fmt.Fprintf(o.Stderr, "salve: runs list: --limit must be 0 (all) or more, got %d\n", o.Limit)
+		return exitBadInput
+	}
 	return o.withStore(func(st *store.Store) int {
 		limit := o.Limit
 		if limit == 0 {

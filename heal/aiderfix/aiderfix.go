@@ -19,6 +19,8 @@ import (
 	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/heal/llmfix"
 	"github.com/salve-dev/salve/toolrun"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // Name is the tier's name in results and --fixers.
@@ -73,7 +75,7 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		ad = &toolrun.Adapter{}
 	}
 	out := ad.RunAider(ctx, req, toolrun.RunOptions{FileScope: []string{in.Path}, ParentRunID: f.ParentRunID})
-	after, rerr := readRegular(abs)
+	after, rerr := safefile.Read(abs, safefile.MaxSource)
 	if werr := restoreFile(abs, in.Content); werr != nil {
 		return contract.FixResult{}, fmt.Errorf("aider: restore %s: %w", in.Path, werr)
 	}

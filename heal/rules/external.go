@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/sandbox"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // External is an ecosystem fixer run as a program on one file, in place in
@@ -71,7 +73,7 @@ func runExternal(ctx context.Context, x External, env []string, in ruleInput) (s
 	if err != nil {
 		return "", false, err
 	}
-	if err := os.WriteFile(abs, []byte(in.content), 0o644); err != nil {
+	if err := safefile.WriteFile(abs, []byte(in.content), 0o644); err != nil {
 		return "", false, fmt.Errorf("write %s: %w", in.path, err)
 	}
 	defer restore(snap)
@@ -82,7 +84,7 @@ func runExternal(ctx context.Context, x External, env []string, in ruleInput) (s
 	if _, err = sandbox.Run(ctx, sandbox.Cmd{Path: bin, Args: x.Args(in.path), Dir: in.workspace, Env: env, Timeout: 2 * time.Minute}); err != nil {
 		return "", false, nil // not startable: skip this row
 	}
-	b, err := os.ReadFile(abs)
+	b, err := safefile.Read(abs, safefile.MaxSource)
 	if err != nil {
 		return "", true, fmt.Errorf("read %s after %s: %w", in.path, x.Bin, err)
 	}
@@ -92,7 +94,7 @@ func runExternal(ctx context.Context, x External, env []string, in ruleInput) (s
 // snapshot keeps the content of the files a fixer may change.
 func snapshot(workspace, file string, x External) (map[string][]byte, error) {
 	snap := map[string][]byte{}
-	b, err := os.ReadFile(file)
+	b, err := safefile.Read(file, safefile.MaxSource)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", file, err)
 	}
@@ -108,7 +110,7 @@ func snapshot(workspace, file string, x External) (map[string][]byte, error) {
 			return filepath.SkipDir
 		}
 		if !d.IsDir() && hasExt(x.Exts, strings.ToLower(filepath.Ext(p))) {
-			if c, rerr := os.ReadFile(p); rerr == nil {
+			if c, rerr := safefile.Read(p, safefile.MaxSource); rerr == nil {
 				snap[p] = c
 			}
 		}
@@ -119,7 +121,7 @@ func snapshot(workspace, file string, x External) (map[string][]byte, error) {
 
 func restore(snap map[string][]byte) {
 	for p, b := range snap {
-		_ = os.WriteFile(p, b, 0o644)
+		_ = safefile.WriteFile(p, b, 0o644)
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"golang.org/x/mod/modfile"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // preferred breaks ties between standard packages of the same name, the
@@ -122,7 +124,7 @@ func (f *Fixer) resolvePackage(workspace, file, name string) (string, float64, b
 // its folder and module path.
 func findModule(workspace, dir string) (string, string) {
 	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		b, err := safefile.Read(filepath.Join(dir, "go.mod"), safefile.MaxConfig)
 		if err == nil {
 			return dir, modfile.ModulePath(b)
 		}

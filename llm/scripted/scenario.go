@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // Scenario is one scripted conversation of a scenario file (spec §13).
@@ -163,7 +164,7 @@ func (e Expect) MarshalJSON() ([]byte, error) {
 
 // Load reads and validates a scenario file.
 func Load(path string) ([]Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("test-llm: read scenario file: %w", err)
 	}

@@ -32,9 +32,14 @@ type SSEReader struct {
 	has  bool
 }
 
+// readBufSize is the stream readers' buffer. Longer lines are gathered
+// across reads (up to MaxBody), so it only needs to hold a typical chunk; a
+// larger buffer made each short stream pay for allocating and clearing it.
+const readBufSize = 4 << 10
+
 // NewSSEReader returns a reader of the events in r.
 func NewSSEReader(r io.Reader) *SSEReader {
-	return &SSEReader{lr: lineReader{r: bufio.NewReaderSize(r, 32<<10)}}
+	return &SSEReader{lr: lineReader{r: bufio.NewReaderSize(r, readBufSize)}}
 }
 
 // Next returns the next event, io.EOF at the end of the stream, or the
@@ -84,7 +89,7 @@ type NDJSONReader struct {
 
 // NewNDJSONReader returns a reader of the lines of r.
 func NewNDJSONReader(r io.Reader) *NDJSONReader {
-	return &NDJSONReader{lr: lineReader{r: bufio.NewReaderSize(r, 32<<10)}}
+	return &NDJSONReader{lr: lineReader{r: bufio.NewReaderSize(r, readBufSize)}}
 }
 
 // Next returns the next non-blank line, io.EOF at the end, or the read

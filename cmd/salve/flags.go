@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The flag checks shared by the commands. Each returns an error that names
+// the flag and the value, and the commands exit 2 with it.
+
+// isolations are the values --isolation accepts.
+var isolations = []string{"auto", "none", "bwrap", "docker", "podman"}
+
+// maxIterationsLimit bounds --max-iterations: each iteration is at least
+// one build, so a larger number is a typo.
+const maxIterationsLimit = 100
+
+// isEnvName reports whether s is a variable name: a letter or _, then
+// letters, digits and _. (A loop rather than a regexp, to add no work to
+// every salve start.)
+func isEnvName(s string) bool {
+	for i, c := range s {
+		if c != '_' && !('A' <= c && c <= 'Z') && !('a' <= c && c <= 'z') && (i == 0 || !('0' <= c && c <= '9')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func checkConfidence(v float64) error {
+	if math.IsNaN(v) || v < 0 || v > 1 {
+		return fmt.Errorf("--min-confidence must be a number from 0 to 1, got %v", v)
+	}
+	return nil
+}
+
+func checkIsolation(v string) error {
+	if !slices.Contains(isolations, v) {
+		return fmt.Errorf("--isolation must be one of %s, got %q", strings.Join(isolations, ", "), v)
+	}
+	return nil
+}
+
+func checkTimeoutSeconds(v int) error {
+	if v <= 0 {
+		return fmt.Errorf("--timeout must be a positive number of seconds, got %d", v)
+	}
+	return nil
+}
+
+func checkDir(flag, v string) error {
+	if v == "" {
+		return fmt.Errorf("%s must not be empty", flag)
+	}
+	st, err := os.Stat(v)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", flag, v, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s %s: not a folder", flag, v)
+	}
+	return nil
+}
+
+// validate checks the flags of "salve heal" before anything runs.
+func (o *healOptions) validate() error {
+	switch {
+	case o.MaxIterations < 1 || o.MaxIterations > maxIterationsLimit:
+		return fmt.Errorf("--max-iterations must be from 1 to %d, got %d", maxIterationsLimit, o.MaxIterations)
+	case o.Push && (o.Remote == "" || strings.HasPrefix(o.Remote, "-")):
+		return fmt.Errorf("--remote must name a remote, got %q", o.Remote)
+	case strings.HasPrefix(o.Branch, "-"):
+		return fmt.Errorf("--branch must not start with '-', got %q", o.Branch)
+	}
+	if err := checkConfidence(o.MinConfidence); err != nil {
+		return err
+	}
+	if err := checkDuration("--ci-timeout", o.CITimeout); err != nil {
+		return err
+	}
+	if err := checkTimeoutSeconds(o.Timeout); err != nil {
+		return err
+	}
+	if err := checkIsolation(o.Isolation); err != nil {
+		return err
+	}
+	return checkDir("--workspace", o.Workspace)
+}
+
+// validate checks the flags of "salve fix".
+func (o *fixOptions) validate() error {
+	if err := checkConfidence(o.heal.MinConfidence); err != nil {
+		return err
+	}
+	return checkDir("--workspace", o.heal.Workspace)
+}
+
+// validate checks the flags of "salve exec".
+func (o *execOptions) validate() error {
+	if o.MaxLog < 0 {
+		return fmt.Errorf("--max-log must be a number of bytes, 0 or more, got %d", o.MaxLog)
+	}
+	for _, n := range o.Env {
+		if !isEnvName(n) {
+			return fmt.Errorf("--env takes a variable name (letters, digits and _), got %q", n)
+		}
+	}
+	if err := checkTimeoutSeconds(o.Timeout); err != nil {
+		return err
+	}
+	if err := checkIsolation(o.Isolation); err != nil {
+		return err
+	}
+	return checkDir("--workspace", o.Workspace)
+}
+
+// checkDuration is the check of a positive duration flag.
+func checkDuration(flag string, d time.Duration) error {
+	if d <= 0 {
+		return fmt.Errorf("%s must be a positive duration, got %s", flag, d)
+	}
+	return nil
+}

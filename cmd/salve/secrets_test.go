@@ -1,0 +1,77 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestIsSecretName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "GITHUB_TOKEN": true, "GH_TOKEN": true,
+		"AWS_SECRET_ACCESS_KEY": true, "NPM_TOKEN": true, "DB_PASSWORD": true, "openrouter_apikey": true,
+		"NPM_AUTH": true, "PROXY_AUTHORIZATION": true,
+		"GIT_AUTHOR_NAME": false, "GIT_AUTHOR_EMAIL": false, "GIT_COMMITTER_NAME": false,
+		"PATH": false, "HOME": false, "SSH_AUTH_SOCK": false, "GOFLAGS": false, "OLLAMA_HOST": false,
+	} {
+		if got := isSecretName(name); got != want {
+			t.Errorf("isSecretName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestTakeSecrets: the secrets leave the process environment, stay readable
+// through getenv and environ, and a variable named in keep stays put.
+func TestTakeSecrets(t *testing.T) {
+	t.Setenv("SALVE_TEST_API_KEY", "sk-test-1")
+	t.Setenv("SALVE_KEPT_TOKEN", "kept-2")
+	t.Setenv("SALVE_TEST_PLAIN", "plain")
+	sec, err := takeSecrets(func(k string) bool { return strings.HasPrefix(k, "SALVE_") && isSecretName(k) }, []string{"SALVE_KEPT_TOKEN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := os.LookupEnv("SALVE_TEST_API_KEY"); ok {
+		t.Error("SALVE_TEST_API_KEY is still in the process environment")
+	}
+	if os.Getenv("SALVE_KEPT_TOKEN") != "kept-2" || os.Getenv("SALVE_TEST_PLAIN") != "plain" {
+		t.Error("a kept or plain variable was removed")
+	}
+	if sec.getenv("SALVE_TEST_API_KEY") != "sk-test-1" || sec.getenv("SALVE_TEST_PLAIN") != "plain" {
+		t.Error("getenv lost a variable")
+	}
+	found := false
+	for _, kv := range sec.environ() {
+		found = found || kv == "SALVE_TEST_API_KEY=sk-test-1"
+	}
+	if !found {
+		t.Error("environ does not give the secret back")
+	}
+}
+
+// TestSecretsStillConfigureTheLLMTier: with the key only in memory, the
+// default fixer tiers still include llm.
+func TestSecretsStillConfigureTheLLMTier(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-test-llm")
+	t.Setenv("HOME", t.TempDir())
+	s := &streams{Stdout: io.Discard, Stderr: io.Discard}
+	s.Getenv = func(k string) string { return s.secrets.getenv(k) }
+	var err error
+	if s.secrets, err = takeSecrets(func(k string) bool { return k == "OPENAI_API_KEY" }, nil); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("OPENAI_API_KEY") != "" {
+		t.Fatal("the key is still in the environment")
+	}
+	fixers, err := buildFixers(&healOptions{}, s, newLogger(io.Discard, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range fixers {
+		names = append(names, f.Name())
+	}
+	if len(names) != 2 || names[1] != "llm" {
+		t.Errorf("fixers = %v, want rules and llm", names)
+	}
+}
