@@ -53,7 +53,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration, errb *bytes.Buff
 	}
 }
 
-func healEnv(t *testing.T) []string {
+func hostileEnv(t *testing.T) []string {
 	gitAgent, _ := heal.Binaries()
 	return sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
 		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "XDG_STATE_HOME": t.TempDir()})
@@ -73,7 +73,7 @@ func TestHealFIFOInPlaceOfReportedFile(t *testing.T) {
 			repo := repoFrom(t, "c-broken")
 			before := userState(t, repo)
 			build := `make; rc=$?; for f in *.c *.h; do rm -f "$f"; mkfifo "$f"; done; exit 1`
-			cmd, out, errb := startSalve(t, healEnv(t), "heal", "--workspace", repo, "--isolation", isolation, "--no-store", "--fixers", "rules", "--cmd", build)
+			cmd, out, errb := startSalve(t, hostileEnv(t), "heal", "--workspace", repo, "--isolation", isolation, "--no-store", "--fixers", "rules", "--cmd", build)
 			code := waitExit(t, cmd, 2*time.Minute, errb)
 			if code != 1 {
 				t.Fatalf("exit %d, want 1 (still red):\n%s\n%s", code, out, errb)
@@ -108,7 +108,7 @@ func TestHealSIGTERM(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			_ = os.Remove(marker)
-			cmd, out, errb := startSalve(t, healEnv(t), "heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", build)
+			cmd, out, errb := startSalve(t, hostileEnv(t), "heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", build)
 			deadline := time.Now().Add(time.Minute)
 			var buildPID int
 			for {
@@ -170,7 +170,7 @@ func TestBuildCannotReadSalveSecrets(t *testing.T) {
 	// by /proc/<pid>/stat until the process named salve.
 	build := `p=$$; while [ "$p" -gt 1 ]; do if [ "$(cat /proc/$p/comm)" = salve ]; then tr '\0' '\n' < /proc/$p/environ > ` + dump + `; echo "salve pid $p" >> ` + dump + `; break; fi; p=$(awk '{print $4}' /proc/$p/stat); done; exit 0`
 	secrets := map[string]string{"OPENAI_API_KEY": "sk-proc-environ-secret-1", "GITHUB_TOKEN": "ghp_proc_environ_secret_2", "NPM_TOKEN": "npm-proc-environ-secret-3"}
-	env := healEnv(t)
+	env := hostileEnv(t)
 	for k, v := range secrets {
 		env = append(env, k+"="+v)
 	}
@@ -204,7 +204,7 @@ func TestBuildCannotReadSalveSecrets(t *testing.T) {
 func TestSecondSignalStopsAtOnce(t *testing.T) {
 	_, salve := heal.Binaries()
 	cmd := exec.Command(salve, "parse", "-")
-	cmd.Env = healEnv(t)
+	cmd.Env = hostileEnv(t)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -270,7 +270,7 @@ func TestExecSIGTERM(t *testing.T) {
 	need(t, "sh", "sleep")
 	ws := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "build-pid")
-	cmd, out, errb := startSalve(t, healEnv(t), "exec", "--workspace", ws, "--isolation", "none", "--no-record",
+	cmd, out, errb := startSalve(t, hostileEnv(t), "exec", "--workspace", ws, "--isolation", "none", "--no-record",
 		"--run-dir", t.TempDir(), "--cmd", "echo $$ > "+marker+"; exec sleep 300")
 	var buildPID int
 	for deadline := time.Now().Add(time.Minute); buildPID == 0; time.Sleep(20 * time.Millisecond) {
