@@ -86,7 +86,6 @@ var envTable = []envRow{
 	{"go-toolchain-download", "go", EnvNetwork, "downloading go", regexp.MustCompile(`go: downloading go\S+ [^\n]*(dial tcp|no such host|connection refused)`)},
 	{"go-out-of-memory", "go", EnvOutOfMemory, "fatal error: runtime: cannot allocate memory", nil},
 	{"go-test-killed", "go", EnvOutOfMemory, "signal: killed", regexp.MustCompile(`^(\S+: )?signal: killed$`)},
-	{"go-test-timeout", "go", EnvTimeout, "panic: test timed out after ", nil},
 
 	// npm, yarn, pnpm: npm's documented error codes (npm-install, "common
 	// errors"), which yarn and pnpm share through node's system errors.
