@@ -105,6 +105,7 @@ func newRootCmd(s *streams) *cobra.Command {
 		newRunsCmd(s),
 		newRegistryCmd(s),
 		newValidateCmd(s),
+		newMCPCmd(s),
 	)
 	refuseUnknownSubcommands(root)
 	return root
