@@ -198,7 +198,9 @@ func (s *Server) ServeHTTP(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	s.shutdown()
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// The calls have ended and their answers are on their way; what stays
+	// open is clients' idle event streams, closed after a short grace.
+	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
 		_ = hs.Close()

@@ -509,3 +509,62 @@ func jsonString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestMCPHTTPSignalDuringHeal stops salve mcp --http with SIGINT while a
+// heal's build hangs: the server cancels the heal, removes its worktree and
+// exits 0.
+func TestMCPHTTPSignalDuringHeal(t *testing.T) {
+	needTools(t, "go", "git", "sh", "sleep")
+	salve, gitAgent := mcpBinaries(t)
+	repo := brokenGoRepo(t)
+	before := repoState(t, repo)
+	url, stop := startHTTPServer(t, salve, mcpEnv(t, gitAgent))
+	progressed := make(chan string, 64)
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+			select {
+			case progressed <- r.Params.Message:
+			default:
+			}
+		}})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	params := &sdk.CallToolParams{Name: "heal", Arguments: map[string]any{"workspace": repo, "cmd": "sleep 120", "fixers": []string{"rules"}}}
+	params.SetProgressToken("sig")
+	errc := make(chan error, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, params)
+		if err == nil && !res.IsError {
+			err = fmt.Errorf("the interrupted heal succeeded: %s", toolText(res))
+		} else {
+			err = nil
+		}
+		errc <- err
+	}()
+	select {
+	case <-progressed:
+	case <-time.After(time.Minute):
+		t.Fatal("no progress from the heal")
+	}
+	time.Sleep(500 * time.Millisecond) // into the build
+	stop() // SIGINT; checks the exit status
+	if list := git(t, repo, "worktree", "list"); strings.Count(list, "\n") != 0 {
+		t.Errorf("the interrupted heal left its worktree:\n%s", list)
+	}
+	if repoState(t, repo) != before {
+		t.Error("the interrupted heal changed the user's checkout")
+	}
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the client's call never returned after the server stopped")
+	}
+}
