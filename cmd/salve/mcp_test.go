@@ -552,7 +552,7 @@ func TestMCPHTTPSignalDuringHeal(t *testing.T) {
 		t.Fatal("no progress from the heal")
 	}
 	time.Sleep(500 * time.Millisecond) // into the build
-	stop() // SIGINT; checks the exit status
+	stop()                             // SIGINT; checks the exit status
 	if list := git(t, repo, "worktree", "list"); strings.Count(list, "\n") != 0 {
 		t.Errorf("the interrupted heal left its worktree:\n%s", list)
 	}
