@@ -580,3 +580,65 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+string(b))
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// TestRunsShowEveryPart fills a run with every kind of record (nil maps
+// included) and reads it back through runs_show, so that the output schema
+// is checked against each part.
+func TestRunsShowEveryPart(t *testing.T) {
+	ctx := context.Background()
+	path := newStorePath(t)
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent, err := st.CreateRun(ctx, store.Run{Kind: store.KindHeal, Title: "heal /repo → salve/heal-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, err := st.CreateRun(ctx, store.Run{Kind: store.KindTool, ParentID: parent.RunID, Title: "aider"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := contract.ToolRunRequestV1{ToolID: "aider", Cmd: []string{"aider", "--yes"}, Cwd: "/repo", TimeoutSeconds: 60}
+	res := contract.ToolRunResultV1{ToolID: "aider", ExitCode: 1, Stdout: "out", Stderr: "err", StartedAt: contract.Timestamp(time.Now()), CompletedAt: contract.Timestamp(time.Now())}
+	steps := []error{
+		st.AddToolRun(ctx, child.RunID, "req-1", req, res),
+		st.PutRunRecord(ctx, contract.RunRecordV1{RunID: child.RunID, RequestID: "req-1", ToolID: "aider", Status: contract.RunFailed, Request: req, Result: res,
+			StartedAt: res.StartedAt, CompletedAt: res.CompletedAt}),
+		st.AddStage(ctx, parent.RunID, "build", "ok", time.Now(), time.Second, map[string]any{"iteration": 1}),
+		st.AddAccounting(ctx, parent.RunID, contract.AccountingEntry{Type: "llm", Status: "ok", Provider: "openai", Model: "gpt-4o-mini", Timestamp: 1}),
+		st.FinishRun(ctx, parent.RunID, "green", map[string]any{"commits": 2}),
+	}
+	_, e1 := st.AddEvent(ctx, contract.LogEventV1{RunID: parent.RunID, Level: "INFO", Message: "fixed"})
+	_, e2 := st.AddPatch(ctx, contract.PatchRecordV1{FilePath: "main.go", Operation: contract.PatchEdit, Diff: "--- a\n+++ b\n", ToolID: "aider", RequestID: "req-1", RunID: child.RunID, InScope: true})
+	_, e3 := st.PutArtifact(ctx, parent.RunID, "results.json", []byte(`{"outcome":"green"}`))
+	for _, err := range append(steps, e1, e2, e3) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+
+	cs := connect(t, New(Options{StorePath: path}), nil)
+	var v store.RunView
+	structured(t, call(t, cs, "runs_show", map[string]any{"run": parent.RunID}), &v)
+	if v.Run.Status != "green" || len(v.Stages) != 1 || len(v.Events) != 1 || len(v.Artifacts) != 1 || len(v.Accounting) != 1 || len(v.Children) != 1 {
+		t.Errorf("parent view %+v", v)
+	}
+	if raw, _ := json.Marshal(v.Run.Summary); !strings.Contains(string(raw), `"commits":2`) {
+		t.Errorf("summary %s", raw)
+	}
+	structured(t, call(t, cs, "runs_show", map[string]any{"run": child.RunID}), &v)
+	if len(v.ToolRuns) != 1 || len(v.Patches) != 1 || v.Record == nil || v.Record.Status != contract.RunFailed {
+		t.Errorf("child view %+v", v)
+	}
+	var list RunsListOutput
+	structured(t, call(t, cs, "runs_list", map[string]any{}), &list)
+	if len(list.Runs) != 2 {
+		t.Errorf("runs %+v", list.Runs)
+	}
+	structured(t, call(t, cs, "runs_list", map[string]any{"status": "green"}), &list)
+	if len(list.Runs) != 1 || list.Runs[0].RunID != parent.RunID {
+		t.Errorf("green runs %+v", list.Runs)
+	}
+}
