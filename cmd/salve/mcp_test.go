@@ -256,6 +256,28 @@ func TestMCPHealOverStdio(t *testing.T) {
 		t.Errorf("recorded run %+v", view.Run)
 	}
 
+	// Bad input that only the heal itself can see.
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"workspace": t.TempDir(), "cmd": "true"}, "not a git repository"},
+		{map[string]any{"workspace": repo, "cmd": "true", "branch": "bad..name"}, "bad..name"},
+		{map[string]any{"workspace": repo, "cmd": "true", "branch": out.Branch}, "already exists"},
+		{map[string]any{"workspace": repo, "fixers": []string{"llm"}}, "no model configured"},
+	} {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "heal", Arguments: tc.args})
+		if err != nil {
+			t.Fatalf("heal %v: %v", tc.args, err)
+		}
+		if !res.IsError || !strings.Contains(toolText(res), tc.want) {
+			t.Errorf("heal %v: error %v %q, want %q", tc.args, res.IsError, toolText(res), tc.want)
+		}
+	}
+	if repoState(t, repo) != before {
+		t.Error("a refused heal changed the user's checkout")
+	}
+
 	// A heal whose build hangs, cancelled by the client once it runs.
 	for len(progressed) > 0 {
 		<-progressed
