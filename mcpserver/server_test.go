@@ -537,6 +537,7 @@ func TestHTTP(t *testing.T) {
 		{"no token", "", "", http.StatusUnauthorized},
 		{"wrong token", "Bearer nope", "", http.StatusUnauthorized},
 		{"cross-origin browser", "Bearer sekret", "https://evil.example", http.StatusForbidden},
+		{"rebound host name", "Bearer sekret", "host", http.StatusForbidden},
 	} {
 		req, _ := http.NewRequest(http.MethodPost, hs.URL+"/mcp", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -544,7 +545,9 @@ func TestHTTP(t *testing.T) {
 		if tc.auth != "" {
 			req.Header.Set("Authorization", tc.auth)
 		}
-		if tc.origin != "" {
+		if tc.origin == "host" {
+			req.Host = "evil.example"
+		} else if tc.origin != "" {
 			req.Header.Set("Origin", tc.origin)
 			req.Header.Set("Sec-Fetch-Site", "cross-site")
 		}
