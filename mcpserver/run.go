@@ -109,6 +109,11 @@ func (s *Server) heal(ctx context.Context, req *sdk.CallToolRequest, in HealInpu
 	if in.Timeout == 0 {
 		in.Timeout = contract.DefaultExecutorTimeoutSeconds
 	}
+	unlock, err := s.lockRepo(ctx, in.Workspace)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer unlock()
 	release, err := s.acquire(ctx)
 	if err != nil {
 		return nil, nil, err

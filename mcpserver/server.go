@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -81,6 +82,11 @@ type Server struct {
 	srv   *sdk.Server
 	slots chan struct{}
 
+	// repoMu guards repos: one channel per workspace, held by the heal of
+	// that workspace that runs, so that heals of one repository take turns.
+	repoMu sync.Mutex
+	repos  map[string]chan struct{}
+
 	// stop is cancelled when serving ends: every running tool is then
 	// cancelled, and Serve* wait for them to return.
 	stop     context.Context
@@ -110,7 +116,7 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{opts: opts, slots: make(chan struct{}, opts.MaxRunning)}
+	s := &Server{opts: opts, slots: make(chan struct{}, opts.MaxRunning), repos: map[string]chan struct{}{}}
 	s.stop, s.stopNow = context.WithCancel(context.Background())
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "salve", Version: opts.Version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: opts.Logger})
@@ -140,7 +146,7 @@ func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteC
 func (s *Server) ServeTransport(ctx context.Context, t sdk.Transport) error {
 	err := s.srv.Run(ctx, t)
 	s.shutdown()
-	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
@@ -241,6 +247,28 @@ func (s *Server) acquire(ctx context.Context) (func(), error) {
 		return func() { <-s.slots }, nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("cancelled while waiting for a free slot (%d heal or exec calls run at once): %w", cap(s.slots), ctx.Err())
+	}
+}
+
+// lockRepo waits until no other heal of workspace runs (git takes
+// repository-wide locks when a heal creates its worktree and branch).
+func (s *Server) lockRepo(ctx context.Context, workspace string) (func(), error) {
+	key := workspace
+	if real, err := filepath.EvalSymlinks(workspace); err == nil {
+		key = real
+	}
+	s.repoMu.Lock()
+	ch := s.repos[key]
+	if ch == nil {
+		ch = make(chan struct{}, 1)
+		s.repos[key] = ch
+	}
+	s.repoMu.Unlock()
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("cancelled while waiting for another heal of %s: %w", workspace, ctx.Err())
 	}
 }
 

@@ -645,3 +645,46 @@ func TestRunsShowEveryPart(t *testing.T) {
 		t.Errorf("green runs %+v", list.Runs)
 	}
 }
+
+// TestHealsOfOneRepositoryTakeTurns checks that two heals of one workspace
+// never overlap, while heals of different workspaces run side by side.
+func TestHealsOfOneRepositoryTakeTurns(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	var mu sync.Mutex
+	running := map[string]int{}
+	most := map[string]int{}
+	total, mostTotal := 0, 0
+	fh := &fakeHeal{f: func(_ context.Context, in HealInput, _ heal.Progress) (*heal.Results, error) {
+		mu.Lock()
+		running[in.Workspace]++
+		total++
+		most[in.Workspace] = max(most[in.Workspace], running[in.Workspace])
+		mostTotal = max(mostTotal, total)
+		mu.Unlock()
+		time.Sleep(100 * time.Millisecond)
+		mu.Lock()
+		running[in.Workspace]--
+		total--
+		mu.Unlock()
+		return greenResults(in), nil
+	}}
+	cs := connect(t, New(Options{Heal: fh.run, MaxRunning: 4}), nil)
+	var wg sync.WaitGroup
+	for _, ws := range []string{a, a, a, b, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "heal", Arguments: map[string]any{"workspace": ws}})
+			if err != nil || res.IsError {
+				t.Errorf("heal %s: %v %s", ws, err, text(res))
+			}
+		}()
+	}
+	wg.Wait()
+	if most[a] != 1 || most[b] != 1 {
+		t.Errorf("heals of one workspace overlapped: %v", most)
+	}
+	if mostTotal != 2 {
+		t.Errorf("heals of different workspaces did not run side by side: at most %d at once", mostTotal)
+	}
+}
