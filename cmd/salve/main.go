@@ -197,6 +197,7 @@ func newRootCmd(s *streams) *cobra.Command {
 		newUICmd(s),
 		newBenchCmd(s),
 		newGCCmd(s),
+		newMCPCmd(s),
 	)
 	refuseUnknownSubcommands(root)
 	return root

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+
+	"github.com/salve-dev/salve/executor"
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/mcpserver"
+	"github.com/salve-dev/salve/store"
+)
+
+// mcpOptions are the flags of "salve mcp".
+type mcpOptions struct {
+	HTTP          int
+	ListenAddress string
+	Token         string
+	StorePath     string
+	NoStore       bool
+	GitAgent      string
+	Config        string
+	Models        []string
+	Isolation     string
+	AllowRoots    []string
+	AllowPush     bool
+	MaxRunning    int
+}
+
+// newMCPCmd builds "salve mcp": salve's tools as an MCP server.
+func newMCPCmd(s *streams) *cobra.Command {
+	o := &mcpOptions{}
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve salve's tools (heal, parse, exec, runs) over the Model Context Protocol",
+		Long: `Serve heal, parse, exec, runs_list and runs_show as MCP tools, on stdio (the
+default) or over streamable HTTP with --http PORT (at /mcp, loopback unless
+--listen-address says otherwise; a non-loopback address needs --token).
+
+Workspaces are paths on this host; --allow-root confines them. A heal works in
+its own worktree on a new branch, as salve heal does, and pushes only when the
+server was started with --allow-push. Cancelling a call stops its work.
+Stdout carries the protocol on stdio; logs go to stderr.`,
+		Example: `  salve mcp
+  salve mcp --http 8765 --allow-root ~/src
+  salve mcp --http 8765 --listen-address 0.0.0.0 --token "$SALVE_MCP_TOKEN"`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return mcpRun(c.Context(), s, o, c.Flags().Changed("http"))
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.HTTP, "http", 0, "serve streamable HTTP on this port instead of stdio (0: any free port)")
+	f.StringVar(&o.ListenAddress, "listen-address", "127.0.0.1", "the address --http binds")
+	f.StringVar(&o.Token, "token", "", "the bearer token HTTP clients must send (default $SALVE_MCP_TOKEN)")
+	f.StringVar(&o.StorePath, "store", "", "the run store (default $SALVE_STORE or ~/.local/state/salve)")
+	f.BoolVar(&o.NoStore, "no-store", false, "record nothing and serve no runs")
+	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: beside salve, then PATH)")
+	f.StringVar(&o.Config, "config", "", "an .ai-agent.json with the llm providers of the llm fixer")
+	f.StringSliceVar(&o.Models, "models", nil, "default llm targets of heal calls, provider/model,...")
+	f.StringVar(&o.Isolation, "isolation", "auto", "the default build sandbox: auto, none, bwrap, docker or podman")
+	f.StringArrayVar(&o.AllowRoots, "allow-root", nil, "only serve workspaces inside this directory (repeatable)")
+	f.BoolVar(&o.AllowPush, "allow-push", false, "let heal calls push their branch")
+	f.IntVar(&o.MaxRunning, "max-running", mcpserver.DefaultMaxRunning, "heal and exec calls running at once; more wait")
+	return cmd
+}
+
+func mcpRun(ctx context.Context, s *streams, o *mcpOptions, useHTTP bool) error {
+	logger := slog.New(slog.NewJSONHandler(s.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	if o.Token == "" {
+		o.Token = s.Getenv("SALVE_MCP_TOKEN")
+	}
+	if o.MaxRunning < 1 {
+		return exitWith(exitBadInput, fmt.Errorf("mcp: --max-running must be at least 1, got %d", o.MaxRunning))
+	}
+	for _, r := range o.AllowRoots {
+		if st, err := os.Stat(r); err != nil || !st.IsDir() {
+			return exitWith(exitBadInput, fmt.Errorf("mcp: --allow-root %s is not a directory", r))
+		}
+	}
+	storePath := ""
+	if !o.NoStore {
+		storePath = o.StorePath
+		if storePath == "" {
+			p, err := store.DefaultPath(s.Getenv)
+			if err != nil {
+				return exitWith(exitFailure, fmt.Errorf("mcp: the run store: %w (give --store or --no-store)", err))
+			}
+			storePath = p
+		}
+	}
+	srv := mcpserver.New(mcpserver.Options{
+		Version: version, Heal: mcpHealFunc(s, o, storePath, logger), StorePath: storePath, Isolation: o.Isolation,
+		AllowedRoots: o.AllowRoots, AllowPush: o.AllowPush, MaxRunning: o.MaxRunning, Getenv: s.Getenv, Logger: logger, Token: o.Token,
+	})
+	if !useHTTP {
+		in, ok := s.Stdin.(io.ReadCloser)
+		if !ok {
+			in = io.NopCloser(s.Stdin)
+		}
+		if err := srv.ServeStdio(ctx, in, nopWriteCloser{s.Stdout}); err != nil {
+			return exitWith(exitFailure, fmt.Errorf("mcp: %w", err))
+		}
+		return nil
+	}
+	if o.HTTP < 0 || o.HTTP > 65535 {
+		return exitWith(exitBadInput, fmt.Errorf("mcp: --http %d is not a port", o.HTTP))
+	}
+	if !isLoopback(o.ListenAddress) && o.Token == "" {
+		return exitWith(exitBadInput, fmt.Errorf("mcp: --listen-address %s is not loopback: give --token (or $SALVE_MCP_TOKEN), since exec and heal run commands", o.ListenAddress))
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(o.ListenAddress, strconv.Itoa(o.HTTP)))
+	if err != nil {
+		return exitWith(exitFailure, fmt.Errorf("mcp: %w", err))
+	}
+	fmt.Fprintf(s.Stderr, "salve mcp: serving streamable HTTP at http://%s/mcp\n", ln.Addr())
+	if err := srv.ServeHTTP(ctx, ln); err != nil {
+		return exitWith(exitFailure, err)
+	}
+	return nil
+}
+
+// mcpHealFunc runs a heal call through the same pipeline as salve heal.
+func mcpHealFunc(s *streams, o *mcpOptions, storePath string, logger *slog.Logger) mcpserver.HealFunc {
+	return func(ctx context.Context, in mcpserver.HealInput, progress heal.Progress) (*heal.Results, error) {
+		models := in.Models
+		if len(models) == 0 {
+			models = o.Models
+		}
+		remote := in.Remote
+		if remote == "" {
+			remote = "origin"
+		}
+		ho := &healOptions{
+			Workspace: in.Workspace, Command: in.Cmd, ProjectType: in.ProjectType, Fixers: strings.Join(in.Fixers, ","),
+			MinConfidence: in.MinConfidence, MaxIterations: in.MaxIterations, Branch: in.Branch, Push: in.Push, Remote: remote,
+			CI: "local", Models: models, Config: o.Config, Timeout: in.Timeout, Isolation: in.Isolation, KeepWorktree: in.KeepWorktree,
+			StorePath: storePath, NoStore: storePath == "", GitAgent: o.GitAgent,
+		}
+		// The pipeline must never write to stdout: on stdio it is the
+		// protocol.
+		ps := &streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: s.Stderr, Getenv: s.Getenv}
+		runID := uuid.NewString()
+		p, _, err := buildPipeline(ctx, ps, ho, runID, logger)
+		if err != nil {
+			return nil, err
+		}
+		defer p.close()
+		worktrees := heal.AgentWorktrees{Git: p.git}
+		wtDir := filepath.Join(os.TempDir(), "salve-heal-"+runID)
+		recorder := p.recorder
+		if recorder != nil {
+			recorder = cancelledRecorder{recorder}
+		}
+		res, err := heal.Run(ctx, heal.Options{
+			WorktreeDir: wtDir, Repo: ho.Workspace, Command: ho.Command, ProjectType: ho.ProjectType, BuildTimeout: time.Duration(ho.Timeout) * time.Second,
+			MaxIterations: ho.MaxIterations, MinConfidence: ho.MinConfidence, Branch: ho.Branch, Push: ho.Push, Remote: ho.Remote,
+			KeepWorktree: ho.KeepWorktree, RunID: runID,
+			Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git, Worktrees: worktrees,
+			CI: p.ci, Recorder: recorder, Progress: progress, Logger: logger,
+		})
+		if ctx.Err() != nil && !ho.KeepWorktree {
+			removeCancelledWorktree(ctx, worktrees, ho.Workspace, wtDir, logger)
+		}
+		if res != nil {
+			if werr := res.WriteFile(filepath.Join(executor.DefaultRunDir(res.RunID), "results.json")); werr != nil {
+				logger.Warn("could not write results.json", "error", werr)
+			}
+		}
+		return res, err
+	}
+}
+
+// removeCancelledWorktree removes the worktree of a heal that was
+// cancelled, when the heal could not: its own cleanup lists the worktrees
+// with the cancelled context.
+func removeCancelledWorktree(ctx context.Context, wt heal.AgentWorktrees, repo, dir string, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	list, err := wt.List(ctx, repo)
+	if err != nil || len(list) == 0 {
+		return
+	}
+	for _, w := range list[1:] {
+		if w.Path == dir {
+			if err := wt.Remove(ctx, list[0].Path, dir); err != nil {
+				logger.Warn("could not remove the cancelled heal's worktree", "path", dir, "error", err)
+			}
+			return
+		}
+	}
+}
+
+// cancelledRecorder records a heal that was cancelled before it reached a
+// verdict as red, so that the run store does not keep it running forever.
+type cancelledRecorder struct{ heal.Recorder }
+
+func (c cancelledRecorder) RecordHeal(ctx context.Context, r *heal.Results) error {
+	if r.Outcome == "" {
+		r.Outcome = heal.OutcomeRed
+		if r.Reason == "" {
+			r.Reason = "cancelled"
+		}
+	}
+	return c.Recorder.RecordHeal(ctx, r)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// nopWriteCloser keeps the server from closing the command's stdout.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

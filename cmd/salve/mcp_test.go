@@ -1,0 +1,592 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/store"
+)
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+// TestMain removes the binaries mcpBinaries built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// mcpBinaries builds salve and git_agent once per test process and returns
+// their paths.
+func mcpBinaries(t *testing.T) (salve, gitAgent string) {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "salve-mcp-bin-"); binErr != nil {
+			return
+		}
+		for _, name := range []string{"salve", "git_agent"} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, name), "github.com/salve-dev/salve/cmd/"+name)
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				binErr = fmt.Errorf("go build %s: %v\n%s", name, err, out)
+				return
+			}
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return filepath.Join(binDir, "salve"), filepath.Join(binDir, "git_agent")
+}
+
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: this end-to-end test needs it", tool)
+		}
+	}
+}
+
+// mcpEnv is the environment of a salve mcp server under test: its own
+// state and store, the git agent, and a git identity.
+func mcpEnv(t *testing.T, gitAgent string) []string {
+	t.Helper()
+	state := t.TempDir()
+	// The builds share the test's Go caches: a cold cache per test would
+	// rebuild the standard library.
+	goEnv := map[string]string{}
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		out, err := exec.Command("go", "env", k).Output()
+		if err == nil && strings.TrimSpace(string(out)) != "" {
+			goEnv[k] = strings.TrimSpace(string(out))
+		}
+	}
+	env := []string{}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GOCACHE", "GOMODCACHE", "GOPATH", "HOME", "XDG_STATE_HOME", "SALVE_STORE", "SALVE_GIT_AGENT", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OLLAMA_HOST", "OPENROUTER_API_KEY":
+			continue
+		}
+		env = append(env, kv)
+	}
+	for k, v := range goEnv {
+		env = append(env, k+"="+v)
+	}
+	return append(env, "HOME="+filepath.Join(state, "home"), "XDG_STATE_HOME="+filepath.Join(state, "state"),
+		"SALVE_STORE="+filepath.Join(state, "runs.db"), "SALVE_GIT_AGENT="+gitAgent,
+		"GIT_AUTHOR_NAME=salve", "GIT_AUTHOR_EMAIL=salve@localhost", "GIT_COMMITTER_NAME=salve",
+		"GIT_COMMITTER_EMAIL=salve@localhost", "GIT_CONFIG_NOSYSTEM=1")
+}
+
+// brokenGoRepo copies examples/testdata/go-broken into a new git
+// repository (X.go.input becomes X.go) and returns it.
+func brokenGoRepo(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "go-broken")
+	src := filepath.Join("..", "..", "examples", "testdata", "go-broken")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		rel = strings.TrimSuffix(rel, ".go.input") + map[bool]string{true: ".go", false: ""}[strings.HasSuffix(rel, ".go.input")]
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "init", "-q", "-b", "main")
+	git(t, dir, "add", "-A")
+	git(t, dir, "-c", "user.name=salve", "-c", "user.email=salve@localhost", "commit", "-qm", "broken")
+	return dir
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// repoState is what a heal must leave alone: HEAD, the index and work
+// tree status, and the files.
+func repoState(t *testing.T, repo string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(git(t, repo, "rev-parse", "HEAD", "main"))
+	b.WriteString(git(t, repo, "status", "--porcelain=v2", "--branch"))
+	for _, f := range []string{"main.go", "sum.go", "main_test.go"} {
+		data, _ := os.ReadFile(filepath.Join(repo, f))
+		b.Write(data)
+	}
+	return b.String()
+}
+
+// goBuildLogOf runs go build in repo and returns its log.
+func goBuildLogOf(t *testing.T, repo string) string {
+	t.Helper()
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = repo
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("go build of the broken repository passed:\n%s", out)
+	}
+	return string(out)
+}
+
+func TestMCPCommandBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "--http", "0", "--listen-address", "0.0.0.0", "--no-store"}, "give --token"},
+		{[]string{"mcp", "--http", "70000", "--no-store"}, "not a port"},
+		{[]string{"mcp", "--allow-root", "/does/not/exist", "--no-store"}, "not a directory"},
+		{[]string{"mcp", "--max-running", "0", "--no-store"}, "--max-running"},
+		{[]string{"mcp", "extra"}, "unknown command"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr)
+		if code != exitBadInput || !strings.Contains(stderr.String(), tc.want) || stdout.Len() != 0 {
+			t.Errorf("%v: exit %d, stderr %q (want %q), stdout %q", tc.args, code, stderr.String(), tc.want, stdout.String())
+		}
+	}
+	// Stdio ends cleanly when the client's input ends, saying nothing.
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"mcp", "--no-store"}, strings.NewReader(""), &stdout, &stderr); code != exitOK || stdout.Len() != 0 {
+		t.Errorf("empty stdin: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestMCPHealOverStdio drives the built salve mcp with the Go SDK client:
+// a real heal of a broken Go repository, its record in the run store, and a
+// cancelled heal that leaves nothing behind.
+func TestMCPHealOverStdio(t *testing.T) {
+	needTools(t, "go", "git", "sh", "gofmt")
+	salve, gitAgent := mcpBinaries(t)
+	repo := brokenGoRepo(t)
+	before := repoState(t, repo)
+	cmd := exec.Command(salve, "mcp", "--isolation", "none")
+	cmd.Env = mcpEnv(t, gitAgent)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	progressed := make(chan string, 64)
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+			select {
+			case progressed <- r.Params.Message:
+			default:
+			}
+		}})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "heal", Arguments: map[string]any{
+		"workspace": repo, "cmd": "sh check.sh", "fixers": []string{"rules"}, "max_iterations": 3}})
+	if err != nil {
+		t.Fatalf("heal: %v\n%s", err, stderr.String())
+	}
+	if res.IsError {
+		t.Fatalf("heal: %s\n%s", toolText(res), stderr.String())
+	}
+	var out heal.Results
+	decodeStructured(t, res, &out)
+	if out.Outcome != heal.OutcomeGreen || len(out.Commits) != 2 || out.Branch == "" {
+		t.Fatalf("heal results: outcome %s, %d commits, branch %q: %s", out.Outcome, len(out.Commits), out.Branch, toolText(res))
+	}
+	if !strings.Contains(toolText(res), `IMPORT error in main.go line 6 → Fix: remove unused import "os" and add missing import "strings"`) {
+		t.Errorf("heal text %q", toolText(res))
+	}
+	if repoState(t, repo) != before {
+		t.Error("the heal changed the user's checkout")
+	}
+	if log := git(t, repo, "log", "--format=%s", out.Branch); strings.Count(log, "salve heal: fix ") != 2 {
+		t.Errorf("heal branch log:\n%s", log)
+	}
+	if list := git(t, repo, "worktree", "list"); strings.Count(list, "\n") != 0 {
+		t.Errorf("worktree left behind:\n%s", list)
+	}
+	var view store.RunView
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "runs_show", Arguments: map[string]any{"run": out.RunID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decodeStructured(t, res, &view)
+	if view.Run.Kind != store.KindHeal || view.Run.Status != heal.OutcomeGreen {
+		t.Errorf("recorded run %+v", view.Run)
+	}
+
+	// Bad input that only the heal itself can see.
+	for _, tc := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"workspace": t.TempDir(), "cmd": "true"}, "not a git repository"},
+		{map[string]any{"workspace": repo, "cmd": "true", "branch": "bad..name"}, "bad..name"},
+		{map[string]any{"workspace": repo, "cmd": "true", "branch": out.Branch}, "already exists"},
+		{map[string]any{"workspace": repo, "fixers": []string{"llm"}}, "no model configured"},
+	} {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "heal", Arguments: tc.args})
+		if err != nil {
+			t.Fatalf("heal %v: %v", tc.args, err)
+		}
+		if !res.IsError || !strings.Contains(toolText(res), tc.want) {
+			t.Errorf("heal %v: error %v %q, want %q", tc.args, res.IsError, toolText(res), tc.want)
+		}
+	}
+	if repoState(t, repo) != before {
+		t.Error("a refused heal changed the user's checkout")
+	}
+
+	// A heal whose build hangs, cancelled by the client once it runs.
+	for len(progressed) > 0 {
+		<-progressed
+	}
+	hctx, hcancel := context.WithCancel(ctx)
+	errc := make(chan error, 1)
+	params := &sdk.CallToolParams{Name: "heal", Arguments: map[string]any{"workspace": repo, "cmd": "sleep 120", "fixers": []string{"rules"}}}
+	params.SetProgressToken("hang")
+	go func() { _, err := cs.CallTool(hctx, params); errc <- err }()
+	select {
+	case <-progressed:
+	case <-time.After(time.Minute):
+		t.Fatalf("no progress from the hanging heal\n%s", stderr.String())
+	}
+	time.Sleep(500 * time.Millisecond) // into the build
+	hcancel()
+	if err := <-errc; err == nil {
+		t.Error("the cancelled heal returned no error")
+	}
+	// The server stops the heal and removes its worktree; the user's
+	// checkout is as it was.
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(git(t, repo, "worktree", "list"), "\n") != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the cancelled heal left its worktree:\n%s\n%s", git(t, repo, "worktree", "list"), stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if repoState(t, repo) != before {
+		t.Error("the cancelled heal changed the user's checkout")
+	}
+	// The server is still serving, and recorded the cancelled heal as red.
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "runs_list", Arguments: map[string]any{"kind": "heal"}})
+	if err != nil {
+		t.Fatalf("runs_list after the cancel: %v", err)
+	}
+	var list struct{ Runs []store.Run }
+	decodeStructured(t, res, &list)
+	if len(list.Runs) != 2 || list.Runs[0].Status != heal.OutcomeRed || list.Runs[1].RunID != out.RunID {
+		t.Errorf("heal runs after the cancel: %+v", list.Runs)
+	}
+}
+
+func toolText(res *sdk.CallToolResult) string {
+	if res == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func decodeStructured(t *testing.T, res *sdk.CallToolResult, v any) {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool error: %s", toolText(res))
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("structured content %s: %v", b, err)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a process's writes and the
+// test's reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// nodeMCPClient runs testdata/mcp/client.cjs with the MCP TypeScript SDK,
+// or skips when node or the SDK is missing.
+func nodeMCPClient(t *testing.T, env []string, args ...string) map[string]any {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not found; install Node.js and run scripts/headend/setup.sh")
+	}
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	modules := filepath.Join(root, ".deps", "headend", "node_modules")
+	if _, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		t.Skip("the MCP TypeScript SDK (@modelcontextprotocol/sdk) is not installed; run scripts/headend/setup.sh")
+	}
+	script, _ := filepath.Abs(filepath.Join("testdata", "mcp", "client.cjs"))
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
+	cmd.Env = append(env, "NODE_PATH="+modules)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node client %v: %v\n%s", args, err, stderr.String())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("node output %q: %v\n%s", out, err, stderr.String())
+	}
+	return m
+}
+
+// TestMCPTypeScriptClient drives the built salve mcp with the official MCP
+// TypeScript SDK client, over stdio and over streamable HTTP: it lists the
+// tools, parses a real go build log, heals a broken Go repository and
+// reads the run back.
+func TestMCPTypeScriptClient(t *testing.T) {
+	needTools(t, "go", "git", "sh", "gofmt")
+	salve, gitAgent := mcpBinaries(t)
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			repo := brokenGoRepo(t)
+			before := repoState(t, repo)
+			logFile := filepath.Join(t.TempDir(), "build.log")
+			if err := os.WriteFile(logFile, []byte(goBuildLogOf(t, repo)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			env := mcpEnv(t, gitAgent)
+			var out map[string]any
+			if transport == "stdio" {
+				out = nodeMCPClient(t, env, "stdio", salve, repo, logFile)
+			} else {
+				url, stop := startHTTPServer(t, salve, env)
+				out = nodeMCPClient(t, env, "http", url, repo, logFile)
+				stop()
+			}
+			checkTSClient(t, out)
+			if repoState(t, repo) != before {
+				t.Error("the heal changed the user's checkout")
+			}
+			if list := git(t, repo, "worktree", "list"); strings.Count(list, "\n") != 0 {
+				t.Errorf("worktree left behind:\n%s", list)
+			}
+		})
+	}
+}
+
+// startHTTPServer starts salve mcp --http 0 and returns its /mcp URL and a
+// function that stops it with SIGTERM and checks it exits 0.
+func startHTTPServer(t *testing.T, salve string, env []string) (string, func()) {
+	t.Helper()
+	cmd := exec.Command(salve, "mcp", "--http", "0", "--isolation", "none")
+	cmd.Env = env
+	pr, pw := io.Pipe()
+	cmd.Stderr = pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	urlc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		re := regexp.MustCompile(`serving streamable HTTP at (http://\S+/mcp)`)
+		for sc.Scan() {
+			fmt.Fprintln(&logs, sc.Text())
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				urlc <- m[1]
+			}
+		}
+	}()
+	var url string
+	select {
+	case url = <-urlc:
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("salve mcp --http did not say where it listens:\n%s", logs.String())
+	}
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		_ = cmd.Process.Signal(os.Interrupt)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("salve mcp --http exited with %v:\n%s", err, logs.String())
+			}
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Errorf("salve mcp --http did not stop on SIGINT:\n%s", logs.String())
+		}
+		pw.Close()
+	}
+	t.Cleanup(stop)
+	return url, stop
+}
+
+func checkTSClient(t *testing.T, out map[string]any) {
+	t.Helper()
+	got := jsonString(out["tools"])
+	for _, want := range []string{
+		`{"hasOutputSchema":true,"name":"exec","required":["workspace"]}`,
+		`{"hasOutputSchema":true,"name":"heal","required":["workspace"]}`,
+		`{"hasOutputSchema":true,"name":"parse","required":["log"]}`,
+		`{"hasOutputSchema":true,"name":"runs_list","required":[]}`,
+		`{"hasOutputSchema":true,"name":"runs_show","required":["run"]}`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("tools %s lack %s", got, want)
+		}
+	}
+	parse := jsonString(out["parse"])
+	for _, want := range []string{`"isError":false`, `"count":2`, `"file_path":"main.go"`, `"line_number":6`, `"line_number":11`, `"error_type":"TYPE_ERROR"`, `main.go:11:21: TYPE_ERROR undefined: strings`} {
+		if !strings.Contains(parse, want) {
+			t.Errorf("parse %s lacks %s", parse, want)
+		}
+	}
+	if s := jsonString(out["badParse"]); !strings.Contains(s, `"isError":true`) || !strings.Contains(s, "log") {
+		t.Errorf("bad parse %s", s)
+	}
+	if s := jsonString(out["badHeal"]); !strings.Contains(s, `"isError":true`) || !strings.Contains(s, "does not exist") {
+		t.Errorf("bad heal %s", s)
+	}
+	h := jsonString(out["heal"])
+	for _, want := range []string{`"isError":false`, `"outcome":"green"`, `"status":"fixed"`, `heal green after`} {
+		if !strings.Contains(h, want) {
+			t.Errorf("heal %s lacks %s", h, want)
+		}
+	}
+	if p, _ := out["progress"].([]any); len(p) == 0 {
+		t.Error("the heal sent no progress notifications")
+	}
+	if s := jsonString(out["runsShow"]); !strings.Contains(s, `"isError":false`) || !strings.Contains(s, `"kind":"heal"`) {
+		t.Errorf("runs_show %s", s)
+	}
+	if s := jsonString(out["unknownRun"]); !strings.Contains(s, `"isError":true`) || !strings.Contains(s, `no run \"no-such-run\"`) {
+		t.Errorf("unknown run %s", s)
+	}
+}
+
+func jsonString(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestMCPHTTPSignalDuringHeal stops salve mcp --http with SIGINT while a
+// heal's build hangs: the server cancels the heal, removes its worktree and
+// exits 0.
+func TestMCPHTTPSignalDuringHeal(t *testing.T) {
+	needTools(t, "go", "git", "sh", "sleep")
+	salve, gitAgent := mcpBinaries(t)
+	repo := brokenGoRepo(t)
+	before := repoState(t, repo)
+	url, stop := startHTTPServer(t, salve, mcpEnv(t, gitAgent))
+	progressed := make(chan string, 64)
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+			select {
+			case progressed <- r.Params.Message:
+			default:
+			}
+		}})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	params := &sdk.CallToolParams{Name: "heal", Arguments: map[string]any{"workspace": repo, "cmd": "sleep 120", "fixers": []string{"rules"}}}
+	params.SetProgressToken("sig")
+	errc := make(chan error, 1)
+	go func() {
+		res, err := cs.CallTool(ctx, params)
+		if err == nil && !res.IsError {
+			err = fmt.Errorf("the interrupted heal succeeded: %s", toolText(res))
+		} else {
+			err = nil
+		}
+		errc <- err
+	}()
+	select {
+	case <-progressed:
+	case <-time.After(time.Minute):
+		t.Fatal("no progress from the heal")
+	}
+	time.Sleep(500 * time.Millisecond) // into the build
+	stop()                             // SIGINT; checks the exit status
+	if list := git(t, repo, "worktree", "list"); strings.Count(list, "\n") != 0 {
+		t.Errorf("the interrupted heal left its worktree:\n%s", list)
+	}
+	if repoState(t, repo) != before {
+		t.Error("the interrupted heal changed the user's checkout")
+	}
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the client's call never returned after the server stopped")
+	}
+}
