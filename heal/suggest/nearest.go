@@ -1,0 +1,353 @@
+package suggest
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/logparse"
+)
+
+// nearestApplicability marks a suggestion the tier made itself: the one
+// name in scope nearest to an unresolved one.
+const nearestApplicability = "Nearest"
+
+var reGoUndefined = regexp.MustCompile(`^undefined: ([A-Za-z_]\w*)\s*$`)
+
+// nearest proposes, for Go's "undefined: x" and javac's "cannot find
+// symbol", the name declared in scope nearest to x by edit distance, when
+// exactly one name is nearest and it is close.
+func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contract.BugReport) ([]candidate, error) {
+	switch ext(in.Path) {
+	case ".go":
+		var out []candidate
+		for _, r := range reports {
+			m := reGoUndefined.FindStringSubmatch(firstLine(r.Message))
+			if m == nil {
+				continue
+			}
+			names := goScope(in.Workspace, in.Path, in.Content, r.LineNumber)
+			if c, ok := pick(m[1], names, r); ok {
+				out = append(out, c)
+			}
+		}
+		return out, nil
+	case ".java":
+		c, err := f.rerunFor(ctx, in, reports)
+		if err != nil {
+			return nil, err
+		}
+		var out []candidate
+		for _, r := range reports {
+			for _, s := range c.syms {
+				if s.File != in.Path || s.Line != r.LineNumber {
+					continue
+				}
+				names := javaScope(in.Workspace, in.Path, in.Content, s.Kind)
+				rr := r
+				rr.Column, rr.Message = s.Column, r.Message+": "+s.Kind+" "+s.Name
+				if c, ok := pick(s.Name, names, rr); ok {
+					out = append(out, c)
+				}
+			}
+		}
+		return out, nil
+	}
+	return nil, nil
+}
+
+// pick returns the replacement of name by its unique nearest candidate.
+func pick(name string, names map[string]bool, r contract.BugReport) (candidate, bool) {
+	limit := 1
+	if len(name) > 4 {
+		limit = 2
+	}
+	best, bestD, n := "", limit+1, 0
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if k == name {
+			return candidate{}, false // declared after all: not a misspelling
+		}
+		d := distance(name, k)
+		switch {
+		case d < bestD:
+			best, bestD, n = k, d, 1
+		case d == bestD:
+			n++
+		}
+	}
+	if n != 1 || bestD > limit {
+		return candidate{}, false
+	}
+	conf := ConfNearest
+	if bestD == 2 {
+		conf = ConfNearest2
+	}
+	s := logparse.Suggestion{File: r.FilePath, Line: r.LineNumber, Column: r.Column, Message: r.Message, Tool: r.Tool, Applicability: nearestApplicability,
+		Label: "edit distance " + strconv.Itoa(bestD),
+		Edits: []logparse.Edit{{File: r.FilePath, Line: r.LineNumber, Col: r.Column, Start: -1, End: -1, Old: name, New: best}}}
+	return candidate{s, conf}, true
+}
+
+// distance is the optimal string alignment distance (Levenshtein with
+// adjacent transpositions) between a and b, by bytes.
+func distance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	la, lb := len(a), len(b)
+	if d := la - lb; d > 3 || d < -3 {
+		return 4
+	}
+	prev2 := make([]int, lb+1)
+	prev := make([]int, lb+1)
+	cur := make([]int, lb+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= la; i++ {
+		cur[0] = i
+		for j := 1; j <= lb; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[lb]
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// goUniverse is Go's predeclared identifiers.
+var goUniverse = strings.Fields(`any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear close complex copy delete imag len make max min new panic print println real recover`)
+
+// goScope lists the names in scope at line of a Go file: the predeclared
+// ones, the package's top-level declarations (every file of the folder
+// with the same package clause), the file's imports, and the locals of the
+// enclosing function declared up to the line.
+func goScope(ws, file, content string, line int) map[string]bool {
+	names := map[string]bool{}
+	for _, n := range goUniverse {
+		names[n] = true
+	}
+	fset := token.NewFileSet()
+	self, err := parser.ParseFile(fset, file, content, parser.SkipObjectResolution)
+	if err != nil && self == nil {
+		return names
+	}
+	files := []*ast.File{self}
+	dir := filepath.Join(ws, filepath.FromSlash(path.Dir(file)))
+	if es, err := os.ReadDir(dir); err == nil {
+		for _, e := range es {
+			n := e.Name()
+			if e.IsDir() || !strings.HasSuffix(n, ".go") || n == path.Base(file) || (strings.HasSuffix(n, "_test.go") && !strings.HasSuffix(file, "_test.go")) {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(dir, n))
+			if err != nil {
+				continue
+			}
+			if af, _ := parser.ParseFile(fset, n, b, parser.SkipObjectResolution); af != nil && af.Name != nil && af.Name.Name == self.Name.Name {
+				files = append(files, af)
+			}
+		}
+	}
+	for _, af := range files {
+		for _, d := range af.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					names[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				addSpecs(names, d.Specs)
+			}
+		}
+	}
+	for _, is := range self.Imports {
+		p, _ := strconv.Unquote(is.Path.Value)
+		switch {
+		case is.Name != nil:
+			names[is.Name.Name] = true
+		default:
+			names[p[strings.LastIndex(p, "/")+1:]] = true
+		}
+	}
+	delete(names, "_")
+	delete(names, ".")
+	for _, d := range self.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fset.Position(fd.Pos()).Line > line || fset.Position(fd.End()).Line < line {
+			continue
+		}
+		ast.Inspect(fd, func(n ast.Node) bool {
+			if n == nil || fset.Position(n.Pos()).Line > line {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.Field:
+				for _, id := range x.Names {
+					names[id.Name] = true
+				}
+			case *ast.AssignStmt:
+				if x.Tok == token.DEFINE {
+					for _, e := range x.Lhs {
+						if id, ok := e.(*ast.Ident); ok {
+							names[id.Name] = true
+						}
+					}
+				}
+			case *ast.RangeStmt:
+				if x.Tok == token.DEFINE {
+					for _, e := range []ast.Expr{x.Key, x.Value} {
+						if id, ok := e.(*ast.Ident); ok {
+							names[id.Name] = true
+						}
+					}
+				}
+			case *ast.DeclStmt:
+				if gd, ok := x.Decl.(*ast.GenDecl); ok {
+					addSpecs(names, gd.Specs)
+				}
+			}
+			return true
+		})
+	}
+	delete(names, "_")
+	return names
+}
+
+func addSpecs(names map[string]bool, specs []ast.Spec) {
+	for _, s := range specs {
+		switch s := s.(type) {
+		case *ast.ValueSpec:
+			for _, id := range s.Names {
+				names[id.Name] = true
+			}
+		case *ast.TypeSpec:
+			names[s.Name.Name] = true
+		}
+	}
+}
+
+var (
+	reJavaVar    = regexp.MustCompile(`[\w$>\]]\s+([a-zA-Z_$][\w$]*)\s*(?:=[^=]|;|,|\)|:[^:])`)
+	reJavaMethod = regexp.MustCompile(`([a-zA-Z_$][\w$]*)\s*\([^;{}()]*\)\s*(?:throws\s+[\w$.,\s]+)?\{`)
+	reJavaType   = regexp.MustCompile(`\b(?:class|interface|enum|record)\s+([A-Z][\w$]*)`)
+	reJavaImport = regexp.MustCompile(`(?m)^\s*import\s+(?:static\s+)?[\w.$]*\.([\w$]+)\s*;`)
+	javaKeywords = map[string]bool{}
+)
+
+func init() {
+	for _, k := range strings.Fields(`abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while var record yield true false null`) {
+		javaKeywords[k] = true
+	}
+}
+
+// javaScope lists the names of a kind javac could not find, declared in
+// the file or the other files of its folder (the package): variables
+// (fields, parameters, locals), methods, or types (with the simple names
+// of the file's imports and the common java.lang types).
+func javaScope(ws, file, content, kind string) map[string]bool {
+	srcs := []string{stripJava(content)}
+	dir := filepath.Join(ws, filepath.FromSlash(path.Dir(file)))
+	if es, err := os.ReadDir(dir); err == nil {
+		for _, e := range es {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".java") || e.Name() == path.Base(file) {
+				continue
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) < 1<<20 {
+				srcs = append(srcs, stripJava(string(b)))
+			}
+		}
+	}
+	names := map[string]bool{}
+	add := func(re *regexp.Regexp, s string) {
+		for _, m := range re.FindAllStringSubmatch(s, -1) {
+			if !javaKeywords[m[1]] {
+				names[m[1]] = true
+			}
+		}
+	}
+	switch kind {
+	case "variable":
+		add(reJavaVar, srcs[0]) // locals and fields of this file; other files' fields are not in scope unqualified
+	case "method":
+		add(reJavaMethod, srcs[0])
+	case "class", "interface", "enum", "record":
+		for _, s := range srcs {
+			add(reJavaType, s)
+		}
+		add(reJavaImport, srcs[0])
+		for _, n := range javaLang {
+			names[n] = true
+		}
+	}
+	return names
+}
+
+// javaLang is the java.lang types every Java file sees unqualified.
+var javaLang = strings.Fields(`Boolean Byte Character Class ClassLoader Double Enum Error Exception Float IllegalArgumentException IllegalStateException IndexOutOfBoundsException Integer InterruptedException Iterable Long Math NullPointerException Number NumberFormatException Object Override Process ProcessBuilder Record Runnable Runtime RuntimeException Short StackOverflowError String StringBuffer StringBuilder System Thread Throwable UnsupportedOperationException Void AutoCloseable CharSequence Comparable Cloneable Deprecated FunctionalInterface SuppressWarnings SafeVarargs ArithmeticException ArrayIndexOutOfBoundsException ClassCastException ClassNotFoundException CloneNotSupportedException OutOfMemoryError AssertionError`)
+
+// stripJava blanks Java comments and string and char literals, so that
+// declarations are found in code only.
+func stripJava(s string) string {
+	b := []byte(s)
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				b[i] = ' '
+				i++
+			}
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
+			for i < len(b) && !(b[i] == '*' && i+1 < len(b) && b[i+1] == '/') {
+				if b[i] != '\n' {
+					b[i] = ' '
+				}
+				i++
+			}
+			if i+1 < len(b) {
+				b[i], b[i+1] = ' ', ' '
+				i++
+			}
+		case b[i] == '"' || b[i] == '\'':
+			q := b[i]
+			i++
+			for i < len(b) && b[i] != q && b[i] != '\n' {
+				if b[i] == '\\' && i+1 < len(b) {
+					b[i] = ' '
+					i++
+				}
+				b[i] = ' '
+				i++
+			}
+		}
+	}
+	return string(b)
+}
