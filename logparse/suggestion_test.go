@@ -42,7 +42,7 @@ fix-it:"/usr/include/stdio.h":{5:1-5:2}:"y"
 1 error
 `
 	eslintLog = `[{"filePath":"/w/app.js","messages":[{"ruleId":"semi","severity":2,"message":"Missing semicolon.","line":1,"column":14,"fix":{"range":[13,13],"text":";"}},{"ruleId":"eqeqeq","severity":2,"message":"Expected '===' and instead saw '=='.","line":4,"column":9,"suggestions":[{"fix":{"range":[70,72],"text":"==="}}]}]},{"filePath":"/elsewhere/x.js","messages":[{"ruleId":"semi","line":1,"column":1,"fix":{"range":[0,0],"text":";"}}]}]`
-	tscLog = `src/main.ts(4,9): error TS6133: 'scale' is declared but its value is never read.
+	tscLog    = `src/main.ts(4,9): error TS6133: 'scale' is declared but its value is never read.
 src/main.ts(5,34): error TS2339: Property 'yy' does not exist on type 'Point'.
 src/main.ts(5,46): error TS2552: Cannot find name 'scal'. Did you mean 'scale'?
 src/b.ts:3:7 - error TS2551: Property 'lenght' does not exist on type 'string[]'. Did you mean 'length'?

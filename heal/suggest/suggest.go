@@ -359,7 +359,7 @@ func wordSpans(content string, idx []int, e logparse.Edit) ([]span, bool) {
 }
 
 // codeMask marks the bytes of a line that are code: not inside a string
-// literal ('', "", ``) and not after a line comment (#, //).
+// literal (”, "", “) and not after a line comment (#, //).
 func codeMask(line string) []bool {
 	m := make([]bool, len(line))
 	var quote byte
