@@ -52,7 +52,7 @@ var table = []rule{
 	{name: "go-imports", langs: []string{".go"}, fix: fixGoImports},
 	{name: "go-unused-var", langs: []string{".go"}, fix: fixGoUnusedVar},
 	{name: "gofmt", langs: []string{".go"}, fix: fixGofmt},
-	{name: "c-semicolon", langs: []string{".c", ".h", ".cc", ".cpp", ".java", ".js", ".mjs", ".cjs", ".ts", ".cs"}, fix: fixSemicolon},
+	{name: "c-semicolon", langs: []string{".c", ".h", ".cc", ".cpp", ".java", ".js", ".mjs", ".cjs", ".ts", ".cs", ".rs"}, fix: fixSemicolon},
 	{name: "py-indent-mix", langs: []string{".py"}, fix: fixPyIndent},
 	{name: "external", langs: []string{".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs"}, fix: fixExternal},
 }
