@@ -54,6 +54,8 @@ var table = []rule{
 	{name: "gofmt", langs: []string{".go"}, fix: fixGofmt},
 	{name: "c-semicolon", langs: []string{".c", ".h", ".cc", ".cpp", ".java", ".js", ".mjs", ".cjs", ".ts", ".cs", ".rs"}, fix: fixSemicolon},
 	{name: "py-indent-mix", langs: []string{".py"}, fix: fixPyIndent},
+	{name: "py-imports", langs: []string{".py"}, fix: fixPyImports},
+	{name: "java-imports", langs: []string{".java"}, fix: fixJavaImports},
 	{name: "external", langs: []string{".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs"}, fix: fixExternal},
 }
 
