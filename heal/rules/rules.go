@@ -56,6 +56,8 @@ var table = []rule{
 	{name: "py-indent-mix", langs: []string{".py"}, fix: fixPyIndent},
 	{name: "py-imports", langs: []string{".py"}, fix: fixPyImports},
 	{name: "java-imports", langs: []string{".java"}, fix: fixJavaImports},
+	{name: "js-imports", langs: []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}, fix: fixJSImports},
+	{name: "unused", langs: []string{".py", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".c", ".h", ".cc", ".cpp", ".cxx"}, fix: fixUnused},
 	{name: "external", langs: []string{".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs"}, fix: fixExternal},
 }
 
