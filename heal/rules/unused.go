@@ -161,8 +161,8 @@ func dropJSImport(line, name string) (string, bool) {
 	}
 	t := strings.TrimSpace(line)
 	q := regexp.QuoteMeta(name)
-	if regexp.MustCompile(`^import\s+(?:type\s+)?(?:\*\s+as\s+)?` + q + `\s+from\s`).MatchString(t) ||
-		regexp.MustCompile(`^(?:const|let|var)\s+` + q + `\s*=\s*require\(`).MatchString(t) {
+	if regexp.MustCompile(`^import\s+(?:type\s+)?(?:\*\s+as\s+)?`+q+`\s+from\s`).MatchString(t) ||
+		regexp.MustCompile(`^(?:const|let|var)\s+`+q+`\s*=\s*require\(`).MatchString(t) {
 		return "", true
 	}
 	if m := regexp.MustCompile(`^(\s*(?:const|let|var)\s*)\{([^}]*)\}(\s*=\s*require\(.*)$`).FindStringSubmatch(line); m != nil {
