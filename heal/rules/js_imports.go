@@ -134,6 +134,9 @@ func jsStyleOf(ws, file, content string) jsStyle {
 			imports = append(imports, strings.TrimSpace(l))
 		}
 	}
+	if strings.Count(content, "'") > strings.Count(content, `"`) {
+		st.quote = "'"
+	}
 	if len(imports) > 0 {
 		single, semi := 0, 0
 		for _, l := range imports {
@@ -144,6 +147,7 @@ func jsStyleOf(ws, file, content string) jsStyle {
 				semi++
 			}
 		}
+		st.quote = `"`
 		if single*2 > len(imports) {
 			st.quote = "'"
 		}
