@@ -3,7 +3,7 @@
 // (go/parser, go/format), a few built-in rules for frequent mechanical
 // errors (an unused Go variable, a missing semicolon in C-like languages, a
 // Python tab/space indentation mix), and the ecosystem's own fixers
-// (ruff --fix, eslint --fix, cargo fix) when they are installed, run
+// (ruff --fix, eslint --fix) when they are installed, run
 // through sandbox.Run. Every rule edits only near the reported lines, and
 // the confidence of a fix is the lowest confidence of the rules it used:
 // how mechanical the edit is.
@@ -58,7 +58,7 @@ var table = []rule{
 	{name: "java-imports", langs: []string{".java"}, fix: fixJavaImports},
 	{name: "js-imports", langs: []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}, fix: fixJSImports},
 	{name: "unused", langs: []string{".py", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".c", ".h", ".cc", ".cpp", ".cxx"}, fix: fixUnused},
-	{name: "external", langs: []string{".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs"}, fix: fixExternal},
+	{name: "external", langs: []string{".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"}, fix: fixExternal},
 }
 
 // Fixer is the rules tier. The zero value is ready to use: external fixers

@@ -30,6 +30,26 @@ fn main() {
 		maxLines: 5,
 	},
 	{
+		name: "rust-unused-machine-applicable", tools: []string{"cargo"}, cmd: "cargo build --quiet",
+		files: map[string]string{
+			"Cargo.toml": "[package]\nname = \"lint\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+			".gitignore": "/target\n",
+			"src/main.rs": `#![deny(unused)]
+use std::collections::HashMap;
+use std::fmt;
+
+fn main() {
+    let unused_total = 3;
+    let m: HashMap<i32, i32> = HashMap::new();
+    println!("{}", m.len());
+}
+`,
+		},
+		want: []string{"suggest: IMPORT error in src/main.rs line 3 → Fix: rustc's suggestion for line 3 (remove the whole `use` item): remove `use std::fmt;`",
+			"if this is intentional, prefix it with an underscore): replace `unused_total` with `_unused_total`"},
+		maxLines: 3,
+	},
+	{
 		name: "c-fixit", tools: []string{"cc"}, cmd: "cc -Wall -o /dev/null stats.c",
 		files: map[string]string{
 			"stats.c": `#include <stdio.h>
