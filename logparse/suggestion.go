@@ -416,6 +416,9 @@ var didYouMean = []struct {
 	{"tsc", regexp.MustCompile(`Cannot find name '([\w$]+)'\. Did you mean '([\w$]+)'\?`)},
 	{"tsc", regexp.MustCompile(`Property '([\w$]+)' does not exist on type .*\. Did you mean '([\w$]+)'\?`)},
 	{"tsc", regexp.MustCompile(`has no exported member named '([\w$]+)'\. Did you mean '([\w$]+)'\?`)},
+	// go (types2): x.f undefined (type T has no field or method f, but
+	// does have method F).
+	{"go", regexp.MustCompile(`has no field or method (\w+), but does have (?:exported )?(?:field|method) (\w+)\)`)},
 	// gcc and clang, with gcc's typographic quotes or plain ones.
 	{"cc", regexp.MustCompile(`['‘](\w+)['’] (?:undeclared|was not declared in this scope)[^;]*; did you mean ['‘](\w+)['’]\?`)},
 	{"cc", regexp.MustCompile(`(?:use of undeclared identifier|unknown type name|implicit declaration of function|no member named) ['‘](\w+)['’][^;]*; did you mean ['‘](\w+)['’]\?`)},
@@ -424,12 +427,13 @@ var didYouMean = []struct {
 }
 
 // HintFromReport returns the "did you mean" suggestion a bug report's own
-// message holds (gcc, clang, Python 3.10+, tsc), as one edit replacing the
+// message holds (gcc, clang, Python 3.10+, tsc, go), as one edit replacing the
 // written name on the reported line (at its column when known). ok is
 // false when the message proposes nothing.
 func HintFromReport(b contract.BugReport) (Suggestion, bool) {
 	msg := firstLineOf(b.Message)
-	if !strings.Contains(strings.ToLower(msg), "did you mean") || b.LineNumber < 1 {
+	low := strings.ToLower(msg)
+	if !strings.Contains(low, "did you mean") && !strings.Contains(low, "but does have") || b.LineNumber < 1 {
 		return Suggestion{}, false
 	}
 	for _, d := range didYouMean {

@@ -119,6 +119,8 @@ func TestHintFromReport(t *testing.T) {
 		{"‘struct point’ has no member named ‘z’; did you mean ‘x’?", "z", "x"},
 		{"Cannot find name 'consol'. Did you mean 'console'?", "consol", "console"},
 		{"Property 'lenght' does not exist on type 'string[]'. Did you mean 'length'?", "lenght", "length"},
+		{"t.hello undefined (type T has no field or method hello, but does have method Hello)", "hello", "Hello"},
+		{"t.Name undefined (type T has no field or method Name, but does have field name)", "Name", "name"},
 		{"NameError: name 'x' is not defined", "", ""},
 		{"cannot find value `countr` in this scope", "", ""},
 	} {
@@ -165,6 +167,11 @@ func FuzzSuggestions(f *testing.F) {
 				t.Fatalf("two parses differ")
 			}
 		}
+		for _, d := range ParseGoDiagnostics(log, root) {
+			if d.Line < 1 || strings.HasPrefix(d.File, "/") || strings.HasPrefix(d.File, "../") {
+				t.Fatalf("bad diagnostic %+v", d)
+			}
+		}
 		for _, s := range ParseJavacSymbols(log, root) {
 			if s.Line < 1 && s.Line != 0 || strings.HasPrefix(s.File, "/") || strings.HasPrefix(s.File, "../") || s.Name == "" {
 				t.Fatalf("bad symbol %+v", s)
@@ -174,4 +181,17 @@ func FuzzSuggestions(f *testing.F) {
 			t.Fatalf("bad hint %+v", s)
 		}
 	})
+}
+
+func TestParseGoDiagnostics(t *testing.T) {
+	log := "# example.com/g\n./main.go:14:6: undefined: fmt.Prinln\n./main.go:14:36: t.hello undefined (type T has no field or method hello, but does have method Hello)\nvet: ./a.go:3:2: x declared and not used\n/usr/lib/go/src/fmt/print.go:1:1: foreign\n"
+	got := ParseGoDiagnostics(log, "/w/g")
+	want := []Diagnostic{
+		{File: "main.go", Line: 14, Column: 6, Message: "undefined: fmt.Prinln"},
+		{File: "main.go", Line: 14, Column: 36, Message: "t.hello undefined (type T has no field or method hello, but does have method Hello)"},
+		{File: "a.go", Line: 3, Column: 2, Message: "x declared and not used"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
 }

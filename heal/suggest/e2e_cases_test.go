@@ -129,6 +129,32 @@ func main() {
 		maxLines: 2,
 	},
 	{
+		name: "go-package-member-and-method-hint", tools: []string{"go"}, cmd: "go vet ./...",
+		files: map[string]string{
+			"go.mod": "module example.com/greet\n\ngo 1.21\n",
+			"main.go": `package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+type greeter struct{ name string }
+
+// Hello greets by name.
+func (g greeter) Hello() string { return "hello " + g.name }
+
+func main() {
+	g := greeter{"ann"}
+	fmt.Prinln(strings.ToUpper(g.hello()))
+}
+`,
+		},
+		want: []string{"suggest: TYPE_ERROR error in main.go line 15 → Fix: go's \"did you mean\" for line 15: replace `hello` with `Hello`",
+			"the nearest name in scope for line 15 (edit distance 1): replace `fmt.Prinln` with `fmt.Println`"},
+		maxLines: 4,
+	},
+	{
 		name: "java-nearest-name", tools: []string{"javac"}, cmd: "mkdir -p out && javac -d out src/demo/Main.java",
 		files: map[string]string{
 			".gitignore": "out/\n",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,33 +24,42 @@ import (
 // real toolchains, and check that the rules and suggest tiers heal them
 // with minimal diffs, leaving the user's checkout untouched.
 
-var salveBin, gitAgentBin string
+var (
+	salveBin, gitAgentBin string
+	binDir                string
+	buildOnce             sync.Once
+	buildErr              error
+)
 
 func TestMain(m *testing.M) {
-	flag.Parse()
-	if testing.Short() {
-		os.Exit(m.Run())
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
 	}
-	dir, err := os.MkdirTemp("", "suggest-e2e-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := func() int {
-		defer os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// binaries builds salve and git_agent once, for the tests that run them.
+func binaries(t *testing.T) {
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "suggest-e2e-bin-")
+		if buildErr != nil {
+			return
+		}
 		for _, name := range []string{"salve", "git_agent"} {
-			bin := filepath.Join(dir, name)
+			bin := filepath.Join(binDir, name)
 			env := sandbox.MergeEnv(sandbox.AllowedEnv(), map[string]string{"CGO_ENABLED": "0"})
 			res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: "go", Args: []string{"build", "-o", bin, "github.com/salve-dev/salve/cmd/" + name}, Env: env, Timeout: 10 * time.Minute})
 			if err != nil || res.ExitCode != 0 {
-				fmt.Fprintf(os.Stderr, "build %s: %v %s\n", name, err, res.Stderr)
-				return 1
+				buildErr = fmt.Errorf("build %s: %v %s", name, err, res.Stderr)
+				return
 			}
 		}
-		salveBin, gitAgentBin = filepath.Join(dir, "salve"), filepath.Join(dir, "git_agent")
-		return m.Run()
-	}()
-	os.Exit(code)
+		salveBin, gitAgentBin = filepath.Join(binDir, "salve"), filepath.Join(binDir, "git_agent")
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
 }
 
 // healCase is one broken project and what healing it must give.
@@ -78,6 +87,7 @@ func TestHealEndToEnd(t *testing.T) {
 					t.Skipf("%s is not installed (scripts/heal/setup.sh installs it): this test needs it", tool)
 				}
 			}
+			binaries(t)
 			runCase(t, c)
 		})
 	}

@@ -6,9 +6,11 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +24,10 @@ import (
 // name in scope nearest to an unresolved one.
 const nearestApplicability = "Nearest"
 
-var reGoUndefined = regexp.MustCompile(`^undefined: ([A-Za-z_]\w*)\s*$`)
+var (
+	reGoUndefined  = regexp.MustCompile(`^undefined: ([A-Za-z_]\w*)\s*$`)
+	reGoUndefinedQ = regexp.MustCompile(`^undefined: ([A-Za-z_]\w*)\.([A-Z]\w*)\s*$`)
+)
 
 // nearest proposes, for Go's "undefined: x" and javac's "cannot find
 // symbol", the name declared in scope nearest to x by edit distance, when
@@ -32,7 +37,17 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 	case ".go":
 		var out []candidate
 		for _, r := range reports {
-			m := reGoUndefined.FindStringSubmatch(firstLine(r.Message))
+			msg := firstLine(r.Message)
+			if m := reGoUndefinedQ.FindStringSubmatch(msg); m != nil {
+				names := goExported(in.Workspace, in.Path, in.Content, m[1])
+				if c, ok := pick(m[2], names, r); ok {
+					e := &c.s.Edits[0]
+					e.Old, e.New, e.Col = m[1]+"."+e.Old, m[1]+"."+e.New, r.Column
+					out = append(out, c)
+				}
+				continue
+			}
+			m := reGoUndefined.FindStringSubmatch(msg)
 			if m == nil {
 				continue
 			}
@@ -351,3 +366,110 @@ func stripJava(s string) string {
 	}
 	return string(b)
 }
+
+// goExported lists the exported top-level names of the package a Go file
+// imports as pkg: a standard library package (GOROOT's sources), or a
+// package of the file's own module. Other modules' packages are not read.
+func goExported(ws, file, content, pkg string) map[string]bool {
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, file, content, parser.ImportsOnly)
+	if err != nil {
+		return nil
+	}
+	imp := ""
+	for _, is := range af.Imports {
+		p, _ := strconv.Unquote(is.Path.Value)
+		name := p[strings.LastIndex(p, "/")+1:]
+		if is.Name != nil {
+			name = is.Name.Name
+		}
+		if name == pkg {
+			imp = p
+		}
+	}
+	if imp == "" {
+		return nil
+	}
+	var dir string
+	if root := goroot(); root != "" && !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") {
+		dir = filepath.Join(root, filepath.FromSlash(imp))
+	} else if mdir, mod := goModule(ws, filepath.Join(ws, filepath.FromSlash(path.Dir(file)))); mod != "" && (imp == mod || strings.HasPrefix(imp, mod+"/")) {
+		dir = filepath.Join(mdir, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(imp, mod), "/")))
+	}
+	if dir == "" {
+		return nil
+	}
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, e := range es {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			continue
+		}
+		f, _ := parser.ParseFile(fset, n, b, parser.SkipObjectResolution)
+		if f == nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.IsExported() {
+					names[d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				tmp := map[string]bool{}
+				addSpecs(tmp, d.Specs)
+				for k := range tmp {
+					if ast.IsExported(k) {
+						names[k] = true
+					}
+				}
+			}
+		}
+	}
+	return names
+}
+
+// goroot finds the standard library's sources: $GOROOT, else the folder
+// above the bin/ holding the go found in PATH.
+func goroot() string {
+	if r := os.Getenv("GOROOT"); r != "" {
+		return filepath.Join(r, "src")
+	}
+	if g, err := exec.LookPath("go"); err == nil {
+		if real, err := filepath.EvalSymlinks(g); err == nil {
+			return filepath.Join(filepath.Dir(filepath.Dir(real)), "src")
+		}
+	}
+	if r := runtime.GOROOT(); r != "" { //nolint:staticcheck // a fallback for builds that keep it
+		return filepath.Join(r, "src")
+	}
+	return ""
+}
+
+// goModule walks up from dir to the workspace looking for go.mod and
+// returns its folder and module path.
+func goModule(ws, dir string) (string, string) {
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			if m := reModule.FindSubmatch(b); m != nil {
+				return dir, strings.Trim(string(m[1]), `"`)
+			}
+			return "", ""
+		}
+		if dir == ws || len(dir) <= len(ws) {
+			return "", ""
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+var reModule = regexp.MustCompile(`(?m)^module\s+(\S+)`)

@@ -19,6 +19,7 @@ import (
 type cached struct {
 	sugs   []logparse.Suggestion
 	syms   []logparse.MissingSymbol
+	diags  []logparse.Diagnostic
 	hashes map[string][32]byte
 }
 
@@ -28,6 +29,8 @@ type rerun struct {
 	key   string
 	cmd   string
 	parse func(log string) ([]logparse.Suggestion, []logparse.MissingSymbol)
+	// diags reads the diagnostics of a re-run whose tool gives text only.
+	diags func(log string) []logparse.Diagnostic
 }
 
 // structured returns the suggestions of a structured re-run for the
@@ -61,9 +64,14 @@ func (f *Fixer) rerunFor(ctx context.Context, in heal.FixInput, reports []contra
 	if err != nil {
 		return cached{}, nil // the re-run could not start: no structured suggestions
 	}
-	sugs, syms := r.parse(out.BuildLog)
-	c = cached{sugs: sugs, syms: syms, hashes: map[string][32]byte{}}
-	for _, p := range touched(sugs, syms, in.Path) {
+	c = cached{hashes: map[string][32]byte{}}
+	if r.parse != nil {
+		c.sugs, c.syms = r.parse(out.BuildLog)
+	}
+	if r.diags != nil {
+		c.diags = r.diags(out.BuildLog)
+	}
+	for _, p := range touched(c.sugs, c.syms, in.Path) {
 		if b, err := os.ReadFile(filepath.Join(in.Workspace, filepath.FromSlash(p))); err == nil {
 			c.hashes[p] = sha256.Sum256(b)
 		}
@@ -95,7 +103,8 @@ func touched(sugs []logparse.Suggestion, syms []logparse.MissingSymbol, self str
 	return out
 }
 
-// rerunOf picks the structured re-run for a file: cargo's JSON for Rust,
+// rerunOf picks the structured re-run for a file: go build's every
+// type error (-gcflags=-e) for Go, cargo's JSON for Rust,
 // the C compiler's parseable fix-its for C and C++, javac's "symbol:"
 // lines for Java, eslint's JSON for a file eslint reported.
 func rerunOf(ws, file, content string, reports []contract.BugReport) (rerun, bool) {
@@ -112,6 +121,20 @@ func rerunOf(ws, file, content string, reports []contract.BugReport) (rerun, boo
 		root := filepath.Join(ws, filepath.FromSlash(dir))
 		return rerun{key: "cargo:" + dir, cmd: cdCmd(dir, args), parse: func(log string) ([]logparse.Suggestion, []logparse.MissingSymbol) {
 			return prefix(dir, logparse.ParseRustJSON(log, root)), nil
+		}}, true
+	case ".go":
+		dir := path.Dir(file)
+		args := "go build -gcflags=-e -o /dev/null ."
+		if strings.HasSuffix(file, "_test.go") {
+			args = "go vet ."
+		}
+		root := filepath.Join(ws, filepath.FromSlash(dir))
+		return rerun{key: "go:" + dir, cmd: cdCmd(dir, args), diags: func(log string) []logparse.Diagnostic {
+			ds := logparse.ParseGoDiagnostics(log, root)
+			for i := range ds {
+				ds[i].File = path.Join(dir, ds[i].File)
+			}
+			return ds
 		}}, true
 	case ".c", ".cc", ".cpp", ".cxx", ".c++", ".m":
 		cc := "${CC:-cc}"

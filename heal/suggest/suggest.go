@@ -77,7 +77,10 @@ type candidate struct {
 // each diagnostic on it. It returns an error wrapping heal.ErrNoFix when
 // no suggestion applies.
 func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, error) {
-	reports := in.Reports()
+	reports, err := f.withLineDiagnostics(ctx, in, in.Reports())
+	if err != nil {
+		return contract.FixResult{}, err
+	}
 	var cands []candidate
 	for _, r := range reports {
 		if s, ok := logparse.HintFromReport(r); ok && s.File == in.Path {
@@ -110,6 +113,37 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		return contract.FixResult{}, fmt.Errorf("suggest: the suggestions change nothing in %s: %w", in.Path, heal.ErrNoFix)
 	}
 	return contract.FixResult{PatchedContent: out, FixReason: strings.Join(reasons, "; "), ConfidenceScore: conf, Fixer: Name}, nil
+}
+
+// withLineDiagnostics adds to the reports the other diagnostics a
+// structured re-run gives for the reported lines (a bug report keeps one
+// per line), so that all the slips of a line are fixed together: fixing
+// one alone would uncover the next, which the orchestrator counts as a new
+// error.
+func (f *Fixer) withLineDiagnostics(ctx context.Context, in heal.FixInput, reports []contract.BugReport) ([]contract.BugReport, error) {
+	if ext(in.Path) != ".go" {
+		return reports, nil
+	}
+	c, err := f.rerunFor(ctx, in, reports)
+	if err != nil {
+		return nil, err
+	}
+	lines := map[int]bool{}
+	have := map[string]bool{}
+	for _, r := range reports {
+		lines[r.LineNumber] = true
+		have[fmt.Sprintf("%d|%s", r.LineNumber, firstLine(r.Message))] = true
+	}
+	out := reports
+	for _, d := range c.diags {
+		key := fmt.Sprintf("%d|%s", d.Line, d.Message)
+		if d.File != in.Path || !lines[d.Line] || have[key] {
+			continue
+		}
+		have[key] = true
+		out = append(out, contract.BugReport{FilePath: d.File, LineNumber: d.Line, Column: d.Column, Message: d.Message, Tool: "go", ErrorType: contract.ErrTypeError})
+	}
+	return out, nil
 }
 
 // confidence maps an applicability to the tier's confidence; 0 means the
