@@ -74,6 +74,26 @@ int main(void) {
 		maxLines: 2,
 	},
 	{
+		name: "c-fixit-with-make-and-headers", tools: []string{"cc", "make"}, cmd: "make",
+		files: map[string]string{
+			".gitignore":     "app\n",
+			"Makefile":       "app: src/main.c src/area.c include/area.h\n\tcc -Wall -Iinclude -o app src/main.c src/area.c\n",
+			"include/area.h": "#ifndef AREA_H\n#define AREA_H\n\nstruct rect { int width; int height; };\n\nint area(struct rect r);\n\n#endif\n",
+			"src/area.c":     "#include \"area.h\"\n\nint area(struct rect r) { return r.width * r.height; }\n",
+			"src/main.c": `#include <stdio.h>
+#include "area.h"
+
+int main(void) {
+    struct rect r = {2, 3};
+    printf("%d\n", area(r) + r.widht);
+    return 0;
+}
+`,
+		},
+		want:     []string{"suggest: TYPE_ERROR error in src/main.c line 6 → Fix: cc's suggestion for line 6: replace `widht` with `width`"},
+		maxLines: 2,
+	},
+	{
 		name: "cpp-include-fixit", tools: []string{"c++"}, cmd: "c++ -o /dev/null main.cpp",
 		files: map[string]string{
 			"main.cpp": `#include <vector>

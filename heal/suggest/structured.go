@@ -141,7 +141,11 @@ func rerunOf(ws, file, content string, reports []contract.BugReport) (rerun, boo
 		if ext(file) != ".c" && ext(file) != ".m" {
 			cc = "${CXX:-c++}"
 		}
-		cmd := cc + " -fsyntax-only -fdiagnostics-parseable-fixits -I" + quote(path.Dir(file)) + " -I. -Iinclude " + quote("./"+file)
+		cmd := cc + " -fsyntax-only -fdiagnostics-parseable-fixits -I" + quote(path.Dir(file)) + " -I."
+		for _, d := range headerDirs(ws) {
+			cmd += " -I" + quote(d)
+		}
+		cmd += " " + quote("./"+file)
 		return rerun{key: "cc:" + file, cmd: cmd, parse: func(log string) ([]logparse.Suggestion, []logparse.MissingSymbol) {
 			return logparse.ParseFixits(log, ws), nil
 		}}, true
@@ -251,4 +255,38 @@ func javaSourceRoot(file, content string) string {
 		return strings.TrimSuffix(dir, "/"+pkg)
 	}
 	return dir
+}
+
+// headerDirs lists the project's folders that hold C or C++ headers (at
+// most 32, build output and dependency folders skipped), for the include
+// path of a one-file re-run that does not know the build's own flags.
+func headerDirs(ws string) []string {
+	seen := map[string]bool{}
+	var out []string
+	n := 0
+	_ = filepath.WalkDir(ws, func(p string, d os.DirEntry, err error) error {
+		if err != nil || len(out) >= 32 || n > 50000 {
+			return filepath.SkipAll
+		}
+		n++
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "node_modules", "target", "build", "out", "vendor", "third_party", ".cache":
+				if p != ws {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".h", ".hh", ".hpp", ".hxx":
+			rel, err := filepath.Rel(ws, filepath.Dir(p))
+			if err == nil && rel != "." && !seen[rel] {
+				seen[rel] = true
+				out = append(out, filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	return out
 }
