@@ -131,6 +131,25 @@ print(mean([1, 2, 3]))
 		maxLines: 2,
 	},
 	{
+		name: "python-nearest-attribute", tools: []string{"python3"}, cmd: "python3 app.py",
+		files: map[string]string{
+			"app.py": `class User:
+    """A named user."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def greet(self):
+        return "hi " + self.nmae
+
+
+print(User("ann").greet())
+`,
+		},
+		want:     []string{"suggest: TYPE_ERROR error in app.py line 8 → Fix: the nearest name in scope for line 8 (edit distance 1): replace `self.nmae` with `self.name`"},
+		maxLines: 2,
+	},
+	{
 		name: "go-nearest-name", tools: []string{"go"}, cmd: "go build ./...",
 		files: map[string]string{
 			"go.mod": "module example.com/tally\n\ngo 1.21\n",

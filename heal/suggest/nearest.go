@@ -57,6 +57,34 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 			}
 		}
 		return out, nil
+	case ".py":
+		var out []candidate
+		for _, r := range reports {
+			if _, ok := logparse.HintFromReport(r); ok {
+				continue // Python named the fix itself
+			}
+			msg := firstLine(r.Message)
+			if m := rePyNameError.FindStringSubmatch(msg); m != nil {
+				if c, ok := pick(m[1], pyScope(in.Content), r); ok {
+					out = append(out, c)
+				}
+				continue
+			}
+			m := rePyAttrError.FindStringSubmatch(msg)
+			if m == nil || r.LineNumber < 1 {
+				continue
+			}
+			ls := strings.Split(in.Content, "\n")
+			if r.LineNumber > len(ls) || !regexp.MustCompile(`\bself\.`+regexp.QuoteMeta(m[1])+`\b`).MatchString(ls[r.LineNumber-1]) {
+				continue
+			}
+			if c, ok := pick(m[1], pySelfAttrs(in.Content), r); ok {
+				e := &c.s.Edits[0]
+				e.Old, e.New, e.Col = "self."+e.Old, "self."+e.New, 0
+				out = append(out, c)
+			}
+		}
+		return out, nil
 	case ".java":
 		c, err := f.rerunFor(ctx, in, reports)
 		if err != nil {
@@ -473,3 +501,77 @@ func goModule(ws, dir string) (string, string) {
 }
 
 var reModule = regexp.MustCompile(`(?m)^module\s+(\S+)`)
+
+var (
+	rePyNameError = regexp.MustCompile(`^NameError: name '(\w+)' is not defined\.?$`)
+	rePyAttrError = regexp.MustCompile(`^AttributeError: '\w+' object has no attribute '(\w+)'\.?$`)
+	rePyDef       = regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+(\w+)\s*\(([^)]*)\)`)
+	rePyClass     = regexp.MustCompile(`(?m)^\s*class\s+(\w+)`)
+	rePyAssignT   = regexp.MustCompile(`(?m)^\s*([A-Za-z_][\w, ]*?)\s*(?::[^=\n]+)?=[^=]`)
+	rePyForT      = regexp.MustCompile(`\bfor\s+([\w, ]+?)\s+in\b`)
+	rePyAsT       = regexp.MustCompile(`\bas\s+(\w+)`)
+	rePyImportT   = regexp.MustCompile(`(?m)^\s*(?:from\s+[\w.]+\s+)?import\s+([\w., ]+)`)
+	rePySelfSet   = regexp.MustCompile(`\bself\.(\w+)\s*(?::[^=\n]+)?=[^=]`)
+	rePyMethod    = regexp.MustCompile(`(?m)^\s+(?:async\s+)?def\s+(\w+)\s*\(\s*self\b`)
+)
+
+// pyBuiltins is Python's builtins module (dir(builtins), public names).
+var pyBuiltins = strings.Fields(`ArithmeticError AssertionError AttributeError BaseException BlockingIOError BrokenPipeError BufferError BytesWarning
+ChildProcessError ConnectionAbortedError ConnectionError ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError Ellipsis
+EncodingWarning EnvironmentError Exception False FileExistsError FileNotFoundError FloatingPointError FutureWarning GeneratorExit
+IOError ImportError ImportWarning IndentationError IndexError InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError
+ModuleNotFoundError NameError None NotADirectoryError NotImplemented NotImplementedError OSError OverflowError PendingDeprecationWarning
+PermissionError ProcessLookupError RecursionError ReferenceError ResourceWarning RuntimeError RuntimeWarning StopAsyncIteration StopIteration
+SyntaxError SyntaxWarning SystemError SystemExit TabError TimeoutError True TypeError UnboundLocalError UnicodeDecodeError UnicodeEncodeError
+UnicodeError UnicodeTranslateError UnicodeWarning UserWarning ValueError Warning ZeroDivisionError abs aiter all anext any ascii bin bool breakpoint
+bytearray bytes callable chr classmethod compile complex delattr dict dir divmod enumerate eval exec filter float format
+frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len list locals map max memoryview min next object
+oct open ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip`)
+
+// pyScope lists the names a Python module binds anywhere (functions,
+// classes, parameters, assignment, loop, with/except and import targets)
+// and the builtins: a superset of what is in scope at any line, good
+// enough to find the one name a misspelling is close to.
+func pyScope(content string) map[string]bool {
+	names := map[string]bool{}
+	for _, n := range pyBuiltins {
+		names[n] = true
+	}
+	addList := func(list string) {
+		for _, p := range strings.Split(list, ",") {
+			p = strings.TrimSpace(p)
+			if i := strings.IndexAny(p, ":=*"); i >= 0 {
+				p = strings.TrimSpace(strings.Trim(p[:i], "*"))
+			}
+			if f := strings.Fields(p); len(f) > 0 {
+				p = f[len(f)-1]
+			}
+			p = strings.TrimLeft(p, "*")
+			if p != "" && p != "self" && p != "cls" {
+				names[p] = true
+			}
+		}
+	}
+	for _, m := range rePyDef.FindAllStringSubmatch(content, -1) {
+		names[m[1]] = true
+		addList(m[2])
+	}
+	for _, re := range []*regexp.Regexp{rePyClass, rePyAssignT, rePyForT, rePyAsT, rePyImportT} {
+		for _, m := range re.FindAllStringSubmatch(content, -1) {
+			addList(strings.ReplaceAll(m[1], ".", ","))
+		}
+	}
+	return names
+}
+
+// pySelfAttrs lists the attributes a module's classes set on self and
+// their methods.
+func pySelfAttrs(content string) map[string]bool {
+	names := map[string]bool{}
+	for _, re := range []*regexp.Regexp{rePySelfSet, rePyMethod} {
+		for _, m := range re.FindAllStringSubmatch(content, -1) {
+			names[m[1]] = true
+		}
+	}
+	return names
+}
