@@ -47,6 +47,9 @@ func (f *Fixer) rerunFor(ctx context.Context, in heal.FixInput, reports []contra
 	if f.Executor == nil {
 		return cached{}, nil
 	}
+	if !compileErrors(reports) {
+		return cached{}, nil
+	}
 	r, ok := rerunOf(in.Workspace, in.Path, in.Content, reports)
 	if !ok {
 		return cached{}, nil
@@ -289,4 +292,15 @@ func headerDirs(ws string) []string {
 		return nil
 	})
 	return out
+}
+
+// compileErrors reports whether some report is not a failing test: the
+// compilers have nothing to say about a test's assertion.
+func compileErrors(reports []contract.BugReport) bool {
+	for _, r := range reports {
+		if r.TestName == nil || *r.TestName == "" {
+			return true
+		}
+	}
+	return false
 }
