@@ -150,6 +150,15 @@ print(User("ann").greet())
 		maxLines: 2,
 	},
 	{
+		name: "python-nearest-import-name", tools: []string{"python3"}, cmd: "python3 app.py",
+		files: map[string]string{
+			"shapes.py": "PI = 3.14159\n\n\ndef circle_area(r):\n    return PI * r * r\n",
+			"app.py":    "from shapes import circle_aera\n\nprint(round(circle_aera(2), 2))\n",
+		},
+		want:     []string{"suggest: IMPORT error in app.py line 1 → Fix: the nearest name in scope for line 1 (edit distance 1): replace `circle_aera` with `circle_area`"},
+		maxLines: 4,
+	},
+	{
 		name: "go-nearest-name", tools: []string{"go"}, cmd: "go build ./...",
 		files: map[string]string{
 			"go.mod": "module example.com/tally\n\ngo 1.21\n",

@@ -70,6 +70,22 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 				}
 				continue
 			}
+			if m := rePyImportName.FindStringSubmatch(msg); m != nil {
+				if names := pyModuleNames(in.Workspace, in.Path, m[2]); names != nil {
+					if c, ok := pick(m[1], names, r); ok {
+						// The name imported is the name used: rename every use.
+						e := c.s.Edits[0]
+						c.s.Edits = nil
+						for i, l := range strings.Split(in.Content, "\n") {
+							if hasCodeWord(l, m[1]) {
+								c.s.Edits = append(c.s.Edits, logparse.Edit{File: e.File, Line: i + 1, Start: -1, End: -1, Old: e.Old, New: e.New})
+							}
+						}
+						out = append(out, c)
+					}
+				}
+				continue
+			}
 			m := rePyAttrError.FindStringSubmatch(msg)
 			if m == nil || r.LineNumber < 1 {
 				continue
@@ -503,16 +519,18 @@ func goModule(ws, dir string) (string, string) {
 var reModule = regexp.MustCompile(`(?m)^module\s+(\S+)`)
 
 var (
-	rePyNameError = regexp.MustCompile(`^NameError: name '(\w+)' is not defined\.?$`)
-	rePyAttrError = regexp.MustCompile(`^AttributeError: '\w+' object has no attribute '(\w+)'\.?$`)
-	rePyDef       = regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+(\w+)\s*\(([^)]*)\)`)
-	rePyClass     = regexp.MustCompile(`(?m)^\s*class\s+(\w+)`)
-	rePyAssignT   = regexp.MustCompile(`(?m)^\s*([A-Za-z_][\w, ]*?)\s*(?::[^=\n]+)?=[^=]`)
-	rePyForT      = regexp.MustCompile(`\bfor\s+([\w, ]+?)\s+in\b`)
-	rePyAsT       = regexp.MustCompile(`\bas\s+(\w+)`)
-	rePyImportT   = regexp.MustCompile(`(?m)^\s*(?:from\s+[\w.]+\s+)?import\s+([\w., ]+)`)
-	rePySelfSet   = regexp.MustCompile(`\bself\.(\w+)\s*(?::[^=\n]+)?=[^=]`)
-	rePyMethod    = regexp.MustCompile(`(?m)^\s+(?:async\s+)?def\s+(\w+)\s*\(\s*self\b`)
+	rePyNameError  = regexp.MustCompile(`^NameError: name '(\w+)' is not defined\.?$`)
+	rePyImportName = regexp.MustCompile(`^ImportError: cannot import name '(\w+)' from '([\w.]+)'`)
+	rePyTopLevel   = regexp.MustCompile(`(?m)^(?:async\s+def|def|class)\s+(\w+)|^([A-Za-z_]\w*)\s*(?::[^=\n]+)?=[^=]`)
+	rePyAttrError  = regexp.MustCompile(`^AttributeError: '\w+' object has no attribute '(\w+)'\.?$`)
+	rePyDef        = regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+(\w+)\s*\(([^)]*)\)`)
+	rePyClass      = regexp.MustCompile(`(?m)^\s*class\s+(\w+)`)
+	rePyAssignT    = regexp.MustCompile(`(?m)^\s*([A-Za-z_][\w, ]*?)\s*(?::[^=\n]+)?=[^=]`)
+	rePyForT       = regexp.MustCompile(`\bfor\s+([\w, ]+?)\s+in\b`)
+	rePyAsT        = regexp.MustCompile(`\bas\s+(\w+)`)
+	rePyImportT    = regexp.MustCompile(`(?m)^\s*(?:from\s+[\w.]+\s+)?import\s+([\w., ]+)`)
+	rePySelfSet    = regexp.MustCompile(`\bself\.(\w+)\s*(?::[^=\n]+)?=[^=]`)
+	rePyMethod     = regexp.MustCompile(`(?m)^\s+(?:async\s+)?def\s+(\w+)\s*\(\s*self\b`)
 )
 
 // pyBuiltins is Python's builtins module (dir(builtins), public names).
@@ -574,4 +592,25 @@ func pySelfAttrs(content string) map[string]bool {
 		}
 	}
 	return names
+}
+
+// pyModuleNames lists the top-level names of a module of the project (a
+// file beside the importing one, or from the workspace root or src/), or
+// nil when the module is not the project's.
+func pyModuleNames(ws, file, mod string) map[string]bool {
+	rel := strings.ReplaceAll(mod, ".", "/")
+	for _, dir := range []string{path.Dir(file), ".", "src"} {
+		for _, cand := range []string{rel + ".py", rel + "/__init__.py"} {
+			b, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(path.Join(dir, cand))))
+			if err != nil || len(b) > 1<<20 {
+				continue
+			}
+			names := map[string]bool{}
+			for _, m := range rePyTopLevel.FindAllStringSubmatch(string(b), -1) {
+				names[m[1]+m[2]] = true
+			}
+			return names
+		}
+	}
+	return nil
 }

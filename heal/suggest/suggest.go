@@ -392,6 +392,18 @@ func wordSpans(content string, idx []int, e logparse.Edit) ([]span, bool) {
 	return out, len(out) > 0
 }
 
+// hasCodeWord reports whether name occurs as a whole word in the code of
+// line (not in a string or a comment).
+func hasCodeWord(line, name string) bool {
+	code := codeMask(line)
+	for i := 0; i+len(name) <= len(line); i++ {
+		if line[i:i+len(name)] == name && code[i] && wholeWord(line, i, len(name)) {
+			return true
+		}
+	}
+	return false
+}
+
 // codeMask marks the bytes of a line that are code: not inside a string
 // literal (”, "", “) and not after a line comment (#, //).
 func codeMask(line string) []bool {
