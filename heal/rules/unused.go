@@ -142,7 +142,7 @@ var rePyAssign = regexp.MustCompile(`^(\s*)(\w+)(\s*(?::[^=]+)?=\s*)(.+)$`)
 // the target to `_`.
 func dropPyVar(line, name string) (string, bool) {
 	m := rePyAssign.FindStringSubmatch(line)
-	if m == nil || m[2] != name || strings.HasPrefix(strings.TrimSpace(m[4]), "=") || !noComment(strings.ReplaceAll(line, "#", "//")) || !balanced(m[4]) {
+	if m == nil || m[2] != name || strings.HasPrefix(strings.TrimSpace(m[4]), "=") || hasAssign(m[4]) || !noComment(strings.ReplaceAll(line, "#", "//")) || !balanced(m[4]) {
 		return "", false
 	}
 	if !strings.Contains(m[4], "(") {
@@ -236,7 +236,7 @@ func dropDecl(line, name string, re *regexp.Regexp) (string, bool) {
 		return "", false
 	}
 	m := re.FindStringSubmatch(line)
-	if m == nil || m[1] != name || strings.ContainsAny(m[2], "(,") || !balanced(m[2]) || strings.Contains(m[2], "new ") || strings.Contains(m[2], "await ") {
+	if m == nil || m[1] != name || strings.ContainsAny(m[2], "(,") || hasAssign(m[2]) || !balanced(m[2]) || strings.Contains(m[2], "new ") || strings.Contains(m[2], "await ") {
 		return "", false
 	}
 	return "", true
@@ -245,4 +245,33 @@ func dropDecl(line, name string, re *regexp.Regexp) (string, bool) {
 // balanced reports whether brackets open and close on the line.
 func balanced(s string) bool {
 	return strings.Count(s, "(") == strings.Count(s, ")") && strings.Count(s, "[") == strings.Count(s, "]") && strings.Count(s, "{") == strings.Count(s, "}")
+}
+
+// hasAssign reports whether an expression holds an assignment of its own
+// (a = b = 1, x := y), which removing the line would lose.
+func hasAssign(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '=' {
+			continue
+		}
+		prev, next := byte(0), byte(0)
+		if i > 0 {
+			prev = s[i-1]
+		}
+		if i+1 < len(s) {
+			next = s[i+1]
+		}
+		if next == '=' || next == '>' {
+			i++
+			for i+1 < len(s) && s[i+1] == '=' {
+				i++
+			}
+			continue
+		}
+		if prev == '!' || prev == '<' || prev == '>' || prev == '=' {
+			continue
+		}
+		return true
+	}
+	return false
 }
