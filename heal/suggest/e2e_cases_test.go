@@ -30,6 +30,17 @@ fn main() {
 		maxLines: 5,
 	},
 	{
+		name: "rust-cargo-workspace-member", tools: []string{"cargo"}, cmd: "cargo build --quiet",
+		files: map[string]string{
+			"Cargo.toml":             "[workspace]\nmembers = [\"crates/core\"]\nresolver = \"2\"\n",
+			".gitignore":             "/target\n",
+			"crates/core/Cargo.toml": "[package]\nname = \"core2\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+			"crates/core/src/lib.rs": "/// Adds the values and their count.\npub fn total(xs: &[i32]) -> i32 {\n    let count = xs.len() as i32;\n    xs.iter().sum::<i32>() + cuont\n}\n",
+		},
+		want:     []string{"suggest: TYPE_ERROR error in crates/core/src/lib.rs line 4 → Fix: rustc's suggestion for line 4 (a local variable with a similar name exists): replace `cuont` with `count`"},
+		maxLines: 2,
+	},
+	{
 		name: "rust-unused-machine-applicable", tools: []string{"cargo"}, cmd: "cargo build --quiet",
 		files: map[string]string{
 			"Cargo.toml": "[package]\nname = \"lint\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",

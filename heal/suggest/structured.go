@@ -123,7 +123,18 @@ func rerunOf(ws, file, content string, reports []contract.BugReport) (rerun, boo
 		}
 		root := filepath.Join(ws, filepath.FromSlash(dir))
 		return rerun{key: "cargo:" + dir, cmd: cdCmd(dir, args), parse: func(log string) ([]logparse.Suggestion, []logparse.MissingSymbol) {
-			return prefix(dir, logparse.ParseRustJSON(log, root)), nil
+			// rustc's paths are relative to the cargo workspace's root,
+			// which may be above the crate: take the folder, from the
+			// crate's up, where the file exists.
+			sugs := logparse.ParseRustJSON(log, root)
+			for i := range sugs {
+				base := existingBase(ws, dir, sugs[i].File)
+				sugs[i].File = path.Join(base, sugs[i].File)
+				for j := range sugs[i].Edits {
+					sugs[i].Edits[j].File = path.Join(base, sugs[i].Edits[j].File)
+				}
+			}
+			return sugs, nil
 		}}, true
 	case ".go":
 		dir := path.Dir(file)
@@ -303,4 +314,22 @@ func compileErrors(reports []contract.BugReport) bool {
 		}
 	}
 	return false
+}
+
+// existingBase returns the first folder, from dir up to the workspace
+// root, under which rel names an existing file (dir when none does).
+func existingBase(ws, dir, rel string) string {
+	for d := dir; ; d = path.Dir(d) {
+		if isFile(filepath.Join(ws, filepath.FromSlash(path.Join(d, rel)))) {
+			return d
+		}
+		if d == "." || d == "/" || d == "" {
+			return dir
+		}
+	}
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
