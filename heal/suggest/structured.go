@@ -165,6 +165,10 @@ func rerunOf(ws, file, content string, reports []contract.BugReport) (rerun, boo
 		}}, true
 	case ".java":
 		src := javaSourceRoot(file, content)
+		if strings.HasSuffix(src, "src/test/java") {
+			// Maven and Gradle tests see the main sources.
+			src += ":" + strings.TrimSuffix(src, "src/test/java") + "src/main/java"
+		}
 		cmd := `d=$(mktemp -d) || exit 3; javac -d "$d" -Xmaxerrs 500 -proc:none -sourcepath ` + quote(src) + " " + quote("./"+file) + `; rc=$?; rm -rf "$d"; exit $rc`
 		return rerun{key: "javac:" + file, cmd: cmd, parse: func(log string) ([]logparse.Suggestion, []logparse.MissingSymbol) {
 			return nil, logparse.ParseJavacSymbols(log, ws)
