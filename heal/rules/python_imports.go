@@ -30,8 +30,8 @@ func fixPyImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error)
 	var adds []string
 	for _, r := range in.reports {
 		m := rePyUndefined.FindStringSubmatch(r.Message)
-		if m == nil {
-			continue
+		if m == nil || strings.Contains(r.Message, "Did you mean") {
+			continue // Python found a close name in scope: the suggest tier's
 		}
 		name := m[1] + m[2] + m[3]
 		if have[name] || pyDefines(in.content, name) {
