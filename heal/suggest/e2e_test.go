@@ -82,6 +82,7 @@ func TestHealEndToEnd(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // at most GOMAXPROCS cases at once
 			for _, tool := range c.tools {
 				if _, err := exec.LookPath(tool); err != nil {
 					t.Skipf("%s is not installed (scripts/heal/setup.sh installs it): this test needs it", tool)
