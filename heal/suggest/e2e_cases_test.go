@@ -373,6 +373,15 @@ public class Main {
 		maxLines: 1,
 	},
 	{
+		name: "eslint-unused-require", tools: []string{"eslint", "node"}, cmd: "eslint main.js && node main.js",
+		files: map[string]string{
+			"eslint.config.js": "module.exports = [{ languageOptions: { sourceType: \"commonjs\", globals: { require: \"readonly\", console: \"readonly\" } }, rules: { \"no-unused-vars\": \"error\" } }];\n",
+			"main.js":          "const fs = require('fs');\nconst path = require('path');\n\nconsole.log(path.sep);\n",
+		},
+		want:     []string{"rules: LINTING error in main.js line 1 → Fix: remove unused import fs"},
+		maxLines: 1,
+	},
+	{
 		name: "tsc-unused-import", tools: []string{"tsc"}, cmd: "tsc -p .",
 		files: map[string]string{
 			"tsconfig.json": `{"compilerOptions": {"strict": true, "target": "es2020", "noEmit": true, "noUnusedLocals": true}, "include": ["src"]}` + "\n",
