@@ -295,6 +295,14 @@ main()
 		maxLines: 1,
 	},
 	{
+		name: "python-unused-import-and-variable", tools: []string{"flake8", "python3"}, cmd: "flake8 app.py && python3 app.py",
+		files: map[string]string{
+			"app.py": "import os\nimport sys\n\n\ndef main():\n    unused = 3\n    print(len(sys.argv))\n\n\nmain()\n",
+		},
+		want:     []string{"rules: IMPORT error in app.py line 1 → Fix: remove unused import os", "remove unused variable unused"},
+		maxLines: 2,
+	},
+	{
 		name: "python-tab-counted-to-8", tools: []string{"python3"}, cmd: "python3 app.py",
 		files: map[string]string{
 			"app.py": "def total(xs):\n    t = 0\n    for x in xs:\n\tt += x  # a tab: column 8 for Python\n    return t\n\n\nprint(total([1, 2]))\n",
