@@ -52,7 +52,7 @@ func fixJavaImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, erro
 			if project == nil {
 				project = javaProjectClasses(in.workspace, in.path)
 			}
-			if samePackage(project[name], own) {
+			if samePackage(project[name], own) || wildcardCovers(in.content, name, project[name]) {
 				continue
 			}
 			pkg, c, ok := resolveJavaType(name, project[name], own)
@@ -246,4 +246,21 @@ func stripJavaCode(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// wildcardCovers reports whether a wildcard import of the file (import
+// java.util.*;) already brings a class of that name, from the JDK or the
+// project.
+func wildcardCovers(content, name string, project []string) bool {
+	for _, m := range reJavaImportDec.FindAllStringSubmatch(stripJavaCode(content), -1) {
+		if m[3] == "" || m[1] != "" {
+			continue
+		}
+		for _, p := range append(append([]string{}, jdkClasses[name]...), project...) {
+			if p == m[2] {
+				return true
+			}
+		}
+	}
+	return false
 }
