@@ -36,6 +36,9 @@ func fixJavaImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, erro
 	code := splitContent(stripJavaCode(in.content)).l
 	own := javaOwnPackage(in.content)
 	known := javaKnownTypes(in.content)
+	for n := range javaPackageTypes(in.workspace, in.path) {
+		known[n] = true
+	}
 	var project map[string][]string
 	var adds []string
 	conf := 0.9
@@ -263,4 +266,30 @@ func wildcardCovers(content, name string, project []string) bool {
 		}
 	}
 	return false
+}
+
+// javaPackageTypes lists the types the other files of the file's folder
+// (its package) declare, package-private ones included.
+func javaPackageTypes(ws, file string) map[string]bool {
+	out := map[string]bool{}
+	dir := filepath.Join(ws, filepath.FromSlash(path.Dir(file)))
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return out
+	}
+	for _, e := range es {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".java") || e.Name() == path.Base(file) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil || len(b) > 1<<20 {
+			continue
+		}
+		for _, m := range reJavaDeclType.FindAllStringSubmatch(stripJavaCode(string(b)), -1) {
+			if m[1] != "" {
+				out[m[1]] = true
+			}
+		}
+	}
+	return out
 }
