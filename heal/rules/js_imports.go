@@ -30,7 +30,7 @@ func fixJSImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error)
 			continue
 		}
 		name := m[1] + m[2] + m[3]
-		if done[name] || jsDeclares(in.content, name) {
+		if done[name] || jsDeclares(in.content, name) || jsDeclaresClose(in.content, name) {
 			continue
 		}
 		var line string
@@ -259,4 +259,18 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+var reJSDeclName = regexp.MustCompile(`\b(?:const|let|var|function\*?|class)\s+([\w$]+)`)
+
+// jsDeclaresClose reports whether the file declares a name close to name
+// (paths for path): then the undefined name is more likely a misspelling
+// than a missing import, and no import is added.
+func jsDeclaresClose(content, name string) bool {
+	for _, m := range reJSDeclName.FindAllStringSubmatch(content, -1) {
+		if m[1] != name && closeNames(name, m[1]) {
+			return true
+		}
+	}
+	return false
 }
