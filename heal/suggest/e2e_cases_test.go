@@ -170,6 +170,14 @@ print(User("ann").greet())
 		maxLines: 4,
 	},
 	{
+		name: "node-nearest-name", tools: []string{"node"}, cmd: "node app.js",
+		files: map[string]string{
+			"app.js": "'use strict';\n\nconst paths = ['a', 'b'];\n// how many\nconsole.log(path.length);\n",
+		},
+		want:     []string{"suggest: TYPE_ERROR error in app.js line 5 → Fix: the nearest name in scope for line 5 (edit distance 1): replace `path` with `paths`"},
+		maxLines: 2,
+	},
+	{
 		name: "go-nearest-name", tools: []string{"go"}, cmd: "go build ./...",
 		files: map[string]string{
 			"go.mod": "module example.com/tally\n\ngo 1.21\n",

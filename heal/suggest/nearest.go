@@ -40,7 +40,7 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 			msg := firstLine(r.Message)
 			if m := reGoUndefinedQ.FindStringSubmatch(msg); m != nil {
 				names := goExported(in.Workspace, in.Path, in.Content, m[1])
-				if c, ok := pick(m[2], names, r); ok {
+				if c, ok := pick(m[2], names, nil, r); ok {
 					e := &c.s.Edits[0]
 					e.Old, e.New, e.Col = m[1]+"."+e.Old, m[1]+"."+e.New, r.Column
 					out = append(out, c)
@@ -52,7 +52,7 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 				continue
 			}
 			names := goScope(in.Workspace, in.Path, in.Content, r.LineNumber)
-			if c, ok := pick(m[1], names, r); ok {
+			if c, ok := pick(m[1], names, setOf(goUniverse), r); ok {
 				out = append(out, c)
 			}
 		}
@@ -65,14 +65,14 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 			}
 			msg := firstLine(r.Message)
 			if m := rePyNameError.FindStringSubmatch(msg); m != nil {
-				if c, ok := pick(m[1], pyScope(in.Content), r); ok {
+				if c, ok := pick(m[1], pyScope(in.Content), setOf(pyBuiltins), r); ok {
 					out = append(out, c)
 				}
 				continue
 			}
 			if m := rePyImportName.FindStringSubmatch(msg); m != nil {
 				if names := pyModuleNames(in.Workspace, in.Path, m[2]); names != nil {
-					if c, ok := pick(m[1], names, r); ok {
+					if c, ok := pick(m[1], names, nil, r); ok {
 						// The name imported is the name used: rename every use.
 						e := c.s.Edits[0]
 						c.s.Edits = nil
@@ -94,9 +94,24 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 			if r.LineNumber > len(ls) || !regexp.MustCompile(`\bself\.`+regexp.QuoteMeta(m[1])+`\b`).MatchString(ls[r.LineNumber-1]) {
 				continue
 			}
-			if c, ok := pick(m[1], pySelfAttrs(in.Content), r); ok {
+			if c, ok := pick(m[1], pySelfAttrs(in.Content), nil, r); ok {
 				e := &c.s.Edits[0]
 				e.Old, e.New, e.Col = "self."+e.Old, "self."+e.New, 0
+				out = append(out, c)
+			}
+		}
+		return out, nil
+	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
+		var out []candidate
+		for _, r := range reports {
+			if _, ok := logparse.HintFromReport(r); ok {
+				continue
+			}
+			m := reJSRefError.FindStringSubmatch(firstLine(r.Message))
+			if m == nil {
+				continue
+			}
+			if c, ok := pick(m[1], jsScope(in.Content), setOf(jsGlobals), r); ok {
 				out = append(out, c)
 			}
 		}
@@ -112,10 +127,10 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 				if s.File != in.Path || s.Line != r.LineNumber {
 					continue
 				}
-				names := javaScope(in.Workspace, in.Path, in.Content, s.Kind)
+				names, global := javaScope(in.Workspace, in.Path, in.Content, s.Kind)
 				rr := r
 				rr.Column, rr.Message = s.Column, r.Message+": "+s.Kind+" "+s.Name
-				if c, ok := pick(s.Name, names, rr); ok {
+				if c, ok := pick(s.Name, names, global, rr); ok {
 					out = append(out, c)
 				}
 			}
@@ -125,22 +140,46 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 	return nil, nil
 }
 
-// pick returns the replacement of name by its unique nearest candidate.
-func pick(name string, names map[string]bool, r contract.BugReport) (candidate, bool) {
+// pick returns the replacement of name by its unique nearest candidate
+// in the nearer scope (local), else in the outer one (global: builtins,
+// predeclared names): a name of the file that is close wins over a
+// builtin that is as close.
+func pick(name string, local, global map[string]bool, r contract.BugReport) (candidate, bool) {
+	if local[name] || global[name] {
+		return candidate{}, false // declared after all: not a misspelling
+	}
+	best, d, n := nearestIn(name, local)
+	if n == 0 {
+		best, d, n = nearestIn(name, global)
+	}
+	if n != 1 {
+		return candidate{}, false
+	}
+	conf := ConfNearest
+	if d == 2 {
+		conf = ConfNearest2
+	}
+	s := logparse.Suggestion{File: r.FilePath, Line: r.LineNumber, Column: r.Column, Message: r.Message, Tool: r.Tool, Applicability: nearestApplicability,
+		Label: "edit distance " + strconv.Itoa(d),
+		Edits: []logparse.Edit{{File: r.FilePath, Line: r.LineNumber, Col: r.Column, Start: -1, End: -1, Old: name, New: best}}}
+	return candidate{s, conf}, true
+}
+
+// nearestIn returns the names of names nearest to name within the limit
+// (1 edit for names of up to 4 characters, 2 above): the first of them,
+// the distance, and how many there are.
+func nearestIn(name string, names map[string]bool) (string, int, int) {
 	limit := 1
 	if len(name) > 4 {
 		limit = 2
 	}
-	best, bestD, n := "", limit+1, 0
 	keys := make([]string, 0, len(names))
 	for k := range names {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	best, bestD, n := "", limit+1, 0
 	for _, k := range keys {
-		if k == name {
-			return candidate{}, false // declared after all: not a misspelling
-		}
 		d := distance(name, k)
 		switch {
 		case d < bestD:
@@ -149,17 +188,10 @@ func pick(name string, names map[string]bool, r contract.BugReport) (candidate, 
 			n++
 		}
 	}
-	if n != 1 || bestD > limit {
-		return candidate{}, false
+	if bestD > limit {
+		return "", 0, 0
 	}
-	conf := ConfNearest
-	if bestD == 2 {
-		conf = ConfNearest2
-	}
-	s := logparse.Suggestion{File: r.FilePath, Line: r.LineNumber, Column: r.Column, Message: r.Message, Tool: r.Tool, Applicability: nearestApplicability,
-		Label: "edit distance " + strconv.Itoa(bestD),
-		Edits: []logparse.Edit{{File: r.FilePath, Line: r.LineNumber, Col: r.Column, Start: -1, End: -1, Old: name, New: best}}}
-	return candidate{s, conf}, true
+	return best, bestD, n
 }
 
 // distance is the optimal string alignment distance (Levenshtein with
@@ -205,15 +237,12 @@ func firstLine(s string) string {
 // goUniverse is Go's predeclared identifiers.
 var goUniverse = strings.Fields(`any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear close complex copy delete imag len make max min new panic print println real recover`)
 
-// goScope lists the names in scope at line of a Go file: the predeclared
-// ones, the package's top-level declarations (every file of the folder
+// goScope lists the names in scope at line of a Go file (the predeclared
+// ones are goUniverse): the package's top-level declarations (every file of the folder
 // with the same package clause), the file's imports, and the locals of the
 // enclosing function declared up to the line.
 func goScope(ws, file, content string, line int) map[string]bool {
 	names := map[string]bool{}
-	for _, n := range goUniverse {
-		names[n] = true
-	}
 	fset := token.NewFileSet()
 	self, err := parser.ParseFile(fset, file, content, parser.SkipObjectResolution)
 	if err != nil && self == nil {
@@ -331,8 +360,9 @@ func init() {
 // javaScope lists the names of a kind javac could not find, declared in
 // the file or the other files of its folder (the package): variables
 // (fields, parameters, locals), methods, or types (with the simple names
-// of the file's imports and the common java.lang types).
-func javaScope(ws, file, content, kind string) map[string]bool {
+// of the file's imports; the common java.lang types are returned apart, as
+// the outer scope).
+func javaScope(ws, file, content, kind string) (map[string]bool, map[string]bool) {
 	srcs := []string{stripJava(content)}
 	dir := filepath.Join(ws, filepath.FromSlash(path.Dir(file)))
 	if es, err := os.ReadDir(dir); err == nil {
@@ -363,11 +393,9 @@ func javaScope(ws, file, content, kind string) map[string]bool {
 			add(reJavaType, s)
 		}
 		add(reJavaImport, srcs[0])
-		for _, n := range javaLang {
-			names[n] = true
-		}
+		return names, setOf(javaLang)
 	}
-	return names
+	return names, nil
 }
 
 // javaLang is the java.lang types every Java file sees unqualified.
@@ -547,14 +575,11 @@ frozenset getattr globals hasattr hash help hex id input int isinstance issubcla
 oct open ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip`)
 
 // pyScope lists the names a Python module binds anywhere (functions,
-// classes, parameters, assignment, loop, with/except and import targets)
-// and the builtins: a superset of what is in scope at any line, good
-// enough to find the one name a misspelling is close to.
+// classes, parameters, assignment, loop, with/except and import targets):
+// a superset of what is in scope at any line, good enough to find the one
+// name a misspelling is close to. The builtins are pyBuiltins.
 func pyScope(content string) map[string]bool {
 	names := map[string]bool{}
-	for _, n := range pyBuiltins {
-		names[n] = true
-	}
 	addList := func(list string) {
 		for _, p := range strings.Split(list, ",") {
 			p = strings.TrimSpace(p)
@@ -613,4 +638,59 @@ func pyModuleNames(ws, file, mod string) map[string]bool {
 		}
 	}
 	return nil
+}
+
+var (
+	reJSRefError = regexp.MustCompile(`^(?:Uncaught )?ReferenceError: ([\w$]+) is not defined$`)
+	reJSDecls    = regexp.MustCompile(`\b(?:const|let|var|function\*?|class|import)\s+([\w$]+)`)
+	reJSLists    = regexp.MustCompile(`(?:function\s*\*?\s*[\w$]*\s*|=>\s*|\b(?:const|let|var|import)\s*)[({]([^(){}]*)[)}]|\(([^()]*)\)\s*=>|([\w$]+)\s*=>`)
+)
+
+// jsGlobals are the globals of JavaScript and node a misspelling may be
+// meant for.
+var jsGlobals = strings.Fields(`Array Boolean Buffer Date Error JSON Map Math Number Object Promise Proxy RegExp Set String Symbol TypeError URL
+WeakMap console clearInterval clearTimeout decodeURIComponent encodeURIComponent globalThis isNaN module parseFloat parseInt process
+require setInterval setTimeout structuredClone undefined exports __dirname __filename fetch`)
+
+// jsScope lists the names a JavaScript or TypeScript file declares
+// (variables, functions, classes, parameters, destructured and imported
+// names); the usual globals are jsGlobals.
+func jsScope(content string) map[string]bool {
+	names := map[string]bool{}
+	for _, m := range reJSDecls.FindAllStringSubmatch(content, -1) {
+		names[m[1]] = true
+	}
+	for _, m := range reJSLists.FindAllStringSubmatch(content, -1) {
+		for _, p := range strings.Split(m[1]+","+m[2]+","+m[3], ",") {
+			p = strings.TrimSpace(p)
+			if i := strings.IndexAny(p, "=:"); i >= 0 {
+				p = strings.TrimSpace(p[:i])
+			}
+			if f := strings.Fields(p); len(f) > 0 {
+				p = f[len(f)-1]
+			}
+			p = strings.TrimLeft(p, ".")
+			if p != "" && isJSIdent(p) {
+				names[p] = true
+			}
+		}
+	}
+	return names
+}
+
+func isJSIdent(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func setOf(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
 }
