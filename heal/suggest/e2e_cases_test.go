@@ -142,6 +142,14 @@ print(mean([1, 2, 3]))
 		maxLines: 2,
 	},
 	{
+		name: "python-two-misspellings-one-line", tools: []string{"python3"}, cmd: "python3 app.py",
+		files: map[string]string{
+			"app.py": "def report(values):\n    total = sum(values)\n    count = len(values)\n    print(\"mean\", totl / cuont)\n\n\nreport([1, 2])\n",
+		},
+		want:     []string{"replace `totl` with `total`", "replace `cuont` with `count`"},
+		maxLines: 2,
+	},
+	{
 		name: "python-nearest-attribute", tools: []string{"python3"}, cmd: "python3 app.py",
 		files: map[string]string{
 			"app.py": `class User:

@@ -60,13 +60,22 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 	case ".py":
 		var out []candidate
 		for _, r := range reports {
-			if _, ok := logparse.HintFromReport(r); ok {
-				continue // Python named the fix itself
-			}
 			msg := firstLine(r.Message)
+			if h, ok := logparse.HintFromReport(r); ok {
+				// Python named the fix itself; the line's other unbound
+				// names are still the next errors.
+				if strings.HasPrefix(msg, "NameError: ") {
+					out = append(out, pyOtherUnbound(in.Content, r, h.Edits[0].Old, pyScope(in.Content))...)
+				}
+				continue
+			}
 			if m := rePyNameError.FindStringSubmatch(msg); m != nil {
-				if c, ok := pick(m[1], pyScope(in.Content), setOf(pyBuiltins), r); ok {
+				scope := pyScope(in.Content)
+				if c, ok := pick(m[1], scope, setOf(pyBuiltins), r); ok {
 					out = append(out, c)
+					// Python stops at the first unbound name; the line's
+					// other ones would be the next errors.
+					out = append(out, pyOtherUnbound(in.Content, r, m[1], scope)...)
 				}
 				continue
 			}
@@ -693,4 +702,45 @@ func setOf(xs []string) map[string]bool {
 		m[x] = true
 	}
 	return m
+}
+
+var (
+	rePyIdent  = regexp.MustCompile(`[A-Za-z_]\w*`)
+	rePyStar   = regexp.MustCompile(`(?m)^\s*from\s+\S+\s+import\s+\*`)
+	pyKeywords = setOf(strings.Fields(`False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case self cls`))
+)
+
+// pyOtherUnbound proposes fixes for the other names of a NameError's line
+// that the module binds nowhere (not a builtin, an attribute, a keyword
+// argument or a keyword): each is certain to be the next NameError. A
+// module with a star import is left alone, since it may bind anything.
+func pyOtherUnbound(content string, r contract.BugReport, first string, scope map[string]bool) []candidate {
+	ls := strings.Split(content, "\n")
+	if r.LineNumber < 1 || r.LineNumber > len(ls) || rePyStar.MatchString(content) {
+		return nil
+	}
+	line := ls[r.LineNumber-1]
+	code := codeMask(line)
+	builtins := setOf(pyBuiltins)
+	var out []candidate
+	seen := map[string]bool{first: true}
+	for _, loc := range rePyIdent.FindAllStringIndex(line, -1) {
+		name := line[loc[0]:loc[1]]
+		if !code[loc[0]] || seen[name] || pyKeywords[name] || scope[name] || builtins[name] {
+			continue
+		}
+		if loc[0] > 0 && (line[loc[0]-1] == '.' || line[loc[0]-1] >= '0' && line[loc[0]-1] <= '9') {
+			continue
+		}
+		if rest := strings.TrimLeft(line[loc[1]:], " "); strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") {
+			continue // a keyword argument or an assignment
+		}
+		seen[name] = true
+		rr := r
+		rr.Column, rr.Message = loc[0]+1, "NameError: name '"+name+"' is not defined"
+		if c, ok := pick(name, scope, builtins, rr); ok {
+			out = append(out, c)
+		}
+	}
+	return out
 }
