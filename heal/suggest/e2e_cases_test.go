@@ -319,6 +319,25 @@ main()
 		maxLines: 2,
 	},
 	{
+		name: "python-missing-from-import", tools: []string{"python3"}, cmd: "python3 app.py",
+		files: map[string]string{
+			"helpers.py": "def double(x):\n    return 2 * x\n",
+			"app.py":     "\"\"\"Doubles the argument count.\"\"\"\nimport sys\n\nprint(double(len(sys.argv)))\n",
+		},
+		want:     []string{"rules: TYPE_ERROR error in app.py line 4 → Fix: add the missing from helpers import double"},
+		maxLines: 1,
+	},
+	{
+		name: "tsc-missing-sibling-import", tools: []string{"tsc"}, cmd: "tsc -p .",
+		files: map[string]string{
+			"tsconfig.json": `{"compilerOptions": {"strict": true, "target": "es2020", "module": "commonjs", "noEmit": true}, "include": ["src"]}` + "\n",
+			"src/text.ts":   "export function slug(s: string): string {\n  return s.toLowerCase().replace(/ /g, \"-\");\n}\n",
+			"src/main.ts":   "export const title = slug(\"Hello World\");\n",
+		},
+		want:     []string{"rules: TYPE_ERROR error in src/main.ts line 1 → Fix: add the missing import { slug } from \"./text\";"},
+		maxLines: 2,
+	},
+	{
 		name: "python-tab-counted-to-8", tools: []string{"python3"}, cmd: "python3 app.py",
 		files: map[string]string{
 			"app.py": "def total(xs):\n    t = 0\n    for x in xs:\n\tt += x  # a tab: column 8 for Python\n    return t\n\n\nprint(total([1, 2]))\n",
