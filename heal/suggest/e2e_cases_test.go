@@ -105,6 +105,27 @@ int main(void) {
 		maxLines: 2,
 	},
 	{
+		// The one-file re-run does not have the header the build generates
+		// (in build/, with -Ibuild) and stops at the #include, so the fix
+		// comes from gcc's "did you mean" in the build's own text.
+		name: "c-did-you-mean-text", tools: []string{"cc", "make"}, cmd: "make",
+		files: map[string]string{
+			".gitignore": "app\nbuild/\n",
+			"Makefile":   "app: main.c\n\tmkdir -p build && echo '#define LIMIT 3' > build/config.h\n\tcc -Ibuild -o app main.c\n",
+			"main.c": `#include <stdio.h>
+#include "config.h"
+
+int main(void) {
+    int counter = LIMIT;
+    printf("%d\n", countr);
+    return 0;
+}
+`,
+		},
+		want:     []string{"suggest: TYPE_ERROR error in main.c line 6 → Fix: cc's \"did you mean\" for line 6: replace `countr` with `counter`"},
+		maxLines: 2,
+	},
+	{
 		name: "cpp-include-fixit", tools: []string{"c++"}, cmd: "c++ -o /dev/null main.cpp",
 		files: map[string]string{
 			"main.cpp": `#include <vector>
