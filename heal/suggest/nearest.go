@@ -175,11 +175,14 @@ func pick(name string, local, global map[string]bool, r contract.BugReport) (can
 }
 
 // nearestIn returns the names of names nearest to name within the limit
-// (1 edit for names of up to 4 characters, 2 above): the first of them,
-// the distance, and how many there are.
+// (none for names shorter than 3 characters, 1 edit up to 4, 2 above):
+// the first of them, the distance, and how many there are.
 func nearestIn(name string, names map[string]bool) (string, int, int) {
 	limit := 1
-	if len(name) > 4 {
+	switch {
+	case len(name) < 3:
+		return "", 0, 0 // any name is a letter or two away from a short one
+	case len(name) > 4:
 		limit = 2
 	}
 	keys := make([]string, 0, len(names))
