@@ -123,7 +123,10 @@ func runCase(t *testing.T, c healCase) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, salveBin, args...)
 	cmd.Env = append(sandbox.AllowedEnv(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@localhost", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@localhost")
-	cmd.Env = dropEnv(cmd.Env, "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OLLAMA_HOST")
+	cmd.Env = dropEnv(cmd.Env, "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OLLAMA_HOST", "TMPDIR")
+	// The heal worktree goes to a folder of this test's own, out of reach
+	// of other programs that tidy the shared temp folder.
+	cmd.Env = append(cmd.Env, "TMPDIR="+t.TempDir())
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
