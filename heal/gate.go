@@ -117,8 +117,8 @@ func reportedLines(reports []contract.BugReport) string {
 var importLine = map[string]*regexp.Regexp{
 	"go": regexp.MustCompile(`^\s*(import\s*\(?\s*|import\s+(\w+\s+|_\s+|\.\s+)?"[^"]+"\s*|(\w+\s+|_\s+|\.\s+)?"[^"]+"\s*|\)\s*)$`),
 	"py": regexp.MustCompile(`^\s*(import\s+[\w.]+(\s+as\s+\w+)?(\s*,\s*[\w.]+(\s+as\s+\w+)?)*|from\s+[\w.]+\s+import\s+.+)\s*$`),
-	"c":  regexp.MustCompile(`^\s*#\s*include\s*[<"][^>"]+[>"]\s*$`),
-	"js": regexp.MustCompile(`^\s*(import\s.+|const\s+\w+\s*=\s*require\([^)]*\);?)\s*$`),
+	"c":  regexp.MustCompile(`^\s*(#\s*include\s*[<"][^>"]+[>"]|(pub(\([\w:]+\))?\s+)?use\s+[\w:]+(::\{[\w:, {}*]*\}|::\*)?(\s+as\s+\w+)?;|import\s+(static\s+)?[\w.$]+(\.\*)?;)\s*$`),
+	"js": regexp.MustCompile(`^\s*(import\s.+|const\s+(\w+|\{[\w\s,:]*\})\s*=\s*require\([^)]*\);?)\s*$`),
 }
 
 func onlyImports(lang string, h Hunk) bool {

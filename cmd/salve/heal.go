@@ -23,6 +23,7 @@ import (
 	"github.com/salve-dev/salve/heal/ci"
 	"github.com/salve-dev/salve/heal/llmfix"
 	"github.com/salve-dev/salve/heal/rules"
+	"github.com/salve-dev/salve/heal/suggest"
 	"github.com/salve-dev/salve/store"
 	"github.com/salve-dev/salve/toolrun"
 )
@@ -85,10 +86,12 @@ Stdout carries one line per bug: "{TYPE} error in {file} line {N} → Fix:
 {reason}". results.json holds everything (its path is printed on stderr), and
 the run store keeps it for "salve runs show".
 
-Fixers: rules (the embedded default, no API key), llm (any configured
+Fixers: rules (the embedded default, no API key), suggest (the fixes the
+compilers themselves propose: rustc, gcc/clang fix-its, "did you mean", the
+nearest declared name; no API key), llm (any configured
 provider: --models provider/model, an .ai-agent.json, or OPENAI_API_KEY,
 ANTHROPIC_API_KEY, OLLAMA_HOST), aider (through the tool adapter). The default
-is rules, then llm when a provider is configured.
+is rules, suggest, then llm when a provider is configured.
 
 Exit status: 0 green, 1 still red, 2 bad input, 3 something missing (git, the
 git agent, the build tool, or a build that failed because of its environment),
@@ -106,7 +109,7 @@ git agent, the build tool, or a build that failed because of its environment),
 	f.StringVar(&o.Workspace, "workspace", ".", "the repository to heal (or a folder inside it)")
 	f.StringVar(&o.Command, "cmd", "", "the build command (default: detected from the project)")
 	f.StringVar(&o.ProjectType, "project-type", "", "override the detected project type")
-	f.StringVar(&o.Fixers, "fixers", "", "fixer tiers in order, from rules,llm,aider (default: rules, then llm when configured)")
+	f.StringVar(&o.Fixers, "fixers", "", "fixer tiers in order, from rules,suggest,llm,aider (default: rules, suggest, then llm when configured)")
 	f.Float64Var(&o.MinConfidence, "min-confidence", heal.DefaultMinConfidence, "the fix gate's confidence threshold")
 	f.IntVar(&o.MaxIterations, "max-iterations", heal.DefaultMaxIterations, "the most fix iterations")
 	f.StringVar(&o.Branch, "branch", "", "the heal branch (default salve/heal-<run id>)")
@@ -256,7 +259,7 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 		parser:   heal.LogParser{},
 	}
 	var err error
-	if p.fixers, err = buildFixers(o, s, logger); err != nil {
+	if p.fixers, err = buildFixers(o, s, logger, p.executor); err != nil {
 		return nil, exitBadInput, err
 	}
 	if p.ci, err = buildCI(o, s.Getenv, p.executor); err != nil {
@@ -277,11 +280,12 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 	return p, 0, nil
 }
 
-// buildFixers returns the fixer tiers of --fixers, in order. The llm
+// buildFixers returns the fixer tiers of --fixers, in order; ex is the
+// Executor the suggest tier re-runs compilers with (nil: no re-runs). The llm
 // providers are set up only when the llm tier may run: asked for, or by
 // default, where a configuration problem only leaves the tier out (with a
 // warning).
-func buildFixers(o *healOptions, s *streams, logger *slog.Logger) ([]heal.Fixer, error) {
+func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Executor) ([]heal.Fixer, error) {
 	getenv := s.Getenv
 	names := strings.Split(o.Fixers, ",")
 	explicit := o.Fixers != ""
@@ -298,7 +302,7 @@ func buildFixers(o *healOptions, s *streams, logger *slog.Logger) ([]heal.Fixer,
 		}
 	}
 	if !explicit {
-		names = []string{rules.Name}
+		names = []string{rules.Name, suggest.Name}
 		if len(targets) > 0 {
 			names = append(names, llmfix.Name)
 		}
@@ -308,6 +312,8 @@ func buildFixers(o *healOptions, s *streams, logger *slog.Logger) ([]heal.Fixer,
 		switch strings.TrimSpace(n) {
 		case rules.Name:
 			out = append(out, &rules.Fixer{})
+		case suggest.Name:
+			out = append(out, &suggest.Fixer{Executor: ex, TimeoutSeconds: o.Timeout})
 		case llmfix.Name:
 			if len(targets) == 0 {
 				return nil, fmt.Errorf("--fixers llm: no model configured (give --models provider/model with --config, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")
@@ -316,7 +322,7 @@ func buildFixers(o *healOptions, s *streams, logger *slog.Logger) ([]heal.Fixer,
 		case aiderfix.Name:
 			out = append(out, newAiderFixer(o, s.secrets))
 		default:
-			return nil, fmt.Errorf("--fixers: unknown fixer %q (want rules, llm or aider)", n)
+			return nil, fmt.Errorf("--fixers: unknown fixer %q (want rules, suggest, llm or aider)", n)
 		}
 	}
 	return out, nil

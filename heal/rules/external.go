@@ -31,13 +31,12 @@ type External struct {
 	Project bool
 }
 
-// DefaultExternal lists the external fixers tried when installed.
+// DefaultExternal lists the external fixers tried when installed. cargo
+// fix is not one: it rewrites the whole crate, where the suggest tier
+// applies rustc's suggestions for the reported spans only.
 var DefaultExternal = []External{
 	{Bin: "ruff", Args: func(f string) []string { return []string{"check", "--fix", "--quiet", "--", f} }, Exts: []string{".py"}, Confidence: 0.9},
 	{Bin: "eslint", Args: func(f string) []string { return []string{"--fix", "--", f} }, Exts: []string{".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"}, Confidence: 0.9},
-	{Bin: "cargo", Args: func(string) []string {
-		return []string{"fix", "--allow-dirty", "--allow-no-vcs", "--allow-staged", "--quiet"}
-	}, Exts: []string{".rs"}, Confidence: 0.85, Project: true},
 }
 
 // fixExternal runs the first installed external fixer for the file.

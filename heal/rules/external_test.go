@@ -16,7 +16,7 @@ import (
 // result, and puts the file back as it was.
 func TestExternalFixer(t *testing.T) {
 	bin := t.TempDir()
-	script := "#!/bin/sh\n# stand-in for ruff check --fix --quiet -- FILE: drop the unused import\n" +
+	script := "#!/bin/sh\n# stand-in for ruff check --fix --quiet -- FILE: rewrite the import block\n" +
 		"[ \"$1 $2 $3 $4\" = \"check --fix --quiet --\" ] || exit 9\n" +
 		"grep -v '^import os$' \"$5\" > \"$5.tmp\" && mv \"$5.tmp\" \"$5\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "ruff"), []byte(script), 0o755); err != nil {
@@ -28,7 +28,7 @@ func TestExternalFixer(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := heal.FixInput{Workspace: ws, Path: "app.py", Content: src, Request: contract.FixRequest{
-		BugReport: contract.BugReport{FilePath: "app.py", LineNumber: 1, ErrorType: contract.ErrImport, Message: "F401 `os` imported but unused"}}}
+		BugReport: contract.BugReport{FilePath: "app.py", LineNumber: 1, ErrorType: contract.ErrImport, Message: "I001 [*] Import block is un-sorted or un-formatted"}}}
 	f := &Fixer{Env: []string{"PATH=" + bin + ":/usr/bin:/bin"}}
 	res, err := f.Fix(context.Background(), in)
 	if err != nil {

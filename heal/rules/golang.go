@@ -217,6 +217,9 @@ func fixGoUnusedVar(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, erro
 			continue
 		}
 		name := m[1] + m[2]
+		if misspelledUse(name, in.reports) {
+			continue // the fix is the misspelled use, not silencing the variable
+		}
 		after, indent, ok := unusedVarAnchor(fset, file, in.content, name, r.LineNumber)
 		if !ok {
 			continue
@@ -333,4 +336,50 @@ func applyHunks(content string, hunks []heal.Hunk) string {
 	}
 	out.l = append(out.l, src.l[next-1:]...)
 	return out.String()
+}
+
+// misspelledUse reports whether another report says a name close to name
+// is undefined: then name is unused only because its use is misspelled,
+// and the suggest tier renames the use instead.
+func misspelledUse(name string, reports []contract.BugReport) bool {
+	for _, r := range reports {
+		m := reUndefined.FindStringSubmatch(r.Message)
+		if m != nil && m[1] != name && closeNames(name, m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// closeNames reports whether a and b are at most 2 edits apart (1 for
+// short names): insertions, deletions, substitutions, adjacent swaps.
+func closeNames(a, b string) bool {
+	limit := 1
+	if len(a) > 4 {
+		limit = 2
+	}
+	if d := len(a) - len(b); d > limit || d < -limit {
+		return false
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)] <= limit
 }

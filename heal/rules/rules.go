@@ -3,7 +3,7 @@
 // (go/parser, go/format), a few built-in rules for frequent mechanical
 // errors (an unused Go variable, a missing semicolon in C-like languages, a
 // Python tab/space indentation mix), and the ecosystem's own fixers
-// (ruff --fix, eslint --fix, cargo fix) when they are installed, run
+// (ruff --fix, eslint --fix) when they are installed, run
 // through sandbox.Run. Every rule edits only near the reported lines, and
 // the confidence of a fix is the lowest confidence of the rules it used:
 // how mechanical the edit is.
@@ -52,9 +52,13 @@ var table = []rule{
 	{name: "go-imports", langs: []string{".go"}, fix: fixGoImports},
 	{name: "go-unused-var", langs: []string{".go"}, fix: fixGoUnusedVar},
 	{name: "gofmt", langs: []string{".go"}, fix: fixGofmt},
-	{name: "c-semicolon", langs: []string{".c", ".h", ".cc", ".cpp", ".java", ".js", ".mjs", ".cjs", ".ts", ".cs"}, fix: fixSemicolon},
+	{name: "c-semicolon", langs: []string{".c", ".h", ".cc", ".cpp", ".java", ".js", ".mjs", ".cjs", ".ts", ".cs", ".rs"}, fix: fixSemicolon},
 	{name: "py-indent-mix", langs: []string{".py"}, fix: fixPyIndent},
-	{name: "external", langs: []string{".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs"}, fix: fixExternal},
+	{name: "py-imports", langs: []string{".py"}, fix: fixPyImports},
+	{name: "java-imports", langs: []string{".java"}, fix: fixJavaImports},
+	{name: "js-imports", langs: []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}, fix: fixJSImports},
+	{name: "unused", langs: []string{".py", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".c", ".h", ".cc", ".cpp", ".cxx"}, fix: fixUnused},
+	{name: "external", langs: []string{".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"}, fix: fixExternal},
 }
 
 // Fixer is the rules tier. The zero value is ready to use: external fixers

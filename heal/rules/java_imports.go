@@ -1,0 +1,295 @@
+package rules
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+var (
+	reJavaCantFind  = regexp.MustCompile(`cannot find symbol|cannot be resolved to a type|unresolved reference`)
+	reJavaTypeUse   = regexp.MustCompile(`\b[A-Z][A-Za-z0-9_]*\b`)
+	reJavaPkgDecl   = regexp.MustCompile(`(?m)^\s*package\s+([\w.]+)\s*;`)
+	reJavaImportDec = regexp.MustCompile(`(?m)^\s*import\s+(static\s+)?([\w.]+)(\.\*)?\s*;`)
+	reJavaDeclType  = regexp.MustCompile(`\b(?:class|interface|enum|record|@interface)\s+([A-Z]\w*)|<\s*([A-Z]\w*)\s*(?:extends|[,>])`)
+)
+
+// javaPreferred orders the JDK packages a simple name most often means,
+// to break ties (List is java.util's, not java.awt's).
+var javaPreferred = []string{"java.util", "java.util.function", "java.util.stream", "java.io", "java.nio.file", "java.time", "java.util.concurrent",
+	"java.util.concurrent.atomic", "java.math", "java.net", "java.nio", "java.nio.charset", "java.text", "java.util.regex", "java.time.format", "java.lang.reflect"}
+
+// fixJavaImports adds the imports of the types a "cannot find symbol"
+// line uses without importing: the capitalised names of the reported line
+// that the file does not declare or import, that are not in its own
+// package or java.lang, resolved against the project's classes (by
+// package and file name) first, then the JDK's public classes (an index
+// generated from the real JDK).
+func fixJavaImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
+	loadIndexes()
+	ls := splitContent(in.content)
+	code := splitContent(stripJavaCode(in.content)).l
+	own := javaOwnPackage(in.content)
+	known := javaKnownTypes(in.content)
+	for n := range javaPackageTypes(in.workspace, in.path) {
+		known[n] = true
+	}
+	var project map[string][]string
+	var adds []string
+	conf := 0.9
+	for _, r := range in.reports {
+		if !reJavaCantFind.MatchString(r.Message) || r.LineNumber < 1 || r.LineNumber > len(code) {
+			continue
+		}
+		line := code[r.LineNumber-1]
+		for _, loc := range reJavaTypeUse.FindAllStringIndex(line, -1) {
+			name := line[loc[0]:loc[1]]
+			if known[name] || (loc[0] > 0 && line[loc[0]-1] == '.') || isConstantCase(name) {
+				continue
+			}
+			if project == nil {
+				project = javaProjectClasses(in.workspace, in.path)
+			}
+			if samePackage(project[name], own) || wildcardCovers(in.content, name, project[name]) {
+				continue
+			}
+			pkg, c, ok := resolveJavaType(name, project[name], own)
+			if !ok {
+				continue
+			}
+			known[name] = true
+			adds = append(adds, "import "+pkg+"."+name+";")
+			conf = min(conf, c)
+		}
+	}
+	if len(adds) == 0 {
+		return edit{}, false, nil
+	}
+	sort.Strings(adds)
+	insertJavaImports(&ls, adds)
+	return edit{content: ls.String(), reason: "add the missing " + strings.Join(adds, " "), confidence: conf}, true, nil
+}
+
+func isConstantCase(s string) bool {
+	return len(s) > 1 && strings.ToUpper(s) == s
+}
+
+func samePackage(pkgs []string, own string) bool {
+	for _, p := range pkgs {
+		if p == own {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveJavaType picks the package of a simple type name: the project's
+// one class of that name, else the JDK's (java.lang needs no import).
+func resolveJavaType(name string, project []string, own string) (string, float64, bool) {
+	if len(project) == 1 {
+		return project[0], 0.9, true
+	}
+	if len(project) > 1 {
+		return "", 0, false
+	}
+	pkgs := jdkClasses[name]
+	for _, p := range pkgs {
+		if p == "java.lang" {
+			return "", 0, false
+		}
+	}
+	switch {
+	case len(pkgs) == 1:
+		return pkgs[0], 0.9, true
+	case len(pkgs) > 1:
+		for _, pref := range javaPreferred {
+			for _, p := range pkgs {
+				if p == pref {
+					return p, 0.8, true
+				}
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// javaKnownTypes returns the type names a file already has: its own
+// declarations and type parameters, and its single-type imports.
+func javaKnownTypes(content string) map[string]bool {
+	known := map[string]bool{}
+	code := stripJavaCode(content)
+	for _, m := range reJavaDeclType.FindAllStringSubmatch(code, -1) {
+		known[m[1]+m[2]] = true
+	}
+	for _, m := range reJavaImportDec.FindAllStringSubmatch(code, -1) {
+		if m[3] == "" {
+			known[m[2][strings.LastIndex(m[2], ".")+1:]] = true
+		}
+	}
+	return known
+}
+
+func javaOwnPackage(content string) string {
+	if m := reJavaPkgDecl.FindStringSubmatch(stripJavaCode(content)); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// javaProjectClasses maps the simple names of the project's top-level
+// classes (one per .java file, by file name) to their packages. Build
+// output and dependency folders are skipped; the walk is bounded.
+func javaProjectClasses(ws, self string) map[string][]string {
+	out := map[string][]string{}
+	n := 0
+	_ = filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "target", "build", "out", "node_modules", ".gradle", ".idea":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".java") || n > 20000 {
+			return nil
+		}
+		n++
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) > 1<<20 {
+			return nil
+		}
+		name := strings.TrimSuffix(path.Base(filepath.ToSlash(p)), ".java")
+		pkg := ""
+		if m := reJavaPkgDecl.FindSubmatch(b); m != nil {
+			pkg = string(m[1])
+		}
+		out[name] = append(out[name], pkg)
+		return nil
+	})
+	return out
+}
+
+// insertJavaImports adds import lines after the last import, else after
+// the package declaration (with a blank line), else at the top.
+func insertJavaImports(ls *lines, adds []string) {
+	last, pkg := 0, 0
+	for i, l := range ls.l {
+		t := strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(t, "import ") && strings.HasSuffix(t, ";"):
+			last = i + 1
+		case strings.HasPrefix(t, "package ") && pkg == 0:
+			pkg = i + 1
+		case strings.HasPrefix(t, "class ") || strings.HasPrefix(t, "public ") || strings.HasPrefix(t, "@") || strings.HasPrefix(t, "final ") || strings.HasPrefix(t, "abstract ") || strings.HasPrefix(t, "interface ") || strings.HasPrefix(t, "enum ") || strings.HasPrefix(t, "record "):
+			if last > 0 || pkg > 0 {
+				goto done
+			}
+		}
+	}
+done:
+	switch {
+	case last > 0:
+		for i := len(adds) - 1; i >= 0; i-- {
+			ls.insertAfter(last, adds[i])
+		}
+	case pkg > 0:
+		block := append([]string{""}, adds...)
+		for i := len(block) - 1; i >= 0; i-- {
+			ls.insertAfter(pkg, block[i])
+		}
+	default:
+		block := append(append([]string{}, adds...), "")
+		for i := len(block) - 1; i >= 0; i-- {
+			ls.insertAfter(0, block[i])
+		}
+	}
+}
+
+// stripJavaCode blanks comments and string and char literals, keeping
+// every line and column in place.
+func stripJavaCode(s string) string {
+	b := []byte(s)
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				b[i] = ' '
+				i++
+			}
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
+			for i < len(b) && !(b[i] == '*' && i+1 < len(b) && b[i+1] == '/') {
+				if b[i] != '\n' {
+					b[i] = ' '
+				}
+				i++
+			}
+			if i+1 < len(b) {
+				b[i], b[i+1] = ' ', ' '
+				i++
+			}
+		case b[i] == '"' || b[i] == '\'':
+			q := b[i]
+			i++
+			for i < len(b) && b[i] != q && b[i] != '\n' {
+				if b[i] == '\\' && i+1 < len(b) {
+					b[i] = ' '
+					i++
+				}
+				b[i] = ' '
+				i++
+			}
+		}
+	}
+	return string(b)
+}
+
+// wildcardCovers reports whether a wildcard import of the file (import
+// java.util.*;) already brings a class of that name, from the JDK or the
+// project.
+func wildcardCovers(content, name string, project []string) bool {
+	for _, m := range reJavaImportDec.FindAllStringSubmatch(stripJavaCode(content), -1) {
+		if m[3] == "" || m[1] != "" {
+			continue
+		}
+		for _, p := range append(append([]string{}, jdkClasses[name]...), project...) {
+			if p == m[2] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// javaPackageTypes lists the types the other files of the file's folder
+// (its package) declare, package-private ones included.
+func javaPackageTypes(ws, file string) map[string]bool {
+	out := map[string]bool{}
+	dir := filepath.Join(ws, filepath.FromSlash(path.Dir(file)))
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return out
+	}
+	for _, e := range es {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".java") || e.Name() == path.Base(file) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil || len(b) > 1<<20 {
+			continue
+		}
+		for _, m := range reJavaDeclType.FindAllStringSubmatch(stripJavaCode(string(b)), -1) {
+			if m[1] != "" {
+				out[m[1]] = true
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,277 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// The unused-import and unused-variable messages of the toolchains that
+// flag them: pyflakes/flake8/ruff (F401, F841), pylint (W0611), tsc
+// (TS6133, TS6192, TS6196), eslint (no-unused-vars) and gcc/clang
+// (-Wunused-variable).
+var (
+	reUnusedPyImport = regexp.MustCompile("[`'\"]([\\w.]+)[`'\"] imported but unused|Unused import ([\\w.]+)")
+	reUnusedPyVar    = regexp.MustCompile("[Ll]ocal variable [`'\"](\\w+)[`'\"] is assigned to but never used")
+	reUnusedJS       = regexp.MustCompile(`'([\w$]+)' is declared but (?:its value is )?never (?:read|used)|'([\w$]+)' is (?:defined|assigned a value) but never used`)
+	reUnusedJSAll    = regexp.MustCompile(`All imports in import declaration are unused`)
+	reUnusedC        = regexp.MustCompile(`unused variable ['‘](\w+)['’]`)
+)
+
+// fixUnused removes what the toolchain flags as unused, on the reported
+// line only: a name from an import (the whole import when it was the
+// last), or a local variable whose value has no side effects (a literal or
+// a name: no call). A variable assigned from a call is left alone, except
+// in Python where the target becomes `_`, which keeps the call.
+func fixUnused(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
+	ls := splitContent(in.content)
+	lang := strings.ToLower(path.Ext(in.path))
+	var did []string
+	var drop []int
+	for _, r := range in.reports {
+		l := r.LineNumber
+		if l < 1 || l > len(ls.l) || contains(drop, l) {
+			continue
+		}
+		line := ls.l[l-1]
+		var out string
+		var ok bool
+		var what string
+		switch lang {
+		case ".py":
+			if m := reUnusedPyImport.FindStringSubmatch(r.Message); m != nil {
+				out, ok = dropPyImport(line, m[1]+m[2])
+				what = "remove unused import " + m[1] + m[2]
+			} else if m := reUnusedPyVar.FindStringSubmatch(r.Message); m != nil {
+				out, ok = dropPyVar(line, m[1])
+				what = "remove unused variable " + m[1]
+			}
+		case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
+			if reUnusedJSAll.MatchString(r.Message) {
+				if reJSImportLine.MatchString(line) && strings.HasPrefix(strings.TrimSpace(line), "import ") && noComment(line) {
+					out, ok = "", true
+					what = "remove the unused import on line " + fmt.Sprint(l)
+				}
+			} else if m := reUnusedJS.FindStringSubmatch(r.Message); m != nil {
+				name := m[1] + m[2]
+				if out, ok = dropJSImport(line, name); ok {
+					what = "remove unused import " + name
+				} else if out, ok = dropDecl(line, name, reJSDecl); ok {
+					what = "remove unused variable " + name
+				}
+			}
+		case ".c", ".h", ".cc", ".cpp", ".cxx":
+			if m := reUnusedC.FindStringSubmatch(r.Message); m != nil {
+				out, ok = dropDecl(line, m[1], reCDecl)
+				what = "remove unused variable " + m[1]
+			}
+		}
+		if !ok {
+			continue
+		}
+		did = append(did, what)
+		if out == "" {
+			drop = append(drop, l)
+			continue
+		}
+		ls.l[l-1] = out
+	}
+	if len(did) == 0 {
+		return edit{}, false, nil
+	}
+	// Remove whole lines bottom-up.
+	for i := len(ls.l); i >= 1; i-- {
+		if contains(drop, i) {
+			ls.remove(i, i)
+		}
+	}
+	return edit{content: ls.String(), reason: strings.Join(did, "; "), confidence: 0.9}, true, nil
+}
+
+func noComment(line string) bool {
+	_, c := splitLineComment(line)
+	return c == "" && !strings.Contains(line, "/*")
+}
+
+var rePyImportStmt = regexp.MustCompile(`^(\s*)(import\s+|from\s+[\w.]+\s+import\s+)(\(?)([^()#]+?)(\)?)\s*$`)
+
+// dropPyImport removes name from a one-line Python import; "" means the
+// whole line goes. A line of a parenthesised import holding only the name
+// goes too.
+func dropPyImport(line, name string) (string, bool) {
+	if t := strings.TrimSuffix(strings.TrimSpace(line), ","); t == name || t == name[strings.LastIndex(name, ".")+1:] {
+		return "", true
+	}
+	m := rePyImportStmt.FindStringSubmatch(line)
+	if m == nil || (m[3] == "") != (m[5] == "") {
+		return "", false
+	}
+	parts := strings.Split(m[4], ",")
+	var keep []string
+	found := false
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		a := reAsName.FindStringSubmatch(p)
+		if a == nil {
+			return "", false
+		}
+		full := a[1]
+		if strings.HasPrefix(m[2], "from") {
+			full = strings.TrimSpace(strings.TrimPrefix(strings.Fields(m[2])[1], "")) + "." + a[1]
+		}
+		if !found && (a[2] == name || full == name || a[1] == name || (a[2] != "" && strings.HasSuffix(name, "."+a[2]))) {
+			found = true
+			continue
+		}
+		keep = append(keep, p)
+	}
+	if !found {
+		return "", false
+	}
+	if len(keep) == 0 {
+		return "", true
+	}
+	return m[1] + m[2] + m[3] + strings.Join(keep, ", ") + m[5], true
+}
+
+var rePyAssign = regexp.MustCompile(`^(\s*)(\w+)(\s*(?::[^=]+)?=\s*)(.+)$`)
+
+// dropPyVar removes `name = value` when value has no call, else renames
+// the target to `_`.
+func dropPyVar(line, name string) (string, bool) {
+	m := rePyAssign.FindStringSubmatch(line)
+	if m == nil || m[2] != name || strings.HasPrefix(strings.TrimSpace(m[4]), "=") || hasAssign(m[4]) || !noComment(strings.ReplaceAll(line, "#", "//")) || !balanced(m[4]) {
+		return "", false
+	}
+	if !strings.Contains(m[4], "(") {
+		return "", true
+	}
+	return m[1] + "_" + m[3] + m[4], true
+}
+
+var reJSImportNamed = regexp.MustCompile(`^(\s*import\s+(?:type\s+)?)(?:([\w$]+)\s*,?\s*)?(?:\{([^}]*)\})?(\s*from\s+.+)$`)
+
+// dropJSImport removes name from an import or require line; "" means the
+// whole line goes.
+func dropJSImport(line, name string) (string, bool) {
+	if !noComment(line) {
+		return "", false
+	}
+	t := strings.TrimSpace(line)
+	q := regexp.QuoteMeta(name)
+	if regexp.MustCompile(`^import\s+(?:type\s+)?(?:\*\s+as\s+)?`+q+`\s+from\s`).MatchString(t) ||
+		regexp.MustCompile(`^(?:const|let|var)\s+`+q+`\s*=\s*require\(`).MatchString(t) {
+		return "", true
+	}
+	if m := regexp.MustCompile(`^(\s*(?:const|let|var)\s*)\{([^}]*)\}(\s*=\s*require\(.*)$`).FindStringSubmatch(line); m != nil {
+		rest, ok := dropSpec(m[2], name)
+		if !ok {
+			return "", false
+		}
+		if rest == "" {
+			return "", true
+		}
+		return m[1] + "{ " + rest + " }" + m[3], true
+	}
+	m := reJSImportNamed.FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	def, named := m[2], m[3]
+	switch {
+	case def == name:
+		def = ""
+	default:
+		rest, ok := dropSpec(named, name)
+		if !ok {
+			return "", false
+		}
+		named = rest
+	}
+	switch {
+	case def == "" && strings.TrimSpace(named) == "":
+		return "", true
+	case def == "":
+		return m[1] + "{ " + named + " }" + m[4], true
+	case strings.TrimSpace(named) == "":
+		return m[1] + def + m[4], true
+	}
+	return m[1] + def + ", { " + named + " }" + m[4], true
+}
+
+// dropSpec removes name from a list of import specifiers ("a, b as c").
+func dropSpec(list, name string) (string, bool) {
+	var keep []string
+	found := false
+	for _, p := range strings.Split(list, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		f := strings.Fields(strings.TrimPrefix(p, "type "))
+		bound := f[len(f)-1]
+		if len(f) >= 3 && f[len(f)-2] == "as" || len(f) == 1 || strings.Contains(p, ":") {
+			bound = strings.TrimSpace(bound[strings.LastIndex(bound, ":")+1:])
+		}
+		if !found && bound == name {
+			found = true
+			continue
+		}
+		keep = append(keep, p)
+	}
+	return strings.Join(keep, ", "), found
+}
+
+var (
+	reJSDecl = regexp.MustCompile(`^\s*(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?(?:=\s*(.*?))?;?\s*$`)
+	reCDecl  = regexp.MustCompile(`^\s*(?:(?:static|const|volatile|register|unsigned|signed|long|short|struct|enum)\s+)*[A-Za-z_][\w]*[\s*]+([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=\s*(.*?))?;\s*$`)
+)
+
+// dropDecl removes a one-line declaration of name alone whose initial
+// value has no call.
+func dropDecl(line, name string, re *regexp.Regexp) (string, bool) {
+	if !noComment(line) {
+		return "", false
+	}
+	m := re.FindStringSubmatch(line)
+	if m == nil || m[1] != name || strings.ContainsAny(m[2], "(,") || hasAssign(m[2]) || !balanced(m[2]) || strings.Contains(m[2], "new ") || strings.Contains(m[2], "await ") {
+		return "", false
+	}
+	return "", true
+}
+
+// balanced reports whether brackets open and close on the line.
+func balanced(s string) bool {
+	return strings.Count(s, "(") == strings.Count(s, ")") && strings.Count(s, "[") == strings.Count(s, "]") && strings.Count(s, "{") == strings.Count(s, "}")
+}
+
+// hasAssign reports whether an expression holds an assignment of its own
+// (a = b = 1, x := y), which removing the line would lose.
+func hasAssign(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '=' {
+			continue
+		}
+		prev, next := byte(0), byte(0)
+		if i > 0 {
+			prev = s[i-1]
+		}
+		if i+1 < len(s) {
+			next = s[i+1]
+		}
+		if next == '=' || next == '>' {
+			i++
+			for i+1 < len(s) && s[i+1] == '=' {
+				i++
+			}
+			continue
+		}
+		if prev == '!' || prev == '<' || prev == '>' || prev == '=' {
+			continue
+		}
+		return true
+	}
+	return false
+}
