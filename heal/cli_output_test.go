@@ -46,22 +46,24 @@ func healCLIEnv(t *testing.T, repo string, extra map[string]string, args ...stri
 	return res.ExitCode, string(res.Stdout), string(res.Stderr), r
 }
 
-// TestCLIRedHealSaysWhatToDo: a misspelt call no tier fixes prints the
+// TestCLIRedHealSaysWhatToDo: a type error no tier fixes prints the
 // compiler's message, what each tier did, and the exact flags that enable
 // the llm tier; the summary is complete and the by-type tally is there.
 func TestCLIRedHealSaysWhatToDo(t *testing.T) {
 	repo := repoWith(t, map[string]string{
 		"go.mod":  "module example.com/greet\n\ngo 1.22\n",
-		"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Prinln(\"hi\")\n}\n",
+		"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar n int = \"hi\"\n\tfmt.Println(n)\n}\n",
 	})
 	code, out, errOut, res := healCLI(t, repo, "--cmd", "go build ./...")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1:\n%s\n%s", code, out, errOut)
 	}
 	for _, want := range []string{
-		"TYPE_ERROR error in main.go line 6 → Fix: not fixed (failed: no fixer had a fix: rules: no rule matches main.go; llm: not configured)\n",
-		"    message: undefined: fmt.Prinln\n",
-		"    llm: not configured (no LLM provider is configured): set OPENAI_API_KEY and run salve heal --fixers rules,llm --models openai/gpt-4o",
+		"TYPE_ERROR error in main.go line 6 → Fix: not fixed (failed: no fixer had a fix: rules: no rule matches main.go; ",
+		"; llm: not configured)\n",
+		"    message: cannot use \"hi\" (untyped string constant) as int value in variable declaration\n",
+		"    suggest: ",
+		"    llm: not configured (no LLM provider is configured): set OPENAI_API_KEY and run salve heal --fixers rules,suggest,llm --models openai/gpt-4o",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
@@ -117,7 +119,7 @@ func TestCLILLMUnreachable(t *testing.T) {
 	ln.Close() // nothing listens there any more
 	repo := repoWith(t, map[string]string{
 		"go.mod":  "module example.com/greet\n\ngo 1.22\n",
-		"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Prinln(\"hi\")\n}\n",
+		"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar n int = \"hi\"\n\tfmt.Println(n)\n}\n",
 	})
 	code, out, errOut, _ := healCLIEnv(t, repo, map[string]string{"OLLAMA_HOST": "http://" + addr}, "--cmd", "go build ./...")
 	if code != 1 {

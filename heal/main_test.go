@@ -3,6 +3,7 @@ package heal
 import (
 	"context"
 	"fmt"
+	"github.com/salve-dev/salve/internal/testdirs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,7 @@ func TestMain(m *testing.M) {
 	}
 	code := func() int {
 		defer os.RemoveAll(dir)
+		defer testdirs.Isolate()()
 		var err error
 		if gitAgentBin, err = buildBinary(context.Background(), dir, "git_agent"); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/gitagent/agent"
 )
 
 // DefaultMaxIterations is the default limit of fix iterations.
@@ -116,6 +117,11 @@ func (o *Options) defaults() error {
 	}
 	if o.Branch == "" {
 		o.Branch = DefaultBranchPrefix + o.RunID[:min(8, len(o.RunID))]
+	}
+	// The branch is created only at the first commit: check its name now,
+	// so a bad one is refused even by a heal that commits nothing.
+	if err := agent.ValidateBranchName(o.Branch); err != nil {
+		return fmt.Errorf("heal: options: branch: %w: %w", err, ErrBadInput)
 	}
 	if o.Remote == "" {
 		o.Remote = "origin"

@@ -35,6 +35,7 @@ var DefaultAllowEnv = []string{
 	"CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "MAVEN_OPTS", "GRADLE_USER_HOME",
 	"PYENV_ROOT", "VIRTUAL_ENV", "PYTHONPATH", "NODE_PATH", "NPM_CONFIG_CACHE",
 	"CC", "CXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "PKG_CONFIG_PATH", "CI",
+	"XDG_DATA_HOME", "XDG_STATE_HOME",
 }
 
 // AllowedEnv returns the variables of the current process whose names are

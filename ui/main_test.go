@@ -3,6 +3,7 @@ package ui_test
 import (
 	"context"
 	"fmt"
+	"github.com/salve-dev/salve/internal/testdirs"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -24,7 +25,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binDir = dir
+	clean := testdirs.Isolate()
 	code := m.Run()
+	clean()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

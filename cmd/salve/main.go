@@ -31,9 +31,10 @@ const (
 
 func main() {
 	ctx, interrupted, stop := interruptContext(os.Stderr)
-	code := runMain(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, true)
+	var served bool
+	code := runMain(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, true, &served)
 	stop()
-	if sig := interrupted(); sig != 0 {
+	if sig := interrupted(); sig != 0 && !(served && code == exitOK) {
 		// The shell's convention: 128 plus the signal's number.
 		code = 128 + int(sig)
 	}
@@ -107,6 +108,8 @@ type streams struct {
 	// process environment before they start anything (see secrets).
 	scrub   bool
 	secrets *secrets
+	// server is set by commands that serve until a signal stops them.
+	server bool
 }
 
 // logger is the stderr logger of the --log-* flags.
@@ -136,10 +139,14 @@ func exitWith(code int, err error) error { return &exitError{Code: code, Err: er
 // It leaves the process environment alone; main's runMain also takes the
 // secrets out of it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runMain(ctx, args, stdin, stdout, stderr, false)
+	return runMain(ctx, args, stdin, stdout, stderr, false, nil)
 }
 
-func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, scrub bool) (code int) {
+// runMain runs salve. When served is not nil, it reports whether the
+// command was a server (salve mcp, ui, serve, worker), for which SIGINT and
+// SIGTERM are the normal way to stop: a clean stop then exits 0, not
+// 128+signal.
+func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, scrub bool, served *bool) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "salve: internal error: %v\n", r)
@@ -147,6 +154,9 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}()
 	s := &streams{Stdin: stdin, Stdout: stdout, Stderr: stderr, scrub: scrub}
+	if served != nil {
+		defer func() { *served = s.server }()
+	}
 	s.Getenv = func(k string) string { return s.secrets.getenv(k) }
 	root := newRootCmd(s)
 	root.SetArgs(args)

@@ -76,6 +76,7 @@ Stdout carries the protocol on stdio; logs go to stderr.`,
 }
 
 func mcpRun(ctx context.Context, s *streams, o *mcpOptions, useHTTP bool) error {
+	s.server = true
 	logger := slog.New(slog.NewJSONHandler(s.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	if o.Token == "" {
 		o.Token = s.Getenv("SALVE_MCP_TOKEN")

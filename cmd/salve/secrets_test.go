@@ -71,7 +71,7 @@ func TestSecretsStillConfigureTheLLMTier(t *testing.T) {
 	for _, f := range fixers {
 		names = append(names, f.Name())
 	}
-	if len(names) != 2 || names[1] != "llm" {
-		t.Errorf("fixers = %v, want rules and llm", names)
+	if len(names) != 3 || names[2] != "llm" {
+		t.Errorf("fixers = %v, want rules, suggest and llm", names)
 	}
 }

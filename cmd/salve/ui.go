@@ -46,6 +46,7 @@ send once through /login?token=… and scripts as a bearer token.`,
 }
 
 func uiRun(ctx context.Context, s *streams, o *uiOptions) error {
+	s.server = true
 	if o.Token == "" {
 		o.Token = s.Getenv("SALVE_UI_TOKEN")
 	}

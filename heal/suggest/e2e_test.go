@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"github.com/salve-dev/salve/internal/testdirs"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -32,7 +33,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	clean := testdirs.Isolate()
 	code := m.Run()
+	clean()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
