@@ -333,14 +333,16 @@ func signalNote(sig string) string {
 // that build the command themselves (salve heal's worktrees).
 const (
 	ActionGitWorktree = agent.ActionGitWorktree
-	WorktreeAdd       = agent.WorktreeAdd
-	WorktreeRemove    = agent.WorktreeRemove
-	WorktreeList      = agent.WorktreeList
-	WorktreePrune     = agent.WorktreePrune
-	WorktreeGitDir    = agent.WorktreeGitDir
-	WorktreeReset     = agent.WorktreeReset
-	WorktreeClean     = agent.WorktreeClean
-	WorktreeUntracked = agent.WorktreeUntracked
-	WorktreeDetach    = agent.WorktreeDetach
-	WorktreeGitlinks  = agent.WorktreeGitlinks
+	// ActionGitBranchPrune deletes merged branches of a prefix (salve gc).
+	ActionGitBranchPrune = agent.ActionGitBranchPrune
+	WorktreeAdd          = agent.WorktreeAdd
+	WorktreeRemove       = agent.WorktreeRemove
+	WorktreeList         = agent.WorktreeList
+	WorktreePrune        = agent.WorktreePrune
+	WorktreeGitDir       = agent.WorktreeGitDir
+	WorktreeReset        = agent.WorktreeReset
+	WorktreeClean        = agent.WorktreeClean
+	WorktreeUntracked    = agent.WorktreeUntracked
+	WorktreeDetach       = agent.WorktreeDetach
+	WorktreeGitlinks     = agent.WorktreeGitlinks
 )

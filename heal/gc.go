@@ -34,13 +34,18 @@ type GCReport struct {
 	InUse []string
 	// Pruned lists the repositories whose worktree records were pruned.
 	Pruned []string
+	// Branches lists the heal branches deleted (merged: nothing of their
+	// own).
+	Branches []string
 }
 
 // GC removes salve's persistent heal worktrees that no heal is using, the
 // worktrees of crashed heals of the older kind (locked "salve heal
 // pid=…"), and their stale records in the repositories (git worktree
-// prune). It never touches a worktree salve did not make, nor any branch:
-// a heal branch holds fixes.
+// prune), and the default heal branches (salve/heal-…) that hold nothing
+// of their own: merged into the repository's HEAD, as git branch -d
+// requires. It never touches a worktree salve did not make, another
+// branch, or a heal branch with a fix found nowhere else.
 func GC(ctx context.Context, o GCOptions) (GCReport, error) {
 	var rep GCReport
 	if o.Root == "" {
@@ -147,6 +152,13 @@ func gcRepoDir(ctx context.Context, o GCOptions, dir string, rep *GCReport) erro
 			return err
 		}
 		rep.Pruned = append(rep.Pruned, top)
+		out, err := o.Worktrees.Git.Do(ctx, top, contract.GitAgentCommandV1{Type: gitagent.ActionGitBranchPrune, Branch: DefaultBranchPrefix})
+		if err != nil {
+			return fmt.Errorf("heal: gc: prune the heal branches of %s: %w", top, err)
+		}
+		for _, b := range strings.Fields(out) {
+			rep.Branches = append(rep.Branches, top+" "+b)
+		}
 	}
 	if !busy {
 		_ = os.Remove(filepath.Join(dir, "repo"))

@@ -187,16 +187,19 @@ func (r *run) reuse(ctx context.Context, pg PinnableGit, finder GitDirFinder, to
 		return err
 	}
 	pinned := pg.Pin(dir, gd)
-	for _, op := range []contract.GitAgentCommandV1{
-		{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeReset, StartPoint: base},
-		{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeClean},
-	} {
-		if _, err := pinned.Do(ctx, dir, op); err != nil {
-			return fmt.Errorf("%s: %w", op.Ref, err)
-		}
+	if _, err := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeReset, StartPoint: base}); err != nil {
+		return fmt.Errorf("reset: %w", err)
 	}
-	if err := emptyGitlinks(ctx, pinned, dir); err != nil {
+	// The clean walks the folders while the submodule entries are read
+	// from the index: they are independent.
+	links := make(chan error, 1)
+	go func() { links <- emptyGitlinks(ctx, pinned, dir) }()
+	_, cerr := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeClean})
+	if err := <-links; err != nil {
 		return err
+	}
+	if cerr != nil {
+		return fmt.Errorf("clean: %w", cerr)
 	}
 	// Nothing untracked may remain (ignored files included): tracked
 	// files were put back by the checkout, whose stat checks are strict
@@ -276,9 +279,8 @@ func emptyGitlinks(ctx context.Context, g PinnableGit, dir string) error {
 	if err != nil {
 		return fmt.Errorf("gitlinks: %w", err)
 	}
-	for _, rec := range strings.Split(out, "\x00") {
-		meta, path, ok := strings.Cut(rec, "\t")
-		if !ok || !strings.HasPrefix(meta, "160000 ") {
+	for _, path := range strings.Split(out, "\x00") {
+		if path == "" {
 			continue
 		}
 		abs, err := confine(dir, path)

@@ -162,8 +162,9 @@ func TestConcurrentHeals(t *testing.T) {
 }
 
 // TestGC runs `salve gc` after a heal: a worktree a heal holds is left
-// alone, then salve's worktree goes, while the user's own worktree (locked
-// too), the user's branches and the heal branch stay.
+// alone, then salve's worktree goes, and an empty (merged) heal branch,
+// while the user's own worktree (locked too), the user's branches and the
+// heal branch holding a fix stay.
 func TestGC(t *testing.T) {
 	need(t, "sh", "cc", "make")
 	gitIdentity(t)
@@ -172,6 +173,8 @@ func TestGC(t *testing.T) {
 	userWT := filepath.Join(t.TempDir(), "mine")
 	run(t, repo, "git", "worktree", "add", "-q", "-b", "mine", userWT)
 	run(t, repo, "git", "worktree", "lock", "--reason", "my own", userWT)
+	// An empty heal branch, as older versions left: merged, so stale.
+	run(t, repo, "git", "branch", "salve/heal-0ld00000")
 	before := userState(t, repo)
 	res, out := healWith(t, data, repo, "--cmd", "make")
 	if res == nil || len(res.Commits) != 1 {
@@ -194,7 +197,7 @@ func TestGC(t *testing.T) {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		t.Fatal(err)
 	}
-	if got := gc(); got != "in use "+wt+"\n" {
+	if got := gc(); got != "in use "+wt+"\ndeleted branch "+repo+" salve/heal-0ld00000\n" {
 		t.Errorf("gc with the worktree held: %q", got)
 	}
 	if _, err := os.Stat(wt); err != nil {
@@ -210,6 +213,9 @@ func TestGC(t *testing.T) {
 	}
 	if _, err := os.Stat(wt); err == nil {
 		t.Error("the worktree folder is still there")
+	}
+	if b := run(t, repo, "git", "branch", "--list", "salve/heal-0ld00000"); b != "" {
+		t.Errorf("the merged heal branch is still there: %q", b)
 	}
 	if got := run(t, repo, "git", "rev-parse", "refs/heads/"+res.Branch); got != res.HeadCommit {
 		t.Errorf("the heal branch is at %q after gc, want %s", got, res.HeadCommit)

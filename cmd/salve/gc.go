@@ -25,9 +25,11 @@ func newGCCmd(s *streams) *cobra.Command {
 		Long: `gc removes the worktrees salve keeps for its heals (one or more per
 repository, in salve's data folder, reused from one heal to the next), the
 worktrees left by crashed heals, and their stale records in the
-repositories (git worktree prune). A worktree a running heal holds is left
-alone and listed as in use. gc never touches a worktree salve did not make,
-nor any branch: heal branches hold fixes.
+repositories (git worktree prune), and the heal branches (salve/heal-…)
+that hold nothing of their own: merged into the repository's HEAD, as git
+branch -d requires. A worktree a running heal holds is left alone and
+listed as in use. gc never touches a worktree salve did not make, another
+branch, or a heal branch with a fix found nowhere else.
 
 Without --workspace every repository salve has healed is collected.`,
 		Example: "  salve gc\n  salve gc --workspace ./repo",
@@ -50,13 +52,16 @@ Without --workspace every repository salve has healed is collected.`,
 			for _, p := range rep.InUse {
 				fmt.Fprintf(s.Stdout, "in use %s\n", p)
 			}
+			for _, b := range rep.Branches {
+				fmt.Fprintf(s.Stdout, "deleted branch %s\n", b)
+			}
 			if errors.Is(err, heal.ErrBadInput) {
 				return exitWith(exitBadInput, err)
 			}
 			if err != nil {
 				return exitWith(exitFailure, err)
 			}
-			fmt.Fprintf(s.Stderr, "salve gc: %d worktree(s) removed, %d in use, %d repositor(ies) pruned\n", len(rep.Removed), len(rep.InUse), len(rep.Pruned))
+			fmt.Fprintf(s.Stderr, "salve gc: %d worktree(s) removed, %d in use, %d repositor(ies) pruned, %d heal branch(es) deleted\n", len(rep.Removed), len(rep.InUse), len(rep.Pruned), len(rep.Branches))
 			return nil
 		},
 	}

@@ -90,7 +90,8 @@ var actionTable = map[string]actionSpec{
 			return []string{"push", "--porcelain", "--end-of-options", cmd.Remote, ref}, ""
 		},
 	},
-	ActionGitWorktree: worktreeSpec, // salve heal's worktrees, see worktree.go
+	ActionGitWorktree:    worktreeSpec,    // salve heal's worktrees, see worktree.go
+	ActionGitBranchPrune: branchPruneSpec, // salve gc's branch pruning, see prune.go
 	contract.ActionGitRevParse: {
 		name: contract.ActionGitRevParse, doc: "the commit of `ref` (default HEAD), or the current branch name for ref \"branch\"",
 		fields: []string{"ref"}, check: checkRevParse,

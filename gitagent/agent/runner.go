@@ -87,6 +87,12 @@ func (a *Runner) Execute(ctx context.Context, req *Request) contract.ActionResul
 	if req.Action == ActionGitWorktree && req.Command.Ref == WorktreeGitDir {
 		return a.worktreeGitDir(ctx, dir, req.Command.Files[0])
 	}
+	if req.Action == ActionGitWorktree && req.Command.Ref == WorktreeGitlinks {
+		return a.worktreeGitlinks(ctx, dir)
+	}
+	if req.Action == ActionGitBranchPrune {
+		return a.pruneBranches(ctx, dir, req.Command)
+	}
 	var paths []string
 	if spec.paths && len(req.Command.Files) > 0 {
 		root, res := a.root(ctx, dir)

@@ -42,8 +42,9 @@ import (
 //	untracked git ls-files -z --others --directory: every file and folder
 //	        git does not track, ignored ones included (no exclude rules);
 //	        empty after a clean
-//	gitlinks git ls-files -z --stage: the caller keeps the submodule
-//	        entries (mode 160000), whose folders git clean does not enter
+//	gitlinks the paths of the index's submodule entries (mode 160000),
+//	        whose folders git clean does not enter, NUL-terminated: from
+//	        git ls-files -z --stage, filtered by the agent
 //	detach  start_point (required): git update-ref --no-deref HEAD START,
 //	        which leaves the branch without reading the work tree (START is
 //	        HEAD's commit, so index and files already match it)
@@ -141,6 +142,25 @@ func buildWorktree(cmd contract.GitAgentCommandV1, _ []string) ([]string, string
 		return append(args, "--detach", "--", cmd.Files[0], cmd.StartPoint), ""
 	}
 	return append(args, "-b", cmd.Branch, "--", cmd.Files[0], cmd.StartPoint), ""
+}
+
+// worktreeGitlinks answers the "gitlinks" operation: git lists the whole
+// index, the agent keeps the submodule entries, so the response stays
+// small on a large repository.
+func (a *Runner) worktreeGitlinks(ctx context.Context, dir string) contract.ActionResult {
+	res := a.result(a.git(ctx, ActionGitWorktree, dir, false, []string{"ls-files", "-z", "--stage"}, ""))
+	if res.OutputType != contract.OutputText {
+		return res
+	}
+	var b strings.Builder
+	for _, rec := range strings.Split(res.Data, "\x00") {
+		meta, path, ok := strings.Cut(rec, "\t")
+		if ok && strings.HasPrefix(meta, "160000 ") {
+			b.WriteString(path)
+			b.WriteByte(0)
+		}
+	}
+	return textResult(b.String(), nil)
 }
 
 // worktreeGitDir answers the "gitdir" operation: it asks git for the
