@@ -329,7 +329,7 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 		}
 		p.ctx.cTest = ""
 		return true
-	case strings.Contains(s, " Test #"):
+	case t != "" && isDigit(t[0]) && strings.Contains(s, " Test #"):
 		if m := reCTestResult.FindStringSubmatch(s); m != nil {
 			if strings.Contains(m[2], "Passed") {
 				p.ctx.cTest = ""
@@ -342,7 +342,7 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 		p.ctx.cTest = ""
 		return true
 	}
-	if isDigit(s[0]) && strings.Contains(s, ": ") {
+	if isDigit(s[0]) && (c.verbose || strings.Contains(s, ": Test command: ")) {
 		m := reCTestVerb.FindStringSubmatch(s)
 		if m == nil {
 			return false
