@@ -181,6 +181,7 @@ type context struct {
 	modPath  string    // the Go module path, when known
 	pyTest   string    // the pytest test whose section is being read
 	cTest    string    // the ctest or GoogleTest test whose output is being read
+	pyChain  bool      // a Python chain message was read: the next exception is a later link
 }
 
 func newParser(opts Options) *parser {
