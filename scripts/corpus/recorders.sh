@@ -6,7 +6,8 @@
 # and Maven with the plugins Debian packages (compiler, resources,
 # surefire, JUnit 4). Maven runs offline from a copy of Debian's Maven
 # repository, made in $SALVE_M2 (default: the user's cache) because Maven
-# writes into its local repository.
+# writes into its local repository. Debian's python3-pytest records the pytest
+# cases when the default python3 has no pytest.
 # It is idempotent, and only needed to regenerate the logs: the tests read
 # the recorded logs and never run these tools.
 #
@@ -14,7 +15,7 @@
 set -euo pipefail
 
 pkgs=(cmake lld libgtest-dev catch2 kotlin ruby ruby-minitest ruby-rspec rubocop php-cli phpunit
-	maven libmaven-compiler-plugin-java libmaven-resources-plugin-java libsurefire-java junit4)
+	maven libmaven-compiler-plugin-java libmaven-resources-plugin-java libsurefire-java junit4 python3-pytest)
 m2=${SALVE_M2:-${XDG_CACHE_HOME:-$HOME/.cache}/salve-corpus-m2}
 
 make_m2() {
