@@ -17,7 +17,7 @@ func init() {
 			Pattern:  `^(?P<file>[^\s:]+\.pyi?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<sev>error|note|warning): (?P<msg>.*?)(?:  \[(?P<code>[\w-]+)\])?$`,
 			Classify: mypyClassify, Confidence: 0.9,
 			Doc: "mypy: file.py:line[:col]: error: message  [code]"},
-		&Row{Name: "gnu", Family: "c", Tool: "cc", Hint: "rror",
+		&Row{Name: "gnu", Family: "c", Tool: "cc", ErrWord: true,
 			Pattern:  `^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?P<sev>fatal error|error|warning|note|Error|Warning)(?:\[(?P<code>[A-Z]+\d+)\])?: (?P<msg>.*)$`,
 			Classify: gnuClassify, Confidence: 0.95, Generic: true,
 			Doc: "gcc, g++, clang and every GNU-style tool (rustc --message-format short too): file:line:col: error: message"},

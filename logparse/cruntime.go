@@ -25,7 +25,9 @@ func init() {
 			Pattern:  `^(?P<file>[^\s:][^:]*?):(?P<line>\d+):(?:(?P<col>\d+):)? runtime error: (?P<msg>.*)$`,
 			Classify: cRuntime, Confidence: 0.9,
 			Doc: "UndefinedBehaviorSanitizer (gcc, clang): file.c:line:col: runtime error: message"},
-		&Row{Name: "gtest", Family: "c", Tool: "googletest", Pre: cSourceLoc, ErrWord: true,
+		&Row{Name: "gtest", Family: "c", Tool: "googletest", Pre: func(s string) bool {
+			return cSourceLoc(s) && (strings.Contains(s, ": Failure") || strings.Contains(s, "): error: "))
+		},
 			Pattern:  `^(?P<file>[^\s:(][^:(]*?\.(?:c|cc|cpp|cxx|c\+\+|h|hpp|hh|hxx|ipp|m|mm))(?::(?P<line>\d+):|\((?P<line2>\d+)\): error:) (?P<msg>Failure|Expected.*|Value of.*|Actual.*)$`,
 			Classify: cTestFailure, Confidence: 0.9,
 			Doc: "GoogleTest assertions: file.cc:line: Failure (file.cc(line): error: ... on Windows), named by [ RUN ] Suite.Test"},
@@ -327,7 +329,7 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 		}
 		p.ctx.cTest = ""
 		return true
-	case strings.Contains(s, " Test #"):
+	case t != "" && isDigit(t[0]) && strings.Contains(s, " Test #"):
 		if m := reCTestResult.FindStringSubmatch(s); m != nil {
 			if strings.Contains(m[2], "Passed") {
 				p.ctx.cTest = ""
@@ -340,7 +342,7 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 		p.ctx.cTest = ""
 		return true
 	}
-	if isDigit(s[0]) && strings.Contains(s, ": ") {
+	if isDigit(s[0]) && (c.verbose || strings.Contains(s, ": Test command: ")) {
 		m := reCTestVerb.FindStringSubmatch(s)
 		if m == nil {
 			return false

@@ -116,8 +116,11 @@ func (g *goTest) timeoutLine(p *parser, s string) bool {
 				}
 			}
 			for _, name := range pn.timeout {
-				top, _, _ := strings.Cut(name, "/")
-				if strings.Contains(s, "."+top+"(") || strings.Contains(s, "."+top+".func") {
+				if hasRunningChild(pn.timeout, name) {
+					continue // a parent only waits in t.Run for its subtests
+				}
+				top, sub, _ := strings.Cut(name, "/")
+				if sub == "" && strings.Contains(s, "."+top+"(") || sub != "" && strings.Contains(s, "."+top+".func") {
 					pn.hasTest = name
 					break
 				}
@@ -125,6 +128,16 @@ func (g *goTest) timeoutLine(p *parser, s string) bool {
 		}
 	}
 	return true
+}
+
+// hasRunningChild reports whether a subtest of name is running too.
+func hasRunningChild(running []string, name string) bool {
+	for _, r := range running {
+		if strings.HasPrefix(r, name+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // endGoroutine reports the goroutine just read if it runs a test that

@@ -162,6 +162,7 @@ type parser struct {
 	ctx      context
 	used     map[string]int // reports per row, when counting (tests)
 	errWord  int8           // hasErrWord's answer for the current line: 0 unknown, 1 no, 2 yes
+	rror     int8           // hasRror's answer for the current line, the same way
 	frames   []string       // absolute workspace frames, for commonDir
 	partial  string         // a -json event's unfinished line
 	rels     []string       // relative paths named by summaries, for pairedRoot
@@ -180,6 +181,7 @@ type context struct {
 	modPath  string    // the Go module path, when known
 	pyTest   string    // the pytest test whose section is being read
 	cTest    string    // the ctest or GoogleTest test whose output is being read
+	pyChain  bool      // a Python chain message was read: the next exception is a later link
 }
 
 func newParser(opts Options) *parser {
@@ -252,7 +254,7 @@ func (p *parser) feedOutput(out string) {
 // process reads one clean line.
 func (p *parser) process(s string) {
 	p.trackContext(s)
-	p.errWord = 0
+	p.errWord, p.rror = 0, 0
 	for _, h := range p.handlers {
 		if h.line(p, s) {
 			return
@@ -286,7 +288,7 @@ func (p *parser) matchRows(s string) {
 		if r.re == nil || r.need&f != r.need {
 			continue
 		}
-		if r.ErrWord && !p.hasErrWord(s) {
+		if r.ErrWord && !p.hasRror(s) {
 			continue
 		}
 		if r.Pre != nil {
@@ -352,6 +354,18 @@ func (p *parser) hasErrWord(s string) bool {
 		}
 	}
 	return p.errWord == 2
+}
+
+// hasRror reports whether the current line s contains "rror"; it is
+// computed once per line, and only when asked.
+func (p *parser) hasRror(s string) bool {
+	if p.rror == 0 {
+		p.rror = 1
+		if p.errWord != 1 && strings.Contains(s, "rror") { // 1: no error word at all
+			p.rror = 2
+		}
+	}
+	return p.rror == 2
 }
 
 // base is the directory relative paths are written against right now.

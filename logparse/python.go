@@ -254,6 +254,7 @@ func (t *pyTrace) traceLine(p *parser, s string) bool {
 	}
 	if strings.HasPrefix(s, "During handling of the above exception") || strings.HasPrefix(s, "The above exception was the direct cause") {
 		t.chain, t.active = true, false
+		p.ctx.pyChain = true // pytest's sections print chains too
 		return true
 	}
 	if !t.active {
@@ -364,6 +365,7 @@ type pytest struct {
 	elines  []string
 	lastWs  *finding
 	emitted bool
+	gt      string // the last source line pytest marked with ">"
 }
 
 func (t *pytest) line(p *parser, s string) bool {
@@ -407,6 +409,10 @@ func (t *pytest) line(p *parser, s string) bool {
 		}
 		return true
 	}
+	if s != "" && s[0] == '>' {
+		t.gt = own(strings.TrimSpace(s[1:]))
+		return false
+	}
 	m := rePytestLoc.FindStringSubmatch(s)
 	if m == nil {
 		return false
@@ -422,7 +428,14 @@ func (t *pytest) line(p *parser, s string) bool {
 	if res == resDrop {
 		f = t.lastWs
 	}
+	if p.ctx.pyChain && res != resDrop && (strings.HasPrefix(t.gt, "raise ") || t.gt == "raise") {
+		// A wrapper raised on purpose; the cause was reported.
+		t.emitted = true
+		t.elines = t.elines[:0]
+		return true
+	}
 	t.report(p, f, m[3])
+	p.ctx.pyChain = false
 	return true
 }
 
@@ -478,7 +491,8 @@ func (t *pytest) end(p *parser) {
 			t.report(p, loc, exc)
 		}
 	}
-	t.test, t.lastWs, t.emitted, t.synLoc = "", nil, false, nil
+	t.test, t.lastWs, t.emitted, t.synLoc, t.gt = "", nil, false, nil, ""
+	p.ctx.pyChain = false
 	t.elines = t.elines[:0]
 	p.ctx.pyTest = ""
 }

@@ -44,8 +44,8 @@ type Row struct {
 	// Generic rows are tried after all the others, whatever the order of
 	// registration: they read shapes that many tools share.
 	Generic bool
-	// ErrWord rows are only tried on lines that name an error, an
-	// exception or a failure (hasErrWord, computed once per line).
+	// ErrWord rows are only tried on lines that contain "rror" (error,
+	// Error, ERROR), a test computed once per line.
 	ErrWord bool
 	// Pre, when set, replaces Hint: a cheap test of the line's shape
 	// (its start, say) before the regular expression.

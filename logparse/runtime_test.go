@@ -138,6 +138,10 @@ FAIL	example.com/m/q	1.012s
 			[]string{"src/a.c:3 TYPE_ERROR"}},
 		{"an rspec-like block ends at the first line rspec would not print", "", "Failures:\n\n  1) something\nsrc/a.c:3:5: error: expected ';' before '}' token\n",
 			[]string{"src/a.c:3 SYNTAX"}},
+		{"ruby 3.4 (prism) syntax errors", "", "lib/cart.rb:9: syntax errors found (SyntaxError)\n   8 |   end\n>  9 | end\n    |    ^ unexpected end-of-input\n",
+			[]string{"lib/cart.rb:9 SYNTAX"}},
+		{"rubocop offenses in the emacs format", "/w", "/w/lib/a.rb:3:5: W: Lint/UselessAssignment: Useless assignment to variable - x.\n/w/lib/a.rb:1:1: F: Lint/Syntax: unexpected token kEND\n",
+			[]string{"lib/a.rb:3 LINTING", "lib/a.rb:1 SYNTAX"}},
 		{"rust should_panic without a location is not placed", "", "---- tests::t stdout ----\nnote: test did not panic as expected\n", nil},
 	}
 	for _, tc := range cases {

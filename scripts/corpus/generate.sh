@@ -66,6 +66,8 @@ selected=("$@")
 setup_tools
 export PATH="$tools/node_modules/.bin:$tools/bin:$PATH"
 export NO_COLOR=1 FORCE_COLOR=0 CARGO_TERM_COLOR=never GOFLAGS=-mod=mod
+# Maven runs offline from the repository recorders.sh copies from Debian's.
+export SALVE_M2=${SALVE_M2:-${XDG_CACHE_HOME:-$HOME/.cache}/salve-corpus-m2}
 n=0
 for meta in "$corpus"/*/*/meta.json; do
 	dir=$(dirname "$meta")
