@@ -43,11 +43,24 @@ func fixPyIndent(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) 
 	tabs := false
 	conf := 0.85
 	var changed []int
+	aligned := -1 // the column of a misaligned line put back in its block
 	for _, r := range in.reports {
 		if !rePyIndentMix.MatchString(r.Message) || r.LineNumber < 1 || r.LineNumber > len(ls.l) {
 			continue
 		}
 		tabs = styleBefore(ls.l, r.LineNumber)
+		if l := r.LineNumber; !mixed(indentOf(ls.l[l-1]), tabs) {
+			// Not a tab slip: a line a few columns off its block. It takes
+			// the open level nearest to it, when one is nearest and close.
+			if col, ok := nearestLevel(ls.l[:l-1], pyCol(indentOf(ls.l[l-1])), unit); ok {
+				line := ls.l[l-1]
+				ls.l[l-1] = render(col, tabs) + line[len(indentOf(line)):]
+				changed = append(changed, l)
+				conf = min(conf, 0.8)
+				aligned = col
+			}
+			continue
+		}
 		for l := max(1, r.LineNumber-3); l <= min(len(ls.l), r.LineNumber+3); l++ {
 			line := ls.l[l-1]
 			ind := indentOf(line)
@@ -72,11 +85,40 @@ func fixPyIndent(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) 
 	if len(changed) == 0 {
 		return edit{}, false, nil
 	}
+	if aligned >= 0 && len(changed) == 1 {
+		return edit{content: ls.String(), reason: fmt.Sprintf("indent line %d to column %d, the level of its block", changed[0], aligned), confidence: conf}, true, nil
+	}
 	style := "spaces instead of tabs"
 	if tabs {
 		style = "tabs instead of spaces"
 	}
 	return edit{content: ls.String(), reason: fmt.Sprintf("indent line %d with %s, like the rest of the block", changed[0], style), confidence: conf}, true, nil
+}
+
+// nearestLevel returns the indentation a misaligned line should have: the
+// open level of the stack before it nearest to its column, when exactly one
+// is nearest and it is less than one indentation unit away. A line after
+// one that opens a block is left alone: whether it belongs in the block or
+// after it is a choice only its author can make.
+func nearestLevel(before []string, col, unit int) (int, bool) {
+	stack, opens := pyIndentStack(before)
+	if opens || fits(col, stack, opens) {
+		return 0, false
+	}
+	best, bestD, ties := 0, -1, 0
+	for _, s := range stack {
+		d := max(s-col, col-s)
+		switch {
+		case bestD < 0 || d < bestD:
+			best, bestD, ties = s, d, 0
+		case d == bestD:
+			ties++
+		}
+	}
+	if ties > 0 || bestD >= max(unit, 2) {
+		return 0, false
+	}
+	return best, true
 }
 
 // mixed reports whether an indentation is not in the file's style.

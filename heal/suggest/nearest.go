@@ -47,6 +47,14 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 				}
 				continue
 			}
+			if m := reGoNoMember.FindStringSubmatch(msg); m != nil && m[4] == "" {
+				if c, ok := pick(m[3], goMembers(in.Workspace, in.Path, in.Content, m[2]), nil, r); ok {
+					e := &c.s.Edits[0]
+					e.Old, e.New, e.Col = m[1]+"."+e.Old, m[1]+"."+e.New, r.Column
+					out = append(out, c)
+				}
+				continue
+			}
 			m := reGoUndefined.FindStringSubmatch(msg)
 			if m == nil {
 				continue
@@ -255,27 +263,9 @@ var goUniverse = strings.Fields(`any bool byte comparable complex64 complex128 e
 // enclosing function declared up to the line.
 func goScope(ws, file, content string, line int) map[string]bool {
 	names := map[string]bool{}
-	fset := token.NewFileSet()
-	self, err := parser.ParseFile(fset, file, content, parser.SkipObjectResolution)
-	if err != nil && self == nil {
+	fset, self, files := goPackageFiles(ws, file, content)
+	if self == nil {
 		return names
-	}
-	files := []*ast.File{self}
-	dir := filepath.Join(ws, filepath.FromSlash(path.Dir(file)))
-	if es, err := os.ReadDir(dir); err == nil {
-		for _, e := range es {
-			n := e.Name()
-			if e.IsDir() || !strings.HasSuffix(n, ".go") || n == path.Base(file) || (strings.HasSuffix(n, "_test.go") && !strings.HasSuffix(file, "_test.go")) {
-				continue
-			}
-			b, err := os.ReadFile(filepath.Join(dir, n))
-			if err != nil {
-				continue
-			}
-			if af, _ := parser.ParseFile(fset, n, b, parser.SkipObjectResolution); af != nil && af.Name != nil && af.Name.Name == self.Name.Name {
-				files = append(files, af)
-			}
-		}
 	}
 	for _, af := range files {
 		for _, d := range af.Decls {
