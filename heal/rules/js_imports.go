@@ -12,8 +12,9 @@ import (
 )
 
 // reJSUndefined matches an undefined name as node (ReferenceError), tsc
-// (TS2304) and eslint (no-undef) report it.
-var reJSUndefined = regexp.MustCompile(`ReferenceError: ([\w$]+) is not defined|Cannot find name '([\w$]+)'\.?$|^'([\w$]+)' is not defined\.?$`)
+// (TS2304) and eslint (no-undef) report it, and as node's test runner
+// does: V8's bare ReferenceError message, its error name on another line.
+var reJSUndefined = regexp.MustCompile(`ReferenceError: ([\w$]+) is not defined|Cannot find name '([\w$]+)'\.?$|^'([\w$]+)' is not defined\.?$|^([\w$]+) is not defined$`)
 
 // fixJSImports adds the import of an undefined name: a node built-in
 // module of that name (node's own builtinModules list), else a name that
@@ -29,7 +30,7 @@ func fixJSImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error)
 		if m == nil {
 			continue
 		}
-		name := m[1] + m[2] + m[3]
+		name := m[1] + m[2] + m[3] + m[4]
 		if done[name] || jsDeclares(in.content, name) || jsDeclaresClose(in.content, name) {
 			continue
 		}

@@ -55,6 +55,7 @@ var table = []rule{
 	{name: "c-semicolon", langs: []string{".c", ".h", ".cc", ".cpp", ".java", ".js", ".mjs", ".cjs", ".ts", ".cs", ".rs"}, fix: fixSemicolon},
 	{name: "py-indent-mix", langs: []string{".py"}, fix: fixPyIndent},
 	{name: "py-imports", langs: []string{".py"}, fix: fixPyImports},
+	{name: "py-missing-colon", langs: []string{".py"}, fix: fixPyColon},
 	{name: "java-imports", langs: []string{".java"}, fix: fixJavaImports},
 	{name: "js-imports", langs: []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}, fix: fixJSImports},
 	{name: "unused", langs: []string{".py", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".c", ".h", ".cc", ".cpp", ".cxx"}, fix: fixUnused},

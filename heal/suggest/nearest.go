@@ -103,6 +103,10 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 				}
 				continue
 			}
+			if c, ok := pyBuiltinAttr(in.Content, msg, r); ok {
+				out = append(out, c)
+				continue
+			}
 			m := rePyAttrError.FindStringSubmatch(msg)
 			if m == nil || r.LineNumber < 1 {
 				continue

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"sort"
 	"testing"
+
+	"github.com/salve-dev/salve/contract"
 )
 
 func TestGoMembers(t *testing.T) {
@@ -38,5 +40,22 @@ func TestGoMembers(t *testing.T) {
 	}
 	if g := reGoNoMember.FindStringSubmatch("x.y.Foo undefined (type T has no field or method Foo, but does have field foo)"); g == nil || g[1] != "x.y" || g[4] == "" {
 		t.Errorf("regexp groups with Go's hint %q", g)
+	}
+}
+
+func TestPyBuiltinAttr(t *testing.T) {
+	src := "def norm(h):\n    return h.strip().lowr()\n"
+	r := contract.BugReport{FilePath: "h.py", LineNumber: 2, Message: "AttributeError: 'str' object has no attribute 'lowr'"}
+	c, ok := pyBuiltinAttr(src, r.Message, r)
+	if !ok || c.s.Edits[0].Old != ".lowr" || c.s.Edits[0].New != ".lower" {
+		t.Fatalf("got %+v, %v", c, ok)
+	}
+	for _, msg := range []string{
+		"AttributeError: 'Widget' object has no attribute 'lowr'", // not a built-in type
+		"AttributeError: 'str' object has no attribute 'zzzzzz'",  // nothing close
+	} {
+		if _, ok := pyBuiltinAttr(src, msg, contract.BugReport{LineNumber: 2, Message: msg}); ok {
+			t.Errorf("%s: fixed", msg)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/salve-dev/salve/contract"
 )
 
 // reGoNoMember reads the go compiler's "x.Name undefined (type T has no
@@ -105,4 +107,33 @@ func recvType(e ast.Expr) string {
 		return t.Sel.Name
 	}
 	return ""
+}
+
+// rePyBuiltinAttr reads "AttributeError: 'str' object has no attribute
+// 'lowr'" (Python says no "Did you mean" here before 3.12 under unittest).
+var rePyBuiltinAttr = regexp.MustCompile(`^AttributeError: '(\w+)' object has no attribute '(\w+)'\.?$`)
+
+// pyBuiltinAttr fixes an attribute misspelt on a value of a built-in type
+// (str, list, dict…): the type's nearest attribute, when it is unique and
+// close, and the reported line holds the attribute exactly once.
+func pyBuiltinAttr(content, msg string, r contract.BugReport) (candidate, bool) {
+	m := rePyBuiltinAttr.FindStringSubmatch(msg)
+	if m == nil || r.LineNumber < 1 {
+		return candidate{}, false
+	}
+	attrs, ok := pyBuiltinAttrs[m[1]]
+	if !ok {
+		return candidate{}, false
+	}
+	ls := strings.Split(content, "\n")
+	if r.LineNumber > len(ls) || len(regexp.MustCompile(`\.`+regexp.QuoteMeta(m[2])+`\b`).FindAllStringIndex(ls[r.LineNumber-1], -1)) != 1 {
+		return candidate{}, false
+	}
+	c, ok := pick(m[2], setOf(attrs), nil, r)
+	if !ok {
+		return candidate{}, false
+	}
+	e := &c.s.Edits[0]
+	e.Old, e.New, e.Col = "."+e.Old, "."+e.New, 0
+	return c, true
 }
