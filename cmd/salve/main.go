@@ -105,6 +105,8 @@ func newRootCmd(s *streams) *cobra.Command {
 		newRunsCmd(s),
 		newRegistryCmd(s),
 		newValidateCmd(s),
+		newServeCmd(s),
+		newWorkerCmd(s),
 	)
 	refuseUnknownSubcommands(root)
 	return root

@@ -1,0 +1,116 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/service"
+)
+
+// heal clones the job's repository and heals it on the job's branch. When
+// an earlier delivery already pushed that branch (its worker died before
+// recording the outcome), the heal resumes from the pushed branch, so the
+// job still has one branch, never a second.
+func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger) (*heal.Results, bool, string, error) {
+	repo, ref := msg.Request.Repo, msg.Request.Ref
+	branch := service.BranchFor(msg.ID)
+	tmp, err := os.MkdirTemp(w.TempDir, "salve-job-")
+	if err != nil {
+		return nil, false, "", fmt.Errorf("worker: temp dir: %w", err)
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+	if ref != "" {
+		sha, err := lsRemote(ctx, repo, "refs/heads/"+ref)
+		if err != nil {
+			return nil, false, "", err
+		}
+		if sha == "" {
+			return nil, false, "", permanent(fmt.Errorf("the ref %q does not exist in %s", ref, repo))
+		}
+	}
+	prev, err := lsRemote(ctx, repo, "refs/heads/"+branch)
+	if err != nil {
+		return nil, false, "", err
+	}
+	dir := filepath.Join(tmp, "repo")
+	args := []string{"clone", "--quiet", "--no-tags", "--single-branch"}
+	if ref != "" {
+		args = append(args, "--branch", ref)
+	}
+	if _, err := git(ctx, tmp, append(args, "--", repo, dir)...); err != nil {
+		return nil, false, "", classify(fmt.Errorf("clone %s: %w", repo, err))
+	}
+	resumed := prev != ""
+	if resumed {
+		log.Info("the heal branch was already pushed by an earlier delivery; resuming from it", "branch", branch, "commit", prev)
+		if _, err := git(ctx, dir, "fetch", "--quiet", "--no-tags", "origin", "+refs/heads/"+branch+":refs/remotes/origin/"+branch); err != nil {
+			return nil, true, "", fmt.Errorf("fetch %s: %w", branch, err)
+		}
+		if _, err := git(ctx, dir, "checkout", "--quiet", "--detach", "refs/remotes/origin/"+branch); err != nil {
+			return nil, true, "", fmt.Errorf("check out %s: %w", branch, err)
+		}
+	}
+	res, err := w.Heal(ctx, Spec{Dir: dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers, Logger: log})
+	if err != nil {
+		if errors.Is(err, heal.ErrBadInput) {
+			err = permanent(err)
+		}
+		return res, resumed, "", fmt.Errorf("heal: %w", err)
+	}
+	commit, err := lsRemote(ctx, repo, "refs/heads/"+branch)
+	if err != nil {
+		return res, resumed, "", fmt.Errorf("read back the heal branch: %w", err)
+	}
+	if len(res.Commits) > 0 && commit == "" {
+		return res, resumed, "", fmt.Errorf("the heal committed %d fix(es) but branch %s is not on the remote", len(res.Commits), branch)
+	}
+	return res, resumed, commit, nil
+}
+
+// lsRemote returns the commit of ref on repo, or "" when it has none.
+func lsRemote(ctx context.Context, repo, ref string) (string, error) {
+	out, err := git(ctx, "", "ls-remote", "--", repo, ref)
+	if err != nil {
+		return "", classify(fmt.Errorf("git ls-remote %s: %w", repo, err))
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if sha, name, ok := strings.Cut(l, "\t"); ok && name == ref {
+			return sha, nil
+		}
+	}
+	return "", nil
+}
+
+// classify makes errors that no retry can mend permanent: a repository that
+// does not exist or is not a git repository.
+func classify(err error) error {
+	s := err.Error()
+	for _, p := range []string{"does not appear to be a git repository", "Repository not found", "not found", "No such file or directory", "not a git repository"} {
+		if strings.Contains(s, p) {
+			return permanent(err)
+		}
+	}
+	return err
+}
+
+// git runs git with prompts off and the ext transport refused, so a
+// hostile URL can neither hang the worker nor run a command.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return out.String(), nil
+}
