@@ -161,4 +161,3 @@ func TestSameRepoAndRefNeverRunAtOnce(t *testing.T) {
 		t.Fatalf("most concurrent heals per ref: %v, want 1 each", most)
 	}
 }
-
