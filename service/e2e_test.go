@@ -152,10 +152,10 @@ func tail(s string, n int) string {
 
 var serveLine = regexp.MustCompile(`API on (http://\S+), NATS on (nats://\S+)`)
 
-// serve starts salve serve and returns its API and NATS URLs.
-func serve(t *testing.T, bin, agent string, args ...string) (api, natsURL string) {
+// serve starts salve serve on data and returns its API and NATS URLs.
+func serve(t *testing.T, bin, agent, data string, args ...string) (api, natsURL string) {
 	t.Helper()
-	p := start(t, bin, agent, append([]string{"serve", "--data", t.TempDir(), "--listen", "127.0.0.1:0", "--nats-listen", "127.0.0.1:0"}, args...)...)
+	p := start(t, bin, agent, append([]string{"serve", "--data", data, "--listen", "127.0.0.1:0", "--nats-listen", "127.0.0.1:0"}, args...)...)
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if m := serveLine.FindStringSubmatch(p.stderr.String()); m != nil {
@@ -238,7 +238,8 @@ func healBranches(t *testing.T, bare string) []string {
 // redelivery in its attempts.
 func TestServeWorkersSurviveKill(t *testing.T) {
 	salve, agent := binaries(t)
-	api, natsURL := serve(t, salve, agent, "--workers", "0", "--ack-wait", "3s", "--max-deliver", "4")
+	data := t.TempDir()
+	api, natsURL := serve(t, salve, agent, data, "--workers", "0", "--ack-wait", "3s", "--max-deliver", "4")
 	repos := map[string]string{}
 	var ids []string
 	for _, n := range []string{"alpha", "beta", "gamma"} {
@@ -287,6 +288,22 @@ func TestServeWorkersSurviveKill(t *testing.T) {
 			t.Errorf("job %s: branch at %s, job says %s", id, head, j.BranchCommit)
 		}
 	}
+	// The server recorded every heal in its run store, under the job id.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		out, err := exec.Command(salve, "runs", "list", "--store", filepath.Join(data, "runs.db")).CombinedOutput()
+		n := 0
+		for _, id := range ids {
+			if strings.Contains(string(out), id) {
+				n++
+			}
+		}
+		if err == nil && n == len(ids) && strings.Contains(string(out), repos[ids[0]]) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the run store holds %d of %d heals: %v\n%s", n, len(ids), err, out)
+		}
+	}
 	k := jobs[killed]
 	if len(k.Attempts) < 2 || k.Attempts[0].Worker != "doomed" || k.Attempts[0].EndedAt != "" {
 		t.Fatalf("the killed job's attempts do not show the redelivery: %+v", k.Attempts)
@@ -304,7 +321,7 @@ func TestServeWorkersSurviveKill(t *testing.T) {
 // reason, and the worker carries on.
 func TestRedeliveryResumesPushedBranch(t *testing.T) {
 	salve, agent := binaries(t)
-	api, natsURL := serve(t, salve, agent, "--workers", "0", "--ack-wait", "3s")
+	api, natsURL := serve(t, salve, agent, t.TempDir(), "--workers", "0", "--ack-wait", "3s")
 	bare := bareBroken(t, "resume")
 	id := submit(t, api, fmt.Sprintf(`{"repo": %q, "ref": "main", "cmd": "sh check.sh"}`, bare))
 	missing := submit(t, api, fmt.Sprintf(`{"repo": %q, "ref": "main"}`, filepath.Join(t.TempDir(), "nothing.git")))

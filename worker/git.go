@@ -59,6 +59,9 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 		}
 	}
 	res, err := w.Heal(ctx, Spec{Dir: dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers, Logger: log})
+	if res != nil {
+		res.Repo = repo // the job's repository, not the temporary clone
+	}
 	if err != nil {
 		if errors.Is(err, heal.ErrBadInput) {
 			err = permanent(err)
