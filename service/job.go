@@ -6,6 +6,7 @@
 package service
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/sandbox"
 )
 
 // Status is where a job stands.
@@ -147,7 +149,8 @@ func checkRef(ref string) error {
 		strings.HasSuffix(ref, ".lock") || strings.HasSuffix(ref, "/") || strings.HasSuffix(ref, ".") || len(ref) > 255
 	if !bad {
 		if _, err := exec.LookPath("git"); err == nil {
-			bad = exec.Command("git", "check-ref-format", "--branch", ref).Run() != nil
+			res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: "git", Args: []string{"check-ref-format", "--branch", ref}, Env: sandbox.AllowedEnv(), Timeout: 10 * time.Second})
+			bad = err != nil || res.ExitCode != 0
 		}
 	}
 	if bad {

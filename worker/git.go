@@ -1,17 +1,17 @@
 package worker
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/sandbox"
 	"github.com/salve-dev/salve/service"
 )
 
@@ -104,16 +104,30 @@ func classify(err error) error {
 	return err
 }
 
-// git runs git with prompts off and the ext transport refused, so a
-// hostile URL can neither hang the worker nor run a command.
+// gitEnv is the environment of the worker's git: the allowed basics plus
+// what git's own credentials need (ssh agent, credential helpers through
+// HOME and git's config variables, proxies). These come from the worker's
+// environment, never from the job.
+var gitEnv = []string{
+	"SSH_AUTH_SOCK", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
+	"XDG_CONFIG_HOME", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy",
+	"GIT_SSL_CAINFO", "SSL_CERT_FILE", "SSL_CERT_DIR",
+	"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
+}
+
+// git runs git with prompts off and the ext and fd transports refused, so
+// a hostile URL can neither hang the worker nor run a command.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("%w: %s", err, strings.TrimSpace(stderr.String()))
+	env := sandbox.MergeEnv(sandbox.AllowedEnv(gitEnv...), map[string]string{"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+	res, err := sandbox.Run(ctx, sandbox.Cmd{
+		Path: "git", Args: append([]string{"-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never"}, args...),
+		Dir: dir, Env: env, Timeout: 30 * time.Minute,
+	})
+	if err != nil {
+		return "", err
 	}
-	return out.String(), nil
+	if res.ExitCode != 0 {
+		return "", fmt.Errorf("git %s: exit %d: %s", args[0], res.ExitCode, strings.TrimSpace(string(res.Stderr)))
+	}
+	return string(res.Stdout), nil
 }
