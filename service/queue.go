@@ -74,29 +74,50 @@ func SetupQueue(ctx context.Context, nc *nats.Conn, c QueueConfig) (*Queue, erro
 	if c.Replicas <= 0 {
 		c.Replicas = 1
 	}
-	js, err := jetstream.New(nc)
+	js, err := jetstream.New(nc, jetstream.WithDefaultTimeout(30*time.Second))
 	if err != nil {
 		return nil, fmt.Errorf("service: jetstream: %w", err)
 	}
-	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-		Name: Stream, Subjects: []string{Subject}, Retention: jetstream.WorkQueuePolicy,
-		Storage: jetstream.FileStorage, Replicas: c.Replicas, Duplicates: 10 * time.Minute,
-	}); err != nil {
-		return nil, fmt.Errorf("service: create stream %s: %w", Stream, err)
+	// Create what is missing, and update only what differs: on a cluster,
+	// every node's server sets the queue up at start.
+	if _, err := js.Stream(ctx, Stream); errors.Is(err, jetstream.ErrStreamNotFound) {
+		_, err = js.CreateStream(ctx, jetstream.StreamConfig{
+			Name: Stream, Subjects: []string{Subject}, Retention: jetstream.WorkQueuePolicy,
+			Storage: jetstream.FileStorage, Replicas: c.Replicas, Duplicates: 10 * time.Minute,
+		})
+		if err != nil && !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+			return nil, fmt.Errorf("service: create stream %s: %w", Stream, err)
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("service: stream %s: %w", Stream, err)
 	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, Stream, jetstream.ConsumerConfig{
+	cc := jetstream.ConsumerConfig{
 		Durable: Consumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: c.AckWait, MaxDeliver: c.MaxDeliver,
 		MaxAckPending: 1000, Replicas: c.Replicas,
-	}); err != nil {
-		return nil, fmt.Errorf("service: create consumer %s: %w", Consumer, err)
+	}
+	cons, err := js.Consumer(ctx, Stream, Consumer)
+	switch {
+	case errors.Is(err, jetstream.ErrConsumerNotFound):
+		_, err = js.CreateConsumer(ctx, Stream, cc)
+	case err == nil:
+		if info := cons.CachedInfo(); info.Config.AckWait != c.AckWait || info.Config.MaxDeliver != c.MaxDeliver {
+			_, err = js.UpdateConsumer(ctx, Stream, cc)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("service: consumer %s: %w", Consumer, err)
 	}
 	for _, b := range []jetstream.KeyValueConfig{
 		{Bucket: JobsBucket, History: 1, Storage: jetstream.FileStorage, Replicas: c.Replicas},
 		{Bucket: LocksBucket, History: 1, TTL: c.AckWait, Storage: jetstream.FileStorage, Replicas: c.Replicas},
 		{Bucket: DeliveriesBucket, History: 1, TTL: 7 * 24 * time.Hour, Storage: jetstream.FileStorage, Replicas: c.Replicas},
 	} {
-		if _, err := js.CreateOrUpdateKeyValue(ctx, b); err != nil {
-			return nil, fmt.Errorf("service: create bucket %s: %w", b.Bucket, err)
+		if _, err := js.KeyValue(ctx, b.Bucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+			if _, err := js.CreateKeyValue(ctx, b); err != nil && !errors.Is(err, jetstream.ErrBucketExists) {
+				return nil, fmt.Errorf("service: create bucket %s: %w", b.Bucket, err)
+			}
+		} else if err != nil {
+			return nil, fmt.Errorf("service: bucket %s: %w", b.Bucket, err)
 		}
 	}
 	return OpenQueue(ctx, nc)
@@ -104,7 +125,7 @@ func SetupQueue(ctx context.Context, nc *nats.Conn, c QueueConfig) (*Queue, erro
 
 // OpenQueue binds to the stream, consumer and buckets a server created.
 func OpenQueue(ctx context.Context, nc *nats.Conn) (*Queue, error) {
-	js, err := jetstream.New(nc)
+	js, err := jetstream.New(nc, jetstream.WithDefaultTimeout(30*time.Second))
 	if err != nil {
 		return nil, fmt.Errorf("service: jetstream: %w", err)
 	}

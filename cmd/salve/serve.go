@@ -31,6 +31,10 @@ type serveOptions struct {
 	MaxDeliver int
 	Replicas   int
 	StorePath  string
+	Name       string
+	Cluster    string
+	ClusterAt  string
+	Routes     []string
 	worker     workerOptions
 }
 
@@ -66,6 +70,10 @@ is required as a bearer token on the jobs API.`,
 	f.IntVar(&o.MaxDeliver, "max-deliver", service.DefaultMaxDeliver, "the most deliveries of a job before it ends in error")
 	f.IntVar(&o.Replicas, "replicas", 1, "the stream's replicas on a JetStream cluster")
 	f.StringVar(&o.StorePath, "store", "", "the run store (default <data>/runs.db)")
+	f.StringVar(&o.Name, "node-name", "salve", "the embedded NATS server's name (unique in a cluster)")
+	f.StringVar(&o.Cluster, "cluster-name", "salve", "the JetStream cluster the embedded server joins, with --cluster-listen")
+	f.StringVar(&o.ClusterAt, "cluster-listen", "", "host:port for the embedded server's cluster routes (makes it a cluster node)")
+	f.StringSliceVar(&o.Routes, "routes", nil, "the other cluster nodes' route URLs, nats://host:port,...")
 	o.worker.flags(f)
 	return cmd
 }
@@ -79,7 +87,11 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 	}
 	natsURL := o.NATS
 	if natsURL == "" {
-		ns, err := service.StartEmbedded(service.EmbeddedOptions{Listen: o.NATSListen, DataDir: o.Data, Name: "salve"})
+		eo := service.EmbeddedOptions{Listen: o.NATSListen, DataDir: o.Data, Name: o.Name}
+		if o.ClusterAt != "" {
+			eo.ClusterName, eo.ClusterListen, eo.Routes = o.Cluster, o.ClusterAt, o.Routes
+		}
+		ns, err := service.StartEmbedded(eo)
 		if err != nil {
 			return exitWith(exitEnvironment, err)
 		}
@@ -91,9 +103,21 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 		return exitWith(exitEnvironment, fmt.Errorf("connect to %s: %w", natsURL, err))
 	}
 	defer nc.Close()
-	q, err := service.SetupQueue(ctx, nc, service.QueueConfig{AckWait: o.AckWait, MaxDeliver: o.MaxDeliver, Replicas: o.Replicas})
-	if err != nil {
-		return exitWith(exitEnvironment, err)
+	// A cluster answers JetStream requests once its nodes have met and
+	// elected a leader: retry for a while.
+	var q *service.Queue
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		actx, acancel := context.WithTimeout(ctx, 15*time.Second)
+		q, err = service.SetupQueue(actx, nc, service.QueueConfig{AckWait: o.AckWait, MaxDeliver: o.MaxDeliver, Replicas: o.Replicas})
+		acancel()
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return exitWith(exitEnvironment, err)
+		}
+		logger.Warn("JetStream is not ready; retrying", "error", err)
+		time.Sleep(time.Second)
 	}
 	storePath := o.StorePath
 	if storePath == "" {
