@@ -110,6 +110,9 @@ type failure struct {
 func (f *failure) Error() string { return f.err.Error() }
 func (f *failure) Unwrap() error { return f.err }
 
+// errAlreadyDone says another delivery of the job finished it.
+var errAlreadyDone = errors.New("the job is already done")
+
 func permanent(err error) error { return &failure{err: err, permanent: true} }
 
 // handle runs one delivery of a job. It never panics out: a panic in the
@@ -142,6 +145,10 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	stop := w.heartbeat(ctx, m, msg, log)
 	res, resumed, commit, herr := w.attempt(ctx, m, meta.NumDelivered, msg, log)
 	stop()
+	if errors.Is(herr, errAlreadyDone) {
+		_ = m.Ack()
+		return
+	}
 	if ctx.Err() != nil {
 		// Shutting down: leave the job to be redelivered, sooner than the
 		// ack wait.
@@ -240,10 +247,18 @@ func (w *Worker) attempt(ctx context.Context, m jetstream.Msg, delivery uint64, 
 	}
 	defer release()
 	_, err = w.Queue.Update(ctx, msg.ID, func(j *service.Job) error {
+		if j.Status.Final() {
+			// An earlier delivery, still alive while this one waited for
+			// the lock, finished the job.
+			return errAlreadyDone
+		}
 		j.Status = service.StatusRunning
 		j.Attempts = append(j.Attempts, service.Attempt{Delivery: delivery, Worker: w.Name, StartedAt: time.Now().UTC().Format(time.RFC3339Nano)})
 		return nil
 	})
+	if errors.Is(err, errAlreadyDone) {
+		return nil, false, "", err
+	}
 	if err != nil {
 		return nil, false, "", fmt.Errorf("worker: mark running: %w", err)
 	}
