@@ -2,6 +2,9 @@ package service_test
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -372,5 +375,39 @@ func TestRedeliveryResumesPushedBranch(t *testing.T) {
 		if j.Status != service.StatusError || !strings.Contains(j.Error, want) {
 			t.Errorf("job %s: %s %q, want error with %q", id, j.Status, j.Error, want)
 		}
+	}
+}
+
+// TestServeWebhookToGreen: the default salve serve (one in-process worker)
+// turns a signed GitHub workflow_run failure on a file:// repository into
+// a heal job, and heals it green with the build command salve detects.
+func TestServeWebhookToGreen(t *testing.T) {
+	salve, agent := binaries(t)
+	t.Setenv(service.EnvGitHubSecret, "e2e-secret")
+	api, _ := serve(t, salve, agent, t.TempDir(), "--isolation", "none")
+	bare := bareBroken(t, "hooked")
+	body := fmt.Sprintf(`{"action":"completed","workflow_run":{"status":"completed","conclusion":"failure","head_branch":"main"},"repository":{"clone_url":"file://%s"}}`, bare)
+	mac := hmac.New(sha256.New, []byte("e2e-secret"))
+	mac.Write([]byte(body))
+	req, _ := http.NewRequest("POST", api+"/webhooks/github", strings.NewReader(body))
+	req.Header.Set("X-GitHub-Event", "workflow_run")
+	req.Header.Set("X-GitHub-Delivery", "e2e-1")
+	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct{ ID string }
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusAccepted || out.ID == "" {
+		t.Fatalf("webhook: %d", resp.StatusCode)
+	}
+	j := waitFinal(t, api, []string{out.ID}, 3*time.Minute)[out.ID]
+	if j.Status != service.StatusGreen || j.Request.Source != "github" || j.Request.Repo != "file://"+bare {
+		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Request)
+	}
+	if br := healBranches(t, bare); len(br) != 1 || br[0] != service.BranchFor(out.ID) {
+		t.Fatalf("heal branches %v", br)
 	}
 }
