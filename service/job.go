@@ -80,6 +80,9 @@ type Job struct {
 	// BranchCommit is the heal branch's commit on the remote, read back
 	// with git ls-remote after the heal.
 	BranchCommit string `json:"branch_commit,omitempty"`
+	// PullRequest is the URL of the job's pull request, when one was asked
+	// for and opened (or found already open).
+	PullRequest string `json:"pull_request,omitempty"`
 	// Warnings are things the user should know (an unsupported option…).
 	Warnings []string `json:"warnings,omitempty"`
 	// Results are the heal's results.json, once it has run.

@@ -166,9 +166,6 @@ func (q *Queue) Submit(ctx context.Context, r Request) (*Job, error) {
 	now := stamp(time.Now())
 	id := strings.ReplaceAll(uuid.NewString(), "-", "")
 	j := &Job{ID: id, Request: r, Status: StatusQueued, Branch: BranchFor(id), CreatedAt: now, UpdatedAt: now, Attempts: []Attempt{}}
-	if r.PR {
-		j.Warnings = append(j.Warnings, "pull requests are not opened by workers yet: the heal branch is pushed, open the pull request from it")
-	}
 	b, err := json.Marshal(j)
 	if err != nil {
 		return nil, err

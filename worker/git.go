@@ -92,6 +92,22 @@ func lsRemote(ctx context.Context, repo, ref string) (string, error) {
 	return "", nil
 }
 
+// defaultBranch returns the branch the remote's HEAD points at.
+func defaultBranch(ctx context.Context, repo string) (string, error) {
+	out, err := git(ctx, "", "ls-remote", "--symref", "--", repo, "HEAD")
+	if err != nil {
+		return "", err
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(l, "ref: refs/heads/"); ok {
+			if b, _, ok := strings.Cut(rest, "\t"); ok {
+				return b, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s has no default branch", repo)
+}
+
 // classify makes errors that no retry can mend permanent: a repository that
 // does not exist or is not a git repository.
 func classify(err error) error {

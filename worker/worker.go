@@ -45,6 +45,9 @@ type Worker struct {
 	Concurrency int
 	// TempDir is where clones go; empty means the system temp dir.
 	TempDir string
+	// PR opens pull requests for jobs that ask for one; nil means this
+	// worker cannot (the job then carries a warning).
+	PR *PullRequests
 	// Getenv reads the worker's own credentials; nil means os.Getenv.
 	Getenv func(string) string
 	Logger *slog.Logger
@@ -144,6 +147,14 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	}
 	stop := w.heartbeat(ctx, m, msg, log)
 	res, resumed, commit, herr := w.attempt(ctx, m, meta.NumDelivered, msg, log)
+	var pr *PullRequest
+	var warnings []string
+	if herr == nil && msg.Request.PR && res != nil && res.Outcome == heal.OutcomeGreen && commit != "" {
+		var werr error
+		if pr, werr = w.openPR(ctx, msg); werr != nil {
+			warnings = append(warnings, "the pull request was not opened: "+werr.Error())
+		}
+	}
 	stop()
 	if errors.Is(herr, errAlreadyDone) {
 		_ = m.Ack()
@@ -184,6 +195,10 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 			j.Status = service.StatusRed
 		}
 		j.Results, j.BranchCommit = res, commit
+		j.Warnings = append(j.Warnings, warnings...)
+		if pr != nil {
+			j.PullRequest = pr.URL
+		}
 		if herr == nil && commit == "" {
 			j.Branch = "" // nothing was pushed: the build needed no fix, or none held
 		}
@@ -207,6 +222,34 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 
 func backoff(n uint64) time.Duration {
 	return min(time.Duration(n)*2*time.Second, 30*time.Second)
+}
+
+// openPR opens (or finds) the job's pull request, from its heal branch into
+// its ref (or the remote's default branch).
+func (w *Worker) openPR(ctx context.Context, msg service.Message) (*PullRequest, error) {
+	if w.PR == nil || w.PR.Token == "" {
+		return nil, errors.New("this worker has no GitHub token (GITHUB_TOKEN or GH_TOKEN in its environment)")
+	}
+	owner, name, err := OwnerRepo(msg.Request.Repo)
+	if err != nil {
+		return nil, err
+	}
+	base := msg.Request.Ref
+	if base == "" {
+		if base, err = defaultBranch(ctx, msg.Request.Repo); err != nil {
+			return nil, err
+		}
+	}
+	branch := service.BranchFor(msg.ID)
+	return nilIfErr(w.PR.Open(ctx, owner, name, branch, base, "salve: heal "+base,
+		fmt.Sprintf("salve healed the failing build of %s on branch %s (job %s).", base, branch, msg.ID)))
+}
+
+func nilIfErr(pr *PullRequest, _ bool, err error) (*PullRequest, error) {
+	if err != nil {
+		return nil, err
+	}
+	return pr, nil
 }
 
 // heartbeat tells JetStream the job is in progress every third of the ack

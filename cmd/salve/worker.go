@@ -91,6 +91,13 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 	}
 	w := &worker.Worker{Queue: q, Name: o.Name, Concurrency: o.Concurrency, Getenv: s.Getenv, Logger: logger,
 		Heal: func(ctx context.Context, sp worker.Spec) (*heal.Results, error) { return healJob(ctx, s, o, sp) }}
+	if tok := firstEnv(s.Getenv, "GITHUB_TOKEN", "GH_TOKEN"); tok != "" {
+		api := firstEnv(s.Getenv, "GITHUB_API_URL")
+		if api == "" {
+			api = "https://api.github.com"
+		}
+		w.PR = &worker.PullRequests{API: api, Token: tok}
+	}
 	logger.Info("worker started", "concurrency", o.Concurrency, "ack_wait", q.AckWait.String(), "max_deliver", q.MaxDeliver)
 	return w.Run(ctx)
 }
@@ -118,4 +125,14 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 		RunID:       sp.RunID, Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git,
 		Worktrees: heal.AgentWorktrees{Git: p.git}, CI: p.ci, Logger: sp.Logger,
 	})
+}
+
+// firstEnv returns the first non-empty variable of names.
+func firstEnv(getenv func(string) string, names ...string) string {
+	for _, n := range names {
+		if v := getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
 }
