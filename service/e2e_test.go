@@ -252,8 +252,8 @@ func TestServeWorkersSurviveKill(t *testing.T) {
 		repos[id] = bare
 		ids = append(ids, id)
 	}
+	// The doomed worker starts first, so it surely takes a job.
 	w1 := start(t, salve, agent, "worker", "--nats", natsURL, "--name", "doomed", "--isolation", "none")
-	start(t, salve, agent, "worker", "--nats", natsURL, "--name", "survivor", "--isolation", "none")
 
 	// Kill the doomed worker once it is healing a job.
 	var killed string
@@ -270,6 +270,7 @@ func TestServeWorkersSurviveKill(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	start(t, salve, agent, "worker", "--nats", natsURL, "--name", "survivor", "--isolation", "none")
 	time.Sleep(time.Second)
 	if err := syscall.Kill(-w1.cmd.Process.Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
