@@ -112,12 +112,21 @@ func SetupQueue(ctx context.Context, nc *nats.Conn, c QueueConfig) (*Queue, erro
 		{Bucket: LocksBucket, History: 1, TTL: c.AckWait, Storage: jetstream.FileStorage, Replicas: c.Replicas},
 		{Bucket: DeliveriesBucket, History: 1, TTL: 7 * 24 * time.Hour, Storage: jetstream.FileStorage, Replicas: c.Replicas},
 	} {
-		if _, err := js.KeyValue(ctx, b.Bucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err := js.KeyValue(ctx, b.Bucket)
+		switch {
+		case errors.Is(err, jetstream.ErrBucketNotFound):
 			if _, err := js.CreateKeyValue(ctx, b); err != nil && !errors.Is(err, jetstream.ErrBucketExists) {
 				return nil, fmt.Errorf("service: create bucket %s: %w", b.Bucket, err)
 			}
-		} else if err != nil {
+		case err != nil:
 			return nil, fmt.Errorf("service: bucket %s: %w", b.Bucket, err)
+		default:
+			// The locks expire after the ack wait: follow a changed one.
+			if st, err := kv.Status(ctx); err == nil && st.TTL() != b.TTL {
+				if _, err := js.UpdateKeyValue(ctx, b); err != nil {
+					return nil, fmt.Errorf("service: update bucket %s: %w", b.Bucket, err)
+				}
+			}
 		}
 	}
 	return OpenQueue(ctx, nc)
