@@ -412,3 +412,17 @@ func TestServeWebhookToGreen(t *testing.T) {
 		t.Fatalf("heal branches %v", br)
 	}
 }
+
+// TestServeUsesExistingNATS: a second salve serve given --nats shares the
+// first one's JetStream: a job submitted to it is taken by its in-process
+// worker and visible on both servers.
+func TestServeUsesExistingNATS(t *testing.T) {
+	salve, agent := binaries(t)
+	apiA, natsURL := serve(t, salve, agent, t.TempDir(), "--workers", "0")
+	apiB, _ := serve(t, salve, agent, t.TempDir(), "--nats", natsURL, "--workers", "1")
+	id := submit(t, apiB, fmt.Sprintf(`{"repo": %q, "ref": "main"}`, filepath.Join(t.TempDir(), "absent.git")))
+	j := waitFinal(t, apiA, []string{id}, time.Minute)[id]
+	if j.Status != service.StatusError || len(j.Attempts) != 1 || !strings.Contains(j.Error, "does not appear to be a git repository") {
+		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Attempts)
+	}
+}

@@ -189,6 +189,9 @@ func (q *Queue) Submit(ctx context.Context, r Request) (*Job, error) {
 	return j, nil
 }
 
+// maxRecord bounds a job record, under NATS's default message limit.
+const maxRecord = 900 << 10
+
 // ErrNotFound is returned for an unknown job.
 var ErrNotFound = errors.New("no such job")
 
@@ -226,6 +229,15 @@ func (q *Queue) Update(ctx context.Context, id string, change func(*Job) error) 
 		b, err := json.Marshal(j)
 		if err != nil {
 			return nil, err
+		}
+		if len(b) > maxRecord && j.Results != nil {
+			// NATS messages are bounded (1 MiB by default): keep the
+			// record, say where the results went.
+			j.Results = nil
+			j.Warnings = append(j.Warnings, fmt.Sprintf("the heal's results (%d bytes) are too large for the job record; they are not kept", len(b)))
+			if b, err = json.Marshal(j); err != nil {
+				return nil, err
+			}
 		}
 		if _, err = q.Jobs.Update(ctx, id, b, rev); err == nil {
 			return j, nil
