@@ -7,11 +7,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/store"
 )
 
 // newTestServer starts an embedded NATS server with JetStream in a temp
@@ -159,5 +162,35 @@ func TestAPIToken(t *testing.T) {
 	}
 	if code, _ := do(t, "GET", hs.URL+"/api/v1/heals", "", map[string]string{"Authorization": "Bearer s3cret"}); code != 200 {
 		t.Fatalf("right token: %d", code)
+	}
+}
+
+func TestRunsAPI(t *testing.T) {
+	s, hs := newTestServer(t, nil)
+	if code, _ := do(t, "GET", hs.URL+"/api/v1/runs", "", nil); code != 404 {
+		t.Fatalf("no store: %d", code)
+	}
+	st, err := store.OpenContext(context.Background(), filepath.Join(t.TempDir(), "runs.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s.Store = st
+	if _, err := st.CreateRun(context.Background(), store.Run{RunID: "0123456789abcdef", Kind: store.KindHeal, Title: "heal x", StartedAt: contract.Timestamp(time.Now())}); err != nil {
+		t.Fatal(err)
+	}
+	code, out := do(t, "GET", hs.URL+"/api/v1/runs?kind=heal", "", nil)
+	if runs, _ := out["runs"].([]any); code != 200 || len(runs) != 1 {
+		t.Fatalf("list: %d %v", code, out)
+	}
+	code, out = do(t, "GET", hs.URL+"/api/v1/runs/01234567", "", nil) // a unique prefix
+	if run, _ := out["run"].(map[string]any); code != 200 || run["run_id"] != "0123456789abcdef" {
+		t.Fatalf("show: %d %v", code, out)
+	}
+	if code, _ := do(t, "GET", hs.URL+"/api/v1/runs/ffff", "", nil); code != 404 {
+		t.Fatalf("unknown run: %d", code)
+	}
+	if code, _ := do(t, "GET", hs.URL+"/api/v1/runs?limit=0", "", nil); code != 400 {
+		t.Fatalf("limit 0: %d", code)
 	}
 }

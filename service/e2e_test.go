@@ -308,6 +308,22 @@ func TestServeWorkersSurviveKill(t *testing.T) {
 			t.Fatalf("the run store holds %d of %d heals: %v\n%s", n, len(ids), err, out)
 		}
 	}
+	// ... and serves it remotely.
+	resp, err := http.Get(api + "/api/v1/runs/" + killed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var view struct {
+		Run struct {
+			RunID        string `json:"run_id"`
+			Kind, Status string
+		}
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&view)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || view.Run.RunID != killed || view.Run.Kind != "heal" || view.Run.Status != "green" {
+		t.Fatalf("GET /api/v1/runs/%s: %d %+v", killed, resp.StatusCode, view.Run)
+	}
 	k := jobs[killed]
 	if len(k.Attempts) < 2 || k.Attempts[0].Worker != "doomed" || k.Attempts[0].EndedAt != "" {
 		t.Fatalf("the killed job's attempts do not show the redelivery: %+v", k.Attempts)

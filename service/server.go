@@ -14,6 +14,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/store"
 )
 
 // MaxBodyBytes bounds request and webhook bodies.
@@ -29,7 +30,9 @@ type Server struct {
 	Getenv func(string) string
 	// Recorder, when set, records every finished heal in the run store.
 	Recorder heal.Recorder
-	Logger   *slog.Logger
+	// Store, when set, is served read-only at /api/v1/runs.
+	Store  *store.Store
+	Logger *slog.Logger
 }
 
 // Handler returns the server's routes. mount, when non-nil, is called with
@@ -39,6 +42,8 @@ func (s *Server) Handler(mount func(*http.ServeMux)) http.Handler {
 	mux.HandleFunc("POST /api/v1/heals", s.auth(s.createHeal))
 	mux.HandleFunc("GET /api/v1/heals/{id}", s.auth(s.getHeal))
 	mux.HandleFunc("GET /api/v1/heals", s.auth(s.listHeals))
+	mux.HandleFunc("GET /api/v1/runs", s.auth(s.listRuns))
+	mux.HandleFunc("GET /api/v1/runs/{id}", s.auth(s.getRun))
 	mux.HandleFunc("POST /webhooks/github", s.githubHook)
 	mux.HandleFunc("POST /webhooks/gitlab", s.gitlabHook)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {

@@ -128,7 +128,7 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 		return exitWith(exitEnvironment, fmt.Errorf("run store %s: %w", storePath, err))
 	}
 	defer func() { _ = st.Close() }()
-	srv := &service.Server{Queue: q, Token: s.Getenv("SALVE_SERVER_TOKEN"), Getenv: s.Getenv, Recorder: heal.StoreRecorder{Store: st}, Logger: logger}
+	srv := &service.Server{Queue: q, Token: s.Getenv("SALVE_SERVER_TOKEN"), Getenv: s.Getenv, Recorder: heal.StoreRecorder{Store: st}, Store: st, Logger: logger}
 	ln, err := net.Listen("tcp", o.Listen)
 	if err != nil {
 		return exitWith(exitEnvironment, fmt.Errorf("--listen %s: %w", o.Listen, err))
