@@ -208,6 +208,8 @@ func newRootCmd(s *streams) *cobra.Command {
 		newBenchCmd(s),
 		newGCCmd(s),
 		newMCPCmd(s),
+		newServeCmd(s),
+		newWorkerCmd(s),
 	)
 	refuseUnknownSubcommands(root)
 	return root

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/spf13/cobra"
+
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/service"
+	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/ui"
+)
+
+// serveOptions are the flags of "salve serve".
+type serveOptions struct {
+	Listen     string
+	Data       string
+	NATSListen string
+	NATS       string
+	Workers    int
+	AckWait    time.Duration
+	MaxDeliver int
+	Replicas   int
+	StorePath  string
+	Name       string
+	Cluster    string
+	ClusterAt  string
+	Routes     []string
+	worker     workerOptions
+}
+
+// newServeCmd builds "salve serve".
+func newServeCmd(s *streams) *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run heal as a service: HTTP API, webhooks, a JetStream job queue and workers",
+		Long: `Run heal as a service.
+
+salve serve answers the jobs API (POST/GET /api/v1/heals) and CI webhooks
+(POST /webhooks/github for workflow_run and check_suite failures, signed with
+$SALVE_GITHUB_WEBHOOK_SECRET; POST /webhooks/gitlab for failed pipelines, with
+$SALVE_GITLAB_WEBHOOK_TOKEN), queues each heal on a NATS JetStream work-queue
+stream, and runs --workers in-process workers. It embeds a NATS server with
+JetStream storage under --data, listening for "salve worker" processes on
+--nats-listen; --nats uses an existing NATS server or cluster instead.
+Finished heals are recorded in the run store. $SALVE_SERVER_TOKEN, when set,
+is required as a bearer token on the jobs API.`,
+		Example: `  salve serve --data /var/lib/salve --listen :8080 --workers 2
+  salve serve --nats nats://nats-1:4222,nats://nats-2:4222 --workers 0 --replicas 3`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return serveRun(c.Context(), s, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Listen, "listen", "127.0.0.1:8080", "the HTTP address")
+	f.StringVar(&o.Data, "data", "salve-data", "the folder for JetStream's files and the run store")
+	f.StringVar(&o.NATSListen, "nats-listen", "127.0.0.1:4222", "where the embedded NATS server listens for workers (port 0: any free port)")
+	f.StringVar(&o.NATS, "nats", "", "use this NATS server or cluster instead of an embedded one")
+	f.IntVar(&o.Workers, "workers", 1, "in-process workers (0 for none)")
+	f.DurationVar(&o.AckWait, "ack-wait", service.DefaultAckWait, "how long a job may go without progress before it is redelivered")
+	f.IntVar(&o.MaxDeliver, "max-deliver", service.DefaultMaxDeliver, "the most deliveries of a job before it ends in error")
+	f.IntVar(&o.Replicas, "replicas", 1, "the stream's replicas on a JetStream cluster")
+	f.StringVar(&o.StorePath, "store", "", "the run store (default <data>/runs.db)")
+	f.StringVar(&o.Name, "node-name", "salve", "the embedded NATS server's name (unique in a cluster)")
+	f.StringVar(&o.Cluster, "cluster-name", "salve", "the JetStream cluster the embedded server joins, with --cluster-listen")
+	f.StringVar(&o.ClusterAt, "cluster-listen", "", "host:port for the embedded server's cluster routes (makes it a cluster node)")
+	f.StringSliceVar(&o.Routes, "routes", nil, "the other cluster nodes' route URLs, nats://host:port,...")
+	o.worker.flags(f)
+	return cmd
+}
+
+func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
+	s.server = true
+	logger := s.logger()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if err := os.MkdirAll(o.Data, 0o700); err != nil {
+		return exitWith(exitBadInput, fmt.Errorf("--data %s: %w", o.Data, err))
+	}
+	natsURL := o.NATS
+	if natsURL == "" {
+		eo := service.EmbeddedOptions{Listen: o.NATSListen, DataDir: o.Data, Name: o.Name}
+		if o.ClusterAt != "" {
+			eo.ClusterName, eo.ClusterListen, eo.Routes = o.Cluster, o.ClusterAt, o.Routes
+		}
+		ns, err := service.StartEmbedded(eo)
+		if err != nil {
+			return exitWith(exitEnvironment, err)
+		}
+		defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
+		natsURL = ns.ClientURL()
+	}
+	nc, err := nats.Connect(natsURL, nats.Name("salve serve"), nats.MaxReconnects(-1))
+	if err != nil {
+		return exitWith(exitEnvironment, fmt.Errorf("connect to %s: %w", natsURL, err))
+	}
+	defer nc.Close()
+	// A cluster answers JetStream requests once its nodes have met and
+	// elected a leader: retry for a while.
+	var q *service.Queue
+	for deadline := time.Now().Add(2 * time.Minute); ; {
+		actx, acancel := context.WithTimeout(ctx, 15*time.Second)
+		q, err = service.SetupQueue(actx, nc, service.QueueConfig{AckWait: o.AckWait, MaxDeliver: o.MaxDeliver, Replicas: o.Replicas})
+		acancel()
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return exitWith(exitEnvironment, err)
+		}
+		logger.Warn("JetStream is not ready; retrying", "error", err)
+		time.Sleep(time.Second)
+	}
+	storePath := o.StorePath
+	if storePath == "" {
+		storePath = filepath.Join(o.Data, "runs.db")
+	}
+	st, err := store.OpenContext(ctx, storePath)
+	if err != nil {
+		return exitWith(exitEnvironment, fmt.Errorf("run store %s: %w", storePath, err))
+	}
+	defer func() { _ = st.Close() }()
+	srv := &service.Server{Queue: q, Token: s.Getenv("SALVE_SERVER_TOKEN"), Getenv: s.Getenv, Recorder: heal.StoreRecorder{Store: st}, Store: st, Logger: logger}
+	ln, err := net.Listen("tcp", o.Listen)
+	if err != nil {
+		return exitWith(exitEnvironment, fmt.Errorf("--listen %s: %w", o.Listen, err))
+	}
+	hs := &http.Server{Handler: srv.Handler(viewerRoutes(st, srv.Token, logger)), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(s.Stderr, "salve serve: API on http://%s, NATS on %s\n", ln.Addr(), natsURL)
+
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if err := srv.Watch(ctx); err != nil {
+			logger.Error("watch", "error", err)
+		}
+	})
+	if o.Workers > 0 {
+		wo := o.worker
+		wo.Concurrency = o.Workers
+		wg.Go(func() { _ = runWorkers(ctx, s, &wo, nc, logger) })
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	_ = hs.Shutdown(sctx)
+	scancel()
+	cancel()
+	wg.Wait()
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return exitWith(exitFailure, err)
+	}
+	return nil
+}
+
+// viewerRoutes mounts the web run viewer (package ui) at "/" over the
+// server's run store, behind the server's token when one is set. The API
+// and webhook routes are more specific and keep theirs.
+func viewerRoutes(st *store.Store, token string, logger *slog.Logger) func(*http.ServeMux) {
+	if st == nil {
+		return nil
+	}
+	v, err := ui.New(st, token, logger)
+	if err != nil {
+		logger.Error("the run viewer is not served", "error", err)
+		return nil
+	}
+	return func(mux *http.ServeMux) { mux.Handle("/", v) }
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/spf13/cobra"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/service"
+	"github.com/salve-dev/salve/worker"
+)
+
+// workerOptions are the flags of "salve worker" (and the in-process
+// workers of "salve serve").
+type workerOptions struct {
+	NATS        string
+	Concurrency int
+	Name        string
+	Isolation   string
+	Timeout     int
+	MaxIter     int
+	GitAgent    string
+}
+
+func (o *workerOptions) flags(f interface {
+	StringVar(*string, string, string, string)
+	IntVar(*int, string, int, string)
+}) {
+	f.StringVar(&o.Isolation, "isolation", "auto", "the build sandbox of each heal: auto, none, bwrap, docker or podman")
+	f.IntVar(&o.Timeout, "timeout", contract.DefaultExecutorTimeoutSeconds, "each build's time limit, in seconds")
+	f.IntVar(&o.MaxIter, "max-iterations", heal.DefaultMaxIterations, "the most fix iterations of each heal")
+	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: $SALVE_GIT_AGENT, beside salve, then PATH)")
+}
+
+// newWorkerCmd builds "salve worker".
+func newWorkerCmd(s *streams) *cobra.Command {
+	o := &workerOptions{}
+	cmd := &cobra.Command{
+		Use:   "worker",
+		Short: "Heal jobs from a salve server's JetStream queue",
+		Long: `Pull heal jobs from the JetStream work queue of "salve serve" (or of the
+JetStream cluster it uses), and heal each one as "salve heal" does: clone the
+repository into a temporary folder, heal the ref on the job's branch
+(salve/heal-job-<id>), push the branch, and record the outcome on the job.
+
+A job is acknowledged only when it is done; while it heals the worker signals
+progress, so a job whose worker dies is healed again elsewhere after the ack
+wait. Credentials come from this worker's own environment (git's credential
+helpers, ssh keys, provider API keys), never from the job.`,
+		Example: `  salve worker --nats nats://10.0.0.5:4222 --concurrency 2`,
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			s.server = true
+			logger := s.logger()
+			nc, err := nats.Connect(o.NATS, nats.Name("salve worker"), nats.MaxReconnects(-1))
+			if err != nil {
+				return exitWith(exitEnvironment, fmt.Errorf("connect to %s: %w", o.NATS, err))
+			}
+			defer nc.Close()
+			return runWorkers(c.Context(), s, o, nc, logger)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.NATS, "nats", nats.DefaultURL, "the NATS server (or cluster, comma-separated URLs)")
+	f.IntVar(&o.Concurrency, "concurrency", 1, "jobs healed at once")
+	f.StringVar(&o.Name, "name", "", "this worker's name in the jobs' attempts (default host/pid)")
+	o.flags(f)
+	return cmd
+}
+
+// runWorkers binds to the queue (waiting for the server to create it) and
+// heals jobs until ctx ends.
+func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn, logger *slog.Logger) error {
+	var q *service.Queue
+	for {
+		var err error
+		if q, err = service.OpenQueue(ctx, nc); err == nil {
+			break
+		}
+		logger.Warn("the job queue is not there yet; retrying", "error", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(2 * time.Second):
+		}
+	}
+	w := &worker.Worker{Queue: q, Name: o.Name, Concurrency: o.Concurrency, Getenv: s.Getenv, Logger: logger,
+		Heal: func(ctx context.Context, sp worker.Spec) (*heal.Results, error) { return healJob(ctx, s, o, sp) }}
+	if tok := firstEnv(s.Getenv, "GITHUB_TOKEN", "GH_TOKEN"); tok != "" {
+		api := firstEnv(s.Getenv, "GITHUB_API_URL")
+		if api == "" {
+			api = "https://api.github.com"
+		}
+		w.PR = &worker.PullRequests{API: api, Token: tok}
+	}
+	logger.Info("worker started", "concurrency", o.Concurrency, "ack_wait", q.AckWait.String(), "max_deliver", q.MaxDeliver)
+	return w.Run(ctx)
+}
+
+// healJob heals one job with the same pipeline as "salve heal": the run is
+// recorded by the server (from the job's results), not by the worker.
+func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) (*heal.Results, error) {
+	ho := &healOptions{Workspace: sp.Dir, Command: sp.Cmd, Fixers: sp.Fixers, MinConfidence: heal.DefaultMinConfidence,
+		MaxIterations: o.MaxIter, Branch: sp.Branch, Push: true, Remote: "origin", CI: "local", Timeout: o.Timeout,
+		Isolation: o.Isolation, NoStore: true, GitAgent: o.GitAgent}
+	p, code, err := buildPipeline(ctx, s, ho, sp.RunID, sp.Logger)
+	if err != nil {
+		if code == exitBadInput {
+			return nil, fmt.Errorf("%w: %w", heal.ErrBadInput, err)
+		}
+		return nil, fmt.Errorf("%w: %w", heal.ErrEnvironment, err)
+	}
+	defer p.close()
+	return heal.Run(ctx, heal.Options{
+		Repo: ho.Workspace, Command: ho.Command, BuildTimeout: time.Duration(ho.Timeout) * time.Second,
+		MaxIterations: ho.MaxIterations, MinConfidence: ho.MinConfidence, Branch: ho.Branch, Push: true, Remote: ho.Remote,
+		// The worktree goes inside the job's own temporary folder, which is
+		// removed with it (a dead worker's leftovers never collide).
+		WorktreeDir: filepath.Join(filepath.Dir(sp.Dir), "heal-worktree"),
+		RunID:       sp.RunID, Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git,
+		Worktrees: heal.AgentWorktrees{Git: p.git}, CI: p.ci, Logger: sp.Logger,
+	})
+}
+
+// firstEnv returns the first non-empty variable of names.
+func firstEnv(getenv func(string) string, names ...string) string {
+	for _, n := range names {
+		if v := getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,247 @@
+package service
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/nats-io/nats.go"
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/store"
+)
+
+// MaxBodyBytes bounds request and webhook bodies.
+const MaxBodyBytes = 1 << 20
+
+// Server is the HTTP side of salve serve: the jobs API and webhook intake.
+type Server struct {
+	Queue *Queue
+	// Token, when set, is required as "Authorization: Bearer <token>" on
+	// the jobs API (webhooks authenticate with their own secrets).
+	Token string
+	// Getenv reads the webhook secrets; nil means no webhook is accepted.
+	Getenv func(string) string
+	// Recorder, when set, records every finished heal in the run store.
+	Recorder heal.Recorder
+	// Store, when set, is served read-only at /api/v1/runs.
+	Store  *store.Store
+	Logger *slog.Logger
+}
+
+// Handler returns the server's routes. mount, when non-nil, is called with
+// the mux so the web run viewer (or anything else) can add its routes at "/".
+func (s *Server) Handler(mount func(*http.ServeMux)) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/v1/heals", s.auth(s.createHeal))
+	mux.HandleFunc("GET /api/v1/heals/{id}", s.auth(s.getHeal))
+	mux.HandleFunc("GET /api/v1/heals", s.auth(s.listHeals))
+	mux.HandleFunc("GET /api/v1/runs", s.auth(s.listRuns))
+	mux.HandleFunc("GET /api/v1/runs/{id}", s.auth(s.getRun))
+	mux.HandleFunc("POST /webhooks/github", s.githubHook)
+	mux.HandleFunc("POST /webhooks/gitlab", s.gitlabHook)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	// The web run viewer mounts here (package ui: ui.New(store, token, logger)).
+	if mount != nil {
+		mount(mux)
+	}
+	return mux
+}
+
+func (s *Server) log() *slog.Logger {
+	if s.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Logger
+}
+
+func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.Token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.Token)) != 1 {
+				writeError(w, http.StatusUnauthorized, "a bearer token is required")
+				return
+			}
+		}
+		h(w, r)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, map[string]string{"error": msg})
+}
+
+func (s *Server) createHeal(w http.ResponseWriter, r *http.Request) {
+	var req Request
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", MaxBodyBytes))
+			return
+		}
+		writeError(w, http.StatusBadRequest, "malformed request body: "+err.Error())
+		return
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		writeError(w, http.StatusBadRequest, "malformed request body: more than one JSON value")
+		return
+	}
+	req.Source = "api"
+	j, err := s.Queue.Submit(r.Context(), req)
+	if errors.Is(err, ErrBadRequest) {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if err != nil {
+		s.log().Error("submit", "error", err)
+		writeError(w, http.StatusServiceUnavailable, "the job could not be queued: "+err.Error())
+		return
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"id": j.ID, "status": string(j.Status), "branch": j.Branch})
+}
+
+func (s *Server) getHeal(w http.ResponseWriter, r *http.Request) {
+	j, _, err := s.Queue.Get(r.Context(), r.PathValue("id"))
+	if errors.Is(err, ErrNotFound) {
+		writeError(w, http.StatusNotFound, "no such job")
+		return
+	}
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, j)
+}
+
+func (s *Server) listHeals(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := Filter{Status: Status(q.Get("status")), Repo: q.Get("repo"), Ref: q.Get("ref"), Limit: 50}
+	switch f.Status {
+	case "", StatusQueued, StatusRunning, StatusGreen, StatusRed, StatusError:
+	default:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("status: want queued, running, green, red or error, got %q", f.Status))
+		return
+	}
+	for name, dst := range map[string]*int{"limit": &f.Limit, "offset": &f.Offset} {
+		if v := q.Get(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || (name == "limit" && (n == 0 || n > 500)) {
+				writeError(w, http.StatusBadRequest, fmt.Sprintf("%s: want a whole number (limit 1 to 500), got %q", name, v))
+				return
+			}
+			*dst = n
+		}
+	}
+	jobs, total, err := s.Queue.List(r.Context(), f)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	if jobs == nil {
+		jobs = []*Job{}
+	}
+	out := map[string]any{"jobs": jobs, "total": total, "offset": f.Offset, "limit": f.Limit}
+	if f.Offset+len(jobs) < total {
+		out["next_offset"] = f.Offset + len(jobs)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// maxDeliveriesAdvisory is the part of JetStream's max-deliveries advisory
+// salve reads.
+type maxDeliveriesAdvisory struct {
+	StreamSeq  uint64 `json:"stream_seq"`
+	Deliveries uint64 `json:"deliveries"`
+}
+
+// Watch runs until ctx ends: it turns JetStream's max-deliveries
+// advisories into error jobs (a job whose every delivery died with its
+// worker), and records finished heals in the run store.
+func (s *Server) Watch(ctx context.Context) error {
+	sub, err := s.Queue.NC.Subscribe(fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.%s.%s", Stream, Consumer), func(m *nats.Msg) {
+		var a maxDeliveriesAdvisory
+		if json.Unmarshal(m.Data, &a) == nil {
+			s.maxDelivered(ctx, a)
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("service: subscribe to advisories: %w", err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	if s.Recorder == nil {
+		<-ctx.Done()
+		return nil
+	}
+	w, err := s.Queue.Jobs.WatchAll(ctx)
+	if err != nil {
+		return fmt.Errorf("service: watch jobs: %w", err)
+	}
+	defer func() { _ = w.Stop() }()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case e := <-w.Updates():
+			if e == nil || e.Value() == nil {
+				continue
+			}
+			var j Job
+			if json.Unmarshal(e.Value(), &j) != nil || !j.Status.Final() || j.Results == nil {
+				continue
+			}
+			// The run id is the job's: a record made twice (the watch
+			// replays on restart) fails on the store's unique id.
+			if err := s.Recorder.RecordHeal(ctx, j.Results); err != nil {
+				s.log().Debug("heal not recorded (already there?)", "job", j.ID, "error", err)
+			}
+		}
+	}
+}
+
+func (s *Server) maxDelivered(ctx context.Context, a maxDeliveriesAdvisory) {
+	st, err := s.Queue.JS.Stream(ctx, Stream)
+	if err != nil {
+		s.log().Error("max deliveries: stream", "error", err)
+		return
+	}
+	raw, err := st.GetMsg(ctx, a.StreamSeq)
+	if err != nil {
+		s.log().Warn("max deliveries: message gone", "seq", a.StreamSeq, "error", err)
+		return
+	}
+	var m Message
+	if err := json.Unmarshal(raw.Data, &m); err != nil {
+		return
+	}
+	reason := fmt.Sprintf("the job was delivered %d times and no worker finished it (each worker died, or stopped signalling progress for longer than the ack wait)", a.Deliveries)
+	_, err = s.Queue.Update(ctx, m.ID, func(j *Job) error {
+		if j.Status.Final() {
+			return nil
+		}
+		j.Status, j.Error = StatusError, reason
+		return nil
+	})
+	if err != nil {
+		s.log().Error("max deliveries: update job", "job", m.ID, "error", err)
+	}
+	// The work-queue stream keeps an unacknowledged message: remove it.
+	_ = st.DeleteMsg(ctx, a.StreamSeq)
+	s.log().Warn("job failed after max deliveries", "job", m.ID, "deliveries", a.Deliveries)
+}
