@@ -156,6 +156,10 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 	}
 	l := planLayout(job)
 	ovs := b.overlays(job)
+	// Where overlays work, every job gets a scratch directory of its own
+	// for the tools' caches, even with no overlay to mount: salve's shared
+	// cache directory is then never writable by a build.
+	scratch := b.Features.Overlay && job.CacheDir != ""
 	p := bwrapPlan{env: map[string]string{}}
 	args := append([]string(nil), bwrapIsolation...)
 	args = append(args, "--cap-drop", "ALL")
@@ -182,7 +186,7 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 		}
 	}
 	switch {
-	case len(ovs) > 0:
+	case scratch:
 		own := overlayRoot + "/scratch/own"
 		p.env = BwrapCacheEnv(own)
 		// An empty pycache prefix would make Python recompile every module
@@ -208,7 +212,7 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 		p.env = BwrapCacheEnv("")
 	}
 	args = append(args, "--bind", job.Workspace, job.Workspace)
-	if len(ovs) > 0 {
+	if scratch {
 		for i, o := range ovs {
 			args = append(args, "--ro-bind", o.lower, o.stagedLower(i), "--dir", o.dst)
 			if o.env != "" {
@@ -305,7 +309,7 @@ func overlaid(p string, ovs []overlay) bool {
 
 // overlays returns the job's caches that this backend mounts as overlays:
 // none unless overlays work here and the job has a cache directory (which
-// holds the scratch layers), and only caches that exist on the host.
+// holds the scratch directories), and only caches that exist on the host.
 func (b Bwrap) overlays(job Job) []overlay {
 	if !b.Features.Overlay || job.CacheDir == "" {
 		return nil

@@ -324,9 +324,11 @@ func TestBwrapDaemonDiesWithBuild(t *testing.T) {
 	}
 }
 
-// TestBwrapOverlayKeepsPythonBytecode checks that with overlays Python is
-// not sent to an empty pycache prefix (it would recompile the standard
-// library in every build), while without them it uses salve's own cache.
+// TestBwrapOverlayKeepsPythonBytecode checks that where overlays work
+// Python is not sent to an empty pycache prefix (it would recompile the
+// standard library in every build) and no build gets salve's shared cache
+// directory writable (a .pyc planted there would run in the next build),
+// with or without caches to share; without overlays it uses salve's cache.
 func TestBwrapOverlayKeepsPythonBytecode(t *testing.T) {
 	base := t.TempDir()
 	mustWrite(t, filepath.Join(base, "home", ".cache", "go-build", "x"), "x")
@@ -335,11 +337,21 @@ func TestBwrapOverlayKeepsPythonBytecode(t *testing.T) {
 		CacheDir: filepath.Join(base, "cache"), Caches: sandbox.UserCaches(env, "", "")}
 	for _, tt := range []struct {
 		overlay bool
+		caches  []sandbox.Cache
 		want    string
-	}{{true, ""}, {false, filepath.Join(base, "cache", "pycache")}} {
+	}{
+		{true, job.Caches, ""},
+		{true, nil, ""}, // a Python build shares no cache, and still gets no shared writable one
+		{false, job.Caches, filepath.Join(base, "cache", "pycache")},
+	} {
+		job.Caches = tt.caches
 		c, err := sandbox.Bwrap{Features: sandbox.BwrapFeatures{Overlay: tt.overlay}}.Command(job)
 		if err != nil {
 			t.Fatal(err)
+		}
+		cacheBind := strings.Contains(strings.Join(c.Args, " "), "--bind "+job.CacheDir+" ")
+		if cacheBind == tt.overlay {
+			t.Errorf("overlay %v, %d caches: salve's shared cache directory bound writable: %v", tt.overlay, len(tt.caches), cacheBind)
 		}
 		got := ""
 		for _, kv := range c.Env {
