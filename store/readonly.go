@@ -23,7 +23,20 @@ var ErrSchemaTooOld = errors.New("store: database schema is older than this salv
 // no migration is applied and nothing is written, so commands that only read
 // (salve runs …) leave the file exactly as they found it. The file must be a
 // regular file whose schema this salve knows.
-func OpenReadOnly(ctx context.Context, path string) (_ *Store, err error) {
+func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
+	return openReadOnly(ctx, path, false)
+}
+
+// OpenReadOnlyLive is OpenReadOnly for a reader that stays open while
+// salve records runs, such as the run viewer: it never opens the file
+// immutable, so it sees what writers add after it opened (SQLite may then
+// create the -wal and -shm files beside the store, as any reader of a WAL
+// database does; the store's content is never written).
+func OpenReadOnlyLive(ctx context.Context, path string) (*Store, error) {
+	return openReadOnly(ctx, path, true)
+}
+
+func openReadOnly(ctx context.Context, path string, live bool) (_ *Store, err error) {
 	if path == "" {
 		return nil, fmt.Errorf("store: open: empty path")
 	}
@@ -38,7 +51,7 @@ func OpenReadOnly(ctx context.Context, path string) (_ *Store, err error) {
 		return nil, fmt.Errorf("store: open %s: not a regular file", path)
 	}
 	_, werr := os.Stat(path + "-wal")
-	db, err := sql.Open("sqlite", dsnReadOnly(path, errors.Is(werr, fs.ErrNotExist)))
+	db, err := sql.Open("sqlite", dsnReadOnly(path, !live && errors.Is(werr, fs.ErrNotExist)))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}

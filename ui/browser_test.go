@@ -167,17 +167,31 @@ func TestBrowserReviewFlow(t *testing.T) {
 // must show the final outcome when the run finishes.
 func TestBrowserLive(t *testing.T) {
 	chromium(t)
-	st, err := store.Open(filepath.Join(t.TempDir(), "runs.db"))
+	// The viewer reads the store as salve ui does (read-only, live) while
+	// another connection records the run, as a heal in another process
+	// would; the store has no -wal file when the viewer opens it.
+	path := filepath.Join(t.TempDir(), "runs.db")
+	first, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := context.Background()
+	run, err := first.CreateRun(bg, store.Run{Kind: store.KindHeal, Title: "heal live"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	view, err := store.OpenReadOnlyLive(bg, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer view.Close()
+	st, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	bg := context.Background()
-	run, err := st.CreateRun(bg, store.Run{Kind: store.KindHeal, Title: "heal live"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := ui.New(st, "", nil)
+	srv, err := ui.New(view, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,9 @@ type runsOptions struct {
 	Limit    int
 	RunRef   string
 	Artifact string
+	// Server, when set, is a `salve serve` URL to read runs from.
+	Server string
+	remote *remote
 }
 
 // newRunsCmd builds "salve runs" and its list, show and patch commands.
@@ -42,14 +45,34 @@ func newRunsCmd(s *streams) *cobra.Command {
 		Long: `runs reads the run store that tool runs, executions and heals write to
 (--store, else $SALVE_STORE, else $XDG_STATE_HOME/salve/runs.db or
 ~/.local/state/salve/runs.db). RUN is a run id, a unique prefix of one, or
-"latest".`,
+"latest".
+
+--server URL (or $SALVE_SERVER) reads "list" and "show" from a salve serve
+server's run store instead, with the bearer token of $SALVE_SERVER_TOKEN.`,
 	}
 	cmd.PersistentFlags().StringVar(&opts.Store, "store", "", "run store file")
+	cmd.PersistentFlags().StringVar(&opts.Server, "server", "", "read runs from this salve serve URL (default $SALVE_SERVER)")
 	wrap := func(f func(*runsOptions) int) func(*cobra.Command, []string) error {
 		return func(c *cobra.Command, args []string) error {
 			opts.Ctx = c.Context()
 			if len(args) > 0 {
 				opts.RunRef = args[0]
+			}
+			if opts.Server == "" {
+				opts.Server = opts.Getenv("SALVE_SERVER")
+			}
+			if opts.Server != "" {
+				if opts.Store != "" {
+					return exitWith(exitBadInput, fmt.Errorf("runs: --server and --store name two sources; give one"))
+				}
+				if c.Name() == "patch" || c.Name() == "artifact" {
+					return exitWith(exitBadInput, fmt.Errorf("runs %s reads a local run store only; run it where the store is", c.Name()))
+				}
+				r, err := newRemote(opts.Server, opts.Getenv)
+				if err != nil {
+					return exitWith(exitBadInput, err)
+				}
+				opts.remote = r
 			}
 			if code := f(opts); code != exitOK {
 				return exitWith(code, nil)
@@ -144,6 +167,9 @@ func runsList(o *runsOptions) int {
 		fmt.Fprintf(o.Stderr, "salve: runs list: --limit must be 0 (all) or more, got %d\n", o.Limit)
 		return exitBadInput
 	}
+	if o.remote != nil {
+		return runsListRemote(o, o.remote)
+	}
 	return o.withStore(func(st *store.Store) int {
 		limit := o.Limit
 		if limit == 0 {
@@ -157,16 +183,21 @@ func runsList(o *runsOptions) int {
 		if o.JSON {
 			return printJSON(o.Stdout, o.Stderr, nonNilRuns(runs))
 		}
-		tw := tabwriter.NewWriter(o.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "RUN ID\tKIND\tSTATUS\tSTARTED\tDURATION\tTITLE")
-		for _, r := range runs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.RunID, r.Kind, r.Status, r.StartedAt, duration(r), r.Title)
-		}
-		if err := tw.Flush(); err != nil {
-			return exitFailure
-		}
-		return exitOK
+		return writeRunsTable(o, runs)
 	})
+}
+
+// writeRunsTable prints runs as a table, newest first.
+func writeRunsTable(o *runsOptions, runs []store.Run) int {
+	tw := tabwriter.NewWriter(o.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN ID\tKIND\tSTATUS\tSTARTED\tDURATION\tTITLE")
+	for _, r := range runs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.RunID, r.Kind, r.Status, r.StartedAt, duration(r), r.Title)
+	}
+	if err := tw.Flush(); err != nil {
+		return exitFailure
+	}
+	return exitOK
 }
 
 func nonNilRuns(r []store.Run) []store.Run {
@@ -197,6 +228,9 @@ func printJSON(stdout, stderr io.Writer, v any) int {
 }
 
 func runsShow(o *runsOptions) int {
+	if o.remote != nil {
+		return runsShowRemote(o, o.remote)
+	}
 	return o.withStore(func(st *store.Store) int {
 		id, code := o.resolve(st)
 		if code != exitOK {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/salve-dev/salve/store"
 	"github.com/salve-dev/salve/ui"
 )
 
@@ -57,9 +58,23 @@ func uiRun(ctx context.Context, s *streams, o *uiOptions) error {
 	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && o.Token == "" {
 		return exitWith(exitBadInput, fmt.Errorf("ui: --listen %s is not a loopback address: set --token (or $SALVE_UI_TOKEN) to expose the viewer", o.Listen))
 	}
-	st, err := openRunStore(o.Store, s.Getenv)
+	path := o.Store
+	if path == "" {
+		p, err := store.DefaultPath(s.Getenv)
+		if err != nil {
+			return exitWith(exitFailure, fmt.Errorf("ui: %w", err))
+		}
+		path = p
+	}
+	// The viewer only reads: the store is opened read-only, never created
+	// or migrated; a corrupt one, or one from a newer salve, is refused.
+	st, err := store.OpenReadOnlyLive(ctx, path)
 	if err != nil {
-		return exitWith(exitFailure, fmt.Errorf("ui: open the run store: %w", err))
+		code := exitFailure
+		if errors.Is(err, store.ErrNoStore) {
+			code = exitBadInput
+		}
+		return exitWith(code, fmt.Errorf("ui: open the run store: %w", err))
 	}
 	defer st.Close()
 	srv, err := ui.New(st, o.Token, s.logger())
