@@ -24,7 +24,7 @@ test: setup build check unit
 check: fmt-check vet validate
 
 fmt-check:
-	@out=$$(git ls-files '*.go' | grep -v '/testdata/' | xargs gofmt -l); \
+	@out=$$(git ls-files '*.go' | grep -Ev '(^|/)testdata/' | xargs gofmt -l); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 vet:
