@@ -11,11 +11,14 @@
 package forge
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -197,6 +200,43 @@ func (c *client) do(ctx context.Context, newReq func() (*http.Request, error)) (
 
 func backoff(attempt int) time.Duration {
 	return time.Duration(1<<min(attempt, 5)) * time.Second
+}
+
+// callJSON sends method base+path?q with a JSON body (nil for none) and
+// decodes a 2xx answer into out (nil to ignore it). A refused call comes
+// back with its response and an error classified with message, the
+// forge's own reading of its error body.
+func (c *client) callJSON(ctx context.Context, base, method, path string, q url.Values, body, out any, message func([]byte) string) (response, error) {
+	var payload []byte
+	if body != nil {
+		var err error
+		if payload, err = json.Marshal(body); err != nil {
+			return response{}, err
+		}
+	}
+	u := base + path
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	r, err := c.do(ctx, func() (*http.Request, error) {
+		req, err := http.NewRequest(method, u, bytes.NewReader(payload))
+		if err == nil && body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		return req, err
+	})
+	if err != nil {
+		return r, err
+	}
+	if r.Status < 200 || r.Status > 299 {
+		return r, classify(method, path, r, message(r.Body))
+	}
+	if out != nil {
+		if err := json.Unmarshal(r.Body, out); err != nil {
+			return r, fmt.Errorf("%s %s: %w: undecodable answer: %v", method, path, ErrAPI, err)
+		}
+	}
+	return r, nil
 }
 
 // rateLimitWait tells whether r is a rate-limit refusal and how long to

@@ -1,7 +1,6 @@
 package forge
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -113,36 +112,7 @@ func (g *GitHub) path(parts ...string) string {
 // 2xx answer into out. A non-2xx answer is returned as the response with
 // a classified error.
 func (g *GitHub) call(ctx context.Context, method, path string, q url.Values, body, out any) (response, error) {
-	var payload []byte
-	if body != nil {
-		var err error
-		if payload, err = json.Marshal(body); err != nil {
-			return response{}, err
-		}
-	}
-	u := g.base + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	r, err := g.do(ctx, func() (*http.Request, error) {
-		req, err := http.NewRequest(method, u, bytes.NewReader(payload))
-		if err == nil && body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		return req, err
-	})
-	if err != nil {
-		return r, err
-	}
-	if r.Status < 200 || r.Status > 299 {
-		return r, classify(method, path, r, ghMessage(r.Body))
-	}
-	if out != nil {
-		if err := json.Unmarshal(r.Body, out); err != nil {
-			return r, fmt.Errorf("%s %s: %w: undecodable answer: %v", method, path, ErrAPI, err)
-		}
-	}
-	return r, nil
+	return g.callJSON(ctx, g.base, method, path, q, body, out, ghMessage)
 }
 
 // ghMessage reads GitHub's error body: a message, plus the messages of

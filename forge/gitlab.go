@@ -1,7 +1,6 @@
 package forge
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,38 +100,10 @@ func (gl *GitLab) path(parts ...string) string {
 	return "/" + strings.Join(esc, "/")
 }
 
+// call sends one API call; see client.callJSON. The project path in the
+// URL is already escaped (group%2Fproject) and kept as is.
 func (gl *GitLab) call(ctx context.Context, method, path string, q url.Values, body, out any) (response, error) {
-	var payload []byte
-	if body != nil {
-		var err error
-		if payload, err = json.Marshal(body); err != nil {
-			return response{}, err
-		}
-	}
-	// The project path is already escaped: keep it as is in the URL.
-	u := gl.base + path
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	r, err := gl.do(ctx, func() (*http.Request, error) {
-		req, err := http.NewRequest(method, u, bytes.NewReader(payload))
-		if err == nil && body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		return req, err
-	})
-	if err != nil {
-		return r, err
-	}
-	if r.Status < 200 || r.Status > 299 {
-		return r, classify(method, path, r, glMessage(r.Body))
-	}
-	if out != nil {
-		if err := json.Unmarshal(r.Body, out); err != nil {
-			return r, fmt.Errorf("%s %s: %w: undecodable answer: %v", method, path, ErrAPI, err)
-		}
-	}
-	return r, nil
+	return gl.callJSON(ctx, gl.base, method, path, q, body, out, glMessage)
 }
 
 // glMessage reads GitLab's error bodies: {"message": "…"}, {"message":
