@@ -2,6 +2,7 @@ package rules
 
 import (
 	"context"
+	"github.com/salve-dev/salve/internal/srcscan"
 	"io/fs"
 	"os"
 	"path"
@@ -33,7 +34,7 @@ var javaPreferred = []string{"java.util", "java.util.function", "java.util.strea
 func fixJavaImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	loadIndexes()
 	ls := splitContent(in.content)
-	code := splitContent(stripJavaCode(in.content)).l
+	code := splitContent(srcscan.StripJava(in.content)).l
 	own := javaOwnPackage(in.content)
 	known := javaKnownTypes(in.content)
 	for n := range javaPackageTypes(in.workspace, in.path) {
@@ -122,7 +123,7 @@ func resolveJavaType(name string, project []string, own string) (string, float64
 // declarations and type parameters, and its single-type imports.
 func javaKnownTypes(content string) map[string]bool {
 	known := map[string]bool{}
-	code := stripJavaCode(content)
+	code := srcscan.StripJava(content)
 	for _, m := range reJavaDeclType.FindAllStringSubmatch(code, -1) {
 		known[m[1]+m[2]] = true
 	}
@@ -135,7 +136,7 @@ func javaKnownTypes(content string) map[string]bool {
 }
 
 func javaOwnPackage(content string) string {
-	if m := reJavaPkgDecl.FindStringSubmatch(stripJavaCode(content)); m != nil {
+	if m := reJavaPkgDecl.FindStringSubmatch(srcscan.StripJava(content)); m != nil {
 		return m[1]
 	}
 	return ""
@@ -213,49 +214,11 @@ done:
 	}
 }
 
-// stripJavaCode blanks comments and string and char literals, keeping
-// every line and column in place.
-func stripJavaCode(s string) string {
-	b := []byte(s)
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/':
-			for i < len(b) && b[i] != '\n' {
-				b[i] = ' '
-				i++
-			}
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
-			for i < len(b) && !(b[i] == '*' && i+1 < len(b) && b[i+1] == '/') {
-				if b[i] != '\n' {
-					b[i] = ' '
-				}
-				i++
-			}
-			if i+1 < len(b) {
-				b[i], b[i+1] = ' ', ' '
-				i++
-			}
-		case b[i] == '"' || b[i] == '\'':
-			q := b[i]
-			i++
-			for i < len(b) && b[i] != q && b[i] != '\n' {
-				if b[i] == '\\' && i+1 < len(b) {
-					b[i] = ' '
-					i++
-				}
-				b[i] = ' '
-				i++
-			}
-		}
-	}
-	return string(b)
-}
-
 // wildcardCovers reports whether a wildcard import of the file (import
 // java.util.*;) already brings a class of that name, from the JDK or the
 // project.
 func wildcardCovers(content, name string, project []string) bool {
-	for _, m := range reJavaImportDec.FindAllStringSubmatch(stripJavaCode(content), -1) {
+	for _, m := range reJavaImportDec.FindAllStringSubmatch(srcscan.StripJava(content), -1) {
 		if m[3] == "" || m[1] != "" {
 			continue
 		}
@@ -285,7 +248,7 @@ func javaPackageTypes(ws, file string) map[string]bool {
 		if err != nil || len(b) > 1<<20 {
 			continue
 		}
-		for _, m := range reJavaDeclType.FindAllStringSubmatch(stripJavaCode(string(b)), -1) {
+		for _, m := range reJavaDeclType.FindAllStringSubmatch(srcscan.StripJava(string(b)), -1) {
 			if m[1] != "" {
 				out[m[1]] = true
 			}

@@ -2,6 +2,7 @@ package suggest
 
 import (
 	"context"
+	"github.com/salve-dev/salve/internal/srcscan"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -369,7 +370,7 @@ func init() {
 // of the file's imports; the common java.lang types are returned apart, as
 // the outer scope).
 func javaScope(ws, file, content, kind string) (map[string]bool, map[string]bool) {
-	srcs := []string{stripJava(content)}
+	srcs := []string{srcscan.StripJava(content)}
 	dir := filepath.Join(ws, filepath.FromSlash(path.Dir(file)))
 	if es, err := os.ReadDir(dir); err == nil {
 		for _, e := range es {
@@ -377,7 +378,7 @@ func javaScope(ws, file, content, kind string) (map[string]bool, map[string]bool
 				continue
 			}
 			if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) < 1<<20 {
-				srcs = append(srcs, stripJava(string(b)))
+				srcs = append(srcs, srcscan.StripJava(string(b)))
 			}
 		}
 	}
@@ -406,44 +407,6 @@ func javaScope(ws, file, content, kind string) (map[string]bool, map[string]bool
 
 // javaLang is the java.lang types every Java file sees unqualified.
 var javaLang = strings.Fields(`Boolean Byte Character Class ClassLoader Double Enum Error Exception Float IllegalArgumentException IllegalStateException IndexOutOfBoundsException Integer InterruptedException Iterable Long Math NullPointerException Number NumberFormatException Object Override Process ProcessBuilder Record Runnable Runtime RuntimeException Short StackOverflowError String StringBuffer StringBuilder System Thread Throwable UnsupportedOperationException Void AutoCloseable CharSequence Comparable Cloneable Deprecated FunctionalInterface SuppressWarnings SafeVarargs ArithmeticException ArrayIndexOutOfBoundsException ClassCastException ClassNotFoundException CloneNotSupportedException OutOfMemoryError AssertionError`)
-
-// stripJava blanks Java comments and string and char literals, so that
-// declarations are found in code only.
-func stripJava(s string) string {
-	b := []byte(s)
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/':
-			for i < len(b) && b[i] != '\n' {
-				b[i] = ' '
-				i++
-			}
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
-			for i < len(b) && !(b[i] == '*' && i+1 < len(b) && b[i+1] == '/') {
-				if b[i] != '\n' {
-					b[i] = ' '
-				}
-				i++
-			}
-			if i+1 < len(b) {
-				b[i], b[i+1] = ' ', ' '
-				i++
-			}
-		case b[i] == '"' || b[i] == '\'':
-			q := b[i]
-			i++
-			for i < len(b) && b[i] != q && b[i] != '\n' {
-				if b[i] == '\\' && i+1 < len(b) {
-					b[i] = ' '
-					i++
-				}
-				b[i] = ' '
-				i++
-			}
-		}
-	}
-	return string(b)
-}
 
 // goExported lists the exported top-level names of the package a Go file
 // imports as pkg: a standard library package (GOROOT's sources), or a
