@@ -84,6 +84,18 @@ type Defect struct {
 	Slip string `json:"slip"`
 }
 
+// TreeFile returns the path in dir's tree/ of the repository file rel: a
+// deliberately unformatted Go file is kept there as rel plus ".input".
+func TreeFile(dir, rel string) string {
+	p := filepath.Join(dir, "tree", filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		if _, ierr := os.Stat(p + ".input"); ierr == nil {
+			return p + ".input"
+		}
+	}
+	return p
+}
+
 // Load reads every case under dir (each subfolder holding case.json), in
 // name order.
 func Load(dir string) ([]Case, error) {
@@ -151,8 +163,10 @@ func (c Case) check() error {
 		if d.Line < 1 || d.File == "" || filepath.IsAbs(d.File) || strings.Contains(d.File, "..") {
 			return fmt.Errorf("bad defect %+v", d)
 		}
-		if _, err := os.Stat(filepath.Join(c.Dir, "tree", filepath.FromSlash(d.File))); err != nil {
-			return fmt.Errorf("defect file %s: %w", d.File, err)
+		if _, err := os.Stat(TreeFile(c.Dir, d.File)); err != nil {
+			// Not %w: Load skips folders without case.json on ErrNotExist,
+			// and a case whose defect file is missing must not vanish.
+			return fmt.Errorf("defect file %s: %v", d.File, err)
 		}
 	}
 	return nil
@@ -409,6 +423,9 @@ func copyTree(src, dst string) error {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
+		// A deliberately unformatted Go file is kept as X.go.input, as
+		// gofmt's own tests do, so gofmt over salve stays clean.
+		rel = strings.TrimSuffix(rel, ".input")
 		target := filepath.Join(dst, rel)
 		if d.IsDir() {
 			return os.MkdirAll(target, 0o755)

@@ -229,7 +229,7 @@ func TestCorpusFixedFilesAreMinimal(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			before, err := os.ReadFile(filepath.Join(c.Dir, "tree", filepath.FromSlash(rel)))
+			before, err := os.ReadFile(TreeFile(c.Dir, rel))
 			if err != nil {
 				return err
 			}
@@ -250,5 +250,28 @@ func TestCorpusFixedFilesAreMinimal(t *testing.T) {
 	}
 	if n < 30 {
 		t.Errorf("only %d fixed files", n)
+	}
+}
+
+// TestLoadRefusesMissingDefectFile: a case whose planted file is missing is
+// an error, never a case silently left out of the score.
+func TestLoadRefusesMissingDefectFile(t *testing.T) {
+	dir := t.TempDir()
+	c := filepath.Join(dir, "broken-case")
+	if err := os.MkdirAll(filepath.Join(c, "tree"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	doc := `{"language":"go","class":"mechanical","expect":"healed","command":"go build ./...","defects":[{"file":"gone.go","line":3,"slip":"x"}]}`
+	if err := os.WriteFile(filepath.Join(c, "case.json"), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "gone.go") {
+		t.Errorf("Load = %v, want an error naming gone.go", err)
+	}
+	if err := os.WriteFile(filepath.Join(c, "tree", "gone.go.input"), []byte("package x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if cs, err := Load(dir); err != nil || len(cs) != 1 {
+		t.Errorf("with the file kept as .go.input: %v, %d cases", err, len(cs))
 	}
 }

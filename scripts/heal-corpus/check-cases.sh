@@ -21,6 +21,8 @@ print(c["command"]); print(c["expect"]); print(" ".join(c.get("tools", [])))' "$
 	for t in $tools; do command -v "$t" >/dev/null 2>&1 || missing="$t"; done
 	if [ -n "$missing" ]; then echo "skip  $name ($missing is not installed)"; continue; fi
 	rm -rf "$work/t" && cp -r "$c/tree" "$work/t"
+	# A deliberately unformatted Go file is kept as X.go.input.
+	find "$work/t" -name '*.go.input' | while read -r f; do mv "$f" "${f%.input}"; done
 	(cd "$work/t" && sh -c "$cmd") >"$work/log" 2>&1
 	rc=$?
 	case "$expect" in

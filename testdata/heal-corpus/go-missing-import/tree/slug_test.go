@@ -4,10 +4,10 @@ import "testing"
 
 func TestMake(t *testing.T) {
 	cases := map[string]string{
-		"Hello, World!":        "hello-world",
+		"Hello, World!":       "hello-world",
 		"  Go 1.22 released ": "go-122-released",
-		"":                     "",
-		"--":                   "",
+		"":                    "",
+		"--":                  "",
 	}
 	for in, want := range cases {
 		if got := Make(in); got != want {
