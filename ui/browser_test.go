@@ -153,6 +153,15 @@ func TestBrowserReviewFlow(t *testing.T) {
 	}
 	screenshot(t, ctx, "exec-log")
 
+	// The tool run: its command, its patches, the scope violation.
+	if err := chromedp.Do(ctx, chromedp.Navigate(hs.URL+"/runs/"+f.toolID)); err != nil {
+		t.Fatal(err)
+	}
+	if toolText := text(t, ctx, "main"); !strings.Contains(toolText, "aider") || !strings.Contains(toolText, "scope violation") || !strings.Contains(toolText, "sum.go") {
+		t.Errorf("the tool run page lacks its command, patch or scope violation:\n%s", toolText)
+	}
+	screenshot(t, ctx, "toolrun")
+
 	// An unknown run is a 404 page.
 	if err := chromedp.Do(ctx, chromedp.Navigate(hs.URL+"/runs/no-such-run")); err != nil {
 		t.Fatal(err)

@@ -40,7 +40,10 @@ func ParseDiff(text string) Diff {
 	oldN, newN := 0, 0
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 		switch {
-		case strings.HasPrefix(l, "diff --git "), strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "index "):
+		case strings.HasPrefix(l, "diff --git "), strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "index "),
+			strings.HasPrefix(l, "new file mode "), strings.HasPrefix(l, "deleted file mode "), strings.HasPrefix(l, "old mode "),
+			strings.HasPrefix(l, "new mode "), strings.HasPrefix(l, "similarity index "), strings.HasPrefix(l, "rename from "),
+			strings.HasPrefix(l, "rename to "), strings.HasPrefix(l, "Binary files "):
 			if strings.HasPrefix(l, "+++ ") {
 				lang = path.Ext(strings.TrimPrefix(strings.TrimPrefix(l, "+++ "), "b/"))
 			}

@@ -41,7 +41,8 @@ func binaries(t *testing.T) (salve, gitAgent string) {
 	buildOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", binDir+string(filepath.Separator), "github.com/salve-dev/salve/cmd/salve", "github.com/salve-dev/salve/cmd/git_agent")
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", binDir+string(filepath.Separator), "github.com/salve-dev/salve/cmd/salve", "github.com/salve-dev/salve/cmd/git_agent",
+			"github.com/salve-dev/salve/toolrun/internal/fakeaider/cmd/aider")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("build: %v\n%s", err, out)
@@ -53,11 +54,12 @@ func binaries(t *testing.T) (salve, gitAgent string) {
 	return filepath.Join(binDir, "salve"), filepath.Join(binDir, "git_agent")
 }
 
-// filled is a run store holding a real heal and a real exec.
+// filled is a run store holding a real heal, a real exec and a real tool
+// run.
 type filled struct {
-	st             *store.Store
-	path, repo     string
-	healID, execID string
+	st                     *store.Store
+	path, repo             string
+	healID, execID, toolID string
 }
 
 // filledStore heals examples/testdata/go-broken with the real salve binary
@@ -114,6 +116,17 @@ func filledStore(t *testing.T) filled {
 	cmd := exec.Command(salve, "exec", "--workspace", repo, "--isolation", "none", "--store", dbPath, "--cmd", "sh check.sh")
 	cmd.Env = env
 	_ = cmd.Run() // the build fails: that is the exec we want
+	// A tool run through the adapter, with the fake aider first in PATH:
+	// one edit in scope, kept, and one outside it, reverted.
+	msg := filepath.Join(t.TempDir(), "fix.txt")
+	directives := `write sum.go package main\n\n// Sum adds the numbers.\nfunc Sum(xs ...int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}` + "\nwrite notes.txt not\\sasked\\sfor\n"
+	if err := os.WriteFile(msg, []byte(directives), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(salve, "tool", "run", "aider", "--store", dbPath, "--cwd", repo, "--model", "gpt-4o", "--message-file", msg, "--", "sum.go")
+	cmd.Dir = repo
+	cmd.Env = append(env, "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	_ = cmd.Run() // the out-of-scope write makes it a scope violation
 	st, err := store.Open(dbPath)
 	if err != nil {
 		t.Fatal(err)
@@ -130,9 +143,11 @@ func filledStore(t *testing.T) filled {
 			f.healID = r.RunID
 		case store.KindExec:
 			f.execID = r.RunID
+		case store.KindTool:
+			f.toolID = r.RunID
 		}
 	}
-	if f.healID == "" || f.execID == "" {
+	if f.healID == "" || f.execID == "" || f.toolID == "" {
 		t.Fatalf("the store lacks a heal or an exec: %+v", runs)
 	}
 	return f

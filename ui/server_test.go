@@ -37,11 +37,12 @@ func TestRequests(t *testing.T) {
 		code                 int
 		want                 []string
 	}{
-		{"list", "GET", "/", 200, []string{"<h1>Runs</h1>", f.healID[:8], f.execID[:8], "2 run(s)"}},
+		{"list", "GET", "/", 200, []string{"<h1>Runs</h1>", f.healID[:8], f.execID[:8], f.toolID[:8], "3 run(s)"}},
 		{"filter by kind", "GET", "/?kind=exec", 200, []string{"1 run(s)", f.execID[:8]}},
 		{"filter by repository", "GET", "/?repo=" + f.repo, 200, []string{"1 run(s)", f.healID[:8]}},
 		{"heal", "GET", "/runs/" + f.healID, 200, []string{"Bugs", "remove unused import", "Commits", "LLM accounting", "Timeline"}},
 		{"exec", "GET", "/runs/" + f.execID, 200, []string{"Execution", "sh check.sh", "build.log"}},
+		{"tool run", "GET", "/runs/" + f.toolID, 200, []string{"Tool runs", "aider", "Patches", "sum.go", "notes.txt", "scope violation"}},
 		{"log", "GET", "/runs/" + f.execID + "/artifacts/build.log?lines=1", 200, []string{`<tr id="L1" class="hl">`}},
 		{"raw log", "GET", "/runs/" + f.execID + "/artifacts/build.log?raw=1", 200, []string{"undefined"}},
 		{"unknown run", "GET", "/runs/does-not-exist", 404, []string{"404", "no run does-not-exist"}},
