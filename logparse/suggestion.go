@@ -6,7 +6,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -452,20 +451,6 @@ func firstLineOf(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// SortSuggestions orders suggestions by file, line and column, keeping the
-// tool's order otherwise, so that the same log always gives the same list.
-func SortSuggestions(s []Suggestion) {
-	sort.SliceStable(s, func(i, j int) bool {
-		if s[i].File != s[j].File {
-			return s[i].File < s[j].File
-		}
-		if s[i].Line != s[j].Line {
-			return s[i].Line < s[j].Line
-		}
-		return s[i].Column < s[j].Column
-	})
 }
 
 // reTscLine is one tsc diagnostic, in its plain form (file(line,col):

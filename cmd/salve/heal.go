@@ -155,13 +155,8 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	if note := llmNote(o, p.fixers, s.Getenv); note != nil {
 		p.fixers = append(p.fixers, note)
 	}
-	opts := heal.Options{
-		Repo: o.Workspace, Command: o.Command, ProjectType: o.ProjectType, BuildTimeout: time.Duration(o.Timeout) * time.Second,
-		MaxIterations: o.MaxIterations, MinConfidence: o.MinConfidence, Branch: o.Branch, Push: o.Push, Remote: o.Remote, PushLease: lease,
-		KeepWorktree: o.KeepWorktree, RunID: runID,
-		Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git, Worktrees: heal.AgentWorktrees{Git: p.git},
-		CI: p.ci, Recorder: p.recorder, Progress: heal.NewProgress(s.Stderr, tty, logger), Logger: logger,
-	}
+	opts := p.options(o, runID, logger)
+	opts.PushLease, opts.Progress = lease, heal.NewProgress(s.Stderr, tty, logger)
 	res, err := heal.Run(ctx, opts)
 	if res != nil {
 		if werr := writeResults(s, o, res); werr != nil {
@@ -240,6 +235,19 @@ type pipeline struct {
 	ci       heal.CIMonitor
 	recorder heal.Recorder
 	store    *store.Store
+}
+
+// options returns the heal options of o over the pipeline's layers: what
+// salve heal, salve mcp and salve worker share. Callers add what is theirs
+// (progress, a push lease, a worktree folder).
+func (p *pipeline) options(o *healOptions, runID string, logger *slog.Logger) heal.Options {
+	return heal.Options{
+		Repo: o.Workspace, Command: o.Command, ProjectType: o.ProjectType, BuildTimeout: time.Duration(o.Timeout) * time.Second,
+		MaxIterations: o.MaxIterations, MinConfidence: o.MinConfidence, Branch: o.Branch, Push: o.Push, Remote: o.Remote,
+		KeepWorktree: o.KeepWorktree, RunID: runID,
+		Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git, Worktrees: heal.AgentWorktrees{Git: p.git},
+		CI: p.ci, Recorder: p.recorder, Logger: logger,
+	}
 }
 
 func (p *pipeline) close() {

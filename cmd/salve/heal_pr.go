@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -148,15 +149,9 @@ func sourceRequest(getenv func(string) string) int {
 }
 
 func atoiOr0(s string) int {
-	n := 0
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return 0
-		}
-		n = n*10 + int(c-'0')
-		if n > 1<<30 {
-			return 0
-		}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0
 	}
 	return n
 }

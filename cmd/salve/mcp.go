@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
@@ -157,22 +156,12 @@ func mcpHealFunc(s *streams, o *mcpOptions, storePath string, logger *slog.Logge
 			return nil, err
 		}
 		defer p.close()
-		worktrees := heal.AgentWorktrees{Git: p.git}
-		wtDir := filepath.Join(os.TempDir(), "salve-heal-"+runID)
-		recorder := p.recorder
-		if recorder != nil {
-			recorder = cancelledRecorder{recorder}
-		}
-		res, err := heal.Run(ctx, heal.Options{
-			WorktreeDir: wtDir, Repo: ho.Workspace, Command: ho.Command, ProjectType: ho.ProjectType, BuildTimeout: time.Duration(ho.Timeout) * time.Second,
-			MaxIterations: ho.MaxIterations, MinConfidence: ho.MinConfidence, Branch: ho.Branch, Push: ho.Push, Remote: ho.Remote,
-			KeepWorktree: ho.KeepWorktree, RunID: runID,
-			Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git, Worktrees: worktrees,
-			CI: p.ci, Recorder: recorder, Progress: progress, Logger: logger,
-		})
-		if ctx.Err() != nil && !ho.KeepWorktree {
-			removeCancelledWorktree(ctx, worktrees, ho.Workspace, wtDir, logger)
-		}
+		opts := p.options(ho, runID, logger)
+		// A fresh worktree per call, removed at its end (cancelled too):
+		// an MCP client's heals leave nothing in the repository.
+		opts.WorktreeDir = filepath.Join(os.TempDir(), "salve-heal-"+runID)
+		opts.Progress = progress
+		res, err := heal.Run(ctx, opts)
 		if res != nil {
 			if werr := res.WriteFile(filepath.Join(executor.DefaultRunDir(res.RunID), "results.json")); werr != nil {
 				logger.Warn("could not write results.json", "error", werr)
@@ -180,40 +169,6 @@ func mcpHealFunc(s *streams, o *mcpOptions, storePath string, logger *slog.Logge
 		}
 		return res, err
 	}
-}
-
-// removeCancelledWorktree removes the worktree of a heal that was
-// cancelled, when the heal could not: its own cleanup lists the worktrees
-// with the cancelled context.
-func removeCancelledWorktree(ctx context.Context, wt heal.AgentWorktrees, repo, dir string, logger *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-	defer cancel()
-	list, err := wt.List(ctx, repo)
-	if err != nil || len(list) == 0 {
-		return
-	}
-	for _, w := range list[1:] {
-		if w.Path == dir {
-			if err := wt.Remove(ctx, list[0].Path, dir); err != nil {
-				logger.Warn("could not remove the cancelled heal's worktree", "path", dir, "error", err)
-			}
-			return
-		}
-	}
-}
-
-// cancelledRecorder records a heal that was cancelled before it reached a
-// verdict as red, so that the run store does not keep it running forever.
-type cancelledRecorder struct{ heal.Recorder }
-
-func (c cancelledRecorder) RecordHeal(ctx context.Context, r *heal.Results) error {
-	if r.Outcome == "" {
-		r.Outcome = heal.OutcomeRed
-		if r.Reason == "" {
-			r.Reason = "cancelled"
-		}
-	}
-	return c.Recorder.RecordHeal(ctx, r)
 }
 
 func isLoopback(host string) bool {

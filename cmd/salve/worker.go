@@ -117,15 +117,11 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 		return nil, fmt.Errorf("%w: %w", heal.ErrEnvironment, err)
 	}
 	defer p.close()
-	return heal.Run(ctx, heal.Options{
-		Repo: ho.Workspace, Command: ho.Command, BuildTimeout: time.Duration(ho.Timeout) * time.Second,
-		MaxIterations: ho.MaxIterations, MinConfidence: ho.MinConfidence, Branch: ho.Branch, Push: true, Remote: ho.Remote,
-		// The worktree goes inside the job's own temporary folder, which is
-		// removed with it (a dead worker's leftovers never collide).
-		WorktreeDir: filepath.Join(filepath.Dir(sp.Dir), "heal-worktree"),
-		RunID:       sp.RunID, Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git,
-		Worktrees: heal.AgentWorktrees{Git: p.git}, CI: p.ci, Logger: sp.Logger,
-	})
+	opts := p.options(ho, sp.RunID, sp.Logger)
+	// The worktree goes inside the job's own temporary folder, which is
+	// removed with it (a dead worker's leftovers never collide).
+	opts.WorktreeDir = filepath.Join(filepath.Dir(sp.Dir), "heal-worktree")
+	return heal.Run(ctx, opts)
 }
 
 // firstEnv returns the first non-empty variable of names.

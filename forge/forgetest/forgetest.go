@@ -1,6 +1,6 @@
 // Package forgetest runs local servers that speak the parts of the GitHub
 // and GitLab REST APIs salve uses (pull and merge requests, comments, and
-// GitHub's check runs and commit statuses), with their documented shapes
+// GitHub's check runs and commit statuses, where no check ever reports), with their documented shapes
 // and errors, so tests and the CI action's self-test never need the real
 // services. Failures are injected per route: a status, headers (such as
 // Retry-After) and a body, for the next N calls.
@@ -59,8 +59,6 @@ type Server struct {
 	calls  []Call
 	prs    map[string][]*PR // key: "github:owner/repo" or "gitlab:project"
 	faults map[string][]Fault
-	// checks answers GitHub's check-runs route per commit.
-	checks map[string][]map[string]any
 	// HeadSHA, when set, tells the commit a head branch is at (a test
 	// reads it from its bare remote); requests report it as head.sha (GitHub)
 	// and sha (GitLab).
@@ -76,7 +74,7 @@ func (s *Server) headSHA(branch string) string {
 
 // New starts a server that accepts token.
 func New(token string) *Server {
-	s := &Server{Token: token, prs: map[string][]*PR{}, faults: map[string][]Fault{}, checks: map[string][]map[string]any{}}
+	s := &Server{Token: token, prs: map[string][]*PR{}, faults: map[string][]Fault{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -128,23 +126,6 @@ func (s *Server) AddPR(kind, repo string, p PR) int {
 	p.Open = true
 	s.prs[key] = append(s.prs[key], &p)
 	return p.Number
-}
-
-// SetChecks sets the check runs GitHub reports for commit sha: each a
-// name, status ("queued", "in_progress", "completed", "waiting") and
-// conclusion ("" while not completed).
-func (s *Server) SetChecks(sha string, runs ...[3]string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var list []map[string]any
-	for i, r := range runs {
-		var conc any
-		if r[2] != "" {
-			conc = r[2]
-		}
-		list = append(list, map[string]any{"id": i + 1, "name": r[0], "head_sha": sha, "status": r[1], "conclusion": conc, "html_url": s.URL + "/checks/" + strconv.Itoa(i+1)})
-	}
-	s.checks[sha] = list
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -276,11 +257,8 @@ func (s *Server) github(w http.ResponseWriter, r *http.Request, rest string, bod
 		p.Comments = append(p.Comments, in.Body)
 		writeJSON(w, http.StatusCreated, map[string]any{"id": len(p.Comments), "body": in.Body})
 	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "commits" && parts[4] == "check-runs":
-		runs := s.checks[parts[3]]
-		if runs == nil {
-			runs = []map[string]any{}
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"total_count": len(runs), "check_runs": runs})
+		// No check ever reports: a workflow waiting for an approval.
+		writeJSON(w, http.StatusOK, map[string]any{"total_count": 0, "check_runs": []any{}})
 	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "commits" && parts[4] == "status":
 		writeJSON(w, http.StatusOK, map[string]any{"state": "pending", "sha": parts[3], "total_count": 0, "statuses": []any{}})
 	default:

@@ -9,7 +9,6 @@ package aiderfix
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,7 +74,9 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		ad = &toolrun.Adapter{}
 	}
 	out := ad.RunAider(ctx, req, toolrun.RunOptions{FileScope: []string{in.Path}, ParentRunID: f.ParentRunID})
-	after, rerr := safefile.Read(abs, safefile.MaxSource)
+	// Never through a link the tool left (the adapter also reverts one
+	// that points out of the tree), never a FIFO, and bounded.
+	after, rerr := safefile.ReadOpts(abs, safefile.MaxSource, safefile.Options{NoFollow: true})
 	if werr := restoreFile(abs, in.Content); werr != nil {
 		return contract.FixResult{}, fmt.Errorf("aider: restore %s: %w", in.Path, werr)
 	}
@@ -102,31 +103,6 @@ func firstLine(s string) string {
 		s = s[:i]
 	}
 	return s[:min(len(s), 200)]
-}
-
-// maxFileBytes bounds the file read back after aider's run.
-const maxFileBytes = 8 << 20
-
-// readRegular reads the file aider edited, only if it is a regular file
-// (never a link, a FIFO or a device the tool swapped in), bounded.
-func readRegular(path string) ([]byte, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file after the run", path)
-	}
-	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, maxFileBytes+1))
-	if err == nil && len(b) > maxFileBytes {
-		err = fmt.Errorf("%s is over %d bytes after the run", path, maxFileBytes)
-	}
-	return b, err
 }
 
 // restoreFile puts the pre-fix content back as a regular file, replacing
