@@ -130,6 +130,25 @@ func acquireSlot(ctx context.Context, root, top string) (*slot, error) {
 	}
 }
 
+// lockRegistry takes the lock (flock) of a repository's worktree folder
+// that serialises adding and removing its worktrees, waiting as long as ctx
+// allows. The returned function releases it.
+func lockRegistry(ctx context.Context, dir string) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dir, "registry.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("heal: open the worktree registry lock: %w", err)
+	}
+	for syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		select {
+		case <-ctx.Done():
+			_ = f.Close()
+			return nil, fmt.Errorf("heal: waiting to change the heal worktrees of %s: %w", dir, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return func() { _ = f.Close() }, nil
+}
+
 // usePersistent takes a persistent worktree for the run: reused after
 // verification and reset, or created from scratch. It leaves the run
 // pinned to it.
@@ -227,6 +246,15 @@ func (r *run) reuse(ctx context.Context, pg PinnableGit, finder GitDirFinder, to
 // it again, detached at the user's HEAD.
 func (r *run) recreate(ctx context.Context, top string) error {
 	dir := r.o.WorktreeDir
+	// Removing a worktree may fall back to `git worktree prune`, which
+	// drops the record of a worktree another heal of this repository is
+	// adding at that moment: changes to the repository's worktree records
+	// are made one heal at a time.
+	unlock, err := lockRegistry(ctx, filepath.Dir(dir))
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	_ = r.o.Worktrees.Remove(ctx, top, dir)
 	if err := removeAllForce(dir); err != nil {
 		return fmt.Errorf("heal: remove the old heal worktree %s: %w", dir, err)
