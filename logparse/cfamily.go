@@ -1,10 +1,10 @@
 package logparse
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 func init() {
@@ -135,7 +135,7 @@ func mypyClassify(m *match) (contract.ErrorType, bool) {
 	return contract.ErrTypeError, true
 }
 
-var reCMake = regexp.MustCompile(`^CMake (Error|Warning|Deprecation Warning)(?: \(dev\))? at (\S+?):(\d+)(?: \((\w+)\))?:?$`)
+var reCMake = lazyre.New(`^CMake (Error|Warning|Deprecation Warning)(?: \(dev\))? at (\S+?):(\d+)(?: \((\w+)\))?:?$`)
 
 // cmakeBlock reads "CMake Error at file:line (command):" and takes the
 // message from the indented lines after it.

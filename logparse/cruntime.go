@@ -1,11 +1,11 @@
 package logparse
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // C and C++ at run time: assert(), the sanitizers, the test frameworks'
@@ -77,15 +77,15 @@ func cRuntime(m *match) (contract.ErrorType, bool) {
 
 func cAssertPortable(m *match) (contract.ErrorType, bool) {
 	if m.get("file") == "" {
-		m.g[m.row.idx["file"]] = m.get("file2")
-		m.g[m.row.idx["line"]] = m.get("line2")
+		m.g[m.row.re.idx["file"]] = m.get("file2")
+		m.g[m.row.re.idx["line"]] = m.get("line2")
 	}
 	return contract.ErrLogic, true
 }
 
 func cTestFailure(m *match) (contract.ErrorType, bool) {
 	if m.get("line") == "" {
-		m.g[m.row.idx["line"]] = m.get("line2")
+		m.g[m.row.re.idx["line"]] = m.get("line2")
 	}
 	return contract.ErrLogic, true
 }
@@ -95,15 +95,15 @@ func cTestFailure(m *match) (contract.ErrorType, bool) {
 // harnesses print it.
 func cTestLine(m *match) (contract.ErrorType, bool) {
 	if m.get("test") == "" {
-		m.g[m.row.idx["test"]] = m.get("test2")
+		m.g[m.row.re.idx["test"]] = m.get("test2")
 	}
 	return contract.ErrLogic, true
 }
 
 var (
-	reSanHead = regexp.MustCompile(`^(?:==\d+==)?(ERROR|WARNING): (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer|HWAddressSanitizer): (.*)$`)
+	reSanHead = lazyre.New(`^(?:==\d+==)?(ERROR|WARNING): (AddressSanitizer|LeakSanitizer|ThreadSanitizer|MemorySanitizer|HWAddressSanitizer): (.*)$`)
 
-	reSanLeak = regexp.MustCompile(`^(Direct|Indirect) leak of `)
+	reSanLeak = lazyre.New(`^(Direct|Indirect) leak of `)
 )
 
 // sanitizer reads a sanitizer report from its ERROR (or WARNING) line to
@@ -257,9 +257,9 @@ func (z *sanitizer) flush(p *parser) {
 }
 
 var (
-	reCTestResult = regexp.MustCompile(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(.*?)(?:\s+[\d.]+ sec)?$`)
-	reCTestVerb   = regexp.MustCompile(`^(\d+): (.*)$`)
-	reGTestRun    = regexp.MustCompile(`^\[ RUN      \] (\S+)$`)
+	reCTestResult = lazyre.New(`^\s*\d+/\d+ Test\s+#\d+: (\S+) \.*\s*(.*?)(?:\s+[\d.]+ sec)?$`)
+	reCTestVerb   = lazyre.New(`^(\d+): (.*)$`)
+	reGTestRun    = lazyre.New(`^\[ RUN      \] (\S+)$`)
 )
 
 // cTestDriver follows ctest and GoogleTest: which test's output is being

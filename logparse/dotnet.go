@@ -1,10 +1,10 @@
 package logparse
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // .NET, MSVC and Swift: MSBuild's canonical error format (csc, vbc, fsc,
@@ -58,7 +58,7 @@ func swiftFatal(m *match) (contract.ErrorType, bool) {
 		if strings.HasSuffix(f[:strings.IndexByte(f, '/')], "Tests") {
 			dir = "Tests/"
 		}
-		m.g[m.row.idx["file"]] = dir + f
+		m.g[m.row.re.idx["file"]] = dir + f
 	}
 	return contract.ErrLogic, true
 }
@@ -97,12 +97,12 @@ func msbuildClassify(m *match) (contract.ErrorType, bool) {
 }
 
 // reCSSemantic marks the CS1xxx errors that are not parse errors.
-var reCSSemantic = regexp.MustCompile(`does not contain a definition|No overload|Argument \d|cannot convert|does not exist|is inaccessible|not all code paths|must declare a body|is a method|Cannot|cannot`)
+var reCSSemantic = lazyre.New(`does not contain a definition|No overload|Argument \d|cannot convert|does not exist|is inaccessible|not all code paths|must declare a body|is a method|Cannot|cannot`)
 
 var (
-	reDotnetFailed = regexp.MustCompile(`^\s*(?:Failed|X) (\S+) \[[^\]]*\]$`)
-	reDotnetAt     = regexp.MustCompile(`^\s*at (.+?) in (.+?):line (\d+)\s*$`)
-	reDotnetExc    = regexp.MustCompile(`^(?:Unhandled [Ee]xception\. |Unhandled exception: )?((?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*(?:Exception|Error))(?:: (.*))?$`)
+	reDotnetFailed = lazyre.New(`^\s*(?:Failed|X) (\S+) \[[^\]]*\]$`)
+	reDotnetAt     = lazyre.New(`^\s*at (.+?) in (.+?):line (\d+)\s*$`)
+	reDotnetExc    = lazyre.New(`^(?:Unhandled [Ee]xception\. |Unhandled exception: )?((?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*(?:Exception|Error))(?:: (.*))?$`)
 )
 
 // dotnetStack reads a failed test's block (dotnet test's console logger:

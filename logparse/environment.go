@@ -2,8 +2,9 @@ package logparse
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // EnvironmentKind names why a build failed for a reason outside the code:
@@ -63,7 +64,7 @@ type envRow struct {
 	// has is a literal the line must contain (case-sensitive), checked
 	// before re only, so that most lines cost one substring search.
 	has string
-	re  *regexp.Regexp
+	re  *lazyre.Regexp
 }
 
 // envTable holds the messages, per ecosystem, that the tools document for
@@ -75,76 +76,76 @@ var envTable = []envRow{
 	// Go: the go command's module download errors (cmd/go, "go help
 	// module-get", GOPROXY and GOFLAGS=-mod documentation).
 	{"go-proxy-off", "go", EnvNetwork, "module lookup disabled by GOPROXY=off", nil},
-	{"go-dial", "go", EnvNetwork, "dial tcp", regexp.MustCompile(`(@v[0-9]|go: |/@v/|\.mod|\.zip|\.info)[^\n]*dial tcp[^\n]*(no such host|connection refused|i/o timeout|network is unreachable|server misbehaving|connection reset)`)},
-	{"go-tls-timeout", "go", EnvNetwork, "TLS handshake timeout", regexp.MustCompile(`(@v[0-9]|go: |/@v/)[^\n]*TLS handshake timeout`)},
+	{"go-dial", "go", EnvNetwork, "dial tcp", lazyre.New(`(@v[0-9]|go: |/@v/|\.mod|\.zip|\.info)[^\n]*dial tcp[^\n]*(no such host|connection refused|i/o timeout|network is unreachable|server misbehaving|connection reset)`)},
+	{"go-tls-timeout", "go", EnvNetwork, "TLS handshake timeout", lazyre.New(`(@v[0-9]|go: |/@v/)[^\n]*TLS handshake timeout`)},
 	{"go-missing-sum", "go", EnvDependency, "missing go.sum entry", nil},
 	{"go-no-required-module", "go", EnvDependency, "no required module provides package", nil},
-	{"go-module-not-found", "go", EnvDependency, "reading ", regexp.MustCompile(`go: [^\n]*: reading [^\n]*: (404 Not Found|410 Gone)`)},
-	{"go-unknown-revision", "go", EnvDependency, "unknown revision", regexp.MustCompile(`go: [^\n]*: unknown revision `)},
-	{"go-checksum", "go", EnvDependency, "checksum mismatch", regexp.MustCompile(`verifying (module|\S+@\S+)[^\n]*: checksum mismatch`)},
-	{"go-toolchain", "go", EnvMissingTool, "GOTOOLCHAIN", regexp.MustCompile(`go: go\.mod requires go >= \S+ \(running go \S+; GOTOOLCHAIN=`)},
-	{"go-toolchain-download", "go", EnvNetwork, "downloading go", regexp.MustCompile(`go: downloading go\S+ [^\n]*(dial tcp|no such host|connection refused)`)},
+	{"go-module-not-found", "go", EnvDependency, "reading ", lazyre.New(`go: [^\n]*: reading [^\n]*: (404 Not Found|410 Gone)`)},
+	{"go-unknown-revision", "go", EnvDependency, "unknown revision", lazyre.New(`go: [^\n]*: unknown revision `)},
+	{"go-checksum", "go", EnvDependency, "checksum mismatch", lazyre.New(`verifying (module|\S+@\S+)[^\n]*: checksum mismatch`)},
+	{"go-toolchain", "go", EnvMissingTool, "GOTOOLCHAIN", lazyre.New(`go: go\.mod requires go >= \S+ \(running go \S+; GOTOOLCHAIN=`)},
+	{"go-toolchain-download", "go", EnvNetwork, "downloading go", lazyre.New(`go: downloading go\S+ [^\n]*(dial tcp|no such host|connection refused)`)},
 	{"go-out-of-memory", "go", EnvOutOfMemory, "fatal error: runtime: cannot allocate memory", nil},
-	{"go-test-killed", "go", EnvOutOfMemory, "signal: killed", regexp.MustCompile(`^(\S+: )?signal: killed$`)},
+	{"go-test-killed", "go", EnvOutOfMemory, "signal: killed", lazyre.New(`^(\S+: )?signal: killed$`)},
 
 	// npm, yarn, pnpm: npm's documented error codes (npm-install, "common
 	// errors"), which yarn and pnpm share through node's system errors.
-	{"npm-network-code", "npm", EnvNetwork, "code E", regexp.MustCompile(`^npm (ERR!|error) code (ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|ENOTCACHED|ESOCKETTIMEDOUT|CERT_HAS_EXPIRED|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN)\b`)},
-	{"npm-not-found", "npm", EnvDependency, "code E404", regexp.MustCompile(`^npm (ERR!|error) code E404\b`)},
-	{"npm-no-version", "npm", EnvDependency, "code ETARGET", regexp.MustCompile(`^npm (ERR!|error) code ETARGET\b`)},
-	{"npm-eresolve", "npm", EnvDependency, "code ERESOLVE", regexp.MustCompile(`^npm (ERR!|error) code ERESOLVE\b`)},
-	{"npm-enospc", "npm", EnvDiskFull, "code ENOSPC", regexp.MustCompile(`^npm (ERR!|error) code ENOSPC\b`)},
-	{"node-getaddrinfo", "npm", EnvNetwork, "getaddrinfo", regexp.MustCompile(`getaddrinfo (ENOTFOUND|EAI_AGAIN)\b`)},
+	{"npm-network-code", "npm", EnvNetwork, "code E", lazyre.New(`^npm (ERR!|error) code (ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|ENOTCACHED|ESOCKETTIMEDOUT|CERT_HAS_EXPIRED|UNABLE_TO_GET_ISSUER_CERT_LOCALLY|SELF_SIGNED_CERT_IN_CHAIN)\b`)},
+	{"npm-not-found", "npm", EnvDependency, "code E404", lazyre.New(`^npm (ERR!|error) code E404\b`)},
+	{"npm-no-version", "npm", EnvDependency, "code ETARGET", lazyre.New(`^npm (ERR!|error) code ETARGET\b`)},
+	{"npm-eresolve", "npm", EnvDependency, "code ERESOLVE", lazyre.New(`^npm (ERR!|error) code ERESOLVE\b`)},
+	{"npm-enospc", "npm", EnvDiskFull, "code ENOSPC", lazyre.New(`^npm (ERR!|error) code ENOSPC\b`)},
+	{"node-getaddrinfo", "npm", EnvNetwork, "getaddrinfo", lazyre.New(`getaddrinfo (ENOTFOUND|EAI_AGAIN)\b`)},
 	{"yarn-network", "npm", EnvNetwork, "There appears to be trouble with your network connection", nil},
 	{"pnpm-fetch", "npm", EnvNetwork, "ERR_PNPM_META_FETCH_FAIL", nil},
-	{"yarn-unexpected", "npm", EnvNetwork, "An unexpected error occurred", regexp.MustCompile(`^error An unexpected error occurred: .*\b(ETIMEDOUT|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ESOCKETTIMEDOUT)\b`)},
-	{"pnpm-not-found", "npm", EnvDependency, "ERR_PNPM_", regexp.MustCompile(`\bERR_PNPM_(FETCH_404|NO_MATCHING_VERSION|NO_VERSIONS)\b`)},
-	{"node-engine", "npm", EnvMissingTool, "is incompatible with this module", regexp.MustCompile(`The engine "[^"]+" is incompatible with this module`)},
-	{"npm-ebadengine", "npm", EnvMissingTool, "EBADENGINE", regexp.MustCompile(`^npm (ERR!|error|warn) (code )?EBADENGINE\b`)},
-	{"node-heap", "npm", EnvOutOfMemory, "JavaScript heap out of memory", regexp.MustCompile(`FATAL ERROR: [^\n]*JavaScript heap out of memory`)},
+	{"yarn-unexpected", "npm", EnvNetwork, "An unexpected error occurred", lazyre.New(`^error An unexpected error occurred: .*\b(ETIMEDOUT|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ESOCKETTIMEDOUT)\b`)},
+	{"pnpm-not-found", "npm", EnvDependency, "ERR_PNPM_", lazyre.New(`\bERR_PNPM_(FETCH_404|NO_MATCHING_VERSION|NO_VERSIONS)\b`)},
+	{"node-engine", "npm", EnvMissingTool, "is incompatible with this module", lazyre.New(`The engine "[^"]+" is incompatible with this module`)},
+	{"npm-ebadengine", "npm", EnvMissingTool, "EBADENGINE", lazyre.New(`^npm (ERR!|error|warn) (code )?EBADENGINE\b`)},
+	{"node-heap", "npm", EnvOutOfMemory, "JavaScript heap out of memory", lazyre.New(`FATAL ERROR: [^\n]*JavaScript heap out of memory`)},
 
 	// cargo and rustup: cargo's resolver and registry messages.
 	{"cargo-offline", "cargo", EnvNetwork, "--offline was specified", nil},
 	{"cargo-resolve-host", "cargo", EnvNetwork, "Could not resolve host", nil},
 	{"cargo-spurious", "cargo", EnvNetwork, "spurious network error", nil},
-	{"cargo-failed-to-get", "cargo", EnvDependency, "failed to get `", regexp.MustCompile("^error: failed to get `[^`]+` as a dependency of package")},
-	{"cargo-no-matching-package", "cargo", EnvDependency, "no matching package named `", regexp.MustCompile("^error: no matching package named `")},
-	{"cargo-select-version", "cargo", EnvDependency, "failed to select a version for the requirement", regexp.MustCompile("^error: failed to select a version for the requirement `")},
-	{"cargo-update-index", "cargo", EnvNetwork, "failed to update", regexp.MustCompile("^error: failed to (update|download from) (registry|`)")},
-	{"cargo-linker", "cargo", EnvMissingTool, "not found", regexp.MustCompile("^error: linker `[^`]+` not found")},
-	{"cargo-no-command", "cargo", EnvMissingTool, "no such command", regexp.MustCompile("^error: no such command: `")},
-	{"cargo-rust-version", "cargo", EnvMissingTool, "or newer", regexp.MustCompile("^error: (package|rustc) .* (cannot be built because it requires|is not supported by the following packages|requires) rustc [0-9.]+ or newer")},
-	{"rustup-toolchain", "cargo", EnvMissingTool, "is not installed", regexp.MustCompile(`^error: toolchain '[^']+' is not installed`)},
+	{"cargo-failed-to-get", "cargo", EnvDependency, "failed to get `", lazyre.New("^error: failed to get `[^`]+` as a dependency of package")},
+	{"cargo-no-matching-package", "cargo", EnvDependency, "no matching package named `", lazyre.New("^error: no matching package named `")},
+	{"cargo-select-version", "cargo", EnvDependency, "failed to select a version for the requirement", lazyre.New("^error: failed to select a version for the requirement `")},
+	{"cargo-update-index", "cargo", EnvNetwork, "failed to update", lazyre.New("^error: failed to (update|download from) (registry|`)")},
+	{"cargo-linker", "cargo", EnvMissingTool, "not found", lazyre.New("^error: linker `[^`]+` not found")},
+	{"cargo-no-command", "cargo", EnvMissingTool, "no such command", lazyre.New("^error: no such command: `")},
+	{"cargo-rust-version", "cargo", EnvMissingTool, "or newer", lazyre.New("^error: (package|rustc) .* (cannot be built because it requires|is not supported by the following packages|requires) rustc [0-9.]+ or newer")},
+	{"rustup-toolchain", "cargo", EnvMissingTool, "is not installed", lazyre.New(`^error: toolchain '[^']+' is not installed`)},
 
 	// pip: the resolver's documented errors and urllib3's connection errors.
 	{"pip-no-version", "pip", EnvDependency, "Could not find a version that satisfies the requirement", nil},
 	{"pip-no-distribution", "pip", EnvDependency, "No matching distribution found for", nil},
-	{"pip-connection", "pip", EnvNetwork, "NewConnectionError", regexp.MustCompile(`(Failed to establish a new connection|NewConnectionError)`)},
-	{"pip-name-resolution", "pip", EnvNetwork, "name resolution", regexp.MustCompile(`(Temporary failure in name resolution|Name or service not known)`)},
-	{"pip-python-version", "pip", EnvMissingTool, "requires a different Python", regexp.MustCompile(`requires a different Python: \S+ not in `)},
-	{"uv-offline", "pip", EnvNetwork, "are you offline?", regexp.MustCompile(`Could not connect, are you offline\?`)},
+	{"pip-connection", "pip", EnvNetwork, "NewConnectionError", lazyre.New(`(Failed to establish a new connection|NewConnectionError)`)},
+	{"pip-name-resolution", "pip", EnvNetwork, "name resolution", lazyre.New(`(Temporary failure in name resolution|Name or service not known)`)},
+	{"pip-python-version", "pip", EnvMissingTool, "requires a different Python", lazyre.New(`requires a different Python: \S+ not in `)},
+	{"uv-offline", "pip", EnvNetwork, "are you offline?", lazyre.New(`Could not connect, are you offline\?`)},
 	{"uv-no-solution", "pip", EnvDependency, "No solution found when resolving dependencies", nil},
-	{"pip-externally-managed", "pip", EnvMissingTool, "externally-managed-environment", regexp.MustCompile(`^error: externally-managed-environment`)},
+	{"pip-externally-managed", "pip", EnvMissingTool, "externally-managed-environment", lazyre.New(`^error: externally-managed-environment`)},
 
 	// Maven: the resolver's messages (Maven's error pages).
-	{"maven-offline", "maven", EnvNetwork, "in offline mode", regexp.MustCompile(`Cannot access \S+ \([^)]*\) in offline mode`)},
+	{"maven-offline", "maven", EnvNetwork, "in offline mode", lazyre.New(`Cannot access \S+ \([^)]*\) in offline mode`)},
 	{"maven-transfer", "maven", EnvNetwork, "Could not transfer artifact", nil},
 	{"maven-unknown-host", "maven", EnvNetwork, "UnknownHostException", nil},
 	{"maven-resolve-deps", "maven", EnvDependency, "Could not resolve dependencies for project", nil},
-	{"maven-plugin", "maven", EnvDependency, "could not be resolved", regexp.MustCompile(`\[ERROR\] Plugin \S+ or one of its dependencies could not be resolved`)},
+	{"maven-plugin", "maven", EnvDependency, "could not be resolved", lazyre.New(`\[ERROR\] Plugin \S+ or one of its dependencies could not be resolved`)},
 	{"maven-parent", "maven", EnvDependency, "Non-resolvable parent POM", nil},
 	{"maven-descriptor", "maven", EnvDependency, "Failed to read artifact descriptor", nil},
-	{"maven-missing-artifact", "maven", EnvDependency, "was not found in", regexp.MustCompile(`\[ERROR\] [^\n]*: \S+:\S+:\S+ was not found in \S+`)},
+	{"maven-missing-artifact", "maven", EnvDependency, "was not found in", lazyre.New(`\[ERROR\] [^\n]*: \S+:\S+:\S+ was not found in \S+`)},
 
 	// Gradle.
-	{"gradle-resolve", "gradle", EnvDependency, "Could not resolve ", regexp.MustCompile(`Could not resolve (all (files|dependencies|artifacts) for configuration|[\w.-]+:[\w.-]+:)`)},
-	{"gradle-not-found", "gradle", EnvDependency, "Could not find ", regexp.MustCompile(`^\s*> Could not find [\w.-]+:[\w.-]+:[\w.+-]+\.$`)},
-	{"gradle-offline", "gradle", EnvNetwork, "available for offline mode", regexp.MustCompile(`No cached version of \S+ available for offline mode`)},
+	{"gradle-resolve", "gradle", EnvDependency, "Could not resolve ", lazyre.New(`Could not resolve (all (files|dependencies|artifacts) for configuration|[\w.-]+:[\w.-]+:)`)},
+	{"gradle-not-found", "gradle", EnvDependency, "Could not find ", lazyre.New(`^\s*> Could not find [\w.-]+:[\w.-]+:[\w.+-]+\.$`)},
+	{"gradle-offline", "gradle", EnvNetwork, "available for offline mode", lazyre.New(`No cached version of \S+ available for offline mode`)},
 	{"gradle-get", "gradle", EnvNetwork, "Could not GET '", nil},
-	{"gradle-distribution", "gradle", EnvNetwork, "Downloading https", regexp.MustCompile(`Exception in thread "main" java\.net\.(UnknownHostException|ConnectException)`)},
+	{"gradle-distribution", "gradle", EnvNetwork, "Downloading https", lazyre.New(`Exception in thread "main" java\.net\.(UnknownHostException|ConnectException)`)},
 
 	// .NET (NuGet's documented codes) and Ruby's bundler.
-	{"nuget-not-found", "dotnet", EnvDependency, "error NU1", regexp.MustCompile(`error NU1(101|102|103): `)},
+	{"nuget-not-found", "dotnet", EnvDependency, "error NU1", lazyre.New(`error NU1(101|102|103): `)},
 	{"nuget-network", "dotnet", EnvNetwork, "error NU1301", nil},
 	{"bundler-gem", "ruby", EnvDependency, "Could not find gem '", nil},
 	{"bundler-network", "ruby", EnvNetwork, "Could not reach host", nil},
@@ -153,28 +154,28 @@ var envTable = []envRow{
 	// missing, killed or out of memory.
 	{"cc-killed", "c", EnvOutOfMemory, "Killed signal terminated program", nil},
 	{"cc-vm-exhausted", "c", EnvOutOfMemory, "virtual memory exhausted", nil},
-	{"cc-out-of-memory", "c", EnvOutOfMemory, "out of memory allocating", regexp.MustCompile(`^\S*cc1\S*: out of memory allocating`)},
-	{"cc-cannot-execute", "c", EnvMissingTool, "cannot execute", regexp.MustCompile(`fatal error: cannot execute '[^']+': (execvp|posix_spawn)`)},
+	{"cc-out-of-memory", "c", EnvOutOfMemory, "out of memory allocating", lazyre.New(`^\S*cc1\S*: out of memory allocating`)},
+	{"cc-cannot-execute", "c", EnvMissingTool, "cannot execute", lazyre.New(`fatal error: cannot execute '[^']+': (execvp|posix_spawn)`)},
 	{"cc-shared-lib", "c", EnvMissingTool, "error while loading shared libraries", nil},
 
 	// Shells, make, env and exec: a command that is not installed. Each
 	// row needs the shell's own prefix, so a program's own "not found"
 	// message is not taken for one.
-	{"sh-not-found", "shell", EnvMissingTool, "not found", regexp.MustCompile(`^(/\S+/)?(sh|dash|bash|zsh|ash): (line )?\d+: [^\s:]+: (command )?not found$`)},
-	{"bash-not-found", "shell", EnvMissingTool, "command not found", regexp.MustCompile(`^(/\S+/)?(bash|zsh): [^\s:]+: command not found$`)},
-	{"make-no-program", "shell", EnvMissingTool, "No such file or directory", regexp.MustCompile(`^make(\[\d+\])?: [^\s:*]+: No such file or directory$`)},
-	{"make-error-127", "shell", EnvMissingTool, "Error 127", regexp.MustCompile(`^make(\[\d+\])?: \*\*\* \[[^\]]*\] Error 127$`)},
-	{"env-no-program", "shell", EnvMissingTool, "No such file or directory", regexp.MustCompile(`^(/usr)?(/bin/)?env: '?[^\s:']+'?: No such file or directory$`)},
-	{"exec-not-in-path", "shell", EnvMissingTool, "executable file not found in $PATH", regexp.MustCompile(`exec: "[^"]+": executable file not found in \$PATH`)},
-	{"python-no-interpreter", "shell", EnvMissingTool, "bad interpreter", regexp.MustCompile(`: bad interpreter: No such file or directory`)},
+	{"sh-not-found", "shell", EnvMissingTool, "not found", lazyre.New(`^(/\S+/)?(sh|dash|bash|zsh|ash): (line )?\d+: [^\s:]+: (command )?not found$`)},
+	{"bash-not-found", "shell", EnvMissingTool, "command not found", lazyre.New(`^(/\S+/)?(bash|zsh): [^\s:]+: command not found$`)},
+	{"make-no-program", "shell", EnvMissingTool, "No such file or directory", lazyre.New(`^make(\[\d+\])?: [^\s:*]+: No such file or directory$`)},
+	{"make-error-127", "shell", EnvMissingTool, "Error 127", lazyre.New(`^make(\[\d+\])?: \*\*\* \[[^\]]*\] Error 127$`)},
+	{"env-no-program", "shell", EnvMissingTool, "No such file or directory", lazyre.New(`^(/usr)?(/bin/)?env: '?[^\s:']+'?: No such file or directory$`)},
+	{"exec-not-in-path", "shell", EnvMissingTool, "executable file not found in $PATH", lazyre.New(`exec: "[^"]+": executable file not found in \$PATH`)},
+	{"python-no-interpreter", "shell", EnvMissingTool, "bad interpreter", lazyre.New(`: bad interpreter: No such file or directory`)},
 
 	// The system: a full disk, a killed process, a timeout command.
 	{"enospc", "system", EnvDiskFull, "No space left on device", nil},
-	{"enospc-code", "system", EnvDiskFull, "ENOSPC", regexp.MustCompile(`\bENOSPC\b`)},
+	{"enospc-code", "system", EnvDiskFull, "ENOSPC", lazyre.New(`\bENOSPC\b`)},
 	{"edquot", "system", EnvDiskFull, "Disk quota exceeded", nil},
-	{"erofs", "system", EnvReadOnly, "ead-only file system", regexp.MustCompile(`([Rr]ead-only file system|\bEROFS\b)`)},
-	{"erofs-code", "system", EnvReadOnly, "EROFS", regexp.MustCompile(`\bEROFS\b`)},
-	{"shell-killed", "system", EnvOutOfMemory, "Killed", regexp.MustCompile(`^(\S+: )?(line \d+: )?\d+ Killed\s`)},
+	{"erofs", "system", EnvReadOnly, "ead-only file system", lazyre.New(`([Rr]ead-only file system|\bEROFS\b)`)},
+	{"erofs-code", "system", EnvReadOnly, "EROFS", lazyre.New(`\bEROFS\b`)},
+	{"shell-killed", "system", EnvOutOfMemory, "Killed", lazyre.New(`^(\S+: )?(line \d+: )?\d+ Killed\s`)},
 	{"oom-killer", "system", EnvOutOfMemory, "Out of memory: Kill", nil},
 }
 

@@ -2,10 +2,10 @@ package logparse
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 func init() {
@@ -23,9 +23,9 @@ func init() {
 }
 
 var (
-	reGoVet      = regexp.MustCompile(`^(?:\S+\.)?(?:Printf|Sprintf|Fprintf|Errorf|Fatalf|Logf|Println|Print|Sprint|Fprintln|Errorf) (?:format|call|arg)|fmt\.\w+ (?:format|call|arg)|^unreachable code|^self-assignment|^the cancel function|possible misuse|^struct field tag|^result of .* call not used|passes lock by value|copies lock|^loop variable|composite literal uses unkeyed|^suspect or|^redundant (?:and|or)|^comparison of function|using \S+ before checking for errors|non-constant format string|^call has possible|^possible formatting directive|^\S+ arg list ends with redundant newline|should (?:be|have|not|use|omit|replace|check|merge)|^func \S+ is unused|is never used|^error strings should|^exported|^this value of \S+ is never used|^ineffectual assignment|^Error return value|^empty branch|^SA\d|^S\d|^ST\d|^QF\d|^U1000`)
-	reGoLintTag  = regexp.MustCompile(`\((?:[A-Z]{1,3}\d{3,5}|errcheck|govet|staticcheck|unused|gosimple|ineffassign|revive|gocritic|stylecheck|gofmt|goimports|misspell|unparam|gosec|dupl|lll|godot|errorlint|nilerr|prealloc|bodyclose|noctx|whitespace|wsl|nakedret|gocyclo|funlen|goconst|exhaustive|forcetypeassert|predeclared|unconvert|copyloopvar|intrange|perfsprint|testifylint|usestdlibvars)\)$`)
-	reGoLintCode = regexp.MustCompile(`\(([A-Z]{1,3}\d{3,5}|[a-z][a-z0-9]+)\)$`)
+	reGoVet      = lazyre.New(`^(?:\S+\.)?(?:Printf|Sprintf|Fprintf|Errorf|Fatalf|Logf|Println|Print|Sprint|Fprintln|Errorf) (?:format|call|arg)|fmt\.\w+ (?:format|call|arg)|^unreachable code|^self-assignment|^the cancel function|possible misuse|^struct field tag|^result of .* call not used|passes lock by value|copies lock|^loop variable|composite literal uses unkeyed|^suspect or|^redundant (?:and|or)|^comparison of function|using \S+ before checking for errors|non-constant format string|^call has possible|^possible formatting directive|^\S+ arg list ends with redundant newline|should (?:be|have|not|use|omit|replace|check|merge)|^func \S+ is unused|is never used|^error strings should|^exported|^this value of \S+ is never used|^ineffectual assignment|^Error return value|^empty branch|^SA\d|^S\d|^ST\d|^QF\d|^U1000`)
+	reGoLintTag  = lazyre.New(`\((?:[A-Z]{1,3}\d{3,5}|errcheck|govet|staticcheck|unused|gosimple|ineffassign|revive|gocritic|stylecheck|gofmt|goimports|misspell|unparam|gosec|dupl|lll|godot|errorlint|nilerr|prealloc|bodyclose|noctx|whitespace|wsl|nakedret|gocyclo|funlen|goconst|exhaustive|forcetypeassert|predeclared|unconvert|copyloopvar|intrange|perfsprint|testifylint|usestdlibvars)\)$`)
+	reGoLintCode = lazyre.New(`\(([A-Z]{1,3}\d{3,5}|[a-z][a-z0-9]+)\)$`)
 )
 
 // goVetWords are phrases of go vet's and staticcheck's messages that the
@@ -72,7 +72,7 @@ func goClassify(m *match) (contract.ErrorType, bool) {
 	return classifyMessage(msg, contract.ErrTypeError), true
 }
 
-var reGoCompile = regexp.MustCompile(`^(?:undefined|cannot|syntax error|missing|too many|not enough|invalid|declared and not used|"[^"]+" imported|could not import|no required module|non-declaration|expected|unexpected|assignment mismatch|mismatched types)|declared and not used|imported and not used|redeclared|has no field or method|is not a type|not used$`)
+var reGoCompile = lazyre.New(`^(?:undefined|cannot|syntax error|missing|too many|not enough|invalid|declared and not used|"[^"]+" imported|could not import|no required module|non-declaration|expected|unexpected|assignment mismatch|mismatched types)|declared and not used|imported and not used|redeclared|has no field or method|is not a type|not used$`)
 
 // goItem is one t.Errorf/Fatalf line of go test.
 type goItem struct {
@@ -114,12 +114,12 @@ type goPanic struct {
 }
 
 var (
-	reGoLine    = regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`)
-	reGoTrace   = regexp.MustCompile(`^\s+Error Trace:\s+(\S+\.go):(\d+)`)
-	reGoTestify = regexp.MustCompile(`^\s+(Error|Messages):\s+(.*)$`)
-	reGoFrame   = regexp.MustCompile(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
-	reGoFunc    = regexp.MustCompile(`^((?:[\w.\-~]+/)*[\w.\-~]+?)\.([^/]+)\(.*\)$`)
-	reAssertish = regexp.MustCompile(`(?i)want|expect|got|fail|error|mismatch|!=|should|not equal|unexpected|differ|incorrect|wrong|missing|panic|must|assert|mismatch|bad|invalid|diff`)
+	reGoLine    = lazyre.New(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`)
+	reGoTrace   = lazyre.New(`^\s+Error Trace:\s+(\S+\.go):(\d+)`)
+	reGoTestify = lazyre.New(`^\s+(Error|Messages):\s+(.*)$`)
+	reGoFrame   = lazyre.New(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	reGoFunc    = lazyre.New(`^((?:[\w.\-~]+/)*[\w.\-~]+?)\.([^/]+)\(.*\)$`)
+	reAssertish = lazyre.New(`(?i)want|expect|got|fail|error|mismatch|!=|should|not equal|unexpected|differ|incorrect|wrong|missing|panic|must|assert|mismatch|bad|invalid|diff`)
 )
 
 func (g *goTest) line(p *parser, s string) bool {

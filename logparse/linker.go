@@ -1,10 +1,10 @@
 package logparse
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // Linker errors that carry more than one location: GNU ld's "multiple
@@ -23,11 +23,11 @@ func init() {
 }
 
 var (
-	reLdMulti   = regexp.MustCompile("^(?:\\S*ld(?:\\.\\w+)?: )?(.+?): multiple definition of [`'‘]([^'’]+)['’](?:; (.+?): first defined here)?$")
-	reLdFirst   = regexp.MustCompile(`^(?:\S*ld(?:\.\w+)?: )?(.+?): first defined here$`)
-	reLldHead   = regexp.MustCompile(`^(?:\S*ld\.lld|\S*ld64\.lld|lld-link|\S*wasm-ld)(?:\.exe)?: error: (duplicate symbol|undefined symbol|undefined reference to): (.+)$`)
-	reLldAt     = regexp.MustCompile(`^>>> (defined at|referenced by) (.+?)(?: \((.+)\))?$`)
-	reLdSection = regexp.MustCompile(`:\(\.[\w.$]+\+0x[0-9a-fA-F]+\)$`)
+	reLdMulti   = lazyre.New("^(?:\\S*ld(?:\\.\\w+)?: )?(.+?): multiple definition of [`'‘]([^'’]+)['’](?:; (.+?): first defined here)?$")
+	reLdFirst   = lazyre.New(`^(?:\S*ld(?:\.\w+)?: )?(.+?): first defined here$`)
+	reLldHead   = lazyre.New(`^(?:\S*ld\.lld|\S*ld64\.lld|lld-link|\S*wasm-ld)(?:\.exe)?: error: (duplicate symbol|undefined symbol|undefined reference to): (.+)$`)
+	reLldAt     = lazyre.New(`^>>> (defined at|referenced by) (.+?)(?: \((.+)\))?$`)
+	reLdSection = lazyre.New(`:\(\.[\w.$]+\+0x[0-9a-fA-F]+\)$`)
 )
 
 // linker reads the multi-location linker formats.

@@ -7,12 +7,12 @@ import (
 	"io"
 	"math"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // DefaultMaxReports caps the reports of one log, so that output and memory
@@ -298,7 +298,7 @@ func (p *parser) matchRows(s string) {
 		} else if r.hints != nil && !containsAny(s, r.hints) {
 			continue
 		}
-		g := r.re.FindStringSubmatch(s)
+		g := r.re.get().re.FindStringSubmatch(s)
 		if g == nil {
 			continue
 		}
@@ -611,6 +611,21 @@ var (
 	reCd       = mustRe(`(?:^|&&|;|\|\|)\s*(?:builtin )?cd\s+("[^"]+"|'[^']+'|[^\s;&|]+)\s*(?:&&|;|$)`)
 )
 
+// cmdLineStart is reCmdLine's prefix test, without the expression.
+func cmdLineStart(s string) bool {
+	switch s[0] {
+	case '$', '+', '>':
+		return s[1] == ' '
+	case '#':
+		return strings.HasPrefix(s, "##[group]Run ")
+	case 'R':
+		return strings.HasPrefix(s, "Run ")
+	case '[':
+		return strings.HasPrefix(s, "[command]/bin/bash -c ")
+	}
+	return strings.HasPrefix(s, "/bin/sh -c ")
+}
+
 func (p *parser) trackContext(s string) {
 	if len(s) < 5 {
 		return
@@ -631,6 +646,9 @@ func (p *parser) trackContext(s string) {
 			p.enterDir(m[1] == "Entering", m[2])
 		}
 	case '$', '+', '>', '#', 'R', '[', '/':
+		if !cmdLineStart(s) {
+			break
+		}
 		if m := reCmdLine.FindStringSubmatch(s); m != nil {
 			p.commandLine(m[1], m[2])
 		}
@@ -714,4 +732,4 @@ func (p *parser) commandLine(prefix, cmd string) {
 	p.ctx.goVet = strings.Contains(cmd, "go vet")
 }
 
-func mustRe(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+func mustRe(s string) *lazyre.Regexp { return lazyre.New(s) }

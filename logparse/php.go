@@ -1,10 +1,10 @@
 package logparse
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // PHP: php -l and the interpreter's errors ("PHP Parse error: ... in F on
@@ -40,7 +40,7 @@ func phpErrorStart(s string) bool {
 
 func phpClassify(m *match) (contract.ErrorType, bool) {
 	if m.get("line") == "" {
-		m.g[m.row.idx["line"]] = m.get("line2")
+		m.g[m.row.re.idx["line"]] = m.get("line2")
 	}
 	if strings.HasPrefix(m.get("sev"), "Parse") {
 		return classifyMessage(m.get("msg"), contract.ErrSyntax), true
@@ -49,13 +49,13 @@ func phpClassify(m *match) (contract.ErrorType, bool) {
 }
 
 var (
-	rePHPUncaught = regexp.MustCompile(`^(?:PHP )?Fatal error:\s+Uncaught ([\w\\]+)(?::\s*(.*?))? in (\S+?):(\d+)$`)
-	rePHPFrame    = regexp.MustCompile(`^#\d+ (\S+?)\((\d+)\): `)
-	rePHPThrown   = regexp.MustCompile(`^\s*thrown in \S+ on line \d+$`)
-	rePHPUnitSec  = regexp.MustCompile(`^There (?:was|were) \d+ (failure|error|warning|risky test|incomplete test|skipped test|deprecation|notice)s?:$`)
-	rePHPUnitTest = regexp.MustCompile(`^\d+\) (\S+::\S+?)(?: with data set .*)?$`)
-	rePHPUnitLoc  = regexp.MustCompile(`^(\S+?\.` + phpExt + `):(\d+)$`)
-	rePHPExcClass = regexp.MustCompile(`^([A-Z][\w\\]*(?:Error|Exception)): (.*)$`)
+	rePHPUncaught = lazyre.New(`^(?:PHP )?Fatal error:\s+Uncaught ([\w\\]+)(?::\s*(.*?))? in (\S+?):(\d+)$`)
+	rePHPFrame    = lazyre.New(`^#\d+ (\S+?)\((\d+)\): `)
+	rePHPThrown   = lazyre.New(`^\s*thrown in \S+ on line \d+$`)
+	rePHPUnitSec  = lazyre.New(`^There (?:was|were) \d+ (failure|error|warning|risky test|incomplete test|skipped test|deprecation|notice)s?:$`)
+	rePHPUnitTest = lazyre.New(`^\d+\) (\S+::\S+?)(?: with data set .*)?$`)
+	rePHPUnitLoc  = lazyre.New(`^(\S+?\.` + phpExt + `):(\d+)$`)
+	rePHPExcClass = lazyre.New(`^([A-Z][\w\\]*(?:Error|Exception)): (.*)$`)
 )
 
 // phpTrace reads an uncaught exception's stack trace and PHPUnit's
@@ -190,7 +190,7 @@ func (t *phpTrace) end(p *parser) {
 
 func (t *phpTrace) flush(p *parser) { t.end(p) }
 
-var rePHPTypeMsg = regexp.MustCompile(`Unsupported operand types|must be of type|Argument #\d+|Too few arguments|Cannot assign \S+ to property|on (?:string|int|float|bool|array)\b|Call to undefined|Call to (?:private|protected) method|Undefined constant|Class "[^"]+" not found|Interface "[^"]+" not found|Cannot redeclare|Cannot instantiate|not found in`)
+var rePHPTypeMsg = lazyre.New(`Unsupported operand types|must be of type|Argument #\d+|Too few arguments|Cannot assign \S+ to property|on (?:string|int|float|bool|array)\b|Call to undefined|Call to (?:private|protected) method|Undefined constant|Class "[^"]+" not found|Interface "[^"]+" not found|Cannot redeclare|Cannot instantiate|not found in`)
 
 // phpMsgType maps a PHP error to an error type: a failed require is
 // IMPORT, what a compiler would have caught (undefined functions,

@@ -2,10 +2,10 @@ package logparse
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 func init() {
@@ -98,10 +98,10 @@ func pyCodeType(code, msg string) contract.ErrorType {
 }
 
 var (
-	reTraceHead = regexp.MustCompile(`^\s*Traceback \(most recent call last\):\s*$`)
-	rePyFrame   = regexp.MustCompile(`^\s*File "(.+?)", line (\d+)(?:, in (.+))?$`)
-	rePyExc     = regexp.MustCompile(`^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Warning|Iteration|Group)|[a-z_][\w.]*\.[A-Z]\w*)(?:\[[^\]]*\])?(?:: (.*))?$`)
-	reUnitHead  = regexp.MustCompile(`^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)`)
+	reTraceHead = lazyre.New(`^\s*Traceback \(most recent call last\):\s*$`)
+	rePyFrame   = lazyre.New(`^\s*File "(.+?)", line (\d+)(?:, in (.+))?$`)
+	rePyExc     = lazyre.New(`^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Failure|Warning|Iteration|Group)|[a-z_][\w.]*\.[A-Z]\w*)(?:\[[^\]]*\])?(?:: (.*))?$`)
+	reUnitHead  = lazyre.New(`^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)`)
 )
 
 // pyTrace reads tracebacks: it keeps the deepest frame inside the
@@ -137,8 +137,8 @@ type pyGroup struct {
 }
 
 var (
-	rePyGroupRule = regexp.MustCompile(`^\s*\+(?:-+\+?)?-+(?: \d+ -+| \.\.\.[^-]*-+)?$`)
-	rePySorry     = regexp.MustCompile(`^Sorry: (\w+): (.*) \(([^,()]+), line (\d+)\)$`)
+	rePyGroupRule = lazyre.New(`^\s*\+(?:-+\+?)?-+(?: \d+ -+| \.\.\.[^-]*-+)?$`)
+	rePySorry     = lazyre.New(`^Sorry: (\w+): (.*) \(([^,()]+), line (\d+)\)$`)
 )
 
 func (t *pyTrace) line(p *parser, s string) bool {
@@ -324,7 +324,7 @@ func (t *pyTrace) report(p *parser, exc, msg string) {
 func (t *pyTrace) flush(p *parser) { t.endGroup(p) }
 
 var (
-	rePyArgs = regexp.MustCompile(`positional argument|keyword argument|required (?:positional|keyword)|takes (?:no|\d+) arguments?|unsupported operand|not callable|not subscriptable|not iterable|must be \w+, not|can only concatenate|object cannot be interpreted`)
+	rePyArgs = lazyre.New(`positional argument|keyword argument|required (?:positional|keyword)|takes (?:no|\d+) arguments?|unsupported operand|not callable|not subscriptable|not iterable|must be \w+, not|can only concatenate|object cannot be interpreted`)
 )
 
 // pyExcType maps a Python exception to an error type; see the package doc.
@@ -352,9 +352,9 @@ func pyExcType(exc, msg string) contract.ErrorType {
 }
 
 var (
-	rePytestSection = regexp.MustCompile(`^_{2,} (.+?) _{2,}$`)
-	rePytestBanner  = regexp.MustCompile(`^={3,} (.+?) ={3,}$`)
-	rePytestLoc     = regexp.MustCompile(`^(\S+\.py):(\d+): (.+)$`)
+	rePytestSection = lazyre.New(`^_{2,} (.+?) _{2,}$`)
+	rePytestBanner  = lazyre.New(`^={3,} (.+?) ={3,}$`)
+	rePytestLoc     = lazyre.New(`^(\S+\.py):(\d+): (.+)$`)
 )
 
 // pytest reads pytest's failure sections.
@@ -500,7 +500,7 @@ func (t *pytest) end(p *parser) {
 func (t *pytest) flush(p *parser) { t.end(p) }
 
 // lastMatching returns the last of lines that re matches, or def.
-func lastMatching(lines []string, re *regexp.Regexp, def string) string {
+func lastMatching(lines []string, re *lazyre.Regexp, def string) string {
 	for i := len(lines) - 1; i >= 0; i-- {
 		if re.MatchString(lines[i]) {
 			return lines[i]

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // Row is one single-line format of the table: a named regular expression
@@ -51,10 +52,32 @@ type Row struct {
 	// (its start, say) before the regular expression.
 	Pre func(s string) bool
 
-	re    *regexp.Regexp
+	re    *rowRE
 	hints []string
-	idx   map[string]int
 	need  byte
+}
+
+// rowRE is a row's expression, compiled on first use so that a start-up
+// costs nothing for rows a log never reaches. Copies of a Row share it.
+type rowRE struct {
+	once sync.Once
+	src  string
+	re   *regexp.Regexp
+	idx  map[string]int // named group -> index
+}
+
+// get compiles the expression once and returns it.
+func (x *rowRE) get() *rowRE {
+	x.once.Do(func() {
+		x.re = regexp.MustCompile(x.src)
+		x.idx = map[string]int{}
+		for i, n := range x.re.SubexpNames() {
+			if n != "" {
+				x.idx[n] = i
+			}
+		}
+	})
+	return x
 }
 
 // match is a row's match on one line.
@@ -70,7 +93,7 @@ type match struct {
 
 // get returns a named group, or "".
 func (m *match) get(name string) string {
-	if i, ok := m.row.idx[name]; ok && i < len(m.g) {
+	if i, ok := m.row.re.get().idx[name]; ok && i < len(m.g) {
 		return m.g[i]
 	}
 	return ""
@@ -94,13 +117,7 @@ func register(rows ...*Row) {
 			panic(fmt.Sprintf("logparse: duplicate row %q", r.Name))
 		}
 		if r.Pattern != "" {
-			r.re = regexp.MustCompile(r.Pattern)
-			r.idx = map[string]int{}
-			for i, n := range r.re.SubexpNames() {
-				if n != "" {
-					r.idx[n] = i
-				}
-			}
+			r.re = &rowRE{src: r.Pattern}
 			r.need = needOf(r.Pattern)
 			if r.Hint != "" {
 				r.hints = strings.Split(r.Hint, "|")
@@ -195,7 +212,7 @@ func byteThenDigit(s string, c byte) bool {
 }
 
 // matchIf runs re on s only when s contains hint, the cheap test first.
-func matchIf(s, hint string, re *regexp.Regexp) []string {
+func matchIf(s, hint string, re *lazyre.Regexp) []string {
 	if !strings.Contains(s, hint) {
 		return nil
 	}
@@ -206,7 +223,7 @@ func matchIf(s, hint string, re *regexp.Regexp) []string {
 // lower-case keywords, checked first, then an optional regular expression.
 type classRule struct {
 	words []string
-	re    *regexp.Regexp
+	re    *lazyre.Regexp
 	t     contract.ErrorType
 }
 
@@ -221,7 +238,7 @@ var messageRules = []classRule{
 		"cannot find package", "is not in std", "unresolved import", "use of undeclared crate or module", "unable to resolve path to module",
 		"could not find a package configuration file", "failed to resolve import", "could not find module", "cannot find source file",
 		"unresolved module", "found module declaration for", "err_module_not_found", "no such module", "cannot open include file"},
-		re: regexp.MustCompile(`(?i)import .* is never used|package [\w.]+ does not exist|(?:\.h|\.hpp|\.hh)['"’]? file not found|\.(?:h|hpp|hh|hxx|inc): no such file or directory`)},
+		re: lazyre.New(`(?i)import .* is never used|package [\w.]+ does not exist|(?:\.h|\.hpp|\.hh)['"’]? file not found|\.(?:h|hpp|hh|hxx|inc): no such file or directory`)},
 	{t: contract.ErrSyntax, words: []string{"syntax error", "syntaxerror", "parsing error", "parse error", "unexpected token", "illegal start of",
 		"reached end of file while parsing", "unterminated", "unclosed delimiter", "mismatched closing delimiter", "not a statement", "stray '",
 		"missing terminating", "invalid syntax", "unexpected end of file", "unexpected eof", "<identifier> expected", "non-declaration statement",
@@ -229,7 +246,7 @@ var messageRules = []classRule{
 		"invalid character", "declaration or statement expected", "expression expected", "identifier expected", "was never closed",
 		"expected expression", "expected identifier", "expected declaration", "expected statement", "expected unqualified-id",
 		"expected primary-expression", "expected one of"},
-		re: regexp.MustCompile(`(?i)expected (?:';'|'\)'|'\('|'\{'|'\}'|'\]'|','|':'|'=')|expected .{1,40} before|['"][;,)(}{\]=:]['"] expected|class, interface, enum,? or record expected|unexpected .* at end of statement`)},
+		re: lazyre.New(`(?i)expected (?:';'|'\)'|'\('|'\{'|'\}'|'\]'|','|':'|'=')|expected .{1,40} before|['"][;,)(}{\]=:]['"] expected|class, interface, enum,? or record expected|unexpected .* at end of statement`)},
 	{t: contract.ErrTypeError, words: []string{"undefined", "undeclared", "cannot find symbol", "not declared", "incompatible type",
 		"mismatched types", "cannot use", "not assignable", "has no field or method", "has no member", "has no attribute",
 		"arguments", "missing 1 required", "required positional", "unexpected keyword argument", "cannot find name", "is not defined",
@@ -242,7 +259,7 @@ var messageRules = []classRule{
 		"call to undeclared", "no such method", "no such field", "unknown method", "unresolved reference", "cannot find value",
 		"cannot find type", "cannot find function", "cannot find macro", "cannot find struct", "cannot find trait",
 		"no method named", "no field named", "no function named", "no member named"},
-		re: regexp.MustCompile(`takes \d+ positional argument|missing \d+ required|expected \S+, found`)},
+		re: lazyre.New(`takes \d+ positional argument|missing \d+ required|expected \S+, found`)},
 }
 
 // classCache remembers recent classifications: logs repeat their
@@ -321,6 +338,6 @@ func lintFinding(m *match) (contract.ErrorType, bool) {
 	return t, true
 }
 
-var undefinedRe = regexp.MustCompile(`(?i)undefined (?:name|variable)|is not defined|undefined:|Cannot find name|not found in this scope|undeclared`)
+var undefinedRe = lazyre.New(`(?i)undefined (?:name|variable)|is not defined|undefined:|Cannot find name|not found in this scope|undeclared`)
 
 func looksUndefined(msg string) bool { return undefinedRe.MatchString(msg) }

@@ -1,10 +1,10 @@
 package logparse
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // Ruby: ruby -c and the interpreter's syntax errors, uncaught exceptions
@@ -57,13 +57,13 @@ func rubocopClassify(m *match) (contract.ErrorType, bool) {
 
 var (
 	// file.rb:7:in `*': message (TypeError), and Ruby 3.4's 'Class#method'
-	reRubyHead  = regexp.MustCompile(`^(\S+?\.` + rubyExt + `|\S+/(?:Gemfile|Rakefile)|-e):(\d+):in [` + "`'" + `]([^'` + "`" + `]*)': (.*?)(?: \(([A-Z][\w:]*)\))?$`)
-	reRubyFrame = regexp.MustCompile(`^\s*(?:from |# )?(\S+?\.` + rubyExt + `|\S*(?:Gemfile|Rakefile)):(\d+)(?::in [` + "`'" + `].*)?$`)
-	reMiniHead  = regexp.MustCompile(`^\s*\d+\) (Failure|Error):$`)
-	reMiniFail  = regexp.MustCompile(`^(\S+?[#.:]\S+) \[(\S+?):(\d+)\]:$`)
-	reMiniErr   = regexp.MustCompile(`^(\S+?[#.]\S+):$`)
-	reRubyExc   = regexp.MustCompile(`^([A-Z][\w:]*(?:Error|Exception|Interrupt|NotImplemented|StopIteration|Exit|Failed|Failure))(?::$|: (.*)$)`)
-	reRSpecHead = regexp.MustCompile(`^  (\d+)\) (.+)$`)
+	reRubyHead  = lazyre.New(`^(\S+?\.` + rubyExt + `|\S+/(?:Gemfile|Rakefile)|-e):(\d+):in [` + "`'" + `]([^'` + "`" + `]*)': (.*?)(?: \(([A-Z][\w:]*)\))?$`)
+	reRubyFrame = lazyre.New(`^\s*(?:from |# )?(\S+?\.` + rubyExt + `|\S*(?:Gemfile|Rakefile)):(\d+)(?::in [` + "`'" + `].*)?$`)
+	reMiniHead  = lazyre.New(`^\s*\d+\) (Failure|Error):$`)
+	reMiniFail  = lazyre.New(`^(\S+?[#.:]\S+) \[(\S+?):(\d+)\]:$`)
+	reMiniErr   = lazyre.New(`^(\S+?[#.]\S+):$`)
+	reRubyExc   = lazyre.New(`^([A-Z][\w:]*(?:Error|Exception|Interrupt|NotImplemented|StopIteration|Exit|Failed|Failure))(?::$|: (.*)$)`)
+	reRSpecHead = lazyre.New(`^  (\d+)\) (.+)$`)
 )
 
 // rubyTrace reads the multi-line Ruby formats: an uncaught exception's

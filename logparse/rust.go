@@ -1,10 +1,10 @@
 package logparse
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 func init() {
@@ -20,11 +20,11 @@ func init() {
 }
 
 var (
-	reRustHead  = regexp.MustCompile(`^(error|warning)(?:\[(E\d{4}|[a-z_:]+)\])?: (.+)$`)
-	reRuffHead  = regexp.MustCompile(`^([A-Z]{1,4}\d{2,4}|invalid-syntax)(?: \[\*\])?:? (.+)$`)
-	reRustArrow = regexp.MustCompile(`^\s*--> (.+?):(\d+):(\d+)$`)
-	rePanicNew  = regexp.MustCompile(`^thread '(.*?)' (?:\(\d+\) )?panicked at (\S+?):(\d+):(\d+):$`)
-	rePanicOld  = regexp.MustCompile(`^thread '(.*?)' (?:\(\d+\) )?panicked at '(.*)', (\S+?):(\d+):(\d+)$`)
+	reRustHead  = lazyre.New(`^(error|warning)(?:\[(E\d{4}|[a-z_:]+)\])?: (.+)$`)
+	reRuffHead  = lazyre.New(`^([A-Z]{1,4}\d{2,4}|invalid-syntax)(?: \[\*\])?:? (.+)$`)
+	reRustArrow = lazyre.New(`^\s*--> (.+?):(\d+):(\d+)$`)
+	rePanicNew  = lazyre.New(`^thread '(.*?)' (?:\(\d+\) )?panicked at (\S+?):(\d+):(\d+):$`)
+	rePanicOld  = lazyre.New(`^thread '(.*?)' (?:\(\d+\) )?panicked at '(.*)', (\S+?):(\d+):(\d+)$`)
 )
 
 // rustBlock reads rustc's multi-line diagnostics (and ruff's, which copy
@@ -233,7 +233,7 @@ func (r *rustBlock) end(p *parser) {
 	p.emit(f)
 }
 
-var reRustLintName = regexp.MustCompile("#\\[(?:deny|forbid)\\(([\\w:]+)\\)\\]|`-D ([\\w:-]+)`|index\\.html#([\\w_]+)")
+var reRustLintName = lazyre.New("#\\[(?:deny|forbid)\\(([\\w:]+)\\)\\]|`-D ([\\w:-]+)`|index\\.html#([\\w_]+)")
 
 func rustLintName(notes string) string {
 	m := reRustLintName.FindStringSubmatch(notes)
@@ -307,4 +307,4 @@ func rustUncoded(msg, notes string) contract.ErrorType {
 }
 
 // reRustSemantic marks the uncoded rustc errors that are not parse errors.
-var reRustSemantic = regexp.MustCompile(`cannot find|not found|undefined|unknown|undeclared`)
+var reRustSemantic = lazyre.New(`cannot find|not found|undefined|unknown|undeclared`)

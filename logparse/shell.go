@@ -1,10 +1,10 @@
 package logparse
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 func init() {
@@ -25,9 +25,9 @@ func init() {
 func bashClassify(m *match) (contract.ErrorType, bool) {
 	if m.get("file") == "" {
 		// Use the second alternative's groups.
-		m.g[m.row.idx["file"]] = m.get("file2")
-		m.g[m.row.idx["line"]] = m.get("line2")
-		m.g[m.row.idx["msg"]] = m.get("msg2")
+		m.g[m.row.re.idx["file"]] = m.get("file2")
+		m.g[m.row.re.idx["line"]] = m.get("line2")
+		m.g[m.row.re.idx["msg"]] = m.get("msg2")
 	}
 	if f := m.get("file"); strings.HasPrefix(f, "-") || f == "sh" || f == "bash" {
 		return "", false // bash -c: the line is in a command string, not a file
@@ -45,8 +45,8 @@ func bashClassify(m *match) (contract.ErrorType, bool) {
 }
 
 var (
-	reSCHead = regexp.MustCompile(`^In (\S+) line (\d+):$`)
-	reSCMsg  = regexp.MustCompile(`^(\s*)\^-*\^?-* (SC\d+)(?: \((\w+)\))?: (.*)$`)
+	reSCHead = lazyre.New(`^In (\S+) line (\d+):$`)
+	reSCMsg  = lazyre.New(`^(\s*)\^-*\^?-* (SC\d+)(?: \((\w+)\))?: (.*)$`)
 )
 
 // shellcheckTTY reads shellcheck's default output.
@@ -91,8 +91,8 @@ func (t *shellcheckTTY) line(p *parser, s string) bool {
 func (t *shellcheckTTY) flush(p *parser) {}
 
 var (
-	reGHA      = regexp.MustCompile(`^::(error|warning|notice)(?: ([^:]*))?::(.*)$`)
-	reGHAParam = regexp.MustCompile(`(\w+)=([^,]*)`)
+	reGHA      = lazyre.New(`^::(error|warning|notice)(?: ([^:]*))?::(.*)$`)
+	reGHAParam = lazyre.New(`(\w+)=([^,]*)`)
 )
 
 // ghAnnotation reads GitHub Actions workflow commands, which some tools

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // Applicability says how sure a toolchain is of a suggestion. The values
@@ -257,12 +257,12 @@ func weaker(a, b string) string {
 }
 
 // reDiagHead is a gcc or clang diagnostic line: file:line:col: severity:.
-var reDiagHead = regexp.MustCompile(`^(.+?):(\d+):(\d+): (?:fatal )?(error|warning|note|remark): (.*)$`)
+var reDiagHead = lazyre.New(`^(.+?):(\d+):(\d+): (?:fatal )?(error|warning|note|remark): (.*)$`)
 
 // reFixit is one machine-readable fix-it hint of gcc and clang
 // (-fdiagnostics-parseable-fixits): fix-it:"FILE":{L1:C1-L2:C2}:"TEXT",
 // columns in bytes, the range half-open, TEXT a C string literal.
-var reFixit = regexp.MustCompile(`^fix-it:"((?:[^"\\]|\\.)*)":\{(\d+):(\d+)-(\d+):(\d+)\}:"((?:[^"\\]|\\.)*)"$`)
+var reFixit = lazyre.New(`^fix-it:"((?:[^"\\]|\\.)*)":\{(\d+):(\d+)-(\d+):(\d+)\}:"((?:[^"\\]|\\.)*)"$`)
 
 // ParseFixits reads the fix-it hints of a gcc or clang log compiled with
 // -fdiagnostics-parseable-fixits (or gcc's GCC_EXTRA_DIAGNOSTIC_OUTPUT).
@@ -405,24 +405,24 @@ func ParseESLintJSON(log, root string) []Suggestion {
 // group 1 is the name as written, group 2 the name the tool proposes.
 var didYouMean = []struct {
 	tool string
-	re   *regexp.Regexp
+	re   *lazyre.Regexp
 }{
 	// Python 3.10+ (NameError, AttributeError; ImportError from 3.12).
-	{"python", regexp.MustCompile(`name '(\w+)' is not defined\. Did you mean: '(\w+)'\?`)},
-	{"python", regexp.MustCompile(`has no attribute '(\w+)'\. Did you mean: '(\w+)'\?`)},
-	{"python", regexp.MustCompile(`cannot import name '(\w+)' from .*\. Did you mean: '(\w+)'\?`)},
+	{"python", lazyre.New(`name '(\w+)' is not defined\. Did you mean: '(\w+)'\?`)},
+	{"python", lazyre.New(`has no attribute '(\w+)'\. Did you mean: '(\w+)'\?`)},
+	{"python", lazyre.New(`cannot import name '(\w+)' from .*\. Did you mean: '(\w+)'\?`)},
 	// tsc TS2551, TS2552, TS2724.
-	{"tsc", regexp.MustCompile(`Cannot find name '([\w$]+)'\. Did you mean '([\w$]+)'\?`)},
-	{"tsc", regexp.MustCompile(`Property '([\w$]+)' does not exist on type .*\. Did you mean '([\w$]+)'\?`)},
-	{"tsc", regexp.MustCompile(`has no exported member named '([\w$]+)'\. Did you mean '([\w$]+)'\?`)},
+	{"tsc", lazyre.New(`Cannot find name '([\w$]+)'\. Did you mean '([\w$]+)'\?`)},
+	{"tsc", lazyre.New(`Property '([\w$]+)' does not exist on type .*\. Did you mean '([\w$]+)'\?`)},
+	{"tsc", lazyre.New(`has no exported member named '([\w$]+)'\. Did you mean '([\w$]+)'\?`)},
 	// go (types2): x.f undefined (type T has no field or method f, but
 	// does have method F).
-	{"go", regexp.MustCompile(`has no field or method (\w+), but does have (?:exported )?(?:field|method) (\w+)\)`)},
+	{"go", lazyre.New(`has no field or method (\w+), but does have (?:exported )?(?:field|method) (\w+)\)`)},
 	// gcc and clang, with gcc's typographic quotes or plain ones.
-	{"cc", regexp.MustCompile(`['‘](\w+)['’] (?:undeclared|was not declared in this scope)[^;]*; did you mean ['‘](\w+)['’]\?`)},
-	{"cc", regexp.MustCompile(`(?:use of undeclared identifier|unknown type name|implicit declaration of function|no member named) ['‘](\w+)['’][^;]*; did you mean ['‘](\w+)['’]\?`)},
-	{"cc", regexp.MustCompile(`has no member named ['‘](\w+)['’]; did you mean ['‘](\w+)['’]\?`)},
-	{"cc", regexp.MustCompile(`['‘](\w+)['’] (?:has not been declared|is not a member of [^;]*); did you mean ['‘](\w+)['’]\?`)},
+	{"cc", lazyre.New(`['‘](\w+)['’] (?:undeclared|was not declared in this scope)[^;]*; did you mean ['‘](\w+)['’]\?`)},
+	{"cc", lazyre.New(`(?:use of undeclared identifier|unknown type name|implicit declaration of function|no member named) ['‘](\w+)['’][^;]*; did you mean ['‘](\w+)['’]\?`)},
+	{"cc", lazyre.New(`has no member named ['‘](\w+)['’]; did you mean ['‘](\w+)['’]\?`)},
+	{"cc", lazyre.New(`['‘](\w+)['’] (?:has not been declared|is not a member of [^;]*); did you mean ['‘](\w+)['’]\?`)},
 }
 
 // HintFromReport returns the "did you mean" suggestion a bug report's own
@@ -456,7 +456,7 @@ func firstLineOf(s string) string {
 // reTscLine is one tsc diagnostic, in its plain form (file(line,col):
 // error TSnnnn: msg) or its --pretty form (file:line:col - error TSnnnn:
 // msg).
-var reTscLine = regexp.MustCompile(`^(.+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS\d+): (.*)$`)
+var reTscLine = lazyre.New(`^(.+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS\d+): (.*)$`)
 
 // ParseTscHints reads every "did you mean" of a tsc log, one suggestion
 // per diagnostic (several diagnostics of one line included, which bug

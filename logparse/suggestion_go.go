@@ -1,8 +1,9 @@
 package logparse
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // Diagnostic is one located compiler message, every one of them: unlike
@@ -15,7 +16,7 @@ type Diagnostic struct {
 	Message string `json:"message"`
 }
 
-var reGoDiag = regexp.MustCompile(`^(?:vet: )?([^\s:][^:]*\.go):(\d+)(?::(\d+))?: (.+)$`)
+var reGoDiag = lazyre.New(`^(?:vet: )?([^\s:][^:]*\.go):(\d+)(?::(\d+))?: (.+)$`)
 
 // ParseGoDiagnostics reads the type-checking errors of a go build, go vet
 // or go test log (file:line:col: message), relative to root: the folder

@@ -1,8 +1,9 @@
 package logparse
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // MissingSymbol is a name a compiler could not resolve, with its kind as
@@ -20,10 +21,10 @@ type MissingSymbol struct {
 }
 
 var (
-	reJavacHead   = regexp.MustCompile(`^(.+?\.java):(\d+): error: cannot find symbol`)
-	reMavenHead   = regexp.MustCompile(`^(.+?\.java):\[(\d+),(\d+)\] cannot find symbol`)
-	reJavacSymbol = regexp.MustCompile(`^\s*symbol:\s+(class|variable|method|interface|enum|record|package|static)\s+([\w$.]+)`)
-	reJavacLoc    = regexp.MustCompile(`^\s*location:\s+(.+)$`)
+	reJavacHead   = lazyre.New(`^(.+?\.java):(\d+): error: cannot find symbol`)
+	reMavenHead   = lazyre.New(`^(.+?\.java):\[(\d+),(\d+)\] cannot find symbol`)
+	reJavacSymbol = lazyre.New(`^\s*symbol:\s+(class|variable|method|interface|enum|record|package|static)\s+([\w$.]+)`)
+	reJavacLoc    = lazyre.New(`^\s*location:\s+(.+)$`)
 )
 
 // ParseJavacSymbols reads javac's (and Maven's) "cannot find symbol"

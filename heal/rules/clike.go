@@ -3,13 +3,14 @@ package rules
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // reMissingSemi matches the missing-semicolon messages of gcc, clang,
 // javac, tsc and eslint, whatever quotes they use.
-var reMissingSemi = regexp.MustCompile(`(?i)expected .{0,12};|';' expected|missing semicolon`)
+var reMissingSemi = lazyre.New(`(?i)expected .{0,12};|';' expected|missing semicolon`)
 
 // fixSemicolon appends the missing ';' at the end of the statement the
 // compiler points at: the reported line when it does not already end a

@@ -7,7 +7,6 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,13 +15,14 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 var (
-	reUnusedImport = regexp.MustCompile(`"([^"]+)" imported (?:as \w+ )?and not used`)
-	reUndefined    = regexp.MustCompile(`undefined: ([A-Za-z_]\w*)\s*$`)
-	reUnusedVar    = regexp.MustCompile(`declared and not used: ([A-Za-z_]\w*)|([A-Za-z_]\w*) declared (?:and|but) not used`)
-	reFormatting   = regexp.MustCompile(`(?i)gofmt|not (?:properly )?formatted|formatting`)
+	reUnusedImport = lazyre.New(`"([^"]+)" imported (?:as \w+ )?and not used`)
+	reUndefined    = lazyre.New(`undefined: ([A-Za-z_]\w*)\s*$`)
+	reUnusedVar    = lazyre.New(`declared and not used: ([A-Za-z_]\w*)|([A-Za-z_]\w*) declared (?:and|but) not used`)
+	reFormatting   = lazyre.New(`(?i)gofmt|not (?:properly )?formatted|formatting`)
 )
 
 // fixGoImports removes unused imports and adds missing ones, editing only

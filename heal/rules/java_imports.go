@@ -2,22 +2,22 @@ package rules
 
 import (
 	"context"
+	"github.com/salve-dev/salve/internal/lazyre"
 	"github.com/salve-dev/salve/internal/srcscan"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 )
 
 var (
-	reJavaCantFind  = regexp.MustCompile(`cannot find symbol|cannot be resolved to a type|unresolved reference`)
-	reJavaTypeUse   = regexp.MustCompile(`\b[A-Z][A-Za-z0-9_]*\b`)
-	reJavaPkgDecl   = regexp.MustCompile(`(?m)^\s*package\s+([\w.]+)\s*;`)
-	reJavaImportDec = regexp.MustCompile(`(?m)^\s*import\s+(static\s+)?([\w.]+)(\.\*)?\s*;`)
-	reJavaDeclType  = regexp.MustCompile(`\b(?:class|interface|enum|record|@interface)\s+([A-Z]\w*)|<\s*([A-Z]\w*)\s*(?:extends|[,>])`)
+	reJavaCantFind  = lazyre.New(`cannot find symbol|cannot be resolved to a type|unresolved reference`)
+	reJavaTypeUse   = lazyre.New(`\b[A-Z][A-Za-z0-9_]*\b`)
+	reJavaPkgDecl   = lazyre.New(`(?m)^\s*package\s+([\w.]+)\s*;`)
+	reJavaImportDec = lazyre.New(`(?m)^\s*import\s+(static\s+)?([\w.]+)(\.\*)?\s*;`)
+	reJavaDeclType  = lazyre.New(`\b(?:class|interface|enum|record|@interface)\s+([A-Z]\w*)|<\s*([A-Z]\w*)\s*(?:extends|[,>])`)
 )
 
 // javaPreferred orders the JDK packages a simple name most often means,

@@ -9,12 +9,14 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // reJSUndefined matches an undefined name as node (ReferenceError), tsc
 // (TS2304) and eslint (no-undef) report it, and as node's test runner
 // does: V8's bare ReferenceError message, its error name on another line.
-var reJSUndefined = regexp.MustCompile(`ReferenceError: ([\w$]+) is not defined|Cannot find name '([\w$]+)'\.?$|^'([\w$]+)' is not defined\.?$|^([\w$]+) is not defined$`)
+var reJSUndefined = lazyre.New(`ReferenceError: ([\w$]+) is not defined|Cannot find name '([\w$]+)'\.?$|^'([\w$]+)' is not defined\.?$|^([\w$]+) is not defined$`)
 
 // fixJSImports adds the import of an undefined name: a node built-in
 // module of that name (node's own builtinModules list), else a name that
@@ -109,10 +111,10 @@ func (s jsStyle) specifier(file string) string {
 }
 
 var (
-	reJSImportLine = regexp.MustCompile(`^\s*(import\s.+|(const|let|var)\s+(\w+|\{[^}]*\})\s*=\s*require\(.*\);?)\s*$`)
-	reFromLine     = regexp.MustCompile(`^\s*\}\s*from\s+['"]`)
-	reESM          = regexp.MustCompile(`(?m)^\s*(import\s[^(]|export\s)`)
-	reRelImport    = regexp.MustCompile(`(?:from\s+|require\()['"](\.\.?/[^'"]+)['"]`)
+	reJSImportLine = lazyre.New(`^\s*(import\s.+|(const|let|var)\s+(\w+|\{[^}]*\})\s*=\s*require\(.*\);?)\s*$`)
+	reFromLine     = lazyre.New(`^\s*\}\s*from\s+['"]`)
+	reESM          = lazyre.New(`(?m)^\s*(import\s[^(]|export\s)`)
+	reRelImport    = lazyre.New(`(?:from\s+|require\()['"](\.\.?/[^'"]+)['"]`)
 )
 
 // jsStyleOf reads a file's module system and import style.
@@ -183,7 +185,7 @@ func packageType(ws, file string) string {
 // jsDeclares reports whether the file declares or imports name itself.
 func jsDeclares(content, name string) bool {
 	q := regexp.QuoteMeta(name)
-	re := regexp.MustCompile(`(?m)\b(?:const|let|var|function\*?|class)\s+` + q + `\b|import\s+` + q + `\b|\*\s+as\s+` + q + `\b|[{,]\s*` + q + `\s*[},]`)
+	re := lazyre.New(`(?m)\b(?:const|let|var|function\*?|class)\s+` + q + `\b|import\s+` + q + `\b|\*\s+as\s+` + q + `\b|[{,]\s*` + q + `\s*[},]`)
 	return re.MatchString(content)
 }
 
@@ -197,7 +199,7 @@ func jsSiblingExporting(ws, file, name string) (string, bool) {
 		return "", false
 	}
 	q := regexp.QuoteMeta(name)
-	re := regexp.MustCompile(`(?m)^\s*export\s+(?:default\s+)?(?:async\s+)?(?:function\*?|const|let|var|class)\s+` + q + `\b|^\s*export\s*\{[^}]*\b` + q + `\b[^}]*\}|\bexports\.` + q + `\s*=|module\.exports\s*=\s*\{[^}]*\b` + q + `\b[^}]*\}`)
+	re := lazyre.New(`(?m)^\s*export\s+(?:default\s+)?(?:async\s+)?(?:function\*?|const|let|var|class)\s+` + q + `\b|^\s*export\s*\{[^}]*\b` + q + `\b[^}]*\}|\bexports\.` + q + `\s*=|module\.exports\s*=\s*\{[^}]*\b` + q + `\b[^}]*\}`)
 	var found []string
 	for _, e := range es {
 		n := e.Name()
@@ -262,7 +264,7 @@ func firstLine(s string) string {
 	return s
 }
 
-var reJSDeclName = regexp.MustCompile(`\b(?:const|let|var|function\*?|class)\s+([\w$]+)`)
+var reJSDeclName = lazyre.New(`\b(?:const|let|var|function\*?|class)\s+([\w$]+)`)
 
 // jsDeclaresClose reports whether the file declares a name close to name
 // (paths for path): then the undefined name is more likely a misspelling

@@ -3,17 +3,18 @@ package rules
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // rePyExpectedColon is Python's own message for a compound statement
 // without its colon (3.10 and later).
-var rePyExpectedColon = regexp.MustCompile(`^SyntaxError: expected ':'$`)
+var rePyExpectedColon = lazyre.New(`^SyntaxError: expected ':'$`)
 
 // rePyCompound matches the header of a compound statement: the keywords
 // after which Python expects a ':' at the end of the logical line.
-var rePyCompound = regexp.MustCompile(`^\s*(async\s+)?(if|elif|else|for|while|def|class|with|try|except|finally|match|case)\b`)
+var rePyCompound = lazyre.New(`^\s*(async\s+)?(if|elif|else|for|while|def|class|with|try|except|finally|match|case)\b`)
 
 // fixPyColon adds the ':' Python reports missing, at the end of the
 // reported line, when that line is a one-line compound statement header

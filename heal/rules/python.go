@@ -3,11 +3,12 @@ package rules
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
-var rePyIndentMix = regexp.MustCompile(`(?i)inconsistent use of tabs and spaces|TabError|unindent does not match|unexpected indent|expected an indented block`)
+var rePyIndentMix = lazyre.New(`(?i)inconsistent use of tabs and spaces|TabError|unindent does not match|unexpected indent|expected an indented block`)
 
 // pyTabSize is the tab stop of Python's tokenizer: a tab advances the
 // column to the next multiple of 8, a form feed resets it to 0.

@@ -8,11 +8,13 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // rePyUndefined matches an undefined name as Python (NameError), pyflakes,
 // flake8 and ruff (F821) and pyright report it.
-var rePyUndefined = regexp.MustCompile(`NameError: name '(\w+)' is not defined|undefined name [` + "`" + `'"](\w+)[` + "`" + `'"]|"(\w+)" is not defined`)
+var rePyUndefined = lazyre.New(`NameError: name '(\w+)' is not defined|undefined name [` + "`" + `'"](\w+)[` + "`" + `'"]|"(\w+)" is not defined`)
 
 // pyNever are standard modules nobody means by a bare name.
 var pyNever = map[string]bool{"this": true, "antigravity": true}
@@ -73,9 +75,9 @@ func fixPyImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error)
 }
 
 var (
-	pyImportLine = regexp.MustCompile(`^(import\s+[\w.]+(\s+as\s+\w+)?(\s*,\s*[\w.]+(\s+as\s+\w+)?)*|from\s+[\w.]+\s+import\s+[^(]+)\s*(#.*)?$`)
-	pyImportAny  = regexp.MustCompile(`^(import|from)\s`)
-	reAsName     = regexp.MustCompile(`^([\w.]+)(?:\s+as\s+(\w+))?$`)
+	pyImportLine = lazyre.New(`^(import\s+[\w.]+(\s+as\s+\w+)?(\s*,\s*[\w.]+(\s+as\s+\w+)?)*|from\s+[\w.]+\s+import\s+[^(]+)\s*(#.*)?$`)
+	pyImportAny  = lazyre.New(`^(import|from)\s`)
+	reAsName     = lazyre.New(`^([\w.]+)(?:\s+as\s+(\w+))?$`)
 )
 
 // pyImported returns the names the module's top-level imports bind.
@@ -109,7 +111,7 @@ func pyImported(src []string) map[string]bool {
 
 // pyDefines reports whether the module defines name at its top level.
 func pyDefines(content, name string) bool {
-	re := regexp.MustCompile(`(?m)^(?:def|class|async def)\s+` + regexp.QuoteMeta(name) + `\b|^` + regexp.QuoteMeta(name) + `\s*(?::[^=]*)?=[^=]`)
+	re := lazyre.New(`(?m)^(?:def|class|async def)\s+` + regexp.QuoteMeta(name) + `\b|^` + regexp.QuoteMeta(name) + `\s*(?::[^=]*)?=[^=]`)
 	return re.MatchString(content)
 }
 

@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // The unused-import and unused-variable messages of the toolchains that
@@ -13,11 +15,11 @@ import (
 // (TS6133, TS6192, TS6196), eslint (no-unused-vars) and gcc/clang
 // (-Wunused-variable).
 var (
-	reUnusedPyImport = regexp.MustCompile("[`'\"]([\\w.]+)[`'\"] imported but unused|Unused import ([\\w.]+)")
-	reUnusedPyVar    = regexp.MustCompile("[Ll]ocal variable [`'\"](\\w+)[`'\"] is assigned to but never used")
-	reUnusedJS       = regexp.MustCompile(`'([\w$]+)' is declared but (?:its value is )?never (?:read|used)|'([\w$]+)' is (?:defined|assigned a value) but never used`)
-	reUnusedJSAll    = regexp.MustCompile(`All imports in import declaration are unused`)
-	reUnusedC        = regexp.MustCompile(`unused variable ['‘](\w+)['’]`)
+	reUnusedPyImport = lazyre.New("[`'\"]([\\w.]+)[`'\"] imported but unused|Unused import ([\\w.]+)")
+	reUnusedPyVar    = lazyre.New("[Ll]ocal variable [`'\"](\\w+)[`'\"] is assigned to but never used")
+	reUnusedJS       = lazyre.New(`'([\w$]+)' is declared but (?:its value is )?never (?:read|used)|'([\w$]+)' is (?:defined|assigned a value) but never used`)
+	reUnusedJSAll    = lazyre.New(`All imports in import declaration are unused`)
+	reUnusedC        = lazyre.New(`unused variable ['‘](\w+)['’]`)
 )
 
 // fixUnused removes what the toolchain flags as unused, on the reported
@@ -95,7 +97,7 @@ func noComment(line string) bool {
 	return c == "" && !strings.Contains(line, "/*")
 }
 
-var rePyImportStmt = regexp.MustCompile(`^(\s*)(import\s+|from\s+[\w.]+\s+import\s+)(\(?)([^()#]+?)(\)?)\s*$`)
+var rePyImportStmt = lazyre.New(`^(\s*)(import\s+|from\s+[\w.]+\s+import\s+)(\(?)([^()#]+?)(\)?)\s*$`)
 
 // dropPyImport removes name from a one-line Python import; "" means the
 // whole line goes. A line of a parenthesised import holding only the name
@@ -136,7 +138,7 @@ func dropPyImport(line, name string) (string, bool) {
 	return m[1] + m[2] + m[3] + strings.Join(keep, ", ") + m[5], true
 }
 
-var rePyAssign = regexp.MustCompile(`^(\s*)(\w+)(\s*(?::[^=]+)?=\s*)(.+)$`)
+var rePyAssign = lazyre.New(`^(\s*)(\w+)(\s*(?::[^=]+)?=\s*)(.+)$`)
 
 // dropPyVar removes `name = value` when value has no call, else renames
 // the target to `_`.
@@ -151,7 +153,7 @@ func dropPyVar(line, name string) (string, bool) {
 	return m[1] + "_" + m[3] + m[4], true
 }
 
-var reJSImportNamed = regexp.MustCompile(`^(\s*import\s+(?:type\s+)?)(?:([\w$]+)\s*,?\s*)?(?:\{([^}]*)\})?(\s*from\s+.+)$`)
+var reJSImportNamed = lazyre.New(`^(\s*import\s+(?:type\s+)?)(?:([\w$]+)\s*,?\s*)?(?:\{([^}]*)\})?(\s*from\s+.+)$`)
 
 // dropJSImport removes name from an import or require line; "" means the
 // whole line goes.
@@ -161,11 +163,11 @@ func dropJSImport(line, name string) (string, bool) {
 	}
 	t := strings.TrimSpace(line)
 	q := regexp.QuoteMeta(name)
-	if regexp.MustCompile(`^import\s+(?:type\s+)?(?:\*\s+as\s+)?`+q+`\s+from\s`).MatchString(t) ||
-		regexp.MustCompile(`^(?:const|let|var)\s+`+q+`\s*=\s*require\(`).MatchString(t) {
+	if lazyre.New(`^import\s+(?:type\s+)?(?:\*\s+as\s+)?`+q+`\s+from\s`).MatchString(t) ||
+		lazyre.New(`^(?:const|let|var)\s+`+q+`\s*=\s*require\(`).MatchString(t) {
 		return "", true
 	}
-	if m := regexp.MustCompile(`^(\s*(?:const|let|var)\s*)\{([^}]*)\}(\s*=\s*require\(.*)$`).FindStringSubmatch(line); m != nil {
+	if m := lazyre.New(`^(\s*(?:const|let|var)\s*)\{([^}]*)\}(\s*=\s*require\(.*)$`).FindStringSubmatch(line); m != nil {
 		rest, ok := dropSpec(m[2], name)
 		if !ok {
 			return "", false
@@ -225,13 +227,13 @@ func dropSpec(list, name string) (string, bool) {
 }
 
 var (
-	reJSDecl = regexp.MustCompile(`^\s*(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?(?:=\s*(.*?))?;?\s*$`)
-	reCDecl  = regexp.MustCompile(`^\s*(?:(?:static|const|volatile|register|unsigned|signed|long|short|struct|enum)\s+)*[A-Za-z_][\w]*[\s*]+([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=\s*(.*?))?;\s*$`)
+	reJSDecl = lazyre.New(`^\s*(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?(?:=\s*(.*?))?;?\s*$`)
+	reCDecl  = lazyre.New(`^\s*(?:(?:static|const|volatile|register|unsigned|signed|long|short|struct|enum)\s+)*[A-Za-z_][\w]*[\s*]+([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=\s*(.*?))?;\s*$`)
 )
 
 // dropDecl removes a one-line declaration of name alone whose initial
 // value has no call.
-func dropDecl(line, name string, re *regexp.Regexp) (string, bool) {
+func dropDecl(line, name string, re *lazyre.Regexp) (string, bool) {
 	if !noComment(line) {
 		return "", false
 	}

@@ -11,13 +11,14 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // reGoNoMember reads the go compiler's "x.Name undefined (type T has no
 // field or method Name)": the expression before the dot, the type (without
 // its pointer star), the missing name, and Go's own hint when it gives one
 // ("but does have field Other"), which the hint reader handles instead.
-var reGoNoMember = regexp.MustCompile(`^(\S+)\.[A-Za-z_]\w* undefined \(type \*?([A-Za-z_]\w*) has no field or method ([A-Za-z_]\w*)(, but does have (?:field|method) \w+)?\)`)
+var reGoNoMember = lazyre.New(`^(\S+)\.[A-Za-z_]\w* undefined \(type \*?([A-Za-z_]\w*) has no field or method ([A-Za-z_]\w*)(, but does have (?:field|method) \w+)?\)`)
 
 // goPackageFiles parses file (its content as given) and the other files of
 // its package in the same folder; a test file sees the package's tests
@@ -111,7 +112,7 @@ func recvType(e ast.Expr) string {
 
 // rePyBuiltinAttr reads "AttributeError: 'str' object has no attribute
 // 'lowr'" (Python says no "Did you mean" here before 3.12 under unittest).
-var rePyBuiltinAttr = regexp.MustCompile(`^AttributeError: '(\w+)' object has no attribute '(\w+)'\.?$`)
+var rePyBuiltinAttr = lazyre.New(`^AttributeError: '(\w+)' object has no attribute '(\w+)'\.?$`)
 
 // pyBuiltinAttr fixes an attribute misspelt on a value of a built-in type
 // (str, list, dict…): the type's nearest attribute, when it is unique and
@@ -126,7 +127,7 @@ func pyBuiltinAttr(content, msg string, r contract.BugReport) (candidate, bool) 
 		return candidate{}, false
 	}
 	ls := strings.Split(content, "\n")
-	if r.LineNumber > len(ls) || len(regexp.MustCompile(`\.`+regexp.QuoteMeta(m[2])+`\b`).FindAllStringIndex(ls[r.LineNumber-1], -1)) != 1 {
+	if r.LineNumber > len(ls) || len(lazyre.New(`\.`+regexp.QuoteMeta(m[2])+`\b`).FindAllStringIndex(ls[r.LineNumber-1], -1)) != 1 {
 		return candidate{}, false
 	}
 	c, ok := pick(m[2], setOf(attrs), nil, r)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/lazyre"
 	"github.com/salve-dev/salve/logparse"
 )
 
@@ -26,8 +27,8 @@ import (
 const nearestApplicability = "Nearest"
 
 var (
-	reGoUndefined  = regexp.MustCompile(`^undefined: ([A-Za-z_]\w*)\s*$`)
-	reGoUndefinedQ = regexp.MustCompile(`^undefined: ([A-Za-z_]\w*)\.([A-Z]\w*)\s*$`)
+	reGoUndefined  = lazyre.New(`^undefined: ([A-Za-z_]\w*)\s*$`)
+	reGoUndefinedQ = lazyre.New(`^undefined: ([A-Za-z_]\w*)\.([A-Z]\w*)\s*$`)
 )
 
 // nearest proposes, for Go's "undefined: x" and javac's "cannot find
@@ -113,7 +114,7 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 				continue
 			}
 			ls := strings.Split(in.Content, "\n")
-			if r.LineNumber > len(ls) || !regexp.MustCompile(`\bself\.`+regexp.QuoteMeta(m[1])+`\b`).MatchString(ls[r.LineNumber-1]) {
+			if r.LineNumber > len(ls) || !lazyre.New(`\bself\.`+regexp.QuoteMeta(m[1])+`\b`).MatchString(ls[r.LineNumber-1]) {
 				continue
 			}
 			if c, ok := pick(m[1], pySelfAttrs(in.Content), nil, r); ok {
@@ -351,10 +352,10 @@ func addSpecs(names map[string]bool, specs []ast.Spec) {
 }
 
 var (
-	reJavaVar    = regexp.MustCompile(`[\w$>\]]\s+([a-zA-Z_$][\w$]*)\s*(?:=[^=]|;|,|\)|:[^:])`)
-	reJavaMethod = regexp.MustCompile(`([a-zA-Z_$][\w$]*)\s*\([^;{}()]*\)\s*(?:throws\s+[\w$.,\s]+)?\{`)
-	reJavaType   = regexp.MustCompile(`\b(?:class|interface|enum|record)\s+([A-Z][\w$]*)`)
-	reJavaImport = regexp.MustCompile(`(?m)^\s*import\s+(?:static\s+)?[\w.$]*\.([\w$]+)\s*;`)
+	reJavaVar    = lazyre.New(`[\w$>\]]\s+([a-zA-Z_$][\w$]*)\s*(?:=[^=]|;|,|\)|:[^:])`)
+	reJavaMethod = lazyre.New(`([a-zA-Z_$][\w$]*)\s*\([^;{}()]*\)\s*(?:throws\s+[\w$.,\s]+)?\{`)
+	reJavaType   = lazyre.New(`\b(?:class|interface|enum|record)\s+([A-Z][\w$]*)`)
+	reJavaImport = lazyre.New(`(?m)^\s*import\s+(?:static\s+)?[\w.$]*\.([\w$]+)\s*;`)
 	javaKeywords = map[string]bool{}
 )
 
@@ -383,7 +384,7 @@ func javaScope(ws, file, content, kind string) (map[string]bool, map[string]bool
 		}
 	}
 	names := map[string]bool{}
-	add := func(re *regexp.Regexp, s string) {
+	add := func(re *lazyre.Regexp, s string) {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
 			if !javaKeywords[m[1]] {
 				names[m[1]] = true
@@ -513,21 +514,21 @@ func goModule(ws, dir string) (string, string) {
 	}
 }
 
-var reModule = regexp.MustCompile(`(?m)^module\s+(\S+)`)
+var reModule = lazyre.New(`(?m)^module\s+(\S+)`)
 
 var (
-	rePyNameError  = regexp.MustCompile(`^NameError: name '(\w+)' is not defined\.?$`)
-	rePyImportName = regexp.MustCompile(`^ImportError: cannot import name '(\w+)' from '([\w.]+)'`)
-	rePyTopLevel   = regexp.MustCompile(`(?m)^(?:async\s+def|def|class)\s+(\w+)|^([A-Za-z_]\w*)\s*(?::[^=\n]+)?=[^=]`)
-	rePyAttrError  = regexp.MustCompile(`^AttributeError: '\w+' object has no attribute '(\w+)'\.?$`)
-	rePyDef        = regexp.MustCompile(`(?m)^\s*(?:async\s+)?def\s+(\w+)\s*\(([^)]*)\)`)
-	rePyClass      = regexp.MustCompile(`(?m)^\s*class\s+(\w+)`)
-	rePyAssignT    = regexp.MustCompile(`(?m)^\s*([A-Za-z_][\w, ]*?)\s*(?::[^=\n]+)?=[^=]`)
-	rePyForT       = regexp.MustCompile(`\bfor\s+([\w, ]+?)\s+in\b`)
-	rePyAsT        = regexp.MustCompile(`\bas\s+(\w+)`)
-	rePyImportT    = regexp.MustCompile(`(?m)^\s*(?:from\s+[\w.]+\s+)?import\s+([\w., ]+)`)
-	rePySelfSet    = regexp.MustCompile(`\bself\.(\w+)\s*(?::[^=\n]+)?=[^=]`)
-	rePyMethod     = regexp.MustCompile(`(?m)^\s+(?:async\s+)?def\s+(\w+)\s*\(\s*self\b`)
+	rePyNameError  = lazyre.New(`^NameError: name '(\w+)' is not defined\.?$`)
+	rePyImportName = lazyre.New(`^ImportError: cannot import name '(\w+)' from '([\w.]+)'`)
+	rePyTopLevel   = lazyre.New(`(?m)^(?:async\s+def|def|class)\s+(\w+)|^([A-Za-z_]\w*)\s*(?::[^=\n]+)?=[^=]`)
+	rePyAttrError  = lazyre.New(`^AttributeError: '\w+' object has no attribute '(\w+)'\.?$`)
+	rePyDef        = lazyre.New(`(?m)^\s*(?:async\s+)?def\s+(\w+)\s*\(([^)]*)\)`)
+	rePyClass      = lazyre.New(`(?m)^\s*class\s+(\w+)`)
+	rePyAssignT    = lazyre.New(`(?m)^\s*([A-Za-z_][\w, ]*?)\s*(?::[^=\n]+)?=[^=]`)
+	rePyForT       = lazyre.New(`\bfor\s+([\w, ]+?)\s+in\b`)
+	rePyAsT        = lazyre.New(`\bas\s+(\w+)`)
+	rePyImportT    = lazyre.New(`(?m)^\s*(?:from\s+[\w.]+\s+)?import\s+([\w., ]+)`)
+	rePySelfSet    = lazyre.New(`\bself\.(\w+)\s*(?::[^=\n]+)?=[^=]`)
+	rePyMethod     = lazyre.New(`(?m)^\s+(?:async\s+)?def\s+(\w+)\s*\(\s*self\b`)
 )
 
 // pyBuiltins is Python's builtins module (dir(builtins), public names).
@@ -568,7 +569,7 @@ func pyScope(content string) map[string]bool {
 		names[m[1]] = true
 		addList(m[2])
 	}
-	for _, re := range []*regexp.Regexp{rePyClass, rePyAssignT, rePyForT, rePyAsT, rePyImportT} {
+	for _, re := range []*lazyre.Regexp{rePyClass, rePyAssignT, rePyForT, rePyAsT, rePyImportT} {
 		for _, m := range re.FindAllStringSubmatch(content, -1) {
 			addList(strings.ReplaceAll(m[1], ".", ","))
 		}
@@ -580,7 +581,7 @@ func pyScope(content string) map[string]bool {
 // their methods.
 func pySelfAttrs(content string) map[string]bool {
 	names := map[string]bool{}
-	for _, re := range []*regexp.Regexp{rePySelfSet, rePyMethod} {
+	for _, re := range []*lazyre.Regexp{rePySelfSet, rePyMethod} {
 		for _, m := range re.FindAllStringSubmatch(content, -1) {
 			names[m[1]] = true
 		}
@@ -610,9 +611,9 @@ func pyModuleNames(ws, file, mod string) map[string]bool {
 }
 
 var (
-	reJSRefError = regexp.MustCompile(`^(?:Uncaught )?ReferenceError: ([\w$]+) is not defined$`)
-	reJSDecls    = regexp.MustCompile(`\b(?:const|let|var|function\*?|class|import)\s+([\w$]+)`)
-	reJSLists    = regexp.MustCompile(`(?:function\s*\*?\s*[\w$]*\s*|=>\s*|\b(?:const|let|var|import)\s*)[({]([^(){}]*)[)}]|\(([^()]*)\)\s*=>|([\w$]+)\s*=>`)
+	reJSRefError = lazyre.New(`^(?:Uncaught )?ReferenceError: ([\w$]+) is not defined$`)
+	reJSDecls    = lazyre.New(`\b(?:const|let|var|function\*?|class|import)\s+([\w$]+)`)
+	reJSLists    = lazyre.New(`(?:function\s*\*?\s*[\w$]*\s*|=>\s*|\b(?:const|let|var|import)\s*)[({]([^(){}]*)[)}]|\(([^()]*)\)\s*=>|([\w$]+)\s*=>`)
 )
 
 // jsGlobals are the globals of JavaScript and node a misspelling may be
@@ -665,8 +666,8 @@ func setOf(xs []string) map[string]bool {
 }
 
 var (
-	rePyIdent  = regexp.MustCompile(`[A-Za-z_]\w*`)
-	rePyStar   = regexp.MustCompile(`(?m)^\s*from\s+\S+\s+import\s+\*`)
+	rePyIdent  = lazyre.New(`[A-Za-z_]\w*`)
+	rePyStar   = lazyre.New(`(?m)^\s*from\s+\S+\s+import\s+\*`)
 	pyKeywords = setOf(strings.Fields(`False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield match case self cls`))
 )
 

@@ -6,11 +6,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/lazyre"
 	"github.com/salve-dev/salve/logparse"
 )
 
@@ -255,7 +255,7 @@ func quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-var reJavaPackage = regexp.MustCompile(`(?m)^\s*package\s+([\w.]+)\s*;`)
+var reJavaPackage = lazyre.New(`(?m)^\s*package\s+([\w.]+)\s*;`)
 
 // javaSourceRoot is the folder that holds the root of the file's package:
 // src/main/java for src/main/java/a/b/C.java in package a.b.
