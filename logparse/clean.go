@@ -8,21 +8,27 @@ import (
 // output: ANSI escape sequences, carriage-return overprinting, and the line
 // prefixes of GitHub Actions, Azure Pipelines, GitLab, Jenkins and Docker
 // BuildKit. It never allocates when the line needs no change.
-func cleanLine(s string) string {
+func cleanLine(s string) string { return cleanMasked(s, maskOf(s)) }
+
+// cleanMasked is cleanLine for a line whose byte mask is m: the mask
+// spares the searches for bytes the line does not hold.
+func cleanMasked(s string, m byteMask) string {
 	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
 		s = s[:len(s)-1]
 	}
-	if i := lastCR(s); i >= 0 {
-		// A bare CR overprints the line: keep what a terminal would show,
-		// unless what follows is only an escape sequence (GitLab sections).
-		after := stripANSI(s[i+1:])
-		if strings.TrimSpace(after) != "" {
-			s = s[i+1:]
-		} else {
-			s = s[:i]
+	if m&maskCR != 0 {
+		if i := lastCR(s); i >= 0 {
+			// A bare CR overprints the line: keep what a terminal would
+			// show, unless what follows is only an escape sequence
+			// (GitLab sections).
+			if after := stripANSI(s[i+1:]); strings.TrimSpace(after) != "" {
+				s = s[i+1:]
+			} else {
+				s = s[:i]
+			}
 		}
 	}
-	if strings.IndexByte(s, 0x1b) >= 0 {
+	if m&maskESC != 0 && strings.IndexByte(s, 0x1b) >= 0 {
 		s = stripANSI(s)
 	}
 	return stripPrefixes(s)

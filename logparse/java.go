@@ -2,10 +2,10 @@ package logparse
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 func init() {
@@ -60,11 +60,11 @@ func javacClassify(m *match) (contract.ErrorType, bool) {
 }
 
 var (
-	reJavaExc  = regexp.MustCompile(`^\s*(?:Exception in thread "[^"]*" |Caused by: )?((?:[a-zA-Z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Failure|Throwable|Failed)[\w$]*)(?::\s*(.*))?$`)
-	reSurefOld = regexp.MustCompile(`^\[ERROR\] (\w+)\(([\w.$]+)\)\s+Time elapsed.*<<< (?:FAILURE|ERROR)!`)
-	reSurefNew = regexp.MustCompile(`^\[ERROR\] ([\w.$]+)\.(\w+)\s+--\s+Time elapsed.*<<< (?:FAILURE|ERROR)!`)
-	reGradleF  = regexp.MustCompile(`^(\S+) > (\S+?)(?:\(\))? FAILED$`)
-	reGradleAt = regexp.MustCompile(`^\s+([\w.$]+(?:Exception|Error|Failure)\w*) at (\S+\.(?:java|kt|groovy|scala)):(\d+)$`)
+	reJavaExc  = lazyre.New(`^\s*(?:Exception in thread "[^"]*" |Caused by: )?((?:[a-zA-Z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Failure|Throwable|Failed)[\w$]*)(?::\s*(.*))?$`)
+	reSurefOld = lazyre.New(`^\[ERROR\] (\w+)\(([\w.$]+)\)\s+Time elapsed.*<<< (?:FAILURE|ERROR)!`)
+	reSurefNew = lazyre.New(`^\[ERROR\] ([\w.$]+)\.(\w+)\s+--\s+Time elapsed.*<<< (?:FAILURE|ERROR)!`)
+	reGradleF  = lazyre.New(`^(\S+) > (\S+?)(?:\(\))? FAILED$`)
+	reGradleAt = lazyre.New(`^\s+([\w.$]+(?:Exception|Error|Failure)\w*) at (\S+\.(?:java|kt|groovy|scala)):(\d+)$`)
 )
 
 // foreignJava are class prefixes of the JDK, build tools and test
@@ -165,7 +165,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if strings.IndexByte(s, '.') > 0 && javaExcHead(s) && p.hasErrWord(s) {
+	if p.hasErrWord(s) && strings.IndexByte(s, '.') > 0 && javaExcHead(s) {
 		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
 			if j.active && strings.Contains(s, "Caused by: ") {
 				if !strings.HasPrefix(s, "Caused by: ") {

@@ -1,10 +1,10 @@
 package logparse
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 const jsExt = `(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|vue|svelte)`
@@ -108,8 +108,8 @@ func eslintType(rule, msg string) contract.ErrorType {
 }
 
 var (
-	reStylishFile = regexp.MustCompile(`^(/\S.*|[A-Za-z]:\\\S.*|[\w.\-/]+\.` + jsExt + `)$`)
-	reStylishMsg  = regexp.MustCompile(`^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$`)
+	reStylishFile = lazyre.New(`^(/\S.*|[A-Za-z]:\\\S.*|[\w.\-/]+\.` + jsExt + `)$`)
+	reStylishMsg  = lazyre.New(`^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$`)
 )
 
 // stylish reads ESLint's default format, where the file is named once on
@@ -143,13 +143,13 @@ func (st *stylish) line(p *parser, s string) bool {
 func (st *stylish) flush(p *parser) {}
 
 var (
-	reJest      = regexp.MustCompile(`^\s*● (.+)$`)
-	reMochaHead = regexp.MustCompile(`^\s+\d+\) (.+?):?$`)
-	reNodeX     = regexp.MustCompile(`^\s*✖ (.+?)(?: \([\d.]+m?s\))?$`)
-	reTapNotOK  = regexp.MustCompile(`^\s*not ok \d+ - (.+?)(?: # .*)?$`)
-	reJsErr     = regexp.MustCompile(`^\s{0,8}(?:Uncaught )?((?:\w+\.)?\w*(?:Error|Exception))(?: \[\w+\])?(?::\s*(.*))?$`)
-	reBabelLoc  = regexp.MustCompile(`: \S+\.` + jsExt + `: .* \(\d+:\d+\)$`)
-	reNodeLoc   = regexp.MustCompile(`^(\S+\.` + jsExt + `):(\d+)$`)
+	reJest      = lazyre.New(`^\s*● (.+)$`)
+	reMochaHead = lazyre.New(`^\s+\d+\) (.+?):?$`)
+	reNodeX     = lazyre.New(`^\s*✖ (.+?)(?: \([\d.]+m?s\))?$`)
+	reTapNotOK  = lazyre.New(`^\s*not ok \d+ - (.+?)(?: # .*)?$`)
+	reJsErr     = lazyre.New(`^\s{0,8}(?:Uncaught )?((?:\w+\.)?\w*(?:Error|Exception))(?: \[\w+\])?(?::\s*(.*))?$`)
+	reBabelLoc  = lazyre.New(`: \S+\.` + jsExt + `: .* \(\d+:\d+\)$`)
+	reNodeLoc   = lazyre.New(`^(\S+\.` + jsExt + `):(\d+)$`)
 )
 
 // jsFail reads JavaScript test failures and uncaught errors: a context
@@ -204,7 +204,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 		return true
 	}
 	switch {
-	case strings.IndexByte(s, 0xE2) < 0 && !strings.Contains(s, "ok "):
+	case strings.IndexByte(s, 0xE2) < 0 && !ndOK.in(s, p.mask):
 	case strings.Contains(s, "● "):
 		if m := reJest.FindStringSubmatch(s); m != nil {
 			t := m[1]
@@ -239,7 +239,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if indent <= 8 && (strings.Contains(trimmed, "Error") || strings.Contains(trimmed, "Exception")) {
+	if indent <= 8 && p.hasErrWord(s) && (strings.Contains(trimmed, "Error") || strings.Contains(trimmed, "Exception")) {
 		if m := reJsErr.FindStringSubmatch(s); m != nil {
 			if !j.open || j.done {
 				j.start("", false)

@@ -56,7 +56,7 @@ func (l *linker) line(p *parser, s string) bool {
 			}
 		}
 	}
-	if strings.Contains(s, "multiple definition of ") {
+	if ndMultiDef.in(s, p.mask) {
 		m := reLdMulti.FindStringSubmatch(s)
 		if m == nil {
 			return false

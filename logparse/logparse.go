@@ -161,6 +161,7 @@ type parser struct {
 	handlers []handler
 	ctx      context
 	used     map[string]int // reports per row, when counting (tests)
+	mask     byteMask       // the current line's bytes
 	errWord  int8           // hasErrWord's answer for the current line: 0 unknown, 1 no, 2 yes
 	rror     int8           // hasRror's answer for the current line, the same way
 	frames   []string       // absolute workspace frames, for commonDir
@@ -206,7 +207,8 @@ func newParser(opts Options) *parser {
 
 // feed processes one raw line.
 func (p *parser) feed(raw string) {
-	s := cleanLine(raw)
+	m := maskOf(raw) // a superset of the clean line's: cleaning only drops bytes
+	s := cleanMasked(raw, m)
 	if len(s) > MaxLineLength {
 		s = s[:MaxLineLength]
 	}
@@ -216,7 +218,7 @@ func (p *parser) feed(raw string) {
 			return
 		}
 	}
-	p.process(s)
+	p.processMasked(s, m)
 }
 
 // goTestJSONOutput returns the Output of a `go test -json` (test2json)
@@ -252,9 +254,14 @@ func (p *parser) feedOutput(out string) {
 }
 
 // process reads one clean line.
-func (p *parser) process(s string) {
-	p.trackContext(s)
+func (p *parser) process(s string) { p.processMasked(s, maskOf(s)) }
+
+// processMasked reads one clean line whose byte mask is m, or a superset
+// of it.
+func (p *parser) processMasked(s string, m byteMask) {
+	p.mask = m
 	p.errWord, p.rror = 0, 0
+	p.trackContext(s)
 	for _, h := range p.handlers {
 		if h.line(p, s) {
 			return
@@ -276,18 +283,11 @@ func (p *parser) matchRows(s string) {
 	if s[1] == ':' && (s[2] == '\\' || s[2] == '/') && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') {
 		drive, s = s[:2], s[2:]
 	}
-	f := features(s)
-	if strings.Contains(s, ": line ") && hasLineWord(s) {
+	f := features(s, p.mask)
+	if ndLineWord.in(s, p.mask) && hasLineWord(s) {
 		f |= featLineWord
 	}
-	rows := table
-	if f == 0 {
-		rows = featureless // the few rows that need no "file:line" feature
-	}
-	for _, r := range rows {
-		if r.re == nil || r.need&f != r.need {
-			continue
-		}
+	for _, r := range byFeatures[f] {
 		if r.ErrWord && !p.hasRror(s) {
 			continue
 		}
@@ -295,7 +295,7 @@ func (p *parser) matchRows(s string) {
 			if !r.Pre(s) {
 				continue
 			}
-		} else if r.hints != nil && !containsAny(s, r.hints) {
+		} else if r.hints != nil && !anyIn(r.hints, s, p.mask) {
 			continue
 		}
 		g := r.re.get().re.FindStringSubmatch(s)
@@ -344,12 +344,15 @@ func (p *parser) matchRows(s string) {
 	}
 }
 
+// errWords are the words of hasErrWord, "rror" first.
+var errWords = []needle{newNeedle("rror"), newNeedle("xception"), newNeedle("Failure"), newNeedle("Throwable")}
+
 // hasErrWord reports whether the current line s names an error or an
 // exception; it is computed once per line, and only when asked.
 func (p *parser) hasErrWord(s string) bool {
 	if p.errWord == 0 {
 		p.errWord = 1
-		if strings.Contains(s, "rror") || strings.Contains(s, "xception") || strings.Contains(s, "Failure") || strings.Contains(s, "Throwable") {
+		if anyIn(errWords, s, p.mask) {
 			p.errWord = 2
 		}
 	}
@@ -361,7 +364,7 @@ func (p *parser) hasErrWord(s string) bool {
 func (p *parser) hasRror(s string) bool {
 	if p.rror == 0 {
 		p.rror = 1
-		if p.errWord != 1 && strings.Contains(s, "rror") { // 1: no error word at all
+		if p.errWord != 1 && errWords[0].in(s, p.mask) { // 1: no error word at all
 			p.rror = 2
 		}
 	}
@@ -702,7 +705,10 @@ func (p *parser) enterDir(enter bool, dir string) {
 // commandLine follows `cd dir && tool` in echoed commands. A new top-level
 // command ("$ " in GitLab, "Run " in GitHub Actions) starts at the root.
 func (p *parser) commandLine(prefix, cmd string) {
-	m := reCd.FindStringSubmatch(cmd)
+	var m []string
+	if strings.Contains(cmd, "cd") {
+		m = reCd.FindStringSubmatch(cmd)
+	}
 	if strings.Contains(prefix, "Run ") {
 		p.ctx.base = ""
 	}

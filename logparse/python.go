@@ -234,11 +234,11 @@ func (t *pyTrace) endGroup(p *parser) {
 
 // traceLine reads one line of a plain traceback.
 func (t *pyTrace) traceLine(p *parser, s string) bool {
-	if strings.Contains(s, "Traceback (") && reTraceHead.MatchString(s) {
+	if ndTraceback.in(s, p.mask) && reTraceHead.MatchString(s) {
 		t.start(false)
 		return true
 	}
-	if m := matchIf(s, `File "`, rePyFrame); m != nil && (t.active || m[3] == "") {
+	if m := matchNeedle(s, ndPyFile, p.mask, rePyFrame); m != nil && (t.active || m[3] == "") {
 		if !t.active {
 			t.start(false)
 		}

@@ -53,7 +53,7 @@ type Row struct {
 	Pre func(s string) bool
 
 	re    *rowRE
-	hints []string
+	hints []needle
 	need  byte
 }
 
@@ -105,9 +105,9 @@ func (m *match) num(name string) int {
 }
 
 var (
-	table       []*Row
-	featureless []*Row // rows whose pattern needs no line feature
-	byName      = map[string]*Row{}
+	table      []*Row
+	byFeatures [featAll + 1][]*Row // per set of line features, the pattern rows that can match
+	byName     = map[string]*Row{}
 )
 
 // register adds rows to the table; a duplicate name panics at start-up.
@@ -120,17 +120,21 @@ func register(rows ...*Row) {
 			r.re = &rowRE{src: r.Pattern}
 			r.need = needOf(r.Pattern)
 			if r.Hint != "" {
-				r.hints = strings.Split(r.Hint, "|")
+				for _, h := range strings.Split(r.Hint, "|") {
+					r.hints = append(r.hints, newNeedle(h))
+				}
 			}
 		}
 		byName[r.Name] = r
 		table = append(table, r)
 	}
 	sort.SliceStable(table, func(i, j int) bool { return !table[i].Generic && table[j].Generic })
-	featureless = featureless[:0]
-	for _, r := range table {
-		if r.re != nil && r.need == 0 {
-			featureless = append(featureless, r)
+	for f := range byFeatures {
+		byFeatures[f] = byFeatures[f][:0]
+		for _, r := range table {
+			if r.re != nil && r.need&byte(f) == r.need {
+				byFeatures[f] = append(byFeatures[f], r)
+			}
 		}
 	}
 }
@@ -156,6 +160,7 @@ const (
 	featColonDigit byte = 1 << iota // ":" then a digit
 	featParenDigit                  // "(" or "[" then a digit
 	featLineWord                    // "line " then a digit
+	featAll        = featColonDigit | featParenDigit | featLineWord
 )
 
 func needOf(p string) byte {
@@ -172,12 +177,12 @@ func needOf(p string) byte {
 
 // features scans a line for the features above, with the fast byte
 // search of the standard library.
-func features(s string) byte {
+func features(s string, m byteMask) byte {
 	var f byte
-	if byteThenDigit(s, ':') {
+	if m&maskColon != 0 && byteThenDigit(s, ':') {
 		f |= featColonDigit
 	}
-	if byteThenDigit(s, '(') || byteThenDigit(s, '[') {
+	if m&maskParen != 0 && byteThenDigit(s, '(') || m&maskBracket != 0 && byteThenDigit(s, '[') {
 		f |= featParenDigit
 	}
 	return f
