@@ -353,7 +353,6 @@ func pyExcType(exc, msg string) contract.ErrorType {
 
 var (
 	rePytestSection = lazyre.New(`^_{2,} (.+?) _{2,}$`)
-	rePytestBanner  = lazyre.New(`^={3,} (.+?) ={3,}$`)
 	rePytestLoc     = lazyre.New(`^(\S+\.py):(\d+): (.+)$`)
 )
 
@@ -368,11 +367,24 @@ type pytest struct {
 	gt      string // the last source line pytest marked with ">"
 }
 
+// pytestBanner returns the title of a pytest banner, "===… TITLE …===":
+// three or more '=', a space, the title, a space, three or more '='.
+func pytestBanner(s string) (string, bool) {
+	t := strings.TrimLeft(s, "=")
+	lead := len(s) - len(t)
+	t = strings.TrimRight(t, "=")
+	trail := len(s) - lead - len(t)
+	if lead < 3 || trail < 3 || len(t) < 3 || t[0] != ' ' || t[len(t)-1] != ' ' {
+		return "", false
+	}
+	return t[1 : len(t)-1], true
+}
+
 func (t *pytest) line(p *parser, s string) bool {
 	if len(s) > 6 && s[0] == '=' && s[1] == '=' && s[2] == '=' && s[len(s)-1] == '=' {
-		if m := rePytestBanner.FindStringSubmatch(s); m != nil {
+		if title, ok := pytestBanner(s); ok {
 			t.end(p)
-			t.in = m[1] == "FAILURES" || m[1] == "ERRORS"
+			t.in = title == "FAILURES" || title == "ERRORS"
 			return t.in
 		}
 	}

@@ -173,3 +173,26 @@ func TestTestNames(t *testing.T) {
 		}
 	}
 }
+
+func TestPytestBanner(t *testing.T) {
+	tests := []struct {
+		in, title string
+		ok        bool
+	}{
+		{"=================================== FAILURES ===================================", "FAILURES", true},
+		{"=========== short test summary info ============", "short test summary info", true},
+		{"=== 1 failed, 2 passed in 0.12s ===", "1 failed, 2 passed in 0.12s", true},
+		{"=== a = b ===", "a = b", true},
+		{"==== x ==", "", false},
+		{"== x ====", "", false},
+		{"=========", "", false},
+		{"=== ===", "", false},
+		{"===x===", "", false},
+	}
+	for _, tt := range tests {
+		title, ok := pytestBanner(tt.in)
+		if title != tt.title || ok != tt.ok {
+			t.Errorf("pytestBanner(%q) = %q, %v, want %q, %v", tt.in, title, ok, tt.title, tt.ok)
+		}
+	}
+}
