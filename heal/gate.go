@@ -3,11 +3,11 @@ package heal
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // DefaultMinConfidence is the default confidence threshold of the fix gate.
@@ -114,11 +114,11 @@ func reportedLines(reports []contract.BugReport) string {
 }
 
 // importLine recognises one import line per language family.
-var importLine = map[string]*regexp.Regexp{
-	"go": regexp.MustCompile(`^\s*(import\s*\(?\s*|import\s+(\w+\s+|_\s+|\.\s+)?"[^"]+"\s*|(\w+\s+|_\s+|\.\s+)?"[^"]+"\s*|\)\s*)$`),
-	"py": regexp.MustCompile(`^\s*(import\s+[\w.]+(\s+as\s+\w+)?(\s*,\s*[\w.]+(\s+as\s+\w+)?)*|from\s+[\w.]+\s+import\s+.+)\s*$`),
-	"c":  regexp.MustCompile(`^\s*(#\s*include\s*[<"][^>"]+[>"]|(pub(\([\w:]+\))?\s+)?use\s+[\w:]+(::\{[\w:, {}*]*\}|::\*)?(\s+as\s+\w+)?;|import\s+(static\s+)?[\w.$]+(\.\*)?;)\s*$`),
-	"js": regexp.MustCompile(`^\s*(import\s.+|const\s+(\w+|\{[\w\s,:]*\})\s*=\s*require\([^)]*\);?)\s*$`),
+var importLine = map[string]*lazyre.Regexp{
+	"go": lazyre.New(`^\s*(import\s*\(?\s*|import\s+(\w+\s+|_\s+|\.\s+)?"[^"]+"\s*|(\w+\s+|_\s+|\.\s+)?"[^"]+"\s*|\)\s*)$`),
+	"py": lazyre.New(`^\s*(import\s+[\w.]+(\s+as\s+\w+)?(\s*,\s*[\w.]+(\s+as\s+\w+)?)*|from\s+[\w.]+\s+import\s+.+)\s*$`),
+	"c":  lazyre.New(`^\s*(#\s*include\s*[<"][^>"]+[>"]|(pub(\([\w:]+\))?\s+)?use\s+[\w:]+(::\{[\w:, {}*]*\}|::\*)?(\s+as\s+\w+)?;|import\s+(static\s+)?[\w.$]+(\.\*)?;)\s*$`),
+	"js": lazyre.New(`^\s*(import\s.+|const\s+(\w+|\{[\w\s,:]*\})\s*=\s*require\([^)]*\);?)\s*$`),
 }
 
 func onlyImports(lang string, h Hunk) bool {

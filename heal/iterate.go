@@ -5,12 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
 
+	"github.com/salve-dev/salve/internal/lazyre"
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
@@ -90,7 +90,7 @@ func bugKey(b contract.BugReport) string {
 	return b.FilePath + "|" + string(b.ErrorType) + "|" + digits.ReplaceAllString(firstLine(b.Message), "N")
 }
 
-var digits = regexp.MustCompile(`[0-9]+`)
+var digits = lazyre.New(`[0-9]+`)
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
