@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/tools"
 )
@@ -156,14 +154,14 @@ func (s *session) reportJSON(cj json.RawMessage, content *string) (json.RawMessa
 		}
 		raw = []byte(strings.TrimSpace(str))
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	v, err := decodeJSON(raw)
 	if err != nil {
 		fixed, _, rerr := tools.ParseArguments(string(raw))
 		if rerr != nil {
 			return nil, fmt.Errorf("%w: content_json is not JSON: %v", errReport, err)
 		}
 		raw = fixed
-		if v, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
+		if v, err = decodeJSON(raw); err != nil {
 			return nil, fmt.Errorf("%w: content_json is not JSON: %v", errReport, err)
 		}
 	}

@@ -144,6 +144,9 @@ type Options struct {
 	Format string
 	// Schema is the JSON Schema of content_json for the json format.
 	Schema json.RawMessage
+	// SchemaCompiler compiles Schema and every tool's input schema; nil
+	// means BasicSchemas.
+	SchemaCompiler SchemaCompiler
 	// Transport is native, xml or xml-final (the default).
 	Transport string
 	Stream    bool

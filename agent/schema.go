@@ -5,25 +5,55 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/salve-dev/salve/internal/schemacheck"
 )
 
 // ErrSchema marks a JSON Schema that cannot be compiled (exit 5).
 var ErrSchema = errors.New("invalid JSON schema")
 
-// Schema is a compiled JSON Schema.
-type Schema struct {
-	raw    json.RawMessage
-	schema *jsonschema.Schema
+// A SchemaCompiler compiles a JSON Schema document: the output schema of
+// the json format, and the input schema of every tool. See
+// [Options.SchemaCompiler].
+type SchemaCompiler func(raw json.RawMessage) (SchemaValidator, error)
+
+// A SchemaValidator is a compiled JSON Schema. Validate checks v, a value
+// decoded from JSON with numbers as json.Number. When its error has a
+// method Locations() [][]string, those are the JSON pointers (as
+// segments) of the instance's failing places, where the repair of
+// stringified JSON looks first.
+type SchemaValidator interface {
+	Validate(v any) error
 }
 
-// CompileSchema compiles a JSON Schema document. Errors wrap ErrSchema.
-// Unknown keywords and formats are not errors.
+// BasicSchemas is the SchemaCompiler used when Options leave it unset: JSON
+// Schema drafts 2020-12 and 7, reporting the first violation, with no
+// start-up cost. The ai-agent command uses tools/toolschema's, which reads
+// drafts 4 to 2020-12 and reports every violation.
+func BasicSchemas(raw json.RawMessage) (SchemaValidator, error) {
+	return schemacheck.Compile(raw)
+}
+
+// Schema is a compiled JSON Schema.
+type Schema struct {
+	raw json.RawMessage
+	v   SchemaValidator
+}
+
+// CompileSchema compiles a JSON Schema document with [BasicSchemas].
+// Errors wrap ErrSchema. Unknown keywords and formats are not errors.
 func CompileSchema(raw json.RawMessage) (*Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	return SchemaCompiler(nil).Compile(raw)
+}
+
+// Compile compiles raw with c, or with BasicSchemas when c is nil. Errors
+// wrap ErrSchema.
+func (c SchemaCompiler) Compile(raw json.RawMessage) (*Schema, error) {
+	doc, err := decodeJSON(raw)
 	if err != nil {
 		return nil, fmt.Errorf("parse schema: %w: %v", ErrSchema, err)
 	}
@@ -32,24 +62,37 @@ func CompileSchema(raw json.RawMessage) (*Schema, error) {
 			return nil, fmt.Errorf("parse schema: %w: not an object", ErrSchema)
 		}
 	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("mem:///schema.json", doc); err != nil {
-		return nil, fmt.Errorf("add schema: %w: %v", ErrSchema, err)
+	if c == nil {
+		c = BasicSchemas
 	}
-	s, err := c.Compile("mem:///schema.json")
+	v, err := c(raw)
 	if err != nil {
 		return nil, fmt.Errorf("compile schema: %w: %v", ErrSchema, err)
 	}
-	return &Schema{raw: raw, schema: s}, nil
+	return &Schema{raw: raw, v: v}, nil
 }
 
 // Validate checks a JSON document against the schema.
 func (s *Schema) Validate(doc json.RawMessage) error {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	v, err := decodeJSON(doc)
 	if err != nil {
 		return fmt.Errorf("parse instance: %w", err)
 	}
-	return s.schema.Validate(v)
+	return s.v.Validate(v)
+}
+
+// decodeJSON decodes exactly one JSON value, numbers as json.Number.
+func decodeJSON(raw []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("invalid character after top-level value")
+	}
+	return v, nil
 }
 
 // maxJSONRepairPasses bounds the content_json repair loop (spec §11).
@@ -61,15 +104,19 @@ const maxJSONRepairPasses = 4
 func validateWithRepair(s *Schema, v any) (any, []string, error) {
 	var steps []string
 	for pass := 0; ; pass++ {
-		err := s.schema.Validate(v)
+		err := s.v.Validate(v)
 		if err == nil {
 			return v, steps, nil
 		}
-		var ve *jsonschema.ValidationError
-		if !errors.As(err, &ve) || pass >= maxJSONRepairPasses {
+		if pass >= maxJSONRepairPasses {
 			return nil, steps, err
 		}
-		fixed, path, ok := reparseAt(v, leafLocations(ve))
+		var located interface{ Locations() [][]string }
+		locs := jsonStrings(v, nil)
+		if errors.As(err, &located) {
+			locs = located.Locations()
+		}
+		fixed, path, ok := reparseAt(v, locs)
 		if !ok {
 			return nil, steps, err
 		}
@@ -78,14 +125,29 @@ func validateWithRepair(s *Schema, v any) (any, []string, error) {
 	}
 }
 
-// leafLocations lists the instance locations of the deepest causes.
-func leafLocations(ve *jsonschema.ValidationError) [][]string {
-	if len(ve.Causes) == 0 {
-		return [][]string{ve.InstanceLocation}
-	}
+// jsonStrings lists the places of the string values under v that hold a
+// JSON object or array: where to look when a validator does not say where
+// the instance failed.
+func jsonStrings(v any, at []string) [][]string {
 	var out [][]string
-	for _, c := range ve.Causes {
-		out = append(out, leafLocations(c)...)
+	switch n := v.(type) {
+	case string:
+		if t := strings.TrimSpace(n); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+			out = append(out, append([]string(nil), at...))
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(n))
+		for k := range n {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			out = append(out, jsonStrings(n[k], append(at, k))...)
+		}
+	case []any:
+		for i, c := range n {
+			out = append(out, jsonStrings(c, append(at, strconv.Itoa(i)))...)
+		}
 	}
 	return out
 }
@@ -113,7 +175,7 @@ func replaceString(node any, path []string) (any, bool) {
 		if !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") {
 			return node, false
 		}
-		v, err := jsonschema.UnmarshalJSON(strings.NewReader(t))
+		v, err := decodeJSON([]byte(t))
 		if err != nil {
 			return node, false
 		}

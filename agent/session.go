@@ -92,7 +92,7 @@ func New(opts Options) (*Session, error) {
 		if len(opts.Schema) == 0 {
 			s.opts.Schema = []byte(`{"type":"object"}`)
 		}
-		if s.schema, err = CompileSchema(s.opts.Schema); err != nil {
+		if s.schema, err = s.opts.SchemaCompiler.Compile(s.opts.Schema); err != nil {
 			return nil, fmt.Errorf("new session: output schema: %w", err)
 		}
 	}
@@ -234,7 +234,7 @@ func (s *session) registerTool(p tools.Provider, t tools.Tool) error {
 	}
 	spec := &toolSpec{Tool: t, prov: p}
 	if len(t.InputSchema) > 0 {
-		sch, err := CompileSchema(t.InputSchema)
+		sch, err := s.opts.SchemaCompiler.Compile(t.InputSchema)
 		if err != nil {
 			return fmt.Errorf("tool %s input schema: %w", t.Name, err)
 		}

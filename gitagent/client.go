@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/gitagent/agent"
+	"github.com/salve-dev/salve/internal/schemacheck"
 	"github.com/salve-dev/salve/registry"
 	"github.com/salve-dev/salve/sandbox"
 )
@@ -229,33 +229,25 @@ func (c *Client) args() []string {
 }
 
 // responseSchema is the compiled ActionResponse schema, built once.
-var responseSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+var responseSchema = sync.OnceValues(func() (*schemacheck.Schema, error) {
 	raw, err := contract.Schema("ActionResponse")
 	if err != nil {
 		return nil, err
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("parse ActionResponse schema: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("ActionResponse.json", doc); err != nil {
-		return nil, fmt.Errorf("load ActionResponse schema: %w", err)
-	}
-	return c.Compile("ActionResponse.json")
+	return schemacheck.Compile(raw)
 })
 
 // ValidateResponse checks raw, one JSON document, against the ActionResponse
-// JSON Schema. The error wraps [ErrInvalidResponse] and lists every
-// violation with its JSON pointer.
+// JSON Schema. The error wraps [ErrInvalidResponse] and names the first
+// violation and where it is.
 func ValidateResponse(raw []byte) error {
 	sch, err := responseSchema()
 	if err != nil {
 		return fmt.Errorf("gitagent: compile schema: %w", err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	inst, err := schemacheck.Decode(raw)
 	if err != nil {
-		return fmt.Errorf("%w: not JSON: %w", ErrInvalidResponse, err)
+		return fmt.Errorf("%w: %w", ErrInvalidResponse, err)
 	}
 	if err := sch.Validate(inst); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidResponse, err)

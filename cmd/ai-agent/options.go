@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/salve-dev/salve/ctxguard/agentguard"
 	"github.com/salve-dev/salve/llm"
 	"github.com/salve-dev/salve/tokens"
+	"github.com/salve-dev/salve/tools/toolschema"
 )
 
 // Built-in defaults that are not agent package defaults (spec §3).
@@ -21,7 +23,7 @@ const (
 
 // options resolves every session option with the precedence of spec §4.
 func (st *startup) options(stdout io.Writer) (agent.Options, error) {
-	o := agent.Options{Logger: st.log}
+	o := agent.Options{Logger: st.log, SchemaCompiler: fullSchemas}
 	ints := []struct {
 		key string
 		dst *int
@@ -132,7 +134,7 @@ func (st *startup) format(o *agent.Options, stdout io.Writer) error {
 		if len(o.Schema) == 0 {
 			o.Schema = []byte(`{"type":"object"}`)
 		}
-		if _, err := agent.CompileSchema(o.Schema); err != nil {
+		if _, err := o.SchemaCompiler.Compile(o.Schema); err != nil {
 			return err
 		}
 	case st.subAgent:
@@ -375,4 +377,14 @@ func target(pname, model string, entry config.Provider, client llm.Provider, bas
 		}
 	}
 	return t, nil
+}
+
+// fullSchemas compiles output and tool schemas as the reference ai-agent
+// does: drafts 4 to 2020-12, every violation reported.
+func fullSchemas(raw json.RawMessage) (agent.SchemaValidator, error) {
+	d, err := toolschema.CompileDocument(raw)
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
 }

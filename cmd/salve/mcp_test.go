@@ -43,7 +43,7 @@ func TestMain(m *testing.M) {
 
 // mcpBinaries builds salve and git_agent once per test process and returns
 // their paths.
-func mcpBinaries(t *testing.T) (salve, gitAgent string) {
+func mcpBinaries(t testing.TB) (salve, gitAgent string) {
 	t.Helper()
 	binOnce.Do(func() {
 		if binDir, binErr = os.MkdirTemp("", "salve-mcp-bin-"); binErr != nil {

@@ -1,7 +1,6 @@
 package llmfix
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,29 +8,21 @@ import (
 	"sync"
 
 	jsonrepair "github.com/RealAlexandreAI/json-repair"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/schemacheck"
 )
 
 // ErrInvalidResult is wrapped when a reply is not a valid FixResult.
 var ErrInvalidResult = errors.New("invalid FixResult")
 
 // schemaOnce compiles the FixResult schema once; it is read-only after.
-var schemaOnce = sync.OnceValues(func() (*jsonschema.Schema, error) {
+var schemaOnce = sync.OnceValues(func() (*schemacheck.Schema, error) {
 	raw, err := contract.Schema("FixResult")
 	if err != nil {
 		return nil, err
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("decode FixResult schema: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("FixResult.json", doc); err != nil {
-		return nil, err
-	}
-	return c.Compile("FixResult.json")
+	return schemacheck.Compile(raw)
 })
 
 // ParseResult extracts the JSON object from a model's reply (tolerating a
@@ -50,7 +41,7 @@ func ParseResult(reply string) (contract.FixResult, error) {
 		}
 		obj = repaired
 	}
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(obj))
+	inst, err := schemacheck.Decode([]byte(obj))
 	if err != nil {
 		return contract.FixResult{}, fmt.Errorf("%w: %w", ErrInvalidResult, err)
 	}
