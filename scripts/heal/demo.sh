@@ -41,9 +41,12 @@ heal() {
 	"$bin/salve" heal --workspace "$work/$name" --branch "$branch" --store "$store" --results "$results" "$@" \
 		2>"$work/$name-$n.log" || rc=$?
 	tail -n 1 "$work/$name-$n.log"
-	if [ "$(git -C "$work/$name" rev-list --count "main..$branch")" -gt 0 ]; then
+	# A heal makes its branch at its first commit: a red heal leaves none.
+	if git -C "$work/$name" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
 		echo "-- commits on $branch:"
 		git -C "$work/$name" log --format='   %h %s' "main..$branch"
+	else
+		echo "-- no branch: nothing was committed"
 	fi
 	grep -m1 -A3 '"requests": [1-9]' "$results" | tr -d ' "\n' | sed 's/^/-- llm usage: /; s/,$/\n/' || true
 	echo "-- exit status $rc; the user's checkout: $(git -C "$work/$name" status --short | wc -l) changed files, still on $(git -C "$work/$name" branch --show-current)"
