@@ -54,6 +54,12 @@ func FuzzNeedle(f *testing.F) {
 		if got, want := newNeedle(n).in(line, maskOf(line)), strings.Contains(line, n); got != want {
 			t.Fatalf("needle %q in %q = %v, want %v", n, line, got, want)
 		}
+		if got, want := isBlank(line), strings.TrimSpace(line) == ""; got != want {
+			t.Fatalf("isBlank(%q) = %v", line, got)
+		}
+		if got, want := trimIndent(line), strings.TrimLeft(line, " \t"); got != want {
+			t.Fatalf("trimIndent(%q) = %q", line, got)
+		}
 		// The mask only spares work: with every bit set, nothing is skipped.
 		if got, want := cleanMasked(line, maskOf(line)), cleanMasked(line, ^byteMask(0)); got != want {
 			t.Fatalf("cleanMasked(%q) = %q, unmasked %q", line, got, want)

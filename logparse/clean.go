@@ -249,3 +249,29 @@ func buildkitSeconds(s string) int {
 	}
 	return i + 5
 }
+
+// trimIndent removes leading spaces and tabs: strings.TrimLeft(s, " \t")
+// without building a set on every line.
+func trimIndent(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
+}
+
+// isBlank reports whether s holds only white space, as
+// strings.TrimSpace(s) == "" does, stopping at the first other byte.
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			if s[i] >= 0x80 {
+				return strings.TrimSpace(s[i:]) == "" // Unicode spaces
+			}
+			return false
+		}
+	}
+	return true
+}

@@ -249,3 +249,16 @@ func TestUnifyBases(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimHelpers checks the line helpers against the standard library
+// calls they replace.
+func TestTrimHelpers(t *testing.T) {
+	for _, s := range []string{"", " ", "\t \t", "  at x", "\tfoo ", "x", " \u00a0", "\u00a0x", " \r\n", "\u2003"} {
+		if got, want := trimIndent(s), strings.TrimLeft(s, " \t"); got != want {
+			t.Errorf("trimIndent(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := isBlank(s), strings.TrimSpace(s) == ""; got != want {
+			t.Errorf("isBlank(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

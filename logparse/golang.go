@@ -361,7 +361,7 @@ func (g *goTest) panicLine(p *parser, s string) bool {
 		return g.timeoutLine(p, s)
 	}
 	switch {
-	case strings.TrimSpace(s) == "":
+	case isBlank(s):
 		if pn.frames {
 			g.panic = nil
 		}
@@ -525,7 +525,7 @@ func goPkgLine(s string) (string, bool) {
 // field splits off the first space-separated field of s, without
 // allocating.
 func field(s string) (string, string) {
-	s = strings.TrimLeft(s, " \t")
+	s = trimIndent(s)
 	i := strings.IndexAny(s, " \t")
 	if i < 0 {
 		return s, ""

@@ -159,7 +159,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 	}
 	t := s
 	if j.active && (s[0] == ' ' || s[0] == '\t') {
-		t = strings.TrimLeft(s, " \t")
+		t = trimIndent(s)
 		if strings.HasPrefix(t, "Suppressed: ") {
 			j.supp = true
 			return true
@@ -259,6 +259,14 @@ func javaRootFrame(secs []javaSection) *finding {
 // module prefix ("java.base/"). It returns the groups of the old regular
 // expression: package with its dot, class, method, file, line.
 func javaFrame(s string) []string {
+	// Most lines do not end with ')': a cheap test before the trimming.
+	e := len(s) - 1
+	for e >= 0 && (s[e] == ' ' || s[e] == '\t' || s[e] == '\r') {
+		e--
+	}
+	if e < 0 || s[e] != ')' {
+		return nil
+	}
 	t := strings.TrimSpace(s)
 	if !strings.HasPrefix(t, "at ") || !strings.HasSuffix(t, ")") {
 		return nil
@@ -297,7 +305,7 @@ func javaFrame(s string) []string {
 // javaExcHead is a cheap test before reJavaExc: the line starts with a
 // dotted class name, after "Exception in thread ..." or "Caused by: ".
 func javaExcHead(s string) bool {
-	s = strings.TrimLeft(s, " \t")
+	s = trimIndent(s)
 	if strings.HasPrefix(s, "Caused by: ") {
 		s = s[len("Caused by: "):]
 	} else if strings.HasPrefix(s, "Exception in thread ") {

@@ -117,7 +117,7 @@ var (
 type stylish struct{ file string }
 
 func (st *stylish) line(p *parser, s string) bool {
-	if s == "" || strings.TrimSpace(s) == "" {
+	if isBlank(s) {
 		st.file = ""
 		return false
 	}
@@ -183,7 +183,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 		}
 		j.console = false
 	}
-	trimmed := strings.TrimLeft(s, " \t")
+	trimmed := trimIndent(s)
 	indent := len(s) - len(trimmed)
 	if strings.HasPrefix(trimmed, "console.") && !strings.ContainsAny(trimmed, " (") {
 		j.open, j.console = false, true

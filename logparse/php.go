@@ -131,7 +131,7 @@ func (t *phpTrace) line(p *parser, s string) bool {
 			t.mode = ""
 			return false
 		}
-		return t.test != "" || strings.TrimSpace(s) == ""
+		return t.test != "" || isBlank(s)
 	}
 	if len(s) < 10 {
 		return false

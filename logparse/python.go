@@ -263,7 +263,7 @@ func (t *pyTrace) traceLine(p *parser, s string) bool {
 		}
 		return false
 	}
-	if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") || strings.TrimSpace(s) == "" {
+	if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") || isBlank(s) {
 		if t.srcNext && strings.TrimSpace(s) != "" {
 			t.lastSrc, t.srcNext = own(strings.TrimSpace(s)), false
 		}
