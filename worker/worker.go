@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/salve-dev/salve/forge"
 	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/service"
 )
@@ -45,9 +46,9 @@ type Worker struct {
 	Concurrency int
 	// TempDir is where clones go; empty means the system temp dir.
 	TempDir string
-	// PR opens pull requests for jobs that ask for one; nil means this
-	// worker cannot (the job then carries a warning).
-	PR *PullRequests
+	// Forges opens the pull or merge requests of jobs that ask for one;
+	// nil means this worker cannot (the job then carries a warning).
+	Forges *Forges
 	// Getenv reads the worker's own credentials; nil means os.Getenv.
 	Getenv func(string) string
 	Logger *slog.Logger
@@ -147,12 +148,12 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	}
 	stop := w.heartbeat(ctx, m, msg, log)
 	res, resumed, commit, herr := w.attempt(ctx, m, meta.NumDelivered, msg, log)
-	var pr *PullRequest
+	var pr *forge.PullRequest
 	var warnings []string
 	if herr == nil && msg.Request.PR && res != nil && res.Outcome == heal.OutcomeGreen && commit != "" {
 		var werr error
 		if pr, werr = w.openPR(ctx, msg); werr != nil {
-			warnings = append(warnings, "the pull request was not opened: "+werr.Error())
+			warnings = append(warnings, "the pull or merge request was not opened: "+werr.Error())
 		}
 	}
 	stop()
@@ -224,13 +225,14 @@ func backoff(n uint64) time.Duration {
 	return min(time.Duration(n)*2*time.Second, 30*time.Second)
 }
 
-// openPR opens (or finds) the job's pull request, from its heal branch into
-// its ref (or the remote's default branch).
-func (w *Worker) openPR(ctx context.Context, msg service.Message) (*PullRequest, error) {
-	if w.PR == nil || w.PR.Token == "" {
-		return nil, errors.New("this worker has no GitHub token (GITHUB_TOKEN or GH_TOKEN in its environment)")
+// openPR opens the job's pull or merge request, from its heal branch into
+// its ref (or the remote's default branch), or updates the one already
+// open (a redelivered job never opens a second).
+func (w *Worker) openPR(ctx context.Context, msg service.Message) (*forge.PullRequest, error) {
+	if w.Forges == nil {
+		return nil, fmt.Errorf("%w: this worker has no forge token (GITHUB_TOKEN, GH_TOKEN or GITLAB_TOKEN in its environment)", ErrNoForge)
 	}
-	owner, name, err := OwnerRepo(msg.Request.Repo)
+	f, err := w.Forges.For(msg.Request.Repo, msg.Request.Source)
 	if err != nil {
 		return nil, err
 	}
@@ -241,15 +243,12 @@ func (w *Worker) openPR(ctx context.Context, msg service.Message) (*PullRequest,
 		}
 	}
 	branch := service.BranchFor(msg.ID)
-	return nilIfErr(w.PR.Open(ctx, owner, name, branch, base, "salve: heal "+base,
-		fmt.Sprintf("salve healed the failing build of %s on branch %s (job %s).", base, branch, msg.ID)))
-}
-
-func nilIfErr(pr *PullRequest, _ bool, err error) (*PullRequest, error) {
+	pr, err := f.OpenOrUpdate(ctx, forge.Request{Head: branch, Base: base, Title: "salve: heal " + base,
+		Body: fmt.Sprintf("salve healed the failing build of %s on branch %s (job %s).", base, branch, msg.ID)})
 	if err != nil {
 		return nil, err
 	}
-	return pr, nil
+	return &pr, nil
 }
 
 // heartbeat tells JetStream the job is in progress every third of the ack

@@ -92,12 +92,8 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 	}
 	w := &worker.Worker{Queue: q, Name: o.Name, Concurrency: o.Concurrency, Getenv: s.Getenv, Logger: logger,
 		Heal: func(ctx context.Context, sp worker.Spec) (*heal.Results, error) { return healJob(ctx, s, o, sp) }}
-	if tok := firstEnv(s.Getenv, "GITHUB_TOKEN", "GH_TOKEN"); tok != "" {
-		api := firstEnv(s.Getenv, "GITHUB_API_URL")
-		if api == "" {
-			api = "https://api.github.com"
-		}
-		w.PR = &worker.PullRequests{API: api, Token: tok}
+	if fs := workerForges(s.Getenv); fs.GitHubToken != "" || fs.GitLabToken != "" {
+		w.Forges = fs
 	}
 	logger.Info("worker started", "concurrency", o.Concurrency, "ack_wait", q.AckWait.String(), "max_deliver", q.MaxDeliver)
 	return w.Run(ctx)
@@ -122,6 +118,18 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 	// removed with it (a dead worker's leftovers never collide).
 	opts.WorktreeDir = filepath.Join(filepath.Dir(sp.Dir), "heal-worktree")
 	return heal.Run(ctx, opts)
+}
+
+// workerForges reads the worker's forge tokens and API roots from its own
+// environment: GITHUB_TOKEN or GH_TOKEN with GITHUB_API_URL, and
+// GITLAB_TOKEN with GITLAB_API_URL or CI_API_V4_URL.
+func workerForges(getenv func(string) string) *worker.Forges {
+	return &worker.Forges{
+		GitHubToken: firstEnv(getenv, "GITHUB_TOKEN", "GH_TOKEN"),
+		GitHubAPI:   firstEnv(getenv, "GITHUB_API_URL"),
+		GitLabToken: firstEnv(getenv, "GITLAB_TOKEN"),
+		GitLabAPI:   firstEnv(getenv, "GITLAB_API_URL", "CI_API_V4_URL"),
+	}
 }
 
 // firstEnv returns the first non-empty variable of names.

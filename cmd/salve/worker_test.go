@@ -1,0 +1,16 @@
+package main
+
+import "testing"
+
+func TestWorkerForges(t *testing.T) {
+	env := map[string]string{"GH_TOKEN": "gh", "GITLAB_TOKEN": "gl", "CI_API_V4_URL": "https://git.corp.example/api/v4", "GITHUB_API_URL": "https://ghe.corp.example/api/v3"}
+	f := workerForges(func(k string) string { return env[k] })
+	if f.GitHubToken != "gh" || f.GitLabToken != "gl" || f.GitLabAPI != "https://git.corp.example/api/v4" || f.GitHubAPI != "https://ghe.corp.example/api/v3" {
+		t.Errorf("workerForges = %+v", f)
+	}
+	env = map[string]string{"GITHUB_TOKEN": "a", "GH_TOKEN": "b", "GITLAB_API_URL": "https://gl.example/api/v4", "CI_API_V4_URL": "https://ci.example/api/v4"}
+	f = workerForges(func(k string) string { return env[k] })
+	if f.GitHubToken != "a" || f.GitLabToken != "" || f.GitLabAPI != "https://gl.example/api/v4" {
+		t.Errorf("workerForges = %+v, want GITHUB_TOKEN first and GITLAB_API_URL before CI_API_V4_URL", f)
+	}
+}
