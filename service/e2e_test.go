@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -439,6 +440,45 @@ func TestServeUsesExistingNATS(t *testing.T) {
 	id := submit(t, apiB, fmt.Sprintf(`{"repo": %q, "ref": "main"}`, filepath.Join(t.TempDir(), "absent.git")))
 	j := waitFinal(t, apiA, []string{id}, time.Minute)[id]
 	if j.Status != service.StatusError || len(j.Attempts) != 1 || !strings.Contains(j.Error, "does not appear to be a git repository") {
+		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Attempts)
+	}
+}
+
+// TestServeNATSToken: with SALVE_NATS_TOKEN set, the embedded NATS server
+// turns away a worker without the token, and a worker with it takes jobs.
+func TestServeNATSToken(t *testing.T) {
+	salve, agent := binaries(t)
+	t.Setenv("SALVE_NATS_TOKEN", "queue-secret-1")
+	api, natsURL := serve(t, salve, agent, t.TempDir(), "--workers", "0")
+
+	var env []string
+	for _, kv := range testEnv(agent) {
+		if !strings.HasPrefix(kv, "SALVE_NATS_TOKEN=") {
+			env = append(env, kv)
+		}
+	}
+	for _, tok := range []string{"", "wrong-token"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, salve, "worker", "--nats", natsURL, "--name", "intruder")
+		cmd.Env = env
+		if tok != "" {
+			cmd.Env = append(env, "SALVE_NATS_TOKEN="+tok)
+		}
+		out, err := cmd.CombinedOutput()
+		timedOut := ctx.Err() != nil
+		cancel()
+		if err == nil || timedOut || !strings.Contains(strings.ToLower(string(out)), "authorization") {
+			t.Fatalf("a worker with token %q: %v (timed out: %v)\n%s", tok, err, timedOut, out)
+		}
+		if strings.Contains(string(out), "queue-secret-1") {
+			t.Fatalf("the token appears in the worker's output:\n%s", out)
+		}
+	}
+
+	start(t, salve, agent, "worker", "--nats", natsURL, "--name", "member", "--isolation", "none")
+	id := submit(t, api, fmt.Sprintf(`{"repo": %q, "ref": "main"}`, filepath.Join(t.TempDir(), "absent.git")))
+	j := waitFinal(t, api, []string{id}, time.Minute)[id]
+	if j.Status != service.StatusError || len(j.Attempts) != 1 || j.Attempts[0].Worker != "member" {
 		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Attempts)
 	}
 }

@@ -19,6 +19,10 @@ type EmbeddedOptions struct {
 	DataDir string
 	// Name names the server (a cluster's nodes need distinct names).
 	Name string
+	// Token, when set, is the token every client must present
+	// (nats://TOKEN@host:port, or the client's token option); without it
+	// the server accepts any client that can reach it.
+	Token string
 	// Cluster, when set, joins a JetStream cluster: ClusterListen is this
 	// node's route address, Routes the others'.
 	ClusterName   string
@@ -39,6 +43,7 @@ func StartEmbedded(o EmbeddedOptions) (*server.Server, error) {
 	opts := &server.Options{
 		ServerName: o.Name, Host: host, Port: port, JetStream: true,
 		StoreDir: filepath.Join(o.DataDir, "jetstream"), NoSigs: true, NoLog: true,
+		Authorization: o.Token,
 	}
 	if o.ClusterListen != "" {
 		ch, cp, err := splitHostPort(o.ClusterListen)

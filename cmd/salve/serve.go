@@ -89,7 +89,10 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 	}
 	natsURL := o.NATS
 	if natsURL == "" {
-		eo := service.EmbeddedOptions{Listen: o.NATSListen, DataDir: o.Data, Name: o.Name}
+		eo := service.EmbeddedOptions{Listen: o.NATSListen, DataDir: o.Data, Name: o.Name, Token: s.Getenv(natsTokenEnv)}
+		if eo.Token == "" && !loopbackListen(o.NATSListen) {
+			logger.Warn("the embedded NATS server listens beyond this machine with no token: anyone who can reach it can read and submit jobs; set " + natsTokenEnv)
+		}
 		if o.ClusterAt != "" {
 			eo.ClusterName, eo.ClusterListen, eo.Routes = o.Cluster, o.ClusterAt, o.Routes
 		}
@@ -100,7 +103,7 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 		defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
 		natsURL = ns.ClientURL()
 	}
-	nc, err := nats.Connect(natsURL, nats.Name("salve serve"), nats.MaxReconnects(-1))
+	nc, err := nats.Connect(natsURL, natsOptions(s.Getenv, "salve serve")...)
 	if err != nil {
 		return exitWith(exitEnvironment, fmt.Errorf("connect to %s: %w", natsURL, err))
 	}

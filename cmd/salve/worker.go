@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"path/filepath"
 	"time"
 
@@ -58,7 +59,7 @@ helpers, ssh keys, provider API keys), never from the job.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			s.server = true
 			logger := s.logger()
-			nc, err := nats.Connect(o.NATS, nats.Name("salve worker"), nats.MaxReconnects(-1))
+			nc, err := nats.Connect(o.NATS, natsOptions(s.Getenv, "salve worker")...)
 			if err != nil {
 				return exitWith(exitEnvironment, fmt.Errorf("connect to %s: %w", o.NATS, err))
 			}
@@ -140,4 +141,32 @@ func firstEnv(getenv func(string) string, names ...string) string {
 		}
 	}
 	return ""
+}
+
+// natsTokenEnv names the variable holding the token of the job queue's
+// NATS server: the embedded server requires it, and salve's own clients
+// (the server's and the workers') present it.
+const natsTokenEnv = "SALVE_NATS_TOKEN"
+
+// natsOptions are the connection options of salve's NATS clients: a name,
+// reconnection for ever, and the token when one is set.
+func natsOptions(getenv func(string) string, name string) []nats.Option {
+	opts := []nats.Option{nats.Name(name), nats.MaxReconnects(-1)}
+	if tok := getenv(natsTokenEnv); tok != "" {
+		opts = append(opts, nats.Token(tok))
+	}
+	return opts
+}
+
+// loopbackListen reports whether host:port listens on loopback only.
+func loopbackListen(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -14,3 +14,14 @@ func TestWorkerForges(t *testing.T) {
 		t.Errorf("workerForges = %+v, want GITHUB_TOKEN first and GITLAB_API_URL before CI_API_V4_URL", f)
 	}
 }
+
+func TestLoopbackListen(t *testing.T) {
+	for hp, want := range map[string]bool{
+		"127.0.0.1:4222": true, "localhost:0": true, "[::1]:4222": true,
+		"0.0.0.0:4222": false, ":4222": false, "10.0.0.5:4222": false, "nats.example:4222": false, "bad": false,
+	} {
+		if got := loopbackListen(hp); got != want {
+			t.Errorf("loopbackListen(%q) = %v, want %v", hp, got, want)
+		}
+	}
+}
