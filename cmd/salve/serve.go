@@ -55,7 +55,9 @@ stream, and runs --workers in-process workers. It embeds a NATS server with
 JetStream storage under --data, listening for "salve worker" processes on
 --nats-listen; --nats uses an existing NATS server or cluster instead.
 Finished heals are recorded in the run store. $SALVE_SERVER_TOKEN, when set,
-is required as a bearer token on the jobs API.`,
+is required as a bearer token on the jobs API; $SALVE_NATS_TOKEN, when set,
+is required of every NATS client (workers present it from their own
+environment).`,
 		Example: `  salve serve --data /var/lib/salve --listen :8080 --workers 2
   salve serve --nats nats://nats-1:4222,nats://nats-2:4222 --workers 0 --replicas 3`,
 		Args: cobra.NoArgs,

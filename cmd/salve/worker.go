@@ -53,7 +53,9 @@ repository into a temporary folder, heal the ref on the job's branch
 A job is acknowledged only when it is done; while it heals the worker signals
 progress, so a job whose worker dies is healed again elsewhere after the ack
 wait. Credentials come from this worker's own environment (git's credential
-helpers, ssh keys, provider API keys), never from the job.`,
+helpers, ssh keys, provider API keys, $SALVE_NATS_TOKEN for the queue, and
+GITHUB_TOKEN or GITLAB_TOKEN for the pull or merge requests jobs ask for),
+never from the job.`,
 		Example: `  salve worker --nats nats://10.0.0.5:4222 --concurrency 2`,
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
