@@ -4,13 +4,14 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // The git guard keeps a tool from leaving behind anything that makes the
@@ -137,36 +138,7 @@ func statEntry(path string, max int64) (entryState, error) {
 // readRegular reads at most max bytes of a regular file, opening it
 // without following a link and without blocking on a FIFO swapped in.
 func readRegular(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	// Room for the whole file and one byte more, so that a file that did
-	// not grow is read without a second allocation.
-	buf := make([]byte, 0, min(fi.Size(), max)+1)
-	for int64(len(buf)) < max {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		room := min(int64(cap(buf)-len(buf)), max-int64(len(buf)))
-		n, err := f.Read(buf[len(buf) : len(buf)+int(room)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return buf, nil
+	return safefile.ReadPrefix(path, max, safefile.Options{NoFollow: true})
 }
 
 // gitGuard holds what the guard watches for one run.

@@ -117,6 +117,39 @@ func ReadOpts(name string, max int64, o Options) ([]byte, error) {
 	return readAll(f, name, max)
 }
 
+// ReadPrefix returns the first max bytes of name (all of it when it is
+// shorter) when it is a regular file. Unlike Read, a longer file is not an
+// error: callers that hash or compare a bounded prefix use it.
+func ReadPrefix(name string, max int64, o Options) ([]byte, error) {
+	f, err := Open(name, o)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := max
+	if st, err := f.Stat(); err == nil {
+		size = min(st.Size(), max)
+	}
+	// Room for the whole file and one byte more, so that a file that did
+	// not grow is read without a second allocation.
+	buf := make([]byte, 0, size+1)
+	for int64(len(buf)) < max {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		room := min(int64(cap(buf)-len(buf)), max-int64(len(buf)))
+		n, err := f.Read(buf[len(buf) : len(buf)+int(room)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
+}
+
 func readAll(f *os.File, name string, max int64) ([]byte, error) {
 	size := int64(0)
 	if st, err := f.Stat(); err == nil {

@@ -163,3 +163,53 @@ func TestWriteFile(t *testing.T) {
 		t.Fatalf("WriteFile(dir) = %v", err)
 	}
 }
+
+func TestReadPrefix(t *testing.T) {
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "f")
+	if err := os.WriteFile(reg, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(reg, link); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		max    int64
+		o      Options
+		want   string
+		notReg bool
+	}{
+		{reg, 4, Options{}, "0123", false},
+		{reg, 10, Options{}, "0123456789", false},
+		{reg, 100, Options{}, "0123456789", false},
+		{reg, 0, Options{}, "", false},
+		{link, 3, Options{}, "012", false},
+		{link, 3, Options{NoFollow: true}, "", true},
+		{fifo, 3, Options{}, "", true},
+		{dir, 3, Options{}, "", true},
+	}
+	for _, tt := range tests {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			got, err := ReadPrefix(tt.name, tt.max, tt.o)
+			switch {
+			case tt.notReg && !errors.Is(err, ErrNotRegular):
+				t.Errorf("ReadPrefix(%s, %d, %+v) = %q, %v; want ErrNotRegular", filepath.Base(tt.name), tt.max, tt.o, got, err)
+			case !tt.notReg && (err != nil || string(got) != tt.want):
+				t.Errorf("ReadPrefix(%s, %d, %+v) = %q, %v; want %q", filepath.Base(tt.name), tt.max, tt.o, got, err, tt.want)
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("ReadPrefix(%s) blocked", tt.name)
+		}
+	}
+}
