@@ -3,13 +3,21 @@ package service_test
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"io/fs"
+	"math/big"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -154,7 +162,7 @@ func tail(s string, n int) string {
 	return s
 }
 
-var serveLine = regexp.MustCompile(`API on (http://\S+), NATS on (nats://\S+)`)
+var serveLine = regexp.MustCompile(`API on (http://\S+), NATS on ((?:nats|tls)://\S+)`)
 
 // serve starts salve serve on data and returns its API and NATS URLs.
 func serve(t *testing.T, bin, agent, data string, args ...string) (api, natsURL string) {
@@ -476,6 +484,77 @@ func TestServeNATSToken(t *testing.T) {
 	}
 
 	start(t, salve, agent, "worker", "--nats", natsURL, "--name", "member", "--isolation", "none")
+	id := submit(t, api, fmt.Sprintf(`{"repo": %q, "ref": "main"}`, filepath.Join(t.TempDir(), "absent.git")))
+	j := waitFinal(t, api, []string{id}, time.Minute)[id]
+	if j.Status != service.StatusError || len(j.Attempts) != 1 || j.Attempts[0].Worker != "member" {
+		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Attempts)
+	}
+}
+
+// selfSigned writes a self-signed certificate for 127.0.0.1 and its key,
+// as PEM files, and returns their paths.
+func selfSigned(t *testing.T) (cert, key string) {
+	t.Helper()
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "salve test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, BasicConstraintsValid: true, IsCA: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &priv.PublicKey, priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cert, key = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cert, key
+}
+
+// TestServeNATSTLS: with a certificate, the embedded NATS server speaks
+// TLS only. A worker that does not trust the certificate, or that does
+// not use TLS, cannot connect; one given the certificate with --nats-ca
+// takes jobs.
+func TestServeNATSTLS(t *testing.T) {
+	salve, agent := binaries(t)
+	cert, key := selfSigned(t)
+	api, natsURL := serve(t, salve, agent, t.TempDir(), "--workers", "0", "--nats-tls-cert", cert, "--nats-tls-key", key)
+	if !strings.HasPrefix(natsURL, "tls://") {
+		t.Fatalf("salve serve gives %s, want a tls:// URL", natsURL)
+	}
+	for _, args := range [][]string{
+		{"--nats", natsURL},
+		{"--nats", "nats://" + strings.TrimPrefix(natsURL, "tls://")},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, salve, append([]string{"worker", "--name", "outsider"}, args...)...)
+		cmd.Env = testEnv(agent)
+		out, err := cmd.CombinedOutput()
+		timedOut := ctx.Err() != nil
+		cancel()
+		if err == nil || timedOut || !strings.Contains(string(out), "certificate") {
+			t.Fatalf("a worker with %v: %v (timed out: %v), want a certificate error\n%s", args, err, timedOut, out)
+		}
+	}
+	// A certificate without its key is bad input.
+	if out, err := exec.Command(salve, "serve", "--data", t.TempDir(), "--listen", "127.0.0.1:0", "--nats-listen", "127.0.0.1:0", "--nats-tls-cert", cert).CombinedOutput(); err == nil || !strings.Contains(string(out), "certificate and its key") {
+		t.Fatalf("serve with a certificate and no key: %v\n%s", err, out)
+	}
+
+	start(t, salve, agent, "worker", "--nats", natsURL, "--nats-ca", cert, "--name", "member", "--isolation", "none")
 	id := submit(t, api, fmt.Sprintf(`{"repo": %q, "ref": "main"}`, filepath.Join(t.TempDir(), "absent.git")))
 	j := waitFinal(t, api, []string{id}, time.Minute)[id]
 	if j.Status != service.StatusError || len(j.Attempts) != 1 || j.Attempts[0].Worker != "member" {

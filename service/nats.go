@@ -1,6 +1,7 @@
 package service
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"path/filepath"
@@ -23,12 +24,18 @@ type EmbeddedOptions struct {
 	// (nats://TOKEN@host:port, or the client's token option); without it
 	// the server accepts any client that can reach it.
 	Token string
+	// TLSCert and TLSKey, PEM files, make the server speak TLS only: every
+	// client must connect with TLS and trust the certificate.
+	TLSCert, TLSKey string
 	// Cluster, when set, joins a JetStream cluster: ClusterListen is this
 	// node's route address, Routes the others'.
 	ClusterName   string
 	ClusterListen string
 	Routes        []string
 }
+
+// ErrBadTLS is wrapped when the TLS certificate or key cannot be used.
+var ErrBadTLS = errors.New("bad NATS TLS certificate or key")
 
 // StartEmbedded starts a NATS server with JetStream file storage and waits
 // until it accepts connections. Shutdown it with its Shutdown method.
@@ -44,6 +51,16 @@ func StartEmbedded(o EmbeddedOptions) (*server.Server, error) {
 		ServerName: o.Name, Host: host, Port: port, JetStream: true,
 		StoreDir: filepath.Join(o.DataDir, "jetstream"), NoSigs: true, NoLog: true,
 		Authorization: o.Token,
+	}
+	if o.TLSCert != "" || o.TLSKey != "" {
+		if o.TLSCert == "" || o.TLSKey == "" {
+			return nil, fmt.Errorf("service: %w: TLS needs both a certificate and its key", ErrBadTLS)
+		}
+		tc, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.TLSCert, KeyFile: o.TLSKey})
+		if err != nil {
+			return nil, fmt.Errorf("service: %w: %v", ErrBadTLS, err)
+		}
+		opts.TLS, opts.TLSConfig, opts.TLSTimeout = true, tc, 5
 	}
 	if o.ClusterListen != "" {
 		ch, cp, err := splitHostPort(o.ClusterListen)

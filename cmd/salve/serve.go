@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,9 @@ type serveOptions struct {
 	Cluster    string
 	ClusterAt  string
 	Routes     []string
+	TLSCert    string
+	TLSKey     string
+	NATSCA     string
 	worker     workerOptions
 }
 
@@ -68,6 +72,9 @@ environment).`,
 	f.StringVar(&o.Data, "data", "salve-data", "the folder for JetStream's files and the run store")
 	f.StringVar(&o.NATSListen, "nats-listen", "127.0.0.1:4222", "where the embedded NATS server listens for workers (port 0: any free port)")
 	f.StringVar(&o.NATS, "nats", "", "use this NATS server or cluster instead of an embedded one")
+	f.StringVar(&o.TLSCert, "nats-tls-cert", "", "a PEM certificate: the embedded NATS server then speaks TLS only (with --nats-tls-key)")
+	f.StringVar(&o.TLSKey, "nats-tls-key", "", "the PEM private key of --nats-tls-cert")
+	f.StringVar(&o.NATSCA, "nats-ca", "", "a PEM file of the certificates trusted for the NATS server's TLS (default: --nats-tls-cert, else the system's)")
 	f.IntVar(&o.Workers, "workers", 1, "in-process workers (0 for none)")
 	f.DurationVar(&o.AckWait, "ack-wait", service.DefaultAckWait, "how long a job may go without progress before it is redelivered")
 	f.IntVar(&o.MaxDeliver, "max-deliver", service.DefaultMaxDeliver, "the most deliveries of a job before it ends in error")
@@ -91,7 +98,8 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 	}
 	natsURL := o.NATS
 	if natsURL == "" {
-		eo := service.EmbeddedOptions{Listen: o.NATSListen, DataDir: o.Data, Name: o.Name, Token: s.Getenv(natsTokenEnv)}
+		eo := service.EmbeddedOptions{Listen: o.NATSListen, DataDir: o.Data, Name: o.Name, Token: s.Getenv(natsTokenEnv),
+			TLSCert: o.TLSCert, TLSKey: o.TLSKey}
 		if eo.Token == "" && !loopbackListen(o.NATSListen) {
 			logger.Warn("the embedded NATS server listens beyond this machine with no token: anyone who can reach it can read and submit jobs; set " + natsTokenEnv)
 		}
@@ -99,13 +107,26 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 			eo.ClusterName, eo.ClusterListen, eo.Routes = o.Cluster, o.ClusterAt, o.Routes
 		}
 		ns, err := service.StartEmbedded(eo)
+		if errors.Is(err, service.ErrBadTLS) {
+			return exitWith(exitBadInput, err)
+		}
 		if err != nil {
 			return exitWith(exitEnvironment, err)
 		}
 		defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
 		natsURL = ns.ClientURL()
+		if o.TLSCert != "" {
+			// Workers must connect with TLS: say so in the URL they copy,
+			// and trust the server's own certificate here.
+			if rest, ok := strings.CutPrefix(natsURL, "nats://"); ok {
+				natsURL = "tls://" + rest
+			}
+			if o.NATSCA == "" {
+				o.NATSCA = o.TLSCert
+			}
+		}
 	}
-	nc, err := nats.Connect(natsURL, natsOptions(s.Getenv, "salve serve")...)
+	nc, err := nats.Connect(natsURL, natsOptions(s.Getenv, "salve serve", o.NATSCA)...)
 	if err != nil {
 		return exitWith(exitEnvironment, fmt.Errorf("connect to %s: %w", natsURL, err))
 	}

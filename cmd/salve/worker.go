@@ -21,6 +21,7 @@ import (
 // workers of "salve serve").
 type workerOptions struct {
 	NATS        string
+	NATSCA      string
 	Concurrency int
 	Name        string
 	Isolation   string
@@ -61,7 +62,7 @@ never from the job.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			s.server = true
 			logger := s.logger()
-			nc, err := nats.Connect(o.NATS, natsOptions(s.Getenv, "salve worker")...)
+			nc, err := nats.Connect(o.NATS, natsOptions(s.Getenv, "salve worker", o.NATSCA)...)
 			if err != nil {
 				return exitWith(exitEnvironment, fmt.Errorf("connect to %s: %w", o.NATS, err))
 			}
@@ -70,7 +71,8 @@ never from the job.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.NATS, "nats", nats.DefaultURL, "the NATS server (or cluster, comma-separated URLs)")
+	f.StringVar(&o.NATS, "nats", nats.DefaultURL, "the NATS server (or cluster, comma-separated URLs); tls://host:port for TLS")
+	f.StringVar(&o.NATSCA, "nats-ca", "", "a PEM file of the certificates trusted for the NATS server's TLS (default: the system's)")
 	f.IntVar(&o.Concurrency, "concurrency", 1, "jobs healed at once")
 	f.StringVar(&o.Name, "name", "", "this worker's name in the jobs' attempts (default host/pid)")
 	o.flags(f)
@@ -151,11 +153,15 @@ func firstEnv(getenv func(string) string, names ...string) string {
 const natsTokenEnv = "SALVE_NATS_TOKEN"
 
 // natsOptions are the connection options of salve's NATS clients: a name,
-// reconnection for ever, and the token when one is set.
-func natsOptions(getenv func(string) string, name string) []nats.Option {
+// reconnection for ever, the token when one is set, and ca (a PEM file),
+// when given, as the only certificates trusted for TLS.
+func natsOptions(getenv func(string) string, name, ca string) []nats.Option {
 	opts := []nats.Option{nats.Name(name), nats.MaxReconnects(-1)}
 	if tok := getenv(natsTokenEnv); tok != "" {
 		opts = append(opts, nats.Token(tok))
+	}
+	if ca != "" {
+		opts = append(opts, nats.RootCAs(ca))
 	}
 	return opts
 }
