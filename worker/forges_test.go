@@ -154,3 +154,23 @@ func TestRequestWithoutToken(t *testing.T) {
 		t.Fatalf("tokenless: %s %q %v", got.Status, got.PullRequest, got.Warnings)
 	}
 }
+
+// FuzzSplitRepo: a repository URL from a webhook or the API never panics,
+// and a path it accepts is clean, absolute and has an owner and a name.
+func FuzzSplitRepo(f *testing.F) {
+	for _, s := range []string{"https://github.com/acme/api.git", "git@gitlab.com:g/s/p.git", "file:///a/b", "/a/b/c", "ssh://h:22/x/y", "%zz", "https://h/../../x/y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, repo string) {
+		_, p, err := splitRepo(repo)
+		if err != nil {
+			return
+		}
+		if !strings.HasPrefix(p, "/") || strings.Count(p, "/") < 2 || filepath.Clean(p) != p || strings.Contains(p, "/../") {
+			t.Fatalf("splitRepo(%q) path %q", repo, p)
+		}
+		fs := &Forges{GitHubToken: "a", GitLabToken: "b"}
+		_, _ = fs.For(repo, "github")
+		_, _ = fs.For(repo, "gitlab")
+	})
+}

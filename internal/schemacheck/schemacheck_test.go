@@ -90,3 +90,22 @@ func TestJSONNumbers(t *testing.T) {
 		t.Error("1.5 accepted as an integer")
 	}
 }
+
+// FuzzValidate: a reply from a model or an agent, valid JSON or not, is
+// decoded and validated without a panic.
+func FuzzValidate(f *testing.F) {
+	raw, err := contract.Schema("FixResult")
+	if err != nil {
+		f.Fatal(err)
+	}
+	s, err := Compile(raw)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{`{"patched_content":"x","fix_reason":"y","confidence_score":0.5}`, `[]`, `{"confidence_score":"1"}`, `1e400`, `{`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		_ = s.ValidateJSON([]byte(doc))
+	})
+}
