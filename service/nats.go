@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -21,8 +22,9 @@ type EmbeddedOptions struct {
 	// Name names the server (a cluster's nodes need distinct names).
 	Name string
 	// Token, when set, is the token every client must present
-	// (nats://TOKEN@host:port, or the client's token option); without it
-	// the server accepts any client that can reach it.
+	// (nats://TOKEN@host:port, or the client's token option), and the
+	// password of the routes between cluster nodes; without it the server
+	// accepts any client or node that can reach it.
 	Token string
 	// TLSCert and TLSKey, PEM files, make the server speak TLS only: every
 	// client must connect with TLS and trust the certificate.
@@ -33,6 +35,10 @@ type EmbeddedOptions struct {
 	ClusterListen string
 	Routes        []string
 }
+
+// routeUser is the user name of routes between embedded nodes; the
+// password is the token.
+const routeUser = "salve"
 
 // ErrBadTLS is wrapped when the TLS certificate or key cannot be used.
 var ErrBadTLS = errors.New("bad NATS TLS certificate or key")
@@ -68,8 +74,17 @@ func StartEmbedded(o EmbeddedOptions) (*server.Server, error) {
 			return nil, fmt.Errorf("service: cluster listen %q: %w", o.ClusterListen, err)
 		}
 		opts.Cluster = server.ClusterOpts{Name: o.ClusterName, Host: ch, Port: cp}
+		if o.Token != "" {
+			// The nodes authenticate each other's routes with the token.
+			opts.Cluster.Username, opts.Cluster.Password = routeUser, o.Token
+		}
 		for _, r := range o.Routes {
-			opts.Routes = append(opts.Routes, server.RoutesFromStr(r)...)
+			for _, u := range server.RoutesFromStr(r) {
+				if o.Token != "" && u.User == nil {
+					u.User = url.UserPassword(routeUser, o.Token)
+				}
+				opts.Routes = append(opts.Routes, u)
+			}
 		}
 	}
 	ns, err := server.NewServer(opts)
