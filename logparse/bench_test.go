@@ -27,6 +27,9 @@ var benchChunk = sync.OnceValue(func() []byte {
 		"  ✓ renders the header (12 ms)",
 		"-- Build files have been written to: /workspace/app/build",
 	}
+	if len(logs) == 0 {
+		return nil // run from elsewhere than the package folder
+	}
 	var b strings.Builder
 	for b.Len() < 1<<20 {
 		for _, p := range logs {
@@ -70,6 +73,9 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 
 func benchParse(b *testing.B, size int64) {
 	chunk := benchChunk()
+	if len(chunk) == 0 {
+		b.Fatalf("no corpus logs under %s: run the benchmark from the package folder", corpusDir)
+	}
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -92,6 +98,9 @@ func TestWriteBenchLogs(t *testing.T) {
 	dir := os.Getenv("SALVE_BENCH_DIR")
 	if dir == "" {
 		t.Skip("set SALVE_BENCH_DIR to write the benchmark logs")
+	}
+	if len(benchChunk()) == 0 {
+		t.Fatalf("no corpus logs under %s", corpusDir)
 	}
 	for _, size := range []int64{1 << 20, 100 << 20} {
 		name := filepath.Join(dir, fmt.Sprintf("bench-%dMB.log", size>>20))
