@@ -35,7 +35,11 @@ type SchemaValidator interface {
 // start-up cost. The ai-agent command uses tools/toolschema's, which reads
 // drafts 4 to 2020-12 and reports every violation.
 func BasicSchemas(raw json.RawMessage) (SchemaValidator, error) {
-	return schemacheck.Compile(raw)
+	s, err := schemacheck.Compile(raw)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // Schema is a compiled JSON Schema.
@@ -112,9 +116,11 @@ func validateWithRepair(s *Schema, v any) (any, []string, error) {
 			return nil, steps, err
 		}
 		var located interface{ Locations() [][]string }
-		locs := jsonStrings(v, nil)
+		var locs [][]string
 		if errors.As(err, &located) {
 			locs = located.Locations()
+		} else {
+			locs = jsonStrings(v, nil)
 		}
 		fixed, path, ok := reparseAt(v, locs)
 		if !ok {

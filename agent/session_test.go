@@ -12,6 +12,7 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/llm"
 	"github.com/salve-dev/salve/tools"
+	"github.com/salve-dev/salve/tools/toolschema"
 )
 
 func TestMaxTurnsSyntheticFailure(t *testing.T) {
@@ -322,33 +323,53 @@ func TestFinalReportVariants(t *testing.T) {
 			`{"report_format":"json","content_json":{"inner":"{\"x\":1}"}}`, true, "", `{"inner":{"x":1}}`},
 		{"json not matching", "json", `{"type":"object","required":["a"]}`, `{"report_format":"json","content_json":{"b":1}}`, false, "", ""},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			f := script(toolCall("fr", ToolFinalReport, tc.args), finalCall("second"))
-			o := opts(t, f)
-			o.Format = tc.format
-			o.Schema = json.RawMessage(tc.schema)
-			o.MaxTurns = 5
-			res := run(t, o)
-			if !tc.wantOK {
-				if len(f.reqs) != 2 {
-					t.Fatalf("after a failed final report the next turn must be the last: %d requests", len(f.reqs))
-				}
-				return
-			}
-			if !res.Success || res.FinalReport.Format != tc.format {
-				t.Fatalf("want success in %s: %+v %s", tc.format, res.FinalReport, res.Error)
-			}
-			if tc.content != "" && *res.FinalReport.Content != tc.content {
-				t.Fatalf("content = %q", *res.FinalReport.Content)
-			}
-			if tc.json != "" && string(res.FinalReport.ContentJSON) != tc.json {
-				t.Fatalf("content_json = %s", res.FinalReport.ContentJSON)
-			}
-			if last := res.Conversation[len(res.Conversation)-1]; last.Role != contract.RoleAssistant {
-				t.Fatalf("conversation does not end with the assistant's report")
-			}
-		})
+	// Both schema compilers: the default one (no failure locations, so the
+	// repair looks at every string holding JSON) and ai-agent's full one.
+	full := func(raw json.RawMessage) (SchemaValidator, error) {
+		d, err := toolschema.CompileDocument(raw)
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
+	for _, compiler := range []struct {
+		name string
+		c    SchemaCompiler
+	}{{"basic", nil}, {"full", full}} {
+		for _, tc := range cases {
+			t.Run(compiler.name+"/"+tc.name, func(t *testing.T) {
+				testFinalReportVariant(t, compiler.c, tc.format, tc.schema, tc.args, tc.wantOK, tc.content, tc.json)
+			})
+		}
+	}
+}
+
+func testFinalReportVariant(t *testing.T, compiler SchemaCompiler, format, schema, args string, wantOK bool, content, wantJSON string) {
+	t.Helper()
+	f := script(toolCall("fr", ToolFinalReport, args), finalCall("second"))
+	o := opts(t, f)
+	o.SchemaCompiler = compiler
+	o.Format = format
+	o.Schema = json.RawMessage(schema)
+	o.MaxTurns = 5
+	res := run(t, o)
+	if !wantOK {
+		if len(f.reqs) != 2 {
+			t.Fatalf("after a failed final report the next turn must be the last: %d requests", len(f.reqs))
+		}
+		return
+	}
+	if !res.Success || res.FinalReport.Format != format {
+		t.Fatalf("want success in %s: %+v %s", format, res.FinalReport, res.Error)
+	}
+	if content != "" && *res.FinalReport.Content != content {
+		t.Fatalf("content = %q", *res.FinalReport.Content)
+	}
+	if wantJSON != "" && string(res.FinalReport.ContentJSON) != wantJSON {
+		t.Fatalf("content_json = %s", res.FinalReport.ContentJSON)
+	}
+	if last := res.Conversation[len(res.Conversation)-1]; last.Role != contract.RoleAssistant {
+		t.Fatalf("conversation does not end with the assistant's report")
 	}
 }
 
