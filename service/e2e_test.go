@@ -525,9 +525,9 @@ func selfSigned(t *testing.T) (cert, key string) {
 }
 
 // TestServeNATSTLS: with a certificate, the embedded NATS server speaks
-// TLS only. A worker that does not trust the certificate, or that does
-// not use TLS, cannot connect; one given the certificate with --nats-ca
-// takes jobs.
+// TLS only. A worker that does not trust the certificate cannot connect,
+// whether it asks for tls:// or nats:// (the server's TLS requirement
+// upgrades it); one given the certificate with --nats-ca takes jobs.
 func TestServeNATSTLS(t *testing.T) {
 	salve, agent := binaries(t)
 	cert, key := selfSigned(t)
