@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/schemacheck"
 	"github.com/salve-dev/salve/tools"
 )
 
@@ -154,14 +155,14 @@ func (s *session) reportJSON(cj json.RawMessage, content *string) (json.RawMessa
 		}
 		raw = []byte(strings.TrimSpace(str))
 	}
-	v, err := decodeJSON(raw)
+	v, err := schemacheck.Decode(raw)
 	if err != nil {
 		fixed, _, rerr := tools.ParseArguments(string(raw))
 		if rerr != nil {
 			return nil, fmt.Errorf("%w: content_json is not JSON: %v", errReport, err)
 		}
 		raw = fixed
-		if v, err = decodeJSON(raw); err != nil {
+		if v, err = schemacheck.Decode(raw); err != nil {
 			return nil, fmt.Errorf("%w: content_json is not JSON: %v", errReport, err)
 		}
 	}

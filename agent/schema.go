@@ -1,11 +1,9 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,7 +55,7 @@ func CompileSchema(raw json.RawMessage) (*Schema, error) {
 // Compile compiles raw with c, or with BasicSchemas when c is nil. Errors
 // wrap ErrSchema.
 func (c SchemaCompiler) Compile(raw json.RawMessage) (*Schema, error) {
-	doc, err := decodeJSON(raw)
+	doc, err := schemacheck.Decode(raw)
 	if err != nil {
 		return nil, fmt.Errorf("parse schema: %w: %v", ErrSchema, err)
 	}
@@ -78,25 +76,11 @@ func (c SchemaCompiler) Compile(raw json.RawMessage) (*Schema, error) {
 
 // Validate checks a JSON document against the schema.
 func (s *Schema) Validate(doc json.RawMessage) error {
-	v, err := decodeJSON(doc)
+	v, err := schemacheck.Decode(doc)
 	if err != nil {
 		return fmt.Errorf("parse instance: %w", err)
 	}
 	return s.v.Validate(v)
-}
-
-// decodeJSON decodes exactly one JSON value, numbers as json.Number.
-func decodeJSON(raw []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errors.New("invalid character after top-level value")
-	}
-	return v, nil
 }
 
 // maxJSONRepairPasses bounds the content_json repair loop (spec §11).
@@ -181,7 +165,7 @@ func replaceString(node any, path []string) (any, bool) {
 		if !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") {
 			return node, false
 		}
-		v, err := decodeJSON([]byte(t))
+		v, err := schemacheck.Decode([]byte(t))
 		if err != nil {
 			return node, false
 		}

@@ -247,7 +247,7 @@ func ValidateResponse(raw []byte) error {
 	}
 	inst, err := schemacheck.Decode(raw)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidResponse, err)
+		return fmt.Errorf("%w: not JSON: %w", ErrInvalidResponse, err)
 	}
 	if err := sch.Validate(inst); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidResponse, err)

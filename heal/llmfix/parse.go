@@ -43,7 +43,7 @@ func ParseResult(reply string) (contract.FixResult, error) {
 	}
 	inst, err := schemacheck.Decode([]byte(obj))
 	if err != nil {
-		return contract.FixResult{}, fmt.Errorf("%w: %w", ErrInvalidResult, err)
+		return contract.FixResult{}, fmt.Errorf("%w: not JSON: %w", ErrInvalidResult, err)
 	}
 	sch, err := schemaOnce()
 	if err != nil {

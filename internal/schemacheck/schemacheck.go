@@ -107,22 +107,22 @@ func floats(v any) (any, bool) {
 func (s *Schema) ValidateJSON(raw []byte) error {
 	v, err := Decode(raw)
 	if err != nil {
-		return err
+		return fmt.Errorf("not JSON: %w", err)
 	}
 	return s.Validate(v)
 }
 
-// Decode decodes raw, exactly one JSON value, as encoding/json does into
-// an any (numbers as float64: the validator types json.Number as a
-// string).
+// Decode decodes raw, exactly one JSON value, with numbers kept as
+// json.Number, so that re-encoding a value loses no precision.
 func Decode(raw []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
-		return nil, fmt.Errorf("not JSON: %w", err)
+		return nil, err
 	}
 	if _, err := d.Token(); err != io.EOF {
-		return nil, errors.New("not JSON: more than one value")
+		return nil, errors.New("more than one value")
 	}
 	return v, nil
 }
