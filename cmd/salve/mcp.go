@@ -171,6 +171,8 @@ func mcpHealFunc(s *streams, o *mcpOptions, storePath string, logger *slog.Logge
 	}
 }
 
+// isLoopback reports whether host (a name or an address, no port) is the
+// loopback interface.
 func isLoopback(host string) bool {
 	if host == "localhost" {
 		return true

@@ -206,3 +206,9 @@ func viewerRoutes(st *store.Store, token string, logger *slog.Logger) func(*http
 	}
 	return func(mux *http.ServeMux) { mux.Handle("/", v) }
 }
+
+// loopbackListen reports whether host:port listens on loopback only.
+func loopbackListen(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	return err == nil && isLoopback(host)
+}

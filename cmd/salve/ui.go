@@ -55,7 +55,7 @@ func uiRun(ctx context.Context, s *streams, o *uiOptions) error {
 	if err != nil {
 		return exitWith(exitBadInput, fmt.Errorf("ui: --listen %q: %w", o.Listen, err))
 	}
-	if ip := net.ParseIP(host); (ip == nil || !ip.IsLoopback()) && host != "localhost" && o.Token == "" {
+	if !isLoopback(host) && o.Token == "" {
 		return exitWith(exitBadInput, fmt.Errorf("ui: --listen %s is not a loopback address: set --token (or $SALVE_UI_TOKEN) to expose the viewer", o.Listen))
 	}
 	path := o.Store

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net"
 	"path/filepath"
 	"time"
 
@@ -164,17 +163,4 @@ func natsOptions(getenv func(string) string, name, ca string) []nats.Option {
 		opts = append(opts, nats.RootCAs(ca))
 	}
 	return opts
-}
-
-// loopbackListen reports whether host:port listens on loopback only.
-func loopbackListen(hostport string) bool {
-	host, _, err := net.SplitHostPort(hostport)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
