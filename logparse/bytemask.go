@@ -1,6 +1,10 @@
 package logparse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
+)
 
 // A byte mask is a 64-bit summary of the bytes a line holds: bit b&63 is
 // set for every byte b. A needle can only occur in a line whose mask
@@ -52,15 +56,18 @@ func anyIn(ns []needle, s string, m byteMask) bool {
 
 // Needles searched on every line.
 var (
-	ndTraceback = newNeedle("Traceback (")
-	ndPyFile    = newNeedle(`File "`)
-	ndMultiDef  = newNeedle("multiple definition of ")
-	ndLineWord  = newNeedle(": line ")
-	ndOK        = newNeedle("ok ")
+	ndTraceback  = newNeedle("Traceback (")
+	ndPyFile     = newNeedle(`File "`)
+	ndMultiDef   = newNeedle("multiple definition of ")
+	ndLineWord   = newNeedle(": line ")
+	ndOK         = newNeedle("ok ")
+	ndGoFile     = newNeedle(".go:")
+	ndErrorTrace = newNeedle("Error Trace:")
+	ndColon      = newNeedle(":")
 )
 
 // matchNeedle runs re on s only when s holds n; m is s's mask.
-func matchNeedle(s string, n needle, m byteMask, re interface{ FindStringSubmatch(string) []string }) []string {
+func matchNeedle(s string, n needle, m byteMask, re *lazyre.Regexp) []string {
 	if !n.in(s, m) {
 		return nil
 	}

@@ -173,7 +173,7 @@ func (g *goTest) line(p *parser, s string) bool {
 }
 
 func (g *goTest) indented(p *parser, s string) bool {
-	if m := matchIf(s, ".go:", reGoLine); m != nil && (g.failing != "" || g.running != "") {
+	if m := matchNeedle(s, ndGoFile, p.mask, reGoLine); m != nil && (g.failing != "" || g.running != "") {
 		if m[2] == "testing.go" {
 			if strings.HasPrefix(m[4], "panic: ") {
 				// A panic inside a fuzz target: its stack follows, indented.
@@ -209,11 +209,11 @@ func (g *goTest) indented(p *parser, s string) bool {
 	if last == nil {
 		return false
 	}
-	if m := matchIf(s, "Error Trace:", reGoTrace); m != nil {
+	if m := matchNeedle(s, ndErrorTrace, p.mask, reGoTrace); m != nil {
 		last.abs = own(m[1])
 		return true
 	}
-	if m := matchIf(s, ":", reGoTestify); m != nil {
+	if m := matchNeedle(s, ndColon, p.mask, reGoTestify); m != nil {
 		if strings.TrimSpace(last.msg) == "" || m[1] == "Error" && !strings.Contains(last.msg, "\n") {
 			last.msg = strings.TrimSpace(last.msg + "\n" + m[1] + ": " + m[2])
 		}

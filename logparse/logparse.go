@@ -379,15 +379,6 @@ func (p *parser) base() string {
 	return p.ctx.base
 }
 
-func containsAny(s string, subs []string) bool {
-	for _, x := range subs {
-		if strings.Contains(s, x) {
-			return true
-		}
-	}
-	return false
-}
-
 func normSeverity(s string) string {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "e", "error", "fatal error", "fatal", "err":

@@ -216,14 +216,6 @@ func byteThenDigit(s string, c byte) bool {
 	}
 }
 
-// matchIf runs re on s only when s contains hint, the cheap test first.
-func matchIf(s, hint string, re *lazyre.Regexp) []string {
-	if !strings.Contains(s, hint) {
-		return nil
-	}
-	return re.FindStringSubmatch(s)
-}
-
 // classRule is one rule of the shared message classifier: plain
 // lower-case keywords, checked first, then an optional regular expression.
 type classRule struct {
