@@ -601,23 +601,22 @@ func commonDir(files []string) string {
 // Context lines: make's directory changes, `cd dir && tool`, go vet.
 var (
 	reEnterDir = mustRe(`^(?:g?make|gmake)(?:\[\d+\])?: (Entering|Leaving) directory [` + "`'\"" + `](.+?)['"]$`)
-	reCmdLine  = mustRe(`^(\$ |\+ |> |##\[group\]Run |Run |\[command\]/bin/bash -c |/bin/sh -c )(.*)$`)
 	reCd       = mustRe(`(?:^|&&|;|\|\|)\s*(?:builtin )?cd\s+("[^"]+"|'[^']+'|[^\s;&|]+)\s*(?:&&|;|$)`)
 )
 
-// cmdLineStart is reCmdLine's prefix test, without the expression.
-func cmdLineStart(s string) bool {
-	switch s[0] {
-	case '$', '+', '>':
-		return s[1] == ' '
-	case '#':
-		return strings.HasPrefix(s, "##[group]Run ")
-	case 'R':
-		return strings.HasPrefix(s, "Run ")
-	case '[':
-		return strings.HasPrefix(s, "[command]/bin/bash -c ")
+// cmdPrefixes start the lines where CI systems and shells echo a command:
+// GitLab's "$ ", set -x's "+ ", "> ", GitHub Actions' "Run " (grouped or
+// not) and "[command]/bin/bash -c ", and "/bin/sh -c ".
+var cmdPrefixes = []string{"$ ", "+ ", "> ", "##[group]Run ", "Run ", "[command]/bin/bash -c ", "/bin/sh -c "}
+
+// cmdLinePrefix returns the command-echo prefix s starts with, or "".
+func cmdLinePrefix(s string) string {
+	for _, pre := range cmdPrefixes {
+		if strings.HasPrefix(s, pre) {
+			return pre
+		}
 	}
-	return strings.HasPrefix(s, "/bin/sh -c ")
+	return ""
 }
 
 func (p *parser) trackContext(s string) {
@@ -640,11 +639,8 @@ func (p *parser) trackContext(s string) {
 			p.enterDir(m[1] == "Entering", m[2])
 		}
 	case '$', '+', '>', '#', 'R', '[', '/':
-		if !cmdLineStart(s) {
-			break
-		}
-		if m := reCmdLine.FindStringSubmatch(s); m != nil {
-			p.commandLine(m[1], m[2])
+		if pre := cmdLinePrefix(s); pre != "" {
+			p.commandLine(pre, s[len(pre):])
 		}
 	case 'c':
 		// make echoes its recipes bare: "cd sub && go test ./..."
