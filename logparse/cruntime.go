@@ -77,15 +77,15 @@ func cRuntime(m *match) (contract.ErrorType, bool) {
 
 func cAssertPortable(m *match) (contract.ErrorType, bool) {
 	if m.get("file") == "" {
-		m.g[m.row.re.idx["file"]] = m.get("file2")
-		m.g[m.row.re.idx["line"]] = m.get("line2")
+		m.set("file", m.get("file2"))
+		m.set("line", m.get("line2"))
 	}
 	return contract.ErrLogic, true
 }
 
 func cTestFailure(m *match) (contract.ErrorType, bool) {
 	if m.get("line") == "" {
-		m.g[m.row.re.idx["line"]] = m.get("line2")
+		m.set("line", m.get("line2"))
 	}
 	return contract.ErrLogic, true
 }
@@ -95,7 +95,7 @@ func cTestFailure(m *match) (contract.ErrorType, bool) {
 // harnesses print it.
 func cTestLine(m *match) (contract.ErrorType, bool) {
 	if m.get("test") == "" {
-		m.g[m.row.re.idx["test"]] = m.get("test2")
+		m.set("test", m.get("test2"))
 	}
 	return contract.ErrLogic, true
 }

@@ -58,7 +58,7 @@ func swiftFatal(m *match) (contract.ErrorType, bool) {
 		if strings.HasSuffix(f[:strings.IndexByte(f, '/')], "Tests") {
 			dir = "Tests/"
 		}
-		m.g[m.row.re.idx["file"]] = dir + f
+		m.set("file", dir+f)
 	}
 	return contract.ErrLogic, true
 }

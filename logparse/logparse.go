@@ -298,7 +298,7 @@ func (p *parser) matchRows(s string) {
 		} else if r.hints != nil && !anyIn(r.hints, s, p.mask) {
 			continue
 		}
-		g := r.re.get().re.FindStringSubmatch(s)
+		g := r.re.FindStringSubmatch(s)
 		if g == nil {
 			continue
 		}

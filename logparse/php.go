@@ -40,7 +40,7 @@ func phpErrorStart(s string) bool {
 
 func phpClassify(m *match) (contract.ErrorType, bool) {
 	if m.get("line") == "" {
-		m.g[m.row.re.idx["line"]] = m.get("line2")
+		m.set("line", m.get("line2"))
 	}
 	if strings.HasPrefix(m.get("sev"), "Parse") {
 		return classifyMessage(m.get("msg"), contract.ErrSyntax), true

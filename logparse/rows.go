@@ -2,7 +2,6 @@ package logparse
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,32 +51,11 @@ type Row struct {
 	// (its start, say) before the regular expression.
 	Pre func(s string) bool
 
-	re    *rowRE
+	// re is compiled on first use, so that a start costs nothing for rows
+	// a log never reaches. Copies of a Row share it.
+	re    *lazyre.Regexp
 	hints []needle
 	need  byte
-}
-
-// rowRE is a row's expression, compiled on first use so that a start-up
-// costs nothing for rows a log never reaches. Copies of a Row share it.
-type rowRE struct {
-	once sync.Once
-	src  string
-	re   *regexp.Regexp
-	idx  map[string]int // named group -> index
-}
-
-// get compiles the expression once and returns it.
-func (x *rowRE) get() *rowRE {
-	x.once.Do(func() {
-		x.re = regexp.MustCompile(x.src)
-		x.idx = map[string]int{}
-		for i, n := range x.re.SubexpNames() {
-			if n != "" {
-				x.idx[n] = i
-			}
-		}
-	})
-	return x
 }
 
 // match is a row's match on one line.
@@ -93,10 +71,18 @@ type match struct {
 
 // get returns a named group, or "".
 func (m *match) get(name string) string {
-	if i, ok := m.row.re.get().idx[name]; ok && i < len(m.g) {
+	if i := m.row.re.SubexpIndex(name); i >= 0 && i < len(m.g) {
 		return m.g[i]
 	}
 	return ""
+}
+
+// set replaces a named group's text, for a Classify that reads the
+// location from another group; a name the pattern lacks is ignored.
+func (m *match) set(name, v string) {
+	if i := m.row.re.SubexpIndex(name); i >= 0 && i < len(m.g) {
+		m.g[i] = v
+	}
 }
 
 func (m *match) num(name string) int {
@@ -117,7 +103,7 @@ func register(rows ...*Row) {
 			panic(fmt.Sprintf("logparse: duplicate row %q", r.Name))
 		}
 		if r.Pattern != "" {
-			r.re = &rowRE{src: r.Pattern}
+			r.re = lazyre.New(r.Pattern)
 			r.need = needOf(r.Pattern)
 			if r.Hint != "" {
 				for _, h := range strings.Split(r.Hint, "|") {

@@ -25,9 +25,9 @@ func init() {
 func bashClassify(m *match) (contract.ErrorType, bool) {
 	if m.get("file") == "" {
 		// Use the second alternative's groups.
-		m.g[m.row.re.idx["file"]] = m.get("file2")
-		m.g[m.row.re.idx["line"]] = m.get("line2")
-		m.g[m.row.re.idx["msg"]] = m.get("msg2")
+		m.set("file", m.get("file2"))
+		m.set("line", m.get("line2"))
+		m.set("msg", m.get("msg2"))
 	}
 	if f := m.get("file"); strings.HasPrefix(f, "-") || f == "sh" || f == "bash" {
 		return "", false // bash -c: the line is in a command string, not a file
