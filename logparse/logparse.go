@@ -248,7 +248,8 @@ func (p *parser) feedOutput(out string) {
 			p.partial = own(out)
 			return
 		}
-		p.process(cleanLine(out[:i]))
+		m := maskOf(out[:i])
+		p.processMasked(cleanMasked(out[:i], m), m)
 		out = out[i+1:]
 	}
 }
