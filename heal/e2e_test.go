@@ -262,7 +262,7 @@ func TestHealLogicBug(t *testing.T) {
 		{"low confidence is rejected", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, fixed, 0.5)} },
 			outcome{outcome: heal.OutcomeRed, statuses: "rejected", lines: []string{"confidence 0.50 is below the threshold 0.70"}}},
 		{"worse is reverted", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, worse, 0.9)} },
-			outcome{outcome: heal.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: the build got worse", "the same fix was reverted in iteration 1"}}},
+			outcome{outcome: heal.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: it broke the lines it wrote", "the same fix was reverted in iteration 1"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := repoFrom(t, "logic-bug")
@@ -670,7 +670,7 @@ func TestHealByScriptedLLMInPythonAndC(t *testing.T) {
 				{"scripted llm fixes it", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}, scriptedFixer(t, tc.fixed, 0.9)} },
 					outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{tc.line + " → Fix: scripted fix"}}, true},
 				{"worse is reverted", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, tc.worse, 0.9)} },
-					outcome{outcome: heal.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: the build got worse"}}, false},
+					outcome{outcome: heal.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: it broke the lines it wrote"}}, false},
 			} {
 				t.Run(mode.name, func(t *testing.T) {
 					repo := repoWith(t, tc.files)

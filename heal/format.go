@@ -32,7 +32,10 @@ func unfixedReason(status, why string) string {
 
 // Outcomes of one tier's attempt at a file group (Attempt.Outcome).
 const (
-	AttemptAccepted      = "accepted"
+	AttemptAccepted = "accepted"
+	// AttemptReverted: accepted, written, then taken back after the
+	// verification build; Reason says what that build showed.
+	AttemptReverted      = "reverted"
 	AttemptRejected      = "rejected"
 	AttemptNoFix         = "no_fix"
 	AttemptError         = "error"
@@ -72,6 +75,8 @@ func attemptWhy(a Attempt, long bool) string {
 	switch a.Outcome {
 	case AttemptAccepted:
 		return "fix accepted by the gate"
+	case AttemptReverted:
+		return fmt.Sprintf("fix (confidence %.2f) accepted by the gate, then reverted: %s", a.Confidence, reason)
 	case AttemptRejected:
 		return fmt.Sprintf("fix (confidence %.2f) rejected by the gate: %s", a.Confidence, reason)
 	case AttemptNotConfigured:
@@ -125,8 +130,22 @@ func (b BugResult) Explain() []string {
 	switch {
 	case len(b.Attempts) == 0 && b.Reason != "":
 		out = append(out, "why: "+b.Reason)
-	case b.Status == StatusFailed && !strings.HasPrefix(b.Reason, "no fixer had a fix"):
+	case b.Status == StatusFailed && !strings.HasPrefix(b.Reason, "no fixer had a fix") && !revertShown(b):
 		out = append(out, "why: "+b.Reason)
 	}
 	return out
+}
+
+// revertShown reports whether b's attempts already say that its fix was
+// reverted and why.
+func revertShown(b BugResult) bool {
+	if !strings.HasPrefix(b.Reason, "reverted: ") {
+		return false
+	}
+	for _, a := range b.Attempts {
+		if a.Outcome == AttemptReverted {
+			return true
+		}
+	}
+	return false
 }

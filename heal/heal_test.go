@@ -195,7 +195,7 @@ func TestRunOutcomes(t *testing.T) {
 				}}}
 			},
 			outcome: OutcomeRed, statuses: []string{StatusFailed, StatusRejected},
-			bugReasons: []string{"reverted: the build got worse: 2 errors after the fix, 1 before", "the same fix was reverted in iteration 1"}},
+			bugReasons: []string{"reverted: it broke the lines it wrote: a.x:3: worse one", "the same fix was reverted in iteration 1"}},
 		{name: "max iterations", files: map[string]string{"a.x": "BUG\n\n\n\n\n\n\n\nBUG\n\n\n\n\n\n\nBUG\n"}, maxIter: 2,
 			fixers: func() []Fixer {
 				return []Fixer{&fakeFixer{name: "one", fix: func(in FixInput) (contract.FixResult, error) {
@@ -268,7 +268,7 @@ func TestPreviousAttemptInfoIsFedBack(t *testing.T) {
 		t.Errorf("first attempt has previous_attempt_info %v", f.seen[0].Request.PreviousAttemptInfo)
 	}
 	p := f.seen[1].Request.PreviousAttemptInfo
-	if p["outcome"] != "reverted" || !strings.Contains(fmt.Sprint(p["reason"]), "worse") || !strings.Contains(fmt.Sprint(p["diff"]), "+WORSE") {
+	if p["outcome"] != "reverted" || !strings.Contains(fmt.Sprint(p["reason"]), "broke the lines it wrote") || !strings.Contains(fmt.Sprint(p["diff"]), "+WORSE") {
 		t.Errorf("second attempt's previous_attempt_info = %v", p)
 	}
 	if !strings.Contains(f.seen[0].Request.FileSnippet, "   3 | BUG") {

@@ -52,8 +52,11 @@ func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput
 		return cur, "", err
 	}
 	after := r.parse(verify)
-	if why := worse(before, after, verify.ExitCode, fixes); why != "" {
-		r.revert(fixes, iter, why)
+	fixes, verify, after, err = r.keepProgress(ctx, iter, before, fixes, verify, after)
+	if err != nil {
+		return cur, "", err
+	}
+	if len(fixes) == 0 {
 		return cur, "", nil
 	}
 	if err := r.commit(ctx, iter, fixes, after); err != nil {
@@ -99,29 +102,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// worse says why the build after the fixes is worse than before, or "".
-// Worse means more errors, or a new error in a file the fixes changed.
-func worse(before, after []contract.BugReport, exit int, fixes []applied) string {
-	if exit == 0 {
-		return ""
-	}
-	if len(after) > len(before) {
-		return fmt.Sprintf("the build got worse: %d errors after the fix, %d before", len(after), len(before))
-	}
-	old := map[string]bool{}
-	for _, b := range before {
-		old[bugKey(b)] = true
-	}
-	changed := map[string]bool{}
-	for _, f := range fixes {
-		changed[f.path] = true
-	}
-	for _, b := range after {
-		if changed[b.FilePath] && !old[bugKey(b)] {
-			return "the build got worse: new error " + b.String()
-		}
-	}
-	return ""
+// reverted is a fix that was written, verified and taken back.
+type reverted struct {
+	iter int
+	why  string
 }
 
 // revert restores the original content of every applied fix and records
@@ -132,13 +116,18 @@ func (r *run) revert(fixes []applied, iter int, why string) {
 			r.o.Logger.Error("could not revert a fix", "path", f.path, "error", err)
 		}
 		if r.tried[f.path] == nil {
-			r.tried[f.path] = map[string]int{}
+			r.tried[f.path] = map[string]reverted{}
 		}
-		r.tried[f.path][hash(f.patched)] = iter
+		r.tried[f.path][hash(f.patched)] = reverted{iter: iter, why: why}
 		for _, i := range f.bugs {
 			b := &r.res.Bugs[i]
 			b.Status, b.Reason = StatusFailed, "reverted: "+why
 			b.Line = FormatFixLine(b.Bug, unfixedReason(StatusFailed, b.Reason))
+			if n := len(b.Attempts); n > 0 && b.Attempts[n-1].Outcome == AttemptAccepted {
+				// Attempts is shared by the group: copy before changing it.
+				b.Attempts = append([]Attempt(nil), b.Attempts...)
+				b.Attempts[n-1].Outcome, b.Attempts[n-1].Reason = AttemptReverted, why
+			}
 		}
 		r.prev[f.path] = attemptInfo(iter, f.result, "reverted", why, f.decision.Diff)
 	}

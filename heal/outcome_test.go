@@ -188,6 +188,9 @@ func TestExplain(t *testing.T) {
 			[]string{"message: m", "llm: failed: openai/gpt-4o: dial tcp: connection refused"}},
 		{"reverted", BugResult{Bug: contract.BugReport{Message: "m"}, Status: StatusFailed, Reason: "reverted: the build got worse", Attempts: []Attempt{{Fixer: "rules", Outcome: AttemptAccepted}}},
 			[]string{"message: m", "rules: fix accepted by the gate", "why: reverted: the build got worse"}},
+		{"reverted, said by its attempt", BugResult{Bug: contract.BugReport{Message: "m"}, Status: StatusFailed, Reason: "reverted: it broke the lines it wrote: a.go:3: undefined: x",
+			Attempts: []Attempt{{Fixer: "rules", Outcome: AttemptReverted, Confidence: 0.9, Reason: "it broke the lines it wrote: a.go:3: undefined: x"}}},
+			[]string{"message: m", "rules: fix (confidence 0.90) accepted by the gate, then reverted: it broke the lines it wrote: a.go:3: undefined: x"}},
 		{"skipped", BugResult{Bug: contract.BugReport{Message: "m"}, Status: StatusSkipped, Reason: "the file is outside the workspace"},
 			[]string{"message: m", "why: the file is outside the workspace"}},
 	}

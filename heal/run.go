@@ -162,8 +162,8 @@ type run struct {
 	res     *Results
 	ws      string // the workspace inside the heal worktree
 	iterT   map[string]float64
-	prev    map[string]map[string]any // previous_attempt_info per file
-	tried   map[string]map[string]int // reverted patched contents per file → iteration
+	prev    map[string]map[string]any      // previous_attempt_info per file
+	tried   map[string]map[string]reverted // reverted patched contents per file
 	fixedN  int
 	started time.Time
 	// added is true once the worktree exists.
@@ -187,7 +187,7 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
 	}
-	r := &run{o: o, prev: map[string]map[string]any{}, tried: map[string]map[string]int{}, started: o.Now()}
+	r := &run{o: o, prev: map[string]map[string]any{}, tried: map[string]map[string]reverted{}, started: o.Now()}
 	r.res = &Results{
 		RunID: o.RunID, Repo: o.Repo, Branch: o.Branch, Command: o.Command, MaxIterations: o.MaxIterations,
 		Timings: map[string]float64{}, StartedAt: contract.Timestamp(r.started), Commits: []Commit{}, Bugs: []BugResult{},

@@ -1,0 +1,130 @@
+package heal
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+// maxNamedErrors caps how many new errors a revert reason names.
+const maxNamedErrors = 3
+
+// judge says why one applied fix must be reverted after the verification
+// build, or "" when it made progress. A fix makes progress when at least
+// one report it targeted is gone and no line it wrote is now reported
+// with an error that was not there before. Errors elsewhere do not count
+// against it: a compiler that stops at the first error shows the next one
+// only once the first is fixed, and the next iteration is there for it.
+func judge(f applied, targets, before, after []contract.BugReport, exit int) string {
+	if exit == 0 {
+		return ""
+	}
+	if len(after) == 0 {
+		return "the build still fails and its log names no error to check the fix against"
+	}
+	if broke := brokenLines(f, before, after); len(broke) > 0 {
+		return "it broke the lines it wrote: " + namedErrors(broke)
+	}
+	for _, t := range targets {
+		if !stillThere(t, f.decision.Hunks, after) {
+			return ""
+		}
+	}
+	return "its target is still reported: " + namedErrors(targets)
+}
+
+// brokenLines returns the reports of the build after a fix that sit on a
+// line the fix wrote and were not reported before it (same error on the
+// line the old one moved to).
+func brokenLines(f applied, before, after []contract.BugReport) []contract.BugReport {
+	old := map[string]bool{}
+	for _, b := range before {
+		if b.FilePath == f.path {
+			lo, _ := mapLine(f.decision.Hunks, b.LineNumber)
+			old[fmt.Sprint(lo, "|", bugKey(b))] = true
+		}
+	}
+	var out []contract.BugReport
+	for _, a := range after {
+		if a.FilePath != f.path || old[fmt.Sprint(a.LineNumber, "|", bugKey(a))] {
+			continue
+		}
+		if wrote(f.decision.Hunks, a.LineNumber) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// wrote reports whether line of the patched file is one a hunk put there.
+func wrote(hunks []Hunk, line int) bool {
+	shift := 0
+	for _, h := range hunks {
+		lo := h.OldStart + shift
+		if len(h.New) > 0 && line >= lo && line < lo+len(h.New) {
+			return true
+		}
+		shift += len(h.New) - len(h.Old)
+	}
+	return false
+}
+
+// namedErrors lists reports as "file:line: message", a few at most.
+func namedErrors(bs []contract.BugReport) string {
+	parts := make([]string, 0, min(len(bs), maxNamedErrors)+1)
+	for i, b := range bs {
+		if i == maxNamedErrors {
+			parts = append(parts, fmt.Sprintf("and %d more", len(bs)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s:%d: %s", b.FilePath, b.LineNumber, firstLine(b.Message)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// keepProgress judges every applied fix against the verification build,
+// reverts those that made no progress and returns the ones to commit with
+// the build that verified them. When some fixes go and others stay, the
+// build is run again without the reverted ones, and the rest judged once
+// more against it; any failure then reverts them all.
+func (r *run) keepProgress(ctx context.Context, iter int, before []contract.BugReport, fixes []applied, verify contract.ExecutorOutput, after []contract.BugReport) ([]applied, contract.ExecutorOutput, []contract.BugReport, error) {
+	for round := 0; ; round++ {
+		var keep, drop []applied
+		var whys []string
+		for _, f := range fixes {
+			if why := judge(f, r.targets(f), before, after, verify.ExitCode); why != "" {
+				drop, whys = append(drop, f), append(whys, why)
+				continue
+			}
+			keep = append(keep, f)
+		}
+		for i, f := range drop {
+			r.revert([]applied{f}, iter, whys[i])
+		}
+		if len(drop) == 0 || len(keep) == 0 {
+			return keep, verify, after, nil
+		}
+		if round > 0 {
+			r.revert(keep, iter, "kept fixes did not hold once the others were reverted")
+			return nil, verify, after, nil
+		}
+		var err error
+		if verify, err = r.build(ctx, iter, StageVerify); err != nil {
+			r.revert(keep, iter, "the verification build could not run")
+			return nil, verify, after, err
+		}
+		after = r.parse(verify)
+		fixes = keep
+	}
+}
+
+// targets returns the reports a fix was made for.
+func (r *run) targets(f applied) []contract.BugReport {
+	out := make([]contract.BugReport, len(f.bugs))
+	for i, b := range f.bugs {
+		out[i] = r.res.Bugs[b].Bug
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+package heal
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+func TestJudge(t *testing.T) {
+	rep := func(file string, line int, typ, msg string) contract.BugReport {
+		return contract.BugReport{FilePath: file, LineNumber: line, ErrorType: contract.ErrorType(typ), Message: msg}
+	}
+	orig := "package kv\n\nfunc Key(n string, i int) string {\n\treturn strings.ToUpper(n) + strconv.Itoa(i)\n}\n"
+	// The import fix inserts two lines after line 1: line 4 becomes 6.
+	patched := "package kv\n\nimport \"strings\"\n\nfunc Key(n string, i int) string {\n\treturn strings.ToUpper(n) + strconv.Itoa(i)\n}\n"
+	fix := applied{path: "kv.go", decision: GateDecision{Hunks: LineDiff(orig, patched)}}
+	strs := rep("kv.go", 4, "TYPE_ERROR", "undefined: strings")
+	conv := rep("kv.go", 4, "TYPE_ERROR", "undefined: strconv")
+	for _, tc := range []struct {
+		name          string
+		targets       []contract.BugReport
+		before, after []contract.BugReport
+		exit          int
+		want          string // "" or a substring of the reason
+	}{
+		{"green", []contract.BugReport{strs}, []contract.BugReport{strs}, nil, 0, ""},
+		{"target gone, the next error shows", []contract.BugReport{strs}, []contract.BugReport{strs},
+			[]contract.BugReport{rep("kv.go", 6, "TYPE_ERROR", "undefined: strconv")}, 1, ""},
+		{"target gone, an error in another file shows", []contract.BugReport{strs}, []contract.BugReport{strs},
+			[]contract.BugReport{rep("other.go", 2, "SYNTAX", "expected ;")}, 1, ""},
+		{"one of two targets gone", []contract.BugReport{strs, conv}, []contract.BugReport{strs, conv},
+			[]contract.BugReport{rep("kv.go", 6, "TYPE_ERROR", "undefined: strconv")}, 1, ""},
+		{"target still there, moved by the fix", []contract.BugReport{strs}, []contract.BugReport{strs},
+			[]contract.BugReport{rep("kv.go", 6, "TYPE_ERROR", "undefined: strings")}, 1, "its target is still reported: kv.go:4: undefined: strings"},
+		{"a written line now fails", []contract.BugReport{strs}, []contract.BugReport{strs},
+			[]contract.BugReport{rep("kv.go", 3, "TYPE_ERROR", `"strings" imported and not used`)}, 1, `it broke the lines it wrote: kv.go:3: "strings" imported and not used`},
+		{"no report to judge by", []contract.BugReport{strs}, []contract.BugReport{strs}, nil, 1, "its log names no error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := judge(fix, tc.targets, tc.before, tc.after, tc.exit)
+			if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+				t.Errorf("judge = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestWrote(t *testing.T) {
+	hunks := LineDiff("a\nb\nc\nd\n", "a\nX\nY\nc\nd\nZ\n")
+	for line, want := range map[int]bool{1: false, 2: true, 3: true, 4: false, 5: false, 6: true} {
+		if got := wrote(hunks, line); got != want {
+			t.Errorf("wrote(%d) = %v, want %v", line, got, want)
+		}
+	}
+}
