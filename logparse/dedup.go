@@ -9,11 +9,30 @@ import (
 
 // places indexes reports by "file:line": the positions in the output of the
 // reports at that place, in order. Most places hold one report; a line
-// with two undefined names, or a linter's two rules, holds more.
-type places map[string][]int
+// with two undefined names, or a linter's two rules, holds more. The zero
+// value is not ready: use newPlaces.
+type places struct {
+	first map[string]int   // the first report at each place
+	more  map[string][]int // the others, for the few places that have more
+}
 
-// add records that out[i] is at key.
-func (ps places) add(key string, i int) { ps[key] = append(ps[key], i) }
+func newPlaces() places { return places{first: map[string]int{}} }
+
+// add records that out[i] is at key; the index keeps its own copy of key.
+func (ps *places) add(key string, i int) {
+	if _, ok := ps.first[key]; !ok {
+		ps.first[own(key)] = i
+		return
+	}
+	if ps.more == nil {
+		ps.more = map[string][]int{}
+	}
+	if more, ok := ps.more[key]; ok {
+		ps.more[key] = append(more, i)
+		return
+	}
+	ps.more[own(key)] = []int{i}
+}
 
 // find returns the index of the report at key that the one described by
 // col, typ and msg repeats, or -1 when it is a new error.
@@ -28,8 +47,15 @@ func (ps places) add(key string, i int) { ps[key] = append(ps[key], i) }
 // clang, go, rustc, tsc, ESLint, javac's caret), in their message (the
 // name that is undefined, the rule that fired), or in both, and both are
 // kept.
-func (ps places) find(out []contract.BugReport, key string, col int, typ contract.ErrorType, msg string) int {
-	for _, i := range ps[key] {
+func (ps *places) find(out []contract.BugReport, key string, col int, typ contract.ErrorType, msg string) int {
+	first, ok := ps.first[key]
+	if !ok {
+		return -1
+	}
+	if sameError(out[first], col, typ, msg) {
+		return first
+	}
+	for _, i := range ps.more[key] {
 		if sameError(out[i], col, typ, msg) {
 			return i
 		}
@@ -53,7 +79,7 @@ func placeKey(r contract.BugReport) string { return r.FilePath + ":" + strconv.I
 // once their paths have changed; a dropped report's test name goes to the
 // one kept, when it had none. It returns the reports kept and their index.
 func dedupe(out []contract.BugReport) ([]contract.BugReport, places) {
-	ps := places{}
+	ps := newPlaces()
 	kept := out[:0]
 	for _, r := range out {
 		k := placeKey(r)

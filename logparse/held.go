@@ -6,29 +6,45 @@ import "strings"
 const maxDetail = 12
 
 // held is a report whose detail lines are still being read (see
-// Row.Detail); the zero value holds nothing.
+// Row.Detail); the zero value holds nothing. The report is held by value,
+// so that a row's finding does not escape to the heap.
 type held struct {
-	f      *finding
+	on     bool
+	f      finding // the report, emitted when done
+	warn   int     // instead of f: 1 + the index in javaWarn of a javac warning, completed in place
 	detail func(f *finding, s string, n int) bool
-	n      int  // lines taken
-	emit   bool // emit the report when done (a javac warning waits for -Werror instead)
+	n      int // lines taken
 }
 
-// hold keeps f until detail turns a line down; f is then emitted when
-// emit is true, or left where it is (a javac warning, completed in place).
-func (p *parser) hold(f *finding, detail func(f *finding, s string, n int) bool, emit bool) {
+// hold keeps f until detail turns a line down, then emits it.
+func (p *parser) hold(f finding, detail func(f *finding, s string, n int) bool) {
 	p.release()
-	p.held = held{f: f, detail: detail, emit: emit}
+	p.held = held{on: true, f: f, detail: detail}
+}
+
+// holdWarn completes the javac warning javaWarn[i], which waits for
+// -Werror, with its detail lines.
+func (p *parser) holdWarn(i int, detail func(f *finding, s string, n int) bool) {
+	p.release()
+	p.held = held{on: true, warn: i + 1, detail: detail}
 }
 
 // readHeld offers the clean line s to the held report, if any, and reports
 // whether it took it. A line it turns down releases the report.
 func (p *parser) readHeld(s string) bool {
 	h := &p.held
-	if h.f == nil {
+	if !h.on {
 		return false
 	}
-	if h.n < maxDetail && h.detail(h.f, s, h.n) {
+	f := &h.f
+	if h.warn > 0 {
+		if h.warn > len(p.ctx.javaWarn) {
+			p.held = held{}
+			return false
+		}
+		f = &p.ctx.javaWarn[h.warn-1]
+	}
+	if h.n < maxDetail && h.detail(f, s, h.n) {
 		h.n++
 		return true
 	}
@@ -36,12 +52,15 @@ func (p *parser) readHeld(s string) bool {
 	return false
 }
 
-// release emits the held report, if any and if it is to be emitted.
+// release emits the held report, if any (a warning stays in javaWarn).
 func (p *parser) release() {
+	if !p.held.on {
+		return
+	}
 	h := p.held
 	p.held = held{}
-	if h.f != nil && h.emit {
-		p.emit(*h.f)
+	if h.warn == 0 {
+		p.emit(h.f)
 	}
 }
 

@@ -51,7 +51,7 @@ func javacClassify(m *match) (contract.ErrorType, bool) {
 			m.p.ctx.javaWarn = append(m.p.ctx.javaWarn, finding{file: own(m.get("file")), line: m.num("line"), col: m.num("col"),
 				typ: contract.ErrLinting, msg: own(msg), tool: m.row.Tool, sev: "warning", conf: 0.85, base: m.p.base(), row: m.row.Name})
 			if m.row.Detail != nil {
-				m.p.hold(&m.p.ctx.javaWarn[len(m.p.ctx.javaWarn)-1], m.row.Detail, false) // its caret gives its column
+				m.p.holdWarn(len(m.p.ctx.javaWarn)-1, m.row.Detail) // its caret gives its column
 			}
 		}
 		return "", false

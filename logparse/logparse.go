@@ -191,7 +191,7 @@ func newParser(opts Options) *parser {
 		opts:   opts,
 		res:    newResolver(opts.Root, opts.Workspace),
 		max:    opts.MaxReports,
-		places: places{},
+		places: newPlaces(),
 		syntax: map[string]int{},
 	}
 	if p.max <= 0 {
@@ -345,7 +345,7 @@ func (p *parser) matchRows(s string) {
 			}
 		}
 		if r.Detail != nil {
-			p.hold(&f, r.Detail, true)
+			p.hold(f, r.Detail)
 			return
 		}
 		p.emit(f)
@@ -452,7 +452,7 @@ func (p *parser) emit(f finding) {
 		t := own(f.test)
 		r.TestName = &t
 	}
-	p.places.add(own(key), len(p.out))
+	p.places.add(key, len(p.out))
 	p.out = append(p.out, r)
 }
 
