@@ -27,11 +27,8 @@ func (ps *places) add(key string, i int) {
 	if ps.more == nil {
 		ps.more = map[string][]int{}
 	}
-	if more, ok := ps.more[key]; ok {
-		ps.more[key] = append(more, i)
-		return
-	}
-	ps.more[own(key)] = []int{i}
+	k := own(key) // key itself is never stored: it can then stay off the heap
+	ps.more[k] = append(ps.more[k], i)
 }
 
 // find returns the index of the report at key that the one described by
