@@ -68,7 +68,7 @@ func TestDebitTakesAmount(t *testing.T) {
 		name: "unittest", tools: []string{"python3"}, typ: "python", runner: "unittest",
 		command: "python3 -m unittest discover -v",
 		files: map[string]string{
-			"ledger.py": "\"\"\"Running balances.\"\"\"\n\n\ndef credit(balance, amount):\n    return balance + amount\n\n\ndef debit(balance, amount):\n    return balance + amount\n",
+			"ledger.py":         "\"\"\"Running balances.\"\"\"\n\n\ndef credit(balance, amount):\n    return balance + amount\n\n\ndef debit(balance, amount):\n    return balance + amount\n",
 			"tests/__init__.py": "",
 			"tests/test_ledger.py": `import unittest
 
