@@ -1,6 +1,7 @@
 package logparse
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
@@ -142,6 +143,7 @@ var reCMake = lazyre.New(`^CMake (Error|Warning|Deprecation Warning)(?: \(dev\))
 type cmakeBlock struct {
 	f    *finding
 	seen bool
+	last string // file:line of the last error, for its cascade
 }
 
 func (c *cmakeBlock) line(p *parser, s string) bool {
@@ -175,6 +177,11 @@ func (c *cmakeBlock) line(p *parser, s string) bool {
 func (c *cmakeBlock) emit(p *parser) {
 	f := *c.f
 	c.f = nil
+	place := f.file + ":" + strconv.Itoa(f.line)
+	if place == c.last && strings.Contains(f.msg, "No SOURCES given to target") {
+		return // the cascade of the target's sources that could not be found, just reported
+	}
+	c.last = place
 	f.typ = classifyMessage(f.msg, contract.ErrTypeError)
 	if strings.Contains(f.msg, "Parse error") {
 		f.typ = contract.ErrSyntax

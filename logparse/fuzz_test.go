@@ -45,6 +45,9 @@ func FuzzParse(f *testing.F) {
 		{"C:\\ws\\a.cs(1,2): error CS1002: ; expected [C:\\ws\\a.csproj]\n  Failed T.t [1 ms]\n  Stack Trace:\n     at T.t() in C:\\ws\\t.cs:line 0\n", `C:\ws`},
 		{"/ws/T.swift:3: error: S.t : XCTAssertEqual failed\nA/B.swift:0: Fatal error: x\n", "/ws"},
 		{"1/1 Test #1: t ....***Failed  0.0 sec\n1: /ws/t.c:7: FAIL: x\na: /ws/t.c:9: main: Assertion `x' failed.\n", "/ws"},
+		// javac diagnostics held for their caret and notes, cut short.
+		{"A.java:1: error: x\n  y y\n    ^\n  symbol: z\nA.java:1: error: x\n  y y\n  ^\n", ""},
+		{"A.java:1: warning: [w] x\n\t^\nA.java:1: error: y\nerror: warnings found and -Werror specified\n", ""},
 	} {
 		f.Add(seed.log, seed.root)
 	}

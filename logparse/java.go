@@ -12,7 +12,7 @@ func init() {
 	register(
 		&Row{Name: "javac", Family: "java", Tool: "javac", Hint: ".java:",
 			Pattern:  `^(?P<file>[^\s:][^:]*\.java):(?P<line>\d+): (?P<sev>error|warning): (?P<msg>.*)$`,
-			Classify: javacClassify, Confidence: 0.95,
+			Classify: javacClassify, Detail: javacDetail, Confidence: 0.95,
 			Doc: "javac (and Gradle's compileJava): File.java:line: error: message"},
 		&Row{Name: "maven-compiler", Family: "java", Tool: "maven", Hint: ":[",
 			Pattern:  `^\[(?P<sev>ERROR|WARNING)\] (?:file:)?(?P<file>\S+\.(?:java|kt|scala|groovy)):\[(?P<line>\d+)(?:,(?P<col>\d+))?\] (?P<msg>.*)$`,
@@ -50,6 +50,9 @@ func javacClassify(m *match) (contract.ErrorType, bool) {
 		if len(m.p.ctx.javaWarn) < 200 {
 			m.p.ctx.javaWarn = append(m.p.ctx.javaWarn, finding{file: own(m.get("file")), line: m.num("line"), col: m.num("col"),
 				typ: contract.ErrLinting, msg: own(msg), tool: m.row.Tool, sev: "warning", conf: 0.85, base: m.p.base(), row: m.row.Name})
+			if m.row.Detail != nil {
+				m.p.holdWarn(len(m.p.ctx.javaWarn)-1, m.row.Detail) // its caret gives its column
+			}
 		}
 		return "", false
 	}

@@ -156,7 +156,8 @@ type parser struct {
 	res      *resolver
 	max      int
 	out      []contract.BugReport
-	seen     map[string]int
+	places   places         // the reports at each file:line, to find duplicates
+	held     held           // a report whose detail lines are being read
 	syntax   map[string]int // file -> line of its first SYNTAX report
 	handlers []handler
 	ctx      context
@@ -190,7 +191,7 @@ func newParser(opts Options) *parser {
 		opts:   opts,
 		res:    newResolver(opts.Root, opts.Workspace),
 		max:    opts.MaxReports,
-		seen:   map[string]int{},
+		places: newPlaces(),
 		syntax: map[string]int{},
 	}
 	if p.max <= 0 {
@@ -260,6 +261,9 @@ func (p *parser) process(s string) { p.processMasked(s, maskOf(s)) }
 // processMasked reads one clean line whose byte mask is m, or a superset
 // of it.
 func (p *parser) processMasked(s string, m byteMask) {
+	if p.readHeld(s) {
+		return
+	}
 	p.mask = m
 	p.errWord, p.rror = 0, 0
 	p.trackContext(s)
@@ -340,6 +344,10 @@ func (p *parser) matchRows(s string) {
 				f.conf, f.row = m.relocate.conf, m.relocate.row
 			}
 		}
+		if r.Detail != nil {
+			p.hold(f, r.Detail)
+			return
+		}
 		p.emit(f)
 		return
 	}
@@ -396,7 +404,8 @@ func normSeverity(s string) string {
 }
 
 // emit resolves a finding's path and adds it, unless it is outside the
-// workspace, a duplicate, or a cascade of an earlier error.
+// workspace, a duplicate of an earlier report (see places.find), or a
+// cascade of an earlier error.
 func (p *parser) emit(f finding) {
 	if len(p.out) >= p.max || f.line < 1 || !f.typ.Valid() {
 		return
@@ -408,8 +417,13 @@ func (p *parser) emit(f finding) {
 	if p.used != nil {
 		p.used[f.row]++
 	}
+	msg := strings.TrimRight(f.msg, " \t\n")
+	if len(msg) > maxMessage {
+		msg = msg[:maxMessage]
+	}
+	col := max(f.col, 0)
 	key := rel + ":" + strconv.Itoa(f.line)
-	if i, ok := p.seen[key]; ok {
+	if i := p.places.find(p.out, key, col, f.typ, msg); i >= 0 {
 		if p.out[i].TestName == nil && f.test != "" {
 			t := own(f.test)
 			p.out[i].TestName = &t
@@ -430,22 +444,15 @@ func (p *parser) emit(f finding) {
 		conf *= 0.7
 	}
 	conf = math.Round(conf*100) / 100
-	msg := strings.TrimRight(f.msg, " \t\n")
-	if len(msg) > maxMessage {
-		msg = msg[:maxMessage]
-	}
 	r := contract.BugReport{
 		FilePath: own(rel), LineNumber: f.line, ErrorType: f.typ, Message: own(msg),
-		ConfidenceScore: &conf, Column: f.col, Tool: f.tool, Rule: own(f.rule), Severity: f.sev,
-	}
-	if r.Column < 0 {
-		r.Column = 0
+		ConfidenceScore: &conf, Column: col, Tool: f.tool, Rule: own(f.rule), Severity: f.sev,
 	}
 	if f.test != "" {
 		t := own(f.test)
 		r.TestName = &t
 	}
-	p.seen[own(key)] = len(p.out)
+	p.places.add(key, len(p.out))
 	p.out = append(p.out, r)
 }
 
@@ -457,6 +464,7 @@ func (p *parser) finish() []contract.BugReport {
 		p.process(p.partial)
 		p.partial = ""
 	}
+	p.release()
 	for _, h := range p.handlers {
 		h.flush(p)
 	}
@@ -493,17 +501,7 @@ func (p *parser) relocate() {
 	if !changed {
 		return
 	}
-	seen := map[string]bool{}
-	out := p.out[:0]
-	for _, r := range p.out {
-		k := r.FilePath + ":" + strconv.Itoa(r.LineNumber)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, r)
-	}
-	p.out = out
+	p.out, p.places = dedupe(p.out)
 }
 
 // unifyBases gives a bare file name the directory that another report of

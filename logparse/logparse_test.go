@@ -210,8 +210,7 @@ func checkValid(t testing.TB, rs []contract.BugReport) {
 	if rs == nil {
 		t.Fatal("nil result; want an empty slice")
 	}
-	seen := map[string]bool{}
-	for _, r := range rs {
+	for i, r := range rs {
 		if r.LineNumber < 1 || !r.ErrorType.Valid() || r.FilePath == "" || strings.Contains(r.FilePath, `\`) {
 			t.Fatalf("invalid report %+v", r)
 		}
@@ -221,11 +220,11 @@ func checkValid(t testing.TB, rs []contract.BugReport) {
 		if r.Column < 0 {
 			t.Fatalf("negative column in %+v", r)
 		}
-		k := r.FilePath + ":" + itoa(r.LineNumber)
-		if seen[k] {
-			t.Fatalf("duplicate report for %s", k)
+		for _, e := range rs[:i] {
+			if e.FilePath == r.FilePath && e.LineNumber == r.LineNumber && sameError(e, r.Column, r.ErrorType, r.Message) {
+				t.Fatalf("duplicate report for %s:%d: %q", r.FilePath, r.LineNumber, r.Message)
+			}
 		}
-		seen[k] = true
 	}
 }
 

@@ -50,6 +50,11 @@ type Row struct {
 	// Pre, when set, replaces Hint: a cheap test of the line's shape
 	// (its start, say) before the regular expression.
 	Pre func(s string) bool
+	// Detail, when set, reads the lines after a match that belong to its
+	// report (javac's source line and caret): the report is held until
+	// Detail turns a line down, which is then read as usual. n counts the
+	// lines Detail has taken, at most maxDetail.
+	Detail func(f *finding, s string, n int) bool
 
 	// re is compiled on first use, so that a start costs nothing for rows
 	// a log never reaches. Copies of a Row share it.

@@ -188,41 +188,71 @@ func ScoreCase(dir string) (CaseScore, error) {
 	return Compare(meta, want, got), nil
 }
 
-// Compare scores reports against the expected ones.
+// Compare scores reports against the expected ones. Both sides are
+// counted per (file_path, line_number): a line with two expected errors
+// wants two reports there. At each place the reports are paired with the
+// expected errors of the same type first, then with the others (a wrong
+// type); the expected errors left over are missed, the reports left over
+// extra.
 func Compare(meta CaseMeta, want []Expected, got []contract.BugReport) CaseScore {
 	cs := CaseScore{Family: meta.Family, Synthetic: meta.Synthetic, Expected: len(want), Found: len(got)}
 	key := func(f string, l int) string { return f + ":" + strconv.Itoa(l) }
-	gotBy := map[string]contract.ErrorType{}
+	gotBy := map[string][]contract.ErrorType{}
 	for _, r := range got {
-		gotBy[key(r.FilePath, r.LineNumber)] = r.ErrorType
+		k := key(r.FilePath, r.LineNumber)
+		gotBy[k] = append(gotBy[k], r.ErrorType)
 	}
-	wantBy := map[string]bool{}
+	var places []string
+	wantBy := map[string][]contract.ErrorType{}
 	for _, w := range want {
 		k := key(w.FilePath, w.LineNumber)
-		if wantBy[k] {
-			cs.Expected-- // one report per (file, line): the parser collapses the rest
-			continue
+		if _, ok := wantBy[k]; !ok {
+			places = append(places, k)
 		}
-		wantBy[k] = true
-		t, ok := gotBy[k]
-		if !ok {
-			cs.Missed = append(cs.Missed, k+" "+string(w.ErrorType))
-			continue
+		wantBy[k] = append(wantBy[k], w.ErrorType)
+	}
+	for _, k := range places {
+		left := append([]contract.ErrorType(nil), gotBy[k]...)
+		var unpaired []contract.ErrorType
+		for _, t := range wantBy[k] {
+			if i := indexType(left, t); i >= 0 {
+				left = append(left[:i], left[i+1:]...)
+				cs.Hits++
+				cs.TypeOK++
+				continue
+			}
+			unpaired = append(unpaired, t)
 		}
-		cs.Hits++
-		if t == w.ErrorType {
-			cs.TypeOK++
-		} else {
-			cs.WrongType = append(cs.WrongType, fmt.Sprintf("%s got %s want %s", k, t, w.ErrorType))
+		for _, t := range unpaired {
+			if len(left) == 0 {
+				cs.Missed = append(cs.Missed, k+" "+string(t))
+				continue
+			}
+			cs.Hits++
+			cs.WrongType = append(cs.WrongType, fmt.Sprintf("%s got %s want %s", k, left[0], t))
+			left = left[1:]
 		}
+		gotBy[k] = left
 	}
 	for _, r := range got {
-		if k := key(r.FilePath, r.LineNumber); !wantBy[k] {
-			cs.Extra = append(cs.Extra, k+" "+string(r.ErrorType))
+		k := key(r.FilePath, r.LineNumber)
+		if left := gotBy[k]; len(left) > 0 {
+			cs.Extra = append(cs.Extra, k+" "+string(left[0]))
+			gotBy[k] = left[1:]
 		}
 	}
 	cs.Exact = len(cs.Missed) == 0 && len(cs.Extra) == 0 && len(cs.WrongType) == 0
 	return cs
+}
+
+// indexType returns the index of t in ts, or -1.
+func indexType(ts []contract.ErrorType, t contract.ErrorType) int {
+	for i, x := range ts {
+		if x == t {
+			return i
+		}
+	}
+	return -1
 }
 
 // Text renders the scorecard for people: totals, then the cases that were

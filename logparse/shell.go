@@ -33,6 +33,9 @@ func bashClassify(m *match) (contract.ErrorType, bool) {
 		return "", false // bash -c: the line is in a command string, not a file
 	}
 	msg := m.get("msg")
+	if len(msg) > 1 && msg[0] == '`' && msg[len(msg)-1] == '\'' {
+		return "", false // the source line bash quotes after a syntax error: not an error of its own
+	}
 	switch {
 	case strings.Contains(msg, "syntax error") || strings.Contains(msg, "unexpected end of file") || strings.Contains(msg, "unexpected EOF"):
 		return contract.ErrSyntax, true

@@ -18,7 +18,9 @@ type ClassFigures struct {
 	Passed       int `json:"passed"`
 	Healed       int `json:"healed"`
 	FalseSuccess int `json:"false_success"`
-	Untouched    int `json:"untouched"`
+	// TestEdited counts the heals whose commits change a test file.
+	TestEdited int `json:"test_edited"`
+	Untouched  int `json:"untouched"`
 	// Committed counts the cases where heal committed something; Minimal
 	// those of them whose every changed line is near a planted line.
 	Committed  int     `json:"committed"`
@@ -28,9 +30,9 @@ type ClassFigures struct {
 }
 
 // Summarize sums results per class, in the order mechanical, suggestion,
-// needs_llm, control, then a total row named "all".
+// needs_llm, flaky, control, then a total row named "all".
 func Summarize(results []Result) []ClassFigures {
-	order := []string{ClassMechanical, ClassSuggestion, ClassNeedsLLM, ClassControl}
+	order := append([]string(nil), classes...)
 	by := map[string]*ClassFigures{}
 	for _, c := range order {
 		by[c] = &ClassFigures{Class: c}
@@ -52,6 +54,7 @@ func Summarize(results []Result) []ClassFigures {
 			g.Passed += b2i(r.Pass)
 			g.Healed += b2i(r.Healed)
 			g.FalseSuccess += b2i(r.FalseSuccess)
+			g.TestEdited += b2i(r.TestEdited)
 			g.Untouched += b2i(r.Untouched)
 			g.Committed += b2i(r.Commits > 0)
 			g.Minimal += b2i(r.Commits > 0 && r.Minimal)
@@ -94,13 +97,13 @@ func WriteTable(w io.Writer, results []Result) error {
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "class\tcases\tpassed\thealed\tfalse success\tuntouched\tminimal/committed\tempty branch left\tskipped\tmean seconds")
+	fmt.Fprintln(tw, "class\tcases\tpassed\thealed\tfalse success\ttests edited\tuntouched\tminimal/committed\tempty branch left\tskipped\tmean seconds")
 	for _, f := range Summarize(results) {
 		mean := 0.0
 		if f.Cases > 0 {
 			mean = f.Seconds / float64(f.Cases)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%d\t%d\t%.1f\n", f.Class, f.Cases, f.Passed, f.Healed, f.FalseSuccess, f.Untouched, f.Minimal, f.Committed, f.BranchLeft, f.Skipped, mean)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%d\t%d\t%.1f\n", f.Class, f.Cases, f.Passed, f.Healed, f.FalseSuccess, f.TestEdited, f.Untouched, f.Minimal, f.Committed, f.BranchLeft, f.Skipped, mean)
 	}
 	return tw.Flush()
 }

@@ -39,10 +39,16 @@ const (
 	ClassSuggestion = "suggestion"
 	// ClassNeedsLLM: a logic bug; no deterministic tier can fix it.
 	ClassNeedsLLM = "needs_llm"
+	// ClassFlaky: a test that fails once and passes when re-run; nothing
+	// is to be fixed.
+	ClassFlaky = "flaky"
 	// ClassControl: a control case (already green, or an environment
 	// failure).
 	ClassControl = "control"
 )
+
+// classes lists the classes in the order of the figures.
+var classes = []string{ClassMechanical, ClassSuggestion, ClassNeedsLLM, ClassFlaky, ClassControl}
 
 // What a case expects of heal.
 const (
@@ -54,7 +60,21 @@ const (
 	// ExpectEnvironment: the build fails because of its environment; heal
 	// exits 3 and commits nothing.
 	ExpectEnvironment = "environment"
+	// ExpectFlaky: a test fails on the first run and passes when re-run;
+	// heal says so (exit 5) and commits nothing.
+	ExpectFlaky = "flaky"
+	// ExpectRed: heal cannot fix the build and says so (exit 1), and
+	// whatever it committed touches no test file. It is what a needs_llm
+	// case expects when no LLM provider is configured ([Case.WithoutLLM]).
+	ExpectRed = "red"
 )
+
+// expectations lists the valid values of Case.Expect.
+var expectations = []string{ExpectHealed, ExpectGreen, ExpectEnvironment, ExpectFlaky, ExpectRed}
+
+// exitFlaky is salve heal's exit status when every failure was a flaky
+// test.
+const exitFlaky = 5
 
 // Case is one broken project of the corpus, read from case.json.
 type Case struct {
@@ -64,12 +84,20 @@ type Case struct {
 	Dir string `json:"-"`
 	// Language is the project's main language.
 	Language string `json:"language"`
-	// Class is mechanical, suggestion, needs_llm or control.
+	// Class is mechanical, suggestion, needs_llm, flaky or control.
 	Class string `json:"class"`
 	// Command is the shell command that must pass once healed.
 	Command string `json:"command"`
-	// Expect is healed, green or environment.
+	// Expect is healed, green, environment, flaky or red.
 	Expect string `json:"expect"`
+	// WithoutLLM, when set, is what the case expects instead of Expect
+	// when no LLM provider is configured (red, for a logic bug).
+	WithoutLLM string `json:"without_llm,omitempty"`
+	// TestsEditable says a heal may change test files (the planted slip is
+	// in a test). Otherwise a heal that exits 0 with a commit touching a
+	// test file is a false success: it made the tests pass by changing
+	// them.
+	TestsEditable bool `json:"tests_editable,omitempty"`
 	// Tools are the programs the command needs; a case whose tool is
 	// missing is skipped.
 	Tools []string `json:"tools"`
@@ -143,15 +171,14 @@ func LoadCase(dir string) (Case, error) {
 }
 
 func (c Case) check() error {
-	switch c.Class {
-	case ClassMechanical, ClassSuggestion, ClassNeedsLLM, ClassControl:
-	default:
-		return fmt.Errorf("class %q: want mechanical, suggestion, needs_llm or control", c.Class)
+	if !oneOf(c.Class, classes) {
+		return fmt.Errorf("class %q: want one of %s", c.Class, strings.Join(classes, ", "))
 	}
-	switch c.Expect {
-	case ExpectHealed, ExpectGreen, ExpectEnvironment:
-	default:
-		return fmt.Errorf("expect %q: want healed, green or environment", c.Expect)
+	if !oneOf(c.Expect, expectations) {
+		return fmt.Errorf("expect %q: want one of %s", c.Expect, strings.Join(expectations, ", "))
+	}
+	if c.WithoutLLM != "" && !oneOf(c.WithoutLLM, expectations) {
+		return fmt.Errorf("without_llm %q: want one of %s", c.WithoutLLM, strings.Join(expectations, ", "))
 	}
 	if c.Command == "" {
 		return errors.New("no command")
@@ -172,6 +199,24 @@ func (c Case) check() error {
 	return nil
 }
 
+func oneOf(s string, set []string) bool {
+	for _, x := range set {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Expectation returns what the case expects of heal: WithoutLLM when it
+// is set and no LLM provider is configured, else Expect.
+func (c Case) Expectation(llm bool) string {
+	if !llm && c.WithoutLLM != "" {
+		return c.WithoutLLM
+	}
+	return c.Expect
+}
+
 // Options configure a scoring run.
 type Options struct {
 	// Salve and GitAgent are the binaries to run.
@@ -180,8 +225,12 @@ type Options struct {
 	Isolation string
 	// Env is the environment of salve and of the check builds; LLM
 	// provider variables are removed from it, so only the deterministic
-	// tiers run. Nil means the process's environment.
+	// tiers run, unless KeepLLM is set. Nil means the process's
+	// environment.
 	Env []string
+	// KeepLLM keeps the LLM provider variables of Env, so a configured
+	// provider's tier runs and cases are held to Expect, not WithoutLLM.
+	KeepLLM bool
 	// Timeout bounds each heal and each check build; zero means 10 min.
 	Timeout time.Duration
 	// WorkDir is where the throw-away repositories go; empty means a new
@@ -194,7 +243,9 @@ type Result struct {
 	Case     string `json:"case"`
 	Language string `json:"language"`
 	Class    string `json:"class"`
-	Expect   string `json:"expect"`
+	// Expect is the expectation the case was held to (see
+	// Case.Expectation).
+	Expect string `json:"expect"`
 	// Skipped says why the case did not run (a missing tool); the other
 	// fields are then empty.
 	Skipped string `json:"skipped,omitempty"`
@@ -205,8 +256,11 @@ type Result struct {
 	// Healed: a fresh clone of the heal branch passes the command.
 	Healed bool `json:"healed"`
 	// FalseSuccess: heal exited 0 but a fresh clone of what it left does
-	// not pass the command.
+	// not pass the command, or its commits change a test file (unless the
+	// case allows it).
 	FalseSuccess bool `json:"false_success"`
+	// TestEdited: heal's commits change a test file.
+	TestEdited bool `json:"test_edited"`
 	// Untouched: HEAD, the index, the status, the branches (other than
 	// heal branches) and every file of the user's checkout are unchanged.
 	Untouched bool `json:"untouched"`
@@ -216,7 +270,8 @@ type Result struct {
 	// on it.
 	BranchLeft bool `json:"branch_left"`
 	// Pass: the case met its expectation (healed and minimal; green with
-	// nothing committed; exit 3 with nothing committed), safely.
+	// nothing committed; exit 3 with nothing committed; exit 5 with
+	// nothing committed; exit 1 with no test file changed), safely.
 	Pass    bool     `json:"pass"`
 	Seconds float64  `json:"seconds"`
 	Notes   []string `json:"notes,omitempty"`
@@ -235,7 +290,9 @@ func Run(ctx context.Context, cases []Case, o Options) ([]Result, error) {
 	if o.Env == nil {
 		o.Env = os.Environ()
 	}
-	o.Env = withoutLLM(o.Env)
+	if !o.KeepLLM {
+		o.Env = withoutLLM(o.Env)
+	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Minute
 	}
@@ -274,7 +331,8 @@ func withoutLLM(env []string) []string {
 // One scores one case. The error is non-nil only when the scorer itself
 // cannot work (no git, a folder it cannot write).
 func One(ctx context.Context, c Case, o Options) (Result, error) {
-	r := Result{Case: c.Name, Language: c.Language, Class: c.Class, Expect: c.Expect}
+	expect := c.Expectation(o.KeepLLM)
+	r := Result{Case: c.Name, Language: c.Language, Class: c.Class, Expect: expect}
 	for _, t := range c.Tools {
 		if _, err := exec.LookPath(t); err != nil {
 			r.Skipped = t + " is not installed"
@@ -282,7 +340,10 @@ func One(ctx context.Context, c Case, o Options) (Result, error) {
 		}
 	}
 	if o.Env == nil {
-		o.Env = withoutLLM(os.Environ())
+		o.Env = os.Environ()
+		if !o.KeepLLM {
+			o.Env = withoutLLM(o.Env)
+		}
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 10 * time.Minute
@@ -350,12 +411,15 @@ func One(ctx context.Context, c Case, o Options) (Result, error) {
 		}
 	}
 	code, out, e := runCmd(ctx, clone, env, o.Timeout, "sh", "-c", c.Command)
+	if code != 0 && expect == ExpectFlaky {
+		// A flaky test passes when run again.
+		code, out, e = runCmd(ctx, clone, env, o.Timeout, "sh", "-c", c.Command)
+	}
 	passes := code == 0
-	if !passes && c.Expect == ExpectHealed {
+	if !passes && expect == ExpectHealed {
 		r.Notes = append(r.Notes, "the heal branch fails: "+lastLine(out+e))
 	}
 	r.Healed = passes && r.Commits > 0
-	r.FalseSuccess = exit == 0 && !passes
 
 	r.Minimal = true
 	if r.Commits > 0 {
@@ -364,17 +428,28 @@ func One(ctx context.Context, c Case, o Options) (Result, error) {
 			r.Minimal = false
 			r.Notes = append(r.Notes, why)
 		}
+		for _, f := range changedFiles(diff) {
+			if IsTestFile(f) {
+				r.TestEdited = true
+				r.Notes = append(r.Notes, "heal changed the test file "+f)
+			}
+		}
 	}
-	switch c.Expect {
+	r.FalseSuccess = exit == 0 && (!passes || r.TestEdited && !c.TestsEditable)
+	switch expect {
 	case ExpectHealed:
 		r.Pass = r.Healed && r.Minimal && exit == 0
 	case ExpectGreen:
 		r.Pass = exit == 0 && r.Commits == 0
 	case ExpectEnvironment:
 		r.Pass = exit == 3 && r.Commits == 0
+	case ExpectFlaky:
+		r.Pass = exit == exitFlaky && r.Commits == 0 && passes
+	case ExpectRed:
+		r.Pass = exit == 1 && !r.TestEdited
 	}
 	r.Pass = r.Pass && r.Untouched && !r.FalseSuccess
-	if !r.Pass && exit != 0 && exit != 1 && exit != 3 {
+	if !r.Pass && exit != 0 && exit != 1 && exit != 3 && exit != exitFlaky {
 		r.Notes = append(r.Notes, fmt.Sprintf("salve heal exited %d: %s", exit, lastLine(stderr)))
 	}
 	return r, nil
@@ -525,6 +600,53 @@ func (s state) diff(t state) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// changedFiles lists the files of a git diff, in order.
+func changedFiles(diff string) []string {
+	var out []string
+	for _, l := range strings.Split(diff, "\n") {
+		if m := diffFile.FindStringSubmatch(l); m != nil {
+			out = append(out, m[2])
+		}
+	}
+	return out
+}
+
+// testFileRules say which repository paths are test files, one
+// convention per row.
+var testFileRules = []struct {
+	convention string
+	match      func(p, base string) bool
+}{
+	{"Go: *_test.go", func(_, b string) bool { return strings.HasSuffix(b, "_test.go") }},
+	{"Python: test_*.py, *_test.py, conftest.py", func(_, b string) bool {
+		return strings.HasSuffix(b, ".py") && (strings.HasPrefix(b, "test_") || strings.HasSuffix(b, "_test.py") || b == "conftest.py")
+	}},
+	{"JavaScript and TypeScript: *.test.*, *.spec.*", func(_, b string) bool {
+		return strings.Contains(b, ".test.") || strings.Contains(b, ".spec.")
+	}},
+	{"a tests/, test/ or __tests__/ folder (Python, Rust, JavaScript, C)", func(p, _ string) bool {
+		for _, d := range strings.Split(p, "/")[:strings.Count(p, "/")] {
+			if d == "tests" || d == "test" || d == "__tests__" {
+				return true
+			}
+		}
+		return false
+	}},
+	{"Maven and Gradle: src/test/", func(p, _ string) bool { return strings.HasPrefix(p, "src/test/") || strings.Contains(p, "/src/test/") }},
+}
+
+// IsTestFile reports whether the repository path p (forward slashes) is a
+// test file by the conventions of testFileRules.
+func IsTestFile(p string) bool {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	for _, r := range testFileRules {
+		if r.match(p, base) {
+			return true
+		}
+	}
+	return false
 }
 
 var (

@@ -31,7 +31,8 @@ func buildBins(t *testing.T) (salve, agent string) {
 }
 
 // TestCorpusLoads: every case of the corpus is well formed, the corpus
-// covers the six languages and the three classes, and has both controls.
+// covers the seven languages and every class, and has both controls, a
+// flaky case and logic bugs that must stay red without an LLM.
 func TestCorpusLoads(t *testing.T) {
 	cases, err := Load(corpus)
 	if err != nil {
@@ -51,13 +52,18 @@ func TestCorpusLoads(t *testing.T) {
 			t.Errorf("no %s case", l)
 		}
 	}
-	for _, c := range []string{ClassMechanical, ClassSuggestion, ClassNeedsLLM, ClassControl} {
+	for _, c := range []string{ClassMechanical, ClassSuggestion, ClassNeedsLLM, ClassFlaky, ClassControl} {
 		if classes[c] == 0 {
 			t.Errorf("no %s case", c)
 		}
 	}
-	if expects[ExpectGreen] == 0 || expects[ExpectEnvironment] == 0 {
+	if expects[ExpectGreen] == 0 || expects[ExpectEnvironment] == 0 || expects[ExpectFlaky] == 0 {
 		t.Errorf("controls missing: %v", expects)
+	}
+	for _, c := range cases {
+		if c.Class == ClassNeedsLLM && c.Expectation(false) != ExpectRed {
+			t.Errorf("%s: a logic bug must be expected red without an LLM (without_llm)", c.Name)
+		}
 	}
 }
 
@@ -72,10 +78,11 @@ func TestFastSubset(t *testing.T) {
 		t.Skip("builds salve and runs real builds")
 	}
 	salve, agent := buildBins(t)
-	// The case -> whether it must pass. Cases marked false must stay red
-	// (a logic bug), or are run for safety only (nil): the rules tier of
-	// the day decides whether they heal.
-	yes, no := true, false
+	// The case -> whether it must pass, or nil for cases run for safety
+	// only: the rules tier of the day decides whether they heal, and
+	// whether heal reports a flaky test (exit 5) yet. A logic bug passes
+	// by staying red with no test edited.
+	yes := true
 	want := map[string]*bool{
 		"control-go-green":        &yes,
 		"control-go-env":          &yes,
@@ -83,7 +90,9 @@ func TestFastSubset(t *testing.T) {
 		"go-unused-import":        &yes,
 		"c-missing-semicolon":     &yes,
 		"py-tab-indent":           nil,
-		"go-logic":                &no,
+		"go-logic":                &yes,
+		"go-test-failure-in-code": &yes,
+		"go-flaky":                nil,
 	}
 	all, err := Load(corpus)
 	if err != nil {
@@ -153,6 +162,7 @@ func TestLoadCaseRejects(t *testing.T) {
 		{"escaping path", `{"class":"mechanical","expect":"healed","command":"true","defects":[{"file":"../a","line":1}]}`, "bad defect"},
 		{"missing file", `{"class":"mechanical","expect":"healed","command":"true","defects":[{"file":"b","line":1}]}`, "defect file"},
 		{"unknown field", `{"class":"mechanical","expect":"healed","command":"true","oops":1}`, "unknown field"},
+		{"bad expectation without an LLM", `{"class":"needs_llm","expect":"healed","without_llm":"grey","command":"true","defects":[{"file":"a","line":1}]}`, "without_llm"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -273,5 +283,158 @@ func TestLoadRefusesMissingDefectFile(t *testing.T) {
 	}
 	if cs, err := Load(dir); err != nil || len(cs) != 1 {
 		t.Errorf("with the file kept as .go.input: %v, %d cases", err, len(cs))
+	}
+}
+
+func TestIsTestFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		"page_test.go":                            true,
+		"internal/money/round_test.go":            true,
+		"page.go":                                 false,
+		"tests/test_leapyear.py":                  true,
+		"test_roman.py":                           true,
+		"pkg/roman_test.py":                       true,
+		"conftest.py":                             true,
+		"leapyear.py":                             false,
+		"src/chunk.test.js":                       true,
+		"src/cart.spec.ts":                        true,
+		"src/__tests__/cart.js":                   true,
+		"test/manifest.js":                        true,
+		"src/chunk.js":                            false,
+		"src/test/java/com/acme/RangeTest.java":   true,
+		"core/src/test/kotlin/RangeTest.kt":       true,
+		"src/main/java/com/acme/range/Range.java": false,
+		"tests/integration.rs":                    true,
+		"src/lib.rs":                              false,
+		"contest.py":                              false,
+		"latest/notes.go":                         false,
+	} {
+		if got := IsTestFile(p); got != want {
+			t.Errorf("IsTestFile(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestExpectation(t *testing.T) {
+	c := Case{Expect: ExpectHealed, WithoutLLM: ExpectRed}
+	if c.Expectation(false) != ExpectRed || c.Expectation(true) != ExpectHealed {
+		t.Errorf("Expectation = %q without, %q with an LLM", c.Expectation(false), c.Expectation(true))
+	}
+	if (Case{Expect: ExpectFlaky}).Expectation(false) != ExpectFlaky {
+		t.Error("a case without without_llm keeps its expectation")
+	}
+}
+
+// TestCorpusFixesLeaveTestsAlone: no reference fix changes a test file
+// unless its case allows it, so a heal held to "no test edited" can pass.
+func TestCorpusFixesLeaveTestsAlone(t *testing.T) {
+	cases, err := Load(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		fixed := filepath.Join(c.Dir, "fixed")
+		_ = filepath.WalkDir(fixed, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(fixed, p)
+			if IsTestFile(filepath.ToSlash(rel)) && !c.TestsEditable {
+				t.Errorf("%s: the reference fix changes the test file %s", c.Name, rel)
+			}
+			return nil
+		})
+	}
+}
+
+// fakeSalve is a stand-in for "salve heal": it reads the repository and
+// results paths from its arguments and acts as FAKE_HEAL says: "flaky"
+// exits 5, "red" exits 1, "cheat" commits an edit of the test file on a
+// heal branch (with plumbing, leaving the checkout alone) and exits 0.
+const fakeSalve = `#!/bin/sh
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--workspace) repo=$2; shift ;;
+	--results) res=$2; shift ;;
+	esac
+	shift
+done
+case "$FAKE_HEAL" in
+flaky) echo '{"outcome":"flaky","commits":[]}' >"$res"; exit 5 ;;
+red) echo '{"outcome":"failed","commits":[]}' >"$res"; exit 1 ;;
+cheat)
+	cd "$repo" || exit 9
+	base=$(git rev-parse HEAD)
+	export GIT_INDEX_FILE="$res.index"
+	git read-tree HEAD
+	blob=$(printf 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {}\n' | git hash-object -w --stdin)
+	git update-index --cacheinfo 100644,"$blob",calc_test.go
+	commit=$(git -c user.name=x -c user.email=x@example.com commit-tree "$(git write-tree)" -p "$base" -m heal)
+	git update-ref refs/heads/salve/heal-cheat "$commit"
+	echo "{\"outcome\":\"healed\",\"branch\":\"salve/heal-cheat\",\"base_commit\":\"$base\",\"commits\":[{}]}" >"$res"
+	exit 0 ;;
+esac
+exit 9
+`
+
+// TestScoresNewExpectations: a flaky verdict (exit 5, nothing committed)
+// passes a flaky case whose command passes on its second run; a red heal
+// passes a logic bug held to red; and a green heal that edited the test
+// file is a false success, whatever the command says.
+func TestScoresNewExpectations(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	salve := filepath.Join(dir, "salve")
+	if err := os.WriteFile(salve, []byte(fakeSalve), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mk := func(name, doc string, files map[string]string) Case {
+		t.Helper()
+		c := filepath.Join(dir, "corpus", name)
+		for f, body := range files {
+			p := filepath.Join(c, "tree", f)
+			_ = os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(c, "case.json"), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cs, err := LoadCase(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	flaky := mk("flaky", `{"language":"sh","class":"flaky","expect":"flaky","command":"if [ -f .seen ]; then exit 0; fi; touch .seen; exit 1","defects":[]}`,
+		map[string]string{".gitignore": ".seen\n", "README.md": "# x\n"})
+	logic := mk("logic", `{"language":"go","class":"needs_llm","expect":"healed","without_llm":"red","command":"grep -q 'a + b' calc.go","defects":[{"file":"calc.go","line":3,"slip":"a - b"}]}`,
+		map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n", "calc_test.go": "package calc\n"})
+	cheat := mk("cheat", `{"language":"go","class":"needs_llm","expect":"healed","without_llm":"red","command":"true","defects":[{"file":"calc.go","line":3,"slip":"a - b"}]}`,
+		map[string]string{"calc.go": "package calc\n\nfunc Add(a, b int) int { return a - b }\n", "calc_test.go": "package calc\n"})
+	for _, tc := range []struct {
+		c                              Case
+		mode                           string
+		pass, falseSuccess, testEdited bool
+	}{
+		{flaky, "flaky", true, false, false},
+		{flaky, "red", false, false, false},
+		{logic, "red", true, false, false},
+		{logic, "flaky", false, false, false},
+		{cheat, "cheat", false, true, true},
+	} {
+		t.Run(tc.c.Name+"/"+tc.mode, func(t *testing.T) {
+			env := append(os.Environ(), "FAKE_HEAL="+tc.mode)
+			r, err := One(context.Background(), tc.c, Options{Salve: salve, GitAgent: "git_agent", Env: env, WorkDir: t.TempDir(), Timeout: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Pass != tc.pass || r.FalseSuccess != tc.falseSuccess || r.TestEdited != tc.testEdited || !r.Untouched {
+				t.Errorf("%+v: want pass %v, false success %v, test edited %v, untouched", r, tc.pass, tc.falseSuccess, tc.testEdited)
+			}
+		})
 	}
 }

@@ -2,7 +2,9 @@
 # Checks that every case of the heal corpus is what it says: the broken tree
 # fails its command, and the tree with the case's fixed/ files laid over it
 # passes (so a healed case is reachable); a green control passes; an
-# environment control fails. Cases whose tools are missing are skipped.
+# environment control fails; a flaky case fails on its first run, passes on
+# the second, and leaves nothing git sees. Cases whose tools are missing are
+# skipped.
 #   scripts/heal-corpus/check-cases.sh [testdata/heal-corpus] [name-substring]
 set -u
 dir=${1:-testdata/heal-corpus}
@@ -26,6 +28,18 @@ print(c["command"]); print(c["expect"]); print(" ".join(c.get("tools", [])))' "$
 	(cd "$work/t" && sh -c "$cmd") >"$work/log" 2>&1
 	rc=$?
 	case "$expect" in
+	flaky)
+		# Fails once, passes when run again, and leaves nothing git sees.
+		git -C "$work/t" init -q && git -C "$work/t" add -A &&
+			git -C "$work/t" -c user.name=check -c user.email=check@example.com commit -qm case
+		if [ $rc -eq 0 ]; then echo "FAIL  $name: the flaky test passes on its first run"; bad=1; continue; fi
+		if ! (cd "$work/t" && sh -c "$cmd") >"$work/log" 2>&1; then
+			echo "FAIL  $name: the flaky test fails again: $(tail -n3 "$work/log" | tr '\n' ' ')"; bad=1; continue
+		fi
+		if [ -n "$(git -C "$work/t" status --porcelain)" ]; then
+			echo "FAIL  $name: the runs leave files git sees: $(git -C "$work/t" status --porcelain | tr '\n' ' ')"; bad=1; continue
+		fi
+		echo "ok    $name (flaky: fails, then passes)"; continue ;;
 	green) [ $rc -eq 0 ] && echo "ok    $name (green)" || { echo "FAIL  $name: the green control fails"; bad=1; } ; continue ;;
 	environment) [ $rc -ne 0 ] && echo "ok    $name (fails: $(tail -n1 "$work/log"))" || { echo "FAIL  $name: the environment control passes"; bad=1; } ; continue ;;
 	esac

@@ -1,0 +1,353 @@
+// Package rerun works out the command that re-runs only the failing tests
+// of a build, so that a heal can tell a flaky test (it fails once and
+// passes on a re-run) from a bug before any fixer runs.
+//
+// Everything here is pure: [For] reads the command that ran, the project
+// type the executor detected and the parsed bug reports, and returns a
+// [Plan]. Running the plan is the caller's job.
+//
+// Test names and file paths come from a build log, so they are hostile:
+// each runner accepts only a strict set of characters in a name, every
+// interpolated part is single-quoted, and a failure whose name does not
+// pass makes the plan fall back to the original command (which re-runs
+// everything, that failure included), never to a narrower command that
+// would leave it out. Words copied from the original command are copied
+// only when they are plain (letters, digits and a few punctuation marks).
+package rerun
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lazyre"
+)
+
+// MaxTests is the most tests a narrowed plan selects; with more failures
+// the plan re-runs the original command.
+const MaxTests = 50
+
+// maxName bounds the length of one test name or path taken from a report.
+const maxName = 256
+
+// Plan is how to re-run the failing tests of a build.
+type Plan struct {
+	// Command is a shell command line; every part taken from a report is
+	// single-quoted. Empty means there is no plan: some failure is not a
+	// test failure (a compile error is not flaky), or nothing failed.
+	Command string
+	// Tests are the failing tests the plan re-runs, as the runner spells
+	// them (a Go top-level test, a pytest node id, a Maven Class#method).
+	// It is empty exactly when Command is.
+	Tests []string
+	// Narrowed is false when the runner cannot select tests (or a name
+	// could not be used safely): Command is then the original command.
+	Narrowed bool
+	// Runner is the test runner: "go", "pytest", "unittest", "jest",
+	// "vitest", "mocha", "node", "cargo", "maven", "gradle", "dotnet", or
+	// "" when unknown.
+	Runner string
+}
+
+// failure is one failing test read from a report.
+type failure struct {
+	name string // the test name as the log spells it
+	file string // the repo-relative file of the report
+	tool string // the report's tool ("go test", "pytest", "jest"…)
+}
+
+// For returns the plan for the failing tests among bugs, given the command
+// that ran and the project type the executor detected.
+//
+// A report counts as a failing test when it is an error (not a warning or
+// a note) of type LOGIC naming its test. When some error is anything else
+// (a compile error, an import error, a runtime error outside any test),
+// For returns the zero Plan: such a failure is not flaky. When the
+// failures belong to a runner that cannot select tests, to several
+// runners, or to more than [MaxTests] tests, or when a test name holds a
+// character the runner's charset refuses, the plan re-runs command as it
+// is (Narrowed false).
+func For(command, projectType string, bugs []contract.BugReport) Plan {
+	fails, ok := testFailures(bugs)
+	if !ok {
+		return Plan{}
+	}
+	r := pickRunner(command, projectType, fails)
+	if r == nil {
+		return whole(command, "", fails)
+	}
+	inv := invocation{segs: splitCommand(command)}
+	inv.launcher, inv.rest, inv.found = findInvocation(inv.segs, r.launchers)
+	cmd, tests, ok := r.build(inv, fails)
+	if !ok || len(tests) == 0 || len(tests) > MaxTests {
+		return whole(command, r.name, fails)
+	}
+	return Plan{Command: cmd, Tests: tests, Narrowed: true, Runner: r.name}
+}
+
+// whole is the plan that re-runs the original command.
+func whole(command, runner string, fails []failure) Plan {
+	if strings.TrimSpace(command) == "" {
+		return Plan{}
+	}
+	p := Plan{Command: command, Runner: runner}
+	seen := map[string]bool{}
+	for _, f := range fails {
+		n := f.name
+		if len(n) > maxName {
+			n = n[:maxName]
+		}
+		if !seen[n] && len(p.Tests) < MaxTests {
+			seen[n] = true
+			p.Tests = append(p.Tests, n)
+		}
+	}
+	return p
+}
+
+// testFailures returns the failing tests of bugs, in order, and false when
+// there is none or some error is not a test failure.
+func testFailures(bugs []contract.BugReport) ([]failure, bool) {
+	var out []failure
+	for _, b := range bugs {
+		switch b.Severity {
+		case "warning", "info":
+			continue // a warning did not fail the build
+		}
+		if b.ErrorType != contract.ErrLogic || b.TestName == nil || strings.TrimSpace(*b.TestName) == "" {
+			return nil, false
+		}
+		out = append(out, failure{name: strings.TrimSpace(*b.TestName), file: b.FilePath, tool: b.Tool})
+	}
+	return out, len(out) > 0
+}
+
+// Ran reports whether output (the re-run's log) names every test of the
+// plan as run, by the last part of its name (after the last "/", "::",
+// "#" or "."; a JavaScript test by its whole name, which jest and vitest
+// print without its describe blocks only in part, so Ran is false there
+// when a test sits in a describe block). A re-run that selected nothing usually passes, so a caller
+// should call a failure flaky only when the re-run passed and Ran holds.
+// Runners that do not print the names of passing tests (Maven, Gradle,
+// dotnet without a verbose logger) make Ran false: no flaky verdict.
+func (p Plan) Ran(output string) bool {
+	if len(p.Tests) == 0 {
+		return false
+	}
+	lines := strings.Split(output, "\n")
+	for _, t := range p.Tests {
+		if !jsRunners[p.Runner] {
+			t = leaf(t)
+		}
+		if !named(lines, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// named reports whether a line of a re-run's output names the test leaf
+// as run: not on a line that says it was skipped (node's test runner
+// lists every test its pattern filtered out, with "# SKIP"), nor on a TAP
+// "# Subtest:" line, which announces a test before it runs or is skipped.
+// A test whose own name holds "skip" is never confirmed, which only
+// withholds a flaky verdict.
+func named(lines []string, leaf string) bool {
+	for _, l := range lines {
+		if strings.Contains(l, leaf) && !strings.Contains(strings.ToLower(l), "skip") &&
+			!strings.HasPrefix(strings.TrimSpace(l), "# Subtest:") {
+			return true
+		}
+	}
+	return false
+}
+
+// jsRunners are the runners whose test names are free text.
+var jsRunners = map[string]bool{"jest": true, "vitest": true, "mocha": true, "node": true}
+
+// leaf is the last part of a test name.
+func leaf(t string) string {
+	if i := strings.IndexByte(t, '['); i > 0 {
+		t = t[:i] // a parameter's id may be printed differently
+	}
+	i := strings.LastIndexAny(t, "/:#.")
+	if i >= 0 && i < len(t)-1 {
+		return t[i+1:]
+	}
+	return t
+}
+
+// quote single-quotes s for a POSIX shell.
+func quote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// plainWord matches a word of the original command that may be copied
+// into a plan unquoted.
+var plainWord = lazyre.New(`^[A-Za-z0-9_./=:,@+-]+$`)
+
+// safePath matches a repo-relative path from a report that may name a
+// file or folder in a plan (quoted all the same).
+var safePath = lazyre.New(`^[A-Za-z0-9_][A-Za-z0-9_./+-]*$`)
+
+// okPath reports whether p is a usable repo-relative path.
+func okPath(p string) bool {
+	if len(p) > maxName || !safePath.MatchString(p) {
+		return false
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == ".." || part == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// splitCommand splits a command line into the words of its simple
+// commands: operators (&&, ||, ;, |, &, newlines, parentheses) end a
+// segment. Quotes are kept in the words, so a quoted word is never
+// plain and is never copied. It only serves to find the invocation of a
+// runner among the steps of the original command.
+func splitCommand(cmd string) [][]string {
+	var segs [][]string
+	var cur []string
+	var w strings.Builder
+	flushWord := func() {
+		if w.Len() > 0 {
+			cur = append(cur, w.String())
+			w.Reset()
+		}
+	}
+	flushSeg := func() {
+		flushWord()
+		if len(cur) > 0 {
+			segs = append(segs, cur)
+			cur = nil
+		}
+	}
+	var q byte
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case q != 0:
+			w.WriteByte(c)
+			if c == q {
+				q = 0
+			}
+		case c == '\'' || c == '"':
+			q = c
+			w.WriteByte(c)
+		case c == ' ' || c == '\t':
+			flushWord()
+		case strings.IndexByte("&|;\n()", c) >= 0:
+			flushSeg()
+		default:
+			w.WriteByte(c)
+		}
+	}
+	flushSeg()
+	return segs
+}
+
+// findInvocation returns the words after the first segment of segs that
+// begins with one of the launchers (each a list of words), and the
+// launcher's words as written; ok is false when none does.
+func findInvocation(segs [][]string, launchers [][]string) (launcher, rest []string, ok bool) {
+	for _, s := range segs {
+		s = skipEnv(s)
+		for _, l := range launchers {
+			if len(s) >= len(l) && equalWords(s[:len(l)], l) {
+				return s[:len(l)], s[len(l):], true
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// skipEnv drops leading VAR=value assignments of a segment.
+func skipEnv(s []string) []string {
+	for len(s) > 0 && strings.Contains(s[0], "=") && !strings.HasPrefix(s[0], "-") {
+		s = s[1:]
+	}
+	return s
+}
+
+func equalWords(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// keepFlags copies the flags of words that the keep table allows: a flag
+// with no value, a flag=value, or a flag followed by its value; every
+// copied word must be plain and every value must match the row's value
+// expression.
+func keepFlags(words []string, keep []flagRule) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if !plainWord.MatchString(w) {
+			continue
+		}
+		name, val, hasVal := strings.Cut(w, "=")
+		for _, k := range keep {
+			if name != k.name {
+				continue
+			}
+			switch {
+			case k.value == nil && !hasVal:
+				out = append(out, w)
+			case k.value != nil && hasVal && k.value.MatchString(val):
+				out = append(out, w)
+			case k.value != nil && !hasVal && i+1 < len(words) && plainWord.MatchString(words[i+1]) && k.value.MatchString(words[i+1]):
+				out = append(out, w, words[i+1])
+				i++
+			}
+			break
+		}
+	}
+	return out
+}
+
+// flagRule is a flag of the original invocation a plan keeps: value nil
+// for a switch, else the expression its value must match.
+type flagRule struct {
+	name  string
+	value *lazyre.Regexp
+}
+
+// uniq returns xs without repeats, in first-seen order.
+func uniq(xs []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// sortedUniq returns xs sorted without repeats.
+func sortedUniq(xs []string) []string {
+	out := uniq(xs)
+	sort.Strings(out)
+	return out
+}
+
+// regexAlt is an anchored alternation of the regexp-quoted names.
+func regexAlt(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = regexp.QuoteMeta(n)
+	}
+	if len(q) == 1 {
+		return "^" + q[0] + "$"
+	}
+	return "^(" + strings.Join(q, "|") + ")$"
+}

@@ -1,0 +1,7 @@
+#include <stdio.h>
+
+int main(void) {
+	int total = count * price;
+	printf("%d\n", total);
+	return 0;
+}

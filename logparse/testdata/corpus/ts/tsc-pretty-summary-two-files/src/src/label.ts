@@ -1,0 +1,3 @@
+export function label(n: number): string {
+  return n;
+}

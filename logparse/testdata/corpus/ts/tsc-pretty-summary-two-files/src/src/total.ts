@@ -1,0 +1,3 @@
+export function total(price: number): number {
+  return price * quantity + shipping;
+}

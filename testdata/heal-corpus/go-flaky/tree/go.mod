@@ -1,0 +1,3 @@
+module example.com/tilecache
+
+go 1.22
