@@ -69,6 +69,9 @@ type Results struct {
 	MaxIterations int `json:"max_iterations"`
 	// Bugs lists every bug handled, per iteration, with its status.
 	Bugs []BugResult `json:"bugs"`
+	// Flaky names the tests that failed once and passed on a re-run before
+	// any fixer ran (outcome "flaky").
+	Flaky []string `json:"flaky,omitempty"`
 	// Remaining lists the bugs of the last build, when it is still red.
 	Remaining []contract.BugReport `json:"remaining"`
 	// ByType counts, per error_type, the bugs found, fixed, rejected and
@@ -101,7 +104,10 @@ type TypeRate struct {
 	Fixed int `json:"fixed"`
 	// Rejected is how many ended with every fix refused by the gate.
 	Rejected int `json:"rejected"`
-	// Left is how many were not fixed at the end (Found - Fixed).
+	// Flaky is how many were failing tests that passed on a re-run.
+	Flaky int `json:"flaky,omitempty"`
+	// Left is how many were not fixed at the end and not flaky (Found -
+	// Fixed - Flaky).
 	Left int `json:"left"`
 }
 
@@ -137,8 +143,10 @@ func TallyByType(bugs []BugResult, remaining []contract.BugReport) map[string]Ty
 			t.Fixed++
 		case StatusRejected:
 			t.Rejected++
+		case StatusFlaky:
+			t.Flaky++
 		}
-		t.Left = t.Found - t.Fixed
+		t.Left = t.Found - t.Fixed - t.Flaky
 		out[typ[k]] = t
 	}
 	return out

@@ -406,9 +406,15 @@ func (r *run) timed(stage string) func() {
 
 // build runs the Executor in the workspace, timed as stage.
 func (r *run) build(ctx context.Context, iter int, stage string) (contract.ExecutorOutput, error) {
+	return r.runBuild(ctx, iter, stage, r.o.Command)
+}
+
+// runBuild runs command (empty: the Executor's detection) in the
+// workspace, timed as stage.
+func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (contract.ExecutorOutput, error) {
 	r.o.Progress.Stage(iter, stage, r.fixedN)
 	defer r.timed(stage)()
-	in := contract.ExecutorInput{WorkspacePath: r.ws, ResolvedBuildCommand: r.o.Command, TimeoutSeconds: int(r.o.BuildTimeout / time.Second)}
+	in := contract.ExecutorInput{WorkspacePath: r.ws, ResolvedBuildCommand: command, TimeoutSeconds: int(r.o.BuildTimeout / time.Second)}
 	if r.o.ProjectType != "" {
 		pt := r.o.ProjectType
 		in.ProjectType = &pt
@@ -461,6 +467,11 @@ func (r *run) loop(ctx context.Context) error {
 			return r.green(iter)
 		}
 		before := r.parse(cur)
+		if iter == 1 && len(before) > 0 {
+			if flaky, err := r.flaky(ctx, cur, before); flaky || err != nil {
+				return err
+			}
+		}
 		if iter > r.o.MaxIterations {
 			return r.red(before, fmt.Sprintf("max iterations (%d) reached", r.o.MaxIterations))
 		}

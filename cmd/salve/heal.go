@@ -36,6 +36,10 @@ const exitEnvironment = 3
 // remote CI gave no verdict in time (checks queued or awaiting approval).
 const exitNoSignal = 4
 
+// exitFlaky is heal's exit code when the failing tests passed on a re-run
+// before any fix: nothing was fixed or committed.
+const exitFlaky = 5
+
 // healOptions are the flags of "salve heal".
 type healOptions struct {
 	Workspace     string
@@ -75,7 +79,8 @@ func newHealCmd(s *streams) *cobra.Command {
 salve heal works in an isolated git worktree on a new branch (salve/heal-<id>
 unless --branch says otherwise); your checkout, index and branches are never
 touched. It runs the build (the Executor), turns the log into bug reports (the
-Parser), asks the fixer tiers in order for a minimal fix of each file's
+Parser), re-runs the failing tests once (a failure that does not reproduce is
+flaky: nothing is sent to a fixer), asks the fixer tiers in order for a minimal fix of each file's
 reports (the Fix Agent), enforces the fix gate (reported lines ±3 only,
 comments kept, no unrelated edit, confidence >= --min-confidence), commits
 each accepted fix through the git agent, and asks the CI monitor for the
@@ -96,7 +101,9 @@ is rules, suggest, then llm when a provider is configured.
 Exit status: 0 green, 1 still red, 2 bad input, 3 something missing (git, the
 git agent, the build tool, or a build that failed because of its environment),
 4 no signal (the fixes pass locally but the remote CI gave no verdict before
---ci-timeout), 130 or 143 interrupted by SIGINT or SIGTERM.`,
+--ci-timeout), 5 flaky (the failing tests passed when run again before any
+fix: nothing was fixed or committed), 130 or 143 interrupted by SIGINT or
+SIGTERM.`,
 		Example: `  salve heal
   salve heal --workspace ./api --max-iterations 3 --results heal.json
   salve heal --fixers rules,llm --models openai/gpt-4o-mini
@@ -193,6 +200,8 @@ func healExit(res *heal.Results, err error) (int, error) {
 		return exitFailure, quiet(err)
 	case res.Outcome == heal.OutcomeNoSignal:
 		return exitNoSignal, nil
+	case res.Outcome == heal.OutcomeFlaky:
+		return exitFlaky, nil
 	case res.Outcome != heal.OutcomeGreen:
 		return exitFailure, nil
 	}
