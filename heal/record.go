@@ -135,6 +135,14 @@ func (s StoreRecorder) RecordHeal(ctx context.Context, r *Results) error {
 			return fmt.Errorf("heal: record accounting: %w", err)
 		}
 	}
+	for i, b := range r.Builds {
+		if b.Log == "" {
+			continue
+		}
+		name := fmt.Sprintf("build-%02d-%s.log", i+1, b.Stage)
+		// A build log removed since is not worth losing the record for.
+		_, _ = s.Store.PutArtifactFile(ctx, id, name, b.Log)
+	}
 	doc, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return fmt.Errorf("heal: encode results: %w", err)

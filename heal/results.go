@@ -72,6 +72,9 @@ type Results struct {
 	// Flaky names the tests that failed once and passed on a re-run before
 	// any fixer ran (outcome "flaky").
 	Flaky []string `json:"flaky,omitempty"`
+	// Builds lists every build the run made, with its log, so that a run
+	// can be explained afterwards even when its log named no error.
+	Builds []Build `json:"builds,omitempty"`
 	// Remaining lists the bugs of the last build, when it is still red.
 	Remaining []contract.BugReport `json:"remaining"`
 	// ByType counts, per error_type, the bugs found, fixed, rejected and
@@ -150,6 +153,20 @@ func TallyByType(bugs []BugResult, remaining []contract.BugReport) map[string]Ty
 		out[typ[k]] = t
 	}
 	return out
+}
+
+// Build is one build or test run of a heal.
+type Build struct {
+	Stage     string `json:"stage"`
+	Iteration int    `json:"iteration"`
+	// Command is the command given to the Executor; empty means detected.
+	Command  string  `json:"command,omitempty"`
+	ExitCode int     `json:"exit_code"`
+	Seconds  float64 `json:"seconds"`
+	// Log is the file holding the build's whole log (the run store keeps
+	// it as an artifact of the heal).
+	Log      string `json:"log,omitempty"`
+	LogBytes int64  `json:"log_bytes,omitempty"`
 }
 
 // StageTiming is one timed step of a run.

@@ -174,6 +174,8 @@ type run struct {
 	reused bool
 	// gitDir is the reused worktree's git directory, already verified.
 	gitDir string
+	// dirty is true when the user's checkout has uncommitted changes.
+	dirty bool
 	// guard is the pinned Git of the worktree (nil with a Git that cannot
 	// be pinned, such as a test fake).
 	guard *guardedGit
@@ -296,7 +298,7 @@ func (r *run) setup(ctx context.Context) error {
 		dirty <- false
 	}
 	defer func() {
-		if <-dirty {
+		if r.dirty = <-dirty; r.dirty {
 			w := "the checkout has uncommitted changes; heal starts from the committed HEAD and does not see them"
 			r.res.Warnings = append(r.res.Warnings, w)
 			r.o.Logger.Warn(w)
@@ -420,6 +422,10 @@ func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (co
 		in.ProjectType = &pt
 	}
 	out, err := r.o.Executor.Run(ctx, in)
+	if err == nil {
+		r.res.Builds = append(r.res.Builds, Build{Stage: stage, Iteration: iter, Command: command, ExitCode: out.ExitCode,
+			Seconds: out.ExecutionTimeSeconds, Log: out.EnvironmentMetadata.LogPath, LogBytes: out.EnvironmentMetadata.LogBytes})
+	}
 	if r.guard != nil {
 		// The build could write the worktree: put its .git back and check
 		// the git directory before anything else trusts them.
@@ -446,6 +452,33 @@ func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (co
 func (r *run) parse(out contract.ExecutorOutput) []contract.BugReport {
 	defer r.timed(StageParse)()
 	return r.o.Parser.Parse(out.BuildLog, r.ws)
+}
+
+// maxTailLines and maxTailBytes bound the end of a log quoted in a reason.
+const (
+	maxTailLines = 5
+	maxTailBytes = 600
+)
+
+// logTail returns the last non-blank lines of a log, joined with " | ".
+func logTail(log string) string {
+	var lines []string
+	rest := strings.TrimRight(log, "\n \t\r")
+	for len(lines) < maxTailLines && rest != "" {
+		l := lastLine(rest)
+		rest = strings.TrimRight(rest[:len(rest)-len(l)], "\n \t\r")
+		if t := strings.TrimSpace(l); t != "" {
+			lines = append([]string{t}, lines...)
+		}
+	}
+	if len(lines) == 0 {
+		return "(the log is empty)"
+	}
+	out := strings.Join(lines, " | ")
+	if len(out) > maxTailBytes {
+		out = "…" + out[len(out)-maxTailBytes:]
+	}
+	return out
 }
 
 func lastLine(s string) string {
@@ -476,7 +509,7 @@ func (r *run) loop(ctx context.Context) error {
 			return r.red(before, fmt.Sprintf("max iterations (%d) reached", r.o.MaxIterations))
 		}
 		if len(before) == 0 {
-			return r.red(before, "the build fails but the parser found no bug report to fix")
+			return r.red(before, "the build fails but the parser found no bug report to fix; its log ends: "+logTail(cur.BuildLog))
 		}
 		r.res.Iterations = iter
 		r.iterT = map[string]float64{}
@@ -512,6 +545,10 @@ func (r *run) green(iter int) error {
 	r.res.Reason = "the build is green"
 	if iter == 1 {
 		r.res.Reason = "the build was already green"
+		if r.dirty {
+			r.res.Reason = "the committed HEAD already builds green; your checkout has uncommitted changes, which heal does not see: " +
+				"if the failure is in them, commit them (or try them on a branch) and run salve heal again"
+		}
 	}
 	return nil
 }
