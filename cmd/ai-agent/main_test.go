@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/buildinfo"
 	"github.com/salve-dev/salve/llm"
 )
 
@@ -163,6 +164,18 @@ func TestFileFlagsNameTheFile(t *testing.T) {
 				t.Fatalf("the model was called %d times", len(e.fake.reqs))
 			}
 		})
+	}
+}
+
+// TestVersion checks --version and its -V alias: "ai-agent VERSION" on
+// stdout, exit 0, as the other two binaries print theirs.
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "-V"} {
+		e := newEnv(t, "")
+		code, stdout, stderr := e.run(t, "", arg)
+		if want := "ai-agent " + buildinfo.Version(version) + "\n"; code != exitOK || stdout != want || stderr != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", arg, code, stdout, stderr, want)
+		}
 	}
 }
 
