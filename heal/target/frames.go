@@ -45,6 +45,8 @@ type frameRow struct {
 var frameRows = []frameRow{
 	{name: "python", innermostLast: true,
 		re: lazyre.New(`File "(?P<path>[^"]{1,1000})", line (?P<line>\d{1,7})(?:, in (?P<fn>[\w<>.]{1,200}))?`)},
+	{name: "pytest", innermostLast: true,
+		re: lazyre.New(`^(?P<path>[^\s:"]{1,1000}\.py):(?P<line>\d{1,7}): (?:in (?P<fn>[\w<>.]{1,200})|[A-Z]\w{0,200}(?:Error|Exception|Failure|Exit))\s*$`)},
 	{name: "go",
 		re: lazyre.New(`^\s*(?P<path>[^\s:]{1,1000}\.go):(?P<line>\d{1,7})(?: \+0x[0-9a-f]{1,16})?\s*$`)},
 	{name: "jvm", build: jvmFrame,

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/build"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"io"
@@ -57,9 +58,10 @@ type goFile struct {
 	test bool
 }
 
-// parseDir parses the buildable .go files of a repo-relative folder,
-// indexes their declarations, and drops the bodies of non-test functions
-// (only declarations matter there, and the type checker is spared them).
+// parseDir parses the buildable .go files of a repo-relative folder and
+// indexes their declarations. The bodies of non-test files are blanked
+// before parsing: only declarations matter there, and the parser and the
+// type checker are spared them.
 func (g *goLoader) parseDir(dir string, withTests bool) []goFile {
 	real, ok := g.w.dir(dir)
 	if !ok {
@@ -93,6 +95,9 @@ func (g *goLoader) parseFile(rel, name string, test bool) (goFile, bool) {
 		return goFile{}, false
 	}
 	g.bytes += len(src)
+	if !test {
+		src = purgeBodies(src)
+	}
 	f, err := parser.ParseFile(g.fset, rel, src, parser.SkipObjectResolution)
 	if f == nil {
 		return goFile{}, false
@@ -106,8 +111,6 @@ func (g *goLoader) parseFile(rel, name string, test bool) (goFile, bool) {
 		gd := goDecl{rel: rel, start: g.line(fd.Pos()), end: g.line(fd.End()), symbol: goSymbol(f.Name.Name, fd), test: test}
 		if test {
 			gd.decl = fd
-		} else {
-			fd.Body = nil
 		}
 		g.decls[fd.Name.Pos()] = gd
 	}
@@ -403,3 +406,38 @@ func genDeclName(pkg string, d *ast.GenDecl) string {
 
 // lastSym is the bare name of a Go symbol: "calc.(*Stack).Push" -> "Push".
 func lastSym(sym string) string { _, n, _ := cutLastDot(sym); return n }
+
+// purgeBodies blanks the inside of every top-level {…} of a Go source that
+// is not a struct or interface type (function bodies, and the values of
+// composite literals), keeping line breaks, so that positions hold.
+func purgeBodies(src []byte) []byte {
+	out := bytes.Clone(src)
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(src))
+	var sc scanner.Scanner
+	sc.Init(file, src, nil, 0)
+	var prev token.Token
+	var braces []int // offsets of unclosed braces, -1 for a type's
+	for {
+		pos, tok, _ := sc.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		switch tok {
+		case token.LBRACE:
+			off := file.Offset(pos)
+			if prev == token.STRUCT || prev == token.INTERFACE {
+				off = -1
+			}
+			braces = append(braces, off)
+		case token.RBRACE:
+			if n := len(braces); n > 0 {
+				if open := braces[n-1]; open >= 0 && n == 1 {
+					blankRange(out, open+1, file.Offset(pos))
+				}
+				braces = braces[:n-1]
+			}
+		}
+		prev = tok
+	}
+}

@@ -16,6 +16,12 @@ var (
 	pyRefRe    = lazyre.New(`[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*`)
 )
 
+// Bounds of a lexical outline, as the outline program has.
+const (
+	maxOutlineItems = 20000
+	maxQualified    = 512 // bytes of a qualified name
+)
+
 // pyKeywords are never references.
 var pyKeywords = map[string]bool{
 	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true,
@@ -33,30 +39,37 @@ func lexOutline(src string, wantRefs bool) pyOutline {
 	lines := strings.Split(code, "\n")
 	o := pyOutline{Defs: []pyDef{}, Imports: []pyImport{}, Refs: []pyRef{}}
 	type scope struct {
-		indent int
-		name   string
+		indent, def int
+		q           string // qualified name
 	}
 	var stack []scope
+	last := 0 // the last line holding code
+	closeTo := func(ind int) {
+		for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
+			d := &o.Defs[stack[len(stack)-1].def]
+			d.E = max(last, d.D)
+			stack = stack[:len(stack)-1]
+		}
+	}
 	for i := 0; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
 		if t == "" {
 			continue
 		}
-		first := i
-		logical, next := logicalLine(lines, i)
-		i = next
-		ind := indentOf(lines[first])
-		for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
-			stack = stack[:len(stack)-1]
+		if len(o.Defs)+len(o.Imports)+len(o.Refs) > maxOutlineItems {
+			break
 		}
+		first, ind := i, indentOf(lines[i])
+		closeTo(ind)
+		logical, next := logicalLine(lines, i)
+		i, last = next, next+1
 		if name, kind, ok := pyDefLine(t); ok {
 			q := name
-			for k := len(stack) - 1; k >= 0; k-- {
-				q = stack[k].name + "." + q
+			if n := len(stack); n > 0 && len(stack[n-1].q) < maxQualified {
+				q = stack[n-1].q + "." + name
 			}
-			o.Defs = append(o.Defs, pyDef{Q: q, Kind: kind, L: decoratorStart(lines, first, ind), D: first + 1,
-				E: blockEnd(lines, first, ind), Args: pyArgs(logical)})
-			stack = append(stack, scope{indent: ind, name: name})
+			o.Defs = append(o.Defs, pyDef{Q: q, Kind: kind, L: decoratorStart(lines, first, ind), D: first + 1, E: first + 1, Args: pyArgs(logical)})
+			stack = append(stack, scope{indent: ind, def: len(o.Defs) - 1, q: q})
 			if k := strings.LastIndexByte(logical, ':'); k >= 0 && wantRefs {
 				o.Refs = append(o.Refs, lexRefs(logical[k+1:], first+1)...)
 			}
@@ -70,6 +83,7 @@ func lexOutline(src string, wantRefs bool) pyOutline {
 			o.Refs = append(o.Refs, lexRefs(logical, first+1)...)
 		}
 	}
+	closeTo(-1)
 	return o
 }
 
@@ -96,7 +110,7 @@ func logicalLine(lines []string, i int) (string, int) {
 			return strings.TrimSpace(b.String()), j
 		}
 	}
-	return strings.TrimSpace(b.String()), i
+	return strings.TrimSpace(b.String()), min(len(lines)-1, i+199)
 }
 
 func pyDefLine(t string) (string, string, bool) {
@@ -237,4 +251,48 @@ func tripleEnd(b []byte, i int, q byte) int {
 		}
 	}
 	return len(b)
+}
+
+func pyDefName(t string) (string, bool) {
+	t = strings.TrimPrefix(t, "async ")
+	rest, ok := strings.CutPrefix(t, "def ")
+	if !ok {
+		rest, ok = strings.CutPrefix(t, "class ")
+	}
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimSpace(rest)
+	n := 0
+	for n < len(rest) && isIdentByte(rest[n]) {
+		n++
+	}
+	return rest[:n], n > 0
+}
+
+func decoratorStart(ls []string, i, ind int) int {
+	start := i
+	for j := i - 1; j >= 0; j-- {
+		t := strings.TrimSpace(ls[j])
+		if !strings.HasPrefix(t, "@") || indentOf(ls[j]) != ind {
+			break
+		}
+		start = j
+	}
+	return start + 1
+}
+
+func indentOf(s string) int {
+	n := 0
+	for _, c := range s {
+		switch c {
+		case ' ':
+			n++
+		case '\t':
+			n += 8 - n%8
+		default:
+			return n
+		}
+	}
+	return n
 }

@@ -43,11 +43,14 @@ func (r *resolver) pyOutlines(ps *pyState, rels []string, refs bool) {
 	if len(names) == 0 {
 		return
 	}
-	if r.py == nil && r.ctx.Err() == nil {
-		r.py = startPython(r.ctx, r.opt.Python, r.opt.ParseTimeout)
-	}
 	var got []pyOutline
 	err := r.ctx.Err()
+	switch {
+	case r.opt.Lexical:
+		err = errLexical
+	case err == nil && r.py == nil:
+		r.py = startPython(r.ctx, r.opt.Python, r.opt.ParseTimeout)
+	}
 	if err == nil {
 		got, err = r.py.outline(srcs, want)
 	}

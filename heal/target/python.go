@@ -158,10 +158,17 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 	}
 }
 
+// errLexical stands for an interpreter the options turned off.
+var errLexical = errors.New("lexical reading asked for")
+
 // pyNote is what a Region's Why says when Python was read lexically.
 func pyNote(err error) string {
-	if errors.Is(err, sandbox.ErrNotFound) {
+	switch {
+	case errors.Is(err, errLexical):
+		return "lexical"
+	case errors.Is(err, sandbox.ErrNotFound):
 		return "lexical: no Python interpreter found"
+	default:
+		return "lexical: the Python parser failed"
 	}
-	return "lexical: the Python parser failed"
 }

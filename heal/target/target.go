@@ -71,6 +71,8 @@ type Options struct {
 	// ParseTimeout bounds the interpreter's run; zero means
 	// DefaultParseTimeout.
 	ParseTimeout time.Duration
+	// Lexical reads Python lexically, never starting an interpreter.
+	Lexical bool
 }
 
 func (o Options) withDefaults() Options {

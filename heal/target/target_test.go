@@ -78,6 +78,10 @@ var resolveCases = []struct {
 			"  File \"/home/runner/work/pyproj/pyproj/tests/test_ops.py\", line 11, in test_add\n    assert add(1, 2) == 3\n" +
 			"  File \"/home/runner/work/pyproj/pyproj/calc/ops.py\", line 6, in add\n    return a - b\nTypeError: boom"},
 		want: []want{{"calc/ops.py", 4, 6, "calc.ops.add", "stack frame"}}},
+	{name: "python/pytest-short-traceback", ws: "pyproj",
+		bug: contract.BugReport{FilePath: "tests/test_ops.py", LineNumber: 11, TestName: strp("test_add"), Message: "tests/test_ops.py:11: in test_add\n" +
+			"    assert add(1, 2) == 3\ncalc/ops.py:6: in add\n    return a / 0\nE   ZeroDivisionError: division by zero"},
+		want: []want{{"calc/ops.py", 4, 6, "calc.ops.add", "stack frame"}}},
 	{name: "java/frame", ws: "javaproj",
 		bug: contract.BugReport{FilePath: "src/test/java/com/acme/CartTest.java", LineNumber: 13, TestName: strp("totalAddsItems"),
 			Message: "org.opentest4j.AssertionFailedError: expected: <30> but was: <20>\n\tat com.acme.Cart.total(Cart.java:18)\n\tat com.acme.CartTest.totalAddsItems(CartTest.java:13)"},
