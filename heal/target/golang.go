@@ -146,25 +146,31 @@ func (g *goLoader) readModule(dir string) {
 
 // importPath is the import path of a repo-relative folder of the module.
 func (g *goLoader) importPath(dir string) string {
-	if g.modPath == "" {
+	rel, ok := dir, g.modPath != ""
+	switch {
+	case !ok:
+	case g.modRoot == ".":
+	case dir == g.modRoot:
+		rel = "."
+	default:
+		rel, ok = strings.CutPrefix(dir, g.modRoot+"/")
+	}
+	switch {
+	case !ok:
 		return "_/" + dir
-	}
-	rel := strings.TrimPrefix(strings.TrimPrefix(dir, g.modRoot), "/")
-	if g.modRoot == "." {
-		rel = dir
-	}
-	if rel == "" || rel == "." {
+	case rel == ".":
 		return g.modPath
+	default:
+		return g.modPath + "/" + rel
 	}
-	return g.modPath + "/" + rel
 }
 
-// Import implements types.Importer. The module's own packages that the
-// test files import are type-checked from source (declarations only);
+// load imports a package for the type checker. The module's own packages
+// that the test files import are type-checked from source (declarations only);
 // every other import, the standard library included, is an empty package:
 // the checker reports what it then cannot resolve, and the loader ignores
 // those errors, for it needs only the uses of the module's own functions.
-func (g *goLoader) Import(p string) (*types.Package, error) {
+func (g *goLoader) load(p string) (*types.Package, error) {
 	if p == "unsafe" {
 		return types.Unsafe, nil
 	}
@@ -198,7 +204,7 @@ func (g *goLoader) check(p string, files []*ast.File, info *types.Info, declsOnl
 	return pkg
 }
 
-// importNoNil is Import with a package that is still being checked (an
+// importNoNil is load with a package that is still being checked (an
 // import cycle) answered by an empty one.
 func (g *goLoader) importNoNil(p string) (*types.Package, error) {
 	if pkg, ok := g.pkgs[p]; ok && pkg == nil {
@@ -206,7 +212,7 @@ func (g *goLoader) importNoNil(p string) (*types.Package, error) {
 		pkg.MarkComplete()
 		return pkg, nil
 	}
-	return g.Import(p)
+	return g.load(p)
 }
 
 type importerFunc func(string) (*types.Package, error)
@@ -431,12 +437,14 @@ func purgeBodies(src []byte) []byte {
 			}
 			braces = append(braces, off)
 		case token.RBRACE:
-			if n := len(braces); n > 0 {
-				if open := braces[n-1]; open >= 0 && n == 1 {
-					blankRange(out, open+1, file.Offset(pos))
-				}
-				braces = braces[:n-1]
+			n := len(braces)
+			if n == 0 {
+				break
 			}
+			if open := braces[n-1]; open >= 0 && n == 1 {
+				blankRange(out, open+1, file.Offset(pos))
+			}
+			braces = braces[:n-1]
 		}
 		prev = tok
 	}

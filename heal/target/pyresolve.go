@@ -160,49 +160,86 @@ func (r *resolver) conftests(testRel string) []string {
 func pyRoots(ps *pyState, testRel string, conftests []string, line int, names []string) []pyRoot {
 	t := ps.out[testRel]
 	var roots []pyRoot
-	has := func(f string, q string) bool {
-		return slices.ContainsFunc(roots, func(r pyRoot) bool { return r.file == f && r.def.Q == q })
-	}
-	var inner *pyDef
-	for i := range t.Defs {
-		d := &t.Defs[i]
-		if d.Kind != "def" || d.L > line || line > d.E {
-			continue
-		}
-		if inner == nil || isTestName(d.Q) && (!isTestName(inner.Q) || d.E-d.L < inner.E-inner.L) || !isTestName(inner.Q) && d.E-d.L < inner.E-inner.L {
-			inner = d
+	add := func(r pyRoot) {
+		if !slices.ContainsFunc(roots, func(o pyRoot) bool { return o.file == r.file && o.def.Q == r.def.Q }) {
+			roots = append(roots, r)
 		}
 	}
-	if inner != nil {
-		roots = append(roots, pyRoot{file: testRel, def: *inner, line: line})
+	if d, ok := testAround(t, line); ok {
+		add(pyRoot{file: testRel, def: d, line: line})
 	}
 	for _, d := range t.Defs {
-		if d.Kind == "def" && slices.Contains(names, lastDotted(d.Q)) && !has(testRel, d.Q) {
-			roots = append(roots, pyRoot{file: testRel, def: d, line: d.D})
+		if d.Kind == "def" && slices.Contains(names, lastDotted(d.Q)) {
+			add(pyRoot{file: testRel, def: d, line: d.D})
 		}
 	}
+	files := append([]string{testRel}, conftests...)
 	for _, root := range slices.Clone(roots) {
-		if cls, _, ok := cutLastDot(root.def.Q); ok {
-			for _, d := range t.Defs {
-				if c, m, _ := cutLastDot(d.Q); c == cls && slices.Contains(pySetUps, m) && !has(testRel, d.Q) {
-					roots = append(roots, pyRoot{file: testRel, def: d, via: m, line: root.line})
-				}
-			}
+		for _, d := range setUps(t, root.def.Q) {
+			add(pyRoot{file: testRel, def: d, via: lastDotted(d.Q), line: root.line})
 		}
 		for _, arg := range root.def.Args {
-			for _, f := range append([]string{testRel}, conftests...) {
-				o := ps.out[f]
-				if o == nil {
-					continue
-				}
-				if d, ok := topDef(o, arg); ok && d.Kind == "def" && !has(f, d.Q) && arg != "self" && arg != "cls" {
-					roots = append(roots, pyRoot{file: f, def: d, via: arg, line: root.line})
-					break
-				}
+			if f, d, ok := fixture(ps, files, arg); ok {
+				add(pyRoot{file: f, def: d, via: arg, line: root.line})
 			}
 		}
 	}
 	return roots
+}
+
+// testAround returns the def around line: the innermost test function
+// when one holds the line, else the innermost def.
+func testAround(t *pyOutline, line int) (pyDef, bool) {
+	var inner *pyDef
+	better := func(d *pyDef) bool {
+		if inner == nil {
+			return true
+		}
+		if isTestName(d.Q) != isTestName(inner.Q) {
+			return isTestName(d.Q)
+		}
+		return d.E-d.L < inner.E-inner.L
+	}
+	for i := range t.Defs {
+		if d := &t.Defs[i]; d.Kind == "def" && d.L <= line && line <= d.E && better(d) {
+			inner = d
+		}
+	}
+	if inner == nil {
+		return pyDef{}, false
+	}
+	return *inner, true
+}
+
+// setUps returns the set-up methods of the class holding method q.
+func setUps(t *pyOutline, q string) []pyDef {
+	cls, _, ok := cutLastDot(q)
+	if !ok {
+		return nil
+	}
+	var out []pyDef
+	for _, d := range t.Defs {
+		if c, m, _ := cutLastDot(d.Q); c == cls && slices.Contains(pySetUps, m) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// fixture finds the pytest fixture a parameter names: a top-level def of
+// that name in the test file or a conftest.
+func fixture(ps *pyState, files []string, arg string) (string, pyDef, bool) {
+	if arg == "self" || arg == "cls" {
+		return "", pyDef{}, false
+	}
+	for _, f := range files {
+		if o := ps.out[f]; o != nil {
+			if d, ok := topDef(o, arg); ok && d.Kind == "def" {
+				return f, d, true
+			}
+		}
+	}
+	return "", pyDef{}, false
 }
 
 // isTestName reports whether a def's qualified name is a test's.
@@ -227,24 +264,32 @@ func (ps *pyState) uses(roots []pyRoot) []pyUse {
 				line = root.line
 			}
 			parts := strings.Split(ref.R, ".")
-			if h, ok := topDef(o, parts[0]); ok && h.Kind == "def" && h.Q != root.def.Q && len(parts) == 1 {
+			if h, ok := helper(o, root.def, parts); ok {
 				for _, inner := range refsIn(o, h) {
 					out = append(out, pyUse{file: root.file, parts: strings.Split(inner.R, "."), call: inner.Call, line: line, why: why + " through " + h.Q})
 				}
 				continue
 			}
-			if parts[0] == "self" && len(parts) == 2 {
-				if h, ok := methodOf(o, root.def.Q, parts[1]); ok {
-					for _, inner := range refsIn(o, h) {
-						out = append(out, pyUse{file: root.file, parts: strings.Split(inner.R, "."), call: inner.Call, line: line, why: why + " through " + h.Q})
-					}
-					continue
-				}
-			}
 			out = append(out, pyUse{file: root.file, parts: parts, call: ref.Call, line: line, why: why})
 		}
 	}
 	return out
+}
+
+// helper finds the def of the test file a reference of root names: a
+// module-level function, or a method of root's class through self.
+func helper(o *pyOutline, root pyDef, parts []string) (pyDef, bool) {
+	switch {
+	case len(parts) == 1:
+		if h, ok := topDef(o, parts[0]); ok && h.Kind == "def" && h.Q != root.Q {
+			return h, true
+		}
+	case len(parts) == 2 && parts[0] == "self":
+		if h, ok := methodOf(o, root.Q, parts[1]); ok && h.Q != root.Q {
+			return h, true
+		}
+	}
+	return pyDef{}, false
 }
 
 // refsIn returns the references of o inside d's lines.

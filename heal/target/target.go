@@ -257,11 +257,11 @@ func rankCalls(cs []cand, bug contract.BugReport) []cand {
 	msg := boundMessage(bug.Message)
 	named := func(c cand) bool { return c.name != "" && mentions(msg, c.name) }
 	dist := func(c cand) int {
-		if d := c.line - bug.LineNumber; d > 0 {
+		d := c.line - bug.LineNumber
+		if d > 0 {
 			return 2 * d // a call after the failing line matters less
-		} else {
-			return -d
 		}
+		return -d
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		if ni, nj := named(cs[i]), named(cs[j]); ni != nj {

@@ -280,3 +280,19 @@ func TestTestContextErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestImportPath(t *testing.T) {
+	for _, tc := range []struct{ modPath, modRoot, dir, want string }{
+		{"example.com/m", ".", ".", "example.com/m"},
+		{"example.com/m", ".", "a/b", "example.com/m/a/b"},
+		{"example.com/m", "sub", "sub", "example.com/m"},
+		{"example.com/m", "sub", "sub/x", "example.com/m/x"},
+		{"example.com/m", "sub", "subdir/x", "_/subdir/x"},
+		{"", ".", "a", "_/a"},
+	} {
+		g := &goLoader{modPath: tc.modPath, modRoot: tc.modRoot}
+		if got := g.importPath(tc.dir); got != tc.want {
+			t.Errorf("importPath(%q) with module %q at %q = %q, want %q", tc.dir, tc.modPath, tc.modRoot, got, tc.want)
+		}
+	}
+}
