@@ -221,6 +221,15 @@ func TestBrowserLive(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.Search(`//div[@id="stages"]//td[text()="build"]`))); err != nil {
 		t.Fatal(err)
 	}
+	// The timeline speaks words, not the stage's JSON detail.
+	if err := st.AddStage(bg, run.RunID, "fix:rules", "ok", time.Now(), time.Second, map[string]any{"iteration": 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, cell := range []string{"before fixing", "fix: rules", "iteration 1"} {
+		if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.Search(`//div[@id="stages"]//td[text()="`+cell+`"]`))); err != nil {
+			t.Fatalf("timeline cell %q: %v", cell, err)
+		}
+	}
 	marker, err := chromedp.Run(ctx, chromedp.Evaluate[string](`window.__marker`))
 	if err != nil {
 		t.Fatal(err)

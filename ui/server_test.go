@@ -40,8 +40,9 @@ func TestRequests(t *testing.T) {
 		{"list", "GET", "/", 200, []string{"<h1>Runs</h1>", f.healID[:8], f.execID[:8], f.toolID[:8], "3 run(s)"}},
 		{"filter by kind", "GET", "/?kind=exec", 200, []string{"1 run(s)", f.execID[:8]}},
 		{"filter by repository", "GET", "/?repo=" + f.repo, 200, []string{"1 run(s)", f.healID[:8]}},
-		{"heal", "GET", "/runs/" + f.healID, 200, []string{"Bugs", "remove unused import", "Commits", "LLM accounting", "Timeline"}},
-		{"exec", "GET", "/runs/" + f.execID, 200, []string{"Execution", "sh check.sh", "build.log"}},
+		{"heal", "GET", "/runs/" + f.healID, 200, []string{"Bugs", "remove unused import", "Commits", "LLM accounting", "Timeline",
+			"<td>before fixing</td>", "<td>fix</td>", "<td>iteration 1</td>"}},
+		{"exec", "GET", "/runs/" + f.execID, 200, []string{"Execution", "sh check.sh", "build.log", "<td>exit code "}},
 		{"tool run", "GET", "/runs/" + f.toolID, 200, []string{"Tool runs", "aider", "Patches", "sum.go", "notes.txt", "scope violation"}},
 		{"log", "GET", "/runs/" + f.execID + "/artifacts/build.log?lines=1", 200, []string{`<tr id="L1" class="hl">`}},
 		{"raw log", "GET", "/runs/" + f.execID + "/artifacts/build.log?raw=1", 200, []string{"undefined"}},
@@ -63,6 +64,9 @@ func TestRequests(t *testing.T) {
 				if !strings.Contains(body, w) {
 					t.Errorf("%s lacks %q", tt.target, w)
 				}
+			}
+			if strings.Contains(body, "&#34;iteration&#34;") || strings.Contains(body, "&#34;exit_code&#34;") {
+				t.Error("the timeline shows a stage's raw JSON detail")
 			}
 			if strings.Contains(body, "root:x:0:0") {
 				t.Fatal("a file outside the store was served")

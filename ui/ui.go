@@ -96,6 +96,8 @@ func New(st *store.Store, token string, logger *slog.Logger) (*Server, error) {
 		"lines":   linesParam,
 		"rundur":  runDuration,
 		"dict":    func(d Diff, split bool) map[string]any { return map[string]any{"Diff": d, "Split": split} },
+		"stage":   stageName,
+		"detail":  stageDetail,
 	}
 	t, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/*.html")
 	if err != nil {

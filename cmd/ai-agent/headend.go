@@ -196,11 +196,8 @@ func loadServed(ctx context.Context, d deps, a *cliArgs, path string, stderr io.
 	if st.cwd, err = os.Getwd(); err != nil {
 		return nil, fmt.Errorf("getwd: %w", err)
 	}
-	if st.sys, err = resolvePrompt(path, func() (string, error) { return "", fmt.Errorf("%w: --agent - is not allowed", config.ErrConfig) }); err != nil {
+	if st.sys, err = readPromptFile("--agent", path); err != nil {
 		return nil, err
-	}
-	if st.sys.path == "" {
-		return nil, fmt.Errorf("%w: --agent %s: not a file", config.ErrConfig, path)
 	}
 	st.fmDir = filepath.Dir(st.sys.path)
 	st.fm = &config.Frontmatter{Settings: map[string]any{}}

@@ -388,7 +388,7 @@ func TestHeadendStartupErrors(t *testing.T) {
 		{"prompt given", []string{"--agent", "chat.ai", "--api", "0", "hello"}, exitConfig, "takes no prompts"},
 		{"ws", []string{"--agent", "chat.ai", "--mcp", "ws:0"}, exitConfig, "WebSocket transport is not supported"},
 		{"bad port", []string{"--agent", "chat.ai", "--api", "http"}, exitConfig, "not a port"},
-		{"missing agent file", []string{"--agent", "nope.ai", "--api", "0"}, exitConfig, "not a file"},
+		{"missing agent file", []string{"--agent", "nope.ai", "--api", "0"}, exitConfig, "nope.ai does not exist"},
 		{"duplicate", []string{"--agent", "chat.ai", "--agent", "./chat.ai", "--api", "0"}, exitConfig, "two agents are named"},
 		{"slack", []string{"--agent", "chat.ai", "--slack"}, exitConfig, "not supported"},
 		{"bad concurrency", []string{"--agent", "chat.ai", "--api", "0", "--api-concurrency", "0"}, exitConfig, "concurrency"},

@@ -16,7 +16,8 @@ const usageHead = `Usage:
                                                serve the agents until SIGINT/SIGTERM; HEADEND is
                                                --openai-completions PORT, --anthropic-completions PORT,
                                                --mcp stdio|http:PORT|sse:PORT or --api PORT
-  ai-agent --help | --version
+  ai-agent --help | -h                         this help
+  ai-agent --version | -V                      print "ai-agent VERSION"
 
 Prompts: "-" reads stdin, "@PATH" reads a file, an existing file is read, anything else is text.
 
@@ -47,8 +48,10 @@ Config locations, highest priority first:
   5. $HOME/.ai-agent/ai-agent.json       ($HOME/.ai-agent/ai-agent.env)
   6. /etc/ai-agent/ai-agent.json         (/etc/ai-agent/ai-agent.env)
 
-Exit codes: 0 success, 1 session failure, 3 MCP/initialisation failure,
-4 invalid arguments or configuration, 5 schema validation failure.
+Exit status: 0 success (or --help, --version, --list-tools, --dry-run), 1
+session failure, 3 MCP/initialisation failure, 4 invalid arguments or
+configuration (a file named by a flag or an @PATH that cannot be read
+included), 5 schema validation failure.
 `
 
 // writeHelp prints the usage, every flag with its default, the frontmatter

@@ -82,7 +82,7 @@ func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout
 		return exitOK
 	}
 	if a.bools["version"] {
-		fmt.Fprintln(stdout, buildinfo.Version(version))
+		fmt.Fprintln(stdout, "ai-agent", buildinfo.Version(version))
 		return exitOK
 	}
 	log := newLogger(stderr, a)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/buildinfo"
 	"github.com/salve-dev/salve/llm"
 )
 
@@ -121,6 +122,60 @@ func TestExitCodes(t *testing.T) {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.want, stderr)
 			}
 		})
+	}
+}
+
+// TestFileFlagsNameTheFile checks every argument that names a file to
+// read: a missing or unreadable one is a configuration error (exit 4) whose
+// message names the file, never a run with the name taken as text.
+func TestFileFlagsNameTheFile(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		file string
+	}{
+		{"agent missing", []string{"--models", "p/m", "--agent", "typo.ai", "question"}, "typo.ai"},
+		{"agent missing dry run", []string{"--models", "p/m", "--dry-run", "--agent", "typo.ai"}, "typo.ai"},
+		{"agent directory", []string{"--models", "p/m", "--agent", "adir", "question"}, "adir"},
+		{"agent headend", []string{"--models", "p/m", "--agent", "typo.ai", "--api", "0"}, "typo.ai"},
+		{"config missing", []string{"--config", "nope.json", "--models", "p/m", "a", "b"}, "nope.json"},
+		{"config directory", []string{"--config", "adir", "--models", "p/m", "a", "b"}, "adir"},
+		{"schema file missing", []string{"--models", "p/m", "--schema", "@nope.json", "a", "b"}, "nope.json"},
+		{"schema file directory", []string{"--models", "p/m", "--schema", "@adir", "a", "b"}, "adir"},
+		{"system prompt file missing", []string{"--models", "p/m", "@nope.md", "b"}, "nope.md"},
+		{"user prompt file missing", []string{"--models", "p/m", "a", "@nope.md"}, "nope.md"},
+		{"prompt file directory", []string{"--models", "p/m", "@adir", "b"}, "adir"},
+		{"sub-agent missing", []string{"--models", "p/m", "--agents", "nope.ai", "a", "b"}, "nope.ai"},
+		{"sub-agent directory", []string{"--models", "p/m", "--agents", "adir", "a", "b"}, "adir"},
+		{"sub-agent of the frontmatter", []string{"--models", "p/m", "---\nagents: [gone.ai]\n---\nsys", "b"}, "gone.ai"},
+		{"schemaRef missing", []string{"--models", "p/m", "---\noutput:\n  format: json\n  schemaRef: s.json\n---\nsys", "b"}, "s.json"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, baseConfig)
+			if err := os.Mkdir(filepath.Join(e.dir, "adir"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := e.run(t, "", tc.args...)
+			if code != exitConfig || stdout != "" || !strings.Contains(stderr, tc.file) {
+				t.Fatalf("exit %d, stdout %q, stderr %q: want exit %d and a message naming %s", code, stdout, stderr, exitConfig, tc.file)
+			}
+			if len(e.fake.reqs) > 0 {
+				t.Fatalf("the model was called %d times", len(e.fake.reqs))
+			}
+		})
+	}
+}
+
+// TestVersion checks --version and its -V alias: "ai-agent VERSION" on
+// stdout, exit 0, as the other two binaries print theirs.
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "-V"} {
+		e := newEnv(t, "")
+		code, stdout, stderr := e.run(t, "", arg)
+		if want := "ai-agent " + buildinfo.Version(version) + "\n"; code != exitOK || stdout != want || stderr != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", arg, code, stdout, stderr, want)
+		}
 	}
 }
 

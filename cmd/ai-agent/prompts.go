@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // prompt is one resolved prompt argument.
@@ -32,23 +33,47 @@ func resolvePrompt(arg string, stdin func() (string, error)) (prompt, error) {
 		s, err := stdin()
 		return prompt{text: s}, err
 	case strings.HasPrefix(arg, "@"):
-		p := arg[1:]
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return prompt{}, fmt.Errorf("%w: prompt %s: %v", config.ErrConfig, arg, err)
-		}
-		return prompt{text: stripShebang(string(b)), path: p}, nil
+		return readPromptFile("prompt "+arg, arg[1:])
 	}
 	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
-		b, err := os.ReadFile(arg)
-		if err != nil {
-			return prompt{}, fmt.Errorf("%w: prompt %s: %v", config.ErrConfig, arg, err)
-		}
-		return prompt{text: stripShebang(string(b)), path: arg}, nil
+		return readPromptFile("prompt", arg)
 	} else if filepath.IsAbs(arg) && errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(arg, "\n") {
 		return prompt{}, fmt.Errorf("%w: prompt file %s does not exist", config.ErrConfig, arg)
 	}
 	return prompt{text: arg}, nil
+}
+
+// maxPromptBytes bounds a prompt or .ai file read from disk.
+const maxPromptBytes = safefile.MaxSource
+
+// readPromptFile reads a file the command line names as a prompt or an
+// agent: a regular file of at most maxPromptBytes, without its #! line.
+// Every failure is a configuration error naming what (the flag or
+// argument) and the file.
+func readPromptFile(what, path string) (prompt, error) {
+	b, err := readNamedFile(what, path, maxPromptBytes)
+	if err != nil {
+		return prompt{}, err
+	}
+	return prompt{text: stripShebang(string(b)), path: path}, nil
+}
+
+// readNamedFile reads a file named on the command line through safefile,
+// so a FIFO, a device or a directory is refused rather than read. A missing
+// or unreadable file is a configuration error (exit 4) that names what
+// pointed at it and the file.
+func readNamedFile(what, path string, max int64) ([]byte, error) {
+	if path == "" {
+		return nil, fmt.Errorf("%w: %s: the file name is empty", config.ErrConfig, what)
+	}
+	b, err := safefile.Read(path, max)
+	switch {
+	case err == nil:
+		return b, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%w: %s: file %s does not exist", config.ErrConfig, what, path)
+	}
+	return nil, fmt.Errorf("%w: %s: cannot read %s: %v", config.ErrConfig, what, path, err)
 }
 
 func stripShebang(s string) string {

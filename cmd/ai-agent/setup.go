@@ -14,6 +14,7 @@ import (
 
 	"github.com/salve-dev/salve/agent"
 	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/internal/safefile"
 	"github.com/salve-dev/salve/tools"
 )
 
@@ -108,8 +109,11 @@ func prepare(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, stdout, s
 // readPrompts resolves <system> and <user> and the frontmatter (spec §1).
 func (st *startup) readPrompts(stdin io.Reader) error {
 	pos := st.a.positionals
-	if f := st.a.values["agent"]; f != "" {
-		pos = append([]string{f}, pos...)
+	agentFile, hasAgent := st.a.values["agent"]
+	if hasAgent {
+		// --agent names a file, never prompt text: a typo must not run
+		// with the file's name as the system prompt.
+		pos = append([]string{agentFile}, pos...)
 	}
 	switch {
 	case len(pos) == 0:
@@ -123,7 +127,12 @@ func (st *startup) readPrompts(stdin io.Reader) error {
 	}
 	in := onceStdin(stdin)
 	var err error
-	if st.sys, err = resolvePrompt(pos[0], in); err != nil {
+	if hasAgent {
+		st.sys, err = readPromptFile("--agent", agentFile)
+	} else {
+		st.sys, err = resolvePrompt(pos[0], in)
+	}
+	if err != nil {
 		return err
 	}
 	if len(pos) > 1 {
@@ -286,9 +295,9 @@ func (st *startup) outputSchema() (json.RawMessage, bool, error) {
 	if s, ok := st.a.values["schema"]; ok {
 		text := s
 		if strings.HasPrefix(s, "@") {
-			b, err := os.ReadFile(s[1:])
+			b, err := readNamedFile("--schema "+s, s[1:], safefile.MaxConfig)
 			if err != nil {
-				return nil, false, fmt.Errorf("%w: --schema %s: %v", config.ErrConfig, s, err)
+				return nil, false, err
 			}
 			text = string(b)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -69,9 +68,9 @@ func (st *startup) subAgents(s *sessionSetup) error {
 // loadAgent reads one .ai file and prepares its runner; shared are the
 // parent's running MCP servers.
 func (st *startup) loadAgent(path string, shared map[string]tools.Provider) (subagent.Agent, error) {
-	b, err := os.ReadFile(path)
+	b, err := readNamedFile("sub-agent", path, maxPromptBytes)
 	if err != nil {
-		return subagent.Agent{}, fmt.Errorf("%w: sub-agent %s: %v", config.ErrConfig, path, err)
+		return subagent.Agent{}, err
 	}
 	dir := filepath.Dir(path)
 	header, body, ok := config.SplitFrontmatter(string(b))

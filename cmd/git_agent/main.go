@@ -1,7 +1,8 @@
 // Command git_agent reads one JSON ActionRequest from stdin, runs the git
-// action it names, writes one JSON ActionResponse to stdout and exits
-// (seed 002). Errors travel in the response: the exit status is 0 whenever a
-// response was written, and 2 only when none could be.
+// action it names, writes one JSON ActionResponse to stdout and exits.
+// Errors travel in the response: the exit status is 0 whenever a response
+// was written, and 2 only when none could be. --version prints
+// "git_agent VERSION" and --help the usage, both on stdout.
 //
 // Usage:
 //
@@ -80,6 +81,9 @@ Reads one ActionRequest (JSON) on stdin and writes one ActionResponse on stdout.
 Example:
   echo '{"request_id":"f5e93cc3-5d6f-4e9e-88a2-2f10e1bf7a21","tool":"git_agent","action":"git_log","payload":{"command":{"type":"git_log","limit":5}}}' | git_agent -C ./repo
 
+Exit status: 0 when a response was written, whether it reports success or
+an error (read its status), 2 when no response could be written.
+
 Flags:
 `)
 		fs.PrintDefaults()
@@ -109,16 +113,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			code = exitNoResponse
 		}
 	}()
-	// Usage text goes to stderr only for -h: a bad flag is reported in the
-	// error response (and the JSON log), keeping stderr machine-readable.
+	// The usage text is printed only for -h, on stdout as for the other
+	// binaries: a bad flag is reported in the error response (and the JSON
+	// log), keeping both streams machine-readable.
 	var usage bytes.Buffer
 	opts, flagErr := parseFlags(args, &usage)
 	if errors.Is(flagErr, flag.ErrHelp) {
-		_, _ = stderr.Write(usage.Bytes())
+		_, _ = stdout.Write(usage.Bytes())
 		return exitOK
 	}
 	if flagErr == nil && opts.version {
-		fmt.Fprintln(stdout, buildinfo.Version(version))
+		fmt.Fprintln(stdout, "git_agent", buildinfo.Version(version))
 		return exitOK
 	}
 	runner := &agent.Runner{Dir: opts.dir, Timeout: opts.timeout}

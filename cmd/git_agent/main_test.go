@@ -362,8 +362,7 @@ func TestRunInProcess(t *testing.T) {
 		wantOut  string
 		wantErr  string
 	}{
-		{"version", []string{"--version"}, &bytes.Buffer{}, exitOK, buildinfo.Version(version) + "\n", ""},
-		{"help", []string{"-h"}, &bytes.Buffer{}, exitOK, "", "Usage: git_agent"},
+		{"version", []string{"--version"}, &bytes.Buffer{}, exitOK, "git_agent " + buildinfo.Version(version) + "\n", ""},
 		{"stdout closed", []string{"--no-register"}, failWriter{}, exitNoResponse, "", "write response"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -379,6 +378,18 @@ func TestRunInProcess(t *testing.T) {
 				t.Errorf("stderr %q lacks %q", stderr.String(), tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestHelp checks that -h and --help print the usage, with the exit
+// statuses, on stdout and exit 0.
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "--help"} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{arg}, strings.NewReader(""), &stdout, &stderr)
+		if code != exitOK || !strings.HasPrefix(stdout.String(), "Usage: git_agent") || !strings.Contains(stdout.String(), "Exit status: 0") || stderr.Len() != 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", arg, code, stdout.String(), stderr.String())
+		}
 	}
 }
 

@@ -184,7 +184,11 @@ func newRootCmd(s *streams) *cobra.Command {
 		SilenceUsage:  true,
 		Version:       buildinfo.Version(version),
 	}
-	root.SetVersionTemplate("{{.Version}}\n")
+	// --version prints "salve VERSION", as ai-agent and git_agent print
+	// theirs. Declaring the flag here keeps cobra from adding its -v
+	// shorthand, which the other two binaries do not have.
+	root.SetVersionTemplate("salve {{.Version}}\n")
+	root.Flags().Bool("version", false, "print the version and exit")
 	s.Log.flags(root, s.Getenv)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if err := s.Log.check(); err != nil {

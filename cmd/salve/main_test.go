@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/salve-dev/salve/internal/buildinfo"
 )
 
 func runSalve(t *testing.T, args ...string) (int, string, string) {
@@ -34,5 +36,18 @@ func TestUnknownSubcommandFails(t *testing.T) {
 		if out != "" {
 			t.Errorf("%v: wrote %q to stdout; stdout is for results", args, out)
 		}
+	}
+}
+
+// TestVersion checks that --version prints "salve VERSION" on stdout and
+// exits 0, as ai-agent and git_agent print theirs, and that salve has no
+// -v shorthand the other two lack.
+func TestVersion(t *testing.T) {
+	code, out, errOut := runSalve(t, "--version")
+	if want := "salve " + buildinfo.Version(version) + "\n"; code != exitOK || out != want || errOut != "" {
+		t.Errorf("--version: exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
+	}
+	if code, out, _ := runSalve(t, "-v"); code != exitBadInput || out != "" {
+		t.Errorf("-v: exit %d, stdout %q; want exit %d and no output", code, out, exitBadInput)
 	}
 }

@@ -1,0 +1,8 @@
+package cache
+
+import "testing"
+
+func TestPut(t *testing.T) {
+	var c Cache
+	c.Put("a", 1)
+}

@@ -1,0 +1,4 @@
+"""Arithmetic."""
+from .ops import add, Calc
+
+__all__ = ["add", "Calc"]
