@@ -34,7 +34,7 @@ validate:
 	bash scripts/validate.sh
 
 unit:
-	$(GO) test -count=1 -timeout 15m $(PKGS)
+	PATH="$(CURDIR)/.deps/npm/bin:$$PATH" $(GO) test -count=1 -timeout 15m $(PKGS)
 
 ## demo: the main job on bundled examples, with no API key
 demo: build

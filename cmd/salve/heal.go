@@ -166,7 +166,9 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	opts.PushLease, opts.Progress = lease, heal.NewProgress(s.Stderr, tty, logger)
 	res, err := heal.Run(ctx, opts)
 	if res != nil {
-		if werr := writeResults(s, o, res); werr != nil {
+		if werr := writeResults(s, o, res); werr != nil && err == nil {
+			return exitWith(exitFailure, werr)
+		} else if werr != nil {
 			logger.Error("could not write results.json", "error", werr)
 		}
 		if perr := o.prOptions.afterHeal(ctx, s, o, res, p.git, logger); perr != nil {
@@ -311,7 +313,8 @@ func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Execut
 		cwd, _ := os.Getwd()
 		var err error
 		targets, err = llmfix.Targets(llmfix.Setup{Models: o.Models, ConfigFile: o.Config, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
-		if err != nil && explicit {
+		if err != nil && (explicit || o.Config != "") {
+			// A configuration the user named is never left out quietly.
 			return nil, err
 		}
 		if err != nil {
@@ -431,6 +434,9 @@ func writeResults(s *streams, o *healOptions, res *heal.Results) error {
 		_, _ = s.Stdout.Write(b)
 	} else {
 		writeReport(s.Stdout, res)
+	}
+	if err != nil {
+		path = "not written"
 	}
 	if !s.Log.Quiet {
 		fmt.Fprintln(s.Stderr, summaryLine(res, path))

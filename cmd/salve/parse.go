@@ -51,8 +51,8 @@ the log's root differs. When --root exists on this host and --workspace is not
 given, --root is indexed as the workspace too. --score DIR scores the parser on a fixture corpus,
 and --list prints the table of formats it reads.
 
-The exit status is 0 when the log was parsed, whatever it held, and 2 on bad
-input.`,
+The exit status is 0 when the log was parsed, whatever it held, 1 when the
+output could not be written, and 2 on bad input.`,
 		Example: `  salve parse build.log
   go test ./... 2>&1 | salve parse --text -
   salve parse --format sarif build.log > salve.sarif

@@ -33,8 +33,8 @@ func TestBinariesPrintOneVersion(t *testing.T) {
 			t.Errorf("%v: %v", c, err)
 			continue
 		}
-		if string(out) != want+"\n" {
-			t.Errorf("%v printed %q, want %q", c, out, want+"\n")
+		if line := c[0] + " " + want + "\n"; string(out) != line {
+			t.Errorf("%v printed %q, want %q", c, out, line)
 		}
 	}
 }
