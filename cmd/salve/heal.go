@@ -165,12 +165,9 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	opts := p.options(o, runID, logger)
 	opts.PushLease, opts.Progress = lease, heal.NewProgress(s.Stderr, tty, logger)
 	res, err := heal.Run(ctx, opts)
+	var werr error
 	if res != nil {
-		if werr := writeResults(s, o, res); werr != nil && err == nil {
-			return exitWith(exitFailure, werr)
-		} else if werr != nil {
-			logger.Error("could not write results.json", "error", werr)
-		}
+		werr = writeResults(s, o, res)
 		if perr := o.prOptions.afterHeal(ctx, s, o, res, p.git, logger); perr != nil {
 			fmt.Fprintf(s.Stderr, "salve heal: %v\n", perr)
 			if err == nil && res.Outcome == heal.OutcomeGreen {
@@ -178,7 +175,10 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 			}
 		}
 	}
-	return exitWith(healExit(res, err))
+	if code, herr := healExit(res, err); code != exitOK || werr == nil {
+		return exitWith(code, herr)
+	}
+	return exitWith(exitFailure, werr)
 }
 
 // healExit maps a heal's results and error to the exit status: 0 green, 1
