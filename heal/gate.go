@@ -2,20 +2,36 @@ package heal
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/lazyre"
+	"github.com/salve-dev/salve/heal/integrity"
+	"github.com/salve-dev/salve/internal/lang"
 )
 
 // DefaultMinConfidence is the default confidence threshold of the fix gate.
 const DefaultMinConfidence = 0.7
 
 // GateWindow is how many lines either side of a reported line a fix may
-// touch (seed 001: "fix only reported lines ±3").
+// touch: a fix changes only the reported lines ±3.
 const GateWindow = 3
+
+// The ids of the gate's own rules, as GateDecision.Rules names them; the
+// integrity policy's ids (integrity.RuleIDs) join them.
+const (
+	RuleNoChange        = "no-change"
+	RuleLowConfidence   = "low-confidence"
+	RuleOutsideWindow   = "outside-window"
+	RuleCommentsRemoved = "comments-removed"
+)
+
+// LineRange is lines Start..End of the original file, 1-based and
+// inclusive.
+type LineRange struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
 
 // GateInput is one fix presented to the gate.
 type GateInput struct {
@@ -26,13 +42,24 @@ type GateInput struct {
 	// Confidence is the fixer's confidence score.
 	Confidence    float64
 	MinConfidence float64
+	// AllowTestEdits lets the fix edit test files and test configuration
+	// (the repository opted in). The other integrity rules still apply.
+	AllowTestEdits bool
+	// Windows are more lines of this file the fix may change besides the
+	// reported lines ±GateWindow, such as the code a failing test
+	// exercises. Nil adds none.
+	Windows []LineRange
 }
 
 // GateDecision is the gate's verdict on one fix.
 type GateDecision struct {
 	Accepted bool `json:"accepted"`
-	// Reasons lists every rule the fix broke; empty when accepted.
+	// Reasons lists every rule the fix broke, each as "rule-id: text";
+	// empty when accepted.
 	Reasons []string `json:"reasons,omitempty"`
+	// Rules lists the id of each rule the fix broke, once, in the order
+	// of Reasons.
+	Rules []string `json:"rules,omitempty"`
 	// Diff is the fix as a unified diff that git apply accepts.
 	Diff  string `json:"diff"`
 	Hunks []Hunk `json:"-"`
@@ -41,35 +68,52 @@ type GateDecision struct {
 // Reason joins the rejection reasons into one line.
 func (d GateDecision) Reason() string { return strings.Join(d.Reasons, "; ") }
 
-// Gate enforces the Fix Agent's boundary rules before a fix is accepted
-// (seed 001): the diff touches only the reported lines ±3, comments are
-// preserved, nothing unrelated is edited, and the confidence reaches the
-// threshold. One extension is documented in docs/heal.md: a hunk made only
-// of import lines (Go imports, Python imports, C includes) may sit outside
-// the windows, because a missing or unused import is fixed where the
-// imports are, not where the name is used.
+// Gate enforces the Fix Agent's boundary rules before a fix is accepted:
+// the diff touches only the reported lines ±3 (or the extra Windows),
+// comments are preserved, the confidence reaches the threshold, and the
+// fix weakens no check (the integrity policy: no assertion removed or
+// loosened, no expected value changed, no test skipped or removed, no
+// suppression added, no test or CI configuration edited). One extension
+// is documented in docs/heal.md: a hunk made only of import lines (Go
+// imports, Python imports, C includes) may sit outside the windows,
+// because a missing or unused import is fixed where the imports are, not
+// where the name is used.
 func Gate(in GateInput) GateDecision {
 	hunks := LineDiff(in.Original, in.Patched)
 	d := GateDecision{Hunks: hunks, Diff: Patch(in.Path, in.Original, in.Patched)}
 	if len(hunks) == 0 {
-		d.Reasons = append(d.Reasons, "the fix changes nothing")
+		d.reject(RuleNoChange, "the fix changes nothing")
 	}
 	if in.Confidence < in.MinConfidence {
-		d.Reasons = append(d.Reasons, fmt.Sprintf("confidence %.2f is below the threshold %.2f", in.Confidence, in.MinConfidence))
+		d.reject(RuleLowConfidence, fmt.Sprintf("confidence %.2f is below the threshold %.2f", in.Confidence, in.MinConfidence))
 	}
-	lang := langOf(in.Path)
+	l := lang.Of(in.Path)
 	for _, h := range hunks {
-		if inWindows(h, in.Reports) || onlyImports(lang, h) {
+		if inWindows(h, in.Reports, in.Windows) || onlyImports(l, h) {
 			continue
 		}
 		lo, hi := hunkSpan(h)
-		d.Reasons = append(d.Reasons, fmt.Sprintf("diff touches lines %d-%d, outside the reported lines ±%d (%s)", lo, hi, GateWindow, reportedLines(in.Reports)))
+		d.reject(RuleOutsideWindow, fmt.Sprintf("diff touches lines %d-%d, outside the reported lines ±%d (%s)", lo, hi, GateWindow, allowedLines(in.Reports, in.Windows)))
 	}
-	if lost := lostComments(lang, in.Original, in.Patched); len(lost) > 0 {
-		d.Reasons = append(d.Reasons, fmt.Sprintf("comments removed: %q", lost))
+	if lost := lostComments(l, in.Original, in.Patched); len(lost) > 0 {
+		d.reject(RuleCommentsRemoved, fmt.Sprintf("comments removed: %q", lost))
+	}
+	for _, v := range integrity.Check(integrity.Input{Path: in.Path, Original: in.Original, Patched: in.Patched, Reports: in.Reports, AllowTestEdits: in.AllowTestEdits}) {
+		d.reject(v.Rule, strings.TrimPrefix(v.String(), v.Rule+": "))
 	}
 	d.Accepted = len(d.Reasons) == 0
 	return d
+}
+
+// reject records that the fix broke rule, with a reason for a person.
+func (d *GateDecision) reject(rule, text string) {
+	d.Reasons = append(d.Reasons, rule+": "+text)
+	for _, r := range d.Rules {
+		if r == rule {
+			return
+		}
+	}
+	d.Rules = append(d.Rules, rule)
 }
 
 // hunkSpan returns the original lines a hunk touches. A pure insertion
@@ -81,22 +125,33 @@ func hunkSpan(h Hunk) (int, int) {
 	return h.OldStart, h.OldStart + len(h.Old) - 1
 }
 
-func inWindows(h Hunk, reports []contract.BugReport) bool {
+// inWindows reports whether the hunk lies inside one window: a reported
+// line ±GateWindow, or one of the extra windows. A pure insertion needs
+// only one of the lines around it inside.
+func inWindows(h Hunk, reports []contract.BugReport, extra []LineRange) bool {
 	lo, hi := hunkSpan(h)
 	insertion := len(h.Old) == 0
+	inside := func(wlo, whi int) bool {
+		if insertion {
+			return (lo >= wlo && lo <= whi) || (hi >= wlo && hi <= whi)
+		}
+		return lo >= wlo && hi <= whi
+	}
 	for _, r := range reports {
-		wlo, whi := r.LineNumber-GateWindow, r.LineNumber+GateWindow
-		if insertion && ((lo >= wlo && lo <= whi) || (hi >= wlo && hi <= whi)) {
+		if inside(r.LineNumber-GateWindow, r.LineNumber+GateWindow) {
 			return true
 		}
-		if !insertion && lo >= wlo && hi <= whi {
+	}
+	for _, w := range extra {
+		if w.Start <= w.End && inside(w.Start, w.End) {
 			return true
 		}
 	}
 	return false
 }
 
-func reportedLines(reports []contract.BugReport) string {
+// allowedLines names the reported lines and the extra windows.
+func allowedLines(reports []contract.BugReport, extra []LineRange) string {
 	seen := map[int]bool{}
 	var ls []int
 	for _, r := range reports {
@@ -110,64 +165,30 @@ func reportedLines(reports []contract.BugReport) string {
 	for i, l := range ls {
 		parts[i] = fmt.Sprint(l)
 	}
-	return "reported: " + strings.Join(parts, ", ")
-}
-
-// importLine recognises one import line per language family.
-var importLine = map[string]*lazyre.Regexp{
-	"go": lazyre.New(`^\s*(import\s*\(?\s*|import\s+(\w+\s+|_\s+|\.\s+)?"[^"]+"\s*|(\w+\s+|_\s+|\.\s+)?"[^"]+"\s*|\)\s*)$`),
-	"py": lazyre.New(`^\s*(import\s+[\w.]+(\s+as\s+\w+)?(\s*,\s*[\w.]+(\s+as\s+\w+)?)*|from\s+[\w.]+\s+import\s+.+)\s*$`),
-	"c":  lazyre.New(`^\s*(#\s*include\s*[<"][^>"]+[>"]|(pub(\([\w:]+\))?\s+)?use\s+[\w:]+(::\{[\w:, {}*]*\}|::\*)?(\s+as\s+\w+)?;|import\s+(static\s+)?[\w.$]+(\.\*)?;)\s*$`),
-	"js": lazyre.New(`^\s*(import\s.+|const\s+(\w+|\{[\w\s,:]*\})\s*=\s*require\([^)]*\);?)\s*$`),
-}
-
-func onlyImports(lang string, h Hunk) bool {
-	re := importLine[lang]
-	if re == nil {
-		return false
-	}
-	nonBlank := 0
-	for _, l := range append(append([]string{}, h.Old...), h.New...) {
-		if strings.TrimSpace(l) == "" {
-			continue
+	out := "reported: " + strings.Join(parts, ", ")
+	if len(extra) > 0 {
+		ws := make([]string, len(extra))
+		for i, w := range extra {
+			ws[i] = fmt.Sprintf("%d-%d", w.Start, w.End)
 		}
-		nonBlank++
-		if !re.MatchString(l) {
-			return false
-		}
+		out += "; also allowed: " + strings.Join(ws, ", ")
 	}
-	return nonBlank > 0
-}
-
-// langOf maps a file to the family whose comment and import syntax it
-// uses: "go", "c" (C, C++, Java, Rust, C#…), "js", "py" (Python, shell,
-// Ruby, YAML) or "" when unknown.
-func langOf(p string) string {
-	switch strings.ToLower(path.Ext(p)) {
-	case ".go":
-		return "go"
-	case ".c", ".h", ".cc", ".cpp", ".hpp", ".cxx", ".java", ".rs", ".cs", ".kt", ".swift", ".scala":
-		return "c"
-	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs":
-		return "js"
-	case ".py", ".sh", ".rb", ".pl", ".yaml", ".yml", ".toml", ".r":
-		return "py"
-	}
-	return ""
+	return out
 }
 
 // lostComments returns the comments of orig that patched no longer has,
-// compared as a multiset of trimmed comment texts.
-func lostComments(lang, orig, patched string) []string {
-	if lang == "" {
+// compared as a multiset of trimmed comment texts; nil when the language
+// is unknown.
+func lostComments(l *lang.Language, orig, patched string) []string {
+	if l == nil {
 		return nil
 	}
 	have := map[string]int{}
-	for _, c := range comments(lang, patched) {
+	for _, c := range l.Comments(patched) {
 		have[c]++
 	}
 	var lost []string
-	for _, c := range comments(lang, orig) {
+	for _, c := range l.Comments(orig) {
 		if have[c] > 0 {
 			have[c]--
 			continue
@@ -177,48 +198,18 @@ func lostComments(lang, orig, patched string) []string {
 	return lost
 }
 
-// comments extracts the comment texts of src: line comments ("//" or "#")
-// and block comments ("/* */"), skipping string literals. It is a lexer
-// approximation good enough to notice a removed comment.
-func comments(lang, src string) []string {
-	hash := lang == "py"
-	var out []string
-	var quote byte
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if quote != 0 {
-			if c == '\\' && quote != '`' {
-				i++
-			} else if c == quote || (c == '\n' && quote != '`') {
-				quote = 0
-			}
+// onlyImports reports whether every non-blank line of the hunk is an
+// import line of l, and there is one.
+func onlyImports(l *lang.Language, h Hunk) bool {
+	nonBlank := 0
+	for _, line := range append(append([]string{}, h.Old...), h.New...) {
+		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		switch {
-		case c == '"' || c == '\'' || (c == '`' && !hash):
-			quote = c
-		case hash && c == '#', !hash && c == '/' && i+1 < len(src) && src[i+1] == '/':
-			end := strings.IndexByte(src[i:], '\n')
-			if end < 0 {
-				end = len(src) - i
-			}
-			out = appendComment(out, src[i:i+end])
-			i += end
-		case !hash && c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := strings.Index(src[i+2:], "*/")
-			if end < 0 {
-				end = len(src) - i - 2
-			}
-			out = appendComment(out, src[i:i+2+end])
-			i += end + 3
+		nonBlank++
+		if !l.IsImportLine(line) {
+			return false
 		}
 	}
-	return out
-}
-
-func appendComment(out []string, c string) []string {
-	if t := strings.TrimSpace(c); t != "" {
-		return append(out, t)
-	}
-	return out
+	return nonBlank > 0
 }

@@ -3,6 +3,7 @@ package heal
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,10 +46,64 @@ func TestGate(t *testing.T) {
 	}
 }
 
-func TestCommentsPython(t *testing.T) {
-	got := comments("py", "x = '#not' # real\ny = \"a#b\"\n# top\n")
-	if strings.Join(got, "|") != "# real|# top" {
-		t.Errorf("comments = %q", got)
+// TestGateCommentsEveryLanguage checks that the comments rule covers the
+// extensions the gate once missed (.mts, .cts, .php).
+func TestGateCommentsEveryLanguage(t *testing.T) {
+	for _, tc := range []struct{ path, src, comment string }{
+		{"web/a.mts", "// keep\nconst a = 1;\n", "// keep\n"},
+		{"web/a.cts", "const a = 1; /* keep */\n", " /* keep */"},
+		{"src/a.php", "<?php\n# keep\n$a = 1;\n", "# keep\n"},
+		{"pkg/a.py", "x = '#not' # real\n", " # real"},
+	} {
+		d := Gate(GateInput{Path: tc.path, Original: tc.src, Patched: strings.Replace(tc.src, tc.comment, "", 1), Reports: []contract.BugReport{{LineNumber: 1}}, Confidence: 1})
+		if d.Accepted || !slices.Contains(d.Rules, RuleCommentsRemoved) {
+			t.Errorf("%s: removing a comment gave rules %q", tc.path, d.Rules)
+		}
+	}
+}
+
+// TestGateRules checks the rule ids each rejection names, the integrity
+// rules through the gate, and the extra windows.
+func TestGateRules(t *testing.T) {
+	const test = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tgot := Add(1, 2)\n\tif got != 3 {\n\t\tt.Errorf(\"got %d, want 3\", got)\n\t}\n}\n"
+	const src = "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n\nfunc Sub(a, b int) int {\n\treturn a - b\n}\n\nfunc Mul(a, b int) int {\n\treturn a * b\n}\n"
+	at := func(n int) []contract.BugReport {
+		return []contract.BugReport{{FilePath: "calc/calc_test.go", LineNumber: n, ErrorType: contract.ErrLogic, Message: "calc_test.go:8: got -1, want 3"}}
+	}
+	for _, tc := range []struct {
+		name, path, orig, patched string
+		reports                   []contract.BugReport
+		allow                     bool
+		windows                   []LineRange
+		conf                      float64
+		want                      []string
+	}{
+		{name: "source fix", path: "calc/calc.go", orig: src, patched: strings.Replace(src, "return a - b", "return a + b", 1), reports: at(4), conf: 0.9},
+		{name: "test file closed", path: "calc/calc_test.go", orig: test, patched: strings.Replace(test, "got := Add(1, 2)", "got := Add(2, 1)", 1), reports: at(8), conf: 0.9, want: []string{"test-file", "expected-value-changed"}},
+		{name: "assertion removed", path: "calc/calc_test.go", allow: true, orig: test, patched: strings.Replace(test, "\tif got != 3 {\n\t\tt.Errorf(\"got %d, want 3\", got)\n\t}\n", "", 1), reports: at(8), conf: 0.9, want: []string{"assertion-removed"}},
+		{name: "expected value changed", path: "calc/calc_test.go", allow: true, orig: test, patched: strings.Replace(test, "if got != 3 {", "if got != -1 {", 1), reports: at(8), conf: 0.9, want: []string{"expected-value-changed"}},
+		{name: "guard loosened", path: "calc/calc_test.go", allow: true, orig: test, patched: strings.Replace(test, "if got != 3 {", "if got == 3 {", 1), reports: at(8), conf: 0.9, want: []string{"assertion-loosened"}},
+		{name: "skip added", path: "calc/calc_test.go", allow: true, orig: test, patched: strings.Replace(test, "\tgot :=", "\tt.Skip()\n\tgot :=", 1), reports: at(8), conf: 0.9, want: []string{"test-skipped"}},
+		{name: "test renamed away", path: "calc/calc_test.go", allow: true, orig: test, patched: strings.Replace(test, "func TestAdd(", "func testAdd(", 1), reports: at(5), conf: 0.9, want: []string{"test-removed"}},
+		{name: "suppression added", path: "calc/calc.go", orig: src, patched: strings.Replace(src, "return a - b\n}\n\nfunc Sub", "return a - b //nolint\n}\n\nfunc Sub", 1), reports: at(4), conf: 0.9, want: []string{"suppression-added"}},
+		{name: "ci config", path: ".github/workflows/ci.yml", orig: "run: go test\n", patched: "run: true\n", reports: at(1), allow: true, conf: 0.9, want: []string{"ci-config"}},
+		{name: "outside window", path: "calc/calc.go", orig: src, patched: strings.Replace(src, "a * b", "a * b * 1", 1), reports: at(4), conf: 0.9, want: []string{"outside-window"}},
+		{name: "extra window", path: "calc/calc.go", orig: src, patched: strings.Replace(src, "a * b", "a * b * 1", 1), reports: at(4), windows: []LineRange{{11, 13}}, conf: 0.9},
+		{name: "window that misses", path: "calc/calc.go", orig: src, patched: strings.Replace(src, "a * b", "a * b * 1", 1), reports: at(4), windows: []LineRange{{1, 3}, {13, 11}}, conf: 0.9, want: []string{"outside-window"}},
+		{name: "several rules", path: "calc/calc.go", orig: src, patched: strings.Replace(src, "a * b", "a * b //nolint", 1), reports: at(4), conf: 0.5, want: []string{"low-confidence", "outside-window", "suppression-added"}},
+		{name: "no change", path: "calc/calc.go", orig: src, patched: src, reports: at(4), conf: 0.9, want: []string{"no-change"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Gate(GateInput{Path: tc.path, Original: tc.orig, Patched: tc.patched, Reports: tc.reports, Confidence: tc.conf, MinConfidence: 0.7, AllowTestEdits: tc.allow, Windows: tc.windows})
+			if !slices.Equal(d.Rules, tc.want) || d.Accepted != (len(tc.want) == 0) {
+				t.Fatalf("accepted=%v rules %q, want %q\n%s", d.Accepted, d.Rules, tc.want, d.Reason())
+			}
+			for _, r := range d.Reasons {
+				if !slices.ContainsFunc(d.Rules, func(id string) bool { return strings.HasPrefix(r, id+": ") }) {
+					t.Errorf("reason %q does not start with its rule id", r)
+				}
+			}
+		})
 	}
 }
 
