@@ -372,8 +372,13 @@ func TestRunStoreRecordsTheHeal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Run.Kind != store.KindHeal || v.Run.Status != heal.OutcomeGreen || len(v.Events) != 3 || len(v.Patches) != 2 || len(v.Artifacts) != 1 {
-		t.Errorf("stored run %+v: %d events, %d patches, %d artifacts", v.Run, len(v.Events), len(v.Patches), len(v.Artifacts))
+	if v.Run.Kind != store.KindHeal || v.Run.Status != heal.OutcomeGreen || len(v.Events) != 3 || len(v.Patches) != 2 || len(v.Artifacts) != 1+len(res.Builds) {
+		t.Errorf("stored run %s: %d events, %d patches, %d artifacts (results.json and %d build logs)", v.Run.RunID, len(v.Events), len(v.Patches), len(v.Artifacts), len(res.Builds))
+	}
+	for _, a := range v.Artifacts {
+		if strings.HasPrefix(a.Name, "build-") && (a.Path == "" || a.Size == 0) {
+			t.Errorf("build log artifact %+v has no file", a)
+		}
 	}
 	timings, err := heal.Timings(context.Background(), st, res.RunID)
 	if err != nil {

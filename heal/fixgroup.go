@@ -23,6 +23,12 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 		idx[i] = first + i
 	}
 	path := group[0].FilePath
+	var ut *underTest
+	if isTestFailure(group) {
+		if ut = r.resolveUnderTest(ctx, group); ut != nil {
+			path = ut.path()
+		}
+	}
 	abs, err := confine(r.ws, path)
 	if err != nil {
 		r.mark(idx, StatusSkipped, "", skipReason(err), nil)
@@ -34,6 +40,9 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 		return nil, nil
 	}
 	in := FixInput{Workspace: r.ws, Path: path, Content: content, Request: r.request(group, content)}
+	if ut != nil {
+		in.Request, in.Windows = ut.request(group, content, r.prev[path]), ut.windows()
+	}
 	var attempts []Attempt
 	rejected := false
 	for _, f := range r.o.Fixers {
@@ -97,13 +106,14 @@ func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (Attempt,
 	}
 	a.Confidence = res.ConfidenceScore
 	stop = r.timed(StageGate)
-	dec := Gate(GateInput{Path: in.Path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore, MinConfidence: r.o.MinConfidence})
+	dec := Gate(GateInput{Path: in.Path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore,
+		MinConfidence: r.o.MinConfidence, AllowTestEdits: r.o.AllowTestEdits, Windows: in.Windows})
 	if rv, ok := r.tried[in.Path][hash(res.PatchedContent)]; ok && dec.Accepted {
 		dec.Accepted, dec.Reasons = false, []string{fmt.Sprintf("the same fix was reverted in iteration %d (%s)", rv.iter, rv.why)}
 	}
 	stop()
 	if !dec.Accepted {
-		a.Outcome, a.Reason = AttemptRejected, dec.Reason()
+		a.Outcome, a.Reason, a.Rules = AttemptRejected, dec.Reason(), dec.Rules
 		r.o.Logger.Info("fix rejected by the gate", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
 		return a, res, dec, nil
 	}

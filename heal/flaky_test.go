@@ -17,7 +17,7 @@ func (testParser) Parse(log, _ string) []contract.BugReport {
 		return nil
 	}
 	name := "TestAdd"
-	return []contract.BugReport{{FilePath: "add_test.go", LineNumber: 3, ErrorType: contract.ErrLogic, Message: "Add(1, 2) = -1, want 3", TestName: &name, Tool: "go test"}}
+	return []contract.BugReport{{FilePath: "add.go", LineNumber: 3, ErrorType: contract.ErrLogic, Message: "Add(1, 2) = -1, want 3", TestName: &name, Tool: "go test"}}
 }
 
 func TestFlakyVerdict(t *testing.T) {
@@ -33,7 +33,7 @@ func TestFlakyVerdict(t *testing.T) {
 		{"passes without running the test", "ok\n", OutcomeGreen, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			repo := newRepo(t, map[string]string{"add_test.go": "package add\n\nfunc TestAdd() {}\n"})
+			repo := newRepo(t, map[string]string{"add.go": "package add\n\nfunc Add(a, b int) int { return a - b }\n"})
 			var commands []string
 			ex := fakeExecutor{func(_ context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
 				commands = append(commands, in.ResolvedBuildCommand)

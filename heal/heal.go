@@ -43,6 +43,10 @@ type FixInput struct {
 	Path string
 	// Content is the file's current content.
 	Content string
+	// Windows are lines of Path the fix may change besides the reports'
+	// lines ±3: the code a failing test exercises, when the fix of a test
+	// failure goes to the code under test. Nil adds none.
+	Windows []LineRange
 }
 
 // Reports returns the primary bug report followed by the related ones.

@@ -102,6 +102,16 @@ func firstLine(s string) string {
 	return s
 }
 
+// stillThere reports whether a bug the fix targeted is reported after it.
+// A target in another file (a failing test whose fix went to the code
+// under test) keeps its line.
+func (f applied) stillThere(bug contract.BugReport, after []contract.BugReport) bool {
+	if bug.FilePath != f.path {
+		return reportedIn(bug, bug.LineNumber, bug.LineNumber, after)
+	}
+	return stillThere(bug, f.decision.Hunks, after)
+}
+
 // reverted is a fix that was written, verified and taken back.
 type reverted struct {
 	iter int
@@ -144,7 +154,7 @@ func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []con
 		// line: its fix, or why the error is still there.
 		var lines []string
 		for _, i := range f.bugs {
-			r.settle(&r.res.Bugs[i], stillThere(r.res.Bugs[i].Bug, f.decision.Hunks, after), f)
+			r.settle(&r.res.Bugs[i], f.stillThere(r.res.Bugs[i].Bug, after), f)
 			lines = append(lines, r.res.Bugs[i].Line)
 		}
 		msg := commitMessage(f, lines, r.o.RunID)
@@ -174,6 +184,12 @@ func commitMessage(f applied, lines []string, runID string) string {
 // line the fix rewrote.
 func stillThere(bug contract.BugReport, hunks []Hunk, after []contract.BugReport) bool {
 	lo, hi := mapLine(hunks, bug.LineNumber)
+	return reportedIn(bug, lo, hi, after)
+}
+
+// reportedIn reports whether after holds bug's error on a line lo..hi of
+// its file.
+func reportedIn(bug contract.BugReport, lo, hi int, after []contract.BugReport) bool {
 	key := bugKey(bug)
 	for _, a := range after {
 		if bugKey(a) == key && a.LineNumber >= lo && a.LineNumber <= hi {
@@ -276,10 +292,20 @@ func hash(s string) string {
 // Snippet returns the lines of content within ±GateWindow of each line,
 // numbered, with "..." between separate regions (the seed's file_snippet).
 func Snippet(content string, lines []int) string {
+	rs := make([]LineRange, len(lines))
+	for i, l := range lines {
+		rs[i] = LineRange{Start: l - GateWindow, End: l + GateWindow}
+	}
+	return snippetRanges(content, rs)
+}
+
+// snippetRanges returns the lines of content in ranges, numbered, with
+// "..." between separate regions.
+func snippetRanges(content string, ranges []LineRange) string {
 	all := splitLines(content)
 	keep := make([]bool, len(all)+2)
-	for _, l := range lines {
-		for i := max(1, l-GateWindow); i <= min(len(all), l+GateWindow); i++ {
+	for _, rg := range ranges {
+		for i := max(1, rg.Start); i <= min(len(all), rg.End); i++ {
 			keep[i] = true
 		}
 	}

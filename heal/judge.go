@@ -28,7 +28,7 @@ func judge(f applied, targets, before, after []contract.BugReport, exit int) str
 		return "it broke the lines it wrote: " + namedErrors(broke)
 	}
 	for _, t := range targets {
-		if !stillThere(t, f.decision.Hunks, after) {
+		if !f.stillThere(t, after) {
 			return ""
 		}
 	}

@@ -58,6 +58,11 @@ type Results struct {
 	Outcome string `json:"outcome"`
 	// Reason says why the run stopped.
 	Reason string `json:"reason"`
+	// AllowTestEdits says who let fixes edit test files and test
+	// configuration ("--allow-test-edits" or ".salve.yml"); empty when
+	// tests were protected, the default. The other integrity rules apply
+	// either way.
+	AllowTestEdits string `json:"allow_test_edits,omitempty"`
 	// Warnings lists what the user should know (uncommitted changes that
 	// the heal did not see).
 	Warnings   []string `json:"warnings,omitempty"`
@@ -209,6 +214,9 @@ type Attempt struct {
 	Outcome    string  `json:"outcome"`
 	Reason     string  `json:"reason,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
+	// Rules names each gate rule a rejected fix broke ("test-file",
+	// "assertion-removed", "outside-window"…).
+	Rules []string `json:"rules,omitempty"`
 }
 
 // LLMUsage sums the LLM accounting of the run.

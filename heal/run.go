@@ -55,6 +55,13 @@ type Options struct {
 	MinConfidence float64
 	// Branch is the heal branch; empty means DefaultBranchPrefix + run id.
 	Branch string
+	// AllowTestEdits lets fixes edit test files and test configuration,
+	// which the gate otherwise refuses; the other integrity rules (no
+	// assertion removed or loosened, no expected value changed, no skip,
+	// no suppression) apply either way. AllowTestEditsBy says who allowed
+	// it, for the results ("--allow-test-edits", ".salve.yml").
+	AllowTestEdits   bool
+	AllowTestEditsBy string
 	// Push pushes the heal branch to Remote after each commit.
 	Push bool
 	// PushLease, when set, lets the first push replace the remote heal
@@ -340,7 +347,7 @@ func (r *run) ready(ctx context.Context, rel string) error {
 	}
 	r.res.HeadCommit = r.res.BaseCommit
 	r.o.Logger.Info("heal worktree ready", "path", r.ws, "branch", r.o.Branch, "base", r.res.BaseCommit, "reused", r.reused)
-	return nil
+	return r.testEdits()
 }
 
 // finish removes the worktree, fills the closing fields and records the

@@ -65,6 +65,8 @@ type healOptions struct {
 	NoStore       bool
 	GitAgent      string
 	JSON          bool
+	// AllowTestEdits lets fixes edit tests (never weaken them).
+	AllowTestEdits bool
 	prOptions
 }
 
@@ -136,6 +138,7 @@ SIGTERM.`,
 	f.BoolVar(&o.NoStore, "no-store", false, "do not record the run in the run store")
 	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: beside salve, then PATH)")
 	f.BoolVar(&o.JSON, "json", false, "print results.json on stdout instead of the fix lines")
+	f.BoolVar(&o.AllowTestEdits, "allow-test-edits", false, "let fixes edit test files and test configuration (or allow_test_edits: true in .salve.yml); no fix may weaken a check either way")
 	o.prOptions.flags(f)
 	return cmd
 }
@@ -255,7 +258,7 @@ func (p *pipeline) options(o *healOptions, runID string, logger *slog.Logger) he
 	return heal.Options{
 		Repo: o.Workspace, Command: o.Command, ProjectType: o.ProjectType, BuildTimeout: time.Duration(o.Timeout) * time.Second,
 		MaxIterations: o.MaxIterations, MinConfidence: o.MinConfidence, Branch: o.Branch, Push: o.Push, Remote: o.Remote,
-		KeepWorktree: o.KeepWorktree, RunID: runID,
+		KeepWorktree: o.KeepWorktree, RunID: runID, AllowTestEdits: o.AllowTestEdits, AllowTestEditsBy: testEditsBy(o.AllowTestEdits),
 		Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git, Worktrees: heal.AgentWorktrees{Git: p.git},
 		CI: p.ci, Recorder: p.recorder, Logger: logger,
 	}
@@ -438,6 +441,9 @@ func writeResults(s *streams, o *healOptions, res *heal.Results) error {
 	if err != nil {
 		path = "not written"
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(s.Stderr, "salve heal: warning: "+w)
+	}
 	if !s.Log.Quiet {
 		fmt.Fprintln(s.Stderr, summaryLine(res, path))
 	}
@@ -537,4 +543,12 @@ func newAiderFixer(o *healOptions, sec *secrets) heal.Fixer {
 		f.Adapter = &toolrun.Adapter{Env: sec.environ()}
 	}
 	return f
+}
+
+// testEditsBy names the flag that allowed test edits, for the results.
+func testEditsBy(allowed bool) string {
+	if allowed {
+		return "--allow-test-edits"
+	}
+	return ""
 }

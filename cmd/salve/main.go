@@ -178,8 +178,8 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 
 func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "salve",
-		Short:         "Fix failing builds safely, and run LLM agents with hard guarantees",
+		Use:   "salve",
+		Short: "Fix failing builds safely, and run LLM agents with hard guarantees",
 		Long: `salve fixes failing builds automatically and safely: see "salve heal --help".
 
 Exit status: 0 done, 1 a failure, 2 bad input, 130 or 143 interrupted by

@@ -3,7 +3,6 @@ package llmfix
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/llm"
@@ -59,7 +58,7 @@ func Targets(s Setup) ([]Target, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 		}
-		p, err := providerEntry(cfg, name, getenv)
+		p, err := providerEntry(cfg, name)
 		if err != nil {
 			return nil, err
 		}
@@ -72,32 +71,16 @@ func Targets(s Setup) ([]Target, error) {
 	return out, nil
 }
 
-// providerEntry reads providers.NAME from the config, or builds the entry
-// of a provider configured by the environment.
-func providerEntry(cfg *config.Config, name string, getenv func(string) string) (config.Provider, error) {
-	if cfg.Has("providers", name) {
-		p, err := cfg.ProviderEntry(name)
-		if err != nil {
-			return p, fmt.Errorf("%w: %w", ErrConfig, err)
-		}
-		return p, nil
+// providerEntry reads providers.NAME from the config layers, or builds the
+// entry of a well-known provider from the environment (its key and base
+// URL variables: OPENAI_API_KEY and OPENAI_BASE_URL, …), the same way
+// ai-agent does; a provider whose key is missing is an error naming it.
+func providerEntry(cfg *config.Config, name string) (config.Provider, error) {
+	p, err := cfg.ProviderEntry(name)
+	if err != nil {
+		return p, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	switch name {
-	case "openai":
-		return config.Provider{Type: "openai", APIKey: getenv("OPENAI_API_KEY")}, nil
-	case "anthropic":
-		return config.Provider{Type: "anthropic", APIKey: getenv("ANTHROPIC_API_KEY")}, nil
-	case "ollama":
-		host := getenv("OLLAMA_HOST")
-		if host != "" && !strings.Contains(host, "://") {
-			host = "http://" + host
-		}
-		if host != "" {
-			host = strings.TrimRight(host, "/") + "/api"
-		}
-		return config.Provider{Type: "ollama", BaseURL: host}, nil
-	}
-	return config.Provider{}, fmt.Errorf("%w: provider %q is not configured (give --config or set its API key)", ErrConfig, name)
+	return p, nil
 }
 
 // NewProvider builds the client of one provider entry through
