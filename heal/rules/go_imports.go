@@ -210,7 +210,7 @@ func addGoImports(content string, paths []string) (string, bool) {
 	header := strings.Join(ls.l[:end], "\n") + "\n"
 	for _, p := range paths {
 		var ok bool
-		if header, ok = addGoImport(header, p, len(paths)); !ok {
+		if header, ok = addGoImport(header, p, len(paths), 0); !ok {
 			return content, false
 		}
 	}
@@ -232,11 +232,13 @@ type goGroup struct {
 
 // addGoImport adds one import path to a header (a package clause and
 // import declarations only); total is how many are being added, so that
-// a file without imports gets a parenthesised block when it needs one.
-func addGoImport(header, p string, total int) (string, bool) {
+// a file without imports gets a parenthesised block when it needs one;
+// depth counts the blocks it made, so that a header the parser reads
+// otherwise than expected cannot make it loop.
+func addGoImport(header, p string, total, depth int) (string, bool) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "", header, parser.ImportsOnly|parser.ParseComments)
-	if err != nil {
+	if err != nil || depth > 1 {
 		return header, false
 	}
 	line := func(pos token.Pos) int { return fset.Position(pos).Line }
@@ -268,7 +270,7 @@ func addGoImport(header, p string, total int) (string, bool) {
 		ls.l[from-1] = "import ("
 		ls.insertAfter(from, ")")
 		ls.insertAfter(from, "\t"+text)
-		return addGoImport(ls.String(), p, total)
+		return addGoImport(ls.String(), p, total, depth+1)
 	case decl == nil && total == 1:
 		ls.insertAfter(goPackageLine(fset, file), "import "+strconv.Quote(p))
 		ls.insertAfter(goPackageLine(fset, file), "")
@@ -278,7 +280,7 @@ func addGoImport(header, p string, total int) (string, bool) {
 		ls.insertAfter(at, ")")
 		ls.insertAfter(at, "import (")
 		ls.insertAfter(at, "")
-		return addGoImport(ls.String(), p, total)
+		return addGoImport(ls.String(), p, total, depth+1)
 	}
 	groups := goGroups(fset, decl)
 	std := isStdPath(p)
@@ -396,9 +398,9 @@ func setOf(xs []string) map[string]bool {
 }
 
 // resolveGoNames resolves the missing names to import paths. Names the
-// messages gave are resolved as they are; names read from the file only
-// must also be exported by the package found (Sel of x.Sel), so that a
-// local slip is not taken for a package.
+// messages gave must be used as a package somewhere in the file (x.Sel);
+// names read from the file only must also be exported by the package
+// found (Sel of x.Sel), so that a local slip is not taken for a package.
 func resolveGoNames(in ruleInput, have map[string]bool) ([]string, float64) {
 	said, seen := goMissingNames(in)
 	conf := 0.95
@@ -411,7 +413,7 @@ func resolveGoNames(in ruleInput, have map[string]bool) ([]string, float64) {
 		if !ok {
 			return
 		}
-		if sels != nil && !exportsAny(packageDir(in.workspace, in.path, p), sels) {
+		if sels == nil && !goUsedAsPackage(in.content, name) || sels != nil && !exportsAny(packageDir(in.workspace, in.path, p), sels) {
 			return
 		}
 		have[name] = true
@@ -446,4 +448,53 @@ func exportsAny(dir string, names []string) bool {
 		}
 	}
 	return false
+}
+
+// reGoSelectorUse finds x.Sel uses in a file that does not parse.
+var reGoSelectorUse = lazyre.New(`(?:^|[^\w.])([A-Za-z_]\w*)\.[A-Za-z_]`)
+
+// goUsedAsPackage reports whether content uses name as a package
+// anywhere: as the x of an x.Sel (a package name can be used no other
+// way). A file that does not parse is read line by line, its comments
+// and strings aside.
+func goUsedAsPackage(content, name string) bool {
+	file, err := parser.ParseFile(token.NewFileSet(), "", content, parser.SkipObjectResolution)
+	if err != nil {
+		for _, l := range strings.Split(content, "\n") {
+			for _, m := range reGoSelectorUse.FindAllStringSubmatch(goLineCode(l), -1) {
+				if m[1] == name {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	used := false
+	ast.Inspect(file, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == name {
+				used = true
+			}
+		}
+		return !used
+	})
+	return used
+}
+
+// goLineCode blanks a line's string literals and drops its // comment.
+func goLineCode(l string) string {
+	code, _ := splitLineComment(l)
+	b := []byte(code)
+	var quote byte
+	for i := range b {
+		switch {
+		case quote != 0 && b[i] == quote:
+			quote = 0
+		case quote != 0:
+			b[i] = ' '
+		case b[i] == '"' || b[i] == '`' || b[i] == '\'':
+			quote = b[i]
+		}
+	}
+	return string(b)
 }

@@ -34,12 +34,15 @@ func fixJSImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error)
 			continue
 		}
 		name := m[1] + m[2] + m[3] + m[4]
-		if done[name] || jsDeclares(in.content, name) || jsDeclaresClose(in.content, name) {
+		if done[name] || jsDeclares(in.content, name) {
 			continue
 		}
 		var line string
 		switch {
 		case nodeBuiltins[name] && isIdent(name):
+			if jsDeclaresClose(in.content, name) {
+				continue
+			}
 			line = st.builtin(name)
 		default:
 			m, ok := jsModuleExporting(in.workspace, in.path, name)
@@ -216,8 +219,10 @@ func firstLine(s string) string {
 var reJSDeclName = lazyre.New(`\b(?:const|let|var|function\*?|class)\s+([\w$]+)`)
 
 // jsDeclaresClose reports whether the file declares a name close to name
-// (paths for path): then the undefined name is more likely a misspelling
-// than a missing import, and no import is added.
+// (paths for path): then an undefined name that is also a built-in
+// module's is more likely a misspelling than a missing import, and no
+// import is added. A name a module of the project exports is imported
+// all the same: that export is the stronger sign.
 func jsDeclaresClose(content, name string) bool {
 	for _, m := range reJSDeclName.FindAllStringSubmatch(content, -1) {
 		if m[1] != name && closeNames(name, m[1]) {

@@ -46,7 +46,7 @@ func fixPyImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error)
 		}
 		// Python's "Did you mean" names a close name in scope: the suggest
 		// tier's fix, unless the line uses the name as a module.
-		if strings.Contains(r.Message, "Did you mean") && (section == pySectLocal && strings.HasPrefix(line, "from ") || !pyUsedAsModule(ls.l, r.LineNumber, name)) {
+		if strings.Contains(r.Message, "Did you mean") && !pyImportWins(line, pyUsedAsModule(ls.l, r.LineNumber, name)) {
 			continue
 		}
 		have[name] = true
@@ -77,6 +77,14 @@ func pyImportFor(ws, file, name string) (string, int) {
 		return "from " + mod + " import " + name, pySectLocal
 	}
 	return "", 0
+}
+
+// pyImportWins reports whether an import beats the close name Python
+// proposes in its "Did you mean": only a module used as a module (name.attr)
+// does; a name a sibling module defines is as likely the close name
+// misspelt.
+func pyImportWins(stmt string, usedAsModule bool) bool {
+	return usedAsModule && strings.HasPrefix(stmt, "import ")
 }
 
 // pyUsedAsModule reports whether line n (1-based) uses name as a module:
