@@ -1,12 +1,16 @@
 // Package rules is the Fix Agent's embedded default tier: mechanical fixes
-// that need no API key. It applies Go import fixes and gofmt in-process
-// (go/parser, go/format), a few built-in rules for frequent mechanical
-// errors (an unused Go variable, a missing semicolon in C-like languages, a
-// Python tab/space indentation mix), and the ecosystem's own fixers
-// (ruff --fix, eslint --fix) when they are installed, run
-// through sandbox.Run. Every rule edits only near the reported lines, and
-// the confidence of a fix is the lowest confidence of the rules it used:
-// how mechanical the edit is.
+// that need no API key. It adds the missing imports of Go, Python, Java,
+// Rust, JavaScript and TypeScript files where the language's formatter
+// keeps them (Go's with go/parser and go/format, in-process), removes
+// unused ones, applies gofmt, a few built-in rules for frequent mechanical
+// errors (an unused Go variable, a missing semicolon in C-like languages,
+// a missing ':' or a tab/space indentation mix in Python), and the
+// ecosystem's own fixers (ruff --fix, eslint --fix) when they are
+// installed, run through sandbox.Run. Every rule edits only near the
+// reported lines or in the import block, and the confidence of a fix is
+// the lowest confidence of the rules it used: how mechanical the edit is.
+// Importable tells the other tiers which undefined names these rules
+// import.
 package rules
 
 import (
