@@ -28,9 +28,9 @@ var (
 // fixGoImports removes unused imports and adds missing ones, editing only
 // import lines. Missing names are resolved against the standard library
 // and the packages of the file's own module.
-func fixGoImports(_ context.Context, f *Fixer, in ruleInput) (edit, bool, error) {
+func fixGoImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	content, removed := removeUnusedImports(in.content, in.reports)
-	content, added, conf := addMissingImports(content, in, f)
+	content, added, conf := addMissingImports(content, in)
 	if len(removed)+len(added) == 0 {
 		return edit{}, false, nil
 	}
@@ -129,70 +129,24 @@ func importedNames(file *ast.File) map[string]bool {
 	return names
 }
 
-func addMissingImports(content string, in ruleInput, f *Fixer) (string, []string, float64) {
-	conf := 0.95
-	fset, file, ok := parseImports(content)
+func addMissingImports(content string, in ruleInput) (string, []string, float64) {
+	_, file, ok := parseImports(content)
 	if !ok {
-		return content, nil, conf
+		return content, nil, 0.95
 	}
-	have := importedNames(file)
-	var paths []string
-	for _, r := range in.reports {
-		m := reUndefined.FindStringSubmatch(r.Message)
-		if m == nil || have[m[1]] {
-			continue
-		}
-		p, c, found := f.resolvePackage(in.workspace, in.path, m[1])
-		if !found {
-			continue
-		}
-		have[m[1]] = true
-		paths = append(paths, p)
-		conf = min(conf, c)
-	}
+	paths, conf := resolveGoNames(in, importedNames(file))
 	if len(paths) == 0 {
 		return content, nil, conf
 	}
-	sort.Strings(paths)
-	ls := splitContent(content)
-	for i := len(paths) - 1; i >= 0; i-- {
-		insertImport(&ls, fset, file, paths[i])
+	out, ok := addGoImports(content, paths)
+	if !ok {
+		return content, nil, conf
 	}
 	quoted := make([]string, len(paths))
 	for i, p := range paths {
 		quoted[i] = strconv.Quote(p)
 	}
-	return ls.String(), quoted, conf
-}
-
-// insertImport adds one import line: into the first grouped import
-// declaration at its sorted place, else after the last import, else after
-// the package clause. Lines are inserted bottom-up by the caller, so the
-// positions of fset stay valid.
-func insertImport(ls *lines, fset *token.FileSet, file *ast.File, path string) {
-	line := func(p token.Pos) int { return fset.Position(p).Line }
-	for _, d := range file.Decls {
-		gd, ok := d.(*ast.GenDecl)
-		if !ok || gd.Tok != token.IMPORT || !gd.Lparen.IsValid() {
-			continue
-		}
-		at := line(gd.Rparen) - 1
-		for _, s := range gd.Specs {
-			if is := s.(*ast.ImportSpec); importPath(is) > path {
-				at = line(is.Pos()) - 1
-				break
-			}
-		}
-		ls.insertAfter(at, "\t"+strconv.Quote(path))
-		return
-	}
-	if n := len(file.Imports); n > 0 {
-		ls.insertAfter(line(file.Imports[n-1].End()), "import "+strconv.Quote(path))
-		return
-	}
-	at := line(file.Name.End())
-	ls.insertAfter(at, "import "+strconv.Quote(path))
-	ls.insertAfter(at, "")
+	return out, quoted, conf
 }
 
 // fixGoUnusedVar silences "declared and not used: x" with `_ = x` right

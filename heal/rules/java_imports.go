@@ -178,40 +178,122 @@ func javaProjectClasses(ws, self string) map[string][]string {
 	return out
 }
 
-// insertJavaImports adds import lines after the last import, else after
-// the package declaration (with a blank line), else at the top.
+// insertJavaImports adds import lines one by one (see insertJavaImport).
 func insertJavaImports(ls *lines, adds []string) {
-	last, pkg := 0, 0
-	for i, l := range ls.l {
+	for _, a := range adds {
+		insertJavaImport(ls, a)
+	}
+}
+
+// javaImport is one import line of a file's header.
+type javaImport struct {
+	line   int // 0-based
+	name   string
+	static bool
+	group  int // imports with no blank line between them share a group
+}
+
+// javaHeaderImports lists the import lines of a file, up to its first
+// type declaration, and the line of its package declaration (0-based, -1
+// for none).
+func javaHeaderImports(src []string) ([]javaImport, int) {
+	var out []javaImport
+	pkg, group := -1, 0
+	blank := false
+	for i, l := range src {
 		t := strings.TrimSpace(l)
 		switch {
+		case t == "":
+			blank = true
 		case strings.HasPrefix(t, "import ") && strings.HasSuffix(t, ";"):
-			last = i + 1
-		case strings.HasPrefix(t, "package ") && pkg == 0:
-			pkg = i + 1
-		case strings.HasPrefix(t, "class ") || strings.HasPrefix(t, "public ") || strings.HasPrefix(t, "@") || strings.HasPrefix(t, "final ") || strings.HasPrefix(t, "abstract ") || strings.HasPrefix(t, "interface ") || strings.HasPrefix(t, "enum ") || strings.HasPrefix(t, "record "):
-			if last > 0 || pkg > 0 {
-				goto done
+			if blank && len(out) > 0 {
+				group++
 			}
+			blank = false
+			name := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t, "import "), ";"))
+			static := strings.HasPrefix(name, "static ")
+			out = append(out, javaImport{line: i, name: strings.TrimSpace(strings.TrimPrefix(name, "static ")), static: static, group: group})
+		case strings.HasPrefix(t, "package ") && pkg < 0:
+			pkg = i
+		case reJavaTypeStart.MatchString(t):
+			return out, pkg
 		}
 	}
-done:
-	switch {
-	case last > 0:
-		for i := len(adds) - 1; i >= 0; i-- {
-			ls.insertAfter(last, adds[i])
-		}
-	case pkg > 0:
-		block := append([]string{""}, adds...)
-		for i := len(block) - 1; i >= 0; i-- {
-			ls.insertAfter(pkg, block[i])
-		}
-	default:
-		block := append(append([]string{}, adds...), "")
-		for i := len(block) - 1; i >= 0; i-- {
-			ls.insertAfter(0, block[i])
+	return out, pkg
+}
+
+var reJavaTypeStart = lazyre.New(`^(@|((public|protected|private|final|abstract|sealed|non-sealed|static|strictfp)\s+)*(class|interface|enum|record)\b)`)
+
+// insertJavaImport adds one import line where the file's own style puts
+// it: into the group of imports it shares the longest package prefix with
+// (the only group when none shares any), at its sorted place; into a new
+// group when there are several and none shares its package root (java
+// and javax before the others); after the static imports, in a group of
+// its own, when there are only those (the Java style guide's order); after
+// the package declaration, set off by a blank line, when the file has no
+// import.
+func insertJavaImport(ls *lines, add string) {
+	imps, pkg := javaHeaderImports(ls.l)
+	name := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(add, "import "), ";"))
+	var plain []javaImport
+	groups := map[int]bool{}
+	for _, im := range imps {
+		if !im.static {
+			plain = append(plain, im)
+			groups[im.group] = true
 		}
 	}
+	if len(plain) == 0 {
+		switch {
+		case len(imps) > 0:
+			insertLines(ls, imps[len(imps)-1].line+1, []string{"", add})
+		case pkg >= 0:
+			insertLines(ls, pkg+1, []string{"", add})
+		default:
+			insertLines(ls, 0, []string{add, ""})
+		}
+		return
+	}
+	best, bestLen := -1, 0
+	for _, im := range plain {
+		if n := javaMatchLen(name, im.name); n > bestLen {
+			best, bestLen = im.group, n
+		}
+	}
+	if best < 0 && len(groups) == 1 {
+		best = plain[0].group
+	}
+	if best < 0 {
+		root, _, _ := strings.Cut(name, ".")
+		if root == "java" || root == "javax" {
+			insertLines(ls, plain[0].line, []string{add, ""})
+		} else {
+			insertLines(ls, plain[len(plain)-1].line+1, []string{"", add})
+		}
+		return
+	}
+	at := -1
+	for _, im := range plain {
+		if im.group != best {
+			continue
+		}
+		if im.name > name {
+			at = im.line
+			break
+		}
+		at = im.line + 1
+	}
+	insertLines(ls, at, []string{add})
+}
+
+// javaMatchLen is the number of leading package names a and b share.
+func javaMatchLen(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	n := 0
+	for n < len(as)-1 && n < len(bs)-1 && as[n] == bs[n] {
+		n++
+	}
+	return n
 }
 
 // wildcardCovers reports whether a wildcard import of the file (import

@@ -19,9 +19,10 @@ import (
 var reJSUndefined = lazyre.New(`ReferenceError: ([\w$]+) is not defined|Cannot find name '([\w$]+)'\.?$|^'([\w$]+)' is not defined\.?$|^([\w$]+) is not defined$`)
 
 // fixJSImports adds the import of an undefined name: a node built-in
-// module of that name (node's own builtinModules list), else a name that
-// exactly one sibling module exports. The import follows the file's module
-// system (ES import or CommonJS require), quotes and semicolons.
+// module of that name (node's own builtinModules list), else the name as
+// the project's nearest module exports it (a default or a named export).
+// The import follows the file's module system (ES import or CommonJS
+// require), quotes, semicolons and extension convention.
 func fixJSImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	loadIndexes()
 	st := jsStyleOf(in.workspace, in.path, in.content)
@@ -33,19 +34,24 @@ func fixJSImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error)
 			continue
 		}
 		name := m[1] + m[2] + m[3] + m[4]
-		if done[name] || jsDeclares(in.content, name) || jsDeclaresClose(in.content, name) {
+		if done[name] || jsDeclares(in.content, name) {
 			continue
 		}
 		var line string
 		switch {
 		case nodeBuiltins[name] && isIdent(name):
+			if jsDeclaresClose(in.content, name) {
+				continue
+			}
 			line = st.builtin(name)
 		default:
-			mod, ok := jsSiblingExporting(in.workspace, in.path, name)
+			m, ok := jsModuleExporting(in.workspace, in.path, name)
 			if !ok {
 				continue
 			}
-			line = st.named(name, st.specifier(mod))
+			if line, ok = st.importOf(in.path, name, m); !ok {
+				continue
+			}
 		}
 		done[name] = true
 		adds = append(adds, line)
@@ -89,25 +95,6 @@ func (s jsStyle) builtin(name string) string {
 		return "import " + name + " from " + spec + s.end()
 	}
 	return "const " + name + " = require(" + spec + ")" + s.end()
-}
-
-func (s jsStyle) named(name, spec string) string {
-	if s.esm || s.ts {
-		return "import { " + name + " } from " + spec + s.end()
-	}
-	return "const { " + name + " } = require(" + spec + ")" + s.end()
-}
-
-// specifier is the quoted relative specifier of a sibling module file.
-func (s jsStyle) specifier(file string) string {
-	base := strings.TrimSuffix(file, path.Ext(file))
-	switch {
-	case s.ext != "":
-		base += s.ext
-	case s.esm && !s.ts:
-		base = file // node's ES modules need the extension
-	}
-	return s.quote + "./" + base + s.quote
 }
 
 var (
@@ -189,41 +176,6 @@ func jsDeclares(content, name string) bool {
 	return re.MatchString(content)
 }
 
-// jsSiblingExporting returns the one module file beside file that exports
-// name (ES export declarations and lists, CommonJS exports.x and
-// module.exports = { x }).
-func jsSiblingExporting(ws, file, name string) (string, bool) {
-	dir := filepath.Join(ws, filepath.FromSlash(path.Dir(file)))
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		return "", false
-	}
-	q := regexp.QuoteMeta(name)
-	re := lazyre.New(`(?m)^\s*export\s+(?:default\s+)?(?:async\s+)?(?:function\*?|const|let|var|class)\s+` + q + `\b|^\s*export\s*\{[^}]*\b` + q + `\b[^}]*\}|\bexports\.` + q + `\s*=|module\.exports\s*=\s*\{[^}]*\b` + q + `\b[^}]*\}`)
-	var found []string
-	for _, e := range es {
-		n := e.Name()
-		x := strings.ToLower(path.Ext(n))
-		if e.IsDir() || n == path.Base(file) || strings.Contains(n, ".test.") || strings.Contains(n, ".spec.") || strings.HasSuffix(n, ".d.ts") {
-			continue
-		}
-		if x != ".js" && x != ".mjs" && x != ".cjs" && x != ".ts" && x != ".tsx" && x != ".jsx" && x != ".mts" {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil || len(b) > 1<<20 {
-			continue
-		}
-		if re.Match(b) {
-			found = append(found, n)
-		}
-	}
-	if len(found) != 1 {
-		return "", false
-	}
-	return found[0], true
-}
-
 // jsImportAnchor returns the line after which a new import goes: after
 // the last import or require line of the file's header (a shebang, "use
 // strict", comments and blank lines may come first), else 0, or after a
@@ -267,8 +219,10 @@ func firstLine(s string) string {
 var reJSDeclName = lazyre.New(`\b(?:const|let|var|function\*?|class)\s+([\w$]+)`)
 
 // jsDeclaresClose reports whether the file declares a name close to name
-// (paths for path): then the undefined name is more likely a misspelling
-// than a missing import, and no import is added.
+// (paths for path): then an undefined name that is also a built-in
+// module's is more likely a misspelling than a missing import, and no
+// import is added. A name a module of the project exports is imported
+// all the same: that export is the stronger sign.
 func jsDeclaresClose(content, name string) bool {
 	for _, m := range reJSDeclName.FindAllStringSubmatch(content, -1) {
 		if m[1] != name && closeNames(name, m[1]) {

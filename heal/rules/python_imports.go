@@ -30,54 +30,90 @@ func fixPyImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error)
 	ls := splitContent(in.content)
 	have := pyImported(ls.l)
 	var adds []string
+	classify := pySectionOf(in.workspace, in.path)
 	for _, r := range in.reports {
 		m := rePyUndefined.FindStringSubmatch(r.Message)
-		if m == nil || strings.Contains(r.Message, "Did you mean") {
-			continue // Python found a close name in scope: the suggest tier's
+		if m == nil {
+			continue
 		}
 		name := m[1] + m[2] + m[3]
 		if have[name] || pyDefines(in.content, name) {
 			continue
 		}
-		line := ""
-		switch {
-		case pyProjectModule(in.workspace, in.path, name):
-			line = "import " + name
-		case pythonStdlib[name] && !strings.HasPrefix(name, "_") && !pyNever[name]:
-			line = "import " + name
-		default:
-			if mod, ok := pySiblingDefining(in.workspace, in.path, name); ok {
-				line = "from " + mod + " import " + name
-			}
-		}
+		line, section := pyImportFor(in.workspace, in.path, name)
 		if line == "" {
+			continue
+		}
+		// Python's "Did you mean" names a close name in scope: the suggest
+		// tier's fix, unless the line uses the name as a module.
+		if strings.Contains(r.Message, "Did you mean") && !pyImportWins(line, pyUsedAsModule(ls.l, r.LineNumber, name)) {
 			continue
 		}
 		have[name] = true
 		adds = append(adds, line)
+		insertPyImport(&ls, line, section, classify)
 	}
 	if len(adds) == 0 {
 		return edit{}, false, nil
 	}
 	sort.Strings(adds)
-	at := pyImportAnchor(ls.l)
-	block := adds
-	if at < len(ls.l) && strings.TrimSpace(ls.l[at]) != "" && !pyImportLine.MatchString(ls.l[at]) {
-		block = append(block, "")
-	}
-	if at > 0 && !pyImportLine.MatchString(ls.l[at-1]) && strings.TrimSpace(ls.l[at-1]) != "" {
-		block = append([]string{""}, block...)
-	}
-	for i := len(block) - 1; i >= 0; i-- {
-		ls.insertAfter(at, block[i])
-	}
 	return edit{content: ls.String(), reason: "add the missing " + strings.Join(adds, ", "), confidence: 0.9}, true, nil
 }
 
+// pyImportFor returns the import statement that binds name, and its
+// section: a module of the project, else of the standard library, else
+// the one sibling module that defines name (from mod import name).
+func pyImportFor(ws, file, name string) (string, int) {
+	loadIndexes()
+	switch {
+	case !isIdent(name) || pyNever[name]:
+		return "", 0
+	case pyProjectModule(ws, file, name):
+		return "import " + name, pySectLocal
+	case pythonStdlib[name] && !strings.HasPrefix(name, "_"):
+		return "import " + name, pySectStd
+	}
+	if mod, ok := pySiblingDefining(ws, file, name); ok {
+		return "from " + mod + " import " + name, pySectLocal
+	}
+	return "", 0
+}
+
+// pyImportWins reports whether an import beats the close name Python
+// proposes in its "Did you mean": only a module used as a module (name.attr)
+// does; a name a sibling module defines is as likely the close name
+// misspelt.
+func pyImportWins(stmt string, usedAsModule bool) bool {
+	return usedAsModule && strings.HasPrefix(stmt, "import ")
+}
+
+// pyUsedAsModule reports whether line n (1-based) uses name as a module:
+// name.attr outside strings and comments.
+func pyUsedAsModule(src []string, n int, name string) bool {
+	if n < 1 || n > len(src) {
+		return false
+	}
+	code := pyCode(src[n-1])
+	for i := 0; ; {
+		j := strings.Index(code[i:], name+".")
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		if at == 0 || !isIdentByte(code[at-1]) && code[at-1] != '.' {
+			return true
+		}
+		i = at + len(name)
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
 var (
-	pyImportLine = lazyre.New(`^(import\s+[\w.]+(\s+as\s+\w+)?(\s*,\s*[\w.]+(\s+as\s+\w+)?)*|from\s+[\w.]+\s+import\s+[^(]+)\s*(#.*)?$`)
-	pyImportAny  = lazyre.New(`^(import|from)\s`)
-	reAsName     = lazyre.New(`^([\w.]+)(?:\s+as\s+(\w+))?$`)
+	pyImportAny = lazyre.New(`^(import|from)\s`)
+	reAsName    = lazyre.New(`^([\w.]+)(?:\s+as\s+(\w+))?$`)
 )
 
 // pyImported returns the names the module's top-level imports bind.
@@ -178,53 +214,6 @@ func isIdent(s string) bool {
 		}
 	}
 	return true
-}
-
-// pyImportAnchor returns the line after which a new import goes: after
-// the last import of the module's header (shebang, comments, docstring,
-// imports), else after the docstring and the leading comments.
-func pyImportAnchor(src []string) int {
-	at := 0
-	i := 0
-	started := false // a docstring or an import was seen
-	for i < len(src) {
-		t := strings.TrimSpace(src[i])
-		switch {
-		case t == "":
-			i++
-			continue
-		case strings.HasPrefix(t, "#"):
-			if !started {
-				at = i + 1
-			}
-			i++
-			continue
-		case !started && pyDocstringStart(t) != "":
-			started = true
-			q := pyDocstringStart(t)
-			rest := t[strings.Index(t, q)+3:]
-			for !strings.Contains(rest, q) && i+1 < len(src) {
-				i++
-				rest = src[i]
-			}
-			i++
-			at = i
-			continue
-		case pyImportAny.MatchString(t) && indentOf(src[i]) == "":
-			started = true
-			// a parenthesised import runs to its closing parenthesis
-			if strings.Contains(t, "(") && !strings.Contains(t, ")") {
-				for i+1 < len(src) && !strings.Contains(src[i], ")") {
-					i++
-				}
-			}
-			i++
-			at = i
-			continue
-		}
-		break
-	}
-	return at
 }
 
 // pyDocstringStart returns the quotes a module docstring opens with, or "".

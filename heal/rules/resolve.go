@@ -25,11 +25,16 @@ var preferred = map[string]string{
 }
 
 // stdIndex maps a package name to the standard library import paths that
-// bind it. It is built once per Fixer from GOROOT/src, with no subprocess.
+// bind it. It is built once per process from GOROOT/src, with no
+// subprocess, like the embedded name indexes: it is data, never written
+// after.
 type stdIndex struct {
 	once sync.Once
 	pkgs map[string][]string
 }
+
+// goStd is the standard library's index.
+var goStd stdIndex
 
 func (x *stdIndex) lookup(name string) []string {
 	x.once.Do(func() {
@@ -98,7 +103,7 @@ func hasGoFiles(dir string) bool {
 // resolvePackage finds the import path for name, used in file (relative
 // to workspace): the file's own module first, then the standard library.
 // It returns the confidence of the choice: lower when a tie was broken.
-func (f *Fixer) resolvePackage(workspace, file, name string) (string, float64, bool) {
+func resolvePackage(workspace, file, name string) (string, float64, bool) {
 	var cands []string
 	if dir, mod := findModule(workspace, filepath.Dir(filepath.Join(workspace, filepath.FromSlash(file)))); mod != "" {
 		self := filepath.Dir(filepath.Join(workspace, filepath.FromSlash(file)))
@@ -109,7 +114,7 @@ func (f *Fixer) resolvePackage(workspace, file, name string) (string, float64, b
 		}
 	}
 	if len(cands) == 0 {
-		cands = f.std.lookup(name)
+		cands = goStd.lookup(name)
 	}
 	switch {
 	case len(cands) == 1:
@@ -133,4 +138,18 @@ func findModule(workspace, dir string) (string, string) {
 		}
 		dir = filepath.Dir(dir)
 	}
+}
+
+// packageDir is the folder of an import path resolvePackage returned: in
+// the file's module, else in the standard library; "" when neither.
+func packageDir(workspace, file, importPath string) string {
+	if dir, mod := findModule(workspace, filepath.Dir(filepath.Join(workspace, filepath.FromSlash(file)))); mod != "" {
+		if rest, ok := strings.CutPrefix(importPath, mod+"/"); ok {
+			return filepath.Join(dir, filepath.FromSlash(rest))
+		}
+	}
+	if root := goroot(); root != "" && isStdPath(importPath) {
+		return filepath.Join(root, filepath.FromSlash(importPath))
+	}
+	return ""
 }

@@ -1,12 +1,16 @@
 // Package rules is the Fix Agent's embedded default tier: mechanical fixes
-// that need no API key. It applies Go import fixes and gofmt in-process
-// (go/parser, go/format), a few built-in rules for frequent mechanical
-// errors (an unused Go variable, a missing semicolon in C-like languages, a
-// Python tab/space indentation mix), and the ecosystem's own fixers
-// (ruff --fix, eslint --fix) when they are installed, run
-// through sandbox.Run. Every rule edits only near the reported lines, and
-// the confidence of a fix is the lowest confidence of the rules it used:
-// how mechanical the edit is.
+// that need no API key. It adds the missing imports of Go, Python, Java,
+// Rust, JavaScript and TypeScript files where the language's formatter
+// keeps them (Go's with go/parser and go/format, in-process), removes
+// unused ones, applies gofmt, a few built-in rules for frequent mechanical
+// errors (an unused Go variable, a missing semicolon in C-like languages,
+// a missing ':' or a tab/space indentation mix in Python), and the
+// ecosystem's own fixers (ruff --fix, eslint --fix) when they are
+// installed, run through sandbox.Run. Every rule edits only near the
+// reported lines or in the import block, and the confidence of a fix is
+// the lowest confidence of the rules it used: how mechanical the edit is.
+// Importable tells the other tiers which undefined names these rules
+// import.
 package rules
 
 import (
@@ -47,7 +51,8 @@ type ruleInput struct {
 }
 
 // table lists the rules in the order they are applied; each sees the
-// output of the previous ones.
+// output of the previous ones, and the reports with their lines moved
+// past the lines the previous ones inserted or removed.
 var table = []rule{
 	{name: "go-imports", langs: []string{".go"}, fix: fixGoImports},
 	{name: "go-unused-var", langs: []string{".go"}, fix: fixGoUnusedVar},
@@ -57,6 +62,7 @@ var table = []rule{
 	{name: "py-imports", langs: []string{".py"}, fix: fixPyImports},
 	{name: "py-missing-colon", langs: []string{".py"}, fix: fixPyColon},
 	{name: "java-imports", langs: []string{".java"}, fix: fixJavaImports},
+	{name: "rust-imports", langs: []string{".rs"}, fix: fixRustImports},
 	{name: "js-imports", langs: []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}, fix: fixJSImports},
 	{name: "unused", langs: []string{".py", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".c", ".h", ".cc", ".cpp", ".cxx"}, fix: fixUnused},
 	{name: "external", langs: []string{".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"}, fix: fixExternal},
@@ -71,8 +77,6 @@ type Fixer struct {
 	// External overrides the table of external fixers; nil means
 	// DefaultExternal.
 	External []External
-
-	std stdIndex
 }
 
 var _ heal.Fixer = (*Fixer)(nil)
@@ -99,6 +103,7 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		if !ok || e.content == ri.content {
 			continue
 		}
+		ri.reports = remapReports(ri.content, e.content, ri.reports)
 		ri.content = e.content
 		reasons = append(reasons, e.reason)
 		conf = min(conf, e.confidence)
@@ -107,6 +112,28 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		return contract.FixResult{}, fmt.Errorf("rules: no rule matches %s: %w", in.Path, heal.ErrNoFix)
 	}
 	return contract.FixResult{PatchedContent: ri.content, FixReason: strings.Join(reasons, "; "), ConfidenceScore: conf, Fixer: Name}, nil
+}
+
+// remapReports moves the reports' lines from old to new content: a line
+// after an edit moves by the lines the edit added or removed; a line
+// inside a replaced span stays at the span's start.
+func remapReports(old, new string, reports []contract.BugReport) []contract.BugReport {
+	hunks := heal.LineDiff(old, new)
+	out := make([]contract.BugReport, len(reports))
+	for i, r := range reports {
+		shift := 0
+		for _, h := range hunks {
+			switch end := h.OldStart + len(h.Old); {
+			case r.LineNumber >= end && (len(h.Old) > 0 || r.LineNumber >= h.OldStart):
+				shift += len(h.New) - len(h.Old)
+			case r.LineNumber >= h.OldStart && len(h.Old) > 0:
+				shift += min(r.LineNumber-h.OldStart, len(h.New)) - (r.LineNumber - h.OldStart)
+			}
+		}
+		out[i] = r
+		out[i].LineNumber = r.LineNumber + shift
+	}
+	return out
 }
 
 func hasExt(langs []string, ext string) bool {

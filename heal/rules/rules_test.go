@@ -22,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 // TestGolden runs the rules tier over each testdata/*.txtar case: the
 // archive comment holds "file:line: message" reports, the file "input.EXT"
-// the source. The golden file holds the reason, the confidence and the
+// the source, and any other file of the archive is written to the
+// workspace at its path (the modules an import may name). The golden file holds the reason, the confidence and the
 // patched content, or "no fix". Every fix must also pass the fix gate.
 func TestGolden(t *testing.T) {
 	cases, _ := filepath.Glob("testdata/*.txtar")
@@ -36,19 +37,30 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(ar.Files) != 1 || !strings.HasPrefix(ar.Files[0].Name, "input.") {
-				t.Fatalf("want exactly one input.EXT file, have %d", len(ar.Files))
-			}
 			reports := parseReports(t, string(ar.Comment))
 			ws := t.TempDir()
 			file := reports[0].FilePath
-			if path.Ext(file) != path.Ext(ar.Files[0].Name) {
-				t.Fatalf("report file %s and input %s differ in extension", file, ar.Files[0].Name)
+			var input []byte
+			for _, f := range ar.Files {
+				dst := f.Name
+				if strings.HasPrefix(f.Name, "input.") {
+					if input != nil || path.Ext(file) != path.Ext(f.Name) {
+						t.Fatalf("want one input.EXT file with the extension of %s", file)
+					}
+					input, dst = f.Data, file
+				}
+				p := filepath.Join(ws, filepath.FromSlash(dst))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-			if err := os.WriteFile(filepath.Join(ws, file), ar.Files[0].Data, 0o644); err != nil {
-				t.Fatal(err)
+			if input == nil {
+				t.Fatal("no input.EXT file")
 			}
-			in := heal.FixInput{Workspace: ws, Path: file, Content: string(ar.Files[0].Data),
+			in := heal.FixInput{Workspace: ws, Path: file, Content: string(input),
 				Request: contract.FixRequest{BugReport: reports[0], Related: reports[1:]}}
 			res, err := (&Fixer{External: []External{}}).Fix(context.Background(), in)
 			var got string
@@ -93,7 +105,7 @@ func parseReports(t *testing.T, s string) []contract.BugReport {
 		if err != nil {
 			t.Fatalf("bad line number in %q", l)
 		}
-		out = append(out, contract.BugReport{FilePath: parts[0], LineNumber: n, ErrorType: contract.ErrSyntax, Message: strings.TrimSpace(parts[2])})
+		out = append(out, contract.BugReport{FilePath: parts[0], LineNumber: n, ErrorType: contract.ErrSyntax, Message: strings.ReplaceAll(strings.TrimSpace(parts[2]), `\n`, "\n")})
 	}
 	return out
 }

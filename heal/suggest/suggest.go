@@ -27,6 +27,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/heal/rules"
 	"github.com/salve-dev/salve/logparse"
 )
 
@@ -101,6 +102,7 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		return contract.FixResult{}, err
 	}
 	cands = append(cands, near...)
+	cands = dropImportable(in, cands)
 	chosen := choose(cands, reports)
 	if len(chosen) == 0 {
 		return contract.FixResult{}, fmt.Errorf("suggest: no toolchain suggestion for the reported lines of %s: %w", in.Path, heal.ErrNoFix)
@@ -213,6 +215,66 @@ func choose(cands []candidate, reports []contract.BugReport) []candidate {
 		out = append(out, top[0])
 	}
 	return out
+}
+
+// dropImportable drops the suggestions that rename a name the rules tier
+// can import (rules.Importable): such a name is missing its import, not
+// misspelt, whatever near name the toolchain or the scope offers
+// (strings is not string, heapq is not help).
+func dropImportable(in heal.FixInput, cands []candidate) []candidate {
+	idx := lineIndex(in.Content)
+	memo := map[string]bool{}
+	importable := func(name string) bool {
+		v, ok := memo[name]
+		if !ok {
+			v = rules.Importable(in.Workspace, in.Path, in.Content, name)
+			memo[name] = v
+		}
+		return v
+	}
+	out := cands[:0]
+	for _, c := range cands {
+		if !renamesAny(in, idx, c.s, importable) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// renamesAny reports whether a suggestion replaces a whole identifier of
+// the file for which pred holds by another text.
+func renamesAny(in heal.FixInput, idx []int, s logparse.Suggestion, pred func(string) bool) bool {
+	for _, e := range s.Edits {
+		if e.File != in.Path {
+			continue
+		}
+		spans, ok := resolve(in.Content, idx, e)
+		if !ok {
+			continue
+		}
+		for _, sp := range spans {
+			old := in.Content[sp.start:sp.end]
+			if old != sp.text && isIdentifier(old) && wholeWord(in.Content, sp.start, len(old)) && pred(old) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isIdentifier reports whether s is one identifier of the C family's
+// syntax (letters, digits, _ and $, not starting with a digit).
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func editKey(s logparse.Suggestion) string {
