@@ -51,7 +51,7 @@ func brokenLines(f applied, before, after []contract.BugReport) []contract.BugRe
 		if a.FilePath != f.path || old[fmt.Sprint(a.LineNumber, "|", bugKey(a))] {
 			continue
 		}
-		if wrote(f.decision.Hunks, a.LineNumber) {
+		if wrote(f.decision.Hunks, a.LineNumber) && !outsideEdit(f.decision.Hunks, a) {
 			out = append(out, a)
 		}
 	}
@@ -69,6 +69,51 @@ func wrote(hunks []Hunk, line int) bool {
 		shift += len(h.New) - len(h.Old)
 	}
 	return false
+}
+
+// outsideEdit reports whether a report on a line a fix rewrote points at
+// text the fix left as it was: its column falls before or after the part
+// of the line that changed. Such an error was there before, hidden behind
+// the one the fix removed (javac reports a missing symbol only once the
+// line parses), so it does not count against the fix. A report without a
+// column, or on a line the fix inserted, is taken as the fix's own.
+func outsideEdit(hunks []Hunk, a contract.BugReport) bool {
+	if a.Column < 1 {
+		return false
+	}
+	shift := 0
+	for _, h := range hunks {
+		lo := h.OldStart + shift
+		if a.LineNumber >= lo && a.LineNumber < lo+len(h.New) {
+			if len(h.Old) != len(h.New) {
+				return false
+			}
+			i := a.LineNumber - lo
+			before, after := h.Old[i], h.New[i]
+			pre := commonPrefix(before, after)
+			suf := commonSuffix(before[pre:], after[pre:])
+			col := a.Column - 1
+			return col < pre || col >= len(after)-suf
+		}
+		shift += len(h.New) - len(h.Old)
+	}
+	return false
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func commonSuffix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
 }
 
 // namedErrors lists reports as "file:line: message", a few at most.

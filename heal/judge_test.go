@@ -16,6 +16,7 @@ func TestJudge(t *testing.T) {
 	patched := "package kv\n\nimport \"strings\"\n\nfunc Key(n string, i int) string {\n\treturn strings.ToUpper(n) + strconv.Itoa(i)\n}\n"
 	fix := applied{path: "kv.go", decision: GateDecision{Hunks: LineDiff(orig, patched)}}
 	strs := rep("kv.go", 4, "TYPE_ERROR", "undefined: strings")
+	semi := rep("Main.java", 2, "SYNTAX", "';' expected")
 	conv := rep("kv.go", 4, "TYPE_ERROR", "undefined: strconv")
 	for _, tc := range []struct {
 		name          string
@@ -35,10 +36,20 @@ func TestJudge(t *testing.T) {
 			[]contract.BugReport{rep("kv.go", 6, "TYPE_ERROR", "undefined: strings")}, 1, "its target is still reported: kv.go:4: undefined: strings"},
 		{"a written line now fails", []contract.BugReport{strs}, []contract.BugReport{strs},
 			[]contract.BugReport{rep("kv.go", 3, "TYPE_ERROR", `"strings" imported and not used`)}, 1, `it broke the lines it wrote: kv.go:3: "strings" imported and not used`},
+		{"a hidden error on a rewritten line, before the edit", []contract.BugReport{semi}, []contract.BugReport{semi},
+			[]contract.BugReport{{FilePath: "Main.java", LineNumber: 2, Column: 9, ErrorType: "TYPE_ERROR", Message: "cannot find symbol"}}, 1, ""},
+		{"a new error inside the edit", []contract.BugReport{semi}, []contract.BugReport{semi},
+			[]contract.BugReport{{FilePath: "Main.java", LineNumber: 2, Column: 47, ErrorType: "SYNTAX", Message: "illegal start of expression"}}, 1, "it broke the lines it wrote"},
 		{"no report to judge by", []contract.BugReport{strs}, []contract.BugReport{strs}, nil, 1, "its log names no error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := judge(fix, tc.targets, tc.before, tc.after, tc.exit)
+			f := fix
+			if tc.targets[0].FilePath == "Main.java" {
+				jo := "class Main {\n        List<String> names = new ArrayList<>()\n}\n"
+				jp := "class Main {\n        List<String> names = new ArrayList<>();\n}\n"
+				f = applied{path: "Main.java", decision: GateDecision{Hunks: LineDiff(jo, jp)}}
+			}
+			got := judge(f, tc.targets, tc.before, tc.after, tc.exit)
 			if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
 				t.Errorf("judge = %q, want %q", got, tc.want)
 			}

@@ -30,7 +30,6 @@ var importCases = []healCase{
 		},
 		want:     []string{"add the ':' that ends the statement on line 5", "add the missing import json"},
 		maxLines: 3,
-		pending:  "heal must count a fix that removes its target as progress when the next build shows a new error (the missing import behind the syntax error)",
 	},
 	{
 		name: "java-semicolon-then-import", tools: []string{"javac"}, cmd: "mkdir -p out && javac -d out src/demo/Main.java",
@@ -40,7 +39,6 @@ var importCases = []healCase{
 		},
 		want:     []string{"add the missing ';' at the end of line 8", "add the missing import java.util.List;"},
 		maxLines: 3,
-		pending:  "heal must count a fix that removes its target as progress when the next build shows a new error (the missing import behind the syntax error)",
 	},
 	{
 		name: "rust-std-uses", tools: []string{"cargo"}, cmd: "cargo build --quiet",

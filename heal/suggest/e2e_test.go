@@ -77,9 +77,6 @@ type healCase struct {
 	want []string
 	// maxLines bounds the changed lines (added + removed) of the heal.
 	maxLines int
-	// pending, when set, says which change of heal's loop the case waits
-	// for; the case is skipped with that message until it lands.
-	pending string
 }
 
 func TestHealEndToEnd(t *testing.T) {
@@ -88,9 +85,6 @@ func TestHealEndToEnd(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.pending != "" {
-				t.Skip("pending: " + c.pending)
-			}
 			t.Parallel() // at most GOMAXPROCS cases at once
 			for _, tool := range c.tools {
 				if _, err := exec.LookPath(tool); err != nil {
