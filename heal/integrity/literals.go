@@ -14,20 +14,20 @@ func (c *checker) testLiterals() {
 		first := -1
 		for i := h.oldLo; i < h.oldHi; i++ {
 			l := &c.old.lines[i]
-			if !c.gone[i] || c.handled[i] || !l.test || len(l.lits) == 0 || c.lang.IsImportLine(l.raw) {
+			if !c.gone[i] || c.handled[i] || !l.test || len(c.old.lits(i)) == 0 || c.lang.IsImportLine(l.raw) {
 				continue
 			}
 			if first < 0 {
 				first = i
 			}
-			olds = append(olds, l.lits...)
+			olds = append(olds, c.old.lits(i)...)
 		}
 		if first < 0 {
 			continue
 		}
 		for j := h.newLo; j < h.newHi; j++ {
 			if c.added[j] && !c.lang.IsImportLine(c.new.lines[j].raw) {
-				news = append(news, c.new.lines[j].lits...)
+				news = append(news, c.new.lits(j)...)
 			}
 		}
 		if subsequence(olds, news) {
@@ -115,11 +115,14 @@ func minus(a, b []string) []string {
 	return out
 }
 
-// occurrences counts the matches of p in f and returns the first line
-// (preferring the lines in mark) with one.
-func occurrences(p *pattern, f *file, mark []bool) (n, at int, text string) {
+// occurrences counts the matches of p on the lines of f in only, and
+// returns the first line (preferring the lines in mark) with one.
+func occurrences(p *pattern, f *file, only, mark []bool) (n, at int, text string) {
 	at = -1
 	for i := range f.lines {
+		if !only[i] {
+			continue
+		}
 		ms := p.re.FindAllString(p.text(&f.lines[i]), -1)
 		n += len(ms)
 		if len(ms) > 0 && (at < 0 || (mark[i] && !mark[at])) {
@@ -137,8 +140,8 @@ func (c *checker) skipped() {
 		if !p.applies(c.name) {
 			continue
 		}
-		before, _, _ := occurrences(p, c.old, c.gone)
-		after, at, text := occurrences(p, c.new, c.added)
+		before, _, _ := occurrences(p, c.old, c.oldDiff, c.gone)
+		after, at, text := occurrences(p, c.new, c.newDiff, c.added)
 		if after > before {
 			c.add(RuleTestSkipped, at+1, "adds %s: `%s`", p.what, strings.TrimSpace(text))
 		}
@@ -168,8 +171,8 @@ func (c *checker) removedTests() {
 		if !p.applies(c.name) {
 			continue
 		}
-		before, at, text := occurrences(p, c.old, c.gone)
-		after, _, _ := occurrences(p, c.new, c.added)
+		before, at, text := occurrences(p, c.old, c.oldDiff, c.gone)
+		after, _, _ := occurrences(p, c.new, c.newDiff, c.added)
 		if after < before {
 			c.add(RuleTestRemoved, at+1, "%d %s removed or renamed out of the test runner's reach (`%s`)", before-after, p.what, strings.TrimSpace(text))
 		}
@@ -185,11 +188,17 @@ func (c *checker) suppressed() {
 		}
 		have := map[string]int{}
 		for k := range c.old.lines {
+			if !c.oldDiff[k] {
+				continue
+			}
 			for _, m := range p.re.FindAllString(p.text(&c.old.lines[k]), -1) {
 				have[norm(m)]++
 			}
 		}
 		for j := range c.new.lines {
+			if !c.newDiff[j] {
+				continue
+			}
 			for _, m := range p.re.FindAllString(p.text(&c.new.lines[j]), -1) {
 				m = norm(m)
 				if have[m] > 0 {
