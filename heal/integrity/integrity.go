@@ -111,8 +111,8 @@ type checker struct {
 	// lines and the aligned lines whose comments changed. Counting a
 	// pattern on them alone gives the same difference as on whole files.
 	oldDiff, newDiff []bool
-	handled  []bool // old lines an assertion rule already judged
-	out      []Violation
+	handled          []bool // old lines an assertion rule already judged
+	out              []Violation
 }
 
 // Check returns every violation of the policy by the fix in, in rule

@@ -11,9 +11,9 @@ import (
 // line is one line of a file as the rules see it.
 type line struct {
 	raw     string
-	key     string // the code without comments, blanks collapsed: what a move keeps
-	mask    string // the code with comments blanked and string contents replaced by blanks after one '"'
-	comment string // the comments on the line, blanks elsewhere
+	key     string   // the code without comments, blanks collapsed: what a move keeps
+	mask    string   // the code with comments blanked and string contents replaced by blanks after one '"'
+	comment string   // the comments on the line, blanks elsewhere
 	strs    [][2]int // the columns of the string literals on the line
 	test    bool     // inside test code
 
