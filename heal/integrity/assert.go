@@ -218,12 +218,12 @@ func (u *unit) word(w string) {
 	switch {
 	case !isIdentStart(w) || literalWord.MatchString(w):
 		u.shape = append(u.shape, "LIT")
+	case wordOps[w]:
+		u.shape = append(u.shape, w)
+		u.ops = append(u.ops, w)
 	case vocabulary.MatchString(w):
 		u.shape = append(u.shape, w)
 		u.vocab = append(u.vocab, w)
-		if wordOps[w] {
-			u.ops = append(u.ops, w)
-		}
 	default:
 		u.shape = append(u.shape, "ID")
 		u.names = append(u.names, w)
@@ -239,12 +239,12 @@ func compare(u, v *unit) (string, string) {
 			return RuleAssertionLoosened, "`" + strings.Join(u.callees, " ") + "` became `" + strings.Join(v.callees, " ") + "`"
 		case v.guarded && !u.guarded:
 			return RuleAssertionLoosened, "the assertion now runs only under a condition: `" + v.text + "`"
+		case !slices.Equal(u.ops, v.ops):
+			a, b := firstDiff(u.ops, v.ops)
+			return RuleAssertionLoosened, "operator `" + a + "` became `" + b + "`"
 		case !slices.Equal(u.vocab, v.vocab):
 			a, b := firstDiff(u.vocab, v.vocab)
 			return RuleAssertionLoosened, "matcher `" + a + "` became `" + b + "`"
-		case !slices.Equal(u.ops, v.ops):
-			a, b := firstDiff(u.ops, v.ops)
-			return RuleAssertionLoosened, "comparison `" + a + "` became `" + b + "`"
 		case v.args < u.args:
 			return RuleAssertionLoosened, "an argument of the assertion was dropped"
 		}

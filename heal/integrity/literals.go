@@ -146,11 +146,36 @@ func (c *checker) skipped() {
 			c.add(RuleTestSkipped, at+1, "adds %s: `%s`", p.what, strings.TrimSpace(text))
 		}
 	}
+	c.earlyReturns()
 	if c.name == "go" && strings.HasSuffix(c.in.Path, "_test.go") {
 		if a, b := buildLines(c.old), buildLines(c.new); a != b {
 			c.add(RuleTestSkipped, 0, "the build constraint of the test file changed from %q to %q", a, b)
 		}
 	}
+}
+
+// earlyReturns finds a bare return added in test code with code after
+// it in the same block: the checks below it no longer run.
+func (c *checker) earlyReturns() {
+	for j := range c.new.lines {
+		l := &c.new.lines[j]
+		if !c.added[j] || !l.test || !earlyReturn.MatchString(l.mask) {
+			continue
+		}
+		if k := nextCode(c.new, j); k >= 0 && indent(c.new.lines[k].raw) == indent(l.raw) {
+			c.add(RuleTestSkipped, j+1, "adds an early `%s` in test code: the code after it no longer runs", strings.TrimSpace(l.key))
+		}
+	}
+}
+
+// nextCode returns the nearest line after i with code, or -1.
+func nextCode(f *file, i int) int {
+	for k := i + 1; k < len(f.lines); k++ {
+		if !f.lines[k].blank() {
+			return k
+		}
+	}
+	return -1
 }
 
 // buildLines returns the //go:build lines of f.
