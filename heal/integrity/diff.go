@@ -1,7 +1,7 @@
 package integrity
 
-// hunk is one changed region of the line diff: old lines [OldLo, OldHi)
-// became new lines [NewLo, NewHi) (0-based).
+// hunk is one changed region of the line diff: old lines [oldLo, oldHi)
+// became new lines [newLo, newHi), 0-based.
 type hunk struct{ oldLo, oldHi, newLo, newHi int }
 
 // maxDiffCells bounds the LCS table; past it the whole middle is one hunk.
