@@ -44,21 +44,30 @@ var operators = []string{"===", "!==", "==", "!=", "<=", ">=", "&&", "||", "??",
 // wordOps are the operators spelled as words.
 var wordOps = map[string]bool{"and": true, "or": true, "not": true, "is": true, "in": true}
 
-// units returns the assertions of f for the patterns that apply to the
-// language name.
-func units(f *file, name string) []unit {
+// assertionsOf returns the assertion patterns of the language name.
+func assertionsOf(name string) []*pattern {
 	var pats []*pattern
 	for i := range assertions {
 		if assertions[i].applies(name) {
 			pats = append(pats, &assertions[i])
 		}
 	}
+	return pats
+}
+
+// units returns the assertions of f found by pats that start on a line
+// in win. Outside the windows both sides are the same text, so their
+// units are the same and would cancel.
+func units(f *file, pats []*pattern, win []bool) []unit {
 	if len(pats) == 0 {
 		return nil
 	}
 	var us []unit
 	next := 0 // first line not in a unit
 	for i := 0; i < len(f.lines); i++ {
+		if !win[i] {
+			continue
+		}
 		col := firstMatch(pats, f.lines[i].mask)
 		if col < 0 {
 			continue
@@ -67,7 +76,7 @@ func units(f *file, name string) []unit {
 		if g := prevCode(f, i); g >= next && guard.MatchString(f.lines[g].mask) && indent(f.lines[i].raw) > indent(f.lines[g].raw) {
 			lo = g
 		}
-		us = append(us, newUnit(f, lo, hi, pats, lo != i))
+		us = append(us, newUnit(f, lo, hi, lo != i))
 		next, i = hi+1, hi
 	}
 	return us
@@ -118,14 +127,24 @@ func prevCode(f *file, i int) int {
 	return -1
 }
 
-func newUnit(f *file, lo, hi int, pats []*pattern, guarded bool) unit {
-	u := unit{lo: lo, hi: hi, guarded: guarded, args: -1, text: strings.TrimSpace(f.lines[lo].raw)}
-	var keys, masks []string
+// newUnit returns the unit of lines lo..hi with its key; fill computes
+// the rest when the unit is compared.
+func newUnit(f *file, lo, hi int, guarded bool) unit {
+	keys := make([]string, 0, hi-lo+1)
 	for k := lo; k <= hi; k++ {
+		keys = append(keys, f.lines[k].key)
+	}
+	return unit{lo: lo, hi: hi, guarded: guarded, key: strings.Join(keys, "\n")}
+}
+
+// fill computes the callees, literals and tokens of u.
+func (u *unit) fill(f *file, pats []*pattern) {
+	u.args, u.text = -1, strings.TrimSpace(f.lines[u.lo].raw)
+	var masks []string
+	for k := u.lo; k <= u.hi; k++ {
 		l := &f.lines[k]
-		keys = append(keys, l.key)
 		masks = append(masks, l.mask)
-		u.lits = append(u.lits, l.lits...)
+		u.lits = append(u.lits, f.lits(k)...)
 		for _, p := range pats {
 			for _, m := range p.re.FindAllString(l.mask, -1) {
 				ids := ident.FindAllString(m, -1)
@@ -135,13 +154,11 @@ func newUnit(f *file, lo, hi int, pats []*pattern, guarded bool) unit {
 			}
 		}
 	}
-	u.key = strings.Join(keys, "\n")
 	m := strings.Join(masks, " ")
 	if len(m) > maxUnitBytes {
 		m = m[:maxUnitBytes]
 	}
 	u.tokenize(m)
-	return u
 }
 
 // tokenize fills the unit's shape, names, vocabulary, operators and
@@ -201,12 +218,12 @@ func (u *unit) word(w string) {
 	switch {
 	case !isIdentStart(w) || literalWord.MatchString(w):
 		u.shape = append(u.shape, "LIT")
+	case wordOps[w]:
+		u.shape = append(u.shape, w)
+		u.ops = append(u.ops, w)
 	case vocabulary.MatchString(w):
 		u.shape = append(u.shape, w)
 		u.vocab = append(u.vocab, w)
-		if wordOps[w] {
-			u.ops = append(u.ops, w)
-		}
 	default:
 		u.shape = append(u.shape, "ID")
 		u.names = append(u.names, w)
@@ -222,12 +239,12 @@ func compare(u, v *unit) (string, string) {
 			return RuleAssertionLoosened, "`" + strings.Join(u.callees, " ") + "` became `" + strings.Join(v.callees, " ") + "`"
 		case v.guarded && !u.guarded:
 			return RuleAssertionLoosened, "the assertion now runs only under a condition: `" + v.text + "`"
+		case !slices.Equal(u.ops, v.ops):
+			a, b := firstDiff(u.ops, v.ops)
+			return RuleAssertionLoosened, "operator `" + a + "` became `" + b + "`"
 		case !slices.Equal(u.vocab, v.vocab):
 			a, b := firstDiff(u.vocab, v.vocab)
 			return RuleAssertionLoosened, "matcher `" + a + "` became `" + b + "`"
-		case !slices.Equal(u.ops, v.ops):
-			a, b := firstDiff(u.ops, v.ops)
-			return RuleAssertionLoosened, "comparison `" + a + "` became `" + b + "`"
 		case v.args < u.args:
 			return RuleAssertionLoosened, "an argument of the assertion was dropped"
 		}
@@ -290,7 +307,8 @@ func firstDiff(a, b []string) (string, string) {
 // fix removes are paired with units it adds near the same hunk; a removed
 // unit without a partner is removed, a pair is compared.
 func (c *checker) assertions() {
-	ou, nu := units(c.old, c.name), units(c.new, c.name)
+	pats := assertionsOf(c.name)
+	ou, nu := units(c.old, pats, window(len(c.old.lines), c.oldDiff, c.hunks, true)), units(c.new, pats, window(len(c.new.lines), c.newDiff, c.hunks, false))
 	if len(ou) == 0 {
 		return
 	}
@@ -319,6 +337,12 @@ func (c *checker) assertions() {
 		}
 	}
 	slices.Reverse(added)
+	for _, u := range removed {
+		u.fill(c.old, pats)
+	}
+	for _, u := range added {
+		u.fill(c.new, pats)
+	}
 	paired := make([]bool, len(added))
 	for _, r := range removed {
 		for k := r.lo; k <= r.hi; k++ {
@@ -381,4 +405,29 @@ func (c *checker) commentedOut(r *unit) string {
 		}
 	}
 	return ""
+}
+
+// window marks the lines within maxUnitLines+2 of a differing line or of
+// a hunk (even an empty side of one) of one side of the diff.
+func window(n int, diff []bool, hs []hunk, old bool) []bool {
+	const w = maxUnitLines + 2
+	win := make([]bool, n)
+	mark := func(lo, hi int) {
+		for k := max(0, lo-w); k < min(n, hi+w); k++ {
+			win[k] = true
+		}
+	}
+	for _, h := range hs {
+		if old {
+			mark(h.oldLo, h.oldHi)
+		} else {
+			mark(h.newLo, h.newHi)
+		}
+	}
+	for k, d := range diff {
+		if d {
+			mark(k, k+1)
+		}
+	}
+	return win
 }

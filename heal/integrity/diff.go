@@ -1,7 +1,7 @@
 package integrity
 
-// hunk is one changed region of the line diff: old lines [OldLo, OldHi)
-// became new lines [NewLo, NewHi) (0-based).
+// hunk is one changed region of the line diff: old lines [oldLo, oldHi)
+// became new lines [newLo, newHi), 0-based.
 type hunk struct{ oldLo, oldHi, newLo, newHi int }
 
 // maxDiffCells bounds the LCS table; past it the whole middle is one hunk.
@@ -27,13 +27,27 @@ func diff(a, b []line) []hunk {
 		return []hunk{{pre, pre + len(am), pre, pre + len(bm)}}
 	}
 	n, m := len(am), len(bm)
+	ids := map[string]int32{}
+	intern := func(ls []line) []int32 {
+		out := make([]int32, len(ls))
+		for i, l := range ls {
+			id, ok := ids[l.key]
+			if !ok {
+				id = int32(len(ids))
+				ids[l.key] = id
+			}
+			out[i] = id
+		}
+		return out
+	}
+	ai, bi := intern(am), intern(bm)
 	// t[i*(m+1)+j] is the LCS length of am[i:] and bm[j:].
 	t := make([]int32, (n+1)*(m+1))
 	at := func(i, j int) int32 { return t[i*(m+1)+j] }
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
 			switch {
-			case am[i].key == bm[j].key:
+			case ai[i] == bi[j]:
 				t[i*(m+1)+j] = at(i+1, j+1) + 1
 			default:
 				t[i*(m+1)+j] = max(at(i+1, j), at(i, j+1))
@@ -44,7 +58,7 @@ func diff(a, b []line) []hunk {
 	open := false
 	i, j := 0, 0
 	for i < n || j < m {
-		if i < n && j < m && am[i].key == bm[j].key {
+		if i < n && j < m && ai[i] == bi[j] {
 			open = false
 			i, j = i+1, j+1
 			continue

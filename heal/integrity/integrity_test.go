@@ -230,6 +230,10 @@ var cases = []tc{
 	{rule: RuleTestSkipped, name: "jest only", path: "src/calc.test.js", allow: true, orig: jsTest, patched: edit(jsTest, "it('adds'", "it.only('adds'"), want: []string{RuleTestSkipped}},
 	{rule: RuleTestSkipped, name: "junit disabled", path: "src/test/java/calc/CalcTest.java", allow: true, orig: javaTest, patched: edit(javaTest, "    @Test\n    void zero", "    @Test\n    @Disabled\n    void zero"), want: []string{RuleTestSkipped}},
 	{rule: RuleTestSkipped, name: "phpunit markTestSkipped", path: "tests/CalcTest.php", allow: true, orig: phpTest, patched: edit(phpTest, "        $this->assertSame", "        $this->markTestSkipped('x');\n        $this->assertSame"), want: []string{RuleTestSkipped}},
+	{rule: RuleTestSkipped, name: "python early return", path: "tests/test_calc.py", allow: true, orig: pyTest, patched: edit(pyTest, "    assert add(1, 2) == 3\n", "    return\n    assert add(1, 2) == 3\n"), want: []string{RuleTestSkipped}},
+	{rule: RuleTestSkipped, name: "go early return", path: "calc/calc_test.go", allow: true, orig: goTest, patched: edit(goTest, "\tif got != 3 {", "\treturn\n\tif got != 3 {"), want: []string{RuleTestSkipped}},
+	{rule: RuleTestSkipped, name: "return at the end of a block", path: "calc/calc_test.go", allow: true, orig: goTest, patched: edit(goTest, "\t\t\tt.Fatalf(\"Up(%q) = %q\", c.in, got)\n", "\t\t\tt.Fatalf(\"Up(%q) = %q\", c.in, got)\n\t\t\treturn\n")},
+	{rule: RuleTestSkipped, name: "rust tests compiled out", path: "src/lib.rs", orig: rsSrc, patched: edit(rsSrc, "#[cfg(test)]", "#[cfg(all(test, feature = \"never\"))]"), want: []string{RuleTestSkipped, RuleTestRemoved}},
 	{rule: RuleTestSkipped, name: "skip word in a string", path: "src/calc.test.js", allow: true, orig: jsTest, patched: edit(jsTest, "    expect(add(0, 0)).toBe(0);", "    const note = 'never it.skip(x) here';\n    expect(add(0, 0)).toBe(0);")},
 
 	// Tests removed.

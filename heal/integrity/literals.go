@@ -14,20 +14,20 @@ func (c *checker) testLiterals() {
 		first := -1
 		for i := h.oldLo; i < h.oldHi; i++ {
 			l := &c.old.lines[i]
-			if !c.gone[i] || c.handled[i] || !l.test || len(l.lits) == 0 || c.lang.IsImportLine(l.raw) {
+			if !c.gone[i] || c.handled[i] || !l.test || len(c.old.lits(i)) == 0 || c.lang.IsImportLine(l.raw) {
 				continue
 			}
 			if first < 0 {
 				first = i
 			}
-			olds = append(olds, l.lits...)
+			olds = append(olds, c.old.lits(i)...)
 		}
 		if first < 0 {
 			continue
 		}
 		for j := h.newLo; j < h.newHi; j++ {
 			if c.added[j] && !c.lang.IsImportLine(c.new.lines[j].raw) {
-				news = append(news, c.new.lines[j].lits...)
+				news = append(news, c.new.lits(j)...)
 			}
 		}
 		if subsequence(olds, news) {
@@ -115,11 +115,14 @@ func minus(a, b []string) []string {
 	return out
 }
 
-// occurrences counts the matches of p in f and returns the first line
-// (preferring the lines in mark) with one.
-func occurrences(p *pattern, f *file, mark []bool) (n, at int, text string) {
+// occurrences counts the matches of p on the lines of f in only, and
+// returns the first line (preferring the lines in mark) with one.
+func occurrences(p *pattern, f *file, only, mark []bool) (n, at int, text string) {
 	at = -1
 	for i := range f.lines {
+		if !only[i] {
+			continue
+		}
 		ms := p.re.FindAllString(p.text(&f.lines[i]), -1)
 		n += len(ms)
 		if len(ms) > 0 && (at < 0 || (mark[i] && !mark[at])) {
@@ -137,17 +140,42 @@ func (c *checker) skipped() {
 		if !p.applies(c.name) {
 			continue
 		}
-		before, _, _ := occurrences(p, c.old, c.gone)
-		after, at, text := occurrences(p, c.new, c.added)
+		before, _, _ := occurrences(p, c.old, c.oldDiff, c.gone)
+		after, at, text := occurrences(p, c.new, c.newDiff, c.added)
 		if after > before {
 			c.add(RuleTestSkipped, at+1, "adds %s: `%s`", p.what, strings.TrimSpace(text))
 		}
 	}
+	c.earlyReturns()
 	if c.name == "go" && strings.HasSuffix(c.in.Path, "_test.go") {
 		if a, b := buildLines(c.old), buildLines(c.new); a != b {
 			c.add(RuleTestSkipped, 0, "the build constraint of the test file changed from %q to %q", a, b)
 		}
 	}
+}
+
+// earlyReturns finds a bare return added in test code with code after
+// it in the same block: the checks below it no longer run.
+func (c *checker) earlyReturns() {
+	for j := range c.new.lines {
+		l := &c.new.lines[j]
+		if !c.added[j] || !l.test || !earlyReturn.MatchString(l.mask) {
+			continue
+		}
+		if k := nextCode(c.new, j); k >= 0 && indent(c.new.lines[k].raw) == indent(l.raw) {
+			c.add(RuleTestSkipped, j+1, "adds an early `%s` in test code: the code after it no longer runs", strings.TrimSpace(l.key))
+		}
+	}
+}
+
+// nextCode returns the nearest line after i with code, or -1.
+func nextCode(f *file, i int) int {
+	for k := i + 1; k < len(f.lines); k++ {
+		if !f.lines[k].blank() {
+			return k
+		}
+	}
+	return -1
 }
 
 // buildLines returns the //go:build lines of f.
@@ -168,8 +196,8 @@ func (c *checker) removedTests() {
 		if !p.applies(c.name) {
 			continue
 		}
-		before, at, text := occurrences(p, c.old, c.gone)
-		after, _, _ := occurrences(p, c.new, c.added)
+		before, at, text := occurrences(p, c.old, c.oldDiff, c.gone)
+		after, _, _ := occurrences(p, c.new, c.newDiff, c.added)
 		if after < before {
 			c.add(RuleTestRemoved, at+1, "%d %s removed or renamed out of the test runner's reach (`%s`)", before-after, p.what, strings.TrimSpace(text))
 		}
@@ -185,11 +213,17 @@ func (c *checker) suppressed() {
 		}
 		have := map[string]int{}
 		for k := range c.old.lines {
+			if !c.oldDiff[k] {
+				continue
+			}
 			for _, m := range p.re.FindAllString(p.text(&c.old.lines[k]), -1) {
 				have[norm(m)]++
 			}
 		}
 		for j := range c.new.lines {
+			if !c.newDiff[j] {
+				continue
+			}
 			for _, m := range p.re.FindAllString(p.text(&c.new.lines[j]), -1) {
 				m = norm(m)
 				if have[m] > 0 {

@@ -74,6 +74,7 @@ var skips = []pattern{
 	{langs: jvm, re: lazyre.New(`@(Disabled\w*|Ignore|EnabledIf\w*|EnabledOn\w*)\b|\b(Assumptions\.|Assume\.)?assume\w*\s*\(`), what: "a disabled test or an assumption"},
 	{langs: csL, re: lazyre.New(`\[\s*Ignore\b|\bSkip\s*=|\bAssert\.(Ignore|Inconclusive)\s*\(`), what: "an ignored test"},
 	{langs: rsL, re: lazyre.New(`#\[\s*(ignore|should_panic)\b`), what: "an #[ignore] or #[should_panic] attribute"},
+	{langs: rsL, re: lazyre.New(`#\[\s*cfg\s*\(\s*(any\s*\(\s*\)|all\s*\(.*\bfeature\b|not\s*\(\s*test\s*\)|false|FALSE)`), what: "a cfg attribute that compiles the tests out"},
 	{langs: jsts, re: lazyre.New(`(^|[^\w.$])(it|test|describe|context|suite|specify|bench)\.(skip|only|todo|skipIf|runIf|fixme|fails?|failing)\b|(^|[^\w.$])(xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe)\s*\(|\bthis\.skip\s*\(`), what: "a skipped or focused (.only) test"},
 	{langs: rbL, re: lazyre.New(`^\s*(skip|pending|xit|xdescribe|xcontext|xspecify|fit|fdescribe)\b|\bskip:\s*true\b`), what: "a skipped or pending spec"},
 	{langs: phpL, re: lazyre.New(`\bmarkTest(Skipped|Incomplete)\s*\(`), what: "markTestSkipped"},
@@ -90,6 +91,7 @@ var testDecls = []pattern{
 	{langs: jvm, re: lazyre.New(`@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b|\bvoid\s+test\w*\s*\(`), what: "a @Test method"},
 	{langs: csL, re: lazyre.New(`\[\s*(Fact|Theory|Test|TestMethod|TestCase|InlineData|DataRow)\b`), what: "a test method or case"},
 	{langs: rsL, re: lazyre.New(`#\[\s*(test|tokio::test|rstest|test_case)\b`), what: "a #[test] function"},
+	{langs: rsL, re: lazyre.New(`#\[\s*cfg\s*\(\s*test\s*\)\s*\]`), what: "a #[cfg(test)] module"},
 	{langs: jsts, re: lazyre.New(`(^|[^\w.$])(it|test|specify)(\.\w+)*\s*\(`), what: "an it()/test() case"},
 	{langs: rbL, re: lazyre.New(`^\s*(it|specify|scenario|example)\b|^\s*def\s+test_`), what: "a spec example or test method"},
 	{langs: phpL, re: lazyre.New(`\bfunction\s+test\w*\s*\(|#\[Test\]`), what: "a test method"},
@@ -111,3 +113,7 @@ var suppressions = []pattern{
 	{langs: []string{"c", "cpp"}, re: lazyre.New(`\[\[\s*(maybe_unused|gnu::unused)\s*\]\]|__attribute__\s*\(\(\s*unused\s*\)\)`)},
 	{langs: []string{"kotlin"}, re: lazyre.New(`@Suppress\s*\([^)]*\)|@file:Suppress\s*\([^)]*\)`)},
 }
+
+// earlyReturn is a bare return: code after it in the same block, added
+// in test code, no longer runs.
+var earlyReturn = lazyre.New(`^\s*return\b\s*(nil|None|null|undefined|false|0)?\s*;?\s*$`)

@@ -11,11 +11,14 @@ import (
 // line is one line of a file as the rules see it.
 type line struct {
 	raw     string
-	key     string // the code without comments, blanks collapsed: what a move keeps
-	mask    string // the code with comments blanked and string contents replaced by blanks after one '"'
-	comment string // the comments on the line, blanks elsewhere
-	lits    []string
-	test    bool // inside test code
+	key     string   // the code without comments, blanks collapsed: what a move keeps
+	mask    string   // the code with comments blanked and string contents replaced by blanks after one '"'
+	comment string   // the comments on the line, blanks elsewhere
+	strs    [][2]int // the columns of the string literals on the line
+	test    bool     // inside test code
+
+	litsDone  bool
+	litsCache []string
 }
 
 // file is one side of the fix, split into lines.
@@ -58,8 +61,7 @@ func newFile(l *lang.Language, src string) *file {
 			comm[i] = '\n'
 		}
 	}
-	type strLit struct{ start, end int }
-	var strs []strLit
+	var strs [][2]int
 	for _, s := range l.Spans(src) {
 		for i := s.Start; i < s.End; i++ {
 			if src[i] == '\n' {
@@ -74,7 +76,7 @@ func newFile(l *lang.Language, src string) *file {
 			}
 		}
 		if s.Kind == lang.String {
-			strs = append(strs, strLit{s.Start, s.End})
+			strs = append(strs, [2]int{s.Start, s.End})
 		}
 	}
 	f := &file{text: string(mask)}
@@ -87,11 +89,14 @@ func newFile(l *lang.Language, src string) *file {
 		f.lines[i] = line{raw: r, key: strings.Join(strings.Fields(code), " "), mask: masks[i], comment: comms[i]}
 		off += len(r) + 1
 	}
-	f.collectLits(src, func(yield func(start, end int)) {
-		for _, s := range strs {
-			yield(s.start, s.end)
+	for _, s := range strs {
+		for ln := f.lineAt(s[0]); ln < len(f.lines) && f.offs[ln] < s[1]; ln++ {
+			lo, hi := max(s[0], f.offs[ln]), min(s[1], f.offs[ln]+len(f.lines[ln].raw))
+			if hi > lo {
+				f.lines[ln].strs = append(f.lines[ln].strs, [2]int{lo - f.offs[ln], hi - f.offs[ln]})
+			}
 		}
-	})
+	}
 	return f
 }
 
@@ -111,40 +116,39 @@ func codeOf(raw, comm string) string {
 	return b.String()
 }
 
-// collectLits fills each line's literals in column order: the string
-// literals (the part on that line), numbers and literal words.
-func (f *file) collectLits(src string, strs func(func(start, end int))) {
+// lits returns line ln's literals in column order: the string literals
+// (the part on that line), numbers and literal words. They are computed
+// on first use.
+func (f *file) lits(ln int) []string {
+	l := &f.lines[ln]
+	if l.litsDone {
+		return l.litsCache
+	}
+	l.litsDone = true
 	type lit struct {
 		col  int
 		text string
 	}
-	per := make([][]lit, len(f.lines))
-	strs(func(start, end int) {
-		for ln := f.lineAt(start); ln < len(f.lines) && f.offs[ln] < end; ln++ {
-			lo, hi := max(start, f.offs[ln]), min(end, f.offs[ln]+len(f.lines[ln].raw))
-			if hi > lo {
-				per[ln] = append(per[ln], lit{lo - f.offs[ln], src[lo:hi]})
-			}
-		}
-	})
-	for ln := range f.lines {
-		m := f.lines[ln].mask
-		for _, loc := range number.FindAllStringIndex(m, -1) {
-			w := m[loc[0]:loc[1]]
-			if isIdentStart(w) && !literalWord.MatchString(w) {
-				continue
-			}
-			if w[0] == '-' && !unaryMinus(m, loc[0]) {
-				loc[0]++
-				w = w[1:]
-			}
-			per[ln] = append(per[ln], lit{loc[0], w})
-		}
-		sort.SliceStable(per[ln], func(a, b int) bool { return per[ln][a].col < per[ln][b].col })
-		for _, l := range per[ln] {
-			f.lines[ln].lits = append(f.lines[ln].lits, l.text)
-		}
+	var per []lit
+	for _, s := range l.strs {
+		per = append(per, lit{s[0], l.raw[s[0]:s[1]]})
 	}
+	for _, loc := range number.FindAllStringIndex(l.mask, -1) {
+		w := l.mask[loc[0]:loc[1]]
+		if isIdentStart(w) && !literalWord.MatchString(w) {
+			continue
+		}
+		if w[0] == '-' && !unaryMinus(l.mask, loc[0]) {
+			loc[0]++
+			w = w[1:]
+		}
+		per = append(per, lit{loc[0], w})
+	}
+	sort.SliceStable(per, func(a, b int) bool { return per[a].col < per[b].col })
+	for _, x := range per {
+		l.litsCache = append(l.litsCache, x.text)
+	}
+	return l.litsCache
 }
 
 func isIdentStart(w string) bool {
