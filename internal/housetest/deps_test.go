@@ -57,6 +57,8 @@ func TestPureDependencies(t *testing.T) {
 		module + "/contract":        nil,
 		module + "/internal/lazyre": nil,
 		module + "/logparse":        {module + "/contract", module + "/internal/lazyre"},
+		module + "/internal/lang":   {module + "/internal/lazyre"},
+		module + "/heal/integrity":  {module + "/contract", module + "/internal/lazyre", module + "/internal/lang"},
 	}
 	for _, p := range listPackages(t) {
 		extra, ok := allowed[p.ImportPath]
