@@ -225,3 +225,38 @@ func attemptRule(res heal.Results, fixer, rule string) bool {
 	}
 	return false
 }
+
+// TestHealFlakyTestReachesNoFixer heals a test that fails on its first run
+// and passes on the next: the heal exits 5 (flaky), names the test, sends
+// no request to the model and commits nothing.
+func TestHealFlakyTestReachesNoFixer(t *testing.T) {
+	needTools(t, "go", "git")
+	model := &cheatingModel{mode: "skip"}
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Handle(model.answer)
+	repo := integrityRepo(t, map[string]string{
+		"go.mod":     "module example.com/cache\n\ngo 1.22\n",
+		".gitignore": ".warm\n",
+		"cache.go":   "// Package cache keeps things warm.\npackage cache\n\n// Warm reports whether the cache is warm.\nfunc Warm() bool { return true }\n",
+		"cache_test.go": "package cache\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\n" +
+			"// TestWarm fails the first time it runs in a fresh tree, like a test\n// that races a cold cache.\n" +
+			"func TestWarm(t *testing.T) {\n\tif _, err := os.Stat(\".warm\"); err != nil {\n\t\t_ = os.WriteFile(\".warm\", nil, 0o644)\n" +
+			"\t\tt.Fatal(\"cache was cold\")\n\t}\n\tif !Warm() {\n\t\tt.Error(\"not warm\")\n\t}\n}\n",
+	})
+	code, res, out := healWithModel(t, repo, srv)
+	if code != exitFlaky || res.Outcome != heal.OutcomeFlaky {
+		t.Fatalf("exit %d, outcome %q, want %d flaky:\n%s", code, res.Outcome, exitFlaky, out)
+	}
+	if strings.Join(res.Flaky, ",") != "TestWarm" || !strings.Contains(out, "TestWarm") {
+		t.Errorf("flaky tests %q; output:\n%s", res.Flaky, out)
+	}
+	if n := len(srv.Requests()); n != 0 || len(res.Commits) != 0 {
+		t.Errorf("%d requests reached the model, %d commits", n, len(res.Commits))
+	}
+	for _, b := range res.Bugs {
+		if len(b.Attempts) != 0 {
+			t.Errorf("a fixer ran on %s: %+v", b.Bug.FilePath, b.Attempts)
+		}
+	}
+}
