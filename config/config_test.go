@@ -268,3 +268,28 @@ func FuzzParseSetting(f *testing.F) {
 		}
 	})
 }
+
+func TestProviderWindow(t *testing.T) {
+	n := func(v int) *int { return &v }
+	p := Provider{ContextWindow: n(32000), Tokenizer: "approx", Models: map[string]Model{
+		"big":  {ContextWindow: n(200000), ContextWindowBufferTokens: n(0), Tokenizer: "tiktoken"},
+		"same": {},
+	}}
+	for _, tc := range []struct {
+		model       string
+		window, buf int
+		tok         string
+	}{
+		{"big", 200000, 0, "tiktoken"},
+		{"same", 32000, 500, "approx"},
+		{"other", 32000, 500, "approx"},
+	} {
+		w, b, tok := p.Window(tc.model, 500)
+		if w != tc.window || b != tc.buf || tok != tc.tok {
+			t.Errorf("Window(%q) = %d, %d, %q; want %d, %d, %q", tc.model, w, b, tok, tc.window, tc.buf, tc.tok)
+		}
+	}
+	if w, b, _ := (Provider{}).Window("m", DefaultBufferTokens); w != DefaultContextWindow || b != DefaultBufferTokens {
+		t.Errorf("defaults: %d, %d", w, b)
+	}
+}

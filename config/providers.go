@@ -44,6 +44,42 @@ type Model struct {
 	Overrides map[string]any `json:"overrides"`
 }
 
+// DefaultContextWindow is a model's context window in tokens when neither
+// its provider entry nor its model entry gives one.
+const DefaultContextWindow = 131072
+
+// DefaultBufferTokens is the context window's safety buffer when neither
+// defaults.contextWindowBufferTokens nor an entry gives one.
+const DefaultBufferTokens = 8192
+
+// Window returns the context window, its buffer and the tokenizer of model
+// on the provider p: the model's settings beat the provider's, which beat
+// DefaultContextWindow and buffer (the caller's default); a setting is
+// taken when present, whatever its value (0 included).
+func (p Provider) Window(model string, buffer int) (window, buf int, tokenizer string) {
+	window, buf, tokenizer = DefaultContextWindow, buffer, p.Tokenizer
+	if p.ContextWindow != nil {
+		window = *p.ContextWindow
+	}
+	if p.ContextWindowBufferTokens != nil {
+		buf = *p.ContextWindowBufferTokens
+	}
+	mc, ok := p.Models[model]
+	if !ok {
+		return window, buf, tokenizer
+	}
+	if mc.ContextWindow != nil {
+		window = *mc.ContextWindow
+	}
+	if mc.ContextWindowBufferTokens != nil {
+		buf = *mc.ContextWindowBufferTokens
+	}
+	if mc.Tokenizer != "" {
+		tokenizer = mc.Tokenizer
+	}
+	return window, buf, tokenizer
+}
+
 // ModelOverride is one per-model parameter override.
 type ModelOverride struct {
 	// Unset is true when the override is null: the parameter is not sent.

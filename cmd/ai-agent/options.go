@@ -315,7 +315,7 @@ func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
 // else 8192; an invalid value is a configuration error.
 func (st *startup) bufferTokens() (int, error) {
 	if !st.cfg.Has("defaults", "contextWindowBufferTokens") {
-		return 8192, nil
+		return config.DefaultBufferTokens, nil
 	}
 	n, err := config.Int(st.cfg.Raw("defaults", "contextWindowBufferTokens"), 0)
 	if err != nil {
@@ -328,30 +328,14 @@ func (st *startup) bufferTokens() (int, error) {
 // provider's, which beat the defaults; a setting is taken when present,
 // whatever its value (0 included).
 func target(pname, model string, entry config.Provider, client llm.Provider, base agent.Params, buffer int) (agent.Target, error) {
-	t := agent.Target{Provider: pname, Model: model, Client: client, Params: base,
-		ContextWindow: 131072, ToolChoice: entry.ToolChoice, Tokenizer: entry.Tokenizer}
-	if entry.ContextWindow != nil {
-		t.ContextWindow = *entry.ContextWindow
-	}
-	t.ContextWindowBufferTokens = buffer
-	if entry.ContextWindowBufferTokens != nil {
-		t.ContextWindowBufferTokens = *entry.ContextWindowBufferTokens
-	}
+	t := agent.Target{Provider: pname, Model: model, Client: client, Params: base, ToolChoice: entry.ToolChoice}
+	t.ContextWindow, t.ContextWindowBufferTokens, t.Tokenizer = entry.Window(model, buffer)
 	mc, ok := entry.Models[model]
 	if !ok {
 		return t, nil
 	}
-	if mc.ContextWindow != nil {
-		t.ContextWindow = *mc.ContextWindow
-	}
-	if mc.ContextWindowBufferTokens != nil {
-		t.ContextWindowBufferTokens = *mc.ContextWindowBufferTokens
-	}
 	if mc.ToolChoice != "" {
 		t.ToolChoice = mc.ToolChoice
-	}
-	if mc.Tokenizer != "" {
-		t.Tokenizer = mc.Tokenizer
 	}
 	ov, err := mc.ParsedOverrides()
 	if err != nil {
