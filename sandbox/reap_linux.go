@@ -189,14 +189,6 @@ func runPID1(args []string) int {
 	}
 }
 
-// PIDNamespaceRun is one command prepared by [InPIDNamespace].
-type PIDNamespaceRun struct {
-	// Cmd runs the init, which runs the original program.
-	Cmd    Cmd
-	status *os.File // read end of the init's status pipe
-	write  *os.File
-}
-
 // InPIDNamespace rewrites c so that it runs in a new PID namespace (with a
 // user namespace mapping the caller's own ids when salve is not root),
 // under a small init that is this same binary re-executed: when the
@@ -231,34 +223,6 @@ func InPIDNamespace(c Cmd, prog string) (*PIDNamespaceRun, error) {
 		cmd.ExtraFiles = []*os.File{w} // descriptor 3 in the init
 	}
 	return &PIDNamespaceRun{Cmd: c, status: r, write: w}, nil
-}
-
-// Finish closes the status pipe and reads what the init reported. When a
-// signal killed the program inside, it sets res.Signal and res.ExitCode
-// (-1) as [Run] does for a program it runs itself. When the program could
-// not be started, it returns that error (wrapping [ErrNotFound] for a
-// missing one). Call it once, after Run, whatever Run returned.
-func (p *PIDNamespaceRun) Finish(res *Result) error {
-	p.write.Close()
-	defer p.status.Close()
-	b := make([]byte, 4096)
-	n, _ := p.status.Read(b)
-	msg := strings.TrimSpace(string(b[:n]))
-	if rest, ok := strings.CutPrefix(msg, "start "); ok {
-		notFound, text, _ := strings.Cut(rest, " ")
-		if notFound == "1" {
-			return fmt.Errorf("sandbox: start in a PID namespace: %w: %s", ErrNotFound, text)
-		}
-		return fmt.Errorf("sandbox: start in a PID namespace: %s", text)
-	}
-	if res == nil || res.Signal != "" {
-		return nil
-	}
-	if sig, err := strconv.Atoi(msg); err == nil && sig > 0 {
-		res.Signal = syscall.Signal(sig).String()
-		res.ExitCode = -1
-	}
-	return nil
 }
 
 // NamespaceDenied reports whether err is a start failure of a command
