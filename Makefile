@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 PKGS    := ./...
 
-.PHONY: all build setup test check fmt-check vet validate unit demo bench dist clean
+.PHONY: all build setup test check fmt-check vet validate unit demo bench cross dist clean
 
 all: build
 
@@ -44,7 +44,12 @@ demo: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 
-## dist: static binaries for linux and darwin on amd64 and arm64, one tarball each, and SHA256SUMS
+## cross: build every promised program for every promised platform (also part of `make test`)
+cross:
+	$(GO) test -count=1 -run '^TestCrossBuild$$' ./internal/housetest/
+
+## dist: release archives in dist/: a tarball for linux and darwin on amd64 and arm64 (the three
+## programs, LICENSE, README.md), a zip for windows/amd64 (ai-agent, git_agent, LICENSE), SHA256SUMS
 dist:
 	VERSION=$(VERSION) bash scripts/dist.sh dist
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"runtime"
 	"time"
 )
 
@@ -109,7 +110,11 @@ func NewBackend(name string) (Backend, error) {
 	return nil, fmt.Errorf("sandbox: backend %q: %w", name, ErrUnknownBackend)
 }
 
-// AutoOrder lists the backends "auto" tries, strongest first.
+// AutoOrder lists the backends "auto" tries, strongest first. bwrap needs
+// Linux: elsewhere (macOS) its probe fails at once, without starting
+// anything, so auto picks docker or podman when the engine answers and the
+// image is present, and otherwise none, which is no isolation at all (see
+// docs/executor.md).
 var AutoOrder = []string{IsolationDocker, IsolationPodman, IsolationBwrap, IsolationNone}
 
 // SelectBackend returns the backend called name after probing that it
@@ -153,6 +158,9 @@ func probeAndDetect(ctx context.Context, b Backend, image string) (Backend, erro
 		}
 		return b, nil
 	}
+	if err := bwrapSystem(runtime.GOOS); err != nil {
+		return nil, err
+	}
 	detected := make(chan Bwrap, 1)
 	go func() { detected <- bw.Detect(ctx) }()
 	err := b.Probe(ctx, image)
@@ -161,6 +169,16 @@ func probeAndDetect(ctx context.Context, b Backend, image string) (Backend, erro
 		return nil, err
 	}
 	return d, nil
+}
+
+// bwrapSystem returns an error wrapping [ErrBackendUnavailable] when goos
+// is not Linux: bubblewrap is built on Linux namespaces and exists nowhere
+// else.
+func bwrapSystem(goos string) error {
+	if goos != "linux" {
+		return fmt.Errorf("sandbox: bwrap: %w: bubblewrap needs Linux namespaces, not %s", ErrBackendUnavailable, goos)
+	}
+	return nil
 }
 
 // RunJob runs job under b: it names the job when it has no name, builds the

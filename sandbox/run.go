@@ -4,6 +4,12 @@
 // pipes held open by stragglers, output capped in memory to its head and
 // tail, and no standard input unless one is given.
 //
+// On Windows, where salve itself is not offered but ai-agent and git_agent
+// are, there are no process groups: a timeout or the end of the run kills
+// the process alone, and a grandchild it started may survive it (see
+// procgroup_windows.go). The bwrap backend and PID namespaces need Linux
+// (see reap.go).
+//
 // It does not use a shell; callers that need one say so by running "sh -c"
 // themselves. [Run] returns an error only when the program could not be
 // started; a non-zero exit status, a signal or a timeout are reported in the
@@ -110,7 +116,7 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 		cmd.Env = []string{}
 	}
 	cmd.Stdin = c.Stdin
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = DefaultWaitDelay
 
@@ -159,18 +165,6 @@ func tee(capture io.Writer, extra io.Writer) io.Writer {
 		return capture
 	}
 	return io.MultiWriter(capture, extra)
-}
-
-// killGroup sends SIGKILL to the whole process group of cmd.
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	if errors.Is(err, syscall.ESRCH) {
-		return nil
-	}
-	return err
 }
 
 func exitStatus(cmd *exec.Cmd, waitErr error) (int, string) {

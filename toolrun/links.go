@@ -29,8 +29,7 @@ func statRecordOf(fi fs.FileInfo) statRecord {
 	r := statRecord{Mode: fi.Mode(), Size: uint64(fi.Size())}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		r.Ino = st.Ino
-		r.Ctime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
-		r.Mtime = st.Mtim.Sec*1e9 + st.Mtim.Nsec
+		r.Ctime, r.Mtime = statTimes(st)
 	}
 	return r
 }

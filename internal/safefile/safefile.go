@@ -6,7 +6,9 @@
 // Read and Open accept regular files only. They check the name with Lstat
 // before opening it, open it non-blocking (so a FIFO swapped in after the
 // check cannot block), check the opened descriptor again with fstat, and
-// bound how much is read.
+// bound how much is read. That is the unix way (Linux, macOS:
+// safefile_unix.go). Windows has no O_NOFOLLOW nor O_NONBLOCK: there the
+// opened file must be the very file the Lstat saw (safefile_windows.go).
 package safefile
 
 import (
@@ -15,7 +17,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // ErrNotRegular is wrapped when a name is not a regular file (a FIFO, a
@@ -62,43 +63,7 @@ func Open(name string, o Options) (*os.File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, notRegular(name, st.Mode())
 	}
-	return openFD(name, o)
-}
-
-// openFD opens name non-blocking and checks the descriptor: what was a
-// regular file at the Lstat may have been replaced since.
-func openFD(name string, o Options) (*os.File, error) {
-	var err error
-	flags := syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC | syscall.O_NOCTTY
-	if o.NoFollow {
-		flags |= syscall.O_NOFOLLOW
-	}
-	var fd int
-	for {
-		fd, err = syscall.Open(name, flags, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	var fst syscall.Stat_t
-	if err := syscall.Fstat(fd, &fst); err != nil {
-		_ = syscall.Close(fd)
-		return nil, &fs.PathError{Op: "fstat", Path: name, Err: err}
-	}
-	if fst.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		_ = syscall.Close(fd)
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (it changed while being opened)", ErrNotRegular)}
-	}
-	// O_NONBLOCK has no effect on a regular file; clear it all the same so
-	// the descriptor behaves like any other.
-	if err := syscall.SetNonblock(fd, false); err != nil {
-		_ = syscall.Close(fd)
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	return os.NewFile(uintptr(fd), name), nil
+	return openFD(name, st, o)
 }
 
 // Read returns the content of name when it is a regular file of at most max
@@ -237,27 +202,10 @@ func WriteFile(name string, data []byte, perm fs.FileMode) error {
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(name, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, uint32(perm.Perm()))
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	f, err := openWrite(name, perm)
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: name, Err: err}
+		return err
 	}
-	var fst syscall.Stat_t
-	if err := syscall.Fstat(fd, &fst); err != nil || fst.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		_ = syscall.Close(fd)
-		return &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (it changed while being opened)", ErrNotRegular)}
-	}
-	if err := syscall.SetNonblock(fd, false); err != nil {
-		_ = syscall.Close(fd)
-		return &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), name)
 	if err := f.Truncate(0); err != nil {
 		f.Close()
 		return err

@@ -1,3 +1,7 @@
+// The tests here make FIFOs, which Windows has not.
+
+//go:build unix
+
 package safefile
 
 import (
@@ -94,7 +98,7 @@ func TestOpenFDRefusesFIFO(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		f, err := openFD(fifo, Options{})
+		f, err := openFD(fifo, nil, Options{})
 		if f != nil {
 			f.Close()
 		}

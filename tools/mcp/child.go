@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -14,7 +13,8 @@ import (
 // its stdin, as the SDK's IOTransport wants them. Closing the writer ends
 // the child the way the MCP specification asks: stdin is closed, the child
 // gets a grace period to exit, then SIGTERM and SIGKILL go to its whole
-// process group.
+// process group (on Windows, a kill of the process alone: see
+// procgroup_windows.go).
 type child struct {
 	cmd       *exec.Cmd
 	stdin     io.WriteCloser
@@ -103,15 +103,5 @@ func (c *child) exited() bool {
 		return true
 	default:
 		return false
-	}
-}
-
-// killGroup signals the child's process group.
-func (c *child) killGroup(sig syscall.Signal) {
-	if c.cmd.Process == nil {
-		return
-	}
-	if err := syscall.Kill(-c.cmd.Process.Pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
-		_ = c.cmd.Process.Signal(sig)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,7 +48,7 @@ func stdioCommand(cfg ServerConfig, opts Options, stderr *sandbox.Capture) *exec
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Env = childEnv(cfg, opts)
 	cmd.Dir = cfg.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	cmd.Stderr = stderr
 	if opts.Stderr != nil {
 		cmd.Stderr = &prefixWriter{w: opts.Stderr, capture: stderr}
