@@ -46,7 +46,7 @@ bench:
 
 ## cross: build every promised program for every promised platform (also part of `make test`)
 cross:
-	$(GO) test -count=1 -run '^TestCrossBuild$$' ./internal/housetest/
+	$(GO) test -count=1 -timeout 30m -run '^TestCrossBuild$$' ./internal/housetest/
 
 ## dist: release archives in dist/: a tarball for linux and darwin on amd64 and arm64 (the three
 ## programs, LICENSE, README.md), a zip for windows/amd64 (ai-agent, git_agent, LICENSE), SHA256SUMS

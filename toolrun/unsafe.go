@@ -2,6 +2,7 @@ package toolrun
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -119,8 +120,14 @@ func (rs *runState) runReaped(ctx context.Context, cmd sandbox.Cmd, marker strin
 	if cmd.Stdin != nil && rs.req.StdinData != nil {
 		cmd.Stdin = strings.NewReader(*rs.req.StdinData)
 	}
-	reaper := sandbox.BecomeSubreaper() == nil
-	if !reaper {
+	serr := sandbox.BecomeSubreaper()
+	reaper := serr == nil
+	switch {
+	case errors.Is(serr, sandbox.ErrNoPIDNamespace):
+		// A system without subreapers (macOS): the process group is all
+		// there is, and killing it is the documented fallback.
+		rs.reaper = "process group"
+	case !reaper:
 		rs.event(contract.LevelWarn, "Cannot become a child subreaper: processes the tool leaves running in a new session may survive the run", nil)
 	}
 	res, err := sandbox.Run(ctx, cmd)
