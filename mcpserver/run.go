@@ -13,6 +13,8 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/executor"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/heal/tiers"
+	"github.com/salve-dev/salve/internal/isolation"
 )
 
 // HealInput is the input of the heal tool: the options of salve heal.
@@ -20,12 +22,12 @@ type HealInput struct {
 	Workspace     string   `json:"workspace" jsonschema:"the repository to heal, or a folder inside it, on the server's host"`
 	Cmd           string   `json:"cmd,omitempty" jsonschema:"the build command (default: detected from the project's marker files)"`
 	ProjectType   string   `json:"project_type,omitempty" jsonschema:"override the detected project type (go, rust, node, python, maven, gradle, cmake, make)"`
-	Fixers        []string `json:"fixers,omitempty" jsonschema:"the fixer tiers in order (default: rules, then llm when a model is configured)"`
+	Fixers        []string `json:"fixers,omitempty" jsonschema:"the fixer tiers in order (the default list is in the schema)"`
 	Models        []string `json:"models,omitempty" jsonschema:"llm targets in fallback order, as provider/model (default: the server's)"`
 	MaxIterations int      `json:"max_iterations,omitempty" jsonschema:"the most fix iterations (default 5)"`
 	MinConfidence float64  `json:"min_confidence,omitempty" jsonschema:"the fix gate's confidence threshold, above 0 and at most 1 (default 0.7)"`
 	Branch        string   `json:"branch,omitempty" jsonschema:"the heal branch (default salve/heal-<run id>)"`
-	Isolation     string   `json:"isolation,omitempty" jsonschema:"the build sandbox (default: the server's, normally auto)"`
+	Isolation     string   `json:"isolation,omitempty" jsonschema:"the build sandbox (default: the server's, which is also the floor: a call may not ask for none unless the server's is none, nor for another sandbox than the server's unless that is auto)"`
 	Timeout       int      `json:"timeout,omitempty" jsonschema:"each build's time limit in seconds (default 300)"`
 	KeepWorktree  bool     `json:"keep_worktree,omitempty" jsonschema:"leave the heal worktree in place after the run"`
 	Push          bool     `json:"push,omitempty" jsonschema:"push the heal branch after each commit (only when the server allows it)"`
@@ -38,7 +40,7 @@ type ExecInput struct {
 	Cmd         string `json:"cmd,omitempty" jsonschema:"the build command (default: resolved from the project's marker files)"`
 	ProjectType string `json:"project_type,omitempty" jsonschema:"override the detected project type (go, rust, node, python, maven, gradle, cmake, make)"`
 	Timeout     int    `json:"timeout,omitempty" jsonschema:"seconds before the build is killed (default 300)"`
-	Isolation   string `json:"isolation,omitempty" jsonschema:"the build sandbox (default: the server's, normally auto)"`
+	Isolation   string `json:"isolation,omitempty" jsonschema:"the build sandbox (default: the server's, which is also the floor: a call may not ask for none unless the server's is none, nor for another sandbox than the server's unless that is auto)"`
 }
 
 // ExecOutput is the output of the exec tool: the ExecutorOutput, with the
@@ -48,13 +50,15 @@ type ExecOutput struct {
 	contract.ExecutorOutput
 }
 
-// fixerNames are the fixer tiers a heal call may name.
-var fixerNames = []string{"rules", "llm", "aider"}
-
 func (s *Server) addRunTools() {
 	healIn := mustSchema[HealInput]()
-	enum(healIn, "isolation", isolations...)
-	prop(healIn, "fixers").Items.Enum = []any{"rules", "llm", "aider"}
+	enum(healIn, "isolation", isolation.Names()...)
+	fixers := prop(healIn, "fixers")
+	fixers.Description = tiers.FlagUsage()
+	fixers.Items.Enum = nil
+	for _, n := range tiers.Names() {
+		fixers.Items.Enum = append(fixers.Items.Enum, n)
+	}
 	minimum(healIn, "max_iterations", 1)
 	maximum(healIn, "max_iterations", 100)
 	prop(healIn, "min_confidence").ExclusiveMinimum = ptr(0.0)
@@ -66,14 +70,15 @@ func (s *Server) addRunTools() {
 		Description: "Fixes a failing build on a new branch, in its own git worktree: the user's checkout, index and branches are never touched. " +
 			"Runs the build, parses the log into bug reports, asks the fixer tiers for minimal fixes, gates each fix (reported lines only, comments kept, confidence), " +
 			"commits accepted fixes and re-runs the build, until it is green or max_iterations is reached. Returns the results: outcome, branch, commits and every bug with its status. " +
-			"A red outcome is a result, not an error. Long: report progress with a progress token; cancelling the call stops the heal and removes its worktree.",
+			"A red outcome is a result, not an error. Long: report progress with a progress token; cancelling the call stops the heal and removes its worktree. " +
+			"Fixer tiers: " + tierDocs() + " The default is " + tiers.DefaultText() + ".",
 		InputSchema:  healIn,
 		OutputSchema: mustSchema[heal.Results](),
 		Annotations:  &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
 	}, guard(s, "heal", s.heal))
 
 	execIn := mustSchema[ExecInput]()
-	enum(execIn, "isolation", isolations...)
+	enum(execIn, "isolation", isolation.Names()...)
 	minimum(execIn, "timeout", 1)
 	sdk.AddTool(s.srv, &sdk.Tool{
 		Name:  "exec",
@@ -98,13 +103,11 @@ func (s *Server) heal(ctx context.Context, req *sdk.CallToolRequest, in HealInpu
 	if in.Push && !s.opts.AllowPush {
 		return nil, nil, errors.New("push is refused: this server was not started with --allow-push")
 	}
-	for _, f := range in.Fixers {
-		if !contains(fixerNames, f) {
-			return nil, nil, fmt.Errorf("fixers: unknown fixer %q (want rules, llm or aider)", f)
-		}
+	if err := tiers.Check(in.Fixers); err != nil {
+		return nil, nil, fmt.Errorf("fixers: %w", err)
 	}
-	if in.Isolation == "" {
-		in.Isolation = s.opts.Isolation
+	if in.Isolation, err = isolation.Resolve(s.opts.Isolation, in.Isolation); err != nil {
+		return nil, nil, err
 	}
 	if in.Timeout == 0 {
 		in.Timeout = contract.DefaultExecutorTimeoutSeconds
@@ -155,13 +158,16 @@ func healText(res *heal.Results) string {
 	return b.String()
 }
 
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
+// tierDocs describes the fixer tiers in one line each, for the heal tool.
+func tierDocs() string {
+	var b strings.Builder
+	for i, t := range tiers.Table {
+		if i > 0 {
+			b.WriteString(" ")
 		}
+		fmt.Fprintf(&b, "%s: %s (needs %s).", t.Name, t.Doc, t.Needs)
 	}
-	return false
+	return b.String()
 }
 
 func (s *Server) exec(ctx context.Context, _ *sdk.CallToolRequest, in ExecInput) (*sdk.CallToolResult, *ExecOutput, error) {
@@ -173,9 +179,9 @@ func (s *Server) exec(ctx context.Context, _ *sdk.CallToolRequest, in ExecInput)
 	if timeout == 0 {
 		timeout = contract.DefaultExecutorTimeoutSeconds
 	}
-	iso := in.Isolation
-	if iso == "" {
-		iso = s.opts.Isolation
+	iso, err := isolation.Resolve(s.opts.Isolation, in.Isolation)
+	if err != nil {
+		return nil, nil, err
 	}
 	xin := contract.ExecutorInput{WorkspacePath: ws, ResolvedBuildCommand: in.Cmd, TimeoutSeconds: timeout}
 	if in.ProjectType != "" {

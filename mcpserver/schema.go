@@ -74,6 +74,3 @@ func minimum(s *jsonschema.Schema, name string, min float64) {
 func maximum(s *jsonschema.Schema, name string, max float64) {
 	prop(s, name).Maximum = &max
 }
-
-// isolations are the build sandboxes a client may ask for.
-var isolations = []string{"auto", "none", "bwrap", "docker", "podman"}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/heal/tiers"
 	"github.com/salve-dev/salve/sandbox"
 )
 
@@ -43,7 +44,8 @@ type Request struct {
 	Repo string `json:"repo"`
 	// Ref is the branch to heal; empty means the remote's default branch.
 	Ref string `json:"ref,omitempty"`
-	// Fixers are the fixer tiers, as salve heal --fixers.
+	// Fixers are the fixer tiers, as salve heal --fixers: a comma-separated
+	// list of the names of package heal/tiers; empty means the default list.
 	Fixers string `json:"fixers,omitempty"`
 	// Cmd is the build command, as salve heal --cmd.
 	Cmd string `json:"cmd,omitempty"`
@@ -134,12 +136,8 @@ func (r *Request) Validate() error {
 	if len(r.Cmd) > 4096 {
 		return fmt.Errorf("%w: cmd is longer than 4096 bytes", ErrBadRequest)
 	}
-	for _, f := range strings.Split(r.Fixers, ",") {
-		switch strings.TrimSpace(f) {
-		case "", "rules", "llm", "aider":
-		default:
-			return fmt.Errorf("%w: fixers: unknown fixer %q (want rules, llm or aider)", ErrBadRequest, f)
-		}
+	if _, err := tiers.Parse(r.Fixers); err != nil {
+		return fmt.Errorf("%w: fixers: %w", ErrBadRequest, err)
 	}
 	return nil
 }

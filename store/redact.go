@@ -1,22 +1,18 @@
 package store
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/secret"
 )
 
 // Redacted replaces a secret value in stored records.
 const Redacted = "[REDACTED]"
 
-// secretName matches names of variables, keys and flags that usually hold a
-// secret: API keys, tokens, passwords, credentials.
-var secretName = regexp.MustCompile(`(?i)(api[_-]?key|secret|token|passw(or)?d|credential|auth|private[_-]?key|access[_-]?key)`)
-
-// IsSecretName reports whether a variable, map key or flag name looks like
-// it holds a secret.
-func IsSecretName(name string) bool { return secretName.MatchString(name) }
+// IsSecretName reports whether a variable, map key or flag name holds a
+// secret. It is secret.IsSecretName, the one rule salve has.
+func IsSecretName(name string) bool { return secret.IsSecretName(name) }
 
 // RedactMap returns a copy of m with the values of secret-looking keys
 // replaced by Redacted, recursing into nested maps. A nil map stays nil.

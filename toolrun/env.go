@@ -2,10 +2,10 @@ package toolrun
 
 import (
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/secret"
 	"github.com/salve-dev/salve/sandbox"
 	"github.com/salve-dev/salve/store"
 )
@@ -102,78 +102,42 @@ func envValue(env []string, key string) string {
 	return v
 }
 
-// secretVarName matches the variables whose values are masked in what a
-// run keeps: *_API_KEY, *_TOKEN, *_SECRET, *_PASSWORD and the like, which
-// covers the providers' keys (OPENAI_API_KEY, ANTHROPIC_API_KEY…),
-// GITHUB_TOKEN and AWS_SECRET_ACCESS_KEY.
-var secretVarName = regexp.MustCompile(`(?i)(api[_-]?key|secret|token|passw(or)?d|passphrase|credential|private[_-]?key|access[_-]?key|_pat$|^pat_)`)
+// secretMasker hides the secret values of a run in what it keeps: the one
+// masker of package internal/secret, with every value replaced by
+// store.Redacted.
+type secretMasker = secret.Masker
 
-// minSecretLen: shorter values are not masked (masking "1" or "true"
-// everywhere would ruin the output and hide nothing).
-const minSecretLen = 6
-
-// secretMasker replaces known secret values with store.Redacted.
-type secretMasker struct {
-	values []string // longest first
-	r      *strings.Replacer
-}
-
-// newSecretMasker collects the values of the secret-looking variables of
-// env and of the request's env.
+// newSecretMasker collects the values of the secret variables
+// (secret.IsSecretName) of env and of the request's env.
 func newSecretMasker(env []string, reqEnv map[string]string) *secretMasker {
-	seen := map[string]bool{}
-	m := &secretMasker{}
-	add := func(k, v string) {
-		if len(v) >= minSecretLen && secretVarName.MatchString(k) && !seen[v] {
-			seen[v] = true
-			m.values = append(m.values, v)
-		}
-	}
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		add(k, v)
-	}
+	req := make([]string, 0, len(reqEnv))
 	for k, v := range reqEnv {
-		add(k, v)
+		req = append(req, k+"="+v)
 	}
-	sort.Slice(m.values, func(i, j int) bool { return len(m.values[i]) > len(m.values[j]) })
-	var pairs []string
-	for _, v := range m.values {
-		pairs = append(pairs, v, store.Redacted)
-	}
-	m.r = strings.NewReplacer(pairs...)
-	return m
-}
-
-// mask returns s with every known secret value replaced.
-func (m *secretMasker) mask(s string) string {
-	if m == nil || len(m.values) == 0 {
-		return s
-	}
-	return m.r.Replace(s)
+	return secret.FromEnv([][]string{env, req}).Uniform(store.Redacted)
 }
 
 // maskAny masks the strings inside v (maps and slices of JSON-like values).
-func (m *secretMasker) maskAny(v any) any {
+func maskAny(m *secretMasker, v any) any {
 	switch t := v.(type) {
 	case string:
-		return m.mask(t)
+		return m.Mask(t)
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, x := range t {
-			out[k] = m.maskAny(x)
+			out[k] = maskAny(m, x)
 		}
 		return out
 	case []any:
 		out := make([]any, len(t))
 		for i, x := range t {
-			out[i] = m.maskAny(x)
+			out[i] = maskAny(m, x)
 		}
 		return out
 	case []string:
 		out := make([]string, len(t))
 		for i, x := range t {
-			out[i] = m.mask(x)
+			out[i] = m.Mask(x)
 		}
 		return out
 	}
@@ -184,18 +148,18 @@ func (m *secretMasker) maskAny(v any) any {
 // result's output, the events and the patches.
 func (rs *runState) maskAll() {
 	m := rs.masker
-	if m == nil || len(m.values) == 0 {
+	if m.Empty() {
 		return
 	}
-	rs.result.Stdout = m.mask(rs.result.Stdout)
-	rs.result.Stderr = m.mask(rs.result.Stderr)
+	rs.result.Stdout = m.Mask(rs.result.Stdout)
+	rs.result.Stderr = m.Mask(rs.result.Stderr)
 	for i := range rs.events {
-		rs.events[i].Message = m.mask(rs.events[i].Message)
+		rs.events[i].Message = m.Mask(rs.events[i].Message)
 		if rs.events[i].Context != nil {
-			rs.events[i].Context = m.maskAny(rs.events[i].Context).(map[string]any)
+			rs.events[i].Context = maskAny(m, rs.events[i].Context).(map[string]any)
 		}
 	}
 	for i := range rs.patches {
-		rs.patches[i].Diff = m.mask(rs.patches[i].Diff)
+		rs.patches[i].Diff = m.Mask(rs.patches[i].Diff)
 	}
 }

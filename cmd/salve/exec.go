@@ -117,6 +117,10 @@ func execRun(ctx context.Context, s *streams, opts *execOptions) error {
 		Isolation: opts.Isolation, PassEnv: append(executor.PassEnvFromEnv(s.Getenv), opts.Env...),
 		RunID: opts.RunID, RunDir: opts.RunDir, Image: opts.Image, Images: images, MaxLog: opts.MaxLog, Recorder: rec,
 		Logger: s.logger(),
+		// The values of the secret variables passed with --env are masked
+		// by the executor; those salve took out of its own environment are
+		// masked too, should the build find one elsewhere.
+		Secrets: s.secrets.values(),
 	}
 	var prog *progress
 	if !opts.JSON {

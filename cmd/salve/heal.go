@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/salve-dev/salve/heal/llmfix"
 	"github.com/salve-dev/salve/heal/rules"
 	"github.com/salve-dev/salve/heal/suggest"
+	"github.com/salve-dev/salve/heal/tiers"
 	"github.com/salve-dev/salve/store"
 	"github.com/salve-dev/salve/toolrun"
 )
@@ -302,19 +304,22 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 	return p, 0, nil
 }
 
-// buildFixers returns the fixer tiers of --fixers, in order; ex is the
+// buildFixers returns the fixer tiers of --fixers (checked against the one
+// table of tiers, package heal/tiers), in order; ex is the
 // Executor the suggest tier re-runs compilers with (nil: no re-runs). The llm
 // providers are set up only when the llm tier may run: asked for, or by
 // default, where a configuration problem only leaves the tier out (with a
 // warning).
 func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Executor) ([]heal.Fixer, error) {
 	getenv := s.Getenv
-	names := strings.Split(o.Fixers, ",")
-	explicit := o.Fixers != ""
+	names, err := tiers.Parse(o.Fixers)
+	if err != nil {
+		return nil, fmt.Errorf("--fixers: %w", err)
+	}
+	explicit := names != nil
 	var targets []llmfix.Target
-	if !explicit || strings.Contains(o.Fixers, llmfix.Name) {
+	if !explicit || slices.Contains(names, llmfix.Name) {
 		cwd, _ := os.Getwd()
-		var err error
 		targets, err = llmfix.Targets(llmfix.Setup{Models: o.Models, ConfigFile: o.Config, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
 		if err != nil && (explicit || o.Config != "") {
 			// A configuration the user named is never left out quietly.
@@ -325,14 +330,11 @@ func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Execut
 		}
 	}
 	if !explicit {
-		names = []string{rules.Name, suggest.Name}
-		if len(targets) > 0 {
-			names = append(names, llmfix.Name)
-		}
+		names = tiers.Defaults(func(t tiers.Tier) bool { return t.Name == llmfix.Name && len(targets) > 0 })
 	}
 	var out []heal.Fixer
 	for _, n := range names {
-		switch strings.TrimSpace(n) {
+		switch n {
 		case rules.Name:
 			out = append(out, &rules.Fixer{})
 		case suggest.Name:
@@ -345,7 +347,7 @@ func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Execut
 		case aiderfix.Name:
 			out = append(out, newAiderFixer(o, s.secrets))
 		default:
-			return nil, fmt.Errorf("--fixers: unknown fixer %q (want rules, suggest, llm or aider)", n)
+			return nil, fmt.Errorf("--fixers: %w %q: this salve cannot build it (want %s)", tiers.ErrUnknown, n, tiers.Want())
 		}
 	}
 	return out, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/executor"
+	"github.com/salve-dev/salve/internal/secret"
 )
 
 // secrets holds the provider keys and tokens salve found in its own
@@ -23,38 +24,16 @@ type secrets struct {
 	vals map[string]string
 }
 
-// secretMarkers are the name fragments of variables that hold a secret.
-var secretMarkers = []string{"API_KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "PRIVATE_KEY", "ACCESS_KEY", "AUTHORIZATION"}
-
-// isSecretName reports whether an environment variable's name says it holds
-// a secret: OPENAI_API_KEY, ANTHROPIC_API_KEY, GITHUB_TOKEN, GH_TOKEN,
-// AWS_SECRET_ACCESS_KEY, NPM_TOKEN and the like.
-func isSecretName(name string) bool {
-	up := strings.ToUpper(name)
-	if up == "SSH_AUTH_SOCK" {
-		return false // a socket path, and ssh needs it
-	}
-	if strings.HasSuffix(up, "_AUTH") {
-		return true // NPM_AUTH, …_BASIC_AUTH
-	}
-	for _, m := range secretMarkers {
-		if strings.Contains(up, m) {
-			return true
-		}
-	}
-	return false
-}
-
-// takeSecrets moves every variable for which secret is true out of the
+// takeSecrets moves every variable for which isSecret is true out of the
 // process environment, except those named in keep (the user asked for them
 // to reach the build, so hiding them from salve's own environment would
 // protect nothing). An error means the kernel's copy could not be cleared:
 // the secrets are still out of the environment children get.
-func takeSecrets(secret func(string) bool, keep []string) (*secrets, error) {
+func takeSecrets(isSecret func(string) bool, keep []string) (*secrets, error) {
 	s := &secrets{vals: map[string]string{}}
 	for _, kv := range os.Environ() {
 		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" || !secret(k) || slices.Contains(keep, k) {
+		if !ok || k == "" || !isSecret(k) || slices.Contains(keep, k) {
 			continue
 		}
 		s.vals[k] = strings.Clone(v)
@@ -133,6 +112,19 @@ func (s *secrets) getenv(k string) string {
 	return os.Getenv(k)
 }
 
+// values returns the secret values taken out of the environment, for a
+// masker: a build that finds one anyway (in a file, say) must not print it.
+func (s *secrets) values() []string {
+	if s == nil {
+		return nil
+	}
+	out := make([]string, 0, len(s.vals))
+	for _, v := range s.vals {
+		out = append(out, v)
+	}
+	return out
+}
+
 // environ returns the process environment with the secrets put back, for a
 // program salve trusts with them (the aider tool, as seed 000 wants).
 func (s *secrets) environ() []string {
@@ -167,7 +159,7 @@ func hideSecrets(cmd *cobra.Command, s *streams) error {
 			keep = append(keep, k)
 		}
 	}
-	sec, err := takeSecrets(isSecretName, keep)
+	sec, err := takeSecrets(secret.IsSecretName, keep)
 	s.secrets = sec
 	if err != nil && len(sec.vals) > 0 {
 		// Where /proc/self/mem cannot be written (some hardened kernels),

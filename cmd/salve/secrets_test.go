@@ -5,21 +5,9 @@ import (
 	"os"
 	"strings"
 	"testing"
-)
 
-func TestIsSecretName(t *testing.T) {
-	for name, want := range map[string]bool{
-		"OPENAI_API_KEY": true, "ANTHROPIC_API_KEY": true, "GITHUB_TOKEN": true, "GH_TOKEN": true,
-		"AWS_SECRET_ACCESS_KEY": true, "NPM_TOKEN": true, "DB_PASSWORD": true, "openrouter_apikey": true,
-		"NPM_AUTH": true, "PROXY_AUTHORIZATION": true,
-		"GIT_AUTHOR_NAME": false, "GIT_AUTHOR_EMAIL": false, "GIT_COMMITTER_NAME": false,
-		"PATH": false, "HOME": false, "SSH_AUTH_SOCK": false, "GOFLAGS": false, "OLLAMA_HOST": false,
-	} {
-		if got := isSecretName(name); got != want {
-			t.Errorf("isSecretName(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
+	"github.com/salve-dev/salve/internal/secret"
+)
 
 // TestTakeSecrets: the secrets leave the process environment, stay readable
 // through getenv and environ, and a variable named in keep stays put.
@@ -27,7 +15,7 @@ func TestTakeSecrets(t *testing.T) {
 	t.Setenv("SALVE_TEST_API_KEY", "sk-test-1")
 	t.Setenv("SALVE_KEPT_TOKEN", "kept-2")
 	t.Setenv("SALVE_TEST_PLAIN", "plain")
-	sec, err := takeSecrets(func(k string) bool { return strings.HasPrefix(k, "SALVE_") && isSecretName(k) }, []string{"SALVE_KEPT_TOKEN"})
+	sec, err := takeSecrets(func(k string) bool { return strings.HasPrefix(k, "SALVE_") && secret.IsSecretName(k) }, []string{"SALVE_KEPT_TOKEN"})
 	if err != nil {
 		t.Fatal(err)
 	}
