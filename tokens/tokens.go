@@ -1,24 +1,16 @@
 // Package tokens estimates how many tokens a text costs a model, for the
-// context guard (seed 003, §2). OpenAI models get an exact count from their
-// byte-pair encoding (github.com/tiktoken-go/tokenizer, whose vocabularies
-// are compiled into the binary: nothing is downloaded). Other models get
-// [Approx], a fast estimate calibrated against those encodings that errs on
-// the high side. The choice is configurable per model with the `tokenizer`
-// key (spec §9.4); see [New].
+// context guard (package ctxguard). It holds the [Counter] interface, the
+// `tokenizer` setting's spellings and [Approx], a fast estimate calibrated
+// against OpenAI's byte-pair encodings that errs on the high side, and it
+// imports only the standard library.
 //
-// The vocabularies are large, so an encoding is built on its first Count,
-// never at start-up: a process that never counts OpenAI tokens never pays
-// for them.
+// Exact OpenAI counts live in the subpackage tokens/tiktoken, whose New
+// reads the per-model `tokenizer` setting: its vocabularies weigh megabytes
+// of compiled-in data, so only a binary that asks for exact counts (ai-agent)
+// links them. salve's heal estimates with [Approx].
 package tokens
 
-import (
-	"errors"
-	"fmt"
-	"strings"
-	"sync"
-
-	"github.com/tiktoken-go/tokenizer"
-)
+import "errors"
 
 // Counter estimates the tokens of a text. Implementations are safe for
 // concurrent use.
@@ -30,7 +22,7 @@ type Counter interface {
 	Name() string
 }
 
-// Tokenizer spellings accepted by [New].
+// Spellings of the per-model `tokenizer` setting (read by tokens/tiktoken).
 const (
 	// SpecAuto (the empty string) picks tiktoken for models it knows and
 	// Approx for the rest.
@@ -42,147 +34,6 @@ const (
 	SpecTiktoken = "tiktoken"
 )
 
-// ErrUnknownTokenizer is wrapped by [New] for a `tokenizer` value it does not
-// recognise; it is a configuration error (exit 4 class).
+// ErrUnknownTokenizer is wrapped for a `tokenizer` value that is not
+// recognised; it is a configuration error (exit 4 class).
 var ErrUnknownTokenizer = errors.New("unknown tokenizer")
-
-// encodings are the tiktoken encodings that can be named directly.
-var encodings = map[string]tokenizer.Encoding{
-	"o200k_base":  tokenizer.O200kBase,
-	"cl100k_base": tokenizer.Cl100kBase,
-	"p50k_base":   tokenizer.P50kBase,
-	"p50k_edit":   tokenizer.P50kEdit,
-	"r50k_base":   tokenizer.R50kBase,
-}
-
-// New returns the counter for a model given its `tokenizer` setting:
-//   - "" (auto): tiktoken when the model name is one tiktoken knows (gpt-4o,
-//     gpt-4.1-mini, o3, …; a "provider/" prefix is ignored), else [Approx];
-//   - "approx": [Approx];
-//   - "tiktoken": the model's encoding, or o200k_base for an unknown model;
-//   - "tiktoken:ENC" or "ENC" with ENC one of o200k_base, cl100k_base,
-//     p50k_base, p50k_edit, r50k_base;
-//   - "tiktoken:MODEL": the encoding of that OpenAI model.
-//
-// Any other value is an error wrapping [ErrUnknownTokenizer]. New never loads
-// a vocabulary; the first Count does.
-func New(spec, model string) (Counter, error) {
-	spec = strings.ToLower(strings.TrimSpace(spec))
-	switch spec {
-	case SpecAuto:
-		if enc, ok := modelEncoding(model); ok {
-			return tiktokenCounter(enc), nil
-		}
-		return Approx{}, nil
-	case SpecApprox:
-		return Approx{}, nil
-	case SpecTiktoken:
-		if enc, ok := modelEncoding(model); ok {
-			return tiktokenCounter(enc), nil
-		}
-		return tiktokenCounter(tokenizer.O200kBase), nil
-	}
-	name := strings.TrimPrefix(spec, SpecTiktoken+":")
-	if enc, ok := encodings[name]; ok {
-		return tiktokenCounter(enc), nil
-	}
-	if name != spec {
-		if enc, ok := modelEncoding(name); ok {
-			return tiktokenCounter(enc), nil
-		}
-	}
-	return nil, fmt.Errorf("tokenizer %q for model %q: %w", spec, model, ErrUnknownTokenizer)
-}
-
-// modelEncoding maps an OpenAI model name to its encoding, without loading
-// it. tokenizer.ForModel would build the codec, so the lookup is done on a
-// throwaway name first and the codec is built lazily by the counter.
-func modelEncoding(model string) (tokenizer.Encoding, bool) {
-	m := strings.ToLower(strings.TrimSpace(model))
-	if i := strings.LastIndex(m, "/"); i >= 0 {
-		m = m[i+1:]
-	}
-	if m == "" {
-		return "", false
-	}
-	for _, r := range modelPrefixes {
-		if m == r.name || strings.HasPrefix(m, r.name+"-") || strings.HasPrefix(m, r.name+".") {
-			return r.enc, true
-		}
-	}
-	return "", false
-}
-
-// modelPrefixes maps OpenAI model families to encodings, longest names
-// first so that "gpt-4o" wins over "gpt-4". It mirrors tiktoken's own table.
-var modelPrefixes = []struct {
-	name string
-	enc  tokenizer.Encoding
-}{
-	{"chatgpt-4o", tokenizer.O200kBase},
-	{"gpt-4.1", tokenizer.O200kBase},
-	{"gpt-4.5", tokenizer.O200kBase},
-	{"gpt-4o", tokenizer.O200kBase},
-	{"gpt-5", tokenizer.O200kBase},
-	{"o1", tokenizer.O200kBase},
-	{"o3", tokenizer.O200kBase},
-	{"o4", tokenizer.O200kBase},
-	{"gpt-4", tokenizer.Cl100kBase},
-	{"gpt-3.5", tokenizer.Cl100kBase},
-	{"gpt-35", tokenizer.Cl100kBase},
-	{"text-embedding-3", tokenizer.Cl100kBase},
-	{"text-embedding-ada", tokenizer.Cl100kBase},
-}
-
-// lazyCodec builds one tiktoken codec on first use and shares it.
-type lazyCodec struct {
-	enc   tokenizer.Encoding
-	once  sync.Once
-	codec tokenizer.Codec
-	err   error
-}
-
-func (l *lazyCodec) get() (tokenizer.Codec, error) {
-	l.once.Do(func() { l.codec, l.err = tokenizer.Get(l.enc) })
-	return l.codec, l.err
-}
-
-// codecs holds one lazily built codec per encoding. The map itself is never
-// written after package initialisation; each entry builds itself once.
-var codecs = func() map[tokenizer.Encoding]*lazyCodec {
-	m := make(map[tokenizer.Encoding]*lazyCodec, len(encodings))
-	for _, enc := range encodings {
-		m[enc] = &lazyCodec{enc: enc}
-	}
-	return m
-}()
-
-// Tiktoken counts exactly with one OpenAI encoding. Its zero value is not
-// usable; get one from [New].
-type Tiktoken struct {
-	lazy *lazyCodec
-}
-
-func tiktokenCounter(enc tokenizer.Encoding) Tiktoken {
-	return Tiktoken{lazy: codecs[enc]}
-}
-
-// Name implements [Counter].
-func (t Tiktoken) Name() string { return "tiktoken:" + string(t.lazy.enc) }
-
-// Count implements [Counter]. Text that the encoding cannot handle (it should
-// not happen: the codecs replace invalid UTF-8) falls back to [Approx].
-func (t Tiktoken) Count(text string) int {
-	if text == "" {
-		return 0
-	}
-	c, err := t.lazy.get()
-	if err != nil {
-		return Approx{}.Count(text)
-	}
-	n, err := c.Count(text)
-	if err != nil {
-		return Approx{}.Count(text)
-	}
-	return n
-}

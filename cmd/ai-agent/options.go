@@ -11,7 +11,7 @@ import (
 	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/ctxguard/agentguard"
 	"github.com/salve-dev/salve/llm"
-	"github.com/salve-dev/salve/tokens"
+	"github.com/salve-dev/salve/tokens/tiktoken"
 	"github.com/salve-dev/salve/tools/toolschema"
 )
 
@@ -95,7 +95,7 @@ func (st *startup) options(stdout io.Writer) (agent.Options, error) {
 	if o.Targets, err = st.targets(params); err != nil {
 		return o, err
 	}
-	counter, err := tokens.New(o.Targets[0].Tokenizer, o.Targets[0].Model)
+	counter, err := tiktoken.New(o.Targets[0].Tokenizer, o.Targets[0].Model)
 	if err != nil {
 		return o, fmt.Errorf("%w: %v", config.ErrConfig, err)
 	}

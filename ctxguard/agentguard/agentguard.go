@@ -27,8 +27,9 @@ type Guard struct {
 var _ agent.ContextGuard = (*Guard)(nil)
 
 // New returns the guard of a session with the given targets. counter
-// estimates tokens (nil means tokens.Approx); build it with tokens.New from
-// the first target's `tokenizer` setting and model. logger receives the
+// estimates tokens (nil means tokens.Approx); ai-agent builds it with
+// tiktoken.New (package tokens/tiktoken) from the first target's
+// `tokenizer` setting and model. logger receives the
 // guard's lines (`LLM request prepared`, overflow drops, the forced final
 // turn).
 func New(targets []agent.Target, counter tokens.Counter, logger *slog.Logger) (*Guard, error) {

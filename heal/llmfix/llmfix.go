@@ -6,8 +6,10 @@
 // ai-agent session gets: retries and round-robin fallback over the
 // configured targets (auth and quota fatal, rate limits waited, other
 // errors cycled), the final report's schema validation with a corrective
-// turn, the context guard and the accounting. The tier checks the report
-// once more (schema and a confidence within 0..1) and keeps the accounting.
+// turn, the context guard and the accounting. The guard estimates with
+// tokens.Approx, and a request over a target's window is never sent (see
+// [Fixer.Fix]). The tier checks the report once more (schema and a
+// confidence within 0..1) and keeps the accounting.
 package llmfix
 
 import (
@@ -41,8 +43,17 @@ type Target struct {
 	// Provider is the configured provider name (accounting "provider").
 	Provider string
 	// Model is the model name within the provider.
-	Model  string
+	Model string
+	// Client performs the requests.
 	Client llm.Provider
+	// ContextWindow is the model's capacity in tokens; zero means
+	// config.DefaultContextWindow. BufferTokens is the safety margin kept
+	// free of it; zero means none. [Targets] fills both from the provider
+	// entry.
+	ContextWindow, BufferTokens int
+	// Tokenizer is the model's `tokenizer` setting, passed on to the engine
+	// for the record: heal always estimates with tokens.Approx.
+	Tokenizer string
 }
 
 // Fixer is the llm tier. Targets is required.
@@ -89,7 +100,11 @@ func (f *Fixer) Accounting() []contract.AccountingEntry {
 // (a fatal provider error, attempts exhausted, an invalid report).
 var ErrSession = errors.New("llm fix session failed")
 
-// Fix runs one engine session for in and returns the validated result.
+// Fix runs one engine session for in and returns the validated result. The
+// session has the context guard, estimating with tokens.Approx (which errs
+// high: salve does not link the exact counters); an attempt whose request
+// exceeds its target's context window is not sent, and when no request was
+// sent at all the error wraps [ErrContextWindow].
 func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, error) {
 	if len(f.Targets) == 0 {
 		return contract.FixResult{}, fmt.Errorf("llm: no model configured: %w", heal.ErrNoFix)
@@ -101,7 +116,12 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 	targets := make([]agent.Target, len(f.Targets))
 	for i, t := range f.Targets {
 		targets[i] = agent.Target{Provider: t.Provider, Model: t.Model, Client: t.Client,
-			Params: agent.Params{Temperature: f.Temperature, MaxOutputTokens: f.MaxOutputTokens}}
+			Params:        agent.Params{Temperature: f.Temperature, MaxOutputTokens: f.MaxOutputTokens},
+			ContextWindow: t.ContextWindow, ContextWindowBufferTokens: t.BufferTokens, Tokenizer: t.Tokenizer}
+	}
+	g, targets, err := guard(targets, f.Logger)
+	if err != nil {
+		return contract.FixResult{}, err
 	}
 	retries := f.MaxRetries
 	if retries <= 0 {
@@ -115,13 +135,16 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		SystemPrompt: SystemPrompt, UserPrompt: UserPrompt(in), Targets: targets,
 		MaxTurns: turns, MaxRetries: retries, LLMTimeout: f.Timeout,
 		Format: agent.FormatJSON, Schema: schema, Transport: agent.TransportNative,
-		Sleep: f.Sleep, Now: f.Now, Logger: f.Logger,
+		Sleep: f.Sleep, Now: f.Now, Logger: f.Logger, Guard: g,
 	})
 	f.mu.Lock()
 	f.acct = append(f.acct, res.Accounting...)
 	f.mu.Unlock()
 	if ctx.Err() != nil {
 		return contract.FixResult{}, fmt.Errorf("llm: %w", ctx.Err())
+	}
+	if o := g.refusedAll(); o != nil && !res.Success {
+		return contract.FixResult{}, fmt.Errorf("llm: %w: %s", ErrContextWindow, o.describe())
 	}
 	if !res.Success || res.FinalReport == nil {
 		return contract.FixResult{}, fmt.Errorf("llm: %w: %s", ErrSession, res.Error)

@@ -70,7 +70,7 @@ func TestFixThroughTheEngine(t *testing.T) {
 		t.Run(tc.model, func(t *testing.T) {
 			p := scripted.New(sc)
 			var slept []time.Duration
-			f := &Fixer{Targets: []Target{{"a", tc.model, p}, {"b", tc.model, p}},
+			f := &Fixer{Targets: []Target{{Provider: "a", Model: tc.model, Client: p}, {Provider: "b", Model: tc.model, Client: p}},
 				Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }}
 			res, err := f.Fix(context.Background(), input)
 			if tc.wantErr != nil {
@@ -118,7 +118,7 @@ func (c *captureProvider) Complete(_ context.Context, req llm.Request) (llm.Resp
 
 func TestPromptCarriesTheSeedInputs(t *testing.T) {
 	p := &captureProvider{}
-	f := &Fixer{Targets: []Target{{"cap", "m", p}}}
+	f := &Fixer{Targets: []Target{{Provider: "cap", Model: "m", Client: p}}}
 	if _, err := f.Fix(context.Background(), input); err != nil {
 		t.Fatal(err)
 	}

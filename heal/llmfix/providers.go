@@ -66,7 +66,9 @@ func Targets(s Setup) ([]Target, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Target{Provider: name, Model: model, Client: client})
+		t := Target{Provider: name, Model: model, Client: client}
+		t.ContextWindow, t.BufferTokens, t.Tokenizer = p.Window(model, config.DefaultBufferTokens)
+		out = append(out, t)
 	}
 	return out, nil
 }
