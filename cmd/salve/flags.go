@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/salve-dev/salve/internal/isolation"
 	"math"
 	"os"
 	"slices"
@@ -11,9 +12,6 @@ import (
 
 // The flag checks shared by the commands. Each returns an error that names
 // the flag and the value, and the commands exit 2 with it.
-
-// isolations are the values --isolation accepts.
-var isolations = []string{"auto", "none", "bwrap", "docker", "podman"}
 
 // maxIterationsLimit bounds --max-iterations: each iteration is at least
 // one build, so a larger number is a typo.
@@ -39,8 +37,8 @@ func checkConfidence(v float64) error {
 }
 
 func checkIsolation(v string) error {
-	if !slices.Contains(isolations, v) {
-		return fmt.Errorf("--isolation must be one of %s, got %q", strings.Join(isolations, ", "), v)
+	if !slices.Contains(isolation.Names(), v) {
+		return fmt.Errorf("--isolation must be one of %s, got %q", strings.Join(isolation.Names(), ", "), v)
 	}
 	return nil
 }

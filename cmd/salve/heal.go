@@ -84,24 +84,22 @@ salve heal works in an isolated git worktree on a new branch (salve/heal-<id>
 unless --branch says otherwise); your checkout, index and branches are never
 touched. It runs the build (the Executor), turns the log into bug reports (the
 Parser), re-runs the failing tests once (a failure that does not reproduce is
-flaky: nothing is sent to a fixer), asks the fixer tiers in order for a minimal fix of each file's
-reports (the Fix Agent), enforces the fix gate (reported lines ±3 only,
-comments kept, no unrelated edit, confidence >= --min-confidence), commits
-each accepted fix through the git agent, and asks the CI monitor for the
-verdict, until the build is green or --max-iterations is reached. A fix that
-makes the build worse is reverted.
+flaky: nothing is sent to a fixer), asks the fixer tiers in order for a
+minimal fix of each file's reports (the Fix Agent), enforces the fix gate
+(reported lines ±3 only, comments kept, no unrelated edit, confidence >=
+--min-confidence, and no weakened check: tests, assertions, expected values,
+skips and suppressions are protected), commits each accepted fix through the
+git agent, and asks the CI monitor for the verdict, until the build is green
+or --max-iterations is reached. A fix that makes no progress (its target is
+still reported, or a line it wrote now fails) is reverted. A failing test's
+fix goes to the code the test exercises, never to the test.
 
 Stdout carries one line per bug: "{TYPE} error in {file} line {N} → Fix:
 {reason}". results.json holds everything (its path is printed on stderr), and
 the run store keeps it for "salve runs show".
 
-Fixers: rules (the embedded default, no API key), suggest (the fixes the
-compilers themselves propose: rustc, gcc/clang fix-its, "did you mean", the
-nearest declared name; no API key), llm (any configured
-provider: --models provider/model, an .ai-agent.json, or OPENAI_API_KEY,
-ANTHROPIC_API_KEY, OLLAMA_HOST), aider (through the tool adapter). The default
-is rules, suggest, then llm when a provider is configured.
-
+Fixers, tried in order for each file's reports:
+` + tiers.Help() + `
 Exit status: 0 green, 1 still red, 2 bad input, 3 something missing (git, the
 git agent, the build tool, or a build that failed because of its environment),
 4 no signal (the fixes pass locally but the remote CI gave no verdict before
@@ -120,7 +118,7 @@ SIGTERM.`,
 	f.StringVar(&o.Workspace, "workspace", ".", "the repository to heal (or a folder inside it)")
 	f.StringVar(&o.Command, "cmd", "", "the build command (default: detected from the project)")
 	f.StringVar(&o.ProjectType, "project-type", "", "override the detected project type")
-	f.StringVar(&o.Fixers, "fixers", "", "fixer tiers in order, from rules,suggest,llm,aider (default: rules, suggest, then llm when configured)")
+	f.StringVar(&o.Fixers, "fixers", "", tiers.FlagUsage())
 	f.Float64Var(&o.MinConfidence, "min-confidence", heal.DefaultMinConfidence, "the fix gate's confidence threshold")
 	f.IntVar(&o.MaxIterations, "max-iterations", heal.DefaultMaxIterations, "the most fix iterations")
 	f.StringVar(&o.Branch, "branch", "", "the heal branch (default salve/heal-<run id>)")
