@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# stress-e2e.sh [N] [package...]: runs the slow end-to-end test packages N
-# times each (default 3, -count=1) while CPU burners keep every core busy,
-# prints a pass/fail table per package and exits 1 when any run failed.
+# stress-e2e.sh [N] [package[:pattern]...]: runs the slow end-to-end test
+# packages N times each (default 3, -count=1) while CPU burners keep every
+# core busy, prints a pass/fail table per package and exits 1 when any run
+# failed. A package may carry its own -run pattern: ./cmd/salve:TestMCP.
 # A test that waits on a sleep instead of an event fails here long before
 # it fails in CI. See docs/testing.md.
 #
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.." || exit 2
 n=${1:-3}
 case $n in
 '' | *[!0-9]*)
-	echo "usage: $0 [N] [package...]" >&2
+	echo "usage: $0 [N] [package[:pattern]...]" >&2
 	exit 2
 	;;
 esac
@@ -34,13 +35,18 @@ burners=${STRESS_BURNERS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 timeout=${STRESS_TIMEOUT:-30m}
 logs=${STRESS_LOGS:-$(mktemp -d "${TMPDIR:-/tmp}/stress-e2e.XXXXXX")}
 mkdir -p "$logs" || exit 2
-run=()
-[ -n "${STRESS_RUN:-}" ] && run=(-run "$STRESS_RUN")
+# runflags PKG: the -run flags of a package[:pattern] argument.
+runflags() {
+	case $1 in
+	*:*) echo "-run=${1#*:}" ;;
+	*) [ -n "${STRESS_RUN:-}" ] && echo "-run=$STRESS_RUN" ;;
+	esac
+}
 
 # Compile first, without the burners: a package that does not build is not
 # a flake, and the runs below then start from the build cache.
 for p in "${pkgs[@]}"; do
-	if ! go test -count=1 -run '^$' "$p" >"$logs/build.log" 2>&1; then
+	if ! go test -count=1 -run '^$' "${p%%:*}" >"$logs/build.log" 2>&1; then
 		cat "$logs/build.log" >&2
 		echo "stress-e2e: $p does not build" >&2
 		exit 2
@@ -69,7 +75,8 @@ for ((r = 1; r <= n; r++)); do
 	for p in "${pkgs[@]}"; do
 		log="$logs/$(echo "$p" | tr -c 'A-Za-z0-9_\n' '_')-$r.log"
 		t0=$(date +%s)
-		if go test -count=1 -timeout "$timeout" "${run[@]}" "$p" >"$log" 2>&1; then
+		# shellcheck disable=SC2046 # runflags prints one word or none
+		if go test -count=1 -timeout "$timeout" $(runflags "$p") "${p%%:*}" >"$log" 2>&1; then
 			pass[$p]=$((${pass[$p]:-0} + 1))
 			res=ok
 		else
@@ -87,9 +94,9 @@ for ((r = 1; r <= n; r++)); do
 done
 stop_burners
 
-printf '\n%-24s %5s %5s %9s\n' package pass fail slowest
+printf '\n%-40s %5s %5s %9s\n' package pass fail slowest
 for p in "${pkgs[@]}"; do
-	printf '%-24s %5d %5d %8ds\n' "$p" "${pass[$p]:-0}" "${fail[$p]:-0}" "${slowest[$p]:-0}"
+	printf '%-40s %5d %5d %8ds\n' "$p" "${pass[$p]:-0}" "${fail[$p]:-0}" "${slowest[$p]:-0}"
 done
 echo "logs: $logs"
 if [ "$failed" -ne 0 ]; then
