@@ -193,6 +193,9 @@ type Options struct {
 	// Ready, when set, is called with each headend's bound address once
 	// every headend listens.
 	Ready func(kind, addr string)
+	// Stopping, when set, is called once shutdown has begun: from then on
+	// every new session is refused.
+	Stopping func()
 	// Version is reported by the MCP server.
 	Version string
 }

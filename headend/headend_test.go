@@ -71,18 +71,25 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
+// failAfter caps every wait on an event: it is reached only when the
+// event never comes, so it is long enough for the busiest machine.
+const failAfter = 2 * time.Minute
+
 // harness runs Serve in the background with the given specs.
 type harness struct {
 	addrs  map[string]string
 	cancel context.CancelFunc
 	// done is closed when Serve returned err.
 	done chan struct{}
-	err  error
+	// stopping is closed once shutdown has begun.
+	stopping chan struct{}
+	err      error
 }
 
 func start(t *testing.T, opts Options, specs ...Spec) *harness {
 	t.Helper()
-	h := &harness{addrs: map[string]string{}, done: make(chan struct{})}
+	h := &harness{addrs: map[string]string{}, done: make(chan struct{}), stopping: make(chan struct{})}
+	opts.Stopping = func() { close(h.stopping) }
 	ready := make(chan struct{})
 	var mu sync.Mutex
 	n := 0
@@ -102,11 +109,21 @@ func start(t *testing.T, opts Options, specs ...Spec) *harness {
 	case <-ready:
 	case <-h.done:
 		t.Fatalf("Serve: %v", h.err)
-	case <-time.After(10 * time.Second):
+	case <-time.After(failAfter):
 		t.Fatal("headends did not start")
 	}
 	t.Cleanup(func() { h.stop(t) })
 	return h
+}
+
+// waitStopping waits until the server's shutdown has begun.
+func waitStopping(t *testing.T, h *harness) {
+	t.Helper()
+	select {
+	case <-h.stopping:
+	case <-time.After(failAfter):
+		t.Fatal("the shutdown never began")
+	}
 }
 
 func (h *harness) stop(t *testing.T) {
@@ -117,7 +134,7 @@ func (h *harness) stop(t *testing.T) {
 		if h.err != nil {
 			t.Errorf("Serve: %v", h.err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(failAfter):
 		t.Error("Serve did not return after cancel")
 	}
 }
@@ -444,20 +461,24 @@ func TestCapacity(t *testing.T) {
 		status int
 		retry  string
 	}
-	results := make(chan result, 3)
+	results := make(chan result, 64)
+	sent := 0
 	send := func() {
-		resp, _ := post(t, url, body, nil)
-		results <- result{resp.StatusCode, resp.Header.Get("Retry-After")}
+		sent++
+		go func() {
+			resp, _ := post(t, url, body, nil)
+			results <- result{resp.StatusCode, resp.Header.Get("Retry-After")}
+		}()
 	}
-	go send()
+	send()
 	<-f.started // the slot is taken
 	// The queue holds one waiter, which gives up after the queue timeout
 	// with 503; while it waits, a third request finds the queue full: 429.
-	go send()
+	send()
 	var got []result
-	deadline := time.After(10 * time.Second)
-	for len(got) < 2 {
-		go send()
+	deadline := time.After(failAfter)
+	for len(got) < 2 && sent < cap(results) {
+		send()
 		select {
 		case r := <-results:
 			got = append(got, r)
@@ -476,14 +497,15 @@ func TestCapacity(t *testing.T) {
 		t.Fatalf("capacity answers %+v, want 429 or 503", got)
 	}
 	close(f.block)
-	for {
+	// Every request sent gets one of those answers.
+	for range sent - len(got) {
 		select {
 		case r := <-results:
 			if r.status != 200 && r.status != 429 && r.status != 503 {
 				t.Fatalf("status %d", r.status)
 			}
-		case <-time.After(2 * time.Second):
-			return
+		case <-time.After(failAfter):
+			t.Fatal("a request was never answered")
 		}
 	}
 }
@@ -511,7 +533,7 @@ func TestClientDisconnectCancelsSession(t *testing.T) {
 		if got != id {
 			t.Fatalf("cancelled %s, want %s", got, id)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(failAfter):
 		t.Fatal("the session was not cancelled when its client went away")
 	}
 	<-errc
@@ -551,7 +573,7 @@ func TestShutdownLetsSessionsFinishOrCancels(t *testing.T) {
 	for _, finish := range []bool{true, false} {
 		t.Run(fmt.Sprintf("finish=%v", finish), func(t *testing.T) {
 			f := &fakeRun{block: make(chan struct{}), started: make(chan string, 1), cancelled: make(chan string, 1)}
-			grace := 5 * time.Second
+			grace := failAfter // the session finishes long before
 			if !finish {
 				grace = 200 * time.Millisecond
 			}
@@ -575,7 +597,7 @@ func TestShutdownLetsSessionsFinishOrCancels(t *testing.T) {
 			<-f.started
 			h.cancel() // SIGTERM
 			// New requests are refused while shutting down.
-			time.Sleep(50 * time.Millisecond)
+			waitStopping(t, h)
 			if r, err := http.Get(base + "/v1/chat?q=late"); err == nil {
 				r.Body.Close()
 				if r.StatusCode == 200 {
@@ -593,12 +615,12 @@ func TestShutdownLetsSessionsFinishOrCancels(t *testing.T) {
 				case !finish && (a.status != 500 || !strings.Contains(a.body, "cancelled by shutdown")):
 					t.Fatalf("session past the grace was not reported cancelled: %d %s", a.status, a.body)
 				}
-			case <-time.After(20 * time.Second):
+			case <-time.After(failAfter):
 				t.Fatal("the client never got an answer")
 			}
 			select {
 			case <-h.done:
-			case <-time.After(20 * time.Second):
+			case <-time.After(failAfter):
 				t.Fatal("Serve did not return")
 			}
 		})
@@ -721,7 +743,7 @@ func TestStalledStreamReaderCancelsSession(t *testing.T) {
 		if err == nil {
 			t.Fatal("the session wrote its whole progress to a client that never read")
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(failAfter):
 		t.Fatal("a stalled reader blocked its session")
 	}
 }

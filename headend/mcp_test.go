@@ -90,7 +90,7 @@ func TestMCPStdio(t *testing.T) {
 		if got != "tok-1 progress: working on p" {
 			t.Fatalf("progress %q", got)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(failAfter):
 		t.Fatal("no progress notification")
 	}
 	// The end of the client's input shuts the server down.
@@ -98,7 +98,7 @@ func TestMCPStdio(t *testing.T) {
 	cw.Close()
 	select {
 	case <-h.done:
-	case <-time.After(20 * time.Second):
+	case <-time.After(failAfter):
 		t.Fatal("Serve did not return when stdin closed")
 	}
 }
@@ -166,7 +166,7 @@ func TestMCPStdioShutdownLetsCallFinish(t *testing.T) {
 	}()
 	<-f.started
 	h.cancel() // SIGTERM
-	time.Sleep(50 * time.Millisecond)
+	waitStopping(t, h)
 	late, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "chat", Arguments: map[string]any{"prompt": "late", "format": "markdown"}})
 	if err != nil || !late.IsError || !strings.Contains(late.Content[0].(*sdk.TextContent).Text, "shutting down") {
 		t.Fatalf("late call: %+v %v", late, err)
@@ -177,12 +177,12 @@ func TestMCPStdioShutdownLetsCallFinish(t *testing.T) {
 		if o.err != nil || o.res.IsError || o.res.Content[0].(*sdk.TextContent).Text != "echo: long" {
 			t.Fatalf("running call: %+v %v", o.res, o.err)
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(failAfter):
 		t.Fatal("the running call never answered")
 	}
 	select {
 	case <-h.done:
-	case <-time.After(20 * time.Second):
+	case <-time.After(failAfter):
 		t.Fatal("Serve did not return")
 	}
 	cw.Close()

@@ -249,6 +249,9 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 // grace period, cancels the rest and closes every server.
 func (s *server) shutdown(https []*httpHeadend) {
 	close(s.closing)
+	if s.opts.Stopping != nil {
+		s.opts.Stopping()
+	}
 	shutCtx, cancelShut := context.WithCancel(context.Background())
 	defer cancelShut()
 	var wg sync.WaitGroup

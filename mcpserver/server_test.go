@@ -22,6 +22,10 @@ import (
 	"github.com/salve-dev/salve/store"
 )
 
+// failAfter caps every wait on an event: it is reached only when the
+// event never comes, so it is long enough for the busiest machine.
+const failAfter = 2 * time.Minute
+
 // connect serves s over in-memory transports and returns a connected
 // client session; the server is stopped when the test ends.
 func connect(t *testing.T, s *Server, copts *sdk.ClientOptions) *sdk.ClientSession {
@@ -41,7 +45,7 @@ func connect(t *testing.T, s *Server, copts *sdk.ClientOptions) *sdk.ClientSessi
 			if err != nil {
 				t.Errorf("serve: %v", err)
 			}
-		case <-time.After(20 * time.Second):
+		case <-time.After(failAfter):
 			t.Error("the server did not stop after the client closed")
 		}
 	})
@@ -340,13 +344,10 @@ func TestHealArgumentsAndResults(t *testing.T) {
 		p.Log("building", "iteration", 1)
 		return greenResults(in), nil
 	}}
-	var progress []string
-	var pmu sync.Mutex
+	progress := make(chan string, 16)
 	cs := connect(t, New(Options{Heal: fh.run, Isolation: "bwrap"}), &sdk.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
-			pmu.Lock()
-			progress = append(progress, r.Params.Message)
-			pmu.Unlock()
+			progress <- r.Params.Message
 		}})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -378,23 +379,18 @@ func TestHealArgumentsAndResults(t *testing.T) {
 	if in := fh.ins[1]; in.Isolation != "bwrap" || in.Timeout != contract.DefaultExecutorTimeoutSeconds {
 		t.Errorf("defaults: %+v", in)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		pmu.Lock()
-		n := len(progress)
-		got := strings.Join(progress, "|")
-		pmu.Unlock()
-		if n >= 2 {
-			if !strings.Contains(got, "iteration 1: build") || !strings.Contains(got, "building iteration=1") {
-				t.Errorf("progress %q", got)
-			}
-			break
+	// The notifications may reach the client's handler after the result.
+	var got []string
+	for len(got) < 2 {
+		select {
+		case m := <-progress:
+			got = append(got, m)
+		case <-time.After(failAfter):
+			t.Fatalf("progress notifications: %q", got)
 		}
-		if time.Now().After(deadline) {
-			t.Errorf("progress notifications: %q", got)
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	}
+	if all := strings.Join(got, "|"); !strings.Contains(all, "iteration 1: build") || !strings.Contains(all, "building iteration=1") {
+		t.Errorf("progress %q", all)
 	}
 
 	for _, tc := range []struct {
@@ -467,11 +463,15 @@ func (s *Server) connectFor(t *testing.T) *sdk.ClientSession { return connect(t,
 func TestHealCancellation(t *testing.T) {
 	ws := t.TempDir()
 	started := make(chan struct{}, 4)
+	stopping := make(chan struct{}, 4)
+	// Each cancelled heal cleans up until the test lets it end.
+	finish := make(chan struct{}, 4)
 	ended := make(chan error, 4)
 	fh := &fakeHeal{f: func(ctx context.Context, _ HealInput, _ heal.Progress) (*heal.Results, error) {
 		started <- struct{}{}
 		<-ctx.Done()
-		time.Sleep(50 * time.Millisecond) // cleaning up
+		stopping <- struct{}{}
+		<-finish
 		ended <- ctx.Err()
 		return nil, ctx.Err()
 	}}
@@ -487,12 +487,13 @@ func TestHealCancellation(t *testing.T) {
 	<-started
 	cancel()
 	select {
-	case err := <-ended:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("heal ended with %v", err)
-		}
-	case <-time.After(10 * time.Second):
+	case <-stopping:
+	case <-time.After(failAfter):
 		t.Fatal("the client's cancellation did not reach the heal")
+	}
+	finish <- struct{}{}
+	if err := <-ended; !errors.Is(err, context.Canceled) {
+		t.Errorf("heal ended with %v", err)
 	}
 	if err := <-errc; err == nil {
 		t.Error("the cancelled call returned no error")
@@ -506,11 +507,29 @@ func TestHealCancellation(t *testing.T) {
 	}()
 	select {
 	case <-started:
-	case <-time.After(10 * time.Second):
+	case <-time.After(failAfter):
 		t.Fatal("the second heal never started: the slot was not released")
 	}
-	// Stopping the server cancels it and waits for it to end.
-	s.shutdown()
+	// Stopping the server cancels it and waits for it to end: shutdown
+	// cannot return while the heal is still cleaning up.
+	down := make(chan struct{})
+	go func() { s.shutdown(); close(down) }()
+	select {
+	case <-stopping:
+	case <-time.After(failAfter):
+		t.Fatal("shutdown did not cancel the running heal")
+	}
+	select {
+	case <-down:
+		t.Error("shutdown returned before the running heal ended")
+	default:
+	}
+	finish <- struct{}{}
+	select {
+	case <-down:
+	case <-time.After(failAfter):
+		t.Fatal("shutdown did not return after the heal ended")
+	}
 	select {
 	case <-ended:
 	default:
@@ -650,22 +669,36 @@ func TestRunsShowEveryPart(t *testing.T) {
 // never overlap, while heals of different workspaces run side by side.
 func TestHealsOfOneRepositoryTakeTurns(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
+	calls := map[string]int{a: 3, b: 2}
+	other := map[string]string{a: b, b: a}
 	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
 	running := map[string]int{}
+	ended := map[string]int{}
 	most := map[string]int{}
 	total, mostTotal := 0, 0
+	gaveUp := false
+	giveUp := time.AfterFunc(failAfter, func() { mu.Lock(); gaveUp = true; cond.Broadcast(); mu.Unlock() })
+	defer giveUp.Stop()
 	fh := &fakeHeal{f: func(_ context.Context, in HealInput, _ heal.Progress) (*heal.Results, error) {
+		w := in.Workspace
 		mu.Lock()
-		running[in.Workspace]++
+		defer mu.Unlock()
+		running[w]++
 		total++
-		most[in.Workspace] = max(most[in.Workspace], running[in.Workspace])
+		most[w] = max(most[w], running[w])
 		mostTotal = max(mostTotal, total)
-		mu.Unlock()
-		time.Sleep(100 * time.Millisecond)
-		mu.Lock()
-		running[in.Workspace]--
+		cond.Broadcast()
+		// Hold the heal until one of the other workspace runs beside it,
+		// or every heal of the other workspace is over: a server that
+		// serialised all heals would keep it waiting until gaveUp.
+		for running[other[w]] == 0 && ended[other[w]] < calls[other[w]] && !gaveUp {
+			cond.Wait()
+		}
+		running[w]--
 		total--
-		mu.Unlock()
+		ended[w]++
+		cond.Broadcast()
 		return greenResults(in), nil
 	}}
 	cs := connect(t, New(Options{Heal: fh.run, MaxRunning: 4}), nil)

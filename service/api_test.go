@@ -19,6 +19,25 @@ import (
 
 // newTestServer starts an embedded NATS server with JetStream in a temp
 // dir, sets the queue up and serves the API.
+// failAfter caps every wait on an event: it is reached only when the
+// event never comes, so it is long enough for the busiest machine.
+const failAfter = 2 * time.Minute
+
+// waitFor polls cond until it holds, and fails the test if ctx ends first.
+// The poll interval only sets how soon a change is seen.
+func waitFor(t *testing.T, ctx context.Context, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v", what, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
 func newTestServer(t *testing.T, env map[string]string) (*Server, *httptest.Server) {
 	t.Helper()
 	ns, err := StartEmbedded(EmbeddedOptions{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Name: "test"})

@@ -162,21 +162,51 @@ func tail(s string, n int) string {
 	return s
 }
 
+// testContext returns a context that ends shortly before the test's own
+// deadline (go test -timeout): every wait of these tests is on an event,
+// and this is only the cap that turns an event that never comes into a
+// failure with the processes' logs rather than a panic of the test binary.
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	if d, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(context.Background(), d.Add(-time.Until(d)/20))
+	}
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// waitUntil polls cond until it holds, and fails the test (after calling
+// report, if not nil) when ctx ends first. The interval only sets how soon
+// a change is seen.
+func waitUntil(t *testing.T, ctx context.Context, what string, report func(), cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			if report != nil {
+				report()
+			}
+			t.Fatalf("waiting for %s: %v", what, ctx.Err())
+		case <-tick.C:
+		}
+	}
+}
+
 var serveLine = regexp.MustCompile(`API on (http://\S+), NATS on ((?:nats|tls)://\S+)`)
 
 // serve starts salve serve on data and returns its API and NATS URLs.
 func serve(t *testing.T, bin, agent, data string, args ...string) (api, natsURL string) {
 	t.Helper()
 	p := start(t, bin, agent, append([]string{"serve", "--data", data, "--listen", "127.0.0.1:0", "--nats-listen", "127.0.0.1:0"}, args...)...)
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if m := serveLine.FindStringSubmatch(p.stderr.String()); m != nil {
-			return m[1], m[2]
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("salve serve did not start: %s", p.stderr.String())
-	return "", ""
+	var m []string
+	waitUntil(t, testContext(t), "salve serve to say where it listens", func() { t.Log(p.stderr.String()) }, func() bool {
+		m = serveLine.FindStringSubmatch(p.stderr.String())
+		return m != nil
+	})
+	return m[1], m[2]
 }
 
 func submit(t *testing.T, api, body string) string {
@@ -209,28 +239,26 @@ func getJob(t *testing.T, api, id string) service.Job {
 }
 
 // waitFinal waits for every job to reach a final status.
-func waitFinal(t *testing.T, api string, ids []string, limit time.Duration) map[string]service.Job {
+func waitFinal(t *testing.T, api string, ids []string) map[string]service.Job {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for {
-		out := map[string]service.Job{}
+	var out map[string]service.Job
+	report := func() {
+		for _, id := range ids {
+			b, _ := json.Marshal(getJob(t, api, id))
+			t.Logf("job: %.600s", b)
+		}
+		t.Logf("only %d of %d jobs finished", len(out), len(ids))
+	}
+	waitUntil(t, testContext(t), "the jobs to finish", report, func() bool {
+		out = map[string]service.Job{}
 		for _, id := range ids {
 			if j := getJob(t, api, id); j.Status.Final() {
 				out[id] = j
 			}
 		}
-		if len(out) == len(ids) {
-			return out
-		}
-		if time.Now().After(deadline) {
-			for _, id := range ids {
-				b, _ := json.Marshal(getJob(t, api, id))
-				t.Logf("job: %.600s", b)
-			}
-			t.Fatalf("only %d of %d jobs finished within %s", len(out), len(ids), limit)
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
+		return len(out) == len(ids)
+	})
+	return out
 }
 
 // healBranches lists the heal branches of a bare repository.
@@ -254,10 +282,13 @@ func TestServeWorkersSurviveKill(t *testing.T) {
 	api, natsURL := serve(t, salve, agent, data, "--workers", "0", "--ack-wait", "3s", "--max-deliver", "4")
 	repos := map[string]string{}
 	var ids []string
+	// Every build waits for the gate file, so the kill surely lands while
+	// the doomed worker heals.
+	gate := filepath.Join(t.TempDir(), "gate")
+	build := fmt.Sprintf("while [ ! -e '%s' ]; do sleep 0.1; done; sh check.sh", gate)
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		bare := bareBroken(t, n)
-		// A slow build, so the kill lands while the worker heals.
-		id := submit(t, api, fmt.Sprintf(`{"repo": %q, "ref": "main", "cmd": "sleep 3; sh check.sh"}`, bare))
+		id := submit(t, api, fmt.Sprintf(`{"repo": %q, "ref": "main", "cmd": %q}`, bare, build))
 		repos[id] = bare
 		ids = append(ids, id)
 	}
@@ -266,26 +297,24 @@ func TestServeWorkersSurviveKill(t *testing.T) {
 
 	// Kill the doomed worker once it is healing a job.
 	var killed string
-	deadline := time.Now().Add(90 * time.Second)
-	for killed == "" {
-		if time.Now().After(deadline) {
-			t.Fatalf("the doomed worker never started a job: %s", w1.stderr.String())
-		}
+	waitUntil(t, testContext(t), "the doomed worker to start a job", func() { t.Log(w1.stderr.String()) }, func() bool {
 		for _, id := range ids {
 			j := getJob(t, api, id)
 			if n := len(j.Attempts); n > 0 && j.Attempts[n-1].Worker == "doomed" && j.Status == service.StatusRunning {
 				killed = id
 			}
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return killed != ""
+	})
 	start(t, salve, agent, "worker", "--nats", natsURL, "--name", "survivor", "--isolation", "none")
-	time.Sleep(time.Second)
 	if err := syscall.Kill(-w1.cmd.Process.Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 
-	jobs := waitFinal(t, api, ids, 4*time.Minute)
+	jobs := waitFinal(t, api, ids)
 	for id, j := range jobs {
 		if j.Status != service.StatusGreen {
 			t.Errorf("job %s: %s (%s)", id, j.Status, j.Error)
@@ -302,21 +331,19 @@ func TestServeWorkersSurviveKill(t *testing.T) {
 		}
 	}
 	// The server recorded every heal in its run store, under the job id.
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		out, err := exec.Command(salve, "runs", "list", "--store", filepath.Join(data, "runs.db")).CombinedOutput()
-		n := 0
+	var out []byte
+	var err error
+	n := 0
+	waitUntil(t, testContext(t), "the run store to hold every heal", func() { t.Logf("%d of %d heals: %v\n%s", n, len(ids), err, out) }, func() bool {
+		out, err = exec.Command(salve, "runs", "list", "--store", filepath.Join(data, "runs.db")).CombinedOutput()
+		n = 0
 		for _, id := range ids {
 			if strings.Contains(string(out), id) {
 				n++
 			}
 		}
-		if err == nil && n == len(ids) && strings.Contains(string(out), repos[ids[0]]) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the run store holds %d of %d heals: %v\n%s", n, len(ids), err, out)
-		}
-	}
+		return err == nil && n == len(ids) && strings.Contains(string(out), repos[ids[0]])
+	})
 	// ... and serves it remotely.
 	resp, err := http.Get(api + "/api/v1/runs/" + killed)
 	if err != nil {
@@ -377,7 +404,7 @@ func TestRedeliveryResumesPushedBranch(t *testing.T) {
 	gitRun(t, work, "push", "-q", "origin", service.BranchFor(id))
 
 	start(t, salve, agent, "worker", "--nats", natsURL, "--name", "w", "--isolation", "none")
-	jobs := waitFinal(t, api, []string{id, missing, noRef}, 3*time.Minute)
+	jobs := waitFinal(t, api, []string{id, missing, noRef})
 
 	j := jobs[id]
 	if j.Status != service.StatusGreen || len(j.Attempts) != 1 || !j.Attempts[0].Resumed {
@@ -429,7 +456,7 @@ func TestServeWebhookToGreen(t *testing.T) {
 	if resp.StatusCode != http.StatusAccepted || out.ID == "" {
 		t.Fatalf("webhook: %d", resp.StatusCode)
 	}
-	j := waitFinal(t, api, []string{out.ID}, 3*time.Minute)[out.ID]
+	j := waitFinal(t, api, []string{out.ID})[out.ID]
 	if j.Status != service.StatusGreen || j.Request.Source != "github" || j.Request.Repo != "file://"+bare {
 		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Request)
 	}
@@ -446,7 +473,7 @@ func TestServeUsesExistingNATS(t *testing.T) {
 	apiA, natsURL := serve(t, salve, agent, t.TempDir(), "--workers", "0")
 	apiB, _ := serve(t, salve, agent, t.TempDir(), "--nats", natsURL, "--workers", "1")
 	id := submit(t, apiB, fmt.Sprintf(`{"repo": %q, "ref": "main"}`, filepath.Join(t.TempDir(), "absent.git")))
-	j := waitFinal(t, apiA, []string{id}, time.Minute)[id]
+	j := waitFinal(t, apiA, []string{id})[id]
 	if j.Status != service.StatusError || len(j.Attempts) != 1 || !strings.Contains(j.Error, "does not appear to be a git repository") {
 		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Attempts)
 	}
@@ -466,7 +493,7 @@ func TestServeNATSToken(t *testing.T) {
 		}
 	}
 	for _, tok := range []string{"", "wrong-token"} {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithCancel(testContext(t))
 		cmd := exec.CommandContext(ctx, salve, "worker", "--nats", natsURL, "--name", "intruder")
 		cmd.Env = env
 		if tok != "" {
@@ -485,7 +512,7 @@ func TestServeNATSToken(t *testing.T) {
 
 	start(t, salve, agent, "worker", "--nats", natsURL, "--name", "member", "--isolation", "none")
 	id := submit(t, api, fmt.Sprintf(`{"repo": %q, "ref": "main"}`, filepath.Join(t.TempDir(), "absent.git")))
-	j := waitFinal(t, api, []string{id}, time.Minute)[id]
+	j := waitFinal(t, api, []string{id})[id]
 	if j.Status != service.StatusError || len(j.Attempts) != 1 || j.Attempts[0].Worker != "member" {
 		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Attempts)
 	}
@@ -539,7 +566,7 @@ func TestServeNATSTLS(t *testing.T) {
 		{"--nats", natsURL},
 		{"--nats", "nats://" + strings.TrimPrefix(natsURL, "tls://")},
 	} {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithCancel(testContext(t))
 		cmd := exec.CommandContext(ctx, salve, append([]string{"worker", "--name", "outsider"}, args...)...)
 		cmd.Env = testEnv(agent)
 		out, err := cmd.CombinedOutput()
@@ -556,7 +583,7 @@ func TestServeNATSTLS(t *testing.T) {
 
 	start(t, salve, agent, "worker", "--nats", natsURL, "--nats-ca", cert, "--name", "member", "--isolation", "none")
 	id := submit(t, api, fmt.Sprintf(`{"repo": %q, "ref": "main"}`, filepath.Join(t.TempDir(), "absent.git")))
-	j := waitFinal(t, api, []string{id}, time.Minute)[id]
+	j := waitFinal(t, api, []string{id})[id]
 	if j.Status != service.StatusError || len(j.Attempts) != 1 || j.Attempts[0].Worker != "member" {
 		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Attempts)
 	}

@@ -1,57 +1,86 @@
 package service
 
 import (
+	"context"
 	"fmt"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 )
 
-// freePort returns a TCP port on 127.0.0.1 that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// refusals is a NATS server logger that reports each route error saying
+// the other node refused this one's credentials.
+type refusals chan string
+
+func (r refusals) Errorf(format string, v ...any) {
+	if msg := fmt.Sprintf(format, v...); strings.Contains(msg, "Authorization Violation") {
+		select {
+		case r <- msg:
+		default:
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
+func (refusals) Noticef(string, ...any) {}
+func (refusals) Warnf(string, ...any)   {}
+func (refusals) Fatalf(string, ...any)  {}
+func (refusals) Debugf(string, ...any)  {}
+func (refusals) Tracef(string, ...any)  {}
 
 // TestClusterRoutesNeedToken: with a token, embedded nodes form a cluster
 // only with nodes that know it.
 func TestClusterRoutesNeedToken(t *testing.T) {
-	node := func(name, token string, port int, routes ...int) *server.Server {
+	node := func(name, token string, routes ...string) *server.Server {
 		t.Helper()
-		var urls []string
-		for _, r := range routes {
-			urls = append(urls, fmt.Sprintf("nats://127.0.0.1:%d", r))
-		}
+		// The cluster port is the system's choice: one picked here and
+		// released could be taken before the node listens on it.
 		ns, err := StartEmbedded(EmbeddedOptions{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Name: name, Token: token,
-			ClusterName: "salve-test", ClusterListen: fmt.Sprintf("127.0.0.1:%d", port), Routes: urls})
+			ClusterName: "salve-test", ClusterListen: "127.0.0.1:0", Routes: routes})
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("node %s: %v", name, err)
 		}
 		t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
 		return ns
 	}
-	pa, pb, px, py := freePort(t), freePort(t), freePort(t), freePort(t)
-	a := node("a", "route-secret", pa, pb)
-	b := node("b", "route-secret", pb, pa)
-	intruder := node("x", "wrong-secret", px, pa)
-	open := node("y", "", py, pa)
-
-	deadline := time.Now().Add(20 * time.Second)
-	for a.NumRoutes() == 0 || b.NumRoutes() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("nodes with the token did not meet: a %d routes, b %d", a.NumRoutes(), b.NumRoutes())
-		}
-		time.Sleep(50 * time.Millisecond)
+	// A clustered JetStream node needs a route to start with; a's leads to
+	// a listener that is never a NATS node, held for the whole test.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Give the others as long again to try.
-	time.Sleep(2 * time.Second)
+	t.Cleanup(func() { ln.Close() })
+	a := node("a", "route-secret", "nats://"+ln.Addr().String())
+	toA := "nats://" + a.ClusterAddr().String()
+	b := node("b", "route-secret", toA)
+	intruder := node("x", "wrong-secret", toA)
+	open := node("y", "", toA)
+	// The refused nodes retry their route to a: the next refusal each
+	// logs proves a has turned it away at least once.
+	refused := map[*server.Server]refusals{intruder: make(refusals, 1), open: make(refusals, 1)}
+	for ns, r := range refused {
+		ns.SetLoggerV2(r, false, false, false)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), failAfter)
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for a.NumRoutes() == 0 || b.NumRoutes() == 0 {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("nodes with the token did not meet: a %d routes, b %d", a.NumRoutes(), b.NumRoutes())
+		case <-tick.C:
+		}
+	}
+	for ns, r := range refused {
+		select {
+		case <-r:
+		case <-ctx.Done():
+			t.Fatalf("node %s was never refused by a", ns.Name())
+		}
+	}
 	if n := intruder.NumRoutes(); n != 0 {
 		t.Errorf("a node with the wrong token has %d routes", n)
 	}

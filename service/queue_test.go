@@ -15,17 +15,23 @@ import (
 // leaves the stream.
 func TestDeadOnEveryDeliveryEndsInError(t *testing.T) {
 	s, _ := newTestServer(t, nil) // ack wait 2s, max deliver 2
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), failAfter)
 	defer cancel()
+	// Watch subscribes to the advisories on the server's connection: once
+	// the subscription is there and a flush went through after it, the
+	// NATS server has it too.
+	subs := s.Queue.NC.NumSubscriptions()
 	go func() { _ = s.Watch(ctx) }()
-	time.Sleep(200 * time.Millisecond) // the advisory subscription
+	waitFor(t, ctx, "the advisory subscription", func() bool { return s.Queue.NC.NumSubscriptions() > subs })
+	if err := s.Queue.NC.FlushWithContext(ctx); err != nil {
+		t.Fatal(err)
+	}
 	j, err := s.Queue.Submit(ctx, Request{Repo: "/srv/x.git", Ref: "main"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	deliveries := 0
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	for ctx.Err() == nil {
 		b, err := s.Queue.Cons.Fetch(1, jetstream.FetchMaxWait(time.Second))
 		if err != nil {
 			t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/salve-dev/salve/forge/forgetest"
 	"github.com/salve-dev/salve/heal"
@@ -117,7 +116,7 @@ func TestRequestOncePerJob(t *testing.T) {
 				fs.GitLabToken = "worker-token"
 			}
 			srv.AddRepo(kind, key)
-			q := newQueue(t, 2*time.Second, 3)
+			q := newQueue(t, ackWait, 3)
 			w := &Worker{Queue: q, Name: "w", Heal: pushes, Forges: fs}
 			runWorker(t, w)
 			j, _ := q.Submit(context.Background(), service.Request{Repo: repo, PR: true, Source: kind})
@@ -146,7 +145,7 @@ func TestRequestOncePerJob(t *testing.T) {
 // and the heal still counts.
 func TestRequestWithoutToken(t *testing.T) {
 	repo := forgeRepo(t)
-	q := newQueue(t, 2*time.Second, 3)
+	q := newQueue(t, ackWait, 3)
 	runWorker(t, &Worker{Queue: q, Name: "w2", Heal: pushes})
 	j, _ := q.Submit(context.Background(), service.Request{Repo: repo, Ref: "main", PR: true})
 	got := waitFinal(t, q, j.ID)

@@ -16,6 +16,16 @@ import (
 	"github.com/salve-dev/salve/service"
 )
 
+// ackWait is the queue's ack wait in these tests. It is also the lease of
+// a heartbeat and of a repository lock, so it is long enough that a busy
+// machine delaying a refresh never lets a job be redelivered or a lock
+// lapse: no test here waits for it to pass.
+const ackWait = 30 * time.Second
+
+// failAfter caps every wait on an event: it is reached only when the
+// event never comes.
+const failAfter = 2 * time.Minute
+
 func newQueue(t *testing.T, ackWait time.Duration, maxDeliver int) *service.Queue {
 	t.Helper()
 	ns, err := service.StartEmbedded(service.EmbeddedOptions{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Name: "test"})
@@ -63,25 +73,32 @@ func runWorker(t *testing.T, w *Worker) {
 	t.Cleanup(func() { cancel(); wg.Wait() })
 }
 
+// waitFinal polls the job until it reaches a final status; failAfter is
+// only the failure cap.
 func waitFinal(t *testing.T, q *service.Queue, id string) *service.Job {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		j, _, err := q.Get(context.Background(), id)
+	ctx, cancel := context.WithTimeout(context.Background(), failAfter)
+	defer cancel()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		j, _, err := q.Get(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if j.Status.Final() {
 			return j
 		}
-		time.Sleep(100 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Fatalf("job %s did not finish: %s", id, j.Status)
+		case <-tick.C:
+		}
 	}
-	t.Fatalf("job %s did not finish", id)
-	return nil
 }
 
 func TestTransientFailureEndsInErrorAtMaxDeliver(t *testing.T) {
-	q := newQueue(t, 2*time.Second, 2)
+	q := newQueue(t, ackWait, 2)
 	var calls atomic.Int32
 	runWorker(t, &Worker{Queue: q, Name: "w", Heal: func(context.Context, Spec) (*heal.Results, error) {
 		calls.Add(1)
@@ -98,7 +115,7 @@ func TestTransientFailureEndsInErrorAtMaxDeliver(t *testing.T) {
 }
 
 func TestBadInputEndsInErrorAtOnce(t *testing.T) {
-	q := newQueue(t, 2*time.Second, 5)
+	q := newQueue(t, ackWait, 5)
 	runWorker(t, &Worker{Queue: q, Name: "w", Heal: func(context.Context, Spec) (*heal.Results, error) {
 		return nil, heal.ErrBadInput
 	}})
@@ -109,7 +126,7 @@ func TestBadInputEndsInErrorAtOnce(t *testing.T) {
 }
 
 func TestPanicInHealIsAnErrorNotACrash(t *testing.T) {
-	q := newQueue(t, 2*time.Second, 5)
+	q := newQueue(t, ackWait, 5)
 	runWorker(t, &Worker{Queue: q, Name: "w", Heal: func(context.Context, Spec) (*heal.Results, error) { panic("boom") }})
 	j, _ := q.Submit(context.Background(), service.Request{Repo: bareRepo(t), Ref: "main"})
 	if got := waitFinal(t, q, j.ID); got.Status != service.StatusError || !strings.Contains(got.Error, "boom") {
@@ -121,22 +138,35 @@ func TestPanicInHealIsAnErrorNotACrash(t *testing.T) {
 // repository and ref, and jobs on another ref: the same repository+ref
 // never heals twice at once.
 func TestSameRepoAndRefNeverRunAtOnce(t *testing.T) {
-	q := newQueue(t, 2*time.Second, 5)
+	q := newQueue(t, ackWait, 5)
 	bare := bareRepo(t)
+	calls := map[string]int{"main": 3, "dev": 2}
+	other := map[string]string{"main": "dev", "dev": "main"}
 	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
 	running := map[string]int{}
+	ended := map[string]int{}
 	most := map[string]int{}
+	gaveUp := false
+	giveUp := time.AfterFunc(failAfter, func() { mu.Lock(); gaveUp = true; cond.Broadcast(); mu.Unlock() })
+	defer giveUp.Stop()
 	healer := func(_ context.Context, s Spec) (*heal.Results, error) {
 		out, _ := exec.Command("git", "-C", s.Dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
 		ref := strings.TrimSpace(string(out))
 		mu.Lock()
+		defer mu.Unlock()
 		running[ref]++
 		most[ref] = max(most[ref], running[ref])
-		mu.Unlock()
-		time.Sleep(400 * time.Millisecond)
-		mu.Lock()
+		cond.Broadcast()
+		// Hold the heal while a heal of the same ref could try to start
+		// beside it: until one of the other ref runs too, or every heal of
+		// the other ref is over.
+		for running[other[ref]] == 0 && ended[other[ref]] < calls[other[ref]] && !gaveUp {
+			cond.Wait()
+		}
 		running[ref]--
-		mu.Unlock()
+		ended[ref]++
+		cond.Broadcast()
 		return &heal.Results{Outcome: heal.OutcomeGreen}, nil
 	}
 	if out, err := exec.Command("git", "-C", bare, "branch", "dev", "main").CombinedOutput(); err != nil {

@@ -200,7 +200,7 @@ func TestMCPCommandBadFlags(t *testing.T) {
 // a real heal of a broken Go repository, its record in the run store, and a
 // cancelled heal that leaves nothing behind.
 func TestMCPHealOverStdio(t *testing.T) {
-	needTools(t, "go", "git", "sh", "gofmt")
+	needTools(t, "go", "git", "sh", "gofmt", "touch", "sleep")
 	salve, gitAgent := mcpBinaries(t)
 	repo := brokenGoRepo(t)
 	before := repoState(t, repo)
@@ -216,8 +216,7 @@ func TestMCPHealOverStdio(t *testing.T) {
 			default:
 			}
 		}})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := testContext(t)
 	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -281,33 +280,46 @@ func TestMCPHealOverStdio(t *testing.T) {
 		t.Error("a refused heal changed the user's checkout")
 	}
 
-	// A heal whose build hangs, cancelled by the client once it runs.
+	// A heal whose build hangs, cancelled by the client once the build
+	// runs: the build says so by creating a marker file.
 	for len(progressed) > 0 {
 		<-progressed
 	}
 	hctx, hcancel := context.WithCancel(ctx)
+	defer hcancel()
 	errc := make(chan error, 1)
-	params := &sdk.CallToolParams{Name: "heal", Arguments: map[string]any{"workspace": repo, "cmd": "sleep 120", "fixers": []string{"rules"}}}
+	marker := filepath.Join(t.TempDir(), "building")
+	params := &sdk.CallToolParams{Name: "heal", Arguments: map[string]any{"workspace": repo, "cmd": hangingBuild(marker), "fixers": []string{"rules"}}}
 	params.SetProgressToken("hang")
 	go func() { _, err := cs.CallTool(hctx, params); errc <- err }()
 	select {
 	case <-progressed:
-	case <-time.After(time.Minute):
+	case <-ctx.Done():
 		t.Fatalf("no progress from the hanging heal\n%s", stderr.String())
 	}
-	time.Sleep(500 * time.Millisecond) // into the build
+	waitUntil(t, ctx, "the hanging heal's build to start", func() bool { return fileExists(marker) })
+	// The heal is recorded from its start: it is the one running heal.
+	hung := newestHeal(t, ctx, cs)
+	if hung.Status != store.StatusRunning {
+		t.Fatalf("the hanging heal is not the newest run, recorded as running: %+v", hung)
+	}
 	hcancel()
 	if err := <-errc; err == nil {
 		t.Error("the cancelled heal returned no error")
 	}
-	// The server stops the heal and removes its worktree; the user's
-	// checkout is as it was.
-	deadline := time.Now().Add(30 * time.Second)
-	for strings.Count(git(t, repo, "worktree", "list"), "\n") != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the cancelled heal left its worktree:\n%s\n%s", git(t, repo, "worktree", "list"), stderr.String())
+	// The server stops the heal, removes its worktree, then records the
+	// run: the client's call returns before all that is done.
+	waitUntil(t, ctx, "the cancelled heal to be recorded", func() bool {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "runs_show", Arguments: map[string]any{"run": hung.RunID}})
+		if err != nil {
+			t.Fatalf("runs_show after the cancel: %v", err)
 		}
-		time.Sleep(100 * time.Millisecond)
+		var v store.RunView
+		decodeStructured(t, res, &v)
+		return v.Run.Status != store.StatusRunning
+	})
+	if list := git(t, repo, "worktree", "list"); strings.Count(list, "\n") != 0 {
+		t.Errorf("the cancelled heal left its worktree:\n%s\n%s", list, stderr.String())
 	}
 	if repoState(t, repo) != before {
 		t.Error("the cancelled heal changed the user's checkout")
@@ -326,12 +338,70 @@ func TestMCPHealOverStdio(t *testing.T) {
 	for _, r := range list.Runs {
 		found = found || r.RunID == out.RunID
 	}
-	if len(list.Runs) == 0 || list.Runs[0].Status != heal.OutcomeInterrupted || !found {
+	if len(list.Runs) == 0 || list.Runs[0].RunID != hung.RunID || list.Runs[0].Status != heal.OutcomeInterrupted || !found {
 		for _, r := range list.Runs {
 			t.Logf("run %s %s", r.RunID, r.Status)
 		}
-		t.Errorf("the cancelled heal is not the newest run, recorded as interrupted, or the first heal is missing")
+		t.Errorf("the cancelled heal %s is not the newest run, recorded as interrupted, or the first heal is missing", hung.RunID)
 	}
+}
+
+// testContext returns a context that ends shortly before the test's own
+// deadline (go test -timeout), so that a stuck wait fails the test with
+// its logs instead of the binary panicking; without a deadline it ends
+// when the test's cleanup runs.
+//
+// Unlike t.Context, it is still live in the cleanup functions registered
+// after it, which run before it is cancelled.
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	if d, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(context.Background(), d.Add(-time.Until(d)/20))
+	}
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// waitUntil polls cond until it holds, and fails the test if ctx ends
+// first. The poll interval only sets how soon a change is seen; ctx is the
+// failure cap, never an expectation of how long the change takes.
+func waitUntil(t *testing.T, ctx context.Context, what string, cond func() bool) {
+	t.Helper()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v", what, context.Cause(ctx))
+		case <-tick.C:
+		}
+	}
+}
+
+// hangingBuild is a build command that creates marker, then hangs.
+func hangingBuild(marker string) string {
+	return "touch '" + marker + "' && sleep 600"
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// newestHeal returns the newest heal run the server lists.
+func newestHeal(t *testing.T, ctx context.Context, cs *sdk.ClientSession) store.Run {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "runs_list", Arguments: map[string]any{"kind": "heal"}})
+	if err != nil {
+		t.Fatalf("runs_list: %v", err)
+	}
+	var list struct{ Runs []store.Run }
+	decodeStructured(t, res, &list)
+	if len(list.Runs) == 0 {
+		t.Fatal("runs_list: no heal recorded")
+	}
+	return list.Runs[0]
 }
 
 func toolText(res *sdk.CallToolResult) string {
@@ -391,9 +461,7 @@ func nodeMCPClient(t *testing.T, env []string, args ...string) map[string]any {
 		t.Skip("the MCP TypeScript SDK (@modelcontextprotocol/sdk) is not installed; run scripts/headend/setup.sh")
 	}
 	script, _ := filepath.Abs(filepath.Join("testdata", "mcp", "client.cjs"))
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
+	cmd := exec.CommandContext(testContext(t), node, append([]string{script}, args...)...)
 	cmd.Env = append(env, "NODE_PATH="+modules)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -466,10 +534,11 @@ func startHTTPServer(t *testing.T, salve string, env []string) (string, func()) 
 			}
 		}
 	}()
+	ctx := testContext(t)
 	var url string
 	select {
 	case url = <-urlc:
-	case <-time.After(30 * time.Second):
+	case <-ctx.Done():
 		_ = cmd.Process.Kill()
 		t.Fatalf("salve mcp --http did not say where it listens:\n%s", logs.String())
 	}
@@ -487,7 +556,7 @@ func startHTTPServer(t *testing.T, salve string, env []string) (string, func()) 
 			if err != nil {
 				t.Errorf("salve mcp --http exited with %v:\n%s", err, logs.String())
 			}
-		case <-time.After(30 * time.Second):
+		case <-ctx.Done():
 			_ = cmd.Process.Kill()
 			t.Errorf("salve mcp --http did not stop on SIGINT:\n%s", logs.String())
 		}
@@ -549,11 +618,12 @@ func jsonString(v any) string {
 // heal's build hangs: the server cancels the heal, removes its worktree and
 // exits 0.
 func TestMCPHTTPSignalDuringHeal(t *testing.T) {
-	needTools(t, "go", "git", "sh", "sleep")
+	needTools(t, "go", "git", "sh", "touch", "sleep")
 	salve, gitAgent := mcpBinaries(t)
 	repo := brokenGoRepo(t)
 	before := repoState(t, repo)
 	url, stop := startHTTPServer(t, salve, mcpEnv(t, gitAgent))
+	marker := filepath.Join(t.TempDir(), "building")
 	progressed := make(chan string, 64)
 	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
@@ -562,14 +632,13 @@ func TestMCPHTTPSignalDuringHeal(t *testing.T) {
 			default:
 			}
 		}})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := testContext(t)
 	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	params := &sdk.CallToolParams{Name: "heal", Arguments: map[string]any{"workspace": repo, "cmd": "sleep 120", "fixers": []string{"rules"}}}
+	params := &sdk.CallToolParams{Name: "heal", Arguments: map[string]any{"workspace": repo, "cmd": hangingBuild(marker), "fixers": []string{"rules"}}}
 	params.SetProgressToken("sig")
 	errc := make(chan error, 1)
 	go func() {
@@ -583,11 +652,11 @@ func TestMCPHTTPSignalDuringHeal(t *testing.T) {
 	}()
 	select {
 	case <-progressed:
-	case <-time.After(time.Minute):
+	case <-ctx.Done():
 		t.Fatal("no progress from the heal")
 	}
-	time.Sleep(500 * time.Millisecond) // into the build
-	stop()                             // SIGINT; checks the exit status
+	waitUntil(t, ctx, "the heal's build to start", func() bool { return fileExists(marker) })
+	stop() // SIGINT; checks the exit status
 	if list := git(t, repo, "worktree", "list"); strings.Count(list, "\n") != 0 {
 		t.Errorf("the interrupted heal left its worktree:\n%s", list)
 	}
@@ -599,7 +668,7 @@ func TestMCPHTTPSignalDuringHeal(t *testing.T) {
 		if err != nil {
 			t.Error(err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-ctx.Done():
 		t.Error("the client's call never returned after the server stopped")
 	}
 }

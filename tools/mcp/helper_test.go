@@ -72,6 +72,26 @@ func freePort(t testing.TB) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+// closedPort returns a loopback port that refuses connections for the
+// whole test: a socket is bound to it but never listens, so no other
+// process can start listening there meanwhile.
+func closedPort(t testing.TB) int {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sa.(*syscall.SockaddrInet4).Port
+}
+
 // startHTTPEverything runs server-everything with the given transport
 // (streamableHttp or sse) on a free port and returns its base URL. The
 // process group is killed at cleanup.
@@ -106,7 +126,7 @@ func startHTTPEverything(t testing.TB, transport string) string {
 	}()
 	select {
 	case <-ready:
-	case <-time.After(20 * time.Second):
+	case <-time.After(failAfter):
 		t.Fatalf("server-everything %s did not start on port %d", transport, port)
 	}
 	return fmt.Sprintf("http://127.0.0.1:%d", port)
@@ -158,13 +178,17 @@ func procStat(pid int) (ppid int, state string, ok bool) {
 	return ppid, f[0], err == nil
 }
 
-// eventually polls cond for up to 10 seconds.
+// failAfter caps every wait on an event: it is reached only when the
+// event never comes, so it is long enough for the busiest machine.
+const failAfter = 2 * time.Minute
+
+// eventually polls cond until it holds; failAfter is only the failure cap.
 func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(failAfter)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not reached within 10s", what)
+			t.Fatalf("%s: not reached within %s", what, failAfter)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

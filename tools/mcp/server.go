@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os/exec"
@@ -273,9 +274,13 @@ const lostConnectionWait = 2 * time.Second
 
 // connectionLost reports whether err means the connection ended (the server
 // exited or dropped it). It waits briefly for the watcher, so the caller can
-// report the server as down with its stderr.
+// report the server as down with its stderr. A stdio server that dies during
+// a call fails the call with whichever its reader sees first: the end of the
+// pipe (EOF), or the pipe closed under the read once the process is reaped
+// (fs.ErrClosed); both mean the same.
 func (s *Server) connectionLost(err error) bool {
-	if !errors.Is(err, sdk.ErrConnectionClosed) && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+	if !errors.Is(err, sdk.ErrConnectionClosed) && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) &&
+		!errors.Is(err, fs.ErrClosed) {
 		return s.downErr() != nil
 	}
 	select {
