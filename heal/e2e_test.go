@@ -406,7 +406,8 @@ func TestCLIKilledMidRun(t *testing.T) {
 	before := userState(t, repo)
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
 		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()})
-	args := []string{"heal", "--log-level", "info", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sleep 5; exit 1"}
+	marker := filepath.Join(t.TempDir(), "building")
+	args := []string{"heal", "--log-level", "info", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "touch '" + marker + "'; sleep 5; exit 1"}
 	// Start salve, wait until its worktree exists (it is then building),
 	// and cancel: sandbox kills salve's whole process group with SIGKILL.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -417,16 +418,16 @@ func TestCLIKilledMidRun(t *testing.T) {
 		defer close(done)
 		res, err = sandbox.Run(ctx, sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: time.Minute})
 	}()
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(worktreeList(repo), "locked salve heal-worktree") {
+	// The build touches the marker: the kill then lands mid-build.
+	deadline := time.Now().Add(time.Minute)
+	for _, serr := os.Stat(marker); serr != nil || !strings.Contains(worktreeList(repo), "locked salve heal-worktree"); _, serr = os.Stat(marker) {
 		if time.Now().After(deadline) {
 			cancel()
 			<-done
-			t.Fatalf("no heal worktree appeared: %v %s", err, res.Stderr)
+			t.Fatalf("the build never started in a heal worktree: %v %s", err, res.Stderr)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	time.Sleep(200 * time.Millisecond)
 	cancel()
 	<-done
 	if err != nil || res.Signal != "killed" {

@@ -203,7 +203,7 @@ func TestBuildCannotReadSalveSecrets(t *testing.T) {
 // (salve parse reading a pipe that never ends) stops on the second signal.
 func TestSecondSignalStopsAtOnce(t *testing.T) {
 	_, salve := heal.Binaries()
-	cmd := exec.Command(salve, "parse", "-")
+	cmd := exec.Command(salve, "parse", "--log-level", "debug", "-")
 	cmd.Env = hostileEnv(t)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdin, err := cmd.StdinPipe()
@@ -251,7 +251,8 @@ func TestSecondSignalStopsAtOnce(t *testing.T) {
 			}
 		}
 	}
-	time.Sleep(200 * time.Millisecond) // let salve install its handler and block on the pipe
+	// salve says it reads stdin only after its signal handler is in place.
+	next("reading the build log from standard input")
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"text/tabwriter"
 
@@ -18,6 +19,8 @@ import (
 type parseOptions struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Logger receives progress records; nil discards them.
+	Logger *slog.Logger
 
 	Log       string // a file, or "-" for stdin
 	Root      string // the workspace root as the log sees it
@@ -69,6 +72,7 @@ output could not be written, and 2 on bad input.`,
 			if len(args) == 1 {
 				opts.Log = args[0]
 			}
+			opts.Logger = s.logger()
 			if err := opts.checkFormat(cmd.Flags().Changed("text")); err != nil {
 				return exitWith(exitBadInput, err)
 			}
@@ -110,6 +114,9 @@ func parseRun(opts *parseOptions) int {
 	// safefile.MaxLog bytes are read, so /dev/zero or an endless pipe ends
 	// with an error rather than never.
 	in := safefile.LimitReader(opts.Stdin, safefile.MaxLog)
+	if opts.Log == "-" && opts.Logger != nil {
+		opts.Logger.Debug("reading the build log from standard input")
+	}
 	if opts.Log != "-" {
 		f, err := safefile.Open(opts.Log, safefile.Options{})
 		if err != nil {
