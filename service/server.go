@@ -85,6 +85,9 @@ func (s *Server) guard() httpguard.Guard {
 		// the API's GETs change nothing.
 		Navigation: true,
 		Deny: func(w http.ResponseWriter, _ *http.Request, status int, reason string) {
+			if status == http.StatusUnauthorized {
+				reason = "a bearer token is required: send Authorization: Bearer TOKEN (a browser: open /login?token=TOKEN once)"
+			}
 			writeError(w, status, reason)
 		},
 	}
