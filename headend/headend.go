@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/httpguard"
 )
 
 // Headend kinds, as named on the command line.
@@ -168,6 +169,9 @@ type Options struct {
 	// (Authorization: Bearer, or x-api-key on the Anthropic headend).
 	// GET /health stays open.
 	Token string
+	// InsecureNoToken is the operator's explicit consent to listen
+	// beyond loopback with no Token (see CheckListen).
+	InsecureNoToken bool
 	// MaxBodyBytes bounds a request body; 0 is DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// ReadHeaderTimeout and ReadTimeout bound slow clients; 0 is 10s and
@@ -276,6 +280,34 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// CheckListen decides whether the HTTP headends of specs may start on
+// o.ListenAddress: on loopback, or with a Token, they may; beyond loopback
+// with no token they may not (an error wrapping ErrSpec and
+// httpguard.ErrNoToken that names the token to give) unless
+// InsecureNoToken is set, when warning is the text the caller must print.
+// MCP over stdio listens on nothing and needs no check.
+func (o Options) CheckListen(specs []Spec) (warning string, err error) {
+	listens := false
+	for _, sp := range specs {
+		listens = listens || !(sp.Kind == KindMCP && sp.Transport == "stdio")
+	}
+	addr := o.ListenAddress
+	if addr == "" {
+		addr = DefaultListenAddress
+	}
+	if !listens {
+		return "", nil
+	}
+	l := httpguard.Listen{Server: "ai-agent headends", Flag: "--listen-address", Addr: addr, Token: o.Token,
+		TokenHint: "--headend-token (or $" + DefaultTokenEnv + ")", Risk: "run the agents' sessions and spend their LLM budget",
+		Insecure: o.InsecureNoToken}
+	warning, err = l.Check()
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrSpec, err)
+	}
+	return warning, nil
 }
 
 // listenAddr joins the listen address and a port.

@@ -3,8 +3,6 @@ package headend
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,12 +14,13 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/httpguard"
 )
 
-// httpServer wraps h with panic recovery, browser cross-origin
-// protection and the slow-client timeouts.
+// httpServer wraps h with panic recovery, the shared guard and the
+// slow-client timeouts.
 func (s *server) httpServer(h http.Handler) *http.Server {
-	h = crossOrigin(h)
+	h = guard().Handler(h)
 	return &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			defer func() {
@@ -42,47 +41,26 @@ func (s *server) httpServer(h http.Handler) *http.Server {
 	}
 }
 
-// crossOrigin refuses requests a web page of another origin makes a
-// browser send, so that a page cannot start sessions on a loopback
-// headend: unsafe methods through http.CrossOriginProtection, and any
-// request a browser marks cross-site (Sec-Fetch-Site), which covers the
-// REST headend's GET. Programs, which send neither header, pass.
-func crossOrigin(h http.Handler) http.Handler {
-	cop := http.NewCrossOriginProtection()
-	protected := cop.Handler(h)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.Header.Get("Sec-Fetch-Site") {
-		case "", "same-origin", "none":
-		default:
-			if r.URL.Path != "/health" {
-				http.Error(w, "cross-origin request refused", http.StatusForbidden)
-				return
-			}
-		}
-		protected.ServeHTTP(w, r)
-	})
+// guard is the shared guard (package httpguard) of every HTTP headend: on
+// loopback a foreign Host is refused, so a page rebound to this machine
+// cannot run sessions; so is any request a page of another origin makes a
+// browser send (the REST headend's GET runs a session too); and a body
+// must be JSON. The token and the body limit are checked by each route,
+// through authorized and readJSON, so that each API answers them in its
+// own error format.
+func guard() httpguard.Guard {
+	return httpguard.Guard{JSON: true}
 }
 
-// authorized compares the request's bearer token (or x-api-key when
-// apiKey is set) with the configured one in constant time. No configured
-// token authorizes everything.
+// authorized reports whether the request carries the configured token:
+// a bearer token, or x-api-key when apiKey is set (the Anthropic API), in
+// constant time. No configured token authorizes everything.
 func (s *server) authorized(r *http.Request, apiKey bool) bool {
-	if s.opts.Token == "" {
-		return true
+	t := httpguard.Token{Value: s.opts.Token}
+	if apiKey {
+		t.Header = "X-Api-Key"
 	}
-	got := ""
-	if h := r.Header.Get("Authorization"); h != "" {
-		if scheme, tok, ok := strings.Cut(h, " "); ok && strings.EqualFold(scheme, "Bearer") {
-			got = strings.TrimSpace(tok)
-		}
-	}
-	if got == "" && apiKey {
-		got = r.Header.Get("X-Api-Key")
-	}
-	// Hashing first makes the comparison independent of the lengths.
-	a := sha256.Sum256([]byte(got))
-	b := sha256.Sum256([]byte(s.opts.Token))
-	return got != "" && subtle.ConstantTimeCompare(a[:], b[:]) == 1
+	return t.Authorized(r)
 }
 
 // errBodyTooLarge marks a body over the size limit.

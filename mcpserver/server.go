@@ -12,7 +12,6 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -21,13 +20,13 @@ import (
 	"net/http"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/httpguard"
 )
 
 // HealFunc runs one heal of in.Workspace (already checked, absolute) with
@@ -153,40 +152,36 @@ func (s *Server) ServeTransport(ctx context.Context, t sdk.Transport) error {
 }
 
 // Handler returns the streamable HTTP handler, served at /mcp, with GET
-// /health. It checks the bearer token when one is set, refuses cross-origin
-// browser requests and, on loopback, requests whose Host is not local (DNS
-// rebinding).
+// /health, behind the shared guard (package httpguard): on loopback a
+// foreign Host is refused (DNS rebinding), so is a browser request from
+// another origin, a request without the bearer token when one is set (but
+// /health), and a body that is not JSON or is over MaxBodyBytes.
 func (s *Server) Handler() http.Handler {
+	// The guard checks the Host of every route; the SDK's own check of
+	// /mcp alone would be a second copy of that rule.
 	mcpH := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv },
-		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: s.opts.MaxBodyBytes, SessionTimeout: time.Hour, Logger: s.opts.Logger})
-	protected := http.NewCrossOriginProtection().Handler(mcpH)
+		&sdk.StreamableHTTPOptions{MaxRequestBodyBytes: s.opts.MaxBodyBytes, SessionTimeout: time.Hour, Logger: s.opts.Logger,
+			DisableLocalhostProtection: true})
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"status":"ok"}`+"\n")
 	})
 	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.authorized(r) {
-			w.Header().Set("WWW-Authenticate", "Bearer")
-			http.Error(w, "missing or invalid bearer token", http.StatusUnauthorized)
-			return
-		}
 		if s.isStopping() {
 			w.Header().Set("Retry-After", "1")
 			http.Error(w, "the server is shutting down", http.StatusServiceUnavailable)
 			return
 		}
-		protected.ServeHTTP(w, r)
+		mcpH.ServeHTTP(w, r)
 	}))
-	return mux
-}
-
-func (s *Server) authorized(r *http.Request) bool {
-	if s.opts.Token == "" {
-		return true
+	g := httpguard.Guard{
+		Token:        httpguard.Token{Value: s.opts.Token},
+		Rules:        []httpguard.Rule{{Path: "/health", NoToken: true}},
+		JSON:         true,
+		MaxBodyBytes: s.opts.MaxBodyBytes,
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) == 1
+	return g.Handler(mux)
 }
 
 // ServeHTTP serves streamable HTTP on ln until ctx is cancelled; it then

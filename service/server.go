@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,10 +9,10 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/nats-io/nats.go"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/store"
 )
 
@@ -23,8 +22,9 @@ const MaxBodyBytes = 1 << 20
 // Server is the HTTP side of salve serve: the jobs API and webhook intake.
 type Server struct {
 	Queue *Queue
-	// Token, when set, is required as "Authorization: Bearer <token>" on
-	// the jobs API (webhooks authenticate with their own secrets).
+	// Token, when set, is required as "Authorization: Bearer <token>" (or
+	// the web viewer's login cookie) on every route but the webhooks,
+	// which authenticate with their own secrets, and /healthz.
 	Token string
 	// Getenv reads the webhook secrets; nil means no webhook is accepted.
 	Getenv func(string) string
@@ -35,15 +35,19 @@ type Server struct {
 	Logger *slog.Logger
 }
 
-// Handler returns the server's routes. mount, when non-nil, is called with
-// the mux so the web run viewer (or anything else) can add its routes at "/".
+// Handler returns the server's routes behind the shared guard (package
+// httpguard): on loopback a foreign Host is refused (DNS rebinding), a
+// browser request must come from the server's own pages, the token is
+// required (but on the webhooks and /healthz), and the jobs API takes JSON
+// bodies only. mount, when non-nil, is called with the mux so the web run
+// viewer (or anything else) can add its routes at "/".
 func (s *Server) Handler(mount func(*http.ServeMux)) http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /api/v1/heals", s.auth(s.createHeal))
-	mux.HandleFunc("GET /api/v1/heals/{id}", s.auth(s.getHeal))
-	mux.HandleFunc("GET /api/v1/heals", s.auth(s.listHeals))
-	mux.HandleFunc("GET /api/v1/runs", s.auth(s.listRuns))
-	mux.HandleFunc("GET /api/v1/runs/{id}", s.auth(s.getRun))
+	mux.HandleFunc("POST /api/v1/heals", s.createHeal)
+	mux.HandleFunc("GET /api/v1/heals/{id}", s.getHeal)
+	mux.HandleFunc("GET /api/v1/heals", s.listHeals)
+	mux.HandleFunc("GET /api/v1/runs", s.listRuns)
+	mux.HandleFunc("GET /api/v1/runs/{id}", s.getRun)
 	mux.HandleFunc("POST /webhooks/github", s.githubHook)
 	mux.HandleFunc("POST /webhooks/gitlab", s.gitlabHook)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -53,7 +57,40 @@ func (s *Server) Handler(mount func(*http.ServeMux)) http.Handler {
 	if mount != nil {
 		mount(mux)
 	}
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Built per request: the token may be set after the handler.
+		g := s.guard()
+		if g.Allow(w, r) {
+			mux.ServeHTTP(w, r)
+		}
+	})
+}
+
+// guardRules exempt the webhooks (signed with their own secrets, any body
+// type) and the health check from the token. The viewer's login page
+// checks the token it is given itself.
+var guardRules = []httpguard.Rule{
+	{Path: "/webhooks/", NoToken: true, AnyBody: true},
+	{Path: "/healthz", NoToken: true},
+	{Path: "/login", NoToken: true},
+}
+
+func (s *Server) guard() httpguard.Guard {
+	return httpguard.Guard{
+		Token:        httpguard.Token{Value: s.Token, Cookie: httpguard.SessionCookie},
+		Rules:        guardRules,
+		JSON:         true,
+		MaxBodyBytes: MaxBodyBytes,
+		// The viewer mounted at "/" is linked to from elsewhere, and
+		// the API's GETs change nothing.
+		Navigation: true,
+		Deny: func(w http.ResponseWriter, _ *http.Request, status int, reason string) {
+			if status == http.StatusUnauthorized {
+				reason = "a bearer token is required: send Authorization: Bearer TOKEN (a browser: open /login?token=TOKEN once)"
+			}
+			writeError(w, status, reason)
+		},
+	}
 }
 
 func (s *Server) log() *slog.Logger {
@@ -61,19 +98,6 @@ func (s *Server) log() *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return s.Logger
-}
-
-func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if s.Token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.Token)) != 1 {
-				writeError(w, http.StatusUnauthorized, "a bearer token is required")
-				return
-			}
-		}
-		h(w, r)
-	}
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

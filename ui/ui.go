@@ -12,7 +12,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -31,6 +30,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/store"
 )
 
@@ -117,7 +117,11 @@ func New(st *store.Store, token string, logger *slog.Logger) (*Server, error) {
 	return s, nil
 }
 
-// ServeHTTP checks the token, sets the security headers and routes.
+// ServeHTTP sets the security headers, refuses anything but GET and HEAD,
+// passes the request through the shared guard (package httpguard: on
+// loopback a foreign Host is refused, so a page rebound to this machine
+// cannot read the logs; only the viewer's own pages, or a link, may open
+// it; the token when one is set) and routes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -127,31 +131,41 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the viewer is read-only", http.StatusMethodNotAllowed)
 		return
 	}
-	if s.Token != "" && r.URL.Path != "/login" && !s.authorised(r) {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="salve"`)
-		http.Error(w, "a token is required: send Authorization: Bearer TOKEN, or open /login?token=TOKEN once", http.StatusUnauthorized)
-		return
+	g := s.guard()
+	if g.Allow(w, r) {
+		s.mux.ServeHTTP(w, r)
 	}
-	s.mux.ServeHTTP(w, r)
 }
 
-func (s *Server) authorised(r *http.Request) bool {
-	got := ""
-	if a := r.Header.Get("Authorization"); strings.HasPrefix(a, "Bearer ") {
-		got = strings.TrimPrefix(a, "Bearer ")
-	} else if c, err := r.Cookie("salve_token"); err == nil {
-		got = c.Value
+// loginRule lets /login in without the token: it checks the one it is
+// given.
+var loginRule = []httpguard.Rule{{Path: "/login", NoToken: true}}
+
+// guard is built per request: Token may be set after New.
+func (s *Server) guard() httpguard.Guard {
+	return httpguard.Guard{
+		Token: httpguard.Token{Value: s.Token, Cookie: httpguard.SessionCookie},
+		Rules: loginRule,
+		// A link from elsewhere (a pull request, a chat) opens a page;
+		// the page that linked cannot read it.
+		Navigation: true,
+		Deny: func(w http.ResponseWriter, _ *http.Request, status int, reason string) {
+			if status == http.StatusUnauthorized {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="salve"`)
+				reason = "a token is required: send Authorization: Bearer TOKEN, or open /login?token=TOKEN once"
+			}
+			http.Error(w, reason, status)
+		},
 	}
-	return subtle.ConstantTimeCompare([]byte(got), []byte(s.Token)) == 1
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	tok := r.URL.Query().Get("token")
-	if s.Token == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.Token)) != 1 {
+	if !httpguard.Equal(tok, s.Token) {
 		http.Error(w, "wrong token", http.StatusUnauthorized)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: "salve_token", Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: httpguard.SessionCookie, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 

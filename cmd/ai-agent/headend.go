@@ -60,6 +60,15 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 	if err != nil {
 		return fail(err)
 	}
+	// Beyond loopback a token is required, unless --insecure-no-token
+	// says otherwise (and a warning says what that exposes).
+	warning, err := hopts.CheckListen(specs)
+	if err != nil {
+		return fail(fmt.Errorf("%w: %w", config.ErrConfig, err))
+	}
+	if warning != "" {
+		fmt.Fprintf(stderr, "ai-agent: %s\n", warning)
+	}
 	writeMu := &sync.Mutex{}
 	var served []*servedAgent
 	defer func() {
@@ -159,7 +168,7 @@ func headendSpecs(a *cliArgs) ([]headend.Spec, error) {
 
 // headendOptions reads the shared headend flags.
 func headendOptions(a *cliArgs, log *slog.Logger) (headend.Options, error) {
-	o := headend.Options{Logger: log, ListenAddress: a.values["listen-address"]}
+	o := headend.Options{Logger: log, ListenAddress: a.values["listen-address"], InsecureNoToken: a.bools["insecure-no-token"]}
 	o.Token = a.values["headend-token"]
 	if o.Token == "" {
 		o.Token = os.Getenv(headend.DefaultTokenEnv)

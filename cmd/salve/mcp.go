@@ -16,6 +16,7 @@ import (
 
 	"github.com/salve-dev/salve/executor"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/mcpserver"
 	"github.com/salve-dev/salve/store"
 )
@@ -34,6 +35,8 @@ type mcpOptions struct {
 	AllowRoots    []string
 	AllowPush     bool
 	MaxRunning    int
+	// InsecureNoToken lets --http listen beyond loopback without a token.
+	InsecureNoToken bool
 }
 
 // newMCPCmd builds "salve mcp": salve's tools as an MCP server.
@@ -44,7 +47,9 @@ func newMCPCmd(s *streams) *cobra.Command {
 		Short: "Serve salve's tools (heal, parse, exec, runs) over the Model Context Protocol",
 		Long: `Serve heal, parse, exec, runs_list and runs_show as MCP tools, on stdio (the
 default) or over streamable HTTP with --http PORT (at /mcp, loopback unless
---listen-address says otherwise; a non-loopback address needs --token).
+--listen-address says otherwise; a non-loopback address needs --token, or
+--insecure-no-token). On loopback it answers only requests whose Host names
+this machine, and no web page of another origin.
 
 Workspaces are paths on this host; --allow-root confines them. A heal works in
 its own worktree on a new branch, as salve heal does, and pushes only when the
@@ -71,6 +76,7 @@ Stdout carries the protocol on stdio; logs go to stderr.`,
 	f.StringArrayVar(&o.AllowRoots, "allow-root", nil, "only serve workspaces inside this directory (repeatable)")
 	f.BoolVar(&o.AllowPush, "allow-push", false, "let heal calls push their branch")
 	f.IntVar(&o.MaxRunning, "max-running", mcpserver.DefaultMaxRunning, "heal and exec calls running at once; more wait")
+	f.BoolVar(&o.InsecureNoToken, "insecure-no-token", false, "let --listen-address go beyond loopback without a token (anyone who reaches it can run builds)")
 	return cmd
 }
 
@@ -116,8 +122,13 @@ func mcpRun(ctx context.Context, s *streams, o *mcpOptions, useHTTP bool) error 
 	if o.HTTP < 0 || o.HTTP > 65535 {
 		return exitWith(exitBadInput, fmt.Errorf("mcp: --http %d is not a port", o.HTTP))
 	}
-	if !isLoopback(o.ListenAddress) && o.Token == "" {
-		return exitWith(exitBadInput, fmt.Errorf("mcp: --listen-address %s is not loopback: give --token (or $SALVE_MCP_TOKEN), since exec and heal run commands", o.ListenAddress))
+	warning, err := httpguard.Listen{Server: "salve mcp", Flag: "--listen-address", Addr: o.ListenAddress, Token: o.Token,
+		TokenHint: "--token (or $SALVE_MCP_TOKEN)", Risk: "run exec and heal, which run commands on this host", Insecure: o.InsecureNoToken}.Check()
+	if err != nil {
+		return exitWith(exitBadInput, err)
+	}
+	if warning != "" {
+		fmt.Fprintln(s.Stderr, warning)
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(o.ListenAddress, strconv.Itoa(o.HTTP)))
 	if err != nil {
@@ -169,16 +180,6 @@ func mcpHealFunc(s *streams, o *mcpOptions, storePath string, logger *slog.Logge
 		}
 		return res, err
 	}
-}
-
-// isLoopback reports whether host (a name or an address, no port) is the
-// loopback interface.
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // nopWriteCloser keeps the server from closing the command's stdout.

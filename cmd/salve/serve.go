@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/service"
 	"github.com/salve-dev/salve/store"
 	"github.com/salve-dev/salve/ui"
@@ -40,7 +41,10 @@ type serveOptions struct {
 	TLSCert    string
 	TLSKey     string
 	NATSCA     string
-	worker     workerOptions
+	// InsecureNoToken lets the API listen beyond loopback without
+	// $SALVE_SERVER_TOKEN.
+	InsecureNoToken bool
+	worker          workerOptions
 }
 
 // newServeCmd builds "salve serve".
@@ -59,16 +63,20 @@ stream, and runs --workers in-process workers. It embeds a NATS server with
 JetStream storage under --data, listening for "salve worker" processes on
 --nats-listen; --nats uses an existing NATS server or cluster instead.
 Finished heals are recorded in the run store. $SALVE_SERVER_TOKEN, when set,
-is required as a bearer token on the jobs API; $SALVE_NATS_TOKEN, when set,
-is required of every NATS client (workers present it from their own
-environment).`,
-		Example: `  salve serve --data /var/lib/salve --listen :8080 --workers 2
+is required as a bearer token on the jobs API and the run viewer (webhooks
+keep their own secrets); a --listen beyond loopback needs it, unless
+--insecure-no-token is given. On loopback, requests must name this machine
+in their Host header and come from no web page but the server's own.
+$SALVE_NATS_TOKEN, when set, is required of every NATS client (workers
+present it from their own environment).`,
+		Example: `  SALVE_SERVER_TOKEN=… salve serve --data /var/lib/salve --listen :8080 --workers 2
   salve serve --nats nats://nats-1:4222,nats://nats-2:4222 --workers 0 --replicas 3`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return serveRun(c.Context(), s, o) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Listen, "listen", "127.0.0.1:8080", "the HTTP address")
+	f.StringVar(&o.Listen, "listen", "127.0.0.1:8080", "the HTTP address (beyond loopback: needs $SALVE_SERVER_TOKEN)")
+	f.BoolVar(&o.InsecureNoToken, "insecure-no-token", false, "let --listen go beyond loopback without $SALVE_SERVER_TOKEN (anyone who reaches it can queue heals)")
 	f.StringVar(&o.Data, "data", "salve-data", "the folder for JetStream's files and the run store")
 	f.StringVar(&o.NATSListen, "nats-listen", "127.0.0.1:4222", "where the embedded NATS server listens for workers (port 0: any free port)")
 	f.StringVar(&o.NATS, "nats", "", "use this NATS server or cluster instead of an embedded one")
@@ -93,6 +101,15 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 	logger := s.logger()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	token := s.Getenv(serverTokenEnv)
+	warning, err := httpguard.Listen{Server: "salve serve", Flag: "--listen", Addr: o.Listen, Token: token,
+		TokenHint: "$" + serverTokenEnv, Risk: "queue heals, whose commands run on the workers", Insecure: o.InsecureNoToken}.Check()
+	if err != nil {
+		return exitWith(exitBadInput, err)
+	}
+	if warning != "" {
+		fmt.Fprintln(s.Stderr, warning)
+	}
 	if err := os.MkdirAll(o.Data, 0o700); err != nil {
 		return exitWith(exitBadInput, fmt.Errorf("--data %s: %w", o.Data, err))
 	}
@@ -156,7 +173,7 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 		return exitWith(exitEnvironment, fmt.Errorf("run store %s: %w", storePath, err))
 	}
 	defer func() { _ = st.Close() }()
-	srv := &service.Server{Queue: q, Token: s.Getenv("SALVE_SERVER_TOKEN"), Getenv: s.Getenv, Recorder: heal.StoreRecorder{Store: st}, Store: st, Logger: logger}
+	srv := &service.Server{Queue: q, Token: token, Getenv: s.Getenv, Recorder: heal.StoreRecorder{Store: st}, Store: st, Logger: logger}
 	ln, err := net.Listen("tcp", o.Listen)
 	if err != nil {
 		return exitWith(exitEnvironment, fmt.Errorf("--listen %s: %w", o.Listen, err))
@@ -207,8 +224,11 @@ func viewerRoutes(st *store.Store, token string, logger *slog.Logger) func(*http
 	return func(mux *http.ServeMux) { mux.Handle("/", v) }
 }
 
+// serverTokenEnv holds the token of salve serve's API and viewer.
+const serverTokenEnv = "SALVE_SERVER_TOKEN"
+
 // loopbackListen reports whether host:port listens on loopback only.
 func loopbackListen(hostport string) bool {
 	host, _, err := net.SplitHostPort(hostport)
-	return err == nil && isLoopback(host)
+	return err == nil && httpguard.LoopbackHost(host)
 }

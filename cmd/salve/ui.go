@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/store"
 	"github.com/salve-dev/salve/ui"
 )
@@ -19,6 +20,8 @@ type uiOptions struct {
 	Listen string
 	Store  string
 	Token  string
+	// InsecureNoToken lets --listen go beyond loopback without a token.
+	InsecureNoToken bool
 }
 
 // newUICmd builds "salve ui": the web run viewer over the local run store.
@@ -31,9 +34,12 @@ func newUICmd(s *streams) *cobra.Command {
 run, with its bugs, diffs, gate decisions, stages, LLM cost and logs. A
 running heal updates live.
 
-It listens on loopback by default and opens nothing by itself. Listening on
-another address needs a token (--token or $SALVE_UI_TOKEN), which browsers
-send once through /login?token=… and scripts as a bearer token.`,
+It listens on loopback by default and opens nothing by itself; there it
+answers only requests whose Host names this machine, so a web page rebound
+to 127.0.0.1 cannot read the logs. Listening on another address needs a
+token (--token or $SALVE_UI_TOKEN), which browsers send once through
+/login?token=… and scripts as a bearer token, unless --insecure-no-token is
+given.`,
 		Example: `  salve ui
   salve ui --listen 127.0.0.1:8088 --store ci-runs.db`,
 		Args: cobra.NoArgs,
@@ -43,6 +49,7 @@ send once through /login?token=… and scripts as a bearer token.`,
 	f.StringVar(&o.Listen, "listen", "127.0.0.1:7878", "the address to listen on (loopback unless a token is set)")
 	f.StringVar(&o.Store, "store", "", "the run store (default $SALVE_STORE or ~/.local/state/salve/runs.db)")
 	f.StringVar(&o.Token, "token", "", "require this bearer token (default $SALVE_UI_TOKEN)")
+	f.BoolVar(&o.InsecureNoToken, "insecure-no-token", false, "let --listen go beyond loopback without a token (anyone who reaches it reads every run)")
 	return cmd
 }
 
@@ -51,12 +58,16 @@ func uiRun(ctx context.Context, s *streams, o *uiOptions) error {
 	if o.Token == "" {
 		o.Token = s.Getenv("SALVE_UI_TOKEN")
 	}
-	host, _, err := net.SplitHostPort(o.Listen)
-	if err != nil {
+	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
 		return exitWith(exitBadInput, fmt.Errorf("ui: --listen %q: %w", o.Listen, err))
 	}
-	if !isLoopback(host) && o.Token == "" {
-		return exitWith(exitBadInput, fmt.Errorf("ui: --listen %s is not a loopback address: set --token (or $SALVE_UI_TOKEN) to expose the viewer", o.Listen))
+	warning, err := httpguard.Listen{Server: "salve ui", Flag: "--listen", Addr: o.Listen, Token: o.Token,
+		TokenHint: "--token (or $SALVE_UI_TOKEN)", Risk: "read every run, its diffs and its build logs", Insecure: o.InsecureNoToken}.Check()
+	if err != nil {
+		return exitWith(exitBadInput, err)
+	}
+	if warning != "" {
+		fmt.Fprintln(s.Stderr, warning)
 	}
 	path := o.Store
 	if path == "" {
