@@ -543,8 +543,8 @@ func TestSlowClientIsDropped(t *testing.T) {
 	f := &fakeRun{}
 	h := start(t, Options{Agents: agents(f), ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 300 * time.Millisecond}, Spec{Kind: KindOpenAI})
 	for _, partial := range []string{
-		"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n",                                               // headers never end
-		"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"model\":\"chat\"", // body never ends
+		"POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\n",                                               // headers never end
+		"POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{\"model\":\"chat\"", // body never ends
 	} {
 		conn, err := net.Dial("tcp", h.addrs[KindOpenAI])
 		if err != nil {
@@ -736,7 +736,7 @@ func TestStalledStreamReaderCancelsSession(t *testing.T) {
 	}
 	defer conn.Close()
 	body := `{"model":"chat","stream":true,"messages":[{"role":"user","content":"x"}]}`
-	fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	fmt.Fprintf(conn, "POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
 	// Never read.
 	select {
 	case err := <-ended:

@@ -142,6 +142,9 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 	if len(specs) == 0 {
 		return fmt.Errorf("%w: no headend given", ErrSpec)
 	}
+	if _, err := opts.CheckListen(specs); err != nil {
+		return err
+	}
 	s := &server{opts: opts, agents: agents, closing: make(chan struct{})}
 	s.hard, s.hardCancel = context.WithCancel(context.Background())
 	defer s.hardCancel()

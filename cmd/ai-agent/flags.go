@@ -85,6 +85,7 @@ var flagTable = []flagDef{
 	{names: []string{"headend-grace"}, usage: "on SIGTERM, time running sessions get to finish (DURATION)", def: "30s"},
 	{names: []string{"headend-token"}, usage: "bearer token headend clients must send (else $AI_AGENT_HEADEND_TOKEN)", def: "T"},
 	{names: []string{"listen-address"}, usage: "address the headends bind", def: "127.0.0.1"},
+	{names: []string{"insecure-no-token"}, kind: flagBool, usage: "let --listen-address go beyond loopback without a token", def: "off"},
 	{names: []string{"headend-max-body-bytes"}, usage: "largest request body a headend reads", def: "4194304"},
 	{names: []string{"embed", "slack", "embed-concurrency", "slack-concurrency"}, kind: flagHeadend},
 }

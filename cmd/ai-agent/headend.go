@@ -115,7 +115,7 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 
 // headendOnly are the flags that only mean something in headend mode.
 var headendOnly = []string{"openai-completions-concurrency", "anthropic-completions-concurrency", "mcp-concurrency", "api-concurrency",
-	"headend-queue", "headend-queue-timeout", "headend-grace", "headend-token", "listen-address", "headend-max-body-bytes"}
+	"headend-queue", "headend-queue-timeout", "headend-grace", "headend-token", "listen-address", "insecure-no-token", "headend-max-body-bytes"}
 
 // checkHeadendOnly refuses headend flags in a single run, where they
 // would be silently ignored.
