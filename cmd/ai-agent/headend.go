@@ -97,6 +97,9 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 	hopts.Ready = func(kind, addr string) {
 		fmt.Fprintf(stderr, "ai-agent: headend %s listening on %s\n", kind, addr)
 	}
+	hopts.Stopping = func() {
+		fmt.Fprintln(stderr, "ai-agent: shutting down: new requests are refused; running sessions get --headend-grace to finish (a second signal ends them now)")
+	}
 	if err := headend.CheckAgents(hopts.Agents); err != nil {
 		return fail(fmt.Errorf("%w: %w", config.ErrConfig, err))
 	}

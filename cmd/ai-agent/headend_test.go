@@ -582,7 +582,7 @@ func TestHeadendSharesMCPServers(t *testing.T) {
 	if code := p.stop(t); code != 0 {
 		t.Fatalf("exit %d:\n%s", code, p.stderr.String())
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for {
 		if _, err := os.Stat("/proc/" + mcpPid); err != nil {
 			break
@@ -610,9 +610,7 @@ func TestHeadendClientDisconnectCancelsSession(t *testing.T) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+p.addrs["openai-completions"]+"/v1/chat/completions",
 		strings.NewReader(`{"model":"chat","stream":true,"messages":[{"role":"user","content":"x"}]}`))
 	go func() {
-		for len(srv.Requests()) == 0 {
-			time.Sleep(10 * time.Millisecond)
-		}
+		waitRequest(t, srv)
 		cancel()
 	}()
 	if resp, err := http.DefaultClient.Do(req); err == nil {
@@ -646,11 +644,11 @@ func TestHeadendSecondSignalEndsAtOnce(t *testing.T) {
 			resp.Body.Close()
 		}
 	}()
-	for len(srv.Requests()) == 0 {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitRequest(t, srv)
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	time.Sleep(300 * time.Millisecond)
+	// The second signal is sent only once the first was handled: two
+	// signals sent before then may be delivered as one.
+	waitStderr(t, p, "shutting down")
 	select {
 	case <-p.done:
 		t.Fatal("the first SIGTERM did not wait for the running session")
@@ -661,5 +659,30 @@ func TestHeadendSecondSignalEndsAtOnce(t *testing.T) {
 	case <-p.done:
 	case <-time.After(20 * time.Second):
 		t.Fatal("a second SIGTERM did not end the process")
+	}
+}
+
+// waitRequest waits until the provider has received a request; a minute
+// is only a cap on a hung test.
+func waitRequest(t *testing.T, srv *llmtest.Server) {
+	deadline := time.Now().Add(time.Minute)
+	for len(srv.Requests()) == 0 {
+		if time.Now().After(deadline) {
+			t.Error("the provider never received a request")
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitStderr waits until the headend's stderr holds want.
+func waitStderr(t *testing.T, p *headendProc, want string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(p.stderr.String(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q on stderr:\n%s", want, p.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
