@@ -9,12 +9,6 @@ import (
 	"github.com/salve-dev/salve/logparse"
 )
 
-// OutcomeEnvironment is the outcome of a run whose build failed because of
-// its environment (a missing tool, the network, a dependency, a full disk,
-// memory, time): nothing was sent to a fixer for it and nothing was
-// committed for it.
-const OutcomeEnvironment = "environment"
-
 // EnvironmentClassifier is implemented by a Parser that can also tell,
 // deterministically, that a failing build failed because of its
 // environment. The orchestrator consults it before any fix.
@@ -26,10 +20,6 @@ type EnvironmentClassifier interface {
 func (LogParser) Environment(buildLog string, exitCode int, timedOut bool) *logparse.EnvironmentFailure {
 	return logparse.Environment(buildLog, exitCode, timedOut)
 }
-
-// ErrNotConfigured is wrapped by a Fixer tier that cannot run because it
-// is not set up; its attempts are recorded as "not_configured".
-var ErrNotConfigured = errors.New("not configured")
 
 // Unconfigured is a stand-in for a tier that is not set up (the llm tier
 // with no provider): it never fixes anything, and every attempt records

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/heal/results"
 )
 
 // fixGroup asks each fixer tier in turn for a fix of one file's reports,
@@ -64,7 +65,7 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 		for _, i := range idx {
 			b := &r.res.Bugs[i]
 			b.Fixer, b.FixReason, b.Confidence, b.Diff, b.Attempts = res.Fixer, res.FixReason, res.ConfidenceScore, dec.Diff, attempts
-			b.Status, b.Line = StatusFailed, FormatFixLine(b.Bug, unfixedReason("pending", "not verified yet"))
+			b.Status, b.Line = StatusFailed, FormatFixLine(b.Bug, results.UnfixedReason("pending", "not verified yet"))
 		}
 		return &applied{path: path, abs: abs, original: content, patched: res.PatchedContent, result: res, decision: dec, bugs: idx}, nil
 	}
@@ -144,7 +145,7 @@ func (r *run) mark(idx []int, status, fixReason, why string, attempts []Attempt)
 		b := &r.res.Bugs[i]
 		b.Status, b.Reason, b.Attempts = status, why, attempts
 		if fixReason == "" {
-			fixReason = unfixedReason(status, why)
+			fixReason = results.UnfixedReason(status, why)
 		}
 		b.Line = FormatFixLine(b.Bug, fixReason)
 	}

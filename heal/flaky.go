@@ -9,18 +9,6 @@ import (
 	"github.com/salve-dev/salve/heal/rerun"
 )
 
-// OutcomeFlaky is the outcome of a run whose failing tests passed when
-// they were run again before any fixer: no fixer ran and nothing was
-// committed. Results.Flaky names the tests.
-const OutcomeFlaky = "flaky"
-
-// StatusFlaky is the status of a bug report whose test passed on a re-run.
-const StatusFlaky = "flaky"
-
-// StageRerun is the re-run of the failing tests that tells a flaky test
-// from a bug.
-const StageRerun = "rerun"
-
 // flaky re-runs what failed in the first build, only the failing tests
 // where the runner can select them, before any fixer sees a report. When
 // the failure does not reproduce it closes the run as flaky and returns

@@ -13,7 +13,6 @@ package heal
 
 import (
 	"context"
-	"errors"
 
 	"github.com/salve-dev/salve/contract"
 )
@@ -70,9 +69,6 @@ type Accountant interface {
 	Accounting() []contract.AccountingEntry
 }
 
-// ErrNoFix is wrapped by a Fixer that has no fix for the reports it got.
-var ErrNoFix = errors.New("no fix")
-
 // Git commits and pushes through the Git Agent (seed 002). The pipeline
 // never calls git directly for these.
 type Git interface {
@@ -119,23 +115,6 @@ type Worktree struct {
 	Branch string
 	// Locked is the lock reason, empty when the worktree is not locked.
 	Locked string
-}
-
-// Verdict is a CI monitor's answer for one commit: green, red, or no
-// signal (NoSignal) when the checks never settled, which is never taken
-// for green.
-type Verdict struct {
-	// Green is true when the checks passed.
-	Green bool
-	// NoSignal is true when the monitor gave up waiting: checks stayed
-	// queued, waited for an approval, or never appeared.
-	NoSignal bool
-	// Source names the monitor ("local", "github").
-	Source string
-	// Detail is a one-line summary (the failing checks, the exit code).
-	Detail string
-	// Build is the build that gave the verdict, for the local monitor.
-	Build *contract.ExecutorOutput
 }
 
 // CITarget is what a CI monitor judges: a commit of the heal branch.

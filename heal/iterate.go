@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/heal/results"
 
-	"github.com/salve-dev/salve/internal/lazyre"
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
@@ -87,13 +87,8 @@ func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput
 	return verify, "", nil
 }
 
-// bugKey identifies a bug across builds, where line numbers may shift:
-// the file, the type and the message with its numbers blanked.
-func bugKey(b contract.BugReport) string {
-	return b.FilePath + "|" + string(b.ErrorType) + "|" + digits.ReplaceAllString(firstLine(b.Message), "N")
-}
-
-var digits = lazyre.New(`[0-9]+`)
+// bugKey identifies a bug across builds (results.Key).
+func bugKey(b contract.BugReport) string { return results.Key(b) }
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -132,7 +127,7 @@ func (r *run) revert(fixes []applied, iter int, why string) {
 		for _, i := range f.bugs {
 			b := &r.res.Bugs[i]
 			b.Status, b.Reason = StatusFailed, "reverted: "+why
-			b.Line = FormatFixLine(b.Bug, unfixedReason(StatusFailed, b.Reason))
+			b.Line = FormatFixLine(b.Bug, results.UnfixedReason(StatusFailed, b.Reason))
 			if n := len(b.Attempts); n > 0 && b.Attempts[n-1].Outcome == AttemptAccepted {
 				// Attempts is shared by the group: copy before changing it.
 				b.Attempts = append([]Attempt(nil), b.Attempts...)
@@ -221,7 +216,7 @@ func mapLine(hunks []Hunk, line int) (int, int) {
 func (r *run) settle(b *BugResult, still bool, f applied) {
 	if still {
 		b.Status, b.Reason = StatusFailed, "still reported after the fix"
-		b.Line = FormatFixLine(b.Bug, unfixedReason(StatusFailed, b.Reason))
+		b.Line = FormatFixLine(b.Bug, results.UnfixedReason(StatusFailed, b.Reason))
 		r.prev[f.path] = attemptInfo(b.Iteration, f.result, "still_failing", b.Reason, f.decision.Diff)
 		return
 	}

@@ -21,15 +21,6 @@ const DefaultMaxIterations = 5
 // DefaultBranchPrefix starts the default heal branch name.
 const DefaultBranchPrefix = "salve/heal-"
 
-// Outcomes of a run that did not get to a verdict, besides OutcomeGreen
-// and OutcomeRed: Results.Reason then holds the error.
-const (
-	// OutcomeInterrupted: the run was cancelled (SIGINT, SIGTERM).
-	OutcomeInterrupted = "interrupted"
-	// OutcomeError: the run stopped on an error.
-	OutcomeError = "error"
-)
-
 // ErrBadInput is wrapped by Run for invalid options or a workspace that is
 // not a git repository (exit code 2).
 var ErrBadInput = errors.New("bad input")

@@ -29,7 +29,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/heal/results"
 	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/store"
 )
@@ -214,7 +214,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	p := listPage{Title: "Runs", Rows: rows, Total: total, Page: page, Pages: max(1, (total+PageSize-1)/PageSize),
 		Kind: pq.Kind, Status: pq.Status, Repo: pq.Repo, Repos: repos,
 		Kinds:    []string{store.KindHeal, store.KindExec, store.KindTool},
-		Statuses: []string{heal.OutcomeGreen, heal.OutcomeRed, "running", "interrupted", "succeeded", "failed", "timed_out", "scope_violation"}}
+		Statuses: []string{results.OutcomeGreen, results.OutcomeRed, "running", "interrupted", "succeeded", "failed", "timed_out", "scope_violation"}}
 	link := func(n int) string {
 		v := url.Values{}
 		for k, val := range map[string]string{"kind": pq.Kind, "status": pq.Status, "repo": pq.Repo} {
@@ -241,7 +241,7 @@ type runPage struct {
 	View     store.RunView
 	Duration string
 	Running  bool
-	Heal     *heal.Results
+	Heal     *results.Results
 	HealBugs []bugRow
 	Commits  []commitView
 	Exec     *execView
@@ -250,12 +250,12 @@ type runPage struct {
 }
 
 type bugRow struct {
-	heal.BugResult
-	Rejections []heal.Attempt
+	results.BugResult
+	Rejections []results.Attempt
 }
 
 type commitView struct {
-	heal.Commit
+	results.Commit
 	Diffs []fileDiff
 }
 
@@ -290,7 +290,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 	}
 	switch v.Run.Kind {
 	case store.KindHeal:
-		var res heal.Results
+		var res results.Results
 		if len(v.Run.Summary) > 0 && json.Unmarshal(v.Run.Summary, &res) == nil && res.RunID != "" {
 			p.Heal = &res
 			p.HealBugs, p.Commits = healParts(&res)
@@ -302,7 +302,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 }
 
 // healParts groups a heal's bugs and its commits' diffs for the page.
-func healParts(res *heal.Results) ([]bugRow, []commitView) {
+func healParts(res *results.Results) ([]bugRow, []commitView) {
 	var bugs []bugRow
 	for _, b := range res.Bugs {
 		row := bugRow{BugResult: b}
@@ -562,9 +562,9 @@ func fmtDuration(sec float64) string {
 
 func outcomeClass(s string) string {
 	switch s {
-	case heal.OutcomeGreen, "succeeded", "success":
+	case results.OutcomeGreen, "succeeded", "success":
 		return "ok"
-	case heal.OutcomeRed, "failed", "timed_out", "scope_violation", "interrupted", "error":
+	case results.OutcomeRed, "failed", "timed_out", "scope_violation", "interrupted", "error":
 		return "bad"
 	}
 	return "neutral"

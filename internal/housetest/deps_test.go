@@ -59,6 +59,7 @@ func TestPureDependencies(t *testing.T) {
 		module + "/logparse":        {module + "/contract", module + "/internal/lazyre"},
 		module + "/internal/lang":   {module + "/internal/lazyre"},
 		module + "/heal/integrity":  {module + "/contract", module + "/internal/lazyre", module + "/internal/lang"},
+		module + "/heal/results":    {module + "/contract", module + "/internal/lazyre", module + "/logparse"},
 	}
 	for _, p := range listPackages(t) {
 		extra, ok := allowed[p.ImportPath]
@@ -99,4 +100,24 @@ func also(extra []string) string {
 		return ""
 	}
 	return " and " + strings.Join(extra, ", ")
+}
+
+// TestViewerLinksNoBuildMachinery keeps the read-only run viewer (and the
+// heal results it reads) free of the pipeline: no sandbox, executor, git
+// agent, fixer tier or the heal orchestrator itself.
+func TestViewerLinksNoBuildMachinery(t *testing.T) {
+	forbidden := []string{"sandbox", "executor", "gitagent", "gitagent/agent", "heal", "heal/rules", "heal/suggest",
+		"heal/llmfix", "heal/aiderfix", "heal/target", "toolrun", "agent", "llm"}
+	for _, p := range listPackages(t) {
+		if p.ImportPath != module+"/ui" && p.ImportPath != module+"/heal/results" {
+			continue
+		}
+		for _, d := range p.Deps {
+			for _, f := range forbidden {
+				if d == module+"/"+f {
+					t.Errorf("%s links %s", p.ImportPath, d)
+				}
+			}
+		}
+	}
 }

@@ -1,8 +1,16 @@
-package heal
+// Package results holds what a heal run produced and how it is shown: the
+// results.json document, every bug's status and attempts, the fix lines of
+// the output formatter, and the tallies. It is a leaf: the run viewer, the
+// run store's readers and the services read heal results through it
+// without linking the pipeline, its executor, sandbox or git agent.
+package results
 
 import (
+	"strings"
+
 	"encoding/json"
 	"fmt"
+	"github.com/salve-dev/salve/internal/lazyre"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +25,8 @@ const (
 	StatusRejected = "rejected"
 	StatusFailed   = "failed"
 	StatusSkipped  = "skipped"
+	// StatusFlaky: a failing test that passed on a re-run.
+	StatusFlaky = "flaky"
 )
 
 // Run outcomes.
@@ -26,6 +36,18 @@ const (
 	// OutcomeNoSignal: the fixes pass locally, but the remote CI gave no
 	// verdict before the timeout.
 	OutcomeNoSignal = "no_signal"
+	// OutcomeEnvironment: the build failed because of its environment (a
+	// missing tool, the network, a dependency, a full disk, memory, time):
+	// nothing was sent to a fixer for it and nothing was committed for it.
+	OutcomeEnvironment = "environment"
+	// OutcomeFlaky: the failing tests passed when they were run again
+	// before any fixer; no fixer ran and nothing was committed
+	// (Results.Flaky names the tests).
+	OutcomeFlaky = "flaky"
+	// OutcomeInterrupted: the run was cancelled (SIGINT, SIGTERM).
+	OutcomeInterrupted = "interrupted"
+	// OutcomeError: the run stopped on an error (Results.Reason).
+	OutcomeError = "error"
 )
 
 // Stage names used in timings and progress.
@@ -40,6 +62,9 @@ const (
 	StagePush    = "push"
 	StageCI      = "ci"
 	StageCleanup = "cleanup"
+	// StageRerun is the re-run of the failing tests that tells a flaky
+	// test from a bug.
+	StageRerun = "rerun"
 )
 
 // Results is the document written to results.json and stored in the run
@@ -126,7 +151,7 @@ func TallyByType(bugs []BugResult, remaining []contract.BugReport) map[string]Ty
 	typ := map[string]string{}
 	var order []string
 	see := func(b contract.BugReport, status string) {
-		k := bugKey(b)
+		k := Key(b)
 		if _, ok := typ[k]; !ok {
 			order = append(order, k)
 			typ[k] = string(b.ErrorType)
@@ -137,7 +162,7 @@ func TallyByType(bugs []BugResult, remaining []contract.BugReport) map[string]Ty
 		see(b.Bug, b.Status)
 	}
 	for _, b := range remaining {
-		if _, ok := typ[bugKey(b)]; !ok {
+		if _, ok := typ[Key(b)]; !ok {
 			see(b, StatusFailed)
 		}
 	}
@@ -270,4 +295,36 @@ func (r *Results) WriteFile(path string) error {
 		return fmt.Errorf("heal: write results %s: %w", path, err)
 	}
 	return nil
+}
+
+// Verdict is a CI monitor's answer for one commit: green, red, or no
+// signal (NoSignal) when the checks never settled, which is never taken
+// for green.
+type Verdict struct {
+	// Green is true when the checks passed.
+	Green bool
+	// NoSignal is true when the monitor gave up waiting: checks stayed
+	// queued, waited for an approval, or never appeared.
+	NoSignal bool
+	// Source names the monitor ("local", "github").
+	Source string
+	// Detail is a one-line summary (the failing checks, the exit code).
+	Detail string
+	// Build is the build that gave the verdict, for the local monitor.
+	Build *contract.ExecutorOutput
+}
+
+// Key identifies a bug across builds, where line numbers may shift: the
+// file, the type and the message's first line with its numbers blanked.
+func Key(b contract.BugReport) string {
+	return b.FilePath + "|" + string(b.ErrorType) + "|" + digits.ReplaceAllString(firstLine(b.Message), "N")
+}
+
+var digits = lazyre.New(`[0-9]+`)
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

@@ -1,6 +1,7 @@
-package heal
+package results
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -21,9 +22,9 @@ func FormatFixLine(bug contract.BugReport, fixReason string) string {
 	return fmt.Sprintf("%s error in %s line %d → Fix: %s", bug.ErrorType, bug.FilePath, bug.LineNumber, reason)
 }
 
-// unfixedReason is the fix_reason text of a bug that was not fixed, so that
+// UnfixedReason is the fix_reason text of a bug that was not fixed, so that
 // its line still says what happened.
-func unfixedReason(status, why string) string {
+func UnfixedReason(status, why string) string {
 	if why == "" {
 		return "not fixed (" + status + ")"
 	}
@@ -149,3 +150,10 @@ func revertShown(b BugResult) bool {
 	}
 	return false
 }
+
+// ErrNoFix is wrapped by a fixer that has no fix for the reports it got.
+var ErrNoFix = errors.New("no fix")
+
+// ErrNotConfigured is wrapped by a fixer tier that cannot run because it
+// is not set up; its attempts are recorded as "not_configured".
+var ErrNotConfigured = errors.New("not configured")
