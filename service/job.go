@@ -111,6 +111,9 @@ var ErrBadRequest = errors.New("bad request")
 // would be stored in the stream, where nothing secret may go.
 func (r *Request) Validate() error {
 	r.Repo = strings.TrimSpace(r.Repo)
+	if err := checkRepoURL(r.Repo); err != nil {
+		return err
+	}
 	if r.Repo == "" {
 		return fmt.Errorf("%w: repo is required (a git URL or a path)", ErrBadRequest)
 	}

@@ -144,7 +144,7 @@ func (s *Server) githubHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, err := ParseGitHub(event, body)
-	s.intake(w, r, "github", r.Header.Get("X-GitHub-Delivery"), req, err)
+	s.intake(w, r, delivery{source: "github", id: r.Header.Get("X-GitHub-Delivery"), event: event, body: body}, req, err)
 }
 
 func (s *Server) gitlabHook(w http.ResponseWriter, r *http.Request) {
@@ -167,11 +167,76 @@ func (s *Server) gitlabHook(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := ParseGitLab(body)
 	// GitLab sends an idempotency key (X-Gitlab-Event-UUID) per delivery.
-	s.intake(w, r, "gitlab", r.Header.Get("X-Gitlab-Event-UUID"), req, err)
+	s.intake(w, r, delivery{source: "gitlab", id: r.Header.Get("X-Gitlab-Event-UUID"), event: "Pipeline Hook", body: body}, req, err)
+}
+
+// delivery is one verified webhook delivery, as replay detection sees it.
+type delivery struct {
+	// source is "github" or "gitlab".
+	source string
+	// id is the sender's delivery id (X-GitHub-Delivery,
+	// X-Gitlab-Event-UUID); it may be empty.
+	id string
+	// event is the event type header.
+	event string
+	// body is the verified body.
+	body []byte
+}
+
+// replayKey is one key of the deliveries bucket and what a duplicate of it
+// means.
+type replayKey struct {
+	key, reason string
+}
+
+// replayKeys returns the deliveries-bucket keys of d: its delivery id's,
+// when it has one, and always its content's, a SHA-256 of the event type
+// and the verified body. The signature covers the body but not the
+// delivery id, so whoever captured a signed delivery could replay it under
+// a new id (or none); the content key catches that. A new event (a re-run,
+// another pipeline) always differs in its body.
+func (d delivery) replayKeys() []replayKey {
+	var keys []replayKey
+	if d.id != "" {
+		sum := sha256.Sum256([]byte(d.id))
+		keys = append(keys, replayKey{d.source + "_" + hex.EncodeToString(sum[:24]), "delivery " + d.id + " was already received"})
+	}
+	h := sha256.New()
+	h.Write([]byte(d.event))
+	h.Write([]byte{0})
+	h.Write(d.body)
+	keys = append(keys, replayKey{d.source + "_body_" + hex.EncodeToString(h.Sum(nil)[:24]), "the same " + d.source + " event was already received"})
+	return keys
+}
+
+// claim records the replay keys of d in the deliveries bucket (where they
+// expire with the bucket's TTL). It returns the keys it recorded, the
+// reason of a duplicate, or an error; on a duplicate or an error it has
+// removed what it recorded.
+func (s *Server) claim(ctx context.Context, d delivery) (made []string, duplicate string, err error) {
+	for _, k := range d.replayKeys() {
+		if _, err := s.Queue.Deliveries.Create(ctx, k.key, []byte(d.event+" "+d.id)); err != nil {
+			s.forget(ctx, made)
+			if errors.Is(err, jetstream.ErrKeyExists) {
+				return nil, k.reason, nil
+			}
+			return nil, "", err
+		}
+		made = append(made, k.key)
+	}
+	return made, "", nil
+}
+
+// forget removes replay keys, so the sender's retry of a delivery that
+// was not queued gets through.
+func (s *Server) forget(ctx context.Context, keys []string) {
+	for _, k := range keys {
+		_ = s.Queue.Deliveries.Delete(context.WithoutCancel(ctx), k)
+	}
 }
 
 // intake drops replayed deliveries and queues the job of an event.
-func (s *Server) intake(w http.ResponseWriter, r *http.Request, source, delivery string, req *Request, err error) {
+func (s *Server) intake(w http.ResponseWriter, r *http.Request, d delivery, req *Request, err error) {
 	if err != nil {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
@@ -180,23 +245,18 @@ func (s *Server) intake(w http.ResponseWriter, r *http.Request, source, delivery
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ignored", "reason": "not a completed failure"})
 		return
 	}
-	if delivery != "" {
-		sum := sha256.Sum256([]byte(delivery))
-		key := source + "_" + hex.EncodeToString(sum[:24])
-		if _, err := s.Queue.Deliveries.Create(r.Context(), key, []byte(delivery)); err != nil {
-			if errors.Is(err, jetstream.ErrKeyExists) {
-				writeJSON(w, http.StatusOK, map[string]string{"status": "duplicate", "reason": "delivery " + delivery + " was already received"})
-				return
-			}
-			writeError(w, http.StatusServiceUnavailable, "could not record the delivery: "+err.Error())
-			return
-		}
+	made, dup, err := s.claim(r.Context(), d)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "could not record the delivery: "+err.Error())
+		return
+	}
+	if dup != "" {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "duplicate", "reason": dup})
+		return
 	}
 	j, err := s.Queue.Submit(r.Context(), *req)
-	if err != nil && delivery != "" {
-		// Let the sender's retry of this delivery through.
-		sum := sha256.Sum256([]byte(delivery))
-		_ = s.Queue.Deliveries.Delete(context.WithoutCancel(r.Context()), source+"_"+hex.EncodeToString(sum[:24]))
+	if err != nil {
+		s.forget(r.Context(), made)
 	}
 	if errors.Is(err, ErrBadRequest) {
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -206,6 +266,6 @@ func (s *Server) intake(w http.ResponseWriter, r *http.Request, source, delivery
 		writeError(w, http.StatusServiceUnavailable, "the job could not be queued: "+err.Error())
 		return
 	}
-	s.log().Info("webhook queued a heal", "source", source, "delivery", delivery, "job", j.ID, "repo", req.Repo, "ref", req.Ref)
+	s.log().Info("webhook queued a heal", "source", d.source, "delivery", d.id, "job", j.ID, "repo", req.Repo, "ref", req.Ref)
 	writeJSON(w, http.StatusAccepted, map[string]string{"id": j.ID})
 }

@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/gitremote"
 	"github.com/salve-dev/salve/sandbox"
 	"github.com/salve-dev/salve/service"
 )
@@ -21,6 +25,9 @@ import (
 // job still has one branch, never a second.
 func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger) (*heal.Results, bool, string, error) {
 	repo, ref := msg.Request.Repo, msg.Request.Ref
+	if err := w.checkRemote(ctx, repo); err != nil {
+		return nil, false, "", err
+	}
 	branch := service.BranchFor(msg.ID)
 	tmp, err := os.MkdirTemp(w.TempDir, "salve-job-")
 	if err != nil {
@@ -131,12 +138,75 @@ var gitEnv = []string{
 	"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
 }
 
-// git runs git with prompts off and the ext and fd transports refused, so
-// a hostile URL can neither hang the worker nor run a command.
+// EnvAllowPrivateRemotes, set to "1" or "true" in a worker's environment,
+// lets its jobs' repositories live at loopback, link-local or private
+// addresses (a git server on the worker's own network). Without it the
+// worker refuses them, so that a job cannot make it reach the services
+// around it (see docs/security.md).
+const EnvAllowPrivateRemotes = "SALVE_WORKER_ALLOW_PRIVATE_REMOTES"
+
+// lookupTimeout bounds the name resolution of checkRemote.
+const lookupTimeout = 10 * time.Second
+
+// checkRemote refuses, as a permanent failure, a job repository the worker
+// must not reach: a transport outside https, ssh, git, file and local
+// paths (gitremote.Check, git_agent's own policy), credentials in the URL,
+// and, unless EnvAllowPrivateRemotes is set, a loopback, link-local or
+// private address.
+func (w *Worker) checkRemote(ctx context.Context, repo string) error {
+	if err := gitremote.Check(repo); err != nil {
+		return permanent(fmt.Errorf("worker: the repository is refused: %w", err))
+	}
+	if err := gitremote.CheckCredentials(repo); err != nil {
+		return permanent(fmt.Errorf("worker: the repository is refused: %w", err))
+	}
+	if w.allowPrivateRemotes() {
+		return nil
+	}
+	lookup := func(ctx context.Context, host string) ([]netip.Addr, error) {
+		ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+		defer cancel()
+		return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	}
+	if err := gitremote.CheckPublic(ctx, repo, lookup); err != nil {
+		return permanent(fmt.Errorf("worker: the repository is refused: %w (a worker allows such addresses only with %s=1 in its environment)", err, EnvAllowPrivateRemotes))
+	}
+	return nil
+}
+
+func (w *Worker) allowPrivateRemotes() bool {
+	getenv := w.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	v, _ := strconv.ParseBool(getenv(EnvAllowPrivateRemotes))
+	return v
+}
+
+// gitProtocols is the transport policy of the worker's git, over every
+// configuration file: nothing but https, ssh and git, and file (local
+// paths included) only when the URL is the worker's own, never one git
+// follows by itself (a submodule's). Remote helpers (ext::, fd::, any
+// "<helper>::" form, git-remote-* programs) and plain http are refused by
+// git before it starts a program or opens a connection.
+var gitProtocols = []string{
+	"protocol.allow=never",
+	"protocol.https.allow=always",
+	"protocol.ssh.allow=always",
+	"protocol.git.allow=always",
+	"protocol.file.allow=user",
+}
+
+// git runs git with prompts off and gitProtocols, so a hostile URL can
+// neither hang the worker nor run a command.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
 	env := sandbox.MergeEnv(sandbox.AllowedEnv(gitEnv...), map[string]string{"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+	full := make([]string, 0, 2*len(gitProtocols)+len(args))
+	for _, kv := range gitProtocols {
+		full = append(full, "-c", kv)
+	}
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
-		Path: "git", Args: append([]string{"-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never"}, args...),
+		Path: "git", Args: append(full, args...),
 		Dir: dir, Env: env, Timeout: 30 * time.Minute,
 	})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/gitremote"
 )
 
 // actionSpec is one row of the action table: the payload fields it reads,
@@ -33,13 +34,16 @@ type actionSpec struct {
 var actionTable = map[string]actionSpec{
 	contract.ActionGitStatus: {
 		name: contract.ActionGitStatus, doc: "git status of the work tree",
-		build: func(contract.GitAgentCommandV1, []string) ([]string, string) { return []string{"status"}, "" },
+		build: func(contract.GitAgentCommandV1, []string) ([]string, string) {
+			return []string{"status", "--ignore-submodules=" + submoduleIgnore}, ""
+		},
 	},
 	contract.ActionGitDiff: {
 		name: contract.ActionGitDiff, doc: "unstaged diff, optionally of some files",
 		fields: []string{"files"}, paths: true,
 		build: func(_ contract.GitAgentCommandV1, paths []string) ([]string, string) {
-			return append([]string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--"}, paths...), ""
+			return append([]string{"diff", "--no-color", "--no-ext-diff", "--no-textconv",
+				"--ignore-submodules=" + submoduleIgnore, "--submodule=short", "--"}, paths...), ""
 		},
 	},
 	contract.ActionGitLog: {
@@ -124,10 +128,13 @@ func Actions() []string {
 func ActionDoc(action string) string { return actionTable[action].doc }
 
 func buildBranch(cmd contract.GitAgentCommandV1, _ []string) ([]string, string) {
+	// --quiet: a switch that reports the local changes left behind diffs
+	// every submodule's work tree, running the submodule's own filters
+	// (see submoduleIgnore).
 	if !cmd.Create {
-		return []string{"switch", "--end-of-options", cmd.Branch}, ""
+		return []string{"switch", "--quiet", "--end-of-options", cmd.Branch}, ""
 	}
-	args := []string{"switch", "--create=" + cmd.Branch}
+	args := []string{"switch", "--quiet", "--create=" + cmd.Branch}
 	if cmd.StartPoint != "" {
 		args = append(args, "--end-of-options", cmd.StartPoint)
 	}
@@ -321,8 +328,8 @@ func checkRevParse(cmd *contract.GitAgentCommandV1) error {
 	return nil
 }
 
-// checkArg accepts a remote name, URL or path that git cannot mistake for
-// an option: not empty, no leading "-", no control characters.
+// checkArg accepts an argument (a remote, a revision, a branch) that git cannot
+// mistake for an option: not empty, no leading "-", no control characters.
 func checkArg(s string) error {
 	switch {
 	case s == "":
@@ -340,27 +347,19 @@ func checkArg(s string) error {
 	return nil
 }
 
-// pushSchemes are the URL schemes git_push accepts.
-var pushSchemes = map[string]bool{"https": true, "ssh": true, "git+ssh": true, "ssh+git": true, "git": true, "file": true}
-
 // checkRemote accepts what git_push may push to: a configured remote's
 // name, a local path, an scp-like "[user@]host:path", or a URL whose scheme
-// is https, ssh, git or file. Remote helpers ("transport::address", such as
-// fd::3 or ext::cmd) and every other scheme are refused before git starts.
-// A configured remote's own URL is checked by git (protocol.allow, see
+// is https, ssh, git or file ([gitremote.Check], the policy the service
+// worker follows too). Remote helpers ("transport::address", such as fd::3
+// or ext::cmd) and every other scheme are refused before git starts. A
+// configured remote's own URL is checked by git (protocol.allow, see
 // safegit.go).
 func checkRemote(s string) error {
 	if err := checkArg(s); err != nil {
 		return err
 	}
-	if strings.Contains(s, "::") {
-		return fmt.Errorf("%q: remote helpers (transport::address) are refused; use an https, ssh, git or file URL, a path or a configured remote", s)
-	}
-	if i := strings.Index(s, "://"); i >= 0 {
-		scheme := strings.ToLower(s[:i])
-		if !pushSchemes[scheme] {
-			return fmt.Errorf("%q: the %q transport is refused; use https, ssh, git or file", s, scheme)
-		}
+	if err := gitremote.Check(s); err != nil {
+		return fmt.Errorf("%q: %w", s, err)
 	}
 	return nil
 }

@@ -51,7 +51,12 @@ func (p Pin) Check() error {
 //   - the pager and the editors (never wanted by a non-interactive agent);
 //   - automatic gc and maintenance, which detach background processes that
 //     would outlive the agent;
-//   - submodule recursion, which runs git in other repositories.
+//   - submodule recursion, which runs git in other repositories;
+//   - looking into a submodule's work tree: to tell whether a submodule is
+//     "dirty", git runs a status in it, which reads the submodule's own
+//     configuration (its .git/modules/<name>/config, or the git directory
+//     its .git file names) and so runs the clean filter or fsmonitor a
+//     build or a planted repository set there. See submoduleIgnore.
 //
 // Filter drivers (filter.*) and diff drivers stay as configured: only the
 // user's own configuration can define them (the git directory is pinned,
@@ -69,6 +74,9 @@ var hardenedConfig = []string{
 	"submodule.recurse=false",
 	"fetch.recurseSubmodules=false",
 	"push.recurseSubmodules=no",
+	"diff.ignoreSubmodules=" + submoduleIgnore,
+	"diff.submodule=short",
+	"status.submoduleSummary=false",
 	"protocol.allow=never",
 	// A file is unchanged only when all its stat data is: a build cannot
 	// keep a changed tracked file through a reused worktree's reset by
@@ -76,6 +84,15 @@ var hardenedConfig = []string{
 	"core.trustctime=true",
 	"core.checkStat=default",
 }
+
+// submoduleIgnore is the --ignore-submodules mode of every status and diff
+// the agent runs (git_status and git_diff pass it on the command line too,
+// since a .gitmodules entry "ignore = none" overrides the configuration):
+// changes to the commit a submodule is recorded at still show, but git
+// never looks inside the submodule's work tree, so it never starts a git
+// command there. git_branch switches with --quiet, which skips the report
+// of local changes (a diff over the submodules).
+const submoduleIgnore = "dirty"
 
 // offlineConfig is added for every action but git_push: no transport at
 // all (protocol.allow=never above) and no credential program.
