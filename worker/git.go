@@ -175,6 +175,9 @@ func (w *Worker) checkRemote(ctx context.Context, repo string) error {
 }
 
 func (w *Worker) allowPrivateRemotes() bool {
+	if w.AllowPrivateRemotes {
+		return true
+	}
 	getenv := w.Getenv
 	if getenv == nil {
 		getenv = os.Getenv

@@ -51,7 +51,11 @@ type Worker struct {
 	Forges *Forges
 	// Getenv reads the worker's own credentials; nil means os.Getenv.
 	Getenv func(string) string
-	Logger *slog.Logger
+	// AllowPrivateRemotes lets jobs clone from loopback, private and
+	// link-local addresses, which are refused by default (so is
+	// EnvAllowPrivateRemotes in the environment).
+	AllowPrivateRemotes bool
+	Logger              *slog.Logger
 }
 
 // Run pulls jobs until ctx ends.

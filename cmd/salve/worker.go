@@ -27,16 +27,21 @@ type workerOptions struct {
 	Timeout     int
 	MaxIter     int
 	GitAgent    string
+	// AllowPrivateRemotes lets jobs clone from loopback and private
+	// addresses (see worker.Worker.AllowPrivateRemotes).
+	AllowPrivateRemotes bool
 }
 
 func (o *workerOptions) flags(f interface {
 	StringVar(*string, string, string, string)
 	IntVar(*int, string, int, string)
+	BoolVar(*bool, string, bool, string)
 }) {
 	f.StringVar(&o.Isolation, "isolation", "auto", "the build sandbox of each heal: auto, none, bwrap, docker or podman")
 	f.IntVar(&o.Timeout, "timeout", contract.DefaultExecutorTimeoutSeconds, "each build's time limit, in seconds")
 	f.IntVar(&o.MaxIter, "max-iterations", heal.DefaultMaxIterations, "the most fix iterations of each heal")
 	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: $SALVE_GIT_AGENT, beside salve, then PATH)")
+	f.BoolVar(&o.AllowPrivateRemotes, "allow-private-remotes", false, "let jobs clone from loopback, private and link-local addresses (refused by default: a job must not reach services inside the worker's network)")
 }
 
 // newWorkerCmd builds "salve worker".
@@ -94,7 +99,7 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 		case <-time.After(2 * time.Second):
 		}
 	}
-	w := &worker.Worker{Queue: q, Name: o.Name, Concurrency: o.Concurrency, Getenv: s.Getenv, Logger: logger,
+	w := &worker.Worker{Queue: q, Name: o.Name, Concurrency: o.Concurrency, Getenv: s.Getenv, Logger: logger, AllowPrivateRemotes: o.AllowPrivateRemotes,
 		Heal: func(ctx context.Context, sp worker.Spec) (*heal.Results, error) { return healJob(ctx, s, o, sp) }}
 	if fs := workerForges(s.Getenv); fs.GitHubToken != "" || fs.GitLabToken != "" {
 		w.Forges = fs
