@@ -24,18 +24,23 @@ import (
 // Status is where a job stands.
 type Status string
 
-// The job statuses. Queued and running are transient; green, red and error
-// are final.
+// The job statuses. Queued and running are transient; green, red, flaky
+// and error are final.
 const (
 	StatusQueued  Status = "queued"
 	StatusRunning Status = "running"
 	StatusGreen   Status = "green"
 	StatusRed     Status = "red"
-	StatusError   Status = "error"
+	// StatusFlaky: the failing tests passed on a re-run before any fix;
+	// nothing was committed.
+	StatusFlaky Status = "flaky"
+	StatusError Status = "error"
 )
 
 // Final reports whether s is a final status.
-func (s Status) Final() bool { return s == StatusGreen || s == StatusRed || s == StatusError }
+func (s Status) Final() bool {
+	return s == StatusGreen || s == StatusRed || s == StatusFlaky || s == StatusError
+}
 
 // Request is what a client (or a webhook) asks for: heal Ref of Repo.
 // It carries no credential: workers take tokens from their own environment.

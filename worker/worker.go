@@ -196,6 +196,8 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 			j.Status, j.Error = service.StatusError, herr.Error()
 		case res.Outcome == heal.OutcomeGreen:
 			j.Status = service.StatusGreen
+		case res.Outcome == heal.OutcomeFlaky:
+			j.Status = service.StatusFlaky
 		default:
 			j.Status = service.StatusRed
 		}
