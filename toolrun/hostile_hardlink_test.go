@@ -98,3 +98,29 @@ func TestHardLinkInsideTreeIsKept(t *testing.T) {
 	}
 	wantRegular(t, filepath.Join(root, "src/copy.py"), baseTree["src/util.py"])
 }
+
+// TestUsersOwnHardLinkIsRestoredInPlace: a file that already had a second
+// name outside the tree before the run (the user's own link) and that the
+// tool edits out of scope is put back in place, so both names hold the
+// pre-run content again and stay one file; it is a scope violation, not
+// an unsafe change. It guards the rename-over reverts against breaking
+// the user's links, and passes on main too (main wrote in place).
+func TestUsersOwnHardLinkIsRestoredInPlace(t *testing.T) {
+	root := newWorkTree(t)
+	other := filepath.Join(t.TempDir(), "readme-copy.md")
+	if err := os.Link(filepath.Join(root, "README.md"), other); err != nil {
+		t.Fatal(err)
+	}
+	req := aiderRequest(t, root, []string{"src/app.py"}, "write README.md changed")
+	out := runWithin(t, newAdapter(t), req)
+	if out.Result.ExitCode != 0 || out.Record.Status != contract.RunScopeViolated {
+		t.Errorf("result %+v status %s", out.Result, out.Record.Status)
+	}
+	wantRegular(t, filepath.Join(root, "README.md"), baseTree["README.md"])
+	if got := readFile(t, other); got != baseTree["README.md"] {
+		t.Errorf("the user's other name holds %q", got)
+	}
+	if n := nlink(t, other); n != 2 {
+		t.Errorf("the user's link was broken: %d names", n)
+	}
+}

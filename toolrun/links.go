@@ -201,7 +201,7 @@ func restoreOutside(real string, b, now entryState) error {
 	if now.Exists && !now.Dir && now.File.Perm.Type() == 0 && !now.File.Link && now.Dev == b.Dev && now.Ino == b.Ino {
 		// The very file that was there: written in place, so that its
 		// other names (the user's own links) get their content back too.
-		if err := rewriteSame(real, b); !errors.Is(err, errChanged) {
+		if err := rewriteSame(real, b.Dev, b.Ino, b.File.Content, b.File.Perm); !errors.Is(err, errChanged) {
 			return err
 		}
 	}
@@ -214,10 +214,10 @@ func restoreOutside(real string, b, now entryState) error {
 // longer the one recorded.
 var errChanged = errors.New("the file at the path changed")
 
-// rewriteSame writes b's content into the file at real, provided it is
-// still the regular file b recorded (same device and inode), opening it
-// without following a link nor blocking on a FIFO.
-func rewriteSame(real string, b entryState) error {
+// rewriteSame writes content into the file at real, provided it is still
+// the regular file recorded with dev and ino, opening it without following
+// a link nor blocking on a FIFO, and sets its permission bits to perm.
+func rewriteSame(real string, dev, ino uint64, content []byte, perm fs.FileMode) error {
 	fd, err := syscall.Open(real, syscall.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return errChanged
@@ -228,14 +228,14 @@ func rewriteSame(real string, b entryState) error {
 	if err != nil || !fi.Mode().IsRegular() {
 		return errChanged
 	}
-	if dev, ino, _ := fileIdentity(fi); dev != b.Dev || ino != b.Ino {
+	if d, i, _ := fileIdentity(fi); d != dev || i != ino {
 		return errChanged
 	}
 	if err := f.Truncate(0); err != nil {
 		return err
 	}
-	if _, err := f.Write(b.File.Content); err != nil {
+	if _, err := f.Write(content); err != nil {
 		return err
 	}
-	return f.Chmod(b.File.Perm)
+	return f.Chmod(perm)
 }

@@ -392,7 +392,10 @@ func revert(root string, before *snapshot, c change) error {
 // file), so nothing is written through it and nothing blocks.
 func restore(root, full string, c change) error {
 	b := c.Before
-	if !b.Kept && b.Special&fs.ModeNamedPipe == 0 {
+	switch {
+	case b.Special != 0 && b.Special&fs.ModeNamedPipe == 0:
+		return fmt.Errorf("restore %s: %s cannot be made again", c.Path, b.kind())
+	case !b.Kept && b.Special == 0:
 		return fmt.Errorf("restore %s: its pre-run content was not kept (%d bytes, over the snapshot limits)", c.Path, b.Size)
 	}
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -417,12 +420,29 @@ func restore(root, full string, c change) error {
 			err = os.Chmod(full, b.Perm)
 		}
 	default:
-		err = safefile.ReplaceFile(full, b.Content, b.Perm)
+		err = restoreRegular(full, c)
 	}
 	if err != nil {
 		return fmt.Errorf("restore %s: %w", c.Path, err)
 	}
 	return nil
+}
+
+// restoreRegular puts a regular file's pre-run content back. When the
+// file at full is still the very file that was there (same device and
+// inode, and not made a link to one outside), it is written in place, so
+// the user's own other names for it get their content back too; anything
+// else gets a new file renamed over it.
+func restoreRegular(full string, c change) error {
+	b := c.Before
+	if info, err := os.Lstat(full); err == nil && info.Mode().IsRegular() && !c.Linked {
+		if dev, ino, _ := fileIdentity(info); dev == b.Dev && ino == b.Ino {
+			if err := rewriteSame(full, b.Dev, b.Ino, b.Content, b.Perm); !errors.Is(err, errChanged) {
+				return err
+			}
+		}
+	}
+	return safefile.ReplaceFile(full, b.Content, b.Perm)
 }
 
 // removeNewDirs removes the empty folders above a removed file that did not
