@@ -27,9 +27,12 @@
 //     over it and the profile's forced variables (AIDER_NO_AUTO_COMMITS=1)
 //     last. Salve is a child subreaper for the run and kills what the tool
 //     left running once it exits. Then put back every change the git guard
-//     sees, links out of the tree, writes through links, files planted in
+//     sees, links out of the tree, writes through links, FIFOs, sockets
+//     and devices, hard links to files outside the tree, files planted in
 //     dependency folders and the tool's own config: each an ERROR event,
-//     and the run fails with [ExitUnsafeChange] (-5).
+//     and the run fails with [ExitUnsafeChange] (-5). No revert opens what
+//     the tool left at a path: it is removed or renamed over, so none can
+//     block on a FIFO or write through a link.
 //  5. Snapshot again. Every created, edited or deleted file becomes a
 //     [contract.PatchRecordV1] with a unified diff that git apply accepts.
 //     Changes outside the file scope are reverted to their pre-run content,

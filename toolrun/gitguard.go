@@ -389,7 +389,11 @@ func (g *gitGuard) restore(before *gitSnapshot, quarantine string) []gitChange {
 			out = append(out, gitChange{Path: d, What: "cannot be read after the run", Err: err})
 			continue
 		}
-		changes := compareSnapshots(bs, as)
+		// Every kind of entry counts: a FIFO planted as a hook (or put in
+		// place of config, where it blocks every git command) is reported
+		// and removed like a script would be, and a file made a hard link
+		// to one outside is replaced.
+		changes := treeChanges(bs, as)
 		// Remove what was created before restoring what was changed, deepest
 		// first, so that a folder replaced by a file (or the reverse) can
 		// be put back.
@@ -404,7 +408,7 @@ func (g *gitGuard) restore(before *gitSnapshot, quarantine string) []gitChange {
 			return changes[i].Path < changes[j].Path
 		})
 		for _, ch := range changes {
-			c := gitChange{Path: filepath.Join(d, filepath.FromSlash(ch.Path)), What: opPast(ch.Op)}
+			c := gitChange{Path: filepath.Join(d, filepath.FromSlash(ch.Path)), What: ch.describe()}
 			c.Err = revert(d, bs, ch)
 			c.Reverted = c.Err == nil
 			out = append(out, c)

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // maxOutsideEntries bounds the entries watched under one folder outside the
@@ -197,21 +198,44 @@ func restoreOutside(real string, b, now entryState) error {
 	case !b.File.Kept:
 		return errors.New("its content was not kept")
 	}
-	if now.Exists && now.File.Link {
-		if err := os.Remove(real); err != nil {
+	if now.Exists && !now.Dir && now.File.Perm.Type() == 0 && !now.File.Link && now.Dev == b.Dev && now.Ino == b.Ino {
+		// The very file that was there: written in place, so that its
+		// other names (the user's own links) get their content back too.
+		if err := rewriteSame(real, b.Dev, b.Ino, b.File.Content, b.File.Perm); !errors.Is(err, errChanged) {
 			return err
 		}
 	}
-	f, err := os.OpenFile(real, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, b.File.Perm)
+	// Anything else (a link, a FIFO, another file, a hard link to a third
+	// file) is renamed over, never opened nor written through.
+	return safefile.ReplaceFile(real, b.File.Content, b.File.Perm)
+}
+
+// errChanged is returned by rewriteSame when the file at the path is no
+// longer the one recorded.
+var errChanged = errors.New("the file at the path changed")
+
+// rewriteSame writes content into the file at real, provided it is still
+// the regular file recorded with dev and ino, opening it without following
+// a link nor blocking on a FIFO, and sets its permission bits to perm.
+func rewriteSame(real string, dev, ino uint64, content []byte, perm fs.FileMode) error {
+	fd, err := syscall.Open(real, syscall.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
 	if err != nil {
+		return errChanged
+	}
+	f := os.NewFile(uintptr(fd), real)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return errChanged
+	}
+	if d, i, _ := fileIdentity(fi); d != dev || i != ino {
+		return errChanged
+	}
+	if err := f.Truncate(0); err != nil {
 		return err
 	}
-	_, err = f.Write(b.File.Content)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if _, err := f.Write(content); err != nil {
+		return err
 	}
-	if err == nil {
-		err = os.Chmod(real, b.File.Perm)
-	}
-	return err
+	return f.Chmod(perm)
 }

@@ -221,7 +221,7 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 		rs.status = contract.RunFailed
 		return
 	}
-	changes := compareSnapshots(before, after)
+	changes := treeChanges(before, after)
 	if len(changes) == 0 {
 		return
 	}
@@ -241,22 +241,11 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 			PatchID: "patch-" + rs.a.newID(), FilePath: c.Path, Operation: c.Op, Diff: diffs[c.Path],
 			ToolID: rs.req.ToolID, RequestID: rs.requestID, RunID: rs.runID, InScope: in,
 		}
-		// A link that leads out of the tree is never kept, in scope or
-		// not: the next write through it would land outside.
-		escapes := c.Op != opDelete && c.After.Link && leadsOutside(rs.root, c.Path)
-		if !escapes && matchAny(rs.profile.ConfigPaths, c.Path) {
+		if why := rs.neverKept(c); why != "" {
 			in = false
 			p.InScope = false
 			rs.unsafe = append(rs.unsafe, c.Path)
-			rs.event(contract.LevelError, fmt.Sprintf("The tool changed its own configuration %s, which can make its next run execute commands", c.Path),
-				map[string]any{"file_path": c.Path})
-		}
-		if escapes {
-			in = false
-			p.InScope = false
-			rs.unsafe = append(rs.unsafe, c.Path)
-			rs.event(contract.LevelError, fmt.Sprintf("The tool made %s a link out of the work tree (to %s)", c.Path, c.After.Content),
-				map[string]any{"file_path": c.Path})
+			rs.event(contract.LevelError, why, map[string]any{"file_path": c.Path, "change": c.describe()})
 		}
 		if !in {
 			rs.violated = append(rs.violated, c.Path)
@@ -264,6 +253,30 @@ func (rs *runState) checkScope(ctx context.Context, sn *snapshotter, before *sna
 		}
 		rs.patches = append(rs.patches, p)
 	}
+}
+
+// neverKept returns why change c is an unsafe change that is reverted in
+// scope or not, or "" when the scope decides. Such a change is one that
+// would act beyond the file itself: a link out of the tree (the next
+// write through it lands outside), a FIFO, socket or device (whoever
+// opens it next blocks or reads a device), a hard link to a file outside
+// the tree (see hardlinks.go), or the tool's own configuration (which can
+// make its next run execute commands).
+func (rs *runState) neverKept(c change) string {
+	if c.Op != opDelete {
+		switch {
+		case c.After.Link && leadsOutside(rs.root, c.Path):
+			return fmt.Sprintf("The tool made %s a link out of the work tree (to %s)", c.Path, c.After.Content)
+		case c.After.Special != 0:
+			return fmt.Sprintf("The tool made %s %s, which would block or mislead whatever opens it next", c.Path, c.After.kind())
+		case c.Linked:
+			return fmt.Sprintf("The tool made %s a hard link (%d names) to a file outside the work tree, so a write to it would land outside", c.Path, c.After.Nlink)
+		}
+	}
+	if matchAny(rs.profile.ConfigPaths, c.Path) {
+		return fmt.Sprintf("The tool changed its own configuration %s, which can make its next run execute commands", c.Path)
+	}
+	return ""
 }
 
 // revertChange puts back one out-of-scope change and records an ERROR
@@ -373,10 +386,15 @@ func (rs *runState) revertAfterPanic() {
 	for _, p := range rs.patches {
 		done[p.FilePath] = true
 	}
-	for _, c := range compareSnapshots(rs.before, after) {
+	for _, c := range treeChanges(rs.before, after) {
 		in := scope.contains(c.Path) && (rs.opts.Pattern == nil || rs.opts.Pattern.Guardrails.PathAllowed(c.Path))
-		if in || done[c.Path] {
+		why := rs.neverKept(c)
+		if (in && why == "") || done[c.Path] {
 			continue
+		}
+		if why != "" {
+			rs.unsafe = append(rs.unsafe, c.Path)
+			rs.event(contract.LevelError, why, map[string]any{"file_path": c.Path, "change": c.describe()})
 		}
 		rs.violated = append(rs.violated, c.Path)
 		rs.revertChange(rs.before, c, "")

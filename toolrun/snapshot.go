@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // Limits bound the work-tree snapshots taken before and after a run.
@@ -59,15 +62,39 @@ func (l Limits) withDefaults() Limits {
 type fileState struct {
 	Perm fs.FileMode // permission bits
 	Link bool        // a symbolic link; Content is its target
-	Size int64
-	Hash [sha256.Size]byte
+	// Special holds the type bits of a FIFO, socket or device (never kept:
+	// its Hash stands for its identity); zero for files and links.
+	Special fs.FileMode
+	Size    int64
+	Hash    [sha256.Size]byte
 	// Content is the file's bytes (or the link's target); nil when not kept.
 	Content []byte
 	Kept    bool
+	// Dev, Ino and Nlink identify a regular file and count its names: a
+	// file with a name outside the tree is written outside through any
+	// of its names (see hardlinked).
+	Dev, Ino, Nlink uint64
 }
 
 func (f fileState) same(g fileState) bool {
-	return f.Link == g.Link && f.Perm == g.Perm && f.Hash == g.Hash
+	return f.Link == g.Link && f.Special == g.Special && f.Perm == g.Perm && f.Hash == g.Hash
+}
+
+// kind names what the entry is, for events.
+func (f fileState) kind() string {
+	switch {
+	case f.Link:
+		return "a symbolic link"
+	case f.Special&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case f.Special&fs.ModeSocket != 0:
+		return "a socket"
+	case f.Special&fs.ModeDevice != 0:
+		return "a device"
+	case f.Special != 0:
+		return "a special file"
+	}
+	return "a regular file"
 }
 
 // snapshot is the state of every file under a root.
@@ -194,8 +221,9 @@ func (sn *snapshotter) take() (*snapshot, error) {
 	return s, nil
 }
 
-// readFile records one regular file or symbolic link; other kinds (sockets,
-// devices) are skipped.
+// readFile records one entry that is not a folder: a regular file (by
+// content), a symbolic link (by target), or a FIFO, socket or device (by
+// identity: never opened).
 func (sn *snapshotter) readFile(s *snapshot, path, rel string, d fs.DirEntry) (*fileState, error) {
 	info, err := d.Info()
 	if err != nil {
@@ -212,22 +240,69 @@ func (sn *snapshotter) readFile(s *snapshot, path, rel string, d fs.DirEntry) (*
 		st.Hash = sha256.Sum256(st.Content)
 		return &st, nil
 	case !info.Mode().IsRegular():
-		return nil, nil
+		return specialState(info), nil
 	}
 	st.Perm = info.Mode().Perm()
 	st.Size = info.Size()
+	st.Dev, st.Ino, st.Nlink = fileIdentity(info)
+	keep := st.Size <= sn.limits.MaxFileBytes && (sn.priority[rel] || s.kept+st.Size <= sn.limits.MaxTotalBytes)
+	if !keep {
+		// Hashed as a stream: a file too big to keep is never held whole.
+		if st.Hash, err = hashRegular(path); err != nil {
+			return nil, err
+		}
+		return &st, nil
+	}
 	// Not os.ReadFile: a FIFO swapped in after the walk must not block.
-	data, err := readRegular(path, 1<<62)
+	data, err := readRegular(path, sn.limits.MaxFileBytes+1)
 	if err != nil {
 		return nil, err
 	}
-	st.Hash = sha256.Sum256(data)
-	keep := st.Size <= sn.limits.MaxFileBytes && (sn.priority[rel] || s.kept+st.Size <= sn.limits.MaxTotalBytes)
-	if keep {
-		st.Content, st.Kept = data, true
-		s.kept += st.Size
+	if int64(len(data)) > sn.limits.MaxFileBytes {
+		// It grew past the limit since the walk saw it.
+		if st.Hash, err = hashRegular(path); err != nil {
+			return nil, err
+		}
+		return &st, nil
 	}
+	st.Hash = sha256.Sum256(data)
+	st.Content, st.Kept = data, true
+	s.kept += int64(len(data))
 	return &st, nil
+}
+
+// specialState records a FIFO, socket or device by its type and identity,
+// without opening it.
+func specialState(info fs.FileInfo) *fileState {
+	st := &fileState{Special: info.Mode().Type(), Perm: info.Mode().Perm()}
+	st.Dev, st.Ino, st.Nlink = fileIdentity(info)
+	st.Hash = sha256.Sum256([]byte(fmt.Sprintf("special %v %d %d", info.Mode(), st.Dev, st.Ino)))
+	return st
+}
+
+// fileIdentity returns the device, inode and link count of info.
+func fileIdentity(info fs.FileInfo) (dev, ino, nlink uint64) {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Dev), st.Ino, uint64(st.Nlink)
+	}
+	return 0, 0, 1
+}
+
+// hashRegular hashes a regular file as a stream, opened as readRegular
+// opens it.
+func hashRegular(path string) ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	f, err := safefile.Open(path, safefile.Options{NoFollow: true})
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return sum, fmt.Errorf("hash %s: %w", path, err)
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
 }
 
 // change is one file that differs between two snapshots.
@@ -236,6 +311,10 @@ type change struct {
 	Op     string // contract.PatchCreate, PatchEdit or PatchDelete
 	Before fileState
 	After  fileState
+	// Linked marks a file that became a hard link to a file outside what
+	// the snapshot sees: when its pre-run content was not kept, the link
+	// is removed all the same.
+	Linked bool
 }
 
 // compareSnapshots lists the files created, edited or deleted, by path.
@@ -259,6 +338,20 @@ func compareSnapshots(before, after *snapshot) []change {
 	return out
 }
 
+// describe says what happened to the file, for events: "created as a
+// FIFO", "replaced by a symbolic link", "edited", "deleted".
+func (c change) describe() string {
+	switch {
+	case c.Op == opCreate && c.After.kind() != "a regular file":
+		return "created as " + c.After.kind()
+	case c.Op == opEdit && c.After.kind() != c.Before.kind():
+		return "replaced by " + c.After.kind()
+	case c.Op == opEdit && c.Linked:
+		return "replaced by a hard link"
+	}
+	return opPast(c.Op)
+}
+
 const (
 	opCreate = "create"
 	opEdit   = "edit"
@@ -267,7 +360,9 @@ const (
 
 // revert puts one out-of-scope change back to its pre-run state. Every
 // write is checked to land inside the root once symbolic links are
-// resolved, so a link planted by the tool cannot redirect it.
+// resolved, so a link planted by the tool cannot redirect it; and no
+// write goes through what the tool left at the path (a FIFO, a device, a
+// link, a hard link): that is removed or renamed over, never opened.
 func revert(root string, before *snapshot, c change) error {
 	full := filepath.Join(root, filepath.FromSlash(c.Path))
 	if err := checkInside(root, filepath.Dir(full)); err != nil {
@@ -281,15 +376,28 @@ func revert(root string, before *snapshot, c change) error {
 		removeNewDirs(root, before, filepath.Dir(c.Path))
 		return nil
 	case opEdit, opDelete:
-		if !c.Before.Kept {
-			return fmt.Errorf("restore %s: its pre-run content was not kept (%d bytes, over the snapshot limits)", c.Path, c.Before.Size)
+		err := restore(root, full, c)
+		if err != nil && c.Linked && !c.Before.Kept {
+			if rerr := os.Remove(full); rerr == nil {
+				return fmt.Errorf("%w; the hard link was removed", err)
+			}
 		}
-		return restore(root, full, c)
+		return err
 	}
 	return fmt.Errorf("revert %s: unknown operation %q", c.Path, c.Op)
 }
 
+// restore puts the pre-run entry of c back at full. Whatever stands there
+// is removed (a folder, a link, a FIFO, a socket) or renamed over (a
+// file), so nothing is written through it and nothing blocks.
 func restore(root, full string, c change) error {
+	b := c.Before
+	switch {
+	case b.Special != 0 && b.Special&fs.ModeNamedPipe == 0:
+		return fmt.Errorf("restore %s: %s cannot be made again", c.Path, b.kind())
+	case !b.Kept && b.Special == 0:
+		return fmt.Errorf("restore %s: its pre-run content was not kept (%d bytes, over the snapshot limits)", c.Path, b.Size)
+	}
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return fmt.Errorf("restore %s: %w", c.Path, err)
 	}
@@ -297,24 +405,44 @@ func restore(root, full string, c change) error {
 	if err := checkInside(root, filepath.Dir(full)); err != nil {
 		return err
 	}
-	if info, err := os.Lstat(full); err == nil && (info.IsDir() || info.Mode()&fs.ModeSymlink != 0 || c.Before.Link) {
+	info, err := os.Lstat(full)
+	if err == nil && (info.IsDir() || !b.Kept || b.Link) {
 		if err := os.RemoveAll(full); err != nil {
 			return fmt.Errorf("restore %s: clear: %w", c.Path, err)
 		}
 	}
-	if c.Before.Link {
-		if err := os.Symlink(string(c.Before.Content), full); err != nil {
-			return fmt.Errorf("restore %s: %w", c.Path, err)
+	switch {
+	case b.Link:
+		err = os.Symlink(string(b.Content), full)
+	case b.Special != 0:
+		// A FIFO that was there before the run (Kept is false for it).
+		if err = syscall.Mkfifo(full, uint32(b.Perm)); err == nil {
+			err = os.Chmod(full, b.Perm)
 		}
-		return nil
+	default:
+		err = restoreRegular(full, c)
 	}
-	if err := os.WriteFile(full, c.Before.Content, c.Before.Perm); err != nil {
-		return fmt.Errorf("restore %s: %w", c.Path, err)
-	}
-	if err := os.Chmod(full, c.Before.Perm); err != nil {
+	if err != nil {
 		return fmt.Errorf("restore %s: %w", c.Path, err)
 	}
 	return nil
+}
+
+// restoreRegular puts a regular file's pre-run content back. When the
+// file at full is still the very file that was there (same device and
+// inode, and not made a link to one outside), it is written in place, so
+// the user's own other names for it get their content back too; anything
+// else gets a new file renamed over it.
+func restoreRegular(full string, c change) error {
+	b := c.Before
+	if info, err := os.Lstat(full); err == nil && info.Mode().IsRegular() && !c.Linked {
+		if dev, ino, _ := fileIdentity(info); dev == b.Dev && ino == b.Ino {
+			if err := rewriteSame(full, b.Dev, b.Ino, b.Content, b.Perm); !errors.Is(err, errChanged) {
+				return err
+			}
+		}
+	}
+	return safefile.ReplaceFile(full, b.Content, b.Perm)
 }
 
 // removeNewDirs removes the empty folders above a removed file that did not

@@ -14,7 +14,8 @@ import (
 // ExitUnsafeChange is the exit_code of a run whose tool changed something
 // that could run code on the user's machine or reach outside the work
 // tree: a git hook or config, a .git entry, a link leading out of the tree,
-// a file outside the tree written through a link. Salve put back what it
+// a file outside the tree written through a link, a FIFO, socket or
+// device, a hard link to a file outside the tree. Salve put back what it
 // could (ERROR events say what), and the result is not a success whatever
 // the tool's own exit status was (kept in an event). It is salve's second
 // extension of the seed's exit-code table, after -4.
@@ -76,7 +77,7 @@ func (rs *runState) markUnsafe() {
 			rs.violated = append(rs.violated, u)
 		}
 	}
-	msg := fmt.Sprintf("salve: unsafe changes by the tool (git hooks or config, links out of the work tree): %s", strings.Join(rs.unsafe, ", "))
+	msg := fmt.Sprintf("salve: unsafe changes by the tool (git hooks or config, links out of the work tree, FIFOs or hard links): %s", strings.Join(rs.unsafe, ", "))
 	if rs.result.ExitCode >= 0 {
 		rs.event(contract.LevelError, fmt.Sprintf("Run failed: unsafe changes; the tool's own exit code was %d", rs.result.ExitCode),
 			map[string]any{"tool_exit_code": rs.result.ExitCode, "paths": rs.unsafe})

@@ -214,7 +214,7 @@ func toolRun(o *toolRunOptions) int {
 	}
 	switch {
 	case out.Result.ExitCode == toolrun.ExitUnsafeChange:
-		fmt.Fprintf(o.Stderr, "salve: tool run: the tool made unsafe changes (git hooks or config, links out of the tree, dependencies); see the ERROR events of run %s: %v\n", out.RunID, out.Record.ScopeViolations)
+		fmt.Fprintf(o.Stderr, "salve: tool run: the tool made unsafe changes (git hooks or config, links out of the tree, dependencies, FIFOs or hard links); see the ERROR events of run %s: %v\n", out.RunID, out.Record.ScopeViolations)
 	case out.Record.Status == contract.RunScopeViolated:
 		fmt.Fprintf(o.Stderr, "salve: tool run: changes outside the file scope were reverted: %v\n", out.Record.ScopeViolations)
 	}

@@ -17,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // ErrNotRegular is wrapped when a name is not a regular file (a FIFO, a
@@ -215,4 +216,38 @@ func WriteFile(name string, data []byte, perm fs.FileMode) error {
 		return err
 	}
 	return f.Close()
+}
+
+// ReplaceFile puts data at name as a new regular file with permission
+// bits perm, never opening what stands at name now: data goes to a new
+// file in name's folder (created exclusively, so no link or FIFO can take
+// its place), which is then renamed over name. Whatever name was — a
+// FIFO, a socket, a device, a symlink (replaced itself, its target left
+// alone), a file with other hard links (they keep their content) — is
+// replaced, nothing written through it. A folder at name is refused with
+// ErrNotRegular: removing one is the caller's decision.
+func ReplaceFile(name string, data []byte, perm fs.FileMode) error {
+	if st, err := os.Lstat(name); err == nil && st.IsDir() {
+		return notRegular(name, st.Mode())
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".salve-replace-*")
+	if err != nil {
+		return fmt.Errorf("replace %s: %w", name, err)
+	}
+	tmpName := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(perm.Perm())
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmpName, name)
+	}
+	if err != nil {
+		_ = os.Remove(tmpName)
+		return fmt.Errorf("replace %s: %w", name, err)
+	}
+	return nil
 }

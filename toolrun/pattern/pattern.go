@@ -14,6 +14,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // DefaultIndexFile is the name of the pattern index (seed 000, §5.1).
@@ -146,11 +148,19 @@ func (e *IndexError) Error() string {
 	return b.String()
 }
 
+// MaxIndexBytes bounds the size of an index file. A real index holds a few
+// dozen patterns, a few kilobytes; the index comes from a repository or a
+// flag, so it is read with this bound whatever it claims to be.
+const MaxIndexBytes = 1 << 20
+
 // Load reads and validates the pattern index at path. executors lists the
 // executor names that exist (usually toolrun.ExecutorNames of the router's
 // table). Every problem is reported, each with its line, in an *IndexError.
+// The index must be a regular file (a symlink to one is followed) of at
+// most MaxIndexBytes: a FIFO, a device such as /dev/zero or a larger file
+// is refused at once, with an error naming it.
 func Load(path string, executors []string) (*Index, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, MaxIndexBytes)
 	if err != nil {
 		return nil, fmt.Errorf("pattern: load index: %w", err)
 	}

@@ -150,6 +150,16 @@ var directives = map[string]directive{
 		target, path, _ := strings.Cut(rest, " ")
 		return 0, false, os.Symlink(unescape(target), unescape(path))
 	},
+	// mkfifo PATH: make a FIFO, as a tool setting a trap for whatever
+	// opens PATH next would.
+	"mkfifo": func(_ *runner, rest string) (int, bool, error) {
+		return 0, false, syscall.Mkfifo(unescape(rest), 0o644)
+	},
+	// hardlink TARGET PATH: give the file TARGET a second name PATH.
+	"hardlink": func(_ *runner, rest string) (int, bool, error) {
+		target, path, _ := strings.Cut(rest, " ")
+		return 0, false, os.Link(unescape(target), unescape(path))
+	},
 	// chmod PATH OCTAL
 	"chmod": func(_ *runner, rest string) (int, bool, error) {
 		path, mode, _ := strings.Cut(rest, " ")
