@@ -70,6 +70,10 @@ type Client struct {
 	NoRegister bool
 	// Env is the agent's whole environment; nil means [ClientEnv].
 	Env []string
+	// DefaultIdentity, "NAME <EMAIL>", is who commits are made as where
+	// git knows no identity (git_agent --default-identity); empty means
+	// none, and such a commit fails.
+	DefaultIdentity string
 	// PlanID, TaskID and CorrelationID are sent with every request and
 	// echoed in the agent's responses and logs; empty sends null.
 	PlanID, TaskID, CorrelationID string
@@ -219,6 +223,9 @@ func (c *Client) args() []string {
 	}
 	if c.NoRegister {
 		args = append(args, "--no-register")
+	}
+	if c.DefaultIdentity != "" {
+		args = append(args, "--default-identity", c.DefaultIdentity)
 	}
 	if c.Timeout > 0 {
 		// git gets 90% of the budget, so a slow git command still comes

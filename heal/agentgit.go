@@ -25,7 +25,16 @@ type AgentGit struct {
 	// GitDir and WorkTree, when set, pin every action to that git
 	// directory and work tree (see Pin): set on a heal worktree.
 	GitDir, WorkTree string
+	// Identity, "NAME <EMAIL>", is who heal commits as where git knows no
+	// identity; empty means DefaultIdentity. A configured identity (git
+	// config, GIT_AUTHOR_* and GIT_COMMITTER_*) always wins.
+	Identity string
 }
+
+// DefaultIdentity is who heal commits as on a machine where git knows no
+// identity (every fresh CI runner): GitHub's bot naming, and a noreply
+// address that receives no mail.
+const DefaultIdentity = "salve[bot] <salve[bot]@users.noreply.github.com>"
 
 var _ Git = AgentGit{}
 
@@ -35,7 +44,11 @@ func (g AgentGit) client(dir string) *gitagent.Client {
 	if timeout == 0 {
 		timeout = 2 * time.Minute
 	}
-	return &gitagent.Client{Binary: g.Bin, Dir: dir, NoRegister: true, Env: g.Env, Timeout: timeout, GitDir: g.GitDir, WorkTree: g.WorkTree}
+	id := g.Identity
+	if id == "" {
+		id = DefaultIdentity
+	}
+	return &gitagent.Client{Binary: g.Bin, Dir: dir, NoRegister: true, Env: g.Env, Timeout: timeout, GitDir: g.GitDir, WorkTree: g.WorkTree, DefaultIdentity: id}
 }
 
 // Do runs one action in dir and returns the result's data. A git agent

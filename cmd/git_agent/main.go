@@ -59,6 +59,7 @@ type options struct {
 	version    bool
 	gitDir     string
 	workTree   string
+	identity   string
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -73,6 +74,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.StringVar(&o.gitDir, "git-dir", "", "pin git's directory to `DIR` (GIT_DIR; absolute; with --work-tree): the work tree's .git is never read")
 	fs.StringVar(&o.workTree, "work-tree", "", "pin git's work tree to `DIR` (GIT_WORK_TREE; absolute; with --git-dir)")
+	fs.StringVar(&o.identity, "default-identity", "", "commit as `\"NAME <EMAIL>\"` where git knows no identity (a configured one always wins)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: git_agent [flags] < request.json
 
@@ -129,6 +131,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	runner := &agent.Runner{Dir: opts.dir, Timeout: opts.timeout}
 	if opts.gitDir != "" {
 		runner.Pin = &agent.Pin{GitDir: opts.gitDir, WorkTree: opts.workTree}
+	}
+	if id, ok := agent.ParseIdentity(opts.identity); ok {
+		runner.DefaultIdentity = &id
+	} else if opts.identity != "" && flagErr == nil {
+		flagErr = fmt.Errorf("--default-identity %q: want \"NAME <EMAIL>\"", opts.identity)
 	}
 	srv := &agent.Server{Runner: runner, Log: stderr}
 	if flagErr != nil {

@@ -65,6 +65,16 @@ type Runner struct {
 	// GIT_WORK_TREE), so the work tree's .git is never read. Dir then
 	// defaults to Pin.WorkTree.
 	Pin *Pin
+	// DefaultIdentity, when set, is who a git_commit is made as where git
+	// knows no identity (no user.name or user.email in its configuration,
+	// no GIT_AUTHOR_* or GIT_COMMITTER_* variables): a fresh CI runner.
+	// A configured identity always wins. Nil leaves git to fail.
+	DefaultIdentity *Identity
+}
+
+// Identity is a git author or committer.
+type Identity struct {
+	Name, Email string
 }
 
 // Execute runs the git command of req and returns its result. It never
@@ -109,7 +119,32 @@ func (a *Runner) Execute(ctx context.Context, req *Request) contract.ActionResul
 		dir = root
 	}
 	args, stdin := spec.build(req.Command, paths)
+	if req.Action == contract.ActionGitCommit && a.DefaultIdentity != nil {
+		return a.result(a.withIdentity(ctx, dir).git(ctx, req.Action, dir, spec.paths, args, stdin))
+	}
 	return a.result(a.git(ctx, req.Action, dir, spec.paths, args, stdin))
+}
+
+// withIdentity returns a runner whose git commits as DefaultIdentity for
+// each role (author, committer) git cannot name itself (`git var` fails).
+func (a *Runner) withIdentity(ctx context.Context, dir string) *Runner {
+	over := map[string]string{}
+	for _, role := range []string{"AUTHOR", "COMMITTER"} {
+		if run := a.git(ctx, "git_var", dir, false, []string{"var", "GIT_" + role + "_IDENT"}, ""); run.err == nil && run.res.ExitCode == 0 {
+			continue
+		}
+		over["GIT_"+role+"_NAME"], over["GIT_"+role+"_EMAIL"] = a.DefaultIdentity.Name, a.DefaultIdentity.Email
+	}
+	if len(over) == 0 {
+		return a
+	}
+	b := *a
+	env := a.Env
+	if env == nil {
+		env = GitEnv()
+	}
+	b.Env = sandbox.MergeEnv(env, over)
+	return &b
 }
 
 func (a *Runner) dir() (string, error) {
