@@ -96,6 +96,8 @@ type Change struct {
 // String describes the change in one line.
 func (c Change) String() string {
 	switch {
+	case c.Restored && c.What == "created":
+		return fmt.Sprintf("%s: created; removed", c.Path)
 	case c.Restored:
 		return fmt.Sprintf("%s: %s; put back", c.Path, c.What)
 	case c.Err != nil:
@@ -272,6 +274,9 @@ func (g *Guard) Restore(before *Snapshot) []Change {
 		c := Change{Path: p, What: describe(b, now)}
 		if b.kind == folder {
 			c.Err = g.putBackFolder(p, b, now)
+			if c.Err == nil && now.kind != absent {
+				c.What += " (the build's one is now " + p + ".planted)"
+			}
 		} else {
 			c.Err = g.putBack(g.baseOf(p), p, b, now)
 		}
