@@ -22,7 +22,9 @@
 // directory, every file named config, config.worktree, commondir or
 // gitdir, and everything under hooks/, info/, rebase-merge/, rebase-apply/
 // and sequencer/, at any depth (submodules under modules/, linked
-// worktrees under worktrees/). The data folders (objects/, refs/, logs/,
+// worktrees under worktrees/, though [Guard] leaves the worktrees/ of a
+// common directory alone and watches only the worktree it guards). The
+// data folders (objects/, refs/, logs/,
 // lfs/, annex/) are never entered: objects, refs, HEAD and the index
 // cannot make git run a program, and reading them would cost as much as
 // the repository.

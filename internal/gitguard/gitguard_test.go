@@ -294,3 +294,61 @@ func TestGuardEntriesOnly(t *testing.T) {
 		t.Error("the user's hook was removed")
 	}
 }
+
+// TestGuardLinkedWorktree guards a linked worktree: its .git file, its own
+// folder under worktrees/ and the common directory; another worktree added
+// meanwhile is left alone.
+func TestGuardLinkedWorktree(t *testing.T) {
+	main := repo(t)
+	admin := filepath.Join(main, ".git", "worktrees", "wt")
+	write(t, filepath.Join(admin, "HEAD"), "ref: refs/heads/wt\n", 0o644)
+	write(t, filepath.Join(admin, "commondir"), "../..\n", 0o644)
+	wt, _ := filepath.EvalSymlinks(t.TempDir())
+	write(t, filepath.Join(admin, "gitdir"), filepath.Join(wt, ".git")+"\n", 0o644)
+	write(t, filepath.Join(wt, ".git"), "gitdir: "+admin+"\n", 0o644)
+	g, err := New(wt, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := g.Take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(admin, "commondir"), "/elsewhere\n", 0o644)
+	write(t, filepath.Join(main, ".git", "hooks", "post-checkout"), "#!/bin/sh\n", 0o755)
+	write(t, filepath.Join(main, ".git", "worktrees", "other", "gitdir"), "/x/.git\n", 0o644)
+	write(t, filepath.Join(wt, ".git"), "gitdir: /tmp/evil\n", 0o644)
+	changes := g.Restore(before)
+	if len(changes) != 3 {
+		t.Errorf("changes = %v", changes)
+	}
+	if got := read(t, filepath.Join(admin, "commondir")); got != "../..\n" {
+		t.Errorf("commondir = %q", got)
+	}
+	if got := read(t, filepath.Join(wt, ".git")); got != "gitdir: "+admin+"\n" {
+		t.Errorf(".git = %q", got)
+	}
+	if _, err := os.Lstat(filepath.Join(main, ".git", "worktrees", "other", "gitdir")); err != nil {
+		t.Error("another worktree's folder was touched")
+	}
+}
+
+// FuzzPointer reads a .git file's content, which a repository (or a
+// build) controls: never a panic, and a path is absolute and clean.
+func FuzzPointer(f *testing.F) {
+	for _, s := range []string{"gitdir: ../.git/modules/sub\n", "gitdir:\n", "gitdir: /abs\r\n", "junk", "gitdir: a\x00b\n"} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, content string) {
+		p := filepath.Join(dir, ".git")
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got := pointer(p, "gitdir:")
+		if got != "" && (!filepath.IsAbs(got) || filepath.Clean(got) != got) {
+			t.Errorf("pointer(%q) = %q", content, got)
+		}
+		_ = GitDirs(p)
+	})
+}
