@@ -84,6 +84,10 @@ func Guarded(rel string) bool {
 	return false
 }
 
+// DataDir reports whether a folder of a git directory called name holds
+// data the guard never reads (objects, refs, logs, LFS and annex content).
+func DataDir(name string) bool { return dataDirs[name] }
+
 // Repo is one .git entry and the git directories it leads to.
 type Repo struct {
 	// Entry is the .git path: a folder, a file ("gitdir: …") or a link.

@@ -196,7 +196,7 @@ func (g *Guard) walk(dir string) (map[string]state, error) {
 			return nil
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(p, dir+string(filepath.Separator)))
-		if d.IsDir() && (dataDirs[d.Name()] || rel == "worktrees") {
+		if d.IsDir() && (DataDir(d.Name()) || rel == "worktrees") {
 			// Other worktrees' folders are left alone: a heal or the user
 			// may add a worktree while the build runs. The worktree being
 			// built, if linked, is a git directory of its own here.
