@@ -49,12 +49,20 @@ type EnvironmentMetadata struct {
 	// Image is the container image, for the container backends.
 	Image    string `json:"image,omitempty"`
 	TimedOut bool   `json:"timed_out"`
-	// LogPath is the file holding the full log, when one was written.
+	// LogPath is the file holding the log, when one was written: the whole
+	// log, or, past its size cap, the head and the tail with a marker line
+	// between them (see LogDroppedBytes).
 	LogPath string `json:"log_path,omitempty"`
-	// LogBytes is the size of the full log.
+	// LogBytes is the size of the full log, as the build wrote it.
 	LogBytes int64 `json:"log_bytes"`
 	// LogTruncated is true when BuildLog holds less than the full log.
 	LogTruncated bool `json:"log_truncated"`
+	// LogDroppedBytes is how many bytes of the log the file at LogPath
+	// left out to stay within its size cap; zero when it holds them all.
+	LogDroppedBytes int64 `json:"log_dropped_bytes,omitempty"`
+	// Warnings are what went wrong around the build without failing it,
+	// for people: the git metadata the build changed and salve put back.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ErrorType is one of the six bug types of seed 001.

@@ -18,8 +18,13 @@
 //     ([sandbox.UserCaches]: overlays under bwrap, read-only mounts in
 //     containers);
 //   - mask known secrets in the output at the source ([sandbox.Masker]);
-//   - stream the combined log to build.log in the run directory, keeping
-//     only capped copies in memory, and write output.json beside it;
+//   - stream the combined log to build.log in the run directory, capped on
+//     disk (head and tail, [DefaultMaxLogFile]) and in memory, and write
+//     output.json beside it;
+//   - keep the build from leaving anything in the checkout's git metadata
+//     that runs a program at the user's next git command: the sandboxes
+//     mount it read-only, and without one it is snapshotted and put back,
+//     each change reported in EnvironmentMetadata.Warnings;
 //   - hand the output to a [Recorder] (the run store), when one is set.
 package executor
 
@@ -111,6 +116,11 @@ type Options struct {
 	// MaxLog caps BuildLog in memory (head and tail kept); zero means
 	// [sandbox.DefaultMaxOutput].
 	MaxLog int
+	// MaxLogFile caps build.log on disk: past it the file keeps the first
+	// and the last half of the cap with a marker line between them saying
+	// how many bytes were dropped (EnvironmentMetadata.LogDroppedBytes).
+	// Zero means [DefaultMaxLogFile], a negative value no cap.
+	MaxLogFile int64
 	// Live, when set, receives the log as it is written.
 	Live io.Writer
 	// Recorder, when set, records every execution.
@@ -273,6 +283,9 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 	if _, ok := backend.(sandbox.Container); ok {
 		meta.Image = image
 	}
+	// The git metadata is snapshotted before the probe starts: the probe
+	// runs in the workspace too.
+	git, gitWarn := watchGit(ws, backend)
 	// The probe runs beside the build, not before it: it is metadata, and
 	// its runtime start-ups (python3 --version through a pyenv shim takes a
 	// third of a second) would otherwise add to every build's wall time.
@@ -292,9 +305,17 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 	log.Debug("executor: start", "workspace", ws, "command", plan.Command, "isolation", backend.Name())
 	out, err := e.build(ctx, backend, job, plan.Command, timeout, runDir, meta)
 	p := <-probeDone
+	warnings := git.restore()
+	if gitWarn != "" {
+		warnings = append([]string{gitWarn}, warnings...)
+	}
+	for _, w := range warnings {
+		log.Warn("executor: " + w)
+	}
 	if err != nil {
 		return out, err
 	}
+	out.EnvironmentMetadata.Warnings = append(out.EnvironmentMetadata.Warnings, warnings...)
 	if !e.opts.SkipProbe {
 		out.EnvironmentMetadata.DetectedTools, out.EnvironmentMetadata.RuntimeVersions = p.tools, p.versions
 	}
@@ -324,7 +345,11 @@ func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job
 		return contract.ExecutorOutput{}, fmt.Errorf("executor: create run dir: %w", err)
 	}
 	logPath := filepath.Join(runDir, LogFile)
-	f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	maxFile := e.opts.MaxLogFile
+	if maxFile == 0 {
+		maxFile = DefaultMaxLogFile
+	}
+	f, err := newCappedLog(logPath, maxFile)
 	if err != nil {
 		return contract.ExecutorOutput{}, fmt.Errorf("executor: create log: %w", err)
 	}
@@ -349,6 +374,7 @@ func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job
 	}
 	meta.TimedOut = res.TimedOut
 	meta.LogPath, meta.LogBytes, meta.LogTruncated = logPath, res.StdoutBytes, res.Truncated
+	meta.LogDroppedBytes = f.Dropped()
 	return contract.ExecutorOutput{
 		ExitCode:             ExitCode(res),
 		BuildLog:             string(res.Stdout),

@@ -261,7 +261,7 @@ func TestLargeLogIsCapped(t *testing.T) {
 	const size = 200_000_000
 	const line = "salve large log line 0123456789 abcdefghijklmnopqrstuvwxyz\n"
 	const maxLog = 256 * 1024
-	ex := newExec(t, sandbox.IsolationNone, executor.Options{SkipProbe: true, MaxLog: maxLog})
+	ex := newExec(t, sandbox.IsolationNone, executor.Options{SkipProbe: true, MaxLog: maxLog, MaxLogFile: -1})
 	out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: t.TempDir(),
 		ResolvedBuildCommand: fmt.Sprintf("yes %q | head -c %d; echo; echo THE-END", strings.TrimSuffix(line, "\n"), size)})
 	if err != nil {

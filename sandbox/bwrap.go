@@ -25,7 +25,10 @@ const homeTmpSize = 256 << 20
 // mounts on /tmp, /var/tmp and HOME. Everything else is absent: the user's
 // files under HOME, the run store, other repositories, /etc/shadow, the SSH
 // host keys. Credential files of [SecretPaths] inside a bound toolchain are
-// hidden too. The sandbox has no network (an empty network namespace with
+// hidden too. The workspace's git metadata (its .git entries, and the git
+// directories they lead to inside the workspace) is bound read-only over
+// the writable workspace, so that the build can neither write, rename nor
+// remove it. The sandbox has no network (an empty network namespace with
 // only its own loopback), its own PID, IPC and UTS namespaces, a new session
 // (no terminal injection), every capability dropped (so that root inside
 // cannot remount anything writable), and dies with its parent.
@@ -235,6 +238,14 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 				p.env[c.Env] = dst
 			}
 		}
+	}
+	// The checkout's git metadata is read-only, bound after the workspace
+	// and the caches so that no other bind exposes it writable: a build
+	// that could write .git/hooks or core.fsmonitor in .git/config would
+	// run a program on the host at the user's next git command. Each .git
+	// entry is a mount point, so it cannot be renamed or removed either.
+	for _, p := range gitReadOnly(job.Workspace) {
+		args = append(args, "--ro-bind", p, p)
 	}
 	// The masks come after every bind, so no later mount can expose what
 	// they hide.

@@ -72,15 +72,31 @@ func ContainerEnv(env []string) []string {
 // the container, a rootless podman keeps its id; root stays root. Variable
 // values are not on the command line: "--env NAME" takes them from the
 // client's environment, which [Container.Command] fills.
+//
+// The workspace's git metadata (see [Bwrap]) is mounted read-only over the
+// workspace; a path a volume option cannot name (one holding ':' or ',')
+// is left out here, and refused by [Container.Command].
 func (c Container) Args(job Job, uid, gid int) []string {
+	return c.args(job, uid, gid, gitReadOnly(job.Workspace))
+}
+
+// args is Args with the read-only git paths given.
+func (c Container) args(job Job, uid, gid int, gitPaths []string) []string {
 	args := []string{
 		"run", "--rm", "--name", job.Name,
 		"--network", "none", "--init",
 		"--volume", job.Workspace + ":" + job.Workspace,
+	}
+	for _, p := range gitPaths {
+		if !strings.ContainsAny(p, ":,") {
+			args = append(args, "--volume", p+":"+p+":ro")
+		}
+	}
+	args = append(args,
 		"--workdir", job.Workspace,
 		"--tmpfs", "/tmp",
 		"--label", "dev.salve.exec=1",
-	}
+	)
 	if uid != 0 {
 		if c.Engine == IsolationPodman {
 			args = append(args, "--userns", "keep-id")
@@ -115,13 +131,19 @@ func (c Container) Command(job Job) (Cmd, error) {
 	if job.Name == "" {
 		job.Name = ContainerName()
 	}
+	gitPaths := gitReadOnly(job.Workspace)
+	for _, p := range gitPaths {
+		if strings.ContainsAny(p, ":,") {
+			return Cmd{}, fmt.Errorf("git metadata %q cannot be mounted read-only: its path holds ':' or ','", p)
+		}
+	}
 	env := append(clientEnv(), ContainerEnv(job.Env)...)
 	for _, c := range containerCaches(job) {
 		if c.Env != "" {
 			env = append(env, c.Env+"="+c.Dst)
 		}
 	}
-	return baseCmd(job, c.path(), c.Args(job, os.Getuid(), os.Getgid()), env), nil
+	return baseCmd(job, c.path(), c.args(job, os.Getuid(), os.Getgid(), gitPaths), env), nil
 }
 
 // containerCacheRoot is where, in a container, the user's caches that have

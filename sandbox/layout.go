@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/gitguard"
 )
 
 // systemDirs are the directories a build sees read-only: the programs and
@@ -237,4 +239,20 @@ func dropNested(paths []string) []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// gitReadOnly returns the paths a sandbox mounts read-only over its
+// writable workspace ws: every .git entry of the workspace's tree that is
+// not a link (the repository's own, a linked worktree's or submodule's
+// .git file, nested repositories), and the git directories they lead to
+// inside ws. Git directories outside ws are not in the sandbox at all. A
+// tree too large to search yields ws/.git and its git directories only; a
+// workspace that is not absolute, nothing.
+func gitReadOnly(ws string) []string {
+	ws = cleanAbs(ws)
+	if ws == "" || ws == "/" {
+		return nil
+	}
+	paths, _ := gitguard.ReadOnlyPaths(ws, 0)
+	return paths
 }
