@@ -31,9 +31,11 @@ func bwrapUsable() bool {
 // file runs the hooks, outside the sandbox.
 // With asDir, the build replaces .git by that git directory itself.
 func attackScript(marker string, asDir bool) string {
-	swap := `printf 'gitdir: %s\n' "$top/evil/.git" > "$top/.git"`
+	// Inside a sandbox the swap fails (.git is read-only there): quietly,
+	// so that the build's log stays a build log.
+	swap := `{ printf 'gitdir: %s\n' "$top/evil/.git" > "$top/.git"; } 2>/dev/null`
 	if asDir {
-		swap = `[ -d "$top/.git" ] || { rm -f "$top/.git"; cp -R "$top/evil/.git" "$top/.git"; }`
+		swap = `[ -d "$top/.git" ] || { rm -f "$top/.git" && cp -R "$top/evil/.git" "$top/.git"; } 2>/dev/null`
 	}
 	return fmt.Sprintf(`#!/bin/sh
 top=$(pwd)
@@ -97,7 +99,9 @@ func TestGitEscapeThroughWorktree(t *testing.T) {
 			if res == nil || res.Outcome != heal.OutcomeGreen || len(res.Commits) != 1 {
 				t.Fatalf("want green with 1 commit on the user's branch, got %+v\nstderr: %s", res, out)
 			}
-			if !strings.Contains(strings.Join(res.Warnings, "\n"), ".git") {
+			// Without a sandbox the build rewrote .git and the run says
+			// so; in one, .git is read-only and the rewrite failed.
+			if iso == "none" && !strings.Contains(strings.Join(res.Warnings, "\n"), ".git") {
 				t.Errorf("no warning about the rewritten .git: %q", res.Warnings)
 			}
 			// Only salve's own worktree of the repository remains, for the

@@ -420,6 +420,11 @@ func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (co
 		in.ProjectType = &pt
 	}
 	out, err := r.o.Executor.Run(ctx, in)
+	for _, w := range out.EnvironmentMetadata.Warnings {
+		// What the executor put back around the build (a rewritten
+		// .git): the user should know the build tried.
+		r.warnOnce(w)
+	}
 	if err == nil {
 		r.res.Builds = append(r.res.Builds, Build{Stage: stage, Iteration: iter, Command: command, ExitCode: out.ExitCode,
 			Seconds: out.ExecutionTimeSeconds, Log: out.EnvironmentMetadata.LogPath, LogBytes: out.EnvironmentMetadata.LogBytes})

@@ -76,7 +76,7 @@ input.`,
 	f.StringVar(&opts.RunID, "run-id", "", "the run id (default: a new UUID)")
 	f.StringVar(&opts.Image, "image", "", "container image for the docker and podman backends (default: one per project type)")
 	f.StringArrayVar(&opts.ImageFor, "image-for", nil, "container image for one project type, as TYPE=IMAGE (repeatable)")
-	f.IntVar(&opts.MaxLog, "max-log", 0, "bytes of log kept in memory and in build_log (default 1 MiB; the file keeps all)")
+	f.IntVar(&opts.MaxLog, "max-log", 0, "bytes of log kept in memory and in build_log (default 1 MiB; build.log on disk keeps up to 64 MiB, head and tail)")
 	f.StringVar(&opts.Store, "store", "", "the run store file (default: $SALVE_STORE, else the salve state dir)")
 	f.BoolVar(&opts.NoRecord, "no-record", false, "do not record the execution in the run store")
 	return cmd
