@@ -33,8 +33,8 @@ func (l *ledger) all() []contract.AccountingEntry {
 	return out
 }
 
-// llmEntry is the accounting entry of one LLM attempt (spec §8.4). Failed
-// attempts carry zero tokens.
+// llmEntry is the accounting entry of one LLM attempt
+// (docs/contracts/ai-agent-cli.md §8.4). Failed attempts carry zero tokens.
 func llmEntry(t Target, start time.Time, latency time.Duration, resp llm.Response, err error) contract.AccountingEntry {
 	e := contract.AccountingEntry{
 		Type:      contract.AccountingLLM,

@@ -111,8 +111,8 @@ func run(t *testing.T, o Options) contract.AIAgentResult {
 	return res
 }
 
-// checkInvariants asserts the guarantees every result must meet (seed 003,
-// §2, §6, §9).
+// checkInvariants asserts the guarantees every result must meet
+// (docs/contracts/ai-agent.md §2, §6, §9).
 func checkInvariants(t *testing.T, o Options, res contract.AIAgentResult) {
 	t.Helper()
 	if res.Success && res.FinalReport == nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/salve-dev/salve/tools"
 )
 
-// Internal tool names (spec §11).
+// Internal tool names (docs/contracts/ai-agent-cli.md §11).
 const (
 	ToolFinalReport    = "agent__final_report"
 	ToolFinalReportXML = "agent__final_report_xml"
@@ -36,7 +36,7 @@ type reportInput struct {
 }
 
 // reportFromArgs reads the agent__final_report arguments, with the aliases
-// format and content (spec §11).
+// format and content (docs/contracts/ai-agent-cli.md §11).
 func reportFromArgs(args json.RawMessage) (reportInput, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(args, &raw); err != nil {
@@ -73,8 +73,9 @@ func jsonString(v json.RawMessage) string {
 }
 
 // buildReport turns a model-provided report into the final report of the
-// session (seed 003, §5): status success, the session's format, the content
-// field of that format, validated. Errors wrap errReport.
+// session (docs/contracts/ai-agent.md §5): status success, the session's
+// format, the content field of that format, validated. Errors wrap
+// errReport.
 func (s *session) buildReport(in reportInput) (*contract.FinalReport, error) {
 	format := s.opts.Format
 	if in.Format != "" {
@@ -229,7 +230,8 @@ func slackMessages(msgs json.RawMessage, content *string) ([]json.RawMessage, er
 	return list, nil
 }
 
-// reportFromXML reads a FINAL tag's payload by format (spec §12, layer 2).
+// reportFromXML reads a FINAL tag's payload by format
+// (docs/contracts/ai-agent-cli.md §12, layer 2).
 func reportFromXML(format string, tag xmlTag) reportInput {
 	in := reportInput{Format: tag.Attrs["format"]}
 	payload := tag.Payload
@@ -271,7 +273,8 @@ func unwrapJSONPayload(payload string) json.RawMessage {
 	return cj
 }
 
-// syntheticReport is the failure report of spec §8.2.
+// syntheticReport is the failure report of
+// docs/contracts/ai-agent-cli.md §8.2.
 func (s *session) syntheticReport(reason string) *contract.FinalReport {
 	content := fmt.Sprintf("Session completed without a final report after %d %s.", s.turnsDone, plural(s.turnsDone, "turn", "turns"))
 	md := map[string]any{
@@ -300,7 +303,8 @@ func plural(n int, one, many string) string {
 }
 
 // finalReportSchema is the input schema of the native agent__final_report
-// tool for the session's format; report_format is a const (seed 003, §5).
+// tool for the session's format; report_format is a const
+// (docs/contracts/ai-agent.md §5).
 func finalReportSchema(format string, schema json.RawMessage) json.RawMessage {
 	props := map[string]any{
 		"report_format": map[string]any{"type": "string", "const": format, "description": "The output format; always " + format + "."},

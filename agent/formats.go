@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Output formats (spec §5), by canonical name.
+// Output formats (docs/contracts/ai-agent-cli.md §5), by canonical name.
 const (
 	FormatMarkdown        = "markdown"
 	FormatMarkdownMermaid = "markdown+mermaid"

@@ -11,7 +11,8 @@ import (
 	"github.com/salve-dev/salve/tools"
 )
 
-// internalTools are the engine's own tools (spec §11).
+// internalTools are the engine's own tools
+// (docs/contracts/ai-agent-cli.md §11).
 func internalTools(format string, schema json.RawMessage) []*toolSpec {
 	mk := func(name, desc, sch string) *toolSpec {
 		spec := &toolSpec{Tool: tools.Tool{Name: name, Server: "agent", Kind: tools.KindInternal, Description: desc, InputSchema: json.RawMessage(sch)}, internal: true}

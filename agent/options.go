@@ -1,6 +1,6 @@
-// Package agent is the ai-agent session engine (seed 003): the turn loop,
-// retries and round-robin cycling over the provider targets, tool
-// orchestration with its budgets, the final report, the three tool
+// Package agent is the ai-agent session engine (docs/contracts/ai-agent.md):
+// the turn loop, retries and round-robin cycling over the provider targets,
+// tool orchestration with its budgets, the final report, the three tool
 // transports (native, xml-final, xml), accounting and the conversation.
 //
 // The engine depends only on the llm.Provider and tools.Provider interfaces.
@@ -21,14 +21,15 @@ import (
 	"github.com/salve-dev/salve/tools"
 )
 
-// Transports (seed 003, §11; spec §12).
+// Transports (docs/contracts/ai-agent.md §11;
+// docs/contracts/ai-agent-cli.md §12).
 const (
 	TransportNative   = "native"
 	TransportXML      = "xml"
 	TransportXMLFinal = "xml-final"
 )
 
-// Defaults are the run-time defaults of spec §3.
+// Defaults are the run-time defaults of docs/contracts/ai-agent-cli.md §3.
 const (
 	DefaultMaxTurns             = 10
 	DefaultMaxRetries           = 3
@@ -40,7 +41,7 @@ const (
 )
 
 // Params are the sampling and reasoning parameters of a request. Nil
-// pointers are not sent (spec §3, UNSET).
+// pointers are not sent (docs/contracts/ai-agent-cli.md §3, UNSET).
 type Params struct {
 	Temperature     *float64
 	TopP            *float64
@@ -74,7 +75,7 @@ type Target struct {
 }
 
 // Trace holds the multi-agent tracing ids copied into every accounting
-// entry (seed 003, §4).
+// entry (docs/contracts/ai-agent.md §4).
 type Trace struct {
 	AgentID     string
 	CallPath    string
@@ -83,10 +84,11 @@ type Trace struct {
 	OriginTxnID string
 }
 
-// Queuer bounds the concurrency of tools bound to a queue (seed 003, §1,
-// "MCP Tool Queues"). Acquire blocks until a slot of the named queue is free
-// and returns the function that frees it, the time waited and the queue
-// depth seen on arrival. A nil Queuer means no queues.
+// Queuer bounds the concurrency of tools bound to a queue
+// (docs/contracts/ai-agent.md §1, "MCP Tool Queues"). Acquire blocks until a
+// slot of the named queue is free and returns the function that frees it,
+// the time waited and the queue depth seen on arrival. A nil Queuer means no
+// queues.
 type Queuer interface {
 	Acquire(ctx context.Context, queue string) (release func(), waited time.Duration, depth int, err error)
 }
@@ -100,8 +102,9 @@ type GuardTurn struct {
 	Final    bool
 }
 
-// ContextGuard enforces the context window contract (seed 003, §2). The
-// engine calls it at the two trigger points; a nil guard never fires.
+// ContextGuard enforces the context window contract
+// (docs/contracts/ai-agent.md §2). The engine calls it at the two trigger
+// points; a nil guard never fires.
 type ContextGuard interface {
 	// TurnPreflight runs before each LLM attempt. On a turn that is not
 	// final, true forces the final turn: the engine restricts the tools to
@@ -120,7 +123,7 @@ type ContextGuard interface {
 }
 
 // Options configures one session. The zero value of each limit takes the
-// default of spec §3.
+// default of docs/contracts/ai-agent-cli.md §3.
 type Options struct {
 	SystemPrompt string
 	UserPrompt   string

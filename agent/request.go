@@ -9,8 +9,8 @@ import (
 	"github.com/salve-dev/salve/llm"
 )
 
-// RetryNotice is the ephemeral message of seed 003, §2 for a response with
-// no content, no tool calls and no reasoning.
+// RetryNotice is the ephemeral message of docs/contracts/ai-agent.md §2 for
+// a response with no content, no tool calls and no reasoning.
 const RetryNotice = "System notice: plain text responses without tool calls are ignored. Use final_report to provide your answer."
 
 // turnPlan is what one turn offers, fixed for all its attempts (unless the

@@ -10,9 +10,10 @@ import (
 	"github.com/salve-dev/salve/llm"
 )
 
-// handleResponse applies a successful response to the session (seed 003,
-// §2, §5, §6, §11). It returns outcomeRetry with an ephemeral notice when
-// the response is ignored: nothing is then added to the conversation.
+// handleResponse applies a successful response to the session
+// (docs/contracts/ai-agent.md §2, §5, §6, §11). It returns outcomeRetry with
+// an ephemeral notice when the response is ignored: nothing is then added to
+// the conversation.
 func (s *session) handleResponse(ctx context.Context, p turnPlan, t Target, resp llm.Response) (outcome, string) {
 	var native []llm.ToolCall
 	if s.opts.Transport != TransportXML {

@@ -6,7 +6,8 @@ import (
 	"github.com/salve-dev/salve/llm"
 )
 
-// Backoff bounds for rate limits without Retry-After (seed 003, §3).
+// Backoff bounds for rate limits without Retry-After
+// (docs/contracts/ai-agent.md §3).
 const (
 	BackoffMin = time.Second
 	BackoffMax = 60 * time.Second
@@ -22,15 +23,15 @@ func backoff(n int) time.Duration {
 	return min(d, BackoffMax)
 }
 
-// targetIndex is the round-robin rule of seed 003, §3: attempt n (from 1)
-// uses targets[(n-1) % k].
+// targetIndex is the round-robin rule of docs/contracts/ai-agent.md §3:
+// attempt n (from 1) uses targets[(n-1) % k].
 func targetIndex(attempt, k int) int {
 	return (attempt - 1) % k
 }
 
 // rateCycle tracks rate limits within one cycle over the targets, so that
 // the engine waits the maximum backoff when every target was rate-limited
-// (seed 003, §3).
+// (docs/contracts/ai-agent.md §3).
 type rateCycle struct {
 	k       int
 	limited map[int]time.Duration

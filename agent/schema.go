@@ -83,12 +83,14 @@ func (s *Schema) Validate(doc json.RawMessage) error {
 	return s.v.Validate(v)
 }
 
-// maxJSONRepairPasses bounds the content_json repair loop (spec §11).
+// maxJSONRepairPasses bounds the content_json repair loop
+// (docs/contracts/ai-agent-cli.md §11).
 const maxJSONRepairPasses = 4
 
 // validateWithRepair validates v against s; when it fails, it re-parses a
 // stringified JSON value at a failing location and tries again, at most
-// maxJSONRepairPasses times (seed 003, §1). It returns the accepted value.
+// maxJSONRepairPasses times (docs/contracts/ai-agent.md §1). It returns the
+// accepted value.
 func validateWithRepair(s *Schema, v any) (any, []string, error) {
 	var steps []string
 	for pass := 0; ; pass++ {

@@ -106,7 +106,7 @@ func New(opts Options) (*Session, error) {
 func (x *Session) Nonce() string { return x.s.nonce }
 
 // Run runs the session to its end and returns its result. It never panics:
-// an internal error becomes a failed result (seed 003, §2).
+// an internal error becomes a failed result (docs/contracts/ai-agent.md §2).
 func (x *Session) Run(ctx context.Context) (res contract.AIAgentResult) {
 	s := x.s
 	defer func() {
@@ -132,8 +132,9 @@ func Run(ctx context.Context, opts Options) contract.AIAgentResult {
 	return x.Run(ctx)
 }
 
-// run is the turn loop (seed 003, §1): at most MaxTurns turns; retries
-// inside a turn do not count; the final turn offers only the final report.
+// run is the turn loop (docs/contracts/ai-agent.md §1): at most MaxTurns
+// turns; retries inside a turn do not count; the final turn offers only the
+// final report.
 func (s *session) run(ctx context.Context) {
 	s.conv = make([]contract.Message, 0, len(s.opts.History)+2)
 	s.conv = append(s.conv, contract.Message{Role: contract.RoleSystem, Content: s.systemPrompt()})
@@ -193,7 +194,8 @@ func (s *session) result() contract.AIAgentResult {
 }
 
 // systemPrompt is the system message: the prompt, plus the final-report
-// instruction in the native transport only (spec §12).
+// instruction in the native transport only
+// (docs/contracts/ai-agent-cli.md §12).
 func (s *session) systemPrompt() string {
 	if s.opts.Transport != TransportNative {
 		return s.opts.SystemPrompt

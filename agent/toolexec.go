@@ -53,11 +53,12 @@ func offeredSet(p turnPlan) map[string]*toolSpec {
 	return m
 }
 
-// prepare checks the calls of a response in order (spec §11): the name is
-// offered, the arguments parse (with repair) and match the input schema,
-// the maxToolCallsPerTurn budget (each call inside a batch counting) is not
-// exceeded, and no context overflow has happened. Calls that fail a check
-// get their failure message and do not run.
+// prepare checks the calls of a response in order
+// (docs/contracts/ai-agent-cli.md §11): the name is offered, the arguments
+// parse (with repair) and match the input schema, the maxToolCallsPerTurn
+// budget (each call inside a batch counting) is not exceeded, and no context
+// overflow has happened. Calls that fail a check get their failure message
+// and do not run.
 func (s *session) prepare(p turnPlan, calls []*pendingCall) {
 	offered := offeredSet(p)
 	count := 0
@@ -147,7 +148,8 @@ type toolRun struct {
 var errToolTimeout = errors.New("timeout")
 
 // runTool executes one call with the queue, toolTimeout, accounting,
-// truncation and the guard's tool_preflight (seed 003, §1, §2, §4).
+// truncation and the guard's tool_preflight (docs/contracts/ai-agent.md §1,
+// §2, §4).
 func (s *session) runTool(ctx context.Context, spec *toolSpec, args json.RawMessage, source string, inBatch bool) toolRun {
 	te := toolEntry{server: spec.Server, command: spec.Name, source: source, args: string(args)}
 	if spec.internal {

@@ -22,9 +22,9 @@ const (
 	outcomeRetry
 )
 
-// runTurn runs the attempts of one turn (seed 003, §3): at most MaxRetries
-// attempts, attempt n on targets[(n-1) % k]; fatal errors end the session;
-// rate limits wait; other errors cycle at once.
+// runTurn runs the attempts of one turn (docs/contracts/ai-agent.md §3): at
+// most MaxRetries attempts, attempt n on targets[(n-1) % k]; fatal errors
+// end the session; rate limits wait; other errors cycle at once.
 func (s *session) runTurn(ctx context.Context, turn int, final bool) {
 	p := s.plan(turn, final)
 	k := len(s.opts.Targets)

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// XML slot names (spec §12).
+// XML slot names (docs/contracts/ai-agent-cli.md §12).
 const (
 	SlotFinal    = "FINAL"
 	SlotProgress = "PROGRESS"
@@ -26,7 +26,8 @@ func newNonce() string {
 }
 
 // slotsForTurn lists the numbered slots of turn t (from 1) with m slots per
-// turn: (t−1)·m+1 … t·m, zero-padded to 4 digits (spec §12).
+// turn: (t−1)·m+1 … t·m, zero-padded to 4 digits
+// (docs/contracts/ai-agent-cli.md §12).
 func slotsForTurn(t, m int) []string {
 	out := make([]string, 0, m)
 	for s := (t-1)*m + 1; s <= t*m; s++ {
@@ -46,7 +47,8 @@ type xmlTag struct {
 }
 
 // findTags returns every tag of this nonce in text, in order, found by
-// substring search only (seed 003, §11). Tags of other nonces are ignored.
+// substring search only (docs/contracts/ai-agent.md §11). Tags of other
+// nonces are ignored.
 func findTags(text, nonce string) []xmlTag {
 	open := tagPrefix + nonce + "-"
 	var tags []xmlTag
@@ -101,9 +103,9 @@ func parseAttrs(s string) map[string]string {
 	}
 }
 
-// finalComplete decides an unclosed FINAL tag by stop reason (seed 003, §11):
-// accept on a normal stop, retry on truncation, accept with a warning
-// otherwise.
+// finalComplete decides an unclosed FINAL tag by stop reason
+// (docs/contracts/ai-agent.md §11): accept on a normal stop, retry on
+// truncation, accept with a warning otherwise.
 func finalComplete(stopReason string) (accept, warn bool) {
 	switch strings.ToLower(stopReason) {
 	case "stop", "end_turn", "end", "eos":
@@ -129,7 +131,8 @@ type xmlNextInput struct {
 	Progress bool
 }
 
-// renderXMLNext builds the ephemeral per-turn instructions (spec §12).
+// renderXMLNext builds the ephemeral per-turn instructions
+// (docs/contracts/ai-agent-cli.md §12).
 func renderXMLNext(in xmlNextInput) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "System notice: turn %d of %d. Session nonce: %s.\n", in.Turn, in.MaxTurns, in.Nonce)
@@ -191,7 +194,8 @@ func oneLine(s string) string {
 
 // streamFilter buffers streamed text once an opening fragment of a tag of
 // this nonce appears, and emits a tag's payload only when its closing tag
-// arrives (seed 003, §11, "Streaming"). Text outside tags is dropped.
+// arrives (docs/contracts/ai-agent.md §11, "Streaming"). Text outside tags
+// is dropped.
 type streamFilter struct {
 	nonce   string
 	pending string

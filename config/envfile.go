@@ -2,10 +2,11 @@ package config
 
 import "strings"
 
-// ParseEnvFile reads a .ai-agent.env file (spec §9.2): one KEY=VALUE per
-// line; blank lines, # lines and lines without = are skipped; "export " is
-// allowed; key and value are trimmed and one pair of matching quotes around
-// the value is removed. There are no escapes and no interpolation.
+// ParseEnvFile reads a .ai-agent.env file
+// (docs/contracts/ai-agent-cli.md §9.2): one KEY=VALUE per line; blank
+// lines, # lines and lines without = are skipped; "export " is allowed; key
+// and value are trimmed and one pair of matching quotes around the value is
+// removed. There are no escapes and no interpolation.
 func ParseEnvFile(text string) map[string]string {
 	out := map[string]string{}
 	for _, line := range strings.Split(text, "\n") {

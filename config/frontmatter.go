@@ -11,7 +11,8 @@ import (
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
-// Frontmatter is the parsed YAML header of an .ai file or prompt (spec §10).
+// Frontmatter is the parsed YAML header of an .ai file or prompt
+// (docs/contracts/ai-agent-cli.md §10).
 type Frontmatter struct {
 	Description string
 	Usage       string
@@ -19,8 +20,8 @@ type Frontmatter struct {
 	Models      []string
 	Tools       []string
 	Agents      []string
-	// Settings holds the option keys of spec §3 that the header set,
-	// already validated, for Sources.Frontmatter.
+	// Settings holds the option keys of docs/contracts/ai-agent-cli.md §3
+	// that the header set, already validated, for Sources.Frontmatter.
 	Settings map[string]any
 	// Output is the output spec, when set.
 	Output *IOSpec
@@ -66,7 +67,8 @@ func SplitFrontmatter(text string) (header, body string, ok bool) {
 	}
 }
 
-// frontmatterKeys is the key table of spec §10: what each key is.
+// frontmatterKeys is the key table of docs/contracts/ai-agent-cli.md §10:
+// what each key is.
 var frontmatterKeys = map[string]string{
 	"description": "string", "usage": "string", "toolName": "string",
 	"models": "list", "tools": "list", "agents": "list",
@@ -80,8 +82,9 @@ var frontmatterKeys = map[string]string{
 	"load": "runtime", "stream": "runtime", "targets": "runtime",
 }
 
-// ParseFrontmatter validates a YAML header (spec §10). baseDir resolves
-// schemaRef paths. Every error wraps ErrConfig and names the key.
+// ParseFrontmatter validates a YAML header
+// (docs/contracts/ai-agent-cli.md §10). baseDir resolves schemaRef paths.
+// Every error wraps ErrConfig and names the key.
 func ParseFrontmatter(header, baseDir string) (*Frontmatter, error) {
 	var raw map[string]any
 	if err := safeYAML([]byte(header), &raw); err != nil {

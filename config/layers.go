@@ -15,7 +15,8 @@ import (
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
-// Layer origins, highest priority first (spec §9.1).
+// Layer origins, highest priority first
+// (docs/contracts/ai-agent-cli.md §9.1).
 const (
 	OriginConfig = "--config"
 	OriginCwd    = "cwd"
@@ -60,7 +61,8 @@ type Locations struct {
 }
 
 // MissingVariableError is an unresolved ${NAME} in a part of the merged
-// configuration that the run uses (spec §9.2). It wraps ErrConfig.
+// configuration that the run uses (docs/contracts/ai-agent-cli.md §9.2). It
+// wraps ErrConfig.
 type MissingVariableError struct {
 	Var    string
 	Entry  string
@@ -185,7 +187,8 @@ func loadLayer(origin, jsonPath, envPath, cwd string, getenv func(string) (strin
 
 var varRE = regexp.MustCompile(`\$\{([^}]*)\}`)
 
-// expander performs the ${VAR} expansion of one layer (spec §9.2).
+// expander performs the ${VAR} expansion of one layer
+// (docs/contracts/ai-agent-cli.md §9.2).
 type expander struct {
 	origin, path string
 	env          map[string]string

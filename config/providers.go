@@ -6,13 +6,13 @@ import (
 	"strings"
 )
 
-// Provider types (spec §9.4).
+// Provider types (docs/contracts/ai-agent-cli.md §9.4).
 var providerTypes = map[string]bool{
 	"openai": true, "openai-compatible": true, "anthropic": true, "google": true,
 	"ollama": true, "openrouter": true, "test-llm": true,
 }
 
-// Provider is one providers.NAME entry (spec §9.4).
+// Provider is one providers.NAME entry (docs/contracts/ai-agent-cli.md §9.4).
 type Provider struct {
 	Type       string            `json:"type"`
 	BaseURL    string            `json:"baseUrl"`
@@ -112,12 +112,12 @@ func (m Model) ParsedOverrides() (map[string]ModelOverride, error) {
 }
 
 // ProviderEntry resolves providers.NAME: checks its variables, decodes it
-// and settles its type (spec §9.4). A configured entry always wins; with
-// none, the well-known providers openai, anthropic, openrouter and ollama
-// come from the environment (OPENAI_API_KEY and OPENAI_BASE_URL,
-// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL, OPENROUTER_API_KEY, OLLAMA_HOST;
-// the layers' env files count). A missing entry or an unknown type is an
-// error wrapping ErrConfig.
+// and settles its type (docs/contracts/ai-agent-cli.md §9.4). A configured
+// entry always wins; with none, the well-known providers openai, anthropic,
+// openrouter and ollama come from the environment (OPENAI_API_KEY and
+// OPENAI_BASE_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL,
+// OPENROUTER_API_KEY, OLLAMA_HOST; the layers' env files count). A missing
+// entry or an unknown type is an error wrapping ErrConfig.
 func (c *Config) ProviderEntry(name string) (Provider, error) {
 	var p Provider
 	if !c.Has("providers", name) {
@@ -168,7 +168,8 @@ func checkWindow(entry string, window, buffer *int) error {
 	return nil
 }
 
-// SplitModel splits "provider/model" at the first "/" (spec §4).
+// SplitModel splits "provider/model" at the first "/"
+// (docs/contracts/ai-agent-cli.md §4).
 func SplitModel(s string) (provider, model string, err error) {
 	provider, model, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok || provider == "" || model == "" {

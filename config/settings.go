@@ -21,7 +21,8 @@ const (
 	kindEnum
 )
 
-// settingSpec is one row of the option table (spec §3, §4).
+// settingSpec is one row of the option table
+// (docs/contracts/ai-agent-cli.md §3, §4).
 type settingSpec struct {
 	kind     kind
 	min, max float64
@@ -30,7 +31,8 @@ type settingSpec struct {
 
 var reasoningLevels = []string{"none", "minimal", "low", "medium", "high"}
 
-// settingTable lists every option that follows the precedence of spec §4.
+// settingTable lists every option that follows the precedence of
+// docs/contracts/ai-agent-cli.md §4.
 var settingTable = map[string]settingSpec{
 	"maxTurns":             {kind: kindInt, min: 1, max: math.MaxInt32},
 	"maxRetries":           {kind: kindInt, min: 0, max: math.MaxInt32},
@@ -165,8 +167,9 @@ func number(v any) (float64, error) {
 	return 0, fmt.Errorf("not a number")
 }
 
-// Sources are the places an option may be set, in precedence order (spec
-// §4): --override, the CLI flag, the frontmatter, the config's defaults.
+// Sources are the places an option may be set, in precedence order
+// (docs/contracts/ai-agent-cli.md §4): --override, the CLI flag, the
+// frontmatter, the config's defaults.
 type Sources struct {
 	Override    map[string]string
 	CLI         map[string]string
@@ -198,8 +201,9 @@ func (s Sources) Resolve(key string) (Value, bool, error) {
 	return Value{}, false, nil
 }
 
-// OverrideKeys are the keys --override accepts (spec §4), beyond the option
-// table: the lists and two accepted-and-ignored keys.
+// OverrideKeys are the keys --override accepts
+// (docs/contracts/ai-agent-cli.md §4), beyond the option table: the lists
+// and two accepted-and-ignored keys.
 var OverrideKeys = map[string]bool{"models": true, "tools": true, "agents": true, "mcpInitConcurrency": true, "interleaved": true}
 
 // ParseOverride splits one --override K=V; unknown keys and a missing "="

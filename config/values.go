@@ -1,5 +1,6 @@
-// Package config loads the ai-agent configuration (seed 003, §7; spec §4,
-// §9, §10): the six layers of .ai-agent.json with their .ai-agent.env files,
+// Package config loads the ai-agent configuration
+// (docs/contracts/ai-agent.md §7; docs/contracts/ai-agent-cli.md §4, §9,
+// §10): the six layers of .ai-agent.json with their .ai-agent.env files,
 // deep merge, ${VAR} expansion with protected placeholders, .ai frontmatter,
 // and the precedence of every session option.
 package config
@@ -17,8 +18,9 @@ import (
 // (exit 4 in the CLI). Errors of this package wrap it.
 var ErrConfig = errors.New("configuration error")
 
-// IsUnset reports whether s is one of the UNSET spellings of spec §3:
-// none, off, unset, default or null, in any case.
+// IsUnset reports whether s is one of the UNSET spellings of
+// docs/contracts/ai-agent-cli.md §3: none, off, unset, default or null, in
+// any case.
 func IsUnset(s string) bool {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "none", "off", "unset", "default", "null":
@@ -27,7 +29,7 @@ func IsUnset(s string) bool {
 	return false
 }
 
-// durationUnits are the DURATION units of spec §3.
+// durationUnits are the DURATION units of docs/contracts/ai-agent-cli.md §3.
 var durationUnits = []struct {
 	suffix string
 	unit   time.Duration
@@ -42,8 +44,9 @@ var durationUnits = []struct {
 	{"y", 365 * 24 * time.Hour},
 }
 
-// ParseDuration parses a DURATION (spec §3): a non-negative integer of
-// milliseconds, or a decimal with a unit ms|s|m|h|d|w|mo|y ("90s", "1.5m").
+// ParseDuration parses a DURATION (docs/contracts/ai-agent-cli.md §3): a
+// non-negative integer of milliseconds, or a decimal with a unit
+// ms|s|m|h|d|w|mo|y ("90s", "1.5m").
 func ParseDuration(s string) (time.Duration, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	if t == "" {

@@ -23,9 +23,10 @@ output: { format: json, schema: { type: object, required: [summary], properties:
 You are terse. Answer in ${FORMAT} within ${MAX_TURNS} turns.
 `
 
-// §7 (spec §10) .ai files: frontmatter sets models, tools, limits and the
-// output schema; the body is the system prompt with its variables; the file
-// runs as <system>, with --agent, and as an executable.
+// §7 (docs/contracts/ai-agent-cli.md §10) .ai files: frontmatter sets
+// models, tools, limits and the output schema; the body is the system prompt
+// with its variables; the file runs as <system>, with --agent, and as an
+// executable.
 func TestSection7_AgentFiles(t *testing.T) {
 	h := newHarness(t)
 	h.scenario(`[{"id":"af","systemPromptMustInclude":["You are terse. Answer in json within 3 turns."],"turns":[
@@ -55,7 +56,7 @@ func TestSection7_AgentFiles(t *testing.T) {
 	}
 }
 
-// §7 (spec §1) prompts from stdin and from @FILE.
+// §7 (docs/contracts/ai-agent-cli.md §1) prompts from stdin and from @FILE.
 func TestSection7_PromptSources(t *testing.T) {
 	h := newHarness(t)
 	h.scenario(`[{"id":"p","systemPromptMustInclude":["system from file"],"turns":[{"turn":1,"response":{"kind":"final-report","reportContent":"ok"}}]}]`)
@@ -67,9 +68,9 @@ func TestSection7_PromptSources(t *testing.T) {
 	h.run("--models", "test/p", "@missing.txt", "u").mustExit(t, 4)
 }
 
-// §4/§7 sub-agents (spec §10): agent__NAME runs an isolated child session
-// with its own tracing ids; its report is the tool result, and its
-// accounting carries the parent's txnId as parentTxnId.
+// §4/§7 sub-agents (docs/contracts/ai-agent-cli.md §10): agent__NAME runs an
+// isolated child session with its own tracing ids; its report is the tool
+// result, and its accounting carries the parent's txnId as parentTxnId.
 func TestSection4_SubAgentTracing(t *testing.T) {
 	h := newHarness(t)
 	h.write("agents/helper.ai", "---\ndescription: Helps\nmodels: test/child\n---\nYou are the helper.\n")

@@ -1,9 +1,10 @@
 // Package conformance drives the built ai-agent binary over the process
-// boundary and checks the guarantees of the AI Agent Contract (seed 003),
-// one test per guarantee, named after the contract's sections. Each run
-// gets temporary config layers, a test-llm scenario file or a local LLM
-// server speaking a real wire format (llm/llmtest), and a local HTTP server
-// behind the REST tools.
+// boundary and checks the guarantees of the AI Agent Contract
+// (docs/contracts/ai-agent.md), one test per guarantee, named after the
+// contract's sections: a bare "§N" in this package is a section of that
+// page. Each run gets temporary config layers, a test-llm scenario file or
+// a local LLM server speaking a real wire format (llm/llmtest), and a local
+// HTTP server behind the REST tools.
 package conformance
 
 import (

@@ -73,8 +73,9 @@ func TestSection2_ExitCodes(t *testing.T) {
 			if tc.code >= 3 && o.stdout != "" {
 				t.Fatalf("stdout on a start-up error: %q", o.stdout)
 			}
-			// Spec §8: the document is written on every exit after the
-			// flags are parsed, so a flag error has none.
+			// docs/contracts/ai-agent-cli.md §8: the document is written on
+			// every exit after the flags are parsed, so a flag error has
+			// none.
 			if tc.code >= 3 && tc.name != "unknown flag" {
 				if o.res.Success || o.res.Error == "" || o.res.Conversation == nil || o.res.Accounting == nil {
 					t.Fatalf("start-up result = %s", o.raw)

@@ -2,7 +2,8 @@ package contract
 
 import "encoding/json"
 
-// ApiVersion is the protocol version of an [ActionRequest] (seed 002, §5).
+// ApiVersion is the protocol version of an [ActionRequest]
+// (docs/contracts/git-agent.md §5).
 type ApiVersion string
 
 // APIVersionV1 is the only defined version. Decoders also accept "v1".
@@ -11,8 +12,8 @@ const APIVersionV1 ApiVersion = "V1"
 // ToolGitAgent is the value of ActionRequest.Tool for the git agent.
 const ToolGitAgent = "git_agent"
 
-// The git agent's actions (seed 002, §1.2), and salve's documented v1
-// extensions after them.
+// The git agent's actions (docs/contracts/git-agent.md §1.2), and salve's
+// documented v1 extensions after them.
 const (
 	ActionGitStatus = "git_status"
 	ActionGitDiff   = "git_diff"
@@ -30,7 +31,7 @@ const (
 	ActionGitRevParse = "git_rev_parse"
 )
 
-// Response statuses and codes (seed 002, §3.1).
+// Response statuses and codes (docs/contracts/git-agent.md §3.1).
 const (
 	StatusSuccess = "success"
 	StatusError   = "error"
@@ -38,13 +39,14 @@ const (
 	CodeError     = 1
 )
 
-// Output types of [ActionResult] (seed 002, §3.2).
+// Output types of [ActionResult] (docs/contracts/git-agent.md §3.2).
 const (
 	OutputText  = "text"
 	OutputError = "error"
 )
 
-// ActionRequest is what an agent reads on stdin (seed 002, §1.2).
+// ActionRequest is what an agent reads on stdin
+// (docs/contracts/git-agent.md §1.2).
 type ActionRequest struct {
 	// RequestID is a UUID, unique per invocation.
 	RequestID  string      `json:"request_id"`
@@ -58,12 +60,13 @@ type ActionRequest struct {
 	TaskID        *string `json:"task_id"`
 	CorrelationID *string `json:"correlation_id"`
 	// Payload's shape depends on Action: a canonical GitAgentRequestV1 or a
-	// legacy ad-hoc object (seed 002, §2).
+	// legacy ad-hoc object (docs/contracts/git-agent.md §2).
 	Payload json.RawMessage `json:"payload"`
 }
 
-// ActionResponse is what an agent writes on stdout (seed 002, §3.1). Every
-// field is always present; absent options are null.
+// ActionResponse is what an agent writes on stdout
+// (docs/contracts/git-agent.md §3.1). Every field is always present; absent
+// options are null.
 type ActionResponse struct {
 	RequestID     string        `json:"request_id"`
 	APIVersion    *ApiVersion   `json:"api_version"`
@@ -76,7 +79,8 @@ type ActionResponse struct {
 	CorrelationID *string       `json:"correlation_id"`
 }
 
-// ActionResult is the payload of an [ActionResponse] (seed 002, §3.2).
+// ActionResult is the payload of an [ActionResponse]
+// (docs/contracts/git-agent.md §3.2).
 type ActionResult struct {
 	// OutputType is OutputText on success and OutputError on failure.
 	OutputType string `json:"output_type"`
@@ -86,8 +90,9 @@ type ActionResult struct {
 	Metadata map[string]any `json:"metadata"`
 }
 
-// GitAgentCommandV1 is the canonical command model (seed 002, §2): a tagged
-// union on Type. Only the fields of the chosen variant are set.
+// GitAgentCommandV1 is the canonical command model
+// (docs/contracts/git-agent.md §2): a tagged union on Type. Only the fields
+// of the chosen variant are set.
 type GitAgentCommandV1 struct {
 	// Type is the action name, such as "git_log".
 	Type string `json:"type"`
@@ -116,10 +121,12 @@ type GitAgentCommandV1 struct {
 	Ref string `json:"ref,omitempty"`
 }
 
-// GitAgentRequestV1 is the canonical payload of a git agent request (seed 002, §2).
+// GitAgentRequestV1 is the canonical payload of a git agent request
+// (docs/contracts/git-agent.md §2).
 type GitAgentRequestV1 struct {
 	Command GitAgentCommandV1 `json:"command"`
 }
 
-// DefaultGitLogLimit is the git_log limit when none is given (seed 002, §2.1).
+// DefaultGitLogLimit is the git_log limit when none is given
+// (docs/contracts/git-agent.md §2.1).
 const DefaultGitLogLimit = 10

@@ -2,8 +2,9 @@ package contract
 
 import "encoding/json"
 
-// AIAgentResult is the result document of an ai-agent session (seed 003, §2;
-// spec §8.1). Every path of a session returns one.
+// AIAgentResult is the result document of an ai-agent session
+// (docs/contracts/ai-agent.md §2; docs/contracts/ai-agent-cli.md §8.1).
+// Every path of a session returns one.
 type AIAgentResult struct {
 	// Success is true exactly when a model-provided final report was accepted.
 	Success bool `json:"success"`
@@ -17,20 +18,22 @@ type AIAgentResult struct {
 	Accounting []AccountingEntry `json:"accounting"`
 }
 
-// Final report statuses (seed 003, §5). The system sets them, never the model.
+// Final report statuses (docs/contracts/ai-agent.md §5). The system sets
+// them, never the model.
 const (
 	ReportSuccess = "success"
 	ReportFailure = "failure"
 )
 
-// Synthetic failure reasons (spec §8.2).
+// Synthetic failure reasons (docs/contracts/ai-agent-cli.md §8.2).
 const (
 	ReasonMaxTurns          = "max_turns_exhausted"
 	ReasonContextWindow     = "context_window_exceeded"
 	ReasonFinalReportFailed = "final_report_tool_failed"
 )
 
-// FinalReport is a session's report (seed 003, §5; spec §8.2).
+// FinalReport is a session's report (docs/contracts/ai-agent.md §5;
+// docs/contracts/ai-agent-cli.md §8.2).
 type FinalReport struct {
 	// Status is ReportSuccess or ReportFailure, set from the report's source.
 	Status string `json:"status"`
@@ -48,7 +51,7 @@ type FinalReport struct {
 	TS int64 `json:"ts"`
 }
 
-// Message roles (seed 003, §6).
+// Message roles (docs/contracts/ai-agent.md §6).
 const (
 	RoleSystem    = "system"
 	RoleUser      = "user"
@@ -59,7 +62,7 @@ const (
 // NoticeXMLPast marks the user message that carries XML tool results.
 const NoticeXMLPast = "xml-past"
 
-// Message is one conversation entry (spec §8.3).
+// Message is one conversation entry (docs/contracts/ai-agent-cli.md §8.3).
 type Message struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
@@ -96,7 +99,8 @@ type MessageMetadata struct {
 	Timestamp int64      `json:"timestamp"`
 }
 
-// TokenUsage counts the tokens of one LLM request (seed 003, §4).
+// TokenUsage counts the tokens of one LLM request
+// (docs/contracts/ai-agent.md §4).
 type TokenUsage struct {
 	InputTokens           int  `json:"inputTokens"`
 	OutputTokens          int  `json:"outputTokens"`
@@ -106,7 +110,7 @@ type TokenUsage struct {
 	TotalTokens           int  `json:"totalTokens"`
 }
 
-// Accounting entry kinds and statuses (seed 003, §4).
+// Accounting entry kinds and statuses (docs/contracts/ai-agent.md §4).
 const (
 	AccountingLLM  = "llm"
 	AccountingTool = "tool"
@@ -114,10 +118,11 @@ const (
 	AccountingFail = "failed"
 )
 
-// AccountingEntry is one LLM request or tool execution (seed 003, §4; spec
-// §8.4). Type selects which fields are set: Provider, Model, Tokens and
-// StopReason for "llm"; MCPServer, Command, CharactersIn, CharactersOut,
-// Source and Queue for "tool".
+// AccountingEntry is one LLM request or tool execution
+// (docs/contracts/ai-agent.md §4; docs/contracts/ai-agent-cli.md §8.4). Type
+// selects which fields are set: Provider, Model, Tokens and StopReason for
+// "llm"; MCPServer, Command, CharactersIn, CharactersOut, Source and Queue
+// for "tool".
 type AccountingEntry struct {
 	Type   string `json:"type"`
 	Status string `json:"status"`

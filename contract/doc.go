@@ -1,15 +1,18 @@
 // Package contract holds every typed object that crosses a boundary in salve,
-// with the exact JSON field names of the four seed contracts:
+// with the exact JSON field names of the contracts under docs/contracts/:
 //
-//   - seed 000, the tool adapter: [ToolRunRequestV1], [ToolRunResultV1],
-//     [LogEventV1], [PatchRecordV1], [RunRecordV1], and the routing types
-//     [ExecutionRequestV1], [GitWorkspaceRefV1], [ExecutionResultV1];
-//   - seed 001, the execution pipeline: [ExecutorInput], [ExecutorOutput],
-//     [BugReport], [FixRequest], [FixResult];
-//   - seed 002, the git agent: [ActionRequest], [ActionResponse],
-//     [ActionResult], [GitAgentCommandV1], [GitAgentRequestV1];
-//   - seed 003, the agent runtime: [AIAgentResult], [FinalReport], [Message],
-//     [AccountingEntry].
+//   - the tool adapter (docs/contracts/tool-adapter.md): [ToolRunRequestV1],
+//     [ToolRunResultV1], [LogEventV1], [PatchRecordV1], [RunRecordV1], and
+//     the routing types [ExecutionRequestV1], [GitWorkspaceRefV1],
+//     [ExecutionResultV1];
+//   - the heal pipeline (docs/contracts/heal-pipeline.md): [ExecutorInput],
+//     [ExecutorOutput], [BugReport], [FixRequest], [FixResult];
+//   - the git agent (docs/contracts/git-agent.md): [ActionRequest],
+//     [ActionResponse], [ActionResult], [GitAgentCommandV1],
+//     [GitAgentRequestV1];
+//   - the agent runtime (docs/contracts/ai-agent.md and
+//     docs/contracts/ai-agent-cli.md): [AIAgentResult], [FinalReport],
+//     [Message], [AccountingEntry].
 //
 // The package holds data and the small rules that belong to the data (such as
 // [ToolRunResultV1.Success] being derived from the exit code). It has no
@@ -25,6 +28,6 @@
 //
 // # Time
 //
-// Timestamps in the seed objects are strings in RFC 3339 UTC with
+// Timestamps in the contract objects are strings in RFC 3339 UTC with
 // milliseconds; [Timestamp] formats one.
 package contract

@@ -7,10 +7,12 @@ import (
 	"strings"
 )
 
-// DefaultExecutorTimeoutSeconds is the default build timeout (seed 001).
+// DefaultExecutorTimeoutSeconds is the default build timeout
+// (docs/contracts/heal-pipeline.md §Executor).
 const DefaultExecutorTimeoutSeconds = 300
 
-// ExecutorInput is what the Executor is given (seed 001, Executor Contract).
+// ExecutorInput is what the Executor is given
+// (docs/contracts/heal-pipeline.md §Executor).
 type ExecutorInput struct {
 	// WorkspacePath is the absolute path of the workspace on the host.
 	WorkspacePath string `json:"workspace_path"`
@@ -22,7 +24,8 @@ type ExecutorInput struct {
 	TimeoutSeconds int `json:"timeout_seconds"`
 }
 
-// ExecutorOutput is what the Executor reports (seed 001, Executor Contract).
+// ExecutorOutput is what the Executor reports
+// (docs/contracts/heal-pipeline.md §Executor).
 type ExecutorOutput struct {
 	ExitCode int `json:"exit_code"`
 	// BuildLog is the full combined stdout and stderr, in the order written
@@ -65,10 +68,11 @@ type EnvironmentMetadata struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// ErrorType is one of the six bug types of seed 001.
+// ErrorType is one of the six bug types
+// (docs/contracts/heal-pipeline.md §Bug types).
 type ErrorType string
 
-// The six allowed bug types (seed 001, Parser Contract).
+// The six allowed bug types (docs/contracts/heal-pipeline.md §Parser).
 const (
 	ErrSyntax      ErrorType = "SYNTAX"
 	ErrIndentation ErrorType = "INDENTATION"
@@ -91,8 +95,9 @@ func (t ErrorType) Valid() bool {
 	return false
 }
 
-// BugReport is one located error found by the Parser (seed 001, Parser
-// Contract). The fields after ConfidenceScore are salve's additions.
+// BugReport is one located error found by the Parser
+// (docs/contracts/heal-pipeline.md §Parser). The fields after
+// ConfidenceScore are salve's additions.
 type BugReport struct {
 	// FilePath is repo-relative, with forward slashes.
 	FilePath string `json:"file_path"`
@@ -144,8 +149,9 @@ func firstLine(s string) string {
 	return s
 }
 
-// FixRequest is what the Fix Agent is given (seed 001, Fix Agent Contract).
-// Reports of one file are grouped: BugReport is the first, Related the rest.
+// FixRequest is what the Fix Agent is given
+// (docs/contracts/heal-pipeline.md §Fix Agent). Reports of one file are
+// grouped: BugReport is the first, Related the rest.
 type FixRequest struct {
 	BugReport BugReport `json:"bug_report"`
 	// FileSnippet is the source ±3 lines around the error.
@@ -158,7 +164,8 @@ type FixRequest struct {
 	Related []BugReport `json:"related,omitempty"`
 }
 
-// FixResult is what the Fix Agent returns (seed 001, Fix Agent Contract).
+// FixResult is what the Fix Agent returns
+// (docs/contracts/heal-pipeline.md §Fix Agent).
 type FixResult struct {
 	// PatchedContent is the full patched file content.
 	PatchedContent string `json:"patched_content"`

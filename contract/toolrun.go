@@ -3,11 +3,11 @@ package contract
 import "encoding/json"
 
 // ContractVersionAider names the version of the aider integration contract
-// (seed 000) that this package implements.
+// (docs/contracts/tool-adapter.md) that this package implements.
 const ContractVersionAider = "AIDER_CONTRACT_V1"
 
-// Exit codes of [ToolRunResultV1] that the adapter sets itself (seed 000,
-// §3.2). Codes 0 to 255 are the tool's own.
+// Exit codes of [ToolRunResultV1] that the adapter sets itself
+// (docs/contracts/tool-adapter.md §3.2). Codes 0 to 255 are the tool's own.
 const (
 	// ExitTimeout means the process was killed after its timeout.
 	ExitTimeout = -1
@@ -21,10 +21,12 @@ const (
 	ExitRejected = -4
 )
 
-// DefaultToolTimeoutSeconds is the default timeout of a tool run (seed 000, §1.4).
+// DefaultToolTimeoutSeconds is the default timeout of a tool run
+// (docs/contracts/tool-adapter.md §1.4).
 const DefaultToolTimeoutSeconds = 1800
 
-// ToolRunRequestV1 asks the adapter to run one external tool (seed 000, §2).
+// ToolRunRequestV1 asks the adapter to run one external tool
+// (docs/contracts/tool-adapter.md §2).
 type ToolRunRequestV1 struct {
 	// ToolID names the tool profile, such as "aider".
 	ToolID string `json:"tool_id"`
@@ -42,8 +44,9 @@ type ToolRunRequestV1 struct {
 	Context map[string]any `json:"context"`
 }
 
-// ToolRunResultV1 is the outcome of a tool run (seed 000, §3). The adapter
-// always returns one; failures are encoded in ExitCode, never raised.
+// ToolRunResultV1 is the outcome of a tool run
+// (docs/contracts/tool-adapter.md §3). The adapter always returns one;
+// failures are encoded in ExitCode, never raised.
 type ToolRunResultV1 struct {
 	ToolID   string `json:"tool_id"`
 	ExitCode int    `json:"exit_code"`
@@ -91,7 +94,8 @@ const (
 	LevelError = "ERROR"
 )
 
-// LogEventV1 is one event of the audit trail (seed 000, §6).
+// LogEventV1 is one event of the audit trail
+// (docs/contracts/tool-adapter.md §6).
 type LogEventV1 struct {
 	EventID string `json:"event_id"`
 	RunID   string `json:"run_id,omitempty"`
@@ -109,7 +113,8 @@ const (
 	PatchDelete = "delete"
 )
 
-// PatchRecordV1 records one file changed by a tool run (seed 000, §6).
+// PatchRecordV1 records one file changed by a tool run
+// (docs/contracts/tool-adapter.md §6).
 type PatchRecordV1 struct {
 	PatchID string `json:"patch_id"`
 	// FilePath is relative to the work tree root, with forward slashes.
@@ -135,7 +140,8 @@ const (
 	RunScopeViolated = "scope_violation"
 )
 
-// RunRecordV1 is the complete record of one tool run (seed 000, §6).
+// RunRecordV1 is the complete record of one tool run
+// (docs/contracts/tool-adapter.md §6).
 type RunRecordV1 struct {
 	RunID     string `json:"run_id"`
 	RequestID string `json:"request_id"`
@@ -154,7 +160,8 @@ type RunRecordV1 struct {
 	ScopeViolations []string `json:"scope_violations,omitempty"`
 }
 
-// GitWorkspaceRefV1 names the work tree a task runs in (seed 000, §1.4).
+// GitWorkspaceRefV1 names the work tree a task runs in
+// (docs/contracts/tool-adapter.md §1.4).
 type GitWorkspaceRefV1 struct {
 	WsID string `json:"ws_id"`
 	// RootPath is the absolute path of the work tree root.
@@ -164,10 +171,11 @@ type GitWorkspaceRefV1 struct {
 }
 
 // OperationAiderEdit is the operation kind that the router sends to aider
-// (seed 000, §5.2).
+// (docs/contracts/tool-adapter.md §5.2).
 const OperationAiderEdit = "EXEC-AIDER-EDIT"
 
-// ExecutionRequestV1 is one task for the router (seed 000, §1.4 and §5.2).
+// ExecutionRequestV1 is one task for the router
+// (docs/contracts/tool-adapter.md §1.4 and §5.2).
 type ExecutionRequestV1 struct {
 	TaskID        string `json:"task_id"`
 	OperationKind string `json:"operation_kind"`
@@ -180,7 +188,8 @@ type ExecutionRequestV1 struct {
 }
 
 // ExecutionResultV1 is the executor-level result the router returns for a
-// task (seed 000, §5.2, map_tool_result_to_execution_result).
+// task (docs/contracts/tool-adapter.md §5.2,
+// map_tool_result_to_execution_result).
 type ExecutionResultV1 struct {
 	TaskID  string `json:"task_id"`
 	RunID   string `json:"run_id"`

@@ -1,6 +1,7 @@
-// Package ctxguard is the context guard of an ai-agent session (seed 003, §2
-// "Context Management Contract"). It keeps the four counters of the
-// contract, projects the size of the next request, and decides:
+// Package ctxguard is the context guard of an ai-agent session
+// (docs/contracts/ai-agent.md §2 "Context management"). It keeps the four
+// counters of the contract, projects the size of the next request, and
+// decides:
 //   - at tool_preflight ([Guard.ToolPreflight]), whether a tool output is
 //     committed to the conversation or replaced by [StubText];
 //   - at turn_preflight ([Guard.TurnPreflight]), whether the next request
@@ -37,7 +38,8 @@ import (
 )
 
 // StubText replaces a tool output that would overflow the context window
-// (seed 003, §2 "Tool Overflow Handling"; spec §11).
+// (docs/contracts/ai-agent.md §2 "Tool Overflow Handling";
+// docs/contracts/ai-agent-cli.md §11).
 const StubText = "(tool failed: context window budget exceeded)"
 
 // ReasonContext is the forcedFinalTurnReason the guard logs.

@@ -279,7 +279,8 @@ func ParseResponse(raw []byte) (*Response, error) {
 	return &Response{ActionResponse: resp, Raw: raw}, nil
 }
 
-// consistent checks the rules of seed 002 §3 that the schema cannot say.
+// consistent checks the rules of docs/contracts/git-agent.md §3 that the
+// schema cannot say.
 func consistent(r contract.ActionResponse) error {
 	if r.Result == nil {
 		return fmt.Errorf("%w: result is null", ErrInvalidResponse)

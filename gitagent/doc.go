@@ -1,5 +1,5 @@
 // Package gitagent is how salve runs git: through the git_agent binary
-// (seed 002), one child process per action, speaking the
+// (docs/contracts/git-agent.md), one child process per action, speaking the
 // ActionRequest/ActionResponse contract. The heal pipeline commits only
 // through its [Client].
 //

@@ -17,10 +17,12 @@ import (
 const maxErrorText = 300
 
 // quotaWords are the body fragments that turn a 403 or 429 into a quota
-// failure (spec §9.4). They are matched case-insensitively.
+// failure (docs/contracts/ai-agent-cli.md §9.4). They are matched
+// case-insensitively.
 var quotaWords = []string{"insufficient_quota", "quota", "billing"}
 
-// ClassifyHTTP classifies a provider's non-2xx HTTP answer (spec §9.4):
+// ClassifyHTTP classifies a provider's non-2xx HTTP answer
+// (docs/contracts/ai-agent-cli.md §9.4):
 //
 //   - 401, or 403 without quota wording: [ClassAuth];
 //   - 402, or 403/429 whose body mentions insufficient_quota, quota or

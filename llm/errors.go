@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// Class is the category of a provider failure (seed 003, §3; spec §9.4).
+// Class is the category of a provider failure
+// (docs/contracts/ai-agent.md §3; docs/contracts/ai-agent-cli.md §9.4).
 type Class string
 
 // The failure classes. Auth and Quota are fatal; RateLimit waits then cycles;

@@ -1,5 +1,6 @@
 // Package registry is salve's SQLite tool registry: the tool_registry table
-// where agents such as git_agent record themselves on start-up (seed 002, §4).
+// where agents such as git_agent record themselves on start-up
+// (docs/contracts/git-agent.md §4).
 //
 // One type, [DB], owns the database. [Open] applies the connection settings
 // (WAL journal, a busy timeout, foreign keys), checks that each one really

@@ -35,8 +35,9 @@ type Adapter struct {
 	NewID func() string
 	// Env is the base environment of the child (KEY=VALUE) before the
 	// request's env and the profile's forced env are merged over it. Nil
-	// means salve's whole environment (seed 000, §4.2). A caller that took
-	// secrets out of its process environment passes them back here.
+	// means salve's whole environment (docs/contracts/tool-adapter.md §4.2).
+	// A caller that took secrets out of its process environment passes them
+	// back here.
 	Env []string
 	// ScrubEnv gives every run the scrubbed environment (EnvScrubbed): of
 	// the base, only sandbox.DefaultAllowEnv and the profile's own
@@ -87,7 +88,8 @@ type Outcome struct {
 
 // RunAider runs one aider request with a zero [Adapter] (no store) and
 // returns its result. It never panics and never fails: every failure is an
-// exit code (seed 000, §3.2, plus -4 for a rejected request).
+// exit code (docs/contracts/tool-adapter.md §3.2, plus -4 for a rejected
+// request).
 func RunAider(ctx context.Context, req contract.ToolRunRequestV1) contract.ToolRunResultV1 {
 	res, _ := RunAiderRecord(ctx, req)
 	return res
@@ -156,8 +158,8 @@ func (a *Adapter) stage(name string) {
 	}
 }
 
-// validate checks the request (seed 000, §4.2 step 1) and returns why it
-// is refused, or "".
+// validate checks the request (docs/contracts/tool-adapter.md §4.2 step 1)
+// and returns why it is refused, or "".
 func (rs *runState) validate() string {
 	req := rs.req
 	if rs.wantTool != "" && req.ToolID != rs.wantTool {
@@ -287,7 +289,8 @@ func stringList(v any) []string {
 	return []string{}
 }
 
-// mapStartError maps a failure to start the tool (seed 000, §4.2 step 3).
+// mapStartError maps a failure to start the tool
+// (docs/contracts/tool-adapter.md §4.2 step 3).
 func mapStartError(err error) (int, string) {
 	if errors.Is(err, sandbox.ErrNotFound) {
 		return contract.ExitNotFound, fmt.Sprintf("Executable not found: %v", err)

@@ -1,12 +1,12 @@
 // Package toolrun is salve's one way to run an external coding tool such as
-// aider (seed 000, AIDER_CONTRACT_V1). A [contract.ToolRunRequestV1] goes
-// in, a [contract.ToolRunResultV1] comes out; the adapter never panics and
-// never returns a Go error for a tool failure. Every failure is an exit
-// code: -1 timeout, -2 executable not found, -3 any other OS-level error,
-// and salve's extensions: -4 for a request rejected before it ran
-// (validation or a pattern's guardrails), -5 for a run whose tool made an
-// unsafe change (see [ExitUnsafeChange]). Known secret values are masked in
-// everything a run returns or stores.
+// aider (docs/contracts/tool-adapter.md, AIDER_CONTRACT_V1). A
+// [contract.ToolRunRequestV1] goes in, a [contract.ToolRunResultV1] comes
+// out; the adapter never panics and never returns a Go error for a tool
+// failure. Every failure is an exit code: -1 timeout, -2 executable not
+// found, -3 any other OS-level error, and salve's extensions: -4 for a
+// request rejected before it ran (validation or a pattern's guardrails), -5
+// for a run whose tool made an unsafe change (see [ExitUnsafeChange]). Known
+// secret values are masked in everything a run returns or stores.
 //
 // # Steps of a run
 //

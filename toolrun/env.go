@@ -11,14 +11,16 @@ import (
 )
 
 // ContextEnvPolicy is the request context key that chooses the child's
-// environment: EnvInherit (the default, seed 000 §4.2) or EnvScrubbed.
+// environment: EnvInherit (the default, docs/contracts/tool-adapter.md §4.2)
+// or EnvScrubbed.
 const ContextEnvPolicy = "env_policy"
 
 // Environment policies of a run.
 const (
 	// EnvInherit gives the tool salve's whole environment merged with the
-	// request's env, then the profile's forced variables (seed 000, §4.2):
-	// aider reaches its providers, proxies and config files through them.
+	// request's env, then the profile's forced variables
+	// (docs/contracts/tool-adapter.md §4.2): aider reaches its providers,
+	// proxies and config files through them.
 	EnvInherit = "inherit"
 	// EnvScrubbed gives the tool only the variables of its base
 	// environment named in sandbox.DefaultAllowEnv or by its profile

@@ -29,7 +29,8 @@ const testSecret = "sk-test-9f8e7d6c5b4a-secret"
 
 // TestChildEnvironmentFollowsSeed: the tool gets salve's whole environment
 // merged with the request's env, AIDER_NO_AUTO_COMMITS=1 forced last
-// (seed 000 §4.2); known secrets never reach what is kept.
+// (docs/contracts/tool-adapter.md §4.2); known secrets never reach what is
+// kept.
 func TestChildEnvironmentFollowsSeed(t *testing.T) {
 	root := newWorkTree(t)
 	t.Setenv("PATH", fakePATH(t))

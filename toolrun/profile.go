@@ -222,7 +222,8 @@ func fillPlaceholder(t string, params map[string]string) (string, error) {
 	return v, nil
 }
 
-// AiderOptions are the inputs of [BuildAiderToolRequest] (seed 000, §5.2).
+// AiderOptions are the inputs of [BuildAiderToolRequest]
+// (docs/contracts/tool-adapter.md §5.2).
 type AiderOptions struct {
 	// Model is the LLM; empty means DefaultAiderModel.
 	Model string
@@ -244,10 +245,12 @@ type AiderOptions struct {
 	TimeoutSeconds int
 }
 
-// DefaultAiderModel is the model of a task that names none (seed 000, §5.2).
+// DefaultAiderModel is the model of a task that names none
+// (docs/contracts/tool-adapter.md §5.2).
 const DefaultAiderModel = "gpt-4"
 
-// BuildAiderToolRequest resolves the aider template (seed 000, §1.2):
+// BuildAiderToolRequest resolves the aider template
+// (docs/contracts/tool-adapter.md §1.2):
 //
 //	aider --no-auto-commits --yes --no-dirty-commits --no-gitignore
 //	      --model M --message-file F [--edit-format E] [--read R]... FILES...

@@ -18,7 +18,7 @@ type Executor func(ctx context.Context, r *Router, task contract.ExecutionReques
 type ExecutorRow struct {
 	// Name is what PATTERN_INDEX.yaml's executor key says.
 	Name string
-	// Aliases are other accepted names (the seed's Python-style names).
+	// Aliases are other accepted names (the contract's Python-style names).
 	Aliases []string
 	// Operations are the operation_kind values routed to this executor.
 	Operations []string
@@ -29,8 +29,9 @@ type ExecutorRow struct {
 const ExecutorAiderEdit = "toolrun.aider_edit"
 
 // DefaultExecutors returns the executor table. EXEC-AIDER-EDIT goes to the
-// aider edit executor (seed 000, §5.2), which also answers to the seed's
-// example name "MINI_PIPE_executor.execute_aider_refactor".
+// aider edit executor (docs/contracts/tool-adapter.md §5.2), which also
+// answers to the contract's example name
+// "MINI_PIPE_executor.execute_aider_refactor".
 func DefaultExecutors() []ExecutorRow {
 	return []ExecutorRow{{
 		Name:       ExecutorAiderEdit,
@@ -84,8 +85,9 @@ const (
 	ExecRejected  = "rejected"
 )
 
-// Route runs one task (seed 000, §5.2). It never panics: a task that
-// cannot be routed comes back with status "rejected" and exit code -4.
+// Route runs one task (docs/contracts/tool-adapter.md §5.2). It never
+// panics: a task that cannot be routed comes back with status "rejected" and
+// exit code -4.
 func (r *Router) Route(ctx context.Context, task contract.ExecutionRequestV1) (res contract.ExecutionResultV1) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -240,9 +242,9 @@ func aiderInputs(task contract.ExecutionRequestV1) (AiderOptions, error) {
 }
 
 // MapToolResult maps a tool run to the executor-level result
-// (map_tool_result_to_execution_result of seed 000, §5.2). A run is
-// "completed" only when the tool exited 0 and changed nothing outside its
-// scope.
+// (map_tool_result_to_execution_result of
+// docs/contracts/tool-adapter.md §5.2). A run is "completed" only when the
+// tool exited 0 and changed nothing outside its scope.
 func MapToolResult(taskID string, out Outcome) contract.ExecutionResultV1 {
 	res := out.Result
 	er := contract.ExecutionResultV1{

@@ -84,7 +84,8 @@ func (rs *runState) begin() {
 	rs.result = contract.ToolRunResultV1{ToolID: rs.req.ToolID, StartedAt: contract.Timestamp(rs.start)}
 }
 
-// execute runs the steps of seed 000 §4.2 and the scope check.
+// execute runs the steps of docs/contracts/tool-adapter.md §4.2 and the
+// scope check.
 func (rs *runState) execute(ctx context.Context) {
 	rs.a.stage("validate")
 	if msg := rs.validate(); msg != "" {

@@ -3,7 +3,7 @@ package tools
 import "strings"
 
 // SanitizeName replaces every character outside [A-Za-z0-9_-] with "_"
-// (spec §11).
+// (docs/contracts/ai-agent-cli.md §11).
 func SanitizeName(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {

@@ -28,11 +28,11 @@ type Repair struct {
 }
 
 // ParseArguments turns the raw argument text of a tool call into a JSON
-// object (seed 003, §1). It is the two-step pipeline of the contract: the
-// standard decoder first; on failure, guarded fixes (strip a code fence and
-// the prose around the first JSON object) then json-repair and a re-parse.
-// Empty text is the empty object. The result must be a JSON object; anything
-// else is an error wrapping ErrBadArguments.
+// object (docs/contracts/ai-agent.md §1). It is the two-step pipeline of the
+// contract: the standard decoder first; on failure, guarded fixes (strip a
+// code fence and the prose around the first JSON object) then json-repair
+// and a re-parse. Empty text is the empty object. The result must be a JSON
+// object; anything else is an error wrapping ErrBadArguments.
 func ParseArguments(raw string) (json.RawMessage, Repair, error) {
 	rep := Repair{Original: raw}
 	trimmed := strings.TrimSpace(raw)

@@ -15,13 +15,14 @@ type Truncation struct {
 	LimitBytes int
 }
 
-// Truncate applies toolResponseMaxBytes to a tool output (seed 003, §1; spec
-// §11): an output over limit UTF-8 bytes becomes the notice
-// "[TRUNCATED] Original size X bytes; truncated to Y bytes." followed by a
-// blank line and the start of the output, cut at a character boundary so
-// that the whole text is at most limit bytes. A limit of 0 or less means no
-// limit. When the notice alone does not fit, the notice is returned whole, so
-// that the model always sees it.
+// Truncate applies toolResponseMaxBytes to a tool output
+// (docs/contracts/ai-agent.md §1; docs/contracts/ai-agent-cli.md §11): an
+// output over limit UTF-8 bytes becomes the notice "[TRUNCATED] Original
+// size X bytes; truncated to Y bytes." followed by a blank line and the
+// start of the output, cut at a character boundary so that the whole text is
+// at most limit bytes. A limit of 0 or less means no limit. When the notice
+// alone does not fit, the notice is returned whole, so that the model always
+// sees it.
 func Truncate(out string, limit int) (string, Truncation) {
 	info := Truncation{OriginalBytes: len(out), LimitBytes: limit}
 	if limit <= 0 || len(out) <= limit {

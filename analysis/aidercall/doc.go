@@ -1,5 +1,5 @@
 // Package aidercall defines an Analyzer that keeps every aider run behind
-// salve's tool adapter (seed 000, AIDER_CONTRACT_V1 §5.3, §9 and §10).
+// salve's tool adapter (docs/contracts/tool-adapter.md §5.3, §9 and §10).
 //
 // # Analyzer aidercall
 //

@@ -21,7 +21,7 @@ const (
 	flagServe                        // a headend to start; repeatable
 )
 
-// flagDef is one row of the flag table (spec §3).
+// flagDef is one row of the flag table (docs/contracts/ai-agent-cli.md §3).
 type flagDef struct {
 	names   []string
 	kind    flagKind
@@ -125,8 +125,8 @@ func (a *cliArgs) has(name string) bool { _, ok := a.values[name]; return ok }
 type headendArg struct{ kind, value string }
 
 // parseArgs parses flags before or after positionals, --flag value or
-// --flag=value, with "--" ending the flags (spec §1). Errors wrap
-// config.ErrConfig.
+// --flag=value, with "--" ending the flags
+// (docs/contracts/ai-agent-cli.md §1). Errors wrap config.ErrConfig.
 func parseArgs(args []string) (*cliArgs, error) {
 	idx := flagIndex()
 	a := &cliArgs{values: map[string]string{}, lists: map[string][]string{}, bools: map[string]bool{}}

@@ -55,7 +55,8 @@ included), 5 schema validation failure.
 `
 
 // writeHelp prints the usage, every flag with its default, the frontmatter
-// template and the config locations (spec §2). It reads no config.
+// template and the config locations (docs/contracts/ai-agent-cli.md §2). It
+// reads no config.
 func writeHelp(w io.Writer) {
 	var b strings.Builder
 	b.WriteString(usageHead)

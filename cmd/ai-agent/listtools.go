@@ -11,9 +11,9 @@ import (
 	"github.com/salve-dev/salve/tools/mcp"
 )
 
-// listTools implements --list-tools (spec §2): it resolves the config (the
-// prompt layer only when a <system> file is given), starts each named MCP
-// server in turn, prints its tools and stops it.
+// listTools implements --list-tools (docs/contracts/ai-agent-cli.md §2): it
+// resolves the config (the prompt layer only when a <system> file is given),
+// starts each named MCP server in turn, prints its tools and stops it.
 func listTools(ctx context.Context, d deps, a *cliArgs, stdout, stderr io.Writer, log *slog.Logger) int {
 	if len(a.positionals) > 1 {
 		fmt.Fprintf(stderr, "ai-agent: --list-tools takes at most <system>\n")

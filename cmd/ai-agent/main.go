@@ -1,6 +1,7 @@
-// Command ai-agent runs one LLM agent session (seed 003; spec
-// ai-agent-cli.md): it resolves prompts, frontmatter and the layered
-// configuration, runs the session engine and prints the final report.
+// Command ai-agent runs one LLM agent session (docs/contracts/ai-agent.md,
+// docs/contracts/ai-agent-cli.md): it resolves prompts, frontmatter and the
+// layered configuration, runs the session engine and prints the final
+// report.
 package main
 
 import (
@@ -21,7 +22,8 @@ import (
 	"github.com/salve-dev/salve/tools/toolschema"
 )
 
-// Exit codes (seed 003, §2; spec §7).
+// Exit codes (docs/contracts/ai-agent.md §2;
+// docs/contracts/ai-agent-cli.md §7).
 const (
 	exitOK      = 0
 	exitFailure = 1
@@ -110,7 +112,8 @@ func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout
 	}
 	if err != nil {
 		// A start-up error after the flags were parsed is a failed result
-		// (spec §6, §8): stderr gets AGENT FAILED, even under --quiet.
+		// (docs/contracts/ai-agent-cli.md §6, §8): stderr gets AGENT FAILED,
+		// even under --quiet.
 		fmt.Fprintf(stderr, "AGENT FAILED: %v\n", err)
 		code := exitCode(err)
 		if resultPath != "" && !a.bools["dry-run"] {

@@ -15,13 +15,15 @@ import (
 	"github.com/salve-dev/salve/tools/toolschema"
 )
 
-// Built-in defaults that are not agent package defaults (spec §3).
+// Built-in defaults that are not agent package defaults
+// (docs/contracts/ai-agent-cli.md §3).
 const (
 	defaultTemperature = 0.2
 	defaultCaching     = "full"
 )
 
-// options resolves every session option with the precedence of spec §4.
+// options resolves every session option with the precedence of
+// docs/contracts/ai-agent-cli.md §4.
 func (st *startup) options(stdout io.Writer) (agent.Options, error) {
 	o := agent.Options{Logger: st.log, SchemaCompiler: fullSchemas}
 	ints := []struct {
@@ -112,7 +114,8 @@ func (st *startup) options(stdout io.Writer) (agent.Options, error) {
 	return o, nil
 }
 
-// format settles the output format and schema (spec §5).
+// format settles the output format and schema
+// (docs/contracts/ai-agent-cli.md §5).
 func (st *startup) format(o *agent.Options, stdout io.Writer) error {
 	schema, isJSON, err := st.outputSchema()
 	if err != nil {
@@ -258,8 +261,8 @@ func (st *startup) reasoning(p *agent.Params) error {
 	return nil
 }
 
-// targets builds the fallback list with each model's overrides (spec §4,
-// §9.4).
+// targets builds the fallback list with each model's overrides
+// (docs/contracts/ai-agent-cli.md §4, §9.4).
 func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
 	models := st.list("models", st.fm.Models)
 	if len(models) == 0 {

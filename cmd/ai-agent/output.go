@@ -16,7 +16,8 @@ import (
 	"github.com/salve-dev/salve/contract"
 )
 
-// execute runs the prepared session and writes its outputs (spec §6, §8).
+// execute runs the prepared session and writes its outputs
+// (docs/contracts/ai-agent-cli.md §6, §8).
 func (s *sessionSetup) execute(ctx context.Context, stdout, stderr io.Writer, resultPath string) int {
 	res := s.session.Run(ctx)
 	if out := render(res.FinalReport); out != "" {
@@ -46,8 +47,9 @@ func (s *sessionSetup) execute(ctx context.Context, stdout, stderr io.Writer, re
 
 var ansiEscape = regexp.MustCompile(`(?i)\\x1b\[|\\u001b\[`)
 
-// render is the stdout text of a final report (spec §5, §6); "" prints
-// nothing. A final newline is added when missing.
+// render is the stdout text of a final report
+// (docs/contracts/ai-agent-cli.md §5, §6); "" prints nothing. A final
+// newline is added when missing.
 func render(rep *contract.FinalReport) string {
 	if rep == nil {
 		return ""

@@ -25,8 +25,8 @@ type prompt struct {
 	path string
 }
 
-// resolvePrompt applies the rules of spec §1 to one argument; stdin is read
-// at most once by the caller's reader.
+// resolvePrompt applies the rules of docs/contracts/ai-agent-cli.md §1 to
+// one argument; stdin is read at most once by the caller's reader.
 func resolvePrompt(arg string, stdin func() (string, error)) (prompt, error) {
 	switch {
 	case arg == "-":
@@ -104,7 +104,7 @@ func onceStdin(r io.Reader) func() (string, error) {
 	}
 }
 
-// promptVars are the variables of spec §1, by name.
+// promptVars are the variables of docs/contracts/ai-agent-cli.md §1, by name.
 type promptVars map[string]string
 
 func newPromptVars(cwd, format string, maxTurns, maxTools int) promptVars {

@@ -25,12 +25,13 @@ type providerSpec struct {
 // providerFactory builds the client of one provider type.
 type providerFactory func(providerSpec) (llm.Provider, error)
 
-// providerFactories maps every provider type (spec §9.4) to a constructor
-// backed by llm/providers, the one place that names the llm subpackages.
-// One Factory serves the whole process, so test-llm counters last for it
-// (spec §13). Its errors are mapped to exit-code categories here: a bad
-// scenario file is an initialisation failure (3), the rest are
-// configuration errors (4).
+// providerFactories maps every provider type
+// (docs/contracts/ai-agent-cli.md §9.4) to a constructor backed by
+// llm/providers, the one place that names the llm subpackages. One Factory
+// serves the whole process, so test-llm counters last for it
+// (docs/contracts/ai-agent-cli.md §13). Its errors are mapped to exit-code
+// categories here: a bad scenario file is an initialisation failure (3), the
+// rest are configuration errors (4).
 func providerFactories() map[string]providerFactory {
 	f := &providers.Factory{}
 	build := func(s providerSpec) (llm.Provider, error) {

@@ -72,9 +72,10 @@ type startup struct {
 	sharedMCP map[string]tools.Provider
 }
 
-// prepare performs every start-up step of spec §2 "--dry-run": arguments,
-// prompts and frontmatter, config layers and variables, providers, tools,
-// queues and the output schema. MCP servers start only outside a dry run.
+// prepare performs every start-up step of docs/contracts/ai-agent-cli.md §2
+// (--dry-run): arguments, prompts and frontmatter, config layers and
+// variables, providers, tools, queues and the output schema. MCP servers
+// start only outside a dry run.
 func prepare(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) (*sessionSetup, error) {
 	st := &startup{deps: d, a: a, log: log, stderr: stderr, dryRun: a.bools["dry-run"], overMap: map[string]string{}}
 	var err error
@@ -106,7 +107,8 @@ func prepare(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, stdout, s
 	return setup, nil
 }
 
-// readPrompts resolves <system> and <user> and the frontmatter (spec §1).
+// readPrompts resolves <system> and <user> and the frontmatter
+// (docs/contracts/ai-agent-cli.md §1).
 func (st *startup) readPrompts(stdin io.Reader) error {
 	pos := st.a.positionals
 	agentFile, hasAgent := st.a.values["agent"]
@@ -230,7 +232,7 @@ func (st *startup) loadConfig() error {
 }
 
 // knownSections are the top-level config keys this implementation reads
-// (spec §9); --verbose warns about the others.
+// (docs/contracts/ai-agent-cli.md §9); --verbose warns about the others.
 var knownSections = map[string]bool{
 	"providers": true, "mcpServers": true, "restTools": true, "queues": true, "defaults": true,
 	"tooling": true, "persistence": true, "accounting": true,

@@ -37,9 +37,9 @@ func (c *children) accounting() []contract.AccountingEntry {
 	return append([]contract.AccountingEntry(nil), c.entries...)
 }
 
-// subAgents turns the agents list (spec §10) into the agent__NAME tools of
-// the session: each call runs an isolated child session. A missing or
-// invalid file is exit 4.
+// subAgents turns the agents list (docs/contracts/ai-agent-cli.md §10) into
+// the agent__NAME tools of the session: each call runs an isolated child
+// session. A missing or invalid file is exit 4.
 func (st *startup) subAgents(s *sessionSetup) error {
 	paths := st.list("agents", st.fm.Agents)
 	if len(paths) == 0 {

@@ -23,8 +23,9 @@ type mcpStarter func(ctx context.Context, name string, entry json.RawMessage, en
 // mcpStarters returns the MCP client of this build (tools/mcp).
 func mcpStarters() mcpStarter { return mcp.StartEntry }
 
-// tools resolves the tool names (spec §11): MCP servers, REST tools and
-// batch; anything else is exit 3. Queue bindings must name a queue (exit 4).
+// tools resolves the tool names (docs/contracts/ai-agent-cli.md §11): MCP
+// servers, REST tools and batch; anything else is exit 3. Queue bindings
+// must name a queue (exit 4).
 func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 	queues, err := st.queues()
 	if err != nil {
@@ -135,7 +136,7 @@ func (st *startup) tracedMCP(ctx context.Context, name string, entry json.RawMes
 }
 
 // queues builds the queue set from queues.NAME.concurrent, with the default
-// queue added when missing (spec §9.7).
+// queue added when missing (docs/contracts/ai-agent-cli.md §9.7).
 func (st *startup) queues() (*queue.Set, error) {
 	cfg := map[string]int{}
 	for _, q := range st.cfg.Keys("queues") {

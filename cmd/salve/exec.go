@@ -39,7 +39,7 @@ type execOptions struct {
 }
 
 // newExecCmd builds "salve exec": run a project's build and tests the way
-// CI would (seed 001, Executor), and report.
+// CI would (docs/contracts/heal-pipeline.md §Executor), and report.
 func newExecCmd(s *streams) *cobra.Command {
 	opts := &execOptions{}
 	cmd := &cobra.Command{

@@ -72,7 +72,8 @@ type healOptions struct {
 	prOptions
 }
 
-// newHealCmd builds "salve heal": the self-healing pipeline (seed 001).
+// newHealCmd builds "salve heal": the self-healing pipeline
+// (docs/contracts/heal-pipeline.md).
 func newHealCmd(s *streams) *cobra.Command {
 	o := &healOptions{}
 	cmd := &cobra.Command{
@@ -530,7 +531,8 @@ func isTTY(w io.Writer) bool {
 
 // newAiderFixer returns the aider tier. When salve took the secrets out of
 // its environment, aider gets them back explicitly: it needs its provider's
-// key, and seed 000 gives a tool salve's whole environment.
+// key, and the tool adapter gives a tool salve's whole environment
+// (docs/contracts/tool-adapter.md §4.2).
 func newAiderFixer(o *healOptions, sec *secrets) heal.Fixer {
 	model := ""
 	if len(o.Models) > 0 {

@@ -126,7 +126,8 @@ func (s *secrets) values() []string {
 }
 
 // environ returns the process environment with the secrets put back, for a
-// program salve trusts with them (the aider tool, as seed 000 wants).
+// program salve trusts with them (the aider tool, as
+// docs/contracts/tool-adapter.md §4.2 wants).
 func (s *secrets) environ() []string {
 	env := os.Environ()
 	if s == nil {
@@ -139,8 +140,9 @@ func (s *secrets) environ() []string {
 }
 
 // hideSecrets takes the secrets out of the process environment before cmd
-// runs, when main asked for it. "salve tool run" is left alone: seed 000
-// gives the tool salve's whole environment, and it runs no build. The
+// runs, when main asked for it. "salve tool run" is left alone: the tool
+// adapter gives the tool salve's whole environment
+// (docs/contracts/tool-adapter.md §4.2), and it runs no build. The
 // variables exec is asked to pass to the build (--env, $SALVE_EXEC_ENV) stay.
 func hideSecrets(cmd *cobra.Command, s *streams) error {
 	if !s.scrub || s.secrets != nil {

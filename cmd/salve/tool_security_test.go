@@ -198,7 +198,8 @@ func TestToolRunHostileTool(t *testing.T) {
 }
 
 // TestToolRunScrubEnvFlag: --scrub-env keeps unrelated variables from the
-// tool; without it the tool gets salve's environment (seed 000 §4.2).
+// tool; without it the tool gets salve's environment
+// (docs/contracts/tool-adapter.md §4.2).
 func TestToolRunScrubEnvFlag(t *testing.T) {
 	installFakeAider(t)
 	root, _ := workTree(t)

@@ -116,10 +116,10 @@ func message(t *testing.T, lines ...string) string {
 	return p
 }
 
-// TestRouteThroughPatternIndexAndReadBack is the end-to-end path of seed
-// 000: an EXEC-AIDER-EDIT task goes through PATTERN_INDEX.yaml and the
-// router to the fake aider on a real git work tree, and the records come
-// back through "salve runs".
+// TestRouteThroughPatternIndexAndReadBack is the end-to-end path of the tool
+// adapter (docs/contracts/tool-adapter.md §5): an EXEC-AIDER-EDIT task goes
+// through PATTERN_INDEX.yaml and the router to the fake aider on a real git
+// work tree, and the records come back through "salve runs".
 func TestRouteThroughPatternIndexAndReadBack(t *testing.T) {
 	installFakeAider(t)
 	root, pristine := workTree(t)
@@ -351,9 +351,10 @@ func TestToolList(t *testing.T) {
 }
 
 // TestWorkstreamOfAiderTasks runs several EXEC-AIDER-EDIT tasks under one
-// parent run (seed §7.2): a failing task is followed by one that recovers,
-// two tasks edit the same file in turn, and "salve runs patch PARENT" gives
-// one patch of everything kept, which git applies to the original tree.
+// parent run (docs/contracts/tool-adapter.md §7.2): a failing task is
+// followed by one that recovers, two tasks edit the same file in turn, and
+// "salve runs patch PARENT" gives one patch of everything kept, which git
+// applies to the original tree.
 func TestWorkstreamOfAiderTasks(t *testing.T) {
 	installFakeAider(t)
 	root, pristine := workTree(t)

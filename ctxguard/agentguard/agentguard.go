@@ -2,7 +2,7 @@
 // session engine: [Guard] implements agent.ContextGuard. The engine hands it
 // each request whole; the guard estimates what was appended since the last
 // committed response, the tool schema and each tool output with one
-// tokens.Counter, and applies seed 003 §2.
+// tokens.Counter, and applies docs/contracts/ai-agent.md §2.
 package agentguard
 
 import (
@@ -15,8 +15,8 @@ import (
 	"github.com/salve-dev/salve/tokens"
 )
 
-// DefaultContextWindow is used for a target without a context window (spec
-// §9.4 default).
+// DefaultContextWindow is used for a target without a context window
+// (the default of docs/contracts/ai-agent-cli.md §9.4).
 const DefaultContextWindow = 131072
 
 // Guard is one session's context guard for the engine.

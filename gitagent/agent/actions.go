@@ -29,8 +29,9 @@ type actionSpec struct {
 	build func(cmd contract.GitAgentCommandV1, paths []string) (args []string, stdin string)
 }
 
-// actionTable holds every supported action. The first five are seed 002's;
-// the rest are salve's documented v1 extensions.
+// actionTable holds every supported action. The first five are the
+// contract's (docs/contracts/git-agent.md §2.1); the rest are salve's
+// documented v1 extensions.
 var actionTable = map[string]actionSpec{
 	contract.ActionGitStatus: {
 		name: contract.ActionGitStatus, doc: "git status of the work tree",
@@ -142,7 +143,7 @@ func buildBranch(cmd contract.GitAgentCommandV1, _ []string) ([]string, string) 
 }
 
 // fieldDecoder reads one payload field into the command. legacy relaxes
-// the type where seed 002 §2.2 did (limit as a string).
+// the type where docs/contracts/git-agent.md §2.2 did (limit as a string).
 type fieldDecoder func(obj map[string]json.RawMessage, cmd *contract.GitAgentCommandV1, legacy bool) error
 
 var fieldTable = map[string]fieldDecoder{

@@ -1,8 +1,8 @@
-// Package agent is the inside of the git_agent binary (seed 002): git
-// actions over the git command line, the decoding of ActionRequests in both
-// payload shapes, the building of ActionResponses, and the tool-registry
-// registration. [Server] handles one request; cmd/git_agent only parses
-// flags around it. The client side, which runs the binary and validates its
+// Package agent is the inside of the git_agent binary
+// (docs/contracts/git-agent.md): git actions over the git command line, the
+// decoding of ActionRequests in both payload shapes, the building of
+// ActionResponses, and the tool-registry registration. [Server] handles one
+// request; cmd/git_agent only parses flags around it. The client side, which runs the binary and validates its
 // responses, is the parent package gitagent; it is kept apart so the binary
 // does not link (and initialise) the JSON Schema validator.
 //
@@ -13,8 +13,8 @@
 //
 //	{"command": {"type": "git_log", "limit": 20}}
 //
-// or legacy (seed 002 §2.2), the command's fields directly in the payload,
-// where git_log's limit may also be a string:
+// or legacy (docs/contracts/git-agent.md §2.2), the command's fields
+// directly in the payload, where git_log's limit may also be a string:
 //
 //	{"limit": "20"}    {"files": ["a.go"]}    {"message": "fix: typo"}
 //
@@ -44,10 +44,10 @@
 //
 // # The response
 //
-// [Respond] follows seed 002 §3: success gives status "success", code 0
-// and output_type "text" with git's stdout; failure gives status "error",
-// code 1 and output_type "error" with git's stderr (or the agent's message)
-// as data. The error field stays null. An error result's metadata carries
-// error_kind (one of the Kind* constants) and, when git itself failed,
-// exit_code.
+// [Respond] follows docs/contracts/git-agent.md §3: success gives status
+// "success", code 0 and output_type "text" with git's stdout; failure gives
+// status "error", code 1 and output_type "error" with git's stderr (or the
+// agent's message) as data. The error field stays null. An error result's
+// metadata carries error_kind (one of the Kind* constants) and, when git
+// itself failed, exit_code.
 package agent

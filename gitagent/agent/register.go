@@ -16,7 +16,8 @@ const ToolDescription = "Runs git actions (status, diff, log, add, commit, and t
 // DefaultRegisterTimeout bounds one registration, lock waits included.
 const DefaultRegisterTimeout = 30 * time.Second
 
-// ToolRow returns the tool_registry row of git_agent (seed 002, §4).
+// ToolRow returns the tool_registry row of git_agent
+// (docs/contracts/git-agent.md §4).
 func ToolRow(version, executable string) registry.Tool {
 	return registry.Tool{
 		Name:           contract.ToolGitAgent,

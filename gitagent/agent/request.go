@@ -20,8 +20,9 @@ const MaxRequestBytes = 16 << 20
 const (
 	// ShapeCanonical is a GitAgentRequestV1: {"command":{"type":…,…}}.
 	ShapeCanonical = "canonical"
-	// ShapeLegacy is the ad-hoc payload of seed 002 §2.2: the command's
-	// fields directly in the payload, with limit as a string or a number.
+	// ShapeLegacy is the ad-hoc payload of docs/contracts/git-agent.md §2.2:
+	// the command's fields directly in the payload, with limit as a string
+	// or a number.
 	ShapeLegacy = "legacy"
 )
 

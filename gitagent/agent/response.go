@@ -11,8 +11,9 @@ import (
 
 // Respond wraps result in an ActionResponse that echoes tr's ids. The status
 // and code follow the result: success and 0 for output_type "text", error
-// and 1 for output_type "error" (seed 002, §3.1). api_version and error stay
-// null, as the seed says of v1: error details travel in result.data.
+// and 1 for output_type "error" (docs/contracts/git-agent.md §3.1).
+// api_version and error stay null, as the contract says of v1: error details
+// travel in result.data.
 func Respond(tr Trace, result contract.ActionResult) contract.ActionResponse {
 	resp := contract.ActionResponse{
 		RequestID:     tr.RequestID,

@@ -244,7 +244,8 @@ func (a *Runner) git(ctx context.Context, action, dir string, literal bool, args
 	return gitRun{res: res, err: err, timeout: c.Timeout}
 }
 
-// result turns a git run into an ActionResult (seed 002, §3.2).
+// result turns a git run into an ActionResult
+// (docs/contracts/git-agent.md §3.2).
 func (a *Runner) result(run gitRun) contract.ActionResult {
 	res := run.res
 	switch {

@@ -170,8 +170,9 @@ type errWriter struct{}
 
 func (errWriter) Write([]byte) (int, error) { return 0, errors.New("stdout closed") }
 
-// TestResponseAPIVersionIsNull pins seed 002 §3.1: api_version is "currently
-// None" in every response, whatever the request sent.
+// TestResponseAPIVersionIsNull pins docs/contracts/git-agent.md §3.1:
+// api_version is "currently None" in every response, whatever the request
+// sent.
 func TestResponseAPIVersionIsNull(t *testing.T) {
 	for _, v := range []string{`null`, `"V1"`, `"v1"`} {
 		tr := Trace{RequestID: "r"}

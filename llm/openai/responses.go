@@ -22,7 +22,7 @@ import (
 // with strict: false, because the API's strict default needs schemas that
 // MCP servers rarely provide.
 
-// Modes of the openai type (spec §9.4 openaiMode).
+// Modes of the openai type (docs/contracts/ai-agent-cli.md §9.4 openaiMode).
 const (
 	ModeChat      = "chat"
 	ModeResponses = "responses"

@@ -1,6 +1,6 @@
 // Package providers builds an [llm.Provider] from a configured provider
-// entry (spec §9.4): the one place that maps a provider type to the llm
-// subpackage that speaks its wire API.
+// entry (docs/contracts/ai-agent-cli.md §9.4): the one place that maps a
+// provider type to the llm subpackage that speaks its wire API.
 package providers
 
 import (
@@ -20,7 +20,8 @@ import (
 
 // Errors returned by [Factory.New]; test with errors.Is.
 var (
-	// ErrUnknownType is a type that is not one of spec §9.4.
+	// ErrUnknownType is a type that is not one of
+	// docs/contracts/ai-agent-cli.md §9.4.
 	ErrUnknownType = errors.New("unknown provider type")
 	// ErrUnsupported is a known type salve does not implement (google) or
 	// an unknown openaiMode.
@@ -32,14 +33,15 @@ var (
 	ErrScenario = errors.New("test-llm scenario file")
 )
 
-// Types lists the provider types of spec §9.4 that New accepts.
+// Types lists the provider types of docs/contracts/ai-agent-cli.md §9.4 that
+// New accepts.
 var Types = []string{"openai", "openai-compatible", "openrouter", "anthropic", "ollama", "test-llm"}
 
 // Spec is one configured provider entry, with its variables expanded.
 type Spec struct {
 	// Name is the configured provider name, used in error messages.
 	Name string
-	// Type is the provider type (spec §9.4).
+	// Type is the provider type (docs/contracts/ai-agent-cli.md §9.4).
 	Type    string
 	BaseURL string
 	APIKey  string
@@ -59,8 +61,8 @@ type Spec struct {
 
 // Factory builds providers. It keeps one test-llm provider per scenario
 // file, so that failuresBeforeSuccess counters last for the process as
-// spec §13 says. The zero Factory is ready to use; it is safe for
-// concurrent use.
+// docs/contracts/ai-agent-cli.md §13 says. The zero Factory is ready to use;
+// it is safe for concurrent use.
 type Factory struct {
 	mu       sync.Mutex
 	scripted map[string]*scripted.Provider

@@ -137,9 +137,10 @@ func TestEndToEnd(t *testing.T) {
 	}
 }
 
-// TestParametersReachTheWire is seed 003 §9's "configuration ignored"
-// violation, for every HTTP type: each parameter set on the request
-// arrives in the body under the wire's own name, with the same value.
+// TestParametersReachTheWire is docs/contracts/ai-agent.md §9's
+// "configuration ignored" violation, for every HTTP type: each parameter set
+// on the request arrives in the body under the wire's own name, with the
+// same value.
 func TestParametersReachTheWire(t *testing.T) {
 	srv := llmtest.NewServer()
 	defer srv.Close()

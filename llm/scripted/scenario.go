@@ -10,7 +10,8 @@ import (
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
-// Scenario is one scripted conversation of a scenario file (spec §13).
+// Scenario is one scripted conversation of a scenario file
+// (docs/contracts/ai-agent-cli.md §13).
 type Scenario struct {
 	// ID selects the scenario: it is matched against the model name, then
 	// against the first user message.

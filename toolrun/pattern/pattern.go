@@ -1,7 +1,7 @@
-// Package pattern loads and validates PATTERN_INDEX.yaml (seed 000, §5.1)
-// and enforces a pattern's guardrails: allowed_tools, and path_scope
-// include/exclude doublestar globs. Every problem of an index is reported
-// with its line and column.
+// Package pattern loads and validates PATTERN_INDEX.yaml
+// (docs/contracts/tool-adapter.md §5.1) and enforces a pattern's guardrails:
+// allowed_tools, and path_scope include/exclude doublestar globs. Every
+// problem of an index is reported with its line and column.
 package pattern
 
 import (
@@ -18,7 +18,8 @@ import (
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
-// DefaultIndexFile is the name of the pattern index (seed 000, §5.1).
+// DefaultIndexFile is the name of the pattern index
+// (docs/contracts/tool-adapter.md §5.1).
 const DefaultIndexFile = "PATTERN_INDEX.yaml"
 
 // Pattern is one entry of PATTERN_INDEX.yaml.

@@ -1,8 +1,8 @@
 // Package mcp connects the agent runtime to MCP servers with the official Go
 // SDK (github.com/modelcontextprotocol/go-sdk) over stdio, streamable HTTP
-// and SSE (spec §9.5, §11). Each started server is a [Server], a
-// tools.Provider whose tools are exposed as SERVER__TOOL; a [Set] groups the
-// servers of a session.
+// and SSE (docs/contracts/ai-agent-cli.md §9.5, §11). Each started server is
+// a [Server], a tools.Provider whose tools are exposed as SERVER__TOOL; a
+// [Set] groups the servers of a session.
 //
 // # Start-up
 //
@@ -135,8 +135,8 @@ func (e *StartError) Error() string {
 func (e *StartError) Unwrap() []error { return []error{ErrStart, e.Err} }
 
 // ErrUnknownServer is wrapped when a server name is not configured (exit 3:
-// spec §7, "a tool name that is neither an MCP server, a REST tool nor
-// batch", and --list-tools of an unknown server).
+// docs/contracts/ai-agent-cli.md §7, "a tool name that is neither an MCP
+// server, a REST tool nor batch", and --list-tools of an unknown server).
 var ErrUnknownServer = errors.New("unknown MCP server")
 
 // Select returns the configs named, in the order given; "all" (alone)

@@ -11,8 +11,9 @@ import (
 	"github.com/salve-dev/salve/tools"
 )
 
-// entryJSON is the shape of one `mcpServers.NAME` config entry (spec §9.5).
-// Keys the spec lets implementations ignore are not decoded.
+// entryJSON is the shape of one `mcpServers.NAME` config entry
+// (docs/contracts/ai-agent-cli.md §9.5). Keys the spec lets implementations
+// ignore are not decoded.
 type entryJSON struct {
 	Type         string            `json:"type"`
 	Command      string            `json:"command"`

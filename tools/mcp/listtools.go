@@ -30,8 +30,9 @@ type Summary struct {
 // Failed is Total − Passed.
 func (s Summary) Failed() int { return s.Total - s.Passed }
 
-// WriteToolList renders listings in the `--list-tools` stdout format of spec
-// §2. Each server block ends with an empty line:
+// WriteToolList renders listings in the `--list-tools` stdout format of
+// docs/contracts/ai-agent-cli.md §2. Each server block ends with an empty
+// line:
 //
 //	MCP server 'NAME':
 //	  - TOOL (exposed as NAME__TOOL)

@@ -8,17 +8,18 @@ import (
 )
 
 // ExposedName is the name a model sees for a server's tool: SERVER__TOOL,
-// both parts sanitised with tools.SanitizeName (spec §11 "Names").
+// both parts sanitised with tools.SanitizeName
+// (docs/contracts/ai-agent-cli.md §11 "Names").
 func ExposedName(server, tool string) string {
 	return tools.SanitizeName(server) + "__" + tools.SanitizeName(tool)
 }
 
 // Filter decides which of a server's tools are exposed, by local name
-// (spec §9.5): an absent or empty allow list, or one that is "*" or "any"
-// alone, allows every tool; otherwise a tool must match one allowed
-// pattern. A tool matching a denied pattern is never exposed: deny wins.
-// Patterns are path.Match globs (`*`, `?`, `[…]`); a malformed pattern
-// matches only its exact text.
+// (docs/contracts/ai-agent-cli.md §9.5): an absent or empty allow list, or
+// one that is "*" or "any" alone, allows every tool; otherwise a tool must
+// match one allowed pattern. A tool matching a denied pattern is never
+// exposed: deny wins. Patterns are path.Match globs (`*`, `?`, `[…]`); a
+// malformed pattern matches only its exact text.
 type Filter struct {
 	Allowed, Denied []string
 }

@@ -14,11 +14,11 @@ import (
 // ErrInvalidResult is wrapped when a server's result cannot be rendered.
 var ErrInvalidResult = errors.New("invalid MCP tool result")
 
-// RenderResult turns an MCP tool result into the text a model sees (spec
-// §11 "MCP results"): the text items joined with "\n", every other item
-// (image, audio, resource, resource link) as its JSON. When the result has
-// no content but structured content, that is rendered as JSON. isError
-// makes a failed result whose text is the reason.
+// RenderResult turns an MCP tool result into the text a model sees
+// (docs/contracts/ai-agent-cli.md §11 "MCP results"): the text items joined
+// with "\n", every other item (image, audio, resource, resource link) as its
+// JSON. When the result has no content but structured content, that is
+// rendered as JSON. isError makes a failed result whose text is the reason.
 func RenderResult(res *sdk.CallToolResult) (tools.Result, error) {
 	if res == nil {
 		return tools.Result{}, fmt.Errorf("%w: empty result", ErrInvalidResult)

@@ -39,7 +39,8 @@ type Options struct {
 	// once its stdin is closed; zero means [DefaultTerminateDuration].
 	TerminateDuration time.Duration
 	// Expand fills the `${NAME}` placeholders of env and header values when
-	// the server starts (spec §9.2); nil leaves them as they are.
+	// the server starts (docs/contracts/ai-agent-cli.md §9.2); nil leaves
+	// them as they are.
 	Expand func(string) string
 	// LookupEnv reads the parent's variables for the child environment;
 	// nil means os.LookupEnv.
@@ -228,7 +229,7 @@ var ErrUnknownTool = errors.New("unknown tool")
 // ValidateArgs checks args against the tool's input schema. It returns an
 // error wrapping [ErrUnknownTool] or a *toolschema.ArgumentsError
 // ("invalid arguments: …"). The engine calls it before execution, so an
-// invalid call gets no accounting entry (spec §11).
+// invalid call gets no accounting entry (docs/contracts/ai-agent-cli.md §11).
 func (s *Server) ValidateArgs(name string, args json.RawMessage) error {
 	e, ok := s.byName[name]
 	if !ok {

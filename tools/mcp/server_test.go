@@ -135,8 +135,9 @@ func TestFilesystemServer(t *testing.T) {
 	}
 }
 
-// TestResults checks how MCP results become tool output (spec §11 "MCP
-// results") against the mcptest server over stdio.
+// TestResults checks how MCP results become tool output
+// (docs/contracts/ai-agent-cli.md §11 "MCP results") against the mcptest
+// server over stdio.
 func TestResults(t *testing.T) {
 	s := startT(t, helperConfig("t", "1"))
 	tests := []struct {

@@ -12,7 +12,8 @@ import (
 )
 
 // InheritedEnv lists the variables a stdio server inherits from the parent
-// (spec §9.5); everything else comes from its configured `env`.
+// (docs/contracts/ai-agent-cli.md §9.5); everything else comes from its
+// configured `env`.
 var InheritedEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
 
 // childEnv builds a stdio server's whole environment.

@@ -1,12 +1,15 @@
-// Package queue bounds how many tool executions run at once (seed 003, §1
-// "MCP Tool Queues"; spec §9.7). A [Set] holds the configured named queues,
-// each with a `concurrent` bound, plus the "default" queue that is added when
-// the configuration lacks one. Callers wait in FIFO order for a slot, give up
-// when their context is done, and get back a [Slot] that reports the wait
-// time and the queue depth they met, for accounting and logs.
+// Package queue bounds how many tool executions run at once
+// (docs/contracts/ai-agent.md §1 "MCP Tool Queues";
+// docs/contracts/ai-agent-cli.md §9.7). A [Set] holds the configured named
+// queues, each with a `concurrent` bound, plus the "default" queue that is
+// added when the configuration lacks one. Callers wait in FIFO order for a
+// slot, give up when their context is done, and get back a [Slot] that
+// reports the wait time and the queue depth they met, for accounting and
+// logs.
 //
-// Calls made inside `agent__batch` bypass the queues (spec §11): the engine
-// uses [Bypass] for them instead of [Set.Acquire].
+// Calls made inside `agent__batch` bypass the queues
+// (docs/contracts/ai-agent-cli.md §11): the engine uses [Bypass] for them
+// instead of [Set.Acquire].
 package queue
 
 import (
@@ -292,8 +295,9 @@ func (s *Slot) LogAttrs() []slog.Attr {
 	}
 }
 
-// Account records the slot on a tool accounting entry (spec §8.4: queue,
-// queueWaitMs, and queueDepth). A bypass slot leaves the entry unchanged.
+// Account records the slot on a tool accounting entry
+// (docs/contracts/ai-agent-cli.md §8.4: queue, queueWaitMs, and queueDepth).
+// A bypass slot leaves the entry unchanged.
 func (s *Slot) Account(e *contract.AccountingEntry) {
 	if s == nil || s.Queue == "" {
 		return

@@ -1,7 +1,7 @@
-// Package rest provides REST tools (spec §9.6): each restTools.NAME entry is
-// exposed as the tool rest__NAME, whose call fills ${parameters.x}
-// placeholders in the URL, headers and body template and returns the
-// response body.
+// Package rest provides REST tools (docs/contracts/ai-agent-cli.md §9.6):
+// each restTools.NAME entry is exposed as the tool rest__NAME, whose call
+// fills ${parameters.x} placeholders in the URL, headers and body template
+// and returns the response body.
 package rest
 
 import (

@@ -1,10 +1,10 @@
-// Package subagent exposes `.ai` sub-agents as tools named agent__NAME (spec
-// §10 "Sub-agents", §11). Each call runs an isolated child session through a
-// [RunFunc] that the session engine supplies; this package only shapes the
-// tool (its name and schema), turns arguments into the child's prompt,
-// carries the tracing ids, and turns the child's AIAgentResult into the tool
-// result. The engine owns the child session's limits, accounting and
-// lifetime.
+// Package subagent exposes `.ai` sub-agents as tools named agent__NAME
+// (docs/contracts/ai-agent-cli.md §10 "Sub-agents", §11). Each call runs an
+// isolated child session through a [RunFunc] that the session engine
+// supplies; this package only shapes the tool (its name and schema), turns
+// arguments into the child's prompt, carries the tracing ids, and turns the
+// child's AIAgentResult into the tool result. The engine owns the child
+// session's limits, accounting and lifetime.
 package subagent
 
 import (
@@ -22,8 +22,9 @@ import (
 	"github.com/salve-dev/salve/tools/toolschema"
 )
 
-// TraceIDs are the multi-agent tracing ids of a session (seed 003, §4):
-// they go on every accounting entry of that session.
+// TraceIDs are the multi-agent tracing ids of a session
+// (docs/contracts/ai-agent.md §4): they go on every accounting entry of that
+// session.
 type TraceIDs struct {
 	// AgentID names the agent ("main" or the sub-agent's name).
 	AgentID string

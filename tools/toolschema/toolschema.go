@@ -1,13 +1,14 @@
 // Package toolschema compiles tool input schemas and validates tool-call
-// arguments against them (spec §11 "Calls that are not executed"), for MCP
-// tools, REST tools and sub-agents alike. It uses
+// arguments against them (docs/contracts/ai-agent-cli.md §11 "Calls that are
+// not executed"), for MCP tools, REST tools and sub-agents alike. It uses
 // github.com/santhosh-tekuri/jsonschema/v6, which reports every violation
 // with its JSON pointer.
 //
-// Unknown keywords and unknown `format` values are not errors (spec §7, exit
-// 5 row): formats are not asserted at all. A schema that cannot be compiled
-// is a *[CompileError] wrapping [ErrSchema] (exit 5 class). Remote `$ref`s
-// are never fetched; they fail to compile.
+// Unknown keywords and unknown `format` values are not errors
+// (docs/contracts/ai-agent-cli.md §7, exit 5 row): formats are not asserted
+// at all. A schema that cannot be compiled is a *[CompileError] wrapping
+// [ErrSchema] (exit 5 class). Remote `$ref`s are never fetched; they fail to
+// compile.
 package toolschema
 
 import (

@@ -2,6 +2,6 @@
 // real session engine (package agent): MCP servers over stdio (the mcptest
 // server), the queues, the context guard and the token estimator, against
 // the llmtest server speaking the OpenAI wire format on loopback. It holds
-// tests only: the conformance checks of seed 003 for the pieces of part 2,
-// and the 200-session load test.
+// tests only: the conformance checks of docs/contracts/ai-agent.md for the
+// pieces of part 2, and the 200-session load test.
 package enginetest

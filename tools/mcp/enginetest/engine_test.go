@@ -104,10 +104,10 @@ func TestLoad200Sessions(t *testing.T) {
 	}
 }
 
-// TestToolPreflightOverflow (seed 003 §2 "Tool Overflow Handling", "Forced
-// Final Turn"): an MCP output that would overflow the window is replaced by
-// the stub, no tool but the final report is offered afterwards, and the
-// session still ends with the model's report.
+// TestToolPreflightOverflow (docs/contracts/ai-agent.md §2 "Tool Overflow
+// Handling", "Forced Final Turn"): an MCP output that would overflow the
+// window is replaced by the stub, no tool but the final report is offered
+// afterwards, and the session still ends with the model's report.
 func TestToolPreflightOverflow(t *testing.T) {
 	set := startMCP(t, "")
 	srv := newLLM(t, func(r chatRequest) llmtest.Reply {
@@ -161,9 +161,10 @@ func TestNoNewToolsAfterOverflow(t *testing.T) {
 	}
 }
 
-// TestTurnPreflight (seed 003 §2 "Guard Projection"): prompts that already
-// exceed the window force the very first request to be the final turn,
-// with only the final report offered, and the blocked target is logged.
+// TestTurnPreflight (docs/contracts/ai-agent.md §2 "Guard Projection"):
+// prompts that already exceed the window force the very first request to be
+// the final turn, with only the final report offered, and the blocked target
+// is logged.
 func TestTurnPreflight(t *testing.T) {
 	set := startMCP(t, "")
 	srv := newLLM(t, func(chatRequest) llmtest.Reply { return finalReport("best effort") })
@@ -197,8 +198,8 @@ func TestTurnPreflight(t *testing.T) {
 	}
 }
 
-// TestRequestMetrics (seed 003 §2 "LLM Request Metrics"): every `LLM
-// request prepared` line satisfies expectedTokens = ctxTokens +
+// TestRequestMetrics (docs/contracts/ai-agent.md §2 "LLM Request Metrics"):
+// every `LLM request prepared` line satisfies expectedTokens = ctxTokens +
 // pendingCtxTokens + schemaCtxTokens; ctx is 0 on turn 1 and then the
 // provider's reported input + output.
 func TestRequestMetrics(t *testing.T) {
@@ -228,9 +229,10 @@ func TestRequestMetrics(t *testing.T) {
 	}
 }
 
-// TestMCPCrashAndTimeout (seed 003 §1 toolTimeout; spec §7: a crash
-// mid-session only fails calls): the session goes on after a tool timeout
-// and after the server crashed, and still delivers its report.
+// TestMCPCrashAndTimeout (docs/contracts/ai-agent.md §1 toolTimeout;
+// docs/contracts/ai-agent-cli.md §7: a crash mid-session only fails calls):
+// the session goes on after a tool timeout and after the server crashed, and
+// still delivers its report.
 func TestMCPCrashAndTimeout(t *testing.T) {
 	set := startMCP(t, "")
 	steps := []string{`t__slow|{"ms":10000}`, `t__crash|{}`, `t__echo|{"text":"x"}`}
