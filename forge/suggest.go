@@ -105,6 +105,9 @@ func suggestion(path string, r changeRun, right map[string]rightLines, single bo
 		}
 	}
 	end := start + len(lines) - 1
+	if start < 1 {
+		return ReviewComment{}, false
+	}
 	hunk := -1
 	for i, want := range lines {
 		got, ok := rl[start+i]
@@ -193,7 +196,9 @@ func parseRight(patch string) rightLines {
 		}
 		switch l[0] {
 		case ' ', '+':
-			out[line] = rightLine{text: strings.TrimSuffix(l[1:], "\r"), hunk: hunk}
+			if line >= 1 {
+				out[line] = rightLine{text: strings.TrimSuffix(l[1:], "\r"), hunk: hunk}
+			}
 			line++
 		case '-', '\\':
 		default:
