@@ -350,3 +350,24 @@ func diffPath(s string) string {
 	}
 	return s
 }
+
+// Change is one run of changed lines of a unified diff: lines OldStart to
+// OldStart+len(Old)-1 of Path's original became New. An insertion has no
+// Old lines and goes before line OldStart.
+type Change struct {
+	Path     string
+	OldStart int
+	Old, New []string
+}
+
+// Changes reads a unified diff (as Suggestions does) into its runs of
+// changed lines, file by file.
+func Changes(patch string) []Change {
+	var out []Change
+	for _, fp := range parsePatch(patch) {
+		for _, r := range fp.runs {
+			out = append(out, Change{Path: fp.path, OldStart: r.oldStart, Old: r.old, New: r.new})
+		}
+	}
+	return out
+}

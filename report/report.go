@@ -285,3 +285,9 @@ func capMessage(s string, n int) (string, bool) {
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// Severity returns the level every format maps r to: "error" (the
+// default), "warning" or "note".
+func Severity(r contract.BugReport) string {
+	return [...]string{levelError: "error", levelWarning: "warning", levelNote: "note"}[levelOf(r)]
+}
