@@ -187,3 +187,11 @@ func FuzzSuggestions(f *testing.F) {
 		_ = got.Body("x")
 	})
 }
+
+func TestChanges(t *testing.T) {
+	got := forge.Changes(fix("main.go", "@@ -3,5 +3,5 @@\n-import \"fmt\"\n+import \"log\"\n import \"os\"\n+import \"io\"\n \n func main() {\n"))
+	if len(got) != 2 || got[0].Path != "main.go" || got[0].OldStart != 3 || len(got[0].Old) != 1 || got[0].New[0] != `import "log"` ||
+		got[1].OldStart != 5 || len(got[1].Old) != 0 || got[1].New[0] != `import "io"` {
+		t.Errorf("%+v", got)
+	}
+}
