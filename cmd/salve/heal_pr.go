@@ -399,24 +399,29 @@ func failingReports(res *heal.Results) ([]contract.BugReport, map[int][]report.F
 	fixes := map[int][]report.Fix{}
 	for _, d := range diffs {
 		for _, c := range forge.Changes(d) {
-			// Each change goes to the report it fixed that is nearest: the
-			// gate keeps a fix within a few lines of its report.
-			best, dist := -1, 0
-			for _, i := range byDiff[d] {
-				r := reports[i]
-				if strings.TrimPrefix(r.FilePath, "./") != c.Path {
-					continue
-				}
-				if dd := abs(r.LineNumber - c.OldStart); best < 0 || dd < dist {
-					best, dist = i, dd
-				}
-			}
-			if best >= 0 {
-				fixes[best] = append(fixes[best], report.Fix{StartLine: c.OldStart, EndLine: c.OldStart + len(c.Old) - 1, Lines: c.New})
+			if i := nearestReport(reports, byDiff[d], c); i >= 0 {
+				fixes[i] = append(fixes[i], report.Fix{StartLine: c.OldStart, EndLine: c.OldStart + len(c.Old) - 1, Lines: c.New})
 			}
 		}
 	}
 	return reports, fixes, lines
+}
+
+// nearestReport returns which of the reports idx (those a fix fixed) in
+// the changed file is nearest to the change, or -1: the gate keeps a fix
+// within a few lines of its report.
+func nearestReport(reports []contract.BugReport, idx []int, c forge.Change) int {
+	best, dist := -1, 0
+	for _, i := range idx {
+		r := reports[i]
+		if strings.TrimPrefix(r.FilePath, "./") != c.Path {
+			continue
+		}
+		if d := abs(r.LineNumber - c.OldStart); best < 0 || d < dist {
+			best, dist = i, d
+		}
+	}
+	return best
 }
 
 func abs(n int) int {
