@@ -66,6 +66,9 @@ type Forge interface {
 	// FindOpen returns the open request whose head is branch, when there
 	// is one (ok false otherwise).
 	FindOpen(ctx context.Context, branch string) (pr PullRequest, ok bool, err error)
+	// Check reports a heal on a commit: a check run on GitHub, a commit
+	// status on GitLab (see [CheckRequest]).
+	Check(ctx context.Context, c CheckRequest) (CheckRun, error)
 }
 
 // Errors wrapped by the clients, for callers that map them to exit codes
@@ -100,8 +103,15 @@ type client struct {
 	Now     func() time.Time
 	// auth sets the token header on a request.
 	auth func(*http.Request)
+	// token, when set, gives the token of each attempt (a GitHub App's
+	// installation token, minted and refreshed on demand); auth then
+	// receives it through the Authorization header.
+	token func(ctx context.Context) (string, error)
 	// redact is the token, removed from any error text.
 	redact string
+	// secrets, when set, lists further values to remove from error text
+	// (the JWTs and installation tokens of a GitHub App).
+	secrets func() []string
 }
 
 func (c *client) httpClient() *http.Client {
@@ -157,6 +167,13 @@ func (c *client) do(ctx context.Context, newReq func() (*http.Request, error)) (
 		}
 		req = req.WithContext(ctx)
 		c.auth(req)
+		if c.token != nil {
+			tok, err := c.token(ctx)
+			if err != nil {
+				return response{}, c.scrub(err)
+			}
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
 		resp, err := c.httpClient().Do(req)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -226,10 +243,10 @@ func (c *client) callJSON(ctx context.Context, base, method, path string, q url.
 		return req, err
 	})
 	if err != nil {
-		return r, err
+		return r, c.scrub(err)
 	}
 	if r.Status < 200 || r.Status > 299 {
-		return r, classify(method, path, r, message(r.Body))
+		return r, c.scrub(classify(method, path, r, message(r.Body)))
 	}
 	if out != nil {
 		if err := json.Unmarshal(r.Body, out); err != nil {
@@ -271,13 +288,51 @@ func (c *client) rateLimitWait(r response) (time.Duration, bool) {
 	return time.Minute, true
 }
 
-// scrub removes the token from an error's text.
+// scrub removes the token, and every other secret the client knows, from
+// an error's text. An error that carried none is returned as it is, so
+// errors.Is still sees through it.
 func (c *client) scrub(err error) error {
-	if c.redact == "" || !strings.Contains(err.Error(), c.redact) {
+	vals := []string{c.redact}
+	if c.secrets != nil {
+		vals = append(vals, c.secrets()...)
+	}
+	return scrubError(err, vals)
+}
+
+// scrubError replaces every non-empty value of vals in err's text with
+// "[REDACTED]", keeping the package error err wrapped, if any, for
+// errors.Is.
+func scrubError(err error, vals []string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	hit := false
+	for _, v := range vals {
+		if v != "" && strings.Contains(msg, v) {
+			msg, hit = strings.ReplaceAll(msg, v, "[REDACTED]"), true
+		}
+	}
+	if !hit {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), c.redact, "[REDACTED]"))
+	for _, kind := range []error{ErrAuth, ErrNotFound, ErrRateLimited, ErrAPI, context.Canceled, context.DeadlineExceeded} {
+		if errors.Is(err, kind) {
+			return &scrubbed{msg: msg, kind: kind}
+		}
+	}
+	return errors.New(msg)
 }
+
+// scrubbed is an error whose text had secrets removed, still wrapping the
+// package error it was.
+type scrubbed struct {
+	msg  string
+	kind error
+}
+
+func (e *scrubbed) Error() string { return e.msg }
+func (e *scrubbed) Unwrap() error { return e.kind }
 
 // classify maps a refused call to one of the package errors, with the
 // API's own message.

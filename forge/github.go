@@ -34,11 +34,15 @@ type GitHubConfig struct {
 	Repo string
 	// Token is sent as a bearer token ($GITHUB_TOKEN).
 	Token string
+	// App, when set, authenticates instead of Token: every call carries
+	// the App's current installation token.
+	App *App
 	// HTTP is the client; nil means one with a 30 s timeout.
 	HTTP *http.Client
 }
 
-// NewGitHub checks cfg and returns a client. The token is required.
+// NewGitHub checks cfg and returns a client. A token or an App is
+// required.
 func NewGitHub(cfg GitHubConfig) (*GitHub, error) {
 	api := strings.TrimRight(cfg.API, "/")
 	if api == "" {
@@ -52,16 +56,18 @@ func NewGitHub(cfg GitHubConfig) (*GitHub, error) {
 	if !ok || !validName(owner) || !validName(name) {
 		return nil, fmt.Errorf("forge: GitHub repository %q is not owner/name", cfg.Repo)
 	}
+	g := &GitHub{base: api, owner: owner, repo: name}
+	if cfg.App != nil {
+		g.client = client{HTTP: cfg.HTTP, auth: ghHeaders, token: cfg.App.Token, secrets: cfg.App.Secrets}
+		return g, nil
+	}
 	if cfg.Token == "" {
-		return nil, fmt.Errorf("%w: no GitHub token (set GITHUB_TOKEN)", ErrAuth)
+		return nil, fmt.Errorf("%w: no GitHub token (set GITHUB_TOKEN, or a GitHub App with %s)", ErrAuth, EnvAppID)
 	}
 	token := cfg.Token
-	g := &GitHub{base: api, owner: owner, repo: name}
 	g.client = client{HTTP: cfg.HTTP, redact: token, auth: func(r *http.Request) {
 		r.Header.Set("Authorization", "Bearer "+token)
-		r.Header.Set("Accept", "application/vnd.github+json")
-		r.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-		r.Header.Set("User-Agent", "salve")
+		ghHeaders(r)
 	}}
 	return g, nil
 }
@@ -119,20 +125,28 @@ func (g *GitHub) call(ctx context.Context, method, path string, q url.Values, bo
 // the validation errors.
 func ghMessage(body []byte) string {
 	var e struct {
-		Message string `json:"message"`
-		Errors  []struct {
-			Message string `json:"message"`
-			Code    string `json:"code"`
-		} `json:"errors"`
+		Message string            `json:"message"`
+		Errors  []json.RawMessage `json:"errors"`
 	}
 	if json.Unmarshal(body, &e) != nil {
 		return oneLine(string(body), 200)
 	}
 	parts := []string{e.Message}
-	for _, x := range e.Errors {
-		if x.Message != "" {
+	for _, raw := range e.Errors {
+		// An error is an object with a message or a code, or (review
+		// comments) a plain string.
+		var x struct {
+			Message string `json:"message"`
+			Code    string `json:"code"`
+		}
+		var str string
+		switch {
+		case json.Unmarshal(raw, &str) == nil && str != "":
+			parts = append(parts, str)
+		case json.Unmarshal(raw, &x) != nil:
+		case x.Message != "":
 			parts = append(parts, x.Message)
-		} else if x.Code != "" {
+		case x.Code != "":
 			parts = append(parts, x.Code)
 		}
 	}

@@ -140,12 +140,23 @@ type rdResult struct {
 }
 
 type rdDiagnostic struct {
-	Message        string     `json:"message"`
-	Location       rdLocation `json:"location"`
-	Severity       string     `json:"severity"`
-	Source         rdSource   `json:"source"`
-	Code           *rdCode    `json:"code,omitempty"`
-	OriginalOutput string     `json:"original_output,omitempty"`
+	Message        string         `json:"message"`
+	Location       rdLocation     `json:"location"`
+	Severity       string         `json:"severity"`
+	Source         rdSource       `json:"source"`
+	Code           *rdCode        `json:"code,omitempty"`
+	Suggestions    []rdSuggestion `json:"suggestions,omitempty"`
+	OriginalOutput string         `json:"original_output,omitempty"`
+}
+
+// rdSuggestion is a text edit that resolves a diagnostic: the range is
+// replaced by text. A range whose positions have no column covers whole
+// lines, end line included, and text holds the new lines without a final
+// line break; an insertion is an empty range at column 1 of the line it
+// goes before.
+type rdSuggestion struct {
+	Range rdRange `json:"range"`
+	Text  string  `json:"text"`
 }
 
 type rdSource struct {
@@ -163,7 +174,8 @@ type rdLocation struct {
 }
 
 type rdRange struct {
-	Start rdPosition `json:"start"`
+	Start rdPosition  `json:"start"`
+	End   *rdPosition `json:"end,omitempty"`
 }
 
 type rdPosition struct {
@@ -181,9 +193,28 @@ func rdSeverity(l level) string {
 	return "ERROR"
 }
 
+// rdSuggestions converts the fixes of a report, leaving out (with a
+// warning) those whose lines make no range.
+func rdSuggestions(i int, fixes []Fix, o Options) []rdSuggestion {
+	var out []rdSuggestion
+	for _, f := range fixes {
+		switch {
+		case f.StartLine < 1 || f.EndLine < f.StartLine-1:
+			o.warn("rdjson: report %d: a fix of lines %d-%d left out: not a line range", i, f.StartLine, f.EndLine)
+		case f.EndLine == f.StartLine-1: // an insertion before StartLine
+			at := rdPosition{Line: f.StartLine, Column: 1}
+			out = append(out, rdSuggestion{Range: rdRange{Start: at, End: &at}, Text: strings.Join(f.Lines, "\n") + "\n"})
+		default:
+			out = append(out, rdSuggestion{Range: rdRange{Start: rdPosition{Line: f.StartLine}, End: &rdPosition{Line: f.EndLine}},
+				Text: strings.Join(f.Lines, "\n")})
+		}
+	}
+	return out
+}
+
 func rdDiagnostics(reports []contract.BugReport, o Options) []rdDiagnostic {
 	out := make([]rdDiagnostic, 0, len(reports))
-	for _, r := range reports {
+	for i, r := range reports {
 		d := rdDiagnostic{
 			Message:  r.Message,
 			Location: rdLocation{Path: cleanPath(r.FilePath)},
@@ -199,6 +230,9 @@ func rdDiagnostics(reports []contract.BugReport, o Options) []rdDiagnostic {
 		}
 		if r.LineNumber >= 1 {
 			d.Location.Range = &rdRange{Start: rdPosition{Line: r.LineNumber, Column: max(r.Column, 0)}}
+		}
+		if fixes := o.Fixes[i]; len(fixes) > 0 && d.Location.Path != "" {
+			d.Suggestions = rdSuggestions(i, fixes, o)
 		}
 		out = append(out, d)
 	}

@@ -1,8 +1,9 @@
 // Package report writes bug reports in the formats CI platforms and review
 // tools read: SARIF 2.1.0 (GitHub code scanning and most IDEs), GitHub
 // Actions workflow commands, GitLab Code Quality, and reviewdog's
-// diagnostic format (rdjson and rdjsonl), besides salve's own JSON and one
-// line of text per report.
+// diagnostic format (rdjson and rdjsonl, with suggestions where a fix is
+// known: [Options.Fixes]), besides salve's own JSON and one line of text
+// per report.
 //
 // Every writer is a row of one table ([Formats]), takes the same
 // [contract.BugReport] values that `salve parse` and `salve heal` produce,
@@ -55,6 +56,20 @@ type Options struct {
 	// Warn receives one line for each thing a writer had to leave out or
 	// cut to stay within its format's limits. Nil discards them.
 	Warn func(msg string)
+	// Fixes holds known fixes of reports, keyed by the report's index in
+	// the slice given to Write: a heal's verified fix of the lines a
+	// report names. The rdjson and rdjsonl writers turn them into
+	// suggestions; the other formats ignore them.
+	Fixes map[int][]Fix
+}
+
+// Fix is a known correction in the file of a report: its lines StartLine
+// to EndLine (1-based, inclusive) are replaced by Lines. An insertion has
+// EndLine = StartLine-1 and goes before line StartLine; a deletion has no
+// Lines.
+type Fix struct {
+	StartLine, EndLine int
+	Lines              []string
 }
 
 func (o Options) tool() string {
@@ -270,3 +285,9 @@ func capMessage(s string, n int) (string, bool) {
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// Severity returns the level every format maps r to: "error" (the
+// default), "warning" or "note".
+func Severity(r contract.BugReport) string {
+	return [...]string{levelError: "error", levelWarning: "warning", levelNote: "note"}[levelOf(r)]
+}

@@ -1,9 +1,14 @@
 // Package forgetest runs local servers that speak the parts of the GitHub
-// and GitLab REST APIs salve uses (pull and merge requests, comments, and
-// GitHub's check runs and commit statuses, where no check ever reports), with their documented shapes
-// and errors, so tests and the CI action's self-test never need the real
-// services. Failures are injected per route: a status, headers (such as
-// Retry-After) and a body, for the next N calls.
+// and GitLab REST APIs salve uses, with their documented shapes and
+// errors, so tests and the CI action's self-test never need the real
+// services: pull and merge requests and comments; GitHub App
+// authentication (JWTs verified against the App's public key, installation
+// tokens issued and expired); check runs with their annotation limits and
+// GitLab commit statuses; pull request files and reviews with suggestion
+// comments, whose lines must be in the pull request's diff. Reading a
+// commit's checks or status always answers that none reported (a workflow
+// waiting for an approval). Failures are injected per route: a status,
+// headers (such as Retry-After) and a body, for the next N calls.
 package forgetest
 
 import (
@@ -15,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Call is one request the server received.
@@ -36,6 +42,17 @@ type PR struct {
 	Draft       bool
 	Comments    []string
 	Open        bool
+	// Files are the files the request changes, with their patches, as GET
+	// …/pulls/{n}/files lists them; review comments must fall on their
+	// lines.
+	Files []File
+}
+
+// File is a file a pull request changes: its path and its diff's hunks
+// (no file header), as GitHub's "patch" field holds them.
+type File struct {
+	Filename string
+	Patch    string
 }
 
 // Fault is an injected answer.
@@ -63,6 +80,18 @@ type Server struct {
 	// reads it from its bare remote); requests report it as head.sha (GitHub)
 	// and sha (GitLab).
 	HeadSHA func(branch string) string
+
+	// Now is the server's clock for JWTs and installation tokens; nil
+	// means time.Now. TokenTTL is the lifetime of the installation tokens
+	// it issues; 0 means an hour, as GitHub's.
+	Now      func() time.Time
+	TokenTTL time.Duration
+
+	apps     map[string]*app // by App id
+	minted   []Mint
+	checks   map[string][]*CheckRun // key: "owner/repo"
+	statuses map[string][]Status    // key: the GitLab project
+	reviews  map[string][]Review    // key: "owner/repo"
 }
 
 func (s *Server) headSHA(branch string) string {
@@ -74,7 +103,8 @@ func (s *Server) headSHA(branch string) string {
 
 // New starts a server that accepts token.
 func New(token string) *Server {
-	s := &Server{Token: token, prs: map[string][]*PR{}, faults: map[string][]Fault{}}
+	s := &Server{Token: token, prs: map[string][]*PR{}, faults: map[string][]Fault{},
+		apps: map[string]*app{}, checks: map[string][]*CheckRun{}, statuses: map[string][]Status{}, reviews: map[string][]Review{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -112,6 +142,7 @@ func (s *Server) PRs(kind, repo string) []PR {
 	for _, p := range s.prs[kind+":"+repo] {
 		c := *p
 		c.Comments = append([]string(nil), p.Comments...)
+		c.Files = append([]File(nil), p.Files...)
 		out = append(out, c)
 	}
 	return out
@@ -166,12 +197,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	switch {
+	case strings.HasPrefix(path, "/app/"):
+		s.app(w, r, strings.TrimPrefix(path, "/app/"), body)
+	case strings.HasPrefix(path, "/repos/") && r.Method == http.MethodGet && strings.HasSuffix(path, "/installation"):
+		s.repoInstallation(w, r, strings.TrimPrefix(path, "/repos/"))
 	case strings.HasPrefix(path, "/repos/"):
-		if auth != "Bearer "+s.Token {
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials", "documentation_url": "https://docs.github.com/rest"})
+		rest := strings.TrimPrefix(path, "/repos/")
+		if !s.githubAuth(w, auth, rest) {
 			return
 		}
-		s.github(w, r, strings.TrimPrefix(path, "/repos/"), body)
+		s.github(w, r, rest, body)
 	case strings.HasPrefix(path, "/api/v4/projects/"):
 		if auth != s.Token {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "401 Unauthorized"})
@@ -261,6 +296,15 @@ func (s *Server) github(w http.ResponseWriter, r *http.Request, rest string, bod
 		writeJSON(w, http.StatusOK, map[string]any{"total_count": 0, "check_runs": []any{}})
 	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "commits" && parts[4] == "status":
 		writeJSON(w, http.StatusOK, map[string]any{"state": "pending", "sha": parts[3], "total_count": 0, "statuses": []any{}})
+	case r.Method == http.MethodGet && len(parts) == 4 && parts[2] == "pulls":
+		p := s.find(key, parts[3])
+		if p == nil {
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+			return
+		}
+		writeJSON(w, http.StatusOK, ghPR(p))
+	case strings.HasPrefix(parts[2], "check-runs") || (len(parts) >= 5 && parts[2] == "pulls" && (parts[4] == "files" || parts[4] == "reviews")):
+		s.githubMore(w, r, repo, parts, body)
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 	}
@@ -352,6 +396,8 @@ func (s *Server) gitlab(w http.ResponseWriter, r *http.Request, rest string, bod
 			p.Body = *in.Description
 		}
 		writeJSON(w, http.StatusOK, glMR(p))
+	case r.Method == http.MethodPost && len(parts) == 3 && parts[1] == "statuses":
+		s.gitlabStatus(w, project, parts[2], body)
 	case r.Method == http.MethodPost && len(parts) == 4 && parts[1] == "merge_requests" && parts[3] == "notes":
 		p := s.find(key, parts[2])
 		var in struct{ Body string }

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/report"
+)
+
+// TestFailingReportsFixes: reports are listed once each, and each change
+// of a fix's diff goes to the fixed report nearest to it, as line edits.
+func TestFailingReportsFixes(t *testing.T) {
+	diff := "--- a/main.go\n+++ b/main.go\n@@ -1,12 +1,12 @@\n package main\n \n-import \"os\"\n+import \"strings\"\n \n" +
+		" func a() {}\n func b() {}\n func c() {}\n func d() {}\n-\tx:=1\n+\tx := 1\n"
+	imp := contract.BugReport{FilePath: "main.go", LineNumber: 3, ErrorType: contract.ErrImport, Message: "undefined: strings"}
+	fmtBug := contract.BugReport{FilePath: "main.go", LineNumber: 9, ErrorType: contract.ErrLinting, Message: "not gofmt"}
+	left := contract.BugReport{FilePath: "util.go", LineNumber: 2, ErrorType: contract.ErrLogic, Message: "wrong"}
+	res := &heal.Results{
+		Bugs: []heal.BugResult{
+			{Bug: imp, Status: heal.StatusFailed},
+			{Bug: imp, Status: heal.StatusFixed, Diff: diff, Line: "IMPORT fixed"},
+			{Bug: fmtBug, Status: heal.StatusFixed, Diff: diff, Line: "LINTING fixed"},
+		},
+		Remaining: []contract.BugReport{left, fmtBug},
+	}
+	reports, fixes, lines := failingReports(res)
+	if len(reports) != 3 || reports[2] != left {
+		t.Fatalf("reports %+v", reports)
+	}
+	want := map[int][]report.Fix{
+		0: {{StartLine: 3, EndLine: 3, Lines: []string{`import "strings"`}}},
+		1: {{StartLine: 9, EndLine: 9, Lines: []string{"\tx := 1"}}},
+	}
+	if fmt.Sprint(fixes) != fmt.Sprint(want) {
+		t.Errorf("fixes %v, want %v", fixes, want)
+	}
+	if lines[0] != "IMPORT fixed" || lines[1] != "LINTING fixed" || len(lines) != 2 {
+		t.Errorf("lines %v", lines)
+	}
+}
+
+// TestCheckConclusions: every outcome of a heal has a check conclusion.
+func TestCheckConclusions(t *testing.T) {
+	for _, o := range []string{heal.OutcomeGreen, heal.OutcomeRed, heal.OutcomeNoSignal, heal.OutcomeEnvironment,
+		heal.OutcomeFlaky, heal.OutcomeInterrupted, heal.OutcomeError} {
+		if checkConclusion[o] == "" {
+			t.Errorf("outcome %q has no check conclusion", o)
+		}
+		if checkTitle(&heal.Results{Outcome: o, Reason: "r"}) == "" {
+			t.Errorf("outcome %q has no title", o)
+		}
+	}
+}
