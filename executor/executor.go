@@ -1,5 +1,5 @@
 // Package executor is the Executor layer of the self-healing build
-// pipeline (seed 001): it runs a project's build and tests the way CI would,
+// pipeline (docs/contracts/heal-pipeline.md §Executor): it runs a project's build and tests the way CI would,
 // observes them, and reports a contract.ExecutorOutput. It never fixes code,
 // never commits and never interprets the log; that is the Parser's job.
 //

@@ -13,7 +13,7 @@ import (
 
 // AgentGit implements Git with gitagent.Client: the git_agent binary as a
 // child process, one ActionRequest on stdin and one schema-checked
-// ActionResponse on stdout per action (seed 002). It is how the pipeline
+// ActionResponse on stdout per action (docs/contracts/git-agent.md §1.1). It is how the pipeline
 // commits and pushes: never by calling git itself.
 type AgentGit struct {
 	// Bin is the git_agent program.

@@ -1,4 +1,4 @@
-// Package heal is salve's self-healing pipeline (seed 001): it runs a
+// Package heal is salve's self-healing pipeline (docs/contracts/heal-pipeline.md): it runs a
 // repository's build in an isolated git worktree, turns the log into bug
 // reports, asks the Fix Agent's tiers for minimal fixes, enforces the fix
 // gate, commits accepted fixes through the Git Agent, and asks a CI monitor
@@ -17,14 +17,14 @@ import (
 	"github.com/salve-dev/salve/contract"
 )
 
-// Executor runs a build and observes it (seed 001, Executor Contract). The
+// Executor runs a build and observes it (docs/contracts/heal-pipeline.md §Executor). The
 // error is non-nil only when the build could not be started at all.
 type Executor interface {
 	Run(ctx context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error)
 }
 
-// Parser turns a build log into bug reports, deterministically (seed 001,
-// Parser Contract).
+// Parser turns a build log into bug reports, deterministically (docs/contracts/heal-pipeline.md
+// §Parser).
 type Parser interface {
 	Parse(buildLog, workspace string) []contract.BugReport
 }
@@ -55,8 +55,8 @@ func (in FixInput) Reports() []contract.BugReport {
 
 // Fixer is one tier of the Fix Agent: rules, llm or aider. It returns the
 // full patched content of FixInput.Path; it never writes the file, never
-// commits and never formats output lines (seed 001, Fix Agent boundary
-// rules). It returns an error wrapping [ErrNoFix] when it has nothing to
+// commits and never formats output lines (docs/contracts/heal-pipeline.md
+// §Boundary rules). It returns an error wrapping [ErrNoFix] when it has nothing to
 // offer for these reports.
 type Fixer interface {
 	Name() string
@@ -69,7 +69,7 @@ type Accountant interface {
 	Accounting() []contract.AccountingEntry
 }
 
-// Git commits and pushes through the Git Agent (seed 002). The pipeline
+// Git commits and pushes through the Git Agent (docs/contracts/git-agent.md). The pipeline
 // never calls git directly for these.
 type Git interface {
 	// Commit stages files (repo-relative) in dir and commits them with

@@ -285,7 +285,7 @@ func hash(s string) string {
 }
 
 // Snippet returns the lines of content within ±GateWindow of each line,
-// numbered, with "..." between separate regions (the seed's file_snippet).
+// numbered, with "..." between separate regions (the contract's file_snippet).
 func Snippet(content string, lines []int) string {
 	rs := make([]LineRange, len(lines))
 	for i, l := range lines {

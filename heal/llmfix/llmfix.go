@@ -157,7 +157,7 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 	return fix, nil
 }
 
-// SystemPrompt states the Fix Agent's boundary rules (seed 001).
+// SystemPrompt states the Fix Agent's boundary rules (docs/contracts/heal-pipeline.md §Boundary rules).
 const SystemPrompt = `You are the Fix Agent of salve's self-healing build pipeline.
 Fix exactly the reported build errors with the smallest possible edit.
 Rules:

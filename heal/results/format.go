@@ -8,7 +8,7 @@ import (
 	"github.com/salve-dev/salve/contract"
 )
 
-// FormatFixLine is the seed's output_formatter, the only place that formats
+// FormatFixLine is the contract's output_formatter, the only place that formats
 // a fix line:
 //
 //	{TYPE} error in {file} line {N} → Fix: {fix_reason}

@@ -19,7 +19,7 @@ import (
 	"github.com/salve-dev/salve/logparse"
 )
 
-// Bug statuses in the results (seed 001 output).
+// Bug statuses in the results (docs/contracts/heal-pipeline.md §Output formatter).
 const (
 	StatusFixed    = "fixed"
 	StatusRejected = "rejected"
