@@ -69,6 +69,8 @@ heal() {
 	args=(heal --workspace "${SALVE_WORKSPACE:-.}" --push --quiet)
 	[ "${SALVE_PR:-true}" = true ] && args+=(--pr)
 	[ "${SALVE_PR_ON_RED:-false}" = true ] && args+=(--pr-on-red)
+	[ "${SALVE_CHECK_RUN:-false}" = true ] && args+=(--check-run)
+	[ "${SALVE_SUGGEST_REVIEW:-false}" = true ] && args+=(--suggest-review)
 	[ -n "${SALVE_COMMAND:-}" ] && args+=(--cmd "$SALVE_COMMAND")
 	[ -n "${SALVE_FIXERS:-}" ] && args+=(--fixers "$SALVE_FIXERS")
 	[ -n "${SALVE_MODELS:-}" ] && args+=(--models "$SALVE_MODELS")
