@@ -1,0 +1,381 @@
+package history
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Rename is what the diff says of a renamed identifier.
+type Rename struct {
+	Old, New string
+	// Declared counts the declaration lines renamed from Old to New (a
+	// removed line declaring Old paired with an added one declaring New).
+	Declared int
+	// References counts the other lines where the commit replaced Old by
+	// New and changed nothing else.
+	References int
+}
+
+// ArgChange is one change of a call's arguments: the argument at Index is
+// inserted (Delta 1) or removed (Delta -1), in a call that had Before
+// arguments.
+type ArgChange struct {
+	Delta  int
+	Index  int
+	Before int
+	// Text is the inserted or removed argument, spaced as the first call
+	// site wrote it.
+	Text string
+	norm string
+}
+
+// String says the change in words: `insert "nil" as argument 3 of 3`.
+func (c ArgChange) String() string {
+	if c.Delta > 0 {
+		return fmt.Sprintf("insert %q as argument %d of %d", c.Text, c.Index+1, c.Before+1)
+	}
+	return fmt.Sprintf("remove argument %d (%q) of %d", c.Index+1, c.Text, c.Before)
+}
+
+func (c ArgChange) same(d ArgChange) bool {
+	return c.Delta == d.Delta && c.Index == d.Index && c.Before == d.Before && c.norm == d.norm
+}
+
+// Signature is what the diff says of a function whose calls changed.
+type Signature struct {
+	Name string
+	// Deltas are the changes of parameter count of its changed
+	// declarations (a prototype and a definition give two).
+	Deltas []int
+	// Sites are the call changes of the lines the commit updated.
+	Sites []ArgChange
+}
+
+// Evidence is what the diff of one commit says about the names of one
+// language family.
+type Evidence struct {
+	// Renames are keyed by the old name; a name renamed two ways is in
+	// Conflicts instead.
+	Renames map[string]*Rename
+	// Signatures are keyed by the function's name.
+	Signatures map[string]*Signature
+	// Declared lists the names the added lines declare.
+	Declared map[string]bool
+	// Conflicts says, by old name, why the diff's renames of it disagree.
+	Conflicts map[string]string
+}
+
+// Analyze reads the diff's files of the language family of the file at
+// target (Go; C and C++; Python; JavaScript and TypeScript) for renamed
+// identifiers and changed calls. It pairs each removed line of a change
+// with an added line of the same change: the one at the same offset first,
+// then the others.
+func Analyze(files []File, target string) *Evidence {
+	fam := familyOf(target)
+	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Conflicts: map[string]string{}}
+	if fam == "" {
+		return ev
+	}
+	for _, f := range files {
+		p := f.Path()
+		if p == "" || familyOf(p) != fam {
+			continue
+		}
+		for _, h := range f.Hunks {
+			for _, b := range changeBlocks(h) {
+				ev.block(b, p, fam)
+			}
+		}
+	}
+	return ev
+}
+
+// block is one run of removed and added lines of a hunk.
+type block struct{ removed, added []string }
+
+// changeBlocks splits a hunk into its runs of changed lines. Cut lines are
+// left out: half a line is no evidence.
+func changeBlocks(h Hunk) []block {
+	var out []block
+	var cur block
+	flush := func() {
+		if len(cur.removed)+len(cur.added) > 0 {
+			out = append(out, cur)
+		}
+		cur = block{}
+	}
+	for _, l := range h.Lines {
+		switch {
+		case l.Op == Context:
+			flush()
+		case l.Cut:
+		case l.Op == Removed:
+			cur.removed = append(cur.removed, l.Text)
+		case l.Op == Added:
+			cur.added = append(cur.added, l.Text)
+		}
+	}
+	flush()
+	return out
+}
+
+// maxBlockPairs bounds the line pairs tried in one change block.
+const maxBlockPairs = 4096
+
+// block records what one change block shows.
+func (ev *Evidence) block(b block, p string, fam family) {
+	for _, a := range b.added {
+		if d, ok := declOf(a, p, fam); ok {
+			ev.Declared[d.name] = true
+		}
+	}
+	used := make([]bool, len(b.added))
+	tries := 0
+	for i, r := range b.removed {
+		order := make([]int, 0, len(b.added))
+		if i < len(b.added) {
+			order = append(order, i)
+		}
+		for j := range b.added {
+			if j != i {
+				order = append(order, j)
+			}
+		}
+		for _, j := range order {
+			if tries++; tries > maxBlockPairs {
+				return
+			}
+			if !used[j] && ev.pair(r, b.added[j], p, fam) {
+				used[j] = true
+				break
+			}
+		}
+	}
+}
+
+// pair records what a removed line r and an added line a show, when they
+// are one line changed: the same declaration renamed or with other
+// parameters, a reference renamed, or a call with an argument more or
+// less. It reports whether they are.
+func (ev *Evidence) pair(r, a, p string, fam family) bool {
+	dr, okr := declOf(r, p, fam)
+	da, oka := declOf(a, p, fam)
+	if okr && oka && dr.kind == da.kind {
+		changed := dr.hasParams && da.hasParams && strings.Join(dr.params, ",") != strings.Join(da.params, ",")
+		if dr.name != da.name {
+			ev.rename(dr.name, da.name, true)
+		} else if !changed {
+			// The same declaration with another value or body: the
+			// rest of the line may still show a reference or a call.
+			return ev.references(r, a, p)
+		}
+		if changed {
+			delta := len(da.params) - len(dr.params)
+			for _, n := range []string{dr.name, da.name} {
+				s := ev.signature(n)
+				s.Deltas = append(s.Deltas, delta)
+				if dr.name == da.name {
+					break
+				}
+			}
+		}
+		return true
+	}
+	return ev.references(r, a, p)
+}
+
+// references records a reference renamed, or calls changed, from r to a.
+func (ev *Evidence) references(r, a, p string) bool {
+	tr, ta := tokens(r, p), tokens(a, p)
+	if old, nw, ok := renamedToken(tr, ta); ok {
+		ev.rename(old, nw, false)
+		return true
+	}
+	return ev.callSites(r, a, p)
+}
+
+// renamedToken reports whether b is a with every occurrence of one
+// identifier replaced by another.
+func renamedToken(a, b []token) (old, nw string, ok bool) {
+	if len(a) != len(b) {
+		return "", "", false
+	}
+	for i := range a {
+		if a[i].text == b[i].text {
+			if old != "" && a[i].text == old {
+				return "", "", false // Old kept somewhere: not a rename
+			}
+			continue
+		}
+		if !isName(a[i].text) || !isName(b[i].text) {
+			return "", "", false
+		}
+		if old == "" {
+			old, nw = a[i].text, b[i].text
+			// An earlier unchanged occurrence of old spoils it too.
+			for _, t := range a[:i] {
+				if t.text == old {
+					return "", "", false
+				}
+			}
+			continue
+		}
+		if a[i].text != old || b[i].text != nw {
+			return "", "", false
+		}
+	}
+	return old, nw, old != ""
+}
+
+// rename records old renamed to nw.
+func (ev *Evidence) rename(old, nw string, declared bool) {
+	if _, bad := ev.Conflicts[old]; bad {
+		return
+	}
+	r := ev.Renames[old]
+	if r == nil {
+		r = &Rename{Old: old, New: nw}
+		ev.Renames[old] = r
+	}
+	if r.New != nw {
+		ev.Conflicts[old] = fmt.Sprintf("the commit renames %s both to %s and to %s", old, r.New, nw)
+		delete(ev.Renames, old)
+		return
+	}
+	if declared {
+		r.Declared++
+	} else {
+		r.References++
+	}
+}
+
+func (ev *Evidence) signature(name string) *Signature {
+	s := ev.Signatures[name]
+	if s == nil {
+		s = &Signature{Name: name}
+		ev.Signatures[name] = s
+	}
+	return s
+}
+
+// callSites records the calls of r whose arguments a changes by one
+// inserted or removed argument, when that change alone turns r into a.
+func (ev *Evidence) callSites(r, a, p string) bool {
+	mr, ma := mask(r, p), mask(a, p)
+	byName := map[string][]call{}
+	for _, c := range calls(ma, "") {
+		byName[c.name] = append(byName[c.name], c)
+	}
+	found := false
+	seen := map[string]bool{}
+	for _, c := range calls(mr, "") {
+		if seen[c.name] {
+			continue
+		}
+		seen[c.name] = true
+		olds, news := calls(mr, c.name), byName[c.name]
+		if len(olds) != len(news) {
+			continue
+		}
+		ch, ok := siteChange(r, a, p, olds, news)
+		if !ok {
+			continue
+		}
+		patched, err := applyCalls(r, olds, ch)
+		if err != nil || !sameTokens(tokens(patched, p), tokens(a, p)) {
+			continue
+		}
+		s := ev.signature(c.name)
+		s.Sites = append(s.Sites, ch)
+		found = true
+	}
+	return found
+}
+
+// siteChange returns the one change that turns every changed call of olds
+// (in r) into the matching call of news (in a).
+func siteChange(r, a, p string, olds, news []call) (ArgChange, bool) {
+	var ch ArgChange
+	have := false
+	for k := range olds {
+		oa, na := argNorms(r, p, olds[k]), argNorms(a, p, news[k])
+		if strings.Join(oa, "\x00") == strings.Join(na, "\x00") {
+			continue
+		}
+		c, ok := oneArg(oa, na)
+		if !ok {
+			return ArgChange{}, false
+		}
+		if c.Delta > 0 {
+			s := news[k].args[c.Index]
+			c.Text = a[s.start:s.end]
+		} else {
+			s := olds[k].args[c.Index]
+			c.Text = r[s.start:s.end]
+		}
+		if have && !ch.same(c) {
+			return ArgChange{}, false
+		}
+		ch, have = c, true
+	}
+	return ch, have
+}
+
+// argNorms returns the normalised texts of a call's arguments.
+func argNorms(src, p string, c call) []string {
+	out := make([]string, len(c.args))
+	for i, s := range c.args {
+		out[i] = norm(src[s.start:s.end], p)
+	}
+	return out
+}
+
+// oneArg finds the one argument inserted into or removed from old to give
+// nw. It fails when there is none, or when more than one position would
+// do (the same argument inserted next to an equal one).
+func oneArg(old, nw []string) (ArgChange, bool) {
+	long, short, delta := nw, old, 1
+	if len(old) == len(nw)+1 {
+		long, short, delta = old, nw, -1
+	} else if len(nw) != len(old)+1 {
+		return ArgChange{}, false
+	}
+	var hits []int
+	for j := range long {
+		if equal(long[:j], short[:j]) && equal(long[j+1:], short[j:]) {
+			hits = append(hits, j)
+		}
+	}
+	if len(hits) != 1 {
+		return ArgChange{}, false
+	}
+	j := hits[0]
+	return ArgChange{Delta: delta, Index: j, Before: len(old), norm: long[j]}, true
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Names returns the old names of the renames and the names of the
+// signatures, sorted, for messages and tests.
+func (ev *Evidence) Names() (renames, signatures []string) {
+	for n := range ev.Renames {
+		renames = append(renames, n)
+	}
+	for n := range ev.Signatures {
+		signatures = append(signatures, n)
+	}
+	sort.Strings(renames)
+	sort.Strings(signatures)
+	return renames, signatures
+}
