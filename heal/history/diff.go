@@ -132,6 +132,8 @@ func (p *diffParser) line(l string) error {
 		p.cur().NewPath = diffPath(l[4:], "b/")
 	case strings.HasPrefix(l, "@@ "):
 		return p.hunk(l)
+	case len(p.files) > 0 && len(p.cur().Hunks) > 0 && (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")):
+		return errors.New("a changed line after its hunk's end")
 	}
 	return nil
 }

@@ -64,6 +64,12 @@ type Evidence struct {
 	Declared map[string]bool
 	// Conflicts says, by old name, why the diff's renames of it disagree.
 	Conflicts map[string]string
+
+	// Truncated says the diff was too large to read whole: what the rest
+	// holds could contradict the evidence, so the tier declines.
+	Truncated bool
+
+	work int // bytes of line pairs read, bounded by maxWork
 }
 
 // Analyze reads the diff's files of the language family of the file at
@@ -84,6 +90,9 @@ func Analyze(files []File, target string) *Evidence {
 		}
 		for _, h := range f.Hunks {
 			for _, b := range changeBlocks(h) {
+				if ev.Truncated {
+					return ev
+				}
 				ev.block(b, p, fam)
 			}
 		}
@@ -120,33 +129,68 @@ func changeBlocks(h Hunk) []block {
 	return out
 }
 
-// maxBlockPairs bounds the line pairs tried in one change block.
-const maxBlockPairs = 4096
+// Bounds of the analysis: a diff holds up to MaxDiffBytes of hostile
+// text.
+const (
+	// smallBlock is the most lines a change block may have for its lines
+	// to be paired other than by offset.
+	smallBlock = 64
+	// maxWork bounds the work of one analysis: the bytes of the line
+	// pairs it reads, plus pairCost per pair.
+	maxWork  = 16 << 20
+	pairCost = 256
+)
 
-// block records what one change block shows.
+// diffLine is one changed line, read once.
+type diffLine struct {
+	text   string
+	decl   decl
+	isDecl bool
+	toks   []token
+	calls  []call // read when first needed
+}
+
+func readLine(text, p string, fam family) diffLine {
+	d, ok := declOf(text, p, fam)
+	return diffLine{text: text, decl: d, isDecl: ok, toks: tokens(text, p)}
+}
+
+// block records what one change block shows. A removed line is paired
+// with the added line at its offset in the block, then, in a small block,
+// with the others in order.
 func (ev *Evidence) block(b block, p string, fam family) {
-	for _, a := range b.added {
-		if d, ok := declOf(a, p, fam); ok {
-			ev.Declared[d.name] = true
+	removed := make([]diffLine, len(b.removed))
+	for i, r := range b.removed {
+		removed[i] = readLine(r, p, fam)
+	}
+	added := make([]diffLine, len(b.added))
+	for i, a := range b.added {
+		added[i] = readLine(a, p, fam)
+		if added[i].isDecl {
+			ev.Declared[added[i].decl.name] = true
 		}
 	}
-	used := make([]bool, len(b.added))
-	tries := 0
-	for i, r := range b.removed {
-		order := make([]int, 0, len(b.added))
-		if i < len(b.added) {
+	used := make([]bool, len(added))
+	for i := range removed {
+		r := &removed[i]
+		order := make([]int, 0, len(added))
+		if i < len(added) {
 			order = append(order, i)
 		}
-		for j := range b.added {
+		for j := 0; j < len(added) && len(removed)+len(added) <= smallBlock; j++ {
 			if j != i {
 				order = append(order, j)
 			}
 		}
 		for _, j := range order {
-			if tries++; tries > maxBlockPairs {
+			if used[j] {
+				continue
+			}
+			if ev.work += len(r.text) + len(added[j].text) + pairCost; ev.work > maxWork {
+				ev.Truncated = true
 				return
 			}
-			if !used[j] && ev.pair(r, b.added[j], p, fam) {
+			if ev.pair(r, &added[j], p) {
 				used[j] = true
 				break
 			}
@@ -158,10 +202,9 @@ func (ev *Evidence) block(b block, p string, fam family) {
 // are one line changed: the same declaration renamed or with other
 // parameters, a reference renamed, or a call with an argument more or
 // less. It reports whether they are.
-func (ev *Evidence) pair(r, a, p string, fam family) bool {
-	dr, okr := declOf(r, p, fam)
-	da, oka := declOf(a, p, fam)
-	if okr && oka && dr.kind == da.kind {
+func (ev *Evidence) pair(r, a *diffLine, p string) bool {
+	dr, da := r.decl, a.decl
+	if r.isDecl && a.isDecl && dr.kind == da.kind {
 		changed := dr.hasParams && da.hasParams && strings.Join(dr.params, ",") != strings.Join(da.params, ",")
 		if dr.name != da.name {
 			ev.rename(dr.name, da.name, true)
@@ -186,9 +229,8 @@ func (ev *Evidence) pair(r, a, p string, fam family) bool {
 }
 
 // references records a reference renamed, or calls changed, from r to a.
-func (ev *Evidence) references(r, a, p string) bool {
-	tr, ta := tokens(r, p), tokens(a, p)
-	if old, nw, ok := renamedToken(tr, ta); ok {
+func (ev *Evidence) references(r, a *diffLine, p string) bool {
+	if old, nw, ok := renamedToken(r.toks, a.toks); ok {
 		ev.rename(old, nw, false)
 		return true
 	}
@@ -261,29 +303,43 @@ func (ev *Evidence) signature(name string) *Signature {
 
 // callSites records the calls of r whose arguments a changes by one
 // inserted or removed argument, when that change alone turns r into a.
-func (ev *Evidence) callSites(r, a, p string) bool {
-	mr, ma := mask(r, p), mask(a, p)
+func (ev *Evidence) callSites(r, a *diffLine, p string) bool {
+	if !subsequence(r.toks, a.toks) && !subsequence(a.toks, r.toks) {
+		return false // not arguments inserted or removed alone
+	}
+	if r.calls == nil {
+		r.calls = calls(mask(r.text, p), "")
+	}
+	if a.calls == nil {
+		a.calls = calls(mask(a.text, p), "")
+	}
 	byName := map[string][]call{}
-	for _, c := range calls(ma, "") {
+	for _, c := range a.calls {
 		byName[c.name] = append(byName[c.name], c)
 	}
 	found := false
 	seen := map[string]bool{}
-	for _, c := range calls(mr, "") {
+	for _, c := range r.calls {
 		if seen[c.name] {
 			continue
 		}
 		seen[c.name] = true
-		olds, news := calls(mr, c.name), byName[c.name]
+		var olds []call
+		for _, o := range r.calls {
+			if o.name == c.name {
+				olds = append(olds, o)
+			}
+		}
+		news := byName[c.name]
 		if len(olds) != len(news) {
 			continue
 		}
-		ch, ok := siteChange(r, a, p, olds, news)
+		ch, ok := siteChange(r, a, olds, news)
 		if !ok {
 			continue
 		}
-		patched, err := applyCalls(r, olds, ch)
-		if err != nil || !sameTokens(tokens(patched, p), tokens(a, p)) {
+		patched, err := applyCalls(r.text, olds, ch)
+		if err != nil || !sameTokens(tokens(patched, p), a.toks) {
 			continue
 		}
 		s := ev.signature(c.name)
@@ -293,14 +349,26 @@ func (ev *Evidence) callSites(r, a, p string) bool {
 	return found
 }
 
+// subsequence reports whether the tokens of short appear in long in
+// order.
+func subsequence(short, long []token) bool {
+	j := 0
+	for i := 0; i < len(long) && j < len(short); i++ {
+		if long[i].text == short[j].text {
+			j++
+		}
+	}
+	return j == len(short)
+}
+
 // siteChange returns the one change that turns every changed call of olds
 // (in r) into the matching call of news (in a).
-func siteChange(r, a, p string, olds, news []call) (ArgChange, bool) {
+func siteChange(r, a *diffLine, olds, news []call) (ArgChange, bool) {
 	var ch ArgChange
 	have := false
 	for k := range olds {
-		oa, na := argNorms(r, p, olds[k]), argNorms(a, p, news[k])
-		if strings.Join(oa, "\x00") == strings.Join(na, "\x00") {
+		oa, na := argNorms(r, olds[k]), argNorms(a, news[k])
+		if equal(oa, na) {
 			continue
 		}
 		c, ok := oneArg(oa, na)
@@ -309,10 +377,10 @@ func siteChange(r, a, p string, olds, news []call) (ArgChange, bool) {
 		}
 		if c.Delta > 0 {
 			s := news[k].args[c.Index]
-			c.Text = a[s.start:s.end]
+			c.Text = a.text[s.start:s.end]
 		} else {
 			s := olds[k].args[c.Index]
-			c.Text = r[s.start:s.end]
+			c.Text = r.text[s.start:s.end]
 		}
 		if have && !ch.same(c) {
 			return ArgChange{}, false
@@ -322,11 +390,20 @@ func siteChange(r, a, p string, olds, news []call) (ArgChange, bool) {
 	return ch, have
 }
 
-// argNorms returns the normalised texts of a call's arguments.
-func argNorms(src, p string, c call) []string {
+// argNorms returns the normalised texts of a call's arguments: their
+// tokens, joined by one blank.
+func argNorms(l *diffLine, c call) []string {
 	out := make([]string, len(c.args))
+	k := 0
 	for i, s := range c.args {
-		out[i] = norm(src[s.start:s.end], p)
+		for k < len(l.toks) && l.toks[k].start < s.start {
+			k++
+		}
+		var parts []string
+		for ; k < len(l.toks) && l.toks[k].end <= s.end; k++ {
+			parts = append(parts, l.toks[k].text)
+		}
+		out[i] = strings.Join(parts, " ")
 	}
 	return out
 }

@@ -38,6 +38,9 @@ const Confidence = 0.9
 // MaxContent is the largest file the tier edits.
 const MaxContent = 4 << 20
 
+// maxReports bounds the reports of one file the tier reads.
+const maxReports = 200
+
 // maxCached bounds the workspaces whose diff a Fixer keeps.
 const maxCached = 16
 
@@ -47,18 +50,20 @@ type Fixer struct {
 	// Diff returns the unified diff of the commit that broke the build in
 	// the heal worktree at workspace: the changes of that commit against
 	// its first parent, as `git show --format= <commit>` prints them. It
-	// is called once per workspace; the result, or its error, is kept for
-	// the Fixer's life.
+	// is called on the first Fix of a workspace (by each of concurrent
+	// first calls); the result, or its error, is kept for the Fixer's
+	// life.
 	Diff func(ctx context.Context, workspace string) (string, error)
 
 	mu    sync.Mutex
-	cache map[string]parsed
+	cache map[string]*parsed
 }
 
-// parsed is one workspace's diff, read.
+// parsed is one workspace's diff, read, and its evidence per family.
 type parsed struct {
 	files []File
 	err   error
+	ev    map[family]*Evidence
 }
 
 var _ heal.Fixer = (*Fixer)(nil)
@@ -78,33 +83,34 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 	if len(in.Content) > MaxContent {
 		return contract.FixResult{}, fmt.Errorf("history: %s is larger than %d bytes: %w", in.Path, MaxContent, heal.ErrNoFix)
 	}
-	files, err := f.diff(ctx, in.Workspace)
+	ev, err := f.evidence(ctx, in.Workspace, in.Path)
 	if err != nil {
 		return contract.FixResult{}, err
 	}
-	return Plan(in, Analyze(files, in.Path))
+	return Plan(in, ev)
 }
 
-// diff returns the parsed diff of workspace, reading it on first use.
-func (f *Fixer) diff(ctx context.Context, workspace string) ([]File, error) {
+// evidence returns the evidence of workspace's diff for the family of the
+// file at target, reading the diff on first use.
+func (f *Fixer) evidence(ctx context.Context, workspace, target string) (*Evidence, error) {
 	if f.Diff == nil {
 		return nil, fmt.Errorf("history: no source of the breaking commit's diff: %w", heal.ErrNotConfigured)
 	}
 	f.mu.Lock()
-	p, ok := f.cache[workspace]
+	p := f.cache[workspace]
 	f.mu.Unlock()
-	if !ok {
+	if p == nil {
 		text, err := f.Diff(ctx, workspace)
 		if err != nil && ctx.Err() != nil {
 			return nil, fmt.Errorf("history: %w", ctx.Err())
 		}
+		p = &parsed{err: err, ev: map[family]*Evidence{}}
 		if err == nil {
-			p.files, err = ParseDiff(text)
+			p.files, p.err = ParseDiff(text)
 		}
-		p.err = err
 		f.mu.Lock()
 		if f.cache == nil || len(f.cache) >= maxCached {
-			f.cache = map[string]parsed{}
+			f.cache = map[string]*parsed{}
 		}
 		f.cache[workspace] = p
 		f.mu.Unlock()
@@ -112,18 +118,33 @@ func (f *Fixer) diff(ctx context.Context, workspace string) ([]File, error) {
 	if p.err != nil {
 		return nil, fmt.Errorf("history: the diff of the commit that broke the build: %v: %w", p.err, heal.ErrNoFix)
 	}
-	return p.files, nil
+	fam := familyOf(target)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ev := p.ev[fam]
+	if ev == nil {
+		ev = Analyze(p.files, target)
+		p.ev[fam] = ev
+	}
+	return ev, nil
 }
 
 // Plan is the tier without its diff source: it fixes the reports of in
 // with the evidence ev (see [Analyze]).
 func Plan(in heal.FixInput, ev *Evidence) (contract.FixResult, error) {
+	if ev.Truncated {
+		return contract.FixResult{}, fmt.Errorf("history: the breaking commit's diff is too large to read whole: %w", heal.ErrNoFix)
+	}
 	fam := familyOf(in.Path)
 	m := mask(in.Content, in.Path)
 	var edits []edit
 	var done, why []string
 	seen := map[string]bool{}
-	for _, r := range in.Reports() {
+	reports := in.Reports()
+	if len(reports) > maxReports {
+		reports = reports[:maxReports]
+	}
+	for _, r := range reports {
 		if r.FilePath != "" && r.FilePath != in.Path {
 			continue
 		}

@@ -161,16 +161,22 @@ type call struct {
 	trailingComa bool
 }
 
-// maxCallBytes bounds the text a call's arguments may span.
-const maxCallBytes = 64 << 10
+// Bounds of the call scanner, which reads hostile files: the text a
+// call's arguments may span, and the calls one scan parses.
+const (
+	maxCallBytes = 16 << 10
+	maxCalls     = 512
+)
 
 // calls returns the calls in masked text m whose closing parenthesis is
-// found; want, when not empty, keeps only calls of that name. A name
+// found; want, when not empty, keeps only calls of that name. It parses
+// at most maxCalls calls. A name
 // followed by "(" counts as a call, so "if (" and "def f(" do too: the
 // callers look names up in their evidence, where keywords never are.
 func calls(m, want string) []call {
 	var out []call
-	for i := 0; i < len(m); {
+	parsed := 0
+	for i := 0; i < len(m) && parsed < maxCalls; {
 		if !isIdentStart(m[i]) || (i > 0 && isIdent(m[i-1])) {
 			i++
 			continue
@@ -185,6 +191,7 @@ func calls(m, want string) []call {
 			k++
 		}
 		if k < len(m) && m[k] == '(' && (want == "" || name == want) {
+			parsed++
 			if c, ok := parseCall(m, k); ok {
 				c.name, c.nameAt = name, i
 				out = append(out, c)
