@@ -69,7 +69,8 @@ type Evidence struct {
 	// holds could contradict the evidence, so the tier declines.
 	Truncated bool
 
-	work int // bytes of line pairs read, bounded by maxWork
+	work     int // bytes of line pairs read, bounded by maxWork
+	deferred []deferredPair
 }
 
 // Analyze reads the diff's files of the language family of the file at
@@ -97,6 +98,7 @@ func Analyze(files []File, target string) *Evidence {
 			}
 		}
 	}
+	ev.renamedCalls()
 	return ev
 }
 
@@ -148,6 +150,51 @@ type diffLine struct {
 	isDecl bool
 	toks   []token
 	calls  []call // read when first needed
+	paired bool
+}
+
+// deferredPair is a removed line and the added line at its offset that
+// showed nothing on their own; renamedCalls tries them again.
+type deferredPair struct {
+	r, a *diffLine
+	p    string
+}
+
+// renamedCalls tries again the lines that changed both a renamed name and
+// a call (f(a, b) became g(a, b, nil) after f was renamed g): it renames
+// the removed line's names as the commit renamed their declarations, and
+// records the call change the line then shows, and the renames as used.
+func (ev *Evidence) renamedCalls() {
+	for _, d := range ev.deferred {
+		var es []edit
+		used := map[string]bool{}
+		for _, t := range d.r.toks {
+			if r := ev.Renames[t.text]; r != nil && r.Declared > 0 {
+				es = append(es, edit{t.start, t.end, r.New})
+				used[t.text] = true
+			}
+		}
+		if len(es) == 0 {
+			continue
+		}
+		if ev.work += len(d.r.text) + len(d.a.text) + pairCost; ev.work > maxWork {
+			ev.Truncated = true
+			return
+		}
+		text, err := applyEdits(d.r.text, es)
+		if err != nil {
+			continue
+		}
+		fam := familyOf(d.p)
+		r := readLine(text, d.p, fam)
+		if !ev.callSites(&r, d.a, d.p) {
+			continue
+		}
+		for old := range used {
+			ev.Renames[old].References++
+		}
+	}
+	ev.deferred = nil
 }
 
 func readLine(text, p string, fam family) diffLine {
@@ -171,6 +218,13 @@ func (ev *Evidence) block(b block, p string, fam family) {
 		}
 	}
 	used := make([]bool, len(added))
+	defer func() {
+		for i := range removed {
+			if i < len(added) && !used[i] && !removed[i].paired {
+				ev.deferred = append(ev.deferred, deferredPair{&removed[i], &added[i], p})
+			}
+		}
+	}()
 	for i := range removed {
 		r := &removed[i]
 		order := make([]int, 0, len(added))
@@ -191,7 +245,7 @@ func (ev *Evidence) block(b block, p string, fam family) {
 				return
 			}
 			if ev.pair(r, &added[j], p) {
-				used[j] = true
+				used[j], r.paired = true, true
 				break
 			}
 		}
@@ -308,10 +362,10 @@ func (ev *Evidence) callSites(r, a *diffLine, p string) bool {
 		return false // not arguments inserted or removed alone
 	}
 	if r.calls == nil {
-		r.calls = calls(mask(r.text, p), "")
+		r.calls = calls(mask(r.text, p), nil)
 	}
 	if a.calls == nil {
-		a.calls = calls(mask(a.text, p), "")
+		a.calls = calls(mask(a.text, p), nil)
 	}
 	byName := map[string][]call{}
 	for _, c := range a.calls {

@@ -21,12 +21,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
+		"strings"
 	"sync"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/lang"
 )
 
 // Name is the tier's name in results and --fixers.
@@ -131,15 +131,22 @@ func (f *Fixer) evidence(ctx context.Context, workspace, target string) (*Eviden
 
 // Plan is the tier without its diff source: it fixes the reports of in
 // with the evidence ev (see [Analyze]).
+//
+// A report qualifies its line when the evidence covers what it names: a
+// corroborated rename of the missing name, or a call of the named
+// function (of the one function of the line whose calls changed, when the
+// message names none) with the old number of arguments. On a qualified
+// line every corroborated change applies, so that the line's slips are
+// fixed together (an interpreter reports one at a time, without a column,
+// and a fix that uncovers the next on its own line looks like a breakage);
+// a renamed name is renamed on the file's import lines too.
 func Plan(in heal.FixInput, ev *Evidence) (contract.FixResult, error) {
 	if ev.Truncated {
 		return contract.FixResult{}, fmt.Errorf("history: the breaking commit's diff is too large to read whole: %w", heal.ErrNoFix)
 	}
-	fam := familyOf(in.Path)
-	m := mask(in.Content, in.Path)
-	var edits []edit
-	var done, why []string
-	seen := map[string]bool{}
+	pl := &planner{in: in, ev: ev, fam: familyOf(in.Path), m: mask(in.Content, in.Path), usable: map[string]error{}, renamed: map[string]bool{}}
+	var why []string
+	seen := map[int]bool{}
 	reports := in.Reports()
 	if len(reports) > maxReports {
 		reports = reports[:maxReports]
@@ -149,129 +156,259 @@ func Plan(in heal.FixInput, ev *Evidence) (contract.FixResult, error) {
 			continue
 		}
 		a, ok := askOf(r)
-		if !ok {
+		if !ok || seen[r.LineNumber] {
 			continue
 		}
-		key := fmt.Sprint(r.LineNumber, a.need, a.name)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		var es []edit
-		var what string
-		var err error
-		switch a.need {
-		case needName:
-			es, what, err = renameEdits(in, m, fam, ev, r.LineNumber, a.name)
-		case needArity:
-			es, what, err = arityEdits(in.Content, m, ev, r.LineNumber, a.name)
-		}
-		if err != nil {
+		if err := pl.line(r.LineNumber, a); err != nil {
 			why = append(why, fmt.Sprintf("line %d: %v", r.LineNumber, err))
 			continue
 		}
-		edits = append(edits, es...)
-		done = append(done, fmt.Sprintf("line %d: %s", r.LineNumber, what))
+		seen[r.LineNumber] = true
 	}
-	if len(edits) == 0 {
+	if len(pl.edits) == 0 {
 		if len(why) == 0 {
 			why = []string{"no report of a missing name or a wrong number of arguments"}
 		}
 		return contract.FixResult{}, fmt.Errorf("history: %s: %s: %w", in.Path, strings.Join(why, "; "), heal.ErrNoFix)
 	}
-	out, err := applyEdits(in.Content, edits)
+	pl.imports()
+	out, err := applyEdits(in.Content, pl.edits)
 	if err != nil {
 		return contract.FixResult{}, fmt.Errorf("history: %s: %v: %w", in.Path, err, heal.ErrNoFix)
 	}
 	if out == in.Content {
 		return contract.FixResult{}, fmt.Errorf("history: the changes leave %s as it was: %w", in.Path, heal.ErrNoFix)
 	}
-	return contract.FixResult{PatchedContent: out, FixReason: "as the breaking commit did elsewhere: " + strings.Join(done, "; "), ConfidenceScore: Confidence, Fixer: Name}, nil
+	return contract.FixResult{PatchedContent: out, FixReason: "as the breaking commit did elsewhere: " + strings.Join(pl.done, "; "), ConfidenceScore: Confidence, Fixer: Name}, nil
+}
+
+// planner gathers the edits of one Plan.
+type planner struct {
+	in     heal.FixInput
+	ev     *Evidence
+	fam    family
+	m      string // in.Content masked
+	edits  []edit
+	done   []string
+	usable map[string]error // rename checks, by old name
+	// renamed lists the old names renamed on some line.
+	renamed map[string]bool
 }
 
 // errNoEvidence is wrapped by a report the diff says nothing about.
 var errNoEvidence = errors.New("the breaking commit shows no such change")
 
-// renameEdits renames old on line n, when the diff corroborates a rename
-// of it.
-func renameEdits(in heal.FixInput, m string, fam family, ev *Evidence, n int, old string) ([]edit, string, error) {
+// line checks that what report a asks of line n is covered, then adds
+// the line's edits.
+func (pl *planner) line(n int, a ask) error {
+	ln, ok := lineSpan(pl.in.Content, n)
+	if !ok {
+		return fmt.Errorf("no line %d", n)
+	}
+	switch {
+	case a.need == needName:
+		if err := pl.rename(a.name); err != nil {
+			return err
+		}
+		if !hasToken(pl.m[ln.start:ln.end], a.name) {
+			return fmt.Errorf("%s is not on the line", a.name)
+		}
+	case a.name != "":
+		if err := pl.arity(a.name, ln); err != nil {
+			return err
+		}
+	default:
+		var names []string
+		for _, c := range pl.lineCalls(ln) {
+			if fn := pl.target(c.name); fn != "" && !contains(names, fn) {
+				names = append(names, fn)
+			}
+		}
+		if len(names) != 1 {
+			return fmt.Errorf("the line calls %d functions whose calls the commit changed, want 1", len(names))
+		}
+		if err := pl.arity(names[0], ln); err != nil {
+			return err
+		}
+	}
+	es, what := pl.lineEdits(ln)
+	if len(es) == 0 {
+		return errors.New("nothing to change on the line")
+	}
+	pl.add(es)
+	pl.done = append(pl.done, fmt.Sprintf("line %d: %s", n, strings.Join(what, ", ")))
+	return nil
+}
+
+// rename returns why the diff's rename of old may not be applied here,
+// or nil.
+func (pl *planner) rename(old string) error {
+	if err, ok := pl.usable[old]; ok {
+		return err
+	}
+	err := pl.checkRename(old)
+	pl.usable[old] = err
+	return err
+}
+
+func (pl *planner) checkRename(old string) error {
+	ev := pl.ev
 	if why, bad := ev.Conflicts[old]; bad {
-		return nil, "", errors.New(why)
+		return errors.New(why)
 	}
 	r := ev.Renames[old]
 	switch {
 	case r == nil:
-		return nil, "", fmt.Errorf("%s: %w", old, errNoEvidence)
+		return fmt.Errorf("%s: %w", old, errNoEvidence)
 	case r.Declared == 0:
-		return nil, "", fmt.Errorf("the commit replaces %s by %s but renames no declaration of it", old, r.New)
-	case r.References == 0:
-		return nil, "", fmt.Errorf("the commit renames the declaration %s to %s but no use of it: no corroboration", old, r.New)
+		return fmt.Errorf("the commit replaces %s by %s but renames no declaration of it", old, r.New)
+	case r.References == 0 && r.Declared < 2:
+		return fmt.Errorf("the commit renames the declaration %s to %s but no use of it: no corroboration", old, r.New)
 	case ev.Declared[old]:
-		return nil, "", fmt.Errorf("the commit still declares %s", old)
-	case declares(in.Content, in.Path, fam, old):
-		return nil, "", fmt.Errorf("%s declares %s itself", in.Path, old)
+		return fmt.Errorf("the commit still declares %s", old)
+	case declares(pl.in.Content, pl.in.Path, pl.fam, old):
+		return fmt.Errorf("%s declares %s itself", pl.in.Path, old)
 	}
-	ln, ok := lineSpan(in.Content, n)
-	if !ok {
-		return nil, "", fmt.Errorf("no line %d", n)
-	}
-	var es []edit
-	for _, t := range tokens(m[ln.start:ln.end], "") {
-		if t.text == old {
-			es = append(es, edit{ln.start + t.start, ln.start + t.end, r.New})
-		}
-	}
-	if len(es) == 0 {
-		return nil, "", fmt.Errorf("%s is not on the line", old)
-	}
-	return es, fmt.Sprintf("%s renamed to %s (the commit renamed its declaration and %d use(s))", old, r.New, r.References), nil
+	return nil
 }
 
-// arityEdits changes the calls on line n of name (of any function with a
-// signature change in the diff, when the message names none) as the
-// commit changed its other calls.
-func arityEdits(src, m string, ev *Evidence, n int, name string) ([]edit, string, error) {
-	ln, ok := lineSpan(src, n)
-	if !ok {
-		return nil, "", fmt.Errorf("no line %d", n)
+// target returns the function whose signature change applies to a call
+// of name: name itself, or the new name of a usable rename; "" when none.
+func (pl *planner) target(name string) string {
+	if _, err := pl.ev.change(name); err == nil {
+		return name
 	}
-	names := []string{name}
-	if name == "" {
-		names = nil
-		for fn := range ev.Signatures {
-			if len(callsOnLine(m, fn, ln)) > 0 {
-				names = append(names, fn)
-			}
-		}
-		sort.Strings(names)
-		if len(names) != 1 {
-			return nil, "", fmt.Errorf("the line calls %d functions whose calls the commit changed, want 1", len(names))
+	if r := pl.ev.Renames[name]; r != nil && pl.rename(name) == nil {
+		if _, err := pl.ev.change(r.New); err == nil {
+			return r.New
 		}
 	}
-	fn := names[0]
-	ch, err := ev.change(fn)
+	return ""
+}
+
+// arity checks that line ln calls fn (or a name renamed to fn) with the
+// number of arguments the commit's calls of fn had.
+func (pl *planner) arity(fn string, ln span) error {
+	ch, err := pl.ev.change(fn)
 	if err != nil {
-		return nil, "", err
+		return err
 	}
+	for _, c := range pl.lineCalls(ln) {
+		if pl.target(c.name) == fn && len(c.args) == ch.Before {
+			return nil
+		}
+	}
+	return fmt.Errorf("no call of %s with %d arguments on the line", fn, ch.Before)
+}
+
+// lineEdits returns every corroborated change of line ln: the renames of
+// its names and the argument changes of its calls.
+func (pl *planner) lineEdits(ln span) ([]edit, []string) {
 	var es []edit
-	for _, c := range callsOnLine(m, fn, ln) {
+	var what []string
+	for _, t := range tokens(pl.m[ln.start:ln.end], "") {
+		r := pl.ev.Renames[t.text]
+		if r == nil || pl.rename(t.text) != nil {
+			continue
+		}
+		es = append(es, edit{ln.start + t.start, ln.start + t.end, r.New})
+		if !pl.renamed[t.text] {
+			what = append(what, fmt.Sprintf("%s renamed to %s (%s)", t.text, r.New, r.evidence()))
+		}
+		pl.renamed[t.text] = true
+	}
+	for _, c := range pl.lineCalls(ln) {
+		fn := pl.target(c.name)
+		if fn == "" {
+			continue
+		}
+		ch, _ := pl.ev.change(fn)
 		if len(c.args) != ch.Before {
 			continue
 		}
-		e, err := callEdit(src, c, ch)
+		e, err := callEdit(pl.in.Content, c, ch)
 		if err != nil {
-			return nil, "", err
+			continue
 		}
 		es = append(es, e)
+		what = append(what, fmt.Sprintf("%s in the call of %s (as in %d call(s) the commit updated)", ch, fn, len(pl.ev.Signatures[fn].Sites)))
 	}
-	if len(es) == 0 {
-		return nil, "", fmt.Errorf("no call of %s with %d arguments on the line", fn, ch.Before)
-	}
-	return es, fmt.Sprintf("%s in the call of %s (as in %d call(s) the commit updated)", ch, fn, len(ev.Signatures[fn].Sites)), nil
+	return es, what
 }
 
-// callsOnLine returns the calls of fn in masked text m that span line ln.
-func callsOnLine(m, fn string, ln span) []call {
+// evidence says what corroborates a rename.
+func (r *Rename) evidence() string {
+	return fmt.Sprintf("the commit renamed %d declaration(s) and %d use(s)", r.Declared, r.References)
+}
+
+// lineCalls returns the calls that span line ln of the functions whose
+// calls the commit changed (or of their old names).
+func (pl *planner) lineCalls(ln span) []call {
+	return callsOnLine(pl.m, func(name string) bool { return pl.target(name) != "" }, ln)
+}
+
+// add adds the edits that overlap none already planned.
+func (pl *planner) add(es []edit) {
+	for _, e := range es {
+		clash := false
+		for _, o := range pl.edits {
+			if e == o || (e.start < o.end && o.start < e.end) || (e.start == e.end && e.start == o.start && o.start == o.end) {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			pl.edits = append(pl.edits, e)
+		}
+	}
+}
+
+// imports renames the renamed names on the file's import lines too (a
+// JavaScript require or a Python from-import of the old name), which the
+// gate accepts outside the reported lines.
+func (pl *planner) imports() {
+	l := lang.Of(pl.in.Path)
+	if len(pl.renamed) == 0 || l == nil {
+		return
+	}
+	var es []edit
+	start := 0
+	for _, line := range strings.SplitAfter(pl.in.Content, "\n") {
+		text := strings.TrimSuffix(line, "\n")
+		if l.IsImportLine(text) {
+			for _, t := range tokens(pl.m[start:start+len(text)], "") {
+				if pl.renamed[t.text] {
+					es = append(es, edit{start + t.start, start + t.end, pl.ev.Renames[t.text].New})
+				}
+			}
+		}
+		start += len(line)
+	}
+	pl.add(es)
+}
+
+// hasToken reports whether masked text m holds name as a whole token.
+func hasToken(m, name string) bool {
+	for _, t := range tokens(m, "") {
+		if t.text == name {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// callsOnLine returns the calls in masked text m that span line ln, of the
+// names fn accepts.
+func callsOnLine(m string, fn func(string) bool, ln span) []call {
 	// A call that spans the line starts at most maxCallBytes before it.
 	from := max(0, ln.start-maxCallBytes)
 	var out []call

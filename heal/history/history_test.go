@@ -328,10 +328,10 @@ func TestPlan(t *testing.T) {
 			want:    "def probe(h):\n    return connect(h, 5)\n",
 		},
 		{
-			name: "js renamed function", diff: jsRenameDiff, path: "src/list.js",
+			name: "js renamed function, and its import", diff: jsRenameDiff, path: "src/list.js",
 			content: "import { fmtDate } from './dates.js';\nexport const row = (d) => `<td>${d.n}</td>` + fmtDate(d.at);\n",
 			reports: []contract.BugReport{report("src/list.js", 2, "ReferenceError: fmtDate is not defined")},
-			want:    "import { fmtDate } from './dates.js';\nexport const row = (d) => `<td>${d.n}</td>` + formatDate(d.at);\n",
+			want:    "import { formatDate } from './dates.js';\nexport const row = (d) => `<td>${d.n}</td>` + formatDate(d.at);\n",
 		},
 		{
 			name: "tsc arity without a name", diff: tsArityDiff, path: "src/bar.ts",
@@ -471,7 +471,7 @@ func TestCallEdit(t *testing.T) {
 		{"f(g(1, 2), [3, 4])", ArgChange{Delta: 1, Index: 2, Before: 2, Text: "x"}, "f(g(1, 2), [3, 4], x)"},
 	}
 	for _, tt := range tests {
-		cs := calls(tt.src, "f")
+		cs := calls(tt.src, named("f"))
 		if len(cs) != 1 {
 			t.Fatalf("%q: %d calls", tt.src, len(cs))
 		}
@@ -584,5 +584,21 @@ func TestFixerDiffSource(t *testing.T) {
 	}
 	if _, err := f.Fix(context.Background(), heal.FixInput{Path: "README.md", Content: "x"}); !errors.Is(err, heal.ErrNoFix) {
 		t.Errorf("unknown language: err = %v", err)
+	}
+}
+
+func TestMaskInterpolations(t *testing.T) {
+	tests := []struct{ src, path, want string }{
+		{`x = f"a {name} b {{lit}} {d['k']}" + "s {no}"`, "a.py", "x = f\x01\x01\x01\x01name\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01d[\x01\x01\x01]\x01\x01 + \x01\x01\x01\x01\x01\x01\x01\x01"},
+		{"s = `a ${fn(x)} \\${no}` // c", "a.js", "s = \x01\x01\x01\x01\x01fn(x)\x01\x01\x01\x01\x01\x01\x01\x01\x01     "},
+		{`name = "{x}"`, "a.py", "name = \x01\x01\x01\x01\x01"},
+	}
+	for _, tt := range tests {
+		if got := mask(tt.src, tt.path); got != tt.want {
+			t.Errorf("mask(%q) =\n%q, want\n%q", tt.src, got, tt.want)
+		}
+		if len(mask(tt.src, tt.path)) != len(tt.src) {
+			t.Errorf("mask changed the length of %q", tt.src)
+		}
 	}
 }

@@ -40,9 +40,18 @@ const stringByte = '\x01'
 
 // mask returns src with its comments blanked (newlines kept) and its string
 // literals replaced by stringByte, so that offsets stay those of src and
-// a scan of the result sees code only.
+// a scan of the result sees code only. The expressions interpolated in a
+// Python f-string or a JavaScript template literal stay code.
 func mask(src, p string) string {
-	spans := lang.Of(p).Spans(src)
+	return maskDepth(src, p, 0)
+}
+
+// maxInterpolation bounds the nesting of interpolations mask reads.
+const maxInterpolation = 4
+
+func maskDepth(src, p string, depth int) string {
+	l := lang.Of(p)
+	spans := l.Spans(src)
 	if len(spans) == 0 {
 		return src
 	}
@@ -57,8 +66,77 @@ func mask(src, p string) string {
 				b[i] = ' '
 			}
 		}
+		if s.Kind != lang.String || depth >= maxInterpolation {
+			continue
+		}
+		for _, in := range interpolations(src, s, l.Name) {
+			copy(b[in.start:in.end], maskDepth(src[in.start:in.end], p, depth+1))
+		}
 	}
 	return string(b)
+}
+
+// interpolations returns the code spans inside the string literal s of
+// src: the {…} of a Python f-string, the ${…} of a JavaScript or
+// TypeScript template literal.
+func interpolations(src string, s lang.Span, language string) []span {
+	lit := src[s.Start:s.End]
+	var open string
+	switch {
+	case language == "python" && fPrefix(src, s.Start):
+		open = "{"
+	case (language == "javascript" || language == "typescript") && strings.HasPrefix(lit, "`"):
+		open = "${"
+	default:
+		return nil
+	}
+	var out []span
+	for i := 0; i < len(lit); i++ {
+		switch {
+		case lit[i] == '\\' && open == "${":
+			i++
+		case open == "{" && strings.HasPrefix(lit[i:], "{{"):
+			i++
+		case strings.HasPrefix(lit[i:], open):
+			start := i + len(open)
+			end := closingBrace(lit, start)
+			if end < 0 {
+				return out
+			}
+			out = append(out, span{s.Start + start, s.Start + end})
+			i = end
+		}
+	}
+	return out
+}
+
+// fPrefix reports whether the string literal at q has an f prefix (f"",
+// rf"", F'').
+func fPrefix(src string, q int) bool {
+	f := false
+	i := q - 1
+	for ; i >= 0 && i >= q-2 && strings.IndexByte("fFrRbB", src[i]) >= 0; i-- {
+		f = f || src[i] == 'f' || src[i] == 'F'
+	}
+	return f && (i < 0 || !isIdent(src[i]))
+}
+
+// closingBrace returns the offset of the "}" that closes a brace opened
+// before start, or -1.
+func closingBrace(s string, start int) int {
+	depth := 0
+	for i := start; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
 }
 
 func isIdentStart(c byte) bool {
@@ -169,11 +247,11 @@ const (
 )
 
 // calls returns the calls in masked text m whose closing parenthesis is
-// found; want, when not empty, keeps only calls of that name. It parses
-// at most maxCalls calls. A name
+// found; want, when not nil, keeps only calls of the names it accepts. It
+// parses at most maxCalls calls. A name
 // followed by "(" counts as a call, so "if (" and "def f(" do too: the
 // callers look names up in their evidence, where keywords never are.
-func calls(m, want string) []call {
+func calls(m string, want func(string) bool) []call {
 	var out []call
 	parsed := 0
 	for i := 0; i < len(m) && parsed < maxCalls; {
@@ -190,7 +268,7 @@ func calls(m, want string) []call {
 		for k < len(m) && (m[k] == ' ' || m[k] == '\t') {
 			k++
 		}
-		if k < len(m) && m[k] == '(' && (want == "" || name == want) {
+		if k < len(m) && m[k] == '(' && (want == nil || want(name)) {
 			parsed++
 			if c, ok := parseCall(m, k); ok {
 				c.name, c.nameAt = name, i
@@ -276,3 +354,6 @@ func lineSpan(src string, n int) (span, bool) {
 	}
 	return span{start, end}, true
 }
+
+// named accepts one name.
+func named(name string) func(string) bool { return func(s string) bool { return s == name } }
