@@ -21,7 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-		"strings"
+	"strings"
 	"sync"
 
 	"github.com/salve-dev/salve/contract"

@@ -111,7 +111,7 @@ func interpolations(src string, s lang.Span, language string) []span {
 }
 
 // fPrefix reports whether the string literal at q has an f prefix (f"",
-// rf"", F'').
+// rf"", F”).
 func fPrefix(src string, q int) bool {
 	f := false
 	i := q - 1
