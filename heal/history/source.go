@@ -110,8 +110,8 @@ func interpolations(src string, s lang.Span, language string) []span {
 	return out
 }
 
-// fPrefix reports whether the string literal at q has an f prefix (f"",
-// rf"", F”).
+// fPrefix reports whether the string literal at q has an f prefix: f, rf,
+// fr or F, in either case.
 func fPrefix(src string, q int) bool {
 	f := false
 	i := q - 1
