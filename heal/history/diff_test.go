@@ -63,6 +63,19 @@ Binary files a/img.png and b/img.png differ
 	}
 }
 
+// TestParseDiffCombined: a merge's combined diff (git show of a merge)
+// is no unified diff; it gives files without hunks, not an error.
+func TestParseDiffCombined(t *testing.T) {
+	d := "diff --cc a.go\nindex 1,2..3\n--- a/a.go\n+++ b/a.go\n@@@ -1,2 -1,2 +1,2 @@@\n- a\n -b\n++c\n"
+	files, err := ParseDiff(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || len(files[0].Hunks) != 0 {
+		t.Errorf("files = %+v", files)
+	}
+}
+
 func TestParseDiffLongLine(t *testing.T) {
 	long := strings.Repeat("é", MaxLineBytes)
 	files, err := ParseDiff("--- a/x.js\n+++ b/x.js\n@@ -1 +1 @@\n-" + long + "\n+y\n")

@@ -15,6 +15,8 @@ type Rename struct {
 	// References counts the other lines where the commit replaced Old by
 	// New and changed nothing else.
 	References int
+	// Files are the files of the renamed declarations.
+	Files []string
 }
 
 // ArgChange is one change of a call's arguments: the argument at Index is
@@ -50,6 +52,8 @@ type Signature struct {
 	Deltas []int
 	// Sites are the call changes of the lines the commit updated.
 	Sites []ArgChange
+	// Files are the files of the changed declarations.
+	Files []string
 }
 
 // Evidence is what the diff of one commit says about the names of one
@@ -262,6 +266,9 @@ func (ev *Evidence) pair(r, a *diffLine, p string) bool {
 		changed := dr.hasParams && da.hasParams && strings.Join(dr.params, ",") != strings.Join(da.params, ",")
 		if dr.name != da.name {
 			ev.rename(dr.name, da.name, true)
+			if r := ev.Renames[dr.name]; r != nil && !contains(r.Files, p) {
+				r.Files = append(r.Files, p)
+			}
 		} else if !changed {
 			// The same declaration with another value or body: the
 			// rest of the line may still show a reference or a call.
@@ -272,6 +279,9 @@ func (ev *Evidence) pair(r, a *diffLine, p string) bool {
 			for _, n := range []string{dr.name, da.name} {
 				s := ev.signature(n)
 				s.Deltas = append(s.Deltas, delta)
+				if !contains(s.Files, p) {
+					s.Files = append(s.Files, p)
+				}
 				if dr.name == da.name {
 					break
 				}

@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 
@@ -171,7 +172,7 @@ func Plan(in heal.FixInput, ev *Evidence) (contract.FixResult, error) {
 		}
 		return contract.FixResult{}, fmt.Errorf("history: %s: %s: %w", in.Path, strings.Join(why, "; "), heal.ErrNoFix)
 	}
-	pl.imports()
+	pl.renameImports()
 	out, err := applyEdits(in.Content, pl.edits)
 	if err != nil {
 		return contract.FixResult{}, fmt.Errorf("history: %s: %v: %w", in.Path, err, heal.ErrNoFix)
@@ -193,6 +194,9 @@ type planner struct {
 	usable map[string]error // rename checks, by old name
 	// renamed lists the old names renamed on some line.
 	renamed map[string]bool
+	// imported lists the names the file's import lines bind; nil until
+	// first needed.
+	imported map[string]bool
 }
 
 // errNoEvidence is wrapped by a report the diff says nothing about.
@@ -308,7 +312,7 @@ func (pl *planner) lineEdits(ln span) ([]edit, []string) {
 	var what []string
 	for _, t := range tokens(pl.m[ln.start:ln.end], "") {
 		r := pl.ev.Renames[t.text]
-		if r == nil || pl.rename(t.text) != nil {
+		if r == nil || pl.rename(t.text) != nil || pl.foreign(ln.start+t.start, r.Files) {
 			continue
 		}
 		es = append(es, edit{ln.start + t.start, ln.start + t.end, r.New})
@@ -342,9 +346,72 @@ func (r *Rename) evidence() string {
 }
 
 // lineCalls returns the calls that span line ln of the functions whose
-// calls the commit changed (or of their old names).
+// calls the commit changed (or of their old names), but for the calls of
+// another module's function of the same name.
 func (pl *planner) lineCalls(ln span) []call {
-	return callsOnLine(pl.m, func(name string) bool { return pl.target(name) != "" }, ln)
+	var out []call
+	for _, c := range callsOnLine(pl.m, func(name string) bool { return pl.target(name) != "" }, ln) {
+		if !pl.foreign(c.nameAt, pl.ev.Signatures[pl.target(c.name)].Files) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// foreign reports whether the name at offset at is qualified by a name the
+// file imports ("os." in os.Open) that is not the module of the changed
+// declarations (the base name or the folder of one of files): then it is
+// another module's name that happens to be the same.
+func (pl *planner) foreign(at int, files []string) bool {
+	q := qualifier(pl.m, at)
+	if q == "" || !pl.imports()[q] {
+		return false
+	}
+	for _, f := range files {
+		dir, base := path.Split(f)
+		if q == strings.TrimSuffix(base, path.Ext(base)) || q == path.Base(strings.TrimSuffix(dir, "/")) {
+			return false
+		}
+	}
+	return true
+}
+
+// qualifier returns the name before the "." that precedes offset at of
+// masked text m, or "".
+func qualifier(m string, at int) string {
+	if at < 2 || m[at-1] != '.' {
+		return ""
+	}
+	i := at - 1
+	for i > 0 && isIdent(m[i-1]) {
+		i--
+	}
+	return m[i : at-1]
+}
+
+// imports returns the names the file's import lines bind: their
+// identifiers, and the last element of the paths they quote ("http" of
+// "net/http", "path" of 'node:path').
+func (pl *planner) imports() map[string]bool {
+	if pl.imported != nil {
+		return pl.imported
+	}
+	pl.imported = map[string]bool{}
+	l := lang.Of(pl.in.Path)
+	for _, text := range strings.Split(pl.in.Content, "\n") {
+		if l.IsImportLine(text) {
+			for _, t := range tokens(text, pl.in.Path) {
+				name := t.text
+				if len(name) >= 2 && strings.ContainsRune("\"'`", rune(name[0])) {
+					name = path.Base(strings.Trim(name, "\"'`"))
+					name = strings.TrimSuffix(name, path.Ext(name))
+					name = name[strings.LastIndexByte(name, ':')+1:]
+				}
+				pl.imported[name] = true
+			}
+		}
+	}
+	return pl.imported
 }
 
 // add adds the edits that overlap none already planned.
@@ -363,10 +430,10 @@ func (pl *planner) add(es []edit) {
 	}
 }
 
-// imports renames the renamed names on the file's import lines too (a
-// JavaScript require or a Python from-import of the old name), which the
-// gate accepts outside the reported lines.
-func (pl *planner) imports() {
+// renameImports renames the renamed names on the file's import lines too
+// (a JavaScript require or a Python from-import of the old name), which
+// the gate accepts outside the reported lines.
+func (pl *planner) renameImports() {
 	l := lang.Of(pl.in.Path)
 	if len(pl.renamed) == 0 || l == nil {
 		return

@@ -196,6 +196,25 @@ diff --git a/src/page.js b/src/page.js
 +import { formatDate } from './dates.js';
  export const title = (d) => 'Report ' + formatDate(d);
 `
+	cRenameArityDiff = `diff --git a/buf.h b/buf.h
+--- a/buf.h
++++ b/buf.h
+@@ -4 +4 @@
+-int buf_fill(char *dst, const char *src, int base);
++int buffer_fill(char *dst, const char *src);
+diff --git a/buf.c b/buf.c
+--- a/buf.c
++++ b/buf.c
+@@ -4 +4 @@
+-int buf_fill(char *dst, const char *src, int base) {
++int buffer_fill(char *dst, const char *src) {
+diff --git a/log.c b/log.c
+--- a/log.c
++++ b/log.c
+@@ -6 +6 @@ void log_line(const char *msg) {
+-	buf_fill(tmp, msg, 0);
++	buffer_fill(tmp, msg);
+`
 	tsArityDiff = `diff --git a/src/math.ts b/src/math.ts
 --- a/src/math.ts
 +++ b/src/math.ts
@@ -289,6 +308,18 @@ func TestPlan(t *testing.T) {
 			why:     "disagree",
 		},
 		{
+			name: "go call of another package's function of the same name", diff: goArityDiff, path: "x.go",
+			content: "package main\n\nimport (\n\t\"os\"\n\n\t\"example.com/app/store\"\n)\n\nfunc f() { g(os.Open(p), store.Open(q)) }\n",
+			reports: []contract.BugReport{report("x.go", 9, "not enough arguments in call to store.Open")},
+			want:    "package main\n\nimport (\n\t\"os\"\n\n\t\"example.com/app/store\"\n)\n\nfunc f() { g(os.Open(p), store.Open(q, nil)) }\n",
+		},
+		{
+			name: "js rename leaves another module's name alone", diff: jsRenameDiff, path: "src/x.js",
+			content: "const util = require('node:util');\nconst { fmtDate } = require('./dates');\nconsole.log(util.fmtDate, fmtDate(d));\n",
+			reports: []contract.BugReport{report("src/x.js", 3, "ReferenceError: fmtDate is not defined")},
+			want:    "const util = require('node:util');\nconst { formatDate } = require('./dates');\nconsole.log(util.fmtDate, formatDate(d));\n",
+		},
+		{
 			name: "go call with another arity is left alone", diff: goArityDiff, path: "x.go",
 			content: "package main\n\nvar db, err = store.Open()\n",
 			reports: []contract.BugReport{report("x.go", 3, "not enough arguments in call to store.Open")},
@@ -302,6 +333,19 @@ func TestPlan(t *testing.T) {
 				report("src/io.c", 5, "implicit declaration of function ‘buf_fill’; did you mean ‘buffer_fill’? [-Werror=implicit-function-declaration]"),
 			},
 			want: "#include \"buf.h\"\n\nvoid rd(void) {\n\tchar b[BUFFER_SIZE];\n\tbuffer_fill(b, \"x\");\n}\n",
+		},
+		{
+			name: "c rename and a removed argument at once", diff: cRenameArityDiff, path: "main.c",
+			content: "int main(void) {\n\tchar line[8];\n\tint n = buf_fill(line, \"hi\", 0);\n\treturn n;\n}\n",
+			reports: []contract.BugReport{report("main.c", 3, "implicit declaration of function 'buf_fill'; did you mean 'buffer_fill'? [-Werror=implicit-function-declaration]")},
+			want:    "int main(void) {\n\tchar line[8];\n\tint n = buffer_fill(line, \"hi\");\n\treturn n;\n}\n",
+		},
+		{
+			name: "c rename corroborated by prototype and definition", path: "main.c",
+			diff:    strings.SplitAfter(cRenameArityDiff, "+int buffer_fill(char *dst, const char *src) {\n")[0],
+			content: "int main(void) {\n\treturn buf_fill(0, 0, 0) + buf_fill(0, 0, 1);\n}\n",
+			reports: []contract.BugReport{report("main.c", 2, "implicit declaration of function 'buf_fill'")},
+			want:    "int main(void) {\n\treturn buffer_fill(0, 0, 0) + buffer_fill(0, 0, 1);\n}\n",
 		},
 		{
 			name: "c too few arguments", diff: cArityDiff, path: "src/cli.c",
@@ -320,6 +364,12 @@ func TestPlan(t *testing.T) {
 			content: "from app.rows import load_rows\n",
 			reports: []contract.BugReport{report("app/report.py", 1, "ImportError: cannot import name 'load_rows' from 'app.rows' (/w/app/rows.py)")},
 			want:    "from app.rows import read_rows\n",
+		},
+		{
+			name: "python rename inside an f-string", diff: pyRenameDiff, path: "app/report.py",
+			content: "def summary(p):\n    return f\"{len(load_rows(p))} rows of load_rows\"\n",
+			reports: []contract.BugReport{report("app/report.py", 2, "NameError: name 'load_rows' is not defined")},
+			want:    "def summary(p):\n    return f\"{len(read_rows(p))} rows of load_rows\"\n",
 		},
 		{
 			name: "python missing argument", diff: pyArityDiff, path: "app/probe.py",
