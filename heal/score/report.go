@@ -30,7 +30,7 @@ type ClassFigures struct {
 }
 
 // Summarize sums results per class, in the order mechanical, suggestion,
-// needs_llm, flaky, control, then a total row named "all".
+// history, needs_llm, flaky, control, then a total row named "all".
 func Summarize(results []Result) []ClassFigures {
 	order := append([]string(nil), classes...)
 	by := map[string]*ClassFigures{}

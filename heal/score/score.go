@@ -8,7 +8,11 @@
 // within ±3 lines of a planted defect (minimal), and the time taken.
 //
 // A case is a folder holding case.json (see [Case]) and tree/, the broken
-// project.
+// project, committed as the repository's HEAD. A case may also hold
+// before/, the project as it was one commit earlier: it is then committed
+// first and tree/ replaces it in a second commit, so that HEAD's own diff
+// is the change that broke the build (a rename or a signature change the
+// commit did not finish).
 package score
 
 import (
@@ -37,6 +41,10 @@ const (
 	ClassMechanical = "mechanical"
 	// ClassSuggestion: the toolchain's own hint names the fix.
 	ClassSuggestion = "suggestion"
+	// ClassHistory: the commit that broke the build did not finish its
+	// own change (a rename, a new parameter); its diff shows the fix. The
+	// case has a before/ tree.
+	ClassHistory = "history"
 	// ClassNeedsLLM: a logic bug; no deterministic tier can fix it.
 	ClassNeedsLLM = "needs_llm"
 	// ClassFlaky: a test that fails once and passes when re-run; nothing
@@ -48,7 +56,7 @@ const (
 )
 
 // classes lists the classes in the order of the figures.
-var classes = []string{ClassMechanical, ClassSuggestion, ClassNeedsLLM, ClassFlaky, ClassControl}
+var classes = []string{ClassMechanical, ClassSuggestion, ClassHistory, ClassNeedsLLM, ClassFlaky, ClassControl}
 
 // What a case expects of heal.
 const (
@@ -186,6 +194,12 @@ func (c Case) check() error {
 	if c.Expect == ExpectHealed && len(c.Defects) == 0 {
 		return errors.New("a case to heal needs its planted defects")
 	}
+	if fi, err := os.Stat(filepath.Join(c.Dir, "before")); err == nil && !fi.IsDir() {
+		return errors.New("before is not a folder")
+	}
+	if c.Class == ClassHistory && !c.HasBefore() {
+		return errors.New("a history case needs its before/ tree, the commit before the breaking one")
+	}
 	for _, d := range c.Defects {
 		if d.Line < 1 || d.File == "" || filepath.IsAbs(d.File) || strings.Contains(d.File, "..") {
 			return fmt.Errorf("bad defect %+v", d)
@@ -206,6 +220,13 @@ func oneOf(s string, set []string) bool {
 		}
 	}
 	return false
+}
+
+// HasBefore reports whether the case has a before/ tree, committed before
+// tree/.
+func (c Case) HasBefore() bool {
+	fi, err := os.Stat(filepath.Join(c.Dir, "before"))
+	return err == nil && fi.IsDir()
 }
 
 // Expectation returns what the case expects of heal: WithoutLLM when it
@@ -455,27 +476,58 @@ func One(ctx context.Context, c Case, o Options) (Result, error) {
 	return r, nil
 }
 
-// userRepo makes a user's repository from the case's tree: committed, then
-// with an unstaged edit, a staged new file and an untracked file, as a
-// working checkout has.
+// userRepo makes a user's repository from the case's tree: committed (on
+// top of the case's before/ tree when it has one), then with an unstaged
+// edit, a staged new file and an untracked file, as a working checkout
+// has.
 func userRepo(ctx context.Context, c Case, repo string, env []string) error {
+	notes := filepath.Join(repo, "NOTES.md")
+	git := func(args ...string) error {
+		if code, _, e := runCmd(ctx, repo, env, time.Minute, "git", args...); code != 0 {
+			return fmt.Errorf("score: git %v in %s: %s", args, c.Name, e)
+		}
+		return nil
+	}
+	commit := func(msg string) error {
+		return git("-c", "user.name=Dev User", "-c", "user.email=dev@example.com", "commit", "-q", "-m", msg)
+	}
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		return err
+	}
+	if err := git("init", "-q", "-b", "main"); err != nil {
+		return err
+	}
+	if c.HasBefore() {
+		if err := copyTree(filepath.Join(c.Dir, "before"), repo); err != nil {
+			return fmt.Errorf("score: copy %s: %w", c.Name, err)
+		}
+		if err := os.WriteFile(notes, []byte("# notes\n\nthings to do\n"), 0o644); err != nil {
+			return err
+		}
+		if err := git("add", "-A"); err != nil {
+			return err
+		}
+		if err := commit("the last green commit"); err != nil {
+			return err
+		}
+		if err := clearTree(repo); err != nil {
+			return fmt.Errorf("score: %s: %w", c.Name, err)
+		}
+	}
 	if err := copyTree(filepath.Join(c.Dir, "tree"), repo); err != nil {
 		return fmt.Errorf("score: copy %s: %w", c.Name, err)
 	}
-	notes := filepath.Join(repo, "NOTES.md")
 	if err := os.WriteFile(notes, []byte("# notes\n\nthings to do\n"), 0o644); err != nil {
 		return err
 	}
-	steps := [][]string{
-		{"init", "-q", "-b", "main"},
-		{"add", "-A"},
-		{"-c", "user.name=Dev User", "-c", "user.email=dev@example.com", "commit", "-q", "-m", "work in progress"},
-		{"branch", "feature/next"},
+	if err := git("add", "-A"); err != nil {
+		return err
 	}
-	for _, s := range steps {
-		if code, _, e := runCmd(ctx, repo, env, time.Minute, "git", s...); code != 0 {
-			return fmt.Errorf("score: git %v in %s: %s", s, c.Name, e)
-		}
+	if err := commit("work in progress"); err != nil {
+		return err
+	}
+	if err := git("branch", "feature/next"); err != nil {
+		return err
 	}
 	if err := os.WriteFile(notes, []byte("# notes\n\nthings to do\n- an edit not committed yet\n"), 0o644); err != nil {
 		return err
@@ -483,13 +535,30 @@ func userRepo(ctx context.Context, c Case, repo string, env []string) error {
 	if err := os.WriteFile(filepath.Join(repo, "TODO.txt"), []byte("staged, not committed\n"), 0o644); err != nil {
 		return err
 	}
-	if code, _, e := runCmd(ctx, repo, env, time.Minute, "git", "add", "TODO.txt"); code != 0 {
-		return fmt.Errorf("score: git add in %s: %s", c.Name, e)
+	if err := git("add", "TODO.txt"); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Join(repo, "scratch"), 0o755); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(repo, "scratch", "untracked.txt"), []byte("untracked work\n"), 0o600)
+}
+
+// clearTree removes everything in repo but its .git folder.
+func clearTree(repo string) error {
+	entries, err := os.ReadDir(repo)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() == ".git" {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(repo, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func copyTree(src, dst string) error {

@@ -52,7 +52,7 @@ func TestCorpusLoads(t *testing.T) {
 			t.Errorf("no %s case", l)
 		}
 	}
-	for _, c := range []string{ClassMechanical, ClassSuggestion, ClassNeedsLLM, ClassFlaky, ClassControl} {
+	for _, c := range []string{ClassMechanical, ClassSuggestion, ClassHistory, ClassNeedsLLM, ClassFlaky, ClassControl} {
 		if classes[c] == 0 {
 			t.Errorf("no %s case", c)
 		}
@@ -162,6 +162,7 @@ func TestLoadCaseRejects(t *testing.T) {
 		{"escaping path", `{"class":"mechanical","expect":"healed","command":"true","defects":[{"file":"../a","line":1}]}`, "bad defect"},
 		{"missing file", `{"class":"mechanical","expect":"healed","command":"true","defects":[{"file":"b","line":1}]}`, "defect file"},
 		{"unknown field", `{"class":"mechanical","expect":"healed","command":"true","oops":1}`, "unknown field"},
+		{"history case without its before tree", `{"class":"history","expect":"healed","command":"true","defects":[{"file":"a","line":1}]}`, "before/"},
 		{"bad expectation without an LLM", `{"class":"needs_llm","expect":"healed","without_llm":"grey","command":"true","defects":[{"file":"a","line":1}]}`, "without_llm"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -436,5 +437,55 @@ func TestScoresNewExpectations(t *testing.T) {
 				t.Errorf("%+v: want pass %v, false success %v, test edited %v, untouched", r, tc.pass, tc.falseSuccess, tc.testEdited)
 			}
 		})
+	}
+}
+
+// TestUserRepoBefore: a case with a before/ tree is two commits, the
+// second replacing the first's files with tree/, so that HEAD's diff is
+// the breaking change and nothing else (not the notes file scoring adds).
+func TestUserRepoBefore(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: this test needs it")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"before/a.go":     "package a\n\nfunc Old() {}\n",
+		"before/gone.txt": "removed by the commit\n",
+		"tree/a.go":       "package a\n\nfunc New() {}\n",
+		"tree/sub/b.go":   "package sub\n",
+	}
+	for p, body := range files {
+		f := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := Case{Name: "h", Dir: dir, Class: ClassHistory}
+	if !c.HasBefore() {
+		t.Fatal("HasBefore = false")
+	}
+	repo := filepath.Join(t.TempDir(), "repo")
+	ctx := context.Background()
+	if err := userRepo(ctx, c, repo, os.Environ()); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) string {
+		code, out, e := runCmd(ctx, repo, os.Environ(), time.Minute, "git", args...)
+		if code != 0 {
+			t.Fatalf("git %v: %s", args, e)
+		}
+		return out
+	}
+	if got := git("log", "--format=%s"); got != "work in progress\nthe last green commit\n" {
+		t.Errorf("log = %q", got)
+	}
+	if got := git("show", "--format=", "--name-status", "HEAD"); got != "M\ta.go\nD\tgone.txt\nA\tsub/b.go\n" {
+		t.Errorf("HEAD changes %q", got)
+	}
+	if got := git("status", "--porcelain"); !strings.Contains(got, " M NOTES.md") || !strings.Contains(got, "A  TODO.txt") {
+		t.Errorf("the user's work in progress is missing: %q", got)
 	}
 }
