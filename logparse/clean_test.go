@@ -98,7 +98,7 @@ func TestMessyLog(t *testing.T) {
 		"2026-01-01T00:00:06.0000000Z make: Leaving directory '/home/runner/work/r/r/native'",
 	}, "\r\n")
 	got := renderText(ParseString(log, Options{}))
-	want := "api/handler.go:12:3: LINTING fmt.Printf format %d has arg s of wrong type string [go]\n" +
+	want := "api/handler.go:12:3: LINTING fmt.Printf format %d has arg s of wrong type string [go vet printf]\n" +
 		"native/vec.c:4:31: TYPE_ERROR 'struct vec' has no member named 'z' [cc]\n"
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)

@@ -48,6 +48,11 @@ func FuzzParse(f *testing.F) {
 		// javac diagnostics held for their caret and notes, cut short.
 		{"A.java:1: error: x\n  y y\n    ^\n  symbol: z\nA.java:1: error: x\n  y y\n  ^\n", ""},
 		{"A.java:1: warning: [w] x\n\t^\nA.java:1: error: y\nerror: warnings found and -Werror specified\n", ""},
+		// Formatters and Go's checkers: diffs with bad counts, listings, vet lines.
+		{"diff a.go.orig a.go\n--- a.go.orig\n+++ a.go\n@@ -0,0 +1,99999999999 @@\n-x\n+y\n \n@@ -3 +3 @@\n", ""},
+		{"--- /ws/a.py\t2026\n+++ /ws/a.py\t2026\n@@ -1,2 +1,1 @@\n-a\n-b\n+c\n+d\nwould reformat /ws/a.py\n", "/ws"},
+		{"gofmt -l:\n./a.go\n../b.go\n/ws/c.go\n\nd.go\nWould reformat: e.py\nChecking formatting...\n[warn] f.js\n", "/ws"},
+		{"a.go:1:1: fmt.Printf format %d has arg x of wrong type string\nb_test.go:0:0: wrong signature for TestX, must be: func TestX(t *testing.T)\nc.go:2:2: m (SA1000)\n", ""},
 	} {
 		f.Add(seed.log, seed.root)
 	}

@@ -9,11 +9,12 @@ import (
 )
 
 func init() {
+	register(goLintRows()...)
 	register(
 		&Row{Name: "go-build", Family: "go", Tool: "go", Hint: ".go:",
 			Pattern:  `^(?:vet: )?(?P<file>[^\s:]+\.go):(?P<line>\d+):(?P<col>\d+): (?P<msg>.+)$`,
 			Classify: goClassify, Confidence: 0.95,
-			Doc: "go build, go vet, staticcheck and golangci-lint: file.go:line:col: message (the column is required: log.Lshortfile lines have none)"},
+			Doc: "go build and vet's echo of type errors (and go vet lines the go-vet row does not recognise): file.go:line:col: message (the column is required: log.Lshortfile lines have none)"},
 		&Row{Name: "go-test", Family: "go", Tool: "go test",
 			Doc: "go test: t.Errorf/Fatalf lines under --- FAIL (-v and -json streams too), testify blocks, by package"},
 		&Row{Name: "go-panic", Family: "go", Tool: "go",

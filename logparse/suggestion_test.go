@@ -153,7 +153,8 @@ func checkSuggestions(t *testing.T, sugs []Suggestion) {
 // that they only ever name files under the root, and that they are
 // deterministic.
 func FuzzSuggestions(f *testing.F) {
-	for _, s := range []string{rustJSONLog, fixitLog, javacLog, eslintLog, tscLog, `fix-it:"a\101\"":{1:1-1:1}:"\n\\"`, `{"reason":"compiler-message","message":{"level":"error","spans":[{"is_primary":true,"file_name":"../x","line_start":1}]}}`} {
+	for _, s := range []string{rustJSONLog, fixitLog, javacLog, eslintLog, tscLog, `fix-it:"a\101\"":{1:1-1:1}:"\n\\"`, `{"reason":"compiler-message","message":{"level":"error","spans":[{"is_primary":true,"file_name":"../x","line_start":1}]}}`,
+		"{\n\"p\": {\"printf\": [{\"posn\": \"/w/a.go:2:3\", \"message\": \"m\", \"suggested_fixes\": [{\"edits\": [{\"filename\": \"/w/a.go\", \"start\": 9, \"end\": 12}]}]}]}\n}"} {
 		f.Add(s, "/w")
 	}
 	f.Fuzz(func(t *testing.T, log, root string) {
@@ -167,7 +168,9 @@ func FuzzSuggestions(f *testing.F) {
 				t.Fatalf("two parses differ")
 			}
 		}
-		for _, d := range ParseGoDiagnostics(log, root) {
+		vs, vd := ParseGoVetJSON(log, root)
+		checkSuggestions(t, vs)
+		for _, d := range append(vd, ParseGoDiagnostics(log, root)...) {
 			if d.Line < 1 || strings.HasPrefix(d.File, "/") || strings.HasPrefix(d.File, "../") {
 				t.Fatalf("bad diagnostic %+v", d)
 			}
@@ -193,5 +196,23 @@ func TestParseGoDiagnostics(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestParseGoVetJSON reads go vet -json's tree (recorded from go1.26's
+// vet): fixes become suggestions with byte-offset edits, every diagnostic
+// a Diagnostic, and text around the tree is skipped.
+func TestParseGoVetJSON(t *testing.T) {
+	log := "# example.com/v2\n{\n\t\"example.com/v2\": {\n\t\t\"assign\": [\n\t\t\t{\n\t\t\t\t\"posn\": \"/ws/pkg/a.go:6:2\",\n\t\t\t\t\"end\": \"/ws/pkg/a.go:6:2\",\n\t\t\t\t\"message\": \"self-assignment of n\",\n\t\t\t\t\"suggested_fixes\": [\n\t\t\t\t\t{\n\t\t\t\t\t\t\"message\": \"Remove self-assignment\",\n\t\t\t\t\t\t\"edits\": [\n\t\t\t\t\t\t\t{\n\t\t\t\t\t\t\t\t\"filename\": \"/ws/pkg/a.go\",\n\t\t\t\t\t\t\t\t\"start\": 63,\n\t\t\t\t\t\t\t\t\"end\": 70,\n\t\t\t\t\t\t\t\t\"new\": \"\"\n\t\t\t\t\t\t\t}\n\t\t\t\t\t\t]\n\t\t\t\t\t}\n\t\t\t\t]\n\t\t\t}\n\t\t],\n\t\t\"printf\": [\n\t\t\t{\n\t\t\t\t\"posn\": \"/ws/pkg/a.go:9:21\",\n\t\t\t\t\"end\": \"/ws/pkg/a.go:9:24\",\n\t\t\t\t\"message\": \"fmt.Sprintf format %d has arg x of wrong type string\"\n\t\t\t}\n\t\t],\n\t\t\"tests\": {\"error\": \"boom\"}\n\t}\n}\nvet: other output\n"
+	sugs, diags := ParseGoVetJSON(log, "/ws/pkg")
+	if len(sugs) != 1 || sugs[0].File != "a.go" || sugs[0].Line != 6 || sugs[0].Code != "assign" || sugs[0].Tool != "go vet" ||
+		len(sugs[0].Edits) != 1 || sugs[0].Edits[0].Start != 63 || sugs[0].Edits[0].End != 70 || sugs[0].Applicability != FixIt {
+		t.Errorf("suggestions = %+v", sugs)
+	}
+	if len(diags) != 2 || diags[1].Line != 9 || diags[1].Column != 21 {
+		t.Errorf("diagnostics = %+v", diags)
+	}
+	if s, d := ParseGoVetJSON("{\n\"x\": {\"printf\": [{\"posn\": \"/elsewhere/a.go:1:1\", \"message\": \"m\"}]}\n}", "/ws"); len(s)+len(d) != 0 {
+		t.Errorf("a path outside root gave %v %v", s, d)
 	}
 }

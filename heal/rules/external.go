@@ -126,6 +126,12 @@ func restore(snap map[string][]byte) {
 
 // lookPath finds bin in the PATH of env (the child's, not salve's own).
 func lookPath(bin string, env []string) string {
+	if filepath.IsAbs(bin) {
+		if isExecutable(bin) {
+			return bin // the project's own copy (node_modules/.bin)
+		}
+		return ""
+	}
 	path := ""
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {

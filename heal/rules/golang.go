@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/imports"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
@@ -239,19 +240,30 @@ func bodyTop(lineOf func(token.Pos) int, indent func(int) string, stmt token.Pos
 	return l, indent(lineOf(stmt)) + "\t", true
 }
 
-// fixGofmt applies gofmt's changes that fall within ±3 lines of a
-// formatting report, and only those.
+// fixGofmt applies gofmt's changes (goimports' for its reports) that fall
+// within ±3 lines of a formatting report, and only those. A listing or a
+// diff is reported once per changed run of lines, at the run's middle
+// (logparse), so every run of up to seven lines is within its report's
+// window.
 func fixGofmt(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	var wanted []contract.BugReport
 	for _, r := range in.reports {
-		if reFormatting.MatchString(r.Message) || r.Rule == "gofmt" || r.Tool == "gofmt" {
+		if reFormatting.MatchString(r.Message) || r.Rule == "gofmt" || r.Tool == "gofmt" || r.Tool == "goimports" {
 			wanted = append(wanted, r)
 		}
 	}
 	if len(wanted) == 0 {
 		return edit{}, false, nil
 	}
+	tool := "gofmt"
 	formatted, err := format.Source([]byte(in.content))
+	if reportedTool(wanted, "goimports") {
+		// goimports' own formatting (imports grouped and sorted), without
+		// adding or removing imports: go-imports does that from the
+		// compiler's reports.
+		tool = "goimports"
+		formatted, err = imports.Process(in.path, []byte(in.content), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	}
 	if err != nil {
 		return edit{}, false, nil
 	}
@@ -265,7 +277,35 @@ func fixGofmt(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 		return edit{}, false, nil
 	}
 	out := applyHunks(in.content, keep)
-	return edit{content: out, reason: fmt.Sprintf("gofmt line %d", wanted[0].LineNumber), confidence: 0.95}, true, nil
+	return edit{content: out, reason: fmt.Sprintf("%s %s", tool, hunkLines(keep)), confidence: 0.95}, true, nil
+}
+
+// reportedTool reports whether a report comes from tool (or names it as
+// its rule).
+func reportedTool(reports []contract.BugReport, tool string) bool {
+	for _, r := range reports {
+		if r.Tool == tool || r.Rule == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// hunkLines names the original lines the kept hunks change.
+func hunkLines(hs []heal.Hunk) string {
+	parts := make([]string, len(hs))
+	for i, h := range hs {
+		lo, hi := h.OldStart, h.OldStart+len(h.Old)-1
+		switch {
+		case len(h.Old) == 0:
+			parts[i] = fmt.Sprintf("after line %d", lo-1)
+		case lo == hi:
+			parts[i] = fmt.Sprintf("line %d", lo)
+		default:
+			parts[i] = fmt.Sprintf("lines %d-%d", lo, hi)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func near(h heal.Hunk, reports []contract.BugReport) bool {

@@ -2,7 +2,10 @@
 // that need no API key. It adds the missing imports of Go, Python, Java,
 // Rust, JavaScript and TypeScript files where the language's formatter
 // keeps them (Go's with go/parser and go/format, in-process), removes
-// unused ones, applies gofmt, a few built-in rules for frequent mechanical
+// unused ones, applies gofmt (goimports' formatting for its reports) and
+// the formatters a report names (black, ruff format, prettier,
+// clang-format), fixes go vet's printf findings whose message says the fix
+// and test signatures go test refuses, a few built-in rules for frequent mechanical
 // errors (an unused Go variable, a missing semicolon in C-like languages,
 // a missing ':' or a tab/space indentation mix in Python), and the
 // ecosystem's own fixers (ruff --fix, eslint --fix) when they are
@@ -57,6 +60,9 @@ var table = []rule{
 	{name: "go-imports", langs: []string{".go"}, fix: fixGoImports},
 	{name: "go-unused-var", langs: []string{".go"}, fix: fixGoUnusedVar},
 	{name: "gofmt", langs: []string{".go"}, fix: fixGofmt},
+	{name: "go-vet-printf", langs: []string{".go"}, fix: fixGoVetPrintf},
+	{name: "go-test-signature", langs: []string{".go"}, fix: fixTestSignature},
+	{name: "format", langs: formatterExts(), fix: fixFormatter},
 	{name: "c-semicolon", langs: []string{".c", ".h", ".cc", ".cpp", ".java", ".js", ".mjs", ".cjs", ".ts", ".cs", ".rs"}, fix: fixSemicolon},
 	{name: "py-indent-mix", langs: []string{".py"}, fix: fixPyIndent},
 	{name: "py-imports", langs: []string{".py"}, fix: fixPyImports},

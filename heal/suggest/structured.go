@@ -138,6 +138,9 @@ func rerunOf(ws, file, content string, reports []contract.BugReport) (rerun, boo
 		}}, true
 	case ".go":
 		dir := path.Dir(file)
+		if reportedBy(reports, "go vet") {
+			return goVetRerun(ws, dir), true
+		}
 		args := "go build -gcflags=-e -o /dev/null ."
 		if strings.HasSuffix(file, "_test.go") {
 			args = "go vet ."

@@ -8,7 +8,8 @@
 // Where a report's text holds no suggestion, the tier asks the Executor
 // layer to run the compiler again in its structured mode (cargo
 // --message-format=json, gcc -fdiagnostics-parseable-fixits, javac for its
-// "symbol:" lines, eslint --format json) in the heal worktree, and the
+// "symbol:" lines, eslint --format json, go vet -json for the analyzers'
+// suggested fixes) in the heal worktree, and the
 // Parser layer (logparse) to read that output: the tier never interprets a
 // log itself. Only suggestions made for a reported line are applied, and
 // the confidence comes from the suggestion's applicability; the fix gate

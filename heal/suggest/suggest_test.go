@@ -32,7 +32,7 @@ func (r *replay) Run(_ context.Context, in contract.ExecutorInput) (contract.Exe
 	return contract.ExecutorOutput{ExitCode: 1, BuildLog: strings.ReplaceAll(r.log, "$WORK", in.WorkspacePath)}, nil
 }
 
-var reReport = regexp.MustCompile(`^(.+?):(\d+)(?::(\d+))?: \[(\S+)(?: (\S+))?\] (.*)$`)
+var reReport = regexp.MustCompile(`^(.+?):(\d+)(?::(\d+))?: \[(go vet|\S+)(?: (\S+))?\] (.*)$`)
 
 // TestGolden runs the tier over each testdata/*.txtar case. The archive's
 // comment holds the bug reports ("file:line[:col]: [tool rule] message"),

@@ -1,0 +1,3 @@
+module example.com/csvsum
+
+go 1.22
