@@ -353,7 +353,7 @@ func (c *checker) assertions() {
 			c.add(RuleAssertionRemoved, r.lo+1, "`%s` is gone%s", r.text, c.commentedOut(r))
 			continue
 		}
-		if rule, detail := compare(r, v); rule != "" {
+		if rule, detail := compare(r, v); rule != "" && !(rule == RuleExpectedValueChanged && c.verbFixUnit(r, v)) {
 			c.add(rule, r.lo+1, "%s", detail+c.producedBy(rule, r.lits, v.lits))
 		}
 	}

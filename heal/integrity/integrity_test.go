@@ -18,6 +18,7 @@ type tc struct {
 	want    []string
 	allow   bool
 	msg     string // a report message
+	line    int    // the report's line, 1 when zero
 }
 
 // edit returns orig with old replaced by new once.
@@ -174,6 +175,18 @@ class CalcTest extends TestCase
 var cases = []tc{
 	// Paths.
 	{rule: RuleTestFile, name: "go test file", path: "calc/calc_test.go", orig: goTest, patched: edit(goTest, "got := Add(1, 2)", "got := Add(1, 2) // sum"), want: []string{RuleTestFile}},
+	// Neutral edits of a test file: formatting, a printf verb go vet
+	// reported, the signature go test asks for. The other rules still apply.
+	{rule: RuleTestFile, name: "go test file formatted", path: "calc/calc_test.go", orig: edit(goTest, "\tgot := Add(1, 2)", "    got:=Add(1,2)"), patched: goTest},
+	{rule: RuleTestFile, name: "go test file comment added", path: "calc/calc_test.go", orig: goTest, patched: edit(goTest, "\tgot := Add(1, 2)", "\t// sum\n\tgot := Add(1, 2)"), want: []string{RuleTestFile}},
+	{rule: RuleTestFile, name: "printf verb vet reported", path: "calc/calc_test.go", line: 8, msg: "(*testing.common).Errorf format %d has arg got of wrong type string",
+		orig: goTest, patched: edit(goTest, "= %d, want 3", "= %v, want 3")},
+	{rule: RuleTestFile, name: "printf verb not reported", path: "calc/calc_test.go", line: 8, msg: "calc_test.go:8: Add(1, 2) = 4, want 3",
+		orig: goTest, patched: edit(goTest, "= %d, want 3", "= %v, want 3"), want: []string{RuleTestFile, RuleExpectedValueChanged}},
+	{rule: RuleTestFile, name: "printf verb and expected value", path: "calc/calc_test.go", line: 8, msg: "(*testing.common).Errorf format %d has arg got of wrong type string",
+		orig: goTest, patched: edit(edit(goTest, "= %d, want 3", "= %v, want 4"), "got != 3", "got != 4"), want: []string{RuleTestFile, RuleExpectedValueChanged}},
+	{rule: RuleTestFile, name: "signature go test asks for", path: "calc/calc_test.go", line: 5, msg: "wrong signature for TestAdd, must be: func TestAdd(t *testing.T)",
+		orig: edit(goTest, "func TestAdd(t *testing.T) {", "func TestAdd(t *testing.T, n int) {"), patched: goTest},
 	{rule: RuleTestFile, name: "python test file", path: "tests/test_calc.py", orig: pyTest, patched: pyTest + "\n", want: []string{RuleTestFile}},
 	{rule: RuleTestFile, name: "test edits allowed", path: "calc/calc_test.go", orig: goTest, patched: edit(goTest, "got := Add(1, 2)", "got := Add(1, 2) // sum"), allow: true},
 	{rule: RuleTestFile, name: "source file", path: "calc/calc.go", orig: goSrc, patched: edit(goSrc, "a - b", "a + b")},
@@ -258,7 +271,7 @@ func TestCheck(t *testing.T) {
 		t.Run(c.rule+"/"+c.name, func(t *testing.T) {
 			in := Input{Path: c.path, Original: c.orig, Patched: c.patched, AllowTestEdits: c.allow}
 			if c.msg != "" {
-				in.Reports = []contract.BugReport{{FilePath: c.path, LineNumber: 1, Message: c.msg}}
+				in.Reports = []contract.BugReport{{FilePath: c.path, LineNumber: max(c.line, 1), Message: c.msg}}
 			}
 			vs := Check(in)
 			var got []string
