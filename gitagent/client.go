@@ -335,6 +335,9 @@ const (
 	ActionGitWorktree = agent.ActionGitWorktree
 	// ActionGitBranchPrune deletes merged branches of a prefix (salve gc).
 	ActionGitBranchPrune = agent.ActionGitBranchPrune
+	// ActionGitCommitDiff shows a commit's change against its first
+	// parent (salve heal's history tier).
+	ActionGitCommitDiff = agent.ActionGitCommitDiff
 	WorktreeAdd          = agent.WorktreeAdd
 	WorktreeRemove       = agent.WorktreeRemove
 	WorktreeList         = agent.WorktreeList

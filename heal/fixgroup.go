@@ -40,7 +40,7 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 		r.mark(idx, StatusSkipped, "", skipReason(err), nil)
 		return nil, nil
 	}
-	in := FixInput{Workspace: r.ws, Path: path, Content: content, Request: r.request(group, content)}
+	in := FixInput{Workspace: r.ws, Path: path, Content: content, Base: r.res.BaseCommit, Request: r.request(group, content)}
 	if ut != nil {
 		in.Request, in.Windows = ut.request(group, content, r.prev[path]), ut.windows()
 	}

@@ -42,6 +42,9 @@ type FixInput struct {
 	Path string
 	// Content is the file's current content.
 	Content string
+	// Base is the commit the heal started from: the one whose build broke
+	// (its own diff is evidence of what the change meant).
+	Base string
 	// Windows are lines of Path the fix may change besides the reports'
 	// lines ±3: the code a failing test exercises, when the fix of a test
 	// failure goes to the code under test. Nil adds none.

@@ -80,7 +80,7 @@ func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
-	fixers, err := buildFixers(&o.heal, s, s.logger(), nil)
+	fixers, err := buildFixers(&o.heal, s, s.logger(), nil, nil)
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}

@@ -21,7 +21,9 @@ import (
 	"github.com/salve-dev/salve/executor"
 	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/heal/aiderfix"
+	"github.com/salve-dev/salve/gitagent"
 	"github.com/salve-dev/salve/heal/ci"
+	"github.com/salve-dev/salve/heal/history"
 	"github.com/salve-dev/salve/heal/llmfix"
 	"github.com/salve-dev/salve/heal/rules"
 	"github.com/salve-dev/salve/heal/suggest"
@@ -281,8 +283,14 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 		executor: heal.ExecutorLayer{E: executor.New(executor.Options{Isolation: o.Isolation, Logger: logger, SourceDir: source})},
 		parser:   heal.LogParser{},
 	}
+	// The history tier reads the breaking commit's change through the git
+	// agent, in the user's checkout (it shares the heal worktree's
+	// objects, and no build ever ran in it).
+	commitDiff := func(ctx context.Context, _, base string) (string, error) {
+		return p.git.Do(ctx, source, contract.GitAgentCommandV1{Type: gitagent.ActionGitCommitDiff, Ref: base})
+	}
 	var err error
-	if p.fixers, err = buildFixers(o, s, logger, p.executor); err != nil {
+	if p.fixers, err = buildFixers(o, s, logger, p.executor, commitDiff); err != nil {
 		return nil, exitBadInput, err
 	}
 	if p.ci, err = buildCI(o, s.Getenv, p.executor); err != nil {
@@ -309,7 +317,7 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 // providers are set up only when the llm tier may run: asked for, or by
 // default, where a configuration problem only leaves the tier out (with a
 // warning).
-func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Executor) ([]heal.Fixer, error) {
+func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Executor, commitDiff func(ctx context.Context, workspace, base string) (string, error)) ([]heal.Fixer, error) {
 	getenv := s.Getenv
 	names, err := tiers.Parse(o.Fixers)
 	if err != nil {
@@ -334,6 +342,8 @@ func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Execut
 	var out []heal.Fixer
 	for _, n := range names {
 		switch n {
+		case history.Name:
+			out = append(out, &history.Fixer{Diff: commitDiff})
 		case rules.Name:
 			out = append(out, &rules.Fixer{})
 		case suggest.Name:

@@ -229,7 +229,7 @@ func fixFiles(t *testing.T, f *history.Fixer, repo string, reports []contract.Bu
 }
 
 // gitShow is the tier's Diff in these tests: HEAD's patch.
-func gitShow(ctx context.Context, dir string) (string, error) {
+func gitShow(ctx context.Context, dir, _ string) (string, error) {
 	res, err := sandbox.Run(ctx, sandbox.Cmd{Path: "git", Args: []string{"show", "--format=", "--no-color", "--no-ext-diff", "HEAD"}, Dir: dir, Env: gitEnv(), Timeout: time.Minute})
 	if err != nil {
 		return "", err

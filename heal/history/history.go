@@ -48,13 +48,13 @@ const maxCached = 16
 // Fixer is the history tier. Its zero value has no diff to read, and
 // every Fix fails with an error wrapping heal.ErrNotConfigured.
 type Fixer struct {
-	// Diff returns the unified diff of the commit that broke the build in
-	// the heal worktree at workspace: the changes of that commit against
-	// its first parent, as `git show --format= <commit>` prints them. It
-	// is called on the first Fix of a workspace (by each of concurrent
-	// first calls); the result, or its error, is kept for the Fixer's
-	// life.
-	Diff func(ctx context.Context, workspace string) (string, error)
+	// Diff returns the unified diff of base, the commit that broke the
+	// build (heal.FixInput.Base), in the heal worktree at workspace: the
+	// changes of that commit against its first parent, as `git show
+	// --format= <commit>` prints them. It is called on the first Fix of a
+	// workspace and base (by each of concurrent first calls); the result,
+	// or its error, is kept for the Fixer's life.
+	Diff func(ctx context.Context, workspace, base string) (string, error)
 
 	mu    sync.Mutex
 	cache map[string]*parsed
@@ -84,7 +84,7 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 	if len(in.Content) > MaxContent {
 		return contract.FixResult{}, fmt.Errorf("history: %s is larger than %d bytes: %w", in.Path, MaxContent, heal.ErrNoFix)
 	}
-	ev, err := f.evidence(ctx, in.Workspace, in.Path)
+	ev, err := f.evidence(ctx, in.Workspace, in.Base, in.Path)
 	if err != nil {
 		return contract.FixResult{}, err
 	}
@@ -93,15 +93,16 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 
 // evidence returns the evidence of workspace's diff for the family of the
 // file at target, reading the diff on first use.
-func (f *Fixer) evidence(ctx context.Context, workspace, target string) (*Evidence, error) {
+func (f *Fixer) evidence(ctx context.Context, workspace, base, target string) (*Evidence, error) {
 	if f.Diff == nil {
 		return nil, fmt.Errorf("history: no source of the breaking commit's diff: %w", heal.ErrNotConfigured)
 	}
 	f.mu.Lock()
-	p := f.cache[workspace]
+	key := workspace + "\x00" + base
+	p := f.cache[key]
 	f.mu.Unlock()
 	if p == nil {
-		text, err := f.Diff(ctx, workspace)
+		text, err := f.Diff(ctx, workspace, base)
 		if err != nil && ctx.Err() != nil {
 			return nil, fmt.Errorf("history: %w", ctx.Err())
 		}
@@ -113,7 +114,7 @@ func (f *Fixer) evidence(ctx context.Context, workspace, target string) (*Eviden
 		if f.cache == nil || len(f.cache) >= maxCached {
 			f.cache = map[string]*parsed{}
 		}
-		f.cache[workspace] = p
+		f.cache[key] = p
 		f.mu.Unlock()
 	}
 	if p.err != nil {

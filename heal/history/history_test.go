@@ -612,7 +612,7 @@ func TestFixerDiffSource(t *testing.T) {
 		t.Errorf("no Diff: err = %v, want ErrNotConfigured", err)
 	}
 	calls := 0
-	f := &Fixer{Diff: func(_ context.Context, ws string) (string, error) {
+	f := &Fixer{Diff: func(_ context.Context, ws, _ string) (string, error) {
 		calls++
 		if ws != "/w" {
 			t.Errorf("workspace %q", ws)
@@ -628,7 +628,7 @@ func TestFixerDiffSource(t *testing.T) {
 	if calls != 1 {
 		t.Errorf("Diff called %d times, want once", calls)
 	}
-	bad := &Fixer{Diff: func(context.Context, string) (string, error) { return "", errors.New("no parent commit") }}
+	bad := &Fixer{Diff: func(context.Context, string, string) (string, error) { return "", errors.New("no parent commit") }}
 	if _, err := bad.Fix(context.Background(), in); !errors.Is(err, heal.ErrNoFix) || !strings.Contains(err.Error(), "no parent commit") {
 		t.Errorf("failing Diff: err = %v", err)
 	}

@@ -40,6 +40,8 @@ type Tier struct {
 
 // Table lists the fixer tiers in their default order.
 var Table = []Tier{
+	{Name: "history", Needs: "the diff of the commit that broke the build, read through the git agent", Default: Always,
+		Doc: "finishes the breaking commit's own change: a rename or a new parameter it applied elsewhere but missed at the reported line; no API key"},
 	{Name: "rules", Needs: "nothing: the rules are embedded", Default: Always,
 		Doc: "deterministic fixes from salve's embedded rules (imports, typos, missing declarations); no API key"},
 	{Name: "suggest", Needs: "the project's toolchain, which it re-runs for structured diagnostics", Default: Always,

@@ -17,7 +17,7 @@ import (
 // TestTable checks every row: a unique lower-case name, what it needs, a
 // line of doc, and that Lookup finds it.
 func TestTable(t *testing.T) {
-	want := map[string]tiers.Default{"rules": tiers.Always, "suggest": tiers.Always, "llm": tiers.WhenConfigured, "aider": tiers.Named}
+	want := map[string]tiers.Default{"history": tiers.Always, "rules": tiers.Always, "suggest": tiers.Always, "llm": tiers.WhenConfigured, "aider": tiers.Named}
 	if len(tiers.Table) != len(want) {
 		t.Errorf("%d tiers, the test knows %d: add the new row here", len(tiers.Table), len(want))
 	}
@@ -37,7 +37,7 @@ func TestTable(t *testing.T) {
 			t.Errorf("Lookup(%q) = %+v, %v", tier.Name, got, ok)
 		}
 	}
-	if _, ok := tiers.Lookup("history"); ok {
+	if _, ok := tiers.Lookup("nonesuch"); ok {
 		t.Error("Lookup found an unknown tier")
 	}
 }
