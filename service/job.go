@@ -58,6 +58,15 @@ type Request struct {
 	PR bool `json:"pr,omitempty"`
 	// Source says where the job came from: api, github or gitlab.
 	Source string `json:"source,omitempty"`
+	// Sha is the commit to heal: the one whose CI failed (a webhook's
+	// head_sha or pipeline sha), 40 or 64 hexadecimal characters. The
+	// worker checks it out, whatever Ref's tip is by then, and starts the
+	// heal branch from it. Empty means Ref's tip when the job runs.
+	Sha string `json:"sha,omitempty"`
+	// Models are the llm tier's targets in fallback order, each
+	// "provider/model" (as salve heal --models); empty means the worker's
+	// own configuration.
+	Models []string `json:"models,omitempty"`
 }
 
 // Attempt is one delivery of a job to a worker.
@@ -147,7 +156,50 @@ func (r *Request) Validate() error {
 	if _, err := tiers.Parse(r.Fixers); err != nil {
 		return fmt.Errorf("%w: fixers: %w", ErrBadRequest, err)
 	}
+	if r.Sha != "" && !validSha(r.Sha) {
+		return fmt.Errorf("%w: sha: want a full commit id, 40 or 64 hexadecimal characters", ErrBadRequest)
+	}
+	r.Sha = strings.ToLower(r.Sha)
+	return checkModels(r.Models)
+}
+
+// validSha reports whether s is a full SHA-1 or SHA-256 commit id.
+func validSha(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
+}
+
+// MaxModels bounds Request.Models.
+const MaxModels = 8
+
+// checkModels accepts at most MaxModels targets, each "provider/model":
+// a provider of lower-case letters, digits, '-' and '_', and a model name
+// of letters, digits and "-_.:/@+" (no spaces, nothing an option parser
+// or a shell could read otherwise), each target at most 200 bytes.
+func checkModels(models []string) error {
+	if len(models) > MaxModels {
+		return fmt.Errorf("%w: models: at most %d, got %d", ErrBadRequest, MaxModels, len(models))
+	}
+	for _, m := range models {
+		provider, model, ok := strings.Cut(m, "/")
+		if !ok || provider == "" || model == "" || len(m) > 200 ||
+			strings.Trim(provider, "abcdefghijklmnopqrstuvwxyz0123456789-_") != "" || provider[0] == '-' ||
+			strings.Trim(model, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/@+") != "" || model[0] == '-' {
+			return fmt.Errorf("%w: models: %q is not provider/model (lower-case provider; letters, digits and -_.:/@+ in the model)", ErrBadRequest, truncate(m, 80))
+		}
+	}
 	return nil
+}
+
+// truncate bounds s for an error message.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 // checkRef refuses a branch name git would refuse, without running a

@@ -30,6 +30,9 @@ const (
 	LocksBucket = "salve_locks"
 	// DeliveriesBucket remembers webhook delivery ids, to drop replays.
 	DeliveriesBucket = "salve_deliveries"
+	// AttemptsBucket counts the webhook jobs per repository and ref, for
+	// the attempt cap; its entries expire after the cool-down.
+	AttemptsBucket = "salve_attempts"
 )
 
 // Defaults of QueueConfig.
@@ -48,6 +51,9 @@ type QueueConfig struct {
 	// Replicas is the stream and buckets' replication (1 on one server,
 	// 3 on a three-node cluster).
 	Replicas int
+	// Cooldown is how long the attempts bucket remembers a job (default
+	// DefaultCooldown): the window of the attempt cap (Policy.Cooldown).
+	Cooldown time.Duration
 }
 
 // Queue is salve's view of JetStream: the job stream, its consumer and the
@@ -58,6 +64,9 @@ type Queue struct {
 	Jobs       jetstream.KeyValue
 	Locks      jetstream.KeyValue
 	Deliveries jetstream.KeyValue
+	// Attempts is nil on a queue whose server predates the attempt cap
+	// (workers do not need it).
+	Attempts   jetstream.KeyValue
 	Cons       jetstream.Consumer
 	AckWait    time.Duration
 	MaxDeliver int
@@ -73,6 +82,9 @@ func SetupQueue(ctx context.Context, nc *nats.Conn, c QueueConfig) (*Queue, erro
 	}
 	if c.Replicas <= 0 {
 		c.Replicas = 1
+	}
+	if c.Cooldown <= 0 {
+		c.Cooldown = DefaultCooldown
 	}
 	js, err := jetstream.New(nc, jetstream.WithDefaultTimeout(30*time.Second))
 	if err != nil {
@@ -111,6 +123,7 @@ func SetupQueue(ctx context.Context, nc *nats.Conn, c QueueConfig) (*Queue, erro
 		{Bucket: JobsBucket, History: 1, Storage: jetstream.FileStorage, Replicas: c.Replicas},
 		{Bucket: LocksBucket, History: 1, TTL: c.AckWait, Storage: jetstream.FileStorage, Replicas: c.Replicas},
 		{Bucket: DeliveriesBucket, History: 1, TTL: 7 * 24 * time.Hour, Storage: jetstream.FileStorage, Replicas: c.Replicas},
+		{Bucket: AttemptsBucket, History: 1, TTL: c.Cooldown, Storage: jetstream.FileStorage, Replicas: c.Replicas},
 	} {
 		kv, err := js.KeyValue(ctx, b.Bucket)
 		switch {
@@ -121,7 +134,8 @@ func SetupQueue(ctx context.Context, nc *nats.Conn, c QueueConfig) (*Queue, erro
 		case err != nil:
 			return nil, fmt.Errorf("service: bucket %s: %w", b.Bucket, err)
 		default:
-			// The locks expire after the ack wait: follow a changed one.
+			// The locks expire after the ack wait, the attempts after the
+			// cool-down: follow a changed one.
 			if st, err := kv.Status(ctx); err == nil && st.TTL() != b.TTL {
 				if _, err := js.UpdateKeyValue(ctx, b); err != nil {
 					return nil, fmt.Errorf("service: update bucket %s: %w", b.Bucket, err)
@@ -147,6 +161,11 @@ func OpenQueue(ctx context.Context, nc *nats.Conn) (*Queue, error) {
 	}
 	if q.Deliveries, err = js.KeyValue(ctx, DeliveriesBucket); err != nil {
 		return nil, fmt.Errorf("service: bucket %s: %w", DeliveriesBucket, err)
+	}
+	if q.Attempts, err = js.KeyValue(ctx, AttemptsBucket); errors.Is(err, jetstream.ErrBucketNotFound) {
+		q.Attempts = nil
+	} else if err != nil {
+		return nil, fmt.Errorf("service: bucket %s: %w", AttemptsBucket, err)
 	}
 	if q.Cons, err = js.Consumer(ctx, Stream, Consumer); err != nil {
 		return nil, fmt.Errorf("service: consumer %s: %w", Consumer, err)

@@ -9,8 +9,10 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/store"
@@ -31,8 +33,15 @@ type Server struct {
 	// Recorder, when set, records every finished heal in the run store.
 	Recorder heal.Recorder
 	// Store, when set, is served read-only at /api/v1/runs.
-	Store  *store.Store
-	Logger *slog.Logger
+	Store *store.Store
+	// Policy is what the webhook intake lets through (and, for its
+	// allowlist, the jobs API); the zero value allows any repository,
+	// ignores forks and caps attempts at the defaults.
+	Policy Policy
+	// Metrics, when set, are served at /metrics (behind the token, like
+	// the API) and fed by the intake and Watch.
+	Metrics *Metrics
+	Logger  *slog.Logger
 }
 
 // Handler returns the server's routes behind the shared guard (package
@@ -50,6 +59,9 @@ func (s *Server) Handler(mount func(*http.ServeMux)) http.Handler {
 	mux.HandleFunc("GET /api/v1/runs/{id}", s.getRun)
 	mux.HandleFunc("POST /webhooks/github", s.githubHook)
 	mux.HandleFunc("POST /webhooks/gitlab", s.gitlabHook)
+	if s.Metrics != nil {
+		mux.Handle("GET /metrics", s.Metrics.Handler())
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
@@ -128,6 +140,10 @@ func (s *Server) createHeal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Source = "api"
+	if !s.Policy.Allowed(RepoName(strings.TrimSpace(req.Repo))) {
+		writeError(w, http.StatusForbidden, "the repository is not in the server's --allow-repo list")
+		return
+	}
 	j, err := s.Queue.Submit(r.Context(), req)
 	if errors.Is(err, ErrBadRequest) {
 		writeError(w, http.StatusBadRequest, err.Error())
@@ -197,7 +213,8 @@ type maxDeliveriesAdvisory struct {
 
 // Watch runs until ctx ends: it turns JetStream's max-deliveries
 // advisories into error jobs (a job whose every delivery died with its
-// worker), and records finished heals in the run store.
+// worker), records finished heals in the run store, and keeps the jobs'
+// states for the metrics.
 func (s *Server) Watch(ctx context.Context) error {
 	sub, err := s.Queue.NC.Subscribe(fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.%s.%s", Stream, Consumer), func(m *nats.Msg) {
 		var a maxDeliveriesAdvisory
@@ -209,7 +226,7 @@ func (s *Server) Watch(ctx context.Context) error {
 		return fmt.Errorf("service: subscribe to advisories: %w", err)
 	}
 	defer func() { _ = sub.Unsubscribe() }()
-	if s.Recorder == nil {
+	if s.Recorder == nil && s.Metrics == nil {
 		<-ctx.Done()
 		return nil
 	}
@@ -223,11 +240,19 @@ func (s *Server) Watch(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case e := <-w.Updates():
-			if e == nil || e.Value() == nil {
+			if e == nil {
+				continue
+			}
+			if e.Operation() != jetstream.KeyValuePut {
+				s.Metrics.job(e.Key(), "")
 				continue
 			}
 			var j Job
-			if json.Unmarshal(e.Value(), &j) != nil || !j.Status.Final() || j.Results == nil {
+			if json.Unmarshal(e.Value(), &j) != nil {
+				continue
+			}
+			s.Metrics.job(e.Key(), j.Status)
+			if s.Recorder == nil || !j.Status.Final() || j.Results == nil {
 				continue
 			}
 			// The run id is the job's: a record made twice (the watch
@@ -267,5 +292,6 @@ func (s *Server) maxDelivered(ctx context.Context, a maxDeliveriesAdvisory) {
 	}
 	// The work-queue stream keeps an unacknowledged message: remove it.
 	_ = st.DeleteMsg(ctx, a.StreamSeq)
+	s.Metrics.maxDelivered()
 	s.log().Warn("job failed after max deliveries", "job", m.ID, "deliveries", a.Deliveries)
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -28,20 +29,44 @@ type GitHubEvent struct {
 	Action      string       `json:"action"`
 	WorkflowRun *githubSuite `json:"workflow_run"`
 	CheckSuite  *githubSuite `json:"check_suite"`
-	Repository  struct {
-		CloneURL string `json:"clone_url"`
-	} `json:"repository"`
+	Repository  githubRepo   `json:"repository"`
+}
+
+type githubRepo struct {
+	CloneURL string `json:"clone_url"`
+	FullName string `json:"full_name"`
+	HTMLURL  string `json:"html_url"`
 }
 
 type githubSuite struct {
+	ID         int64  `json:"id"`
+	RunAttempt int    `json:"run_attempt"`
 	Status     string `json:"status"`
 	Conclusion string `json:"conclusion"`
 	HeadBranch string `json:"head_branch"`
+	HeadSha    string `json:"head_sha"`
+	// HeadRepository is the repository of the head commit (workflow_run
+	// only): a fork's, for a pull request from a fork.
+	HeadRepository *githubRepo `json:"head_repository"`
+	HeadCommit     *struct {
+		Message string `json:"message"`
+	} `json:"head_commit"`
 }
 
 // ParseGitHub turns a GitHub event into a heal request, or nil when the
 // event is not a completed failure salve acts on.
 func ParseGitHub(event string, body []byte) (*Request, error) {
+	e, err := ParseGitHubEvent(event, body)
+	if e == nil {
+		return nil, err
+	}
+	return &e.Request, nil
+}
+
+// ParseGitHubEvent is ParseGitHub with what the intake judges the event
+// by: the repository's name, a fork, the run's identity, the commit's
+// message.
+func ParseGitHubEvent(event string, body []byte) (*Event, error) {
 	var e GitHubEvent
 	if err := json.Unmarshal(body, &e); err != nil {
 		return nil, fmt.Errorf("%w: malformed %s payload: %w", ErrBadRequest, event, err)
@@ -61,36 +86,116 @@ func ParseGitHub(event string, body []byte) (*Request, error) {
 	if e.Repository.CloneURL == "" || s.HeadBranch == "" {
 		return nil, fmt.Errorf("%w: %s payload without repository.clone_url or head_branch", ErrBadRequest, event)
 	}
-	return &Request{Repo: e.Repository.CloneURL, Ref: s.HeadBranch, Source: "github"}, nil
+	if s.HeadSha != "" && !validSha(s.HeadSha) {
+		return nil, fmt.Errorf("%w: %s payload with a malformed head_sha", ErrBadRequest, event)
+	}
+	ev := &Event{
+		Request: Request{Repo: e.Repository.CloneURL, Ref: s.HeadBranch, Sha: strings.ToLower(s.HeadSha), Source: "github"},
+		Repo:    e.Repository.FullName,
+	}
+	if ev.Repo == "" {
+		ev.Repo = RepoName(e.Repository.CloneURL)
+	}
+	if h := s.HeadRepository; h != nil && h.FullName != "" && !strings.EqualFold(h.FullName, ev.Repo) {
+		ev.Fork = true
+		ev.HeadCloneURL = h.CloneURL
+		if ev.HeadCloneURL == "" && strings.HasPrefix(h.HTMLURL, "https://") {
+			ev.HeadCloneURL = h.HTMLURL + ".git"
+		}
+	}
+	if s.HeadCommit != nil {
+		ev.Message = s.HeadCommit.Message
+	}
+	if s.ID != 0 {
+		ev.Run = fmt.Sprintf("%s %s %d attempt %d", event, strings.ToLower(ev.Repo), s.ID, max(s.RunAttempt, 1))
+	}
+	return ev, nil
 }
 
 // GitLabEvent is the part of a pipeline hook salve reads.
 type GitLabEvent struct {
 	ObjectKind       string `json:"object_kind"`
 	ObjectAttributes struct {
-		Status string `json:"status"`
-		Ref    string `json:"ref"`
-		Tag    bool   `json:"tag"`
+		ID         int64  `json:"id"`
+		Status     string `json:"status"`
+		Ref        string `json:"ref"`
+		Tag        bool   `json:"tag"`
+		Sha        string `json:"sha"`
+		FinishedAt string `json:"finished_at"`
 	} `json:"object_attributes"`
 	Project struct {
-		GitHTTPURL string `json:"git_http_url"`
+		ID                int64  `json:"id"`
+		GitHTTPURL        string `json:"git_http_url"`
+		PathWithNamespace string `json:"path_with_namespace"`
 	} `json:"project"`
+	MergeRequest *struct {
+		SourceBranch    string `json:"source_branch"`
+		SourceProjectID int64  `json:"source_project_id"`
+		TargetProjectID int64  `json:"target_project_id"`
+	} `json:"merge_request"`
+	Commit *struct {
+		Message string `json:"message"`
+	} `json:"commit"`
 }
 
 // ParseGitLab turns a GitLab pipeline hook into a heal request, or nil
 // when it is not a failed branch pipeline.
 func ParseGitLab(body []byte) (*Request, error) {
+	e, err := ParseGitLabEvent(body)
+	if e == nil {
+		return nil, err
+	}
+	return &e.Request, nil
+}
+
+// mrRefPrefix starts the ref of a merge request pipeline that runs on the
+// merge request's own ref; its branch is the merge request's source.
+const mrRefPrefix = "refs/merge-requests/"
+
+// ParseGitLabEvent is ParseGitLab with what the intake judges the event by.
+func ParseGitLabEvent(body []byte) (*Event, error) {
 	var e GitLabEvent
 	if err := json.Unmarshal(body, &e); err != nil {
 		return nil, fmt.Errorf("%w: malformed pipeline payload: %w", ErrBadRequest, err)
 	}
-	if e.ObjectKind != "pipeline" || e.ObjectAttributes.Status != "failed" || e.ObjectAttributes.Tag {
+	a := e.ObjectAttributes
+	if e.ObjectKind != "pipeline" || a.Status != "failed" || a.Tag {
 		return nil, nil
 	}
-	if e.Project.GitHTTPURL == "" || e.ObjectAttributes.Ref == "" {
+	ref := a.Ref
+	if mr := e.MergeRequest; mr != nil && strings.HasPrefix(ref, mrRefPrefix) && mr.SourceBranch != "" {
+		ref = mr.SourceBranch
+	}
+	if e.Project.GitHTTPURL == "" || ref == "" {
 		return nil, fmt.Errorf("%w: pipeline payload without project.git_http_url or object_attributes.ref", ErrBadRequest)
 	}
-	return &Request{Repo: e.Project.GitHTTPURL, Ref: e.ObjectAttributes.Ref, Source: "gitlab"}, nil
+	if a.Sha != "" && !validSha(a.Sha) {
+		return nil, fmt.Errorf("%w: pipeline payload with a malformed sha", ErrBadRequest)
+	}
+	ev := &Event{
+		Request: Request{Repo: e.Project.GitHTTPURL, Ref: ref, Sha: strings.ToLower(a.Sha), Source: "gitlab"},
+		Repo:    e.Project.PathWithNamespace,
+	}
+	if ev.Repo == "" {
+		ev.Repo = RepoName(e.Project.GitHTTPURL)
+	}
+	if mr := e.MergeRequest; mr != nil && mr.SourceProjectID != 0 && mr.SourceProjectID != mr.TargetProjectID {
+		ev.Fork = true
+		// A fork's pipeline that runs in the fork names the fork as its
+		// project; one run in the target project gives no fork URL.
+		if e.Project.ID == mr.SourceProjectID {
+			ev.HeadCloneURL = e.Project.GitHTTPURL
+		}
+	}
+	if e.Commit != nil {
+		ev.Message = e.Commit.Message
+	}
+	if a.ID != 0 {
+		// GitLab keeps a pipeline's id across a retry: its end time tells
+		// the retry's failure from a re-delivery of the first.
+		ev.Run = fmt.Sprintf("pipeline %d %d %s", e.Project.ID, a.ID, a.FinishedAt)
+	}
+	return ev, nil
 }
 
 // VerifyGitHubSignature checks an X-Hub-Signature-256 header against body.
@@ -127,14 +232,17 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 func (s *Server) githubHook(w http.ResponseWriter, r *http.Request) {
 	secret := s.env(EnvGitHubSecret)
 	if secret == "" {
+		s.Metrics.webhook("github", outcomeRefused, "off")
 		writeError(w, http.StatusServiceUnavailable, "GitHub webhooks are off: the server has no "+EnvGitHubSecret)
 		return
 	}
 	body, ok := readBody(w, r)
 	if !ok {
+		s.Metrics.webhook("github", outcomeRefused, "too_large")
 		return
 	}
 	if !VerifyGitHubSignature(secret, body, r.Header.Get("X-Hub-Signature-256")) {
+		s.Metrics.webhook("github", outcomeRefused, "bad_signature")
 		writeError(w, http.StatusUnauthorized, "bad or missing X-Hub-Signature-256")
 		return
 	}
@@ -143,31 +251,40 @@ func (s *Server) githubHook(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "pong"})
 		return
 	}
-	req, err := ParseGitHub(event, body)
-	s.intake(w, r, delivery{source: "github", id: r.Header.Get("X-GitHub-Delivery"), event: event, body: body}, req, err)
+	ev, err := ParseGitHubEvent(event, body)
+	s.intake(w, r, delivery{source: "github", id: r.Header.Get("X-GitHub-Delivery"), event: event, body: body}, ev, err)
 }
 
 func (s *Server) gitlabHook(w http.ResponseWriter, r *http.Request) {
 	token := s.env(EnvGitLabToken)
 	if token == "" {
+		s.Metrics.webhook("gitlab", outcomeRefused, "off")
 		writeError(w, http.StatusServiceUnavailable, "GitLab webhooks are off: the server has no "+EnvGitLabToken)
 		return
 	}
 	if subtle.ConstantTimeCompare([]byte(r.Header.Get("X-Gitlab-Token")), []byte(token)) != 1 {
+		s.Metrics.webhook("gitlab", outcomeRefused, "bad_token")
 		writeError(w, http.StatusUnauthorized, "bad or missing X-Gitlab-Token")
 		return
 	}
 	body, ok := readBody(w, r)
 	if !ok {
+		s.Metrics.webhook("gitlab", outcomeRefused, "too_large")
 		return
 	}
 	if r.Header.Get("X-Gitlab-Event") != "Pipeline Hook" {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ignored", "reason": "not a pipeline hook"})
+		s.ignore(w, "gitlab", "not_pipeline", "not a pipeline hook")
 		return
 	}
-	req, err := ParseGitLab(body)
+	ev, err := ParseGitLabEvent(body)
 	// GitLab sends an idempotency key (X-Gitlab-Event-UUID) per delivery.
-	s.intake(w, r, delivery{source: "gitlab", id: r.Header.Get("X-Gitlab-Event-UUID"), event: "Pipeline Hook", body: body}, req, err)
+	s.intake(w, r, delivery{source: "gitlab", id: r.Header.Get("X-Gitlab-Event-UUID"), event: "Pipeline Hook", body: body}, ev, err)
+}
+
+// ignore answers 200 ignored with reason, and counts it under label.
+func (s *Server) ignore(w http.ResponseWriter, source, label, reason string) {
+	s.Metrics.webhook(source, outcomeIgnored, label)
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ignored", "reason": reason})
 }
 
 // delivery is one verified webhook delivery, as replay detection sees it.
@@ -181,6 +298,8 @@ type delivery struct {
 	event string
 	// body is the verified body.
 	body []byte
+	// run is the CI run's identity (Event.Run); it may be empty.
+	run string
 }
 
 // replayKey is one key of the deliveries bucket and what a duplicate of it
@@ -206,6 +325,12 @@ func (d delivery) replayKeys() []replayKey {
 	h.Write([]byte{0})
 	h.Write(d.body)
 	keys = append(keys, replayKey{d.source + "_body_" + hex.EncodeToString(h.Sum(nil)[:24]), "the same " + d.source + " event was already received"})
+	if d.run != "" {
+		// The same run re-delivered (a new delivery id, a body that
+		// differs in a field salve does not read) is not a new failure.
+		sum := sha256.Sum256([]byte(d.run))
+		keys = append(keys, replayKey{d.source + "_run_" + hex.EncodeToString(sum[:24]), "this run (" + d.run + ") was already received"})
+	}
 	return keys
 }
 
@@ -235,37 +360,68 @@ func (s *Server) forget(ctx context.Context, keys []string) {
 	}
 }
 
-// intake drops replayed deliveries and queues the job of an event.
-func (s *Server) intake(w http.ResponseWriter, r *http.Request, d delivery, req *Request, err error) {
+// intake judges a verified event: it ignores what salve must not heal
+// (its own branches and commits, opt-outs, forks, repositories off the
+// allowlist), drops replays (by delivery id, body and run), applies the
+// attempt cap, and queues the job of what is left.
+func (s *Server) intake(w http.ResponseWriter, r *http.Request, d delivery, ev *Event, err error) {
 	if err != nil {
+		s.Metrics.webhook(d.source, outcomeRefused, "bad_request")
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	if req == nil {
-		writeJSON(w, http.StatusOK, map[string]string{"status": "ignored", "reason": "not a completed failure"})
+	if ev == nil {
+		s.ignore(w, d.source, "not_failure", "not a completed failure")
 		return
 	}
+	if rule := s.Policy.judge(ev); rule != nil {
+		s.log().Info("webhook ignored", "source", d.source, "delivery", d.id, "repo", ev.Repo, "ref", ev.Request.Ref, "reason", rule.Label)
+		s.ignore(w, d.source, rule.Label, rule.Reason)
+		return
+	}
+	d.run = ev.Run
 	made, dup, err := s.claim(r.Context(), d)
 	if err != nil {
+		s.Metrics.webhook(d.source, outcomeRefused, "error")
 		writeError(w, http.StatusServiceUnavailable, "could not record the delivery: "+err.Error())
 		return
 	}
 	if dup != "" {
+		s.Metrics.webhook(d.source, outcomeDuplicate, "")
 		writeJSON(w, http.StatusOK, map[string]string{"status": "duplicate", "reason": dup})
 		return
 	}
-	j, err := s.Queue.Submit(r.Context(), *req)
-	if err != nil {
+	req := ev.Request
+	if err := req.Validate(); err != nil {
 		s.forget(r.Context(), made)
-	}
-	if errors.Is(err, ErrBadRequest) {
+		s.Metrics.webhook(d.source, outcomeRefused, "bad_request")
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	// The delivery stays recorded when the cap answers: a re-delivery of
+	// it is a duplicate, not a new attempt.
+	ok, release, err := s.Queue.TakeAttempt(r.Context(), req.Repo, req.Ref, s.Policy.maxAttempts(), s.Policy.cooldown(), time.Now())
 	if err != nil {
+		s.forget(r.Context(), made)
+		s.Metrics.webhook(d.source, outcomeRefused, "error")
+		writeError(w, http.StatusServiceUnavailable, "could not count the attempts: "+err.Error())
+		return
+	}
+	if !ok {
+		s.Metrics.capReached(d.source)
+		s.log().Warn("webhook ignored: attempt cap reached", "source", d.source, "repo", req.Repo, "ref", req.Ref)
+		s.ignore(w, d.source, "attempt_cap", fmt.Sprintf("attempt cap reached: %d jobs on this repository and ref within %s", s.Policy.maxAttempts(), s.Policy.cooldown()))
+		return
+	}
+	j, err := s.Queue.Submit(r.Context(), req)
+	if err != nil {
+		s.forget(r.Context(), made)
+		release()
+		s.Metrics.webhook(d.source, outcomeRefused, "error")
 		writeError(w, http.StatusServiceUnavailable, "the job could not be queued: "+err.Error())
 		return
 	}
-	s.log().Info("webhook queued a heal", "source", d.source, "delivery", d.id, "job", j.ID, "repo", req.Repo, "ref", req.Ref)
+	s.Metrics.webhook(d.source, outcomeQueued, "")
+	s.log().Info("webhook queued a heal", "source", d.source, "delivery", d.id, "job", j.ID, "repo", req.Repo, "ref", req.Ref, "sha", req.Sha)
 	writeJSON(w, http.StatusAccepted, map[string]string{"id": j.ID})
 }

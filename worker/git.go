@@ -56,6 +56,12 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 		return nil, false, "", classify(fmt.Errorf("clone %s: %w", repo, err))
 	}
 	resumed := prev != ""
+	if sha := msg.Request.Sha; sha != "" && !resumed {
+		if err := checkoutSha(ctx, dir, ref, sha); err != nil {
+			return nil, false, "", err
+		}
+		log.Info("healing the commit that failed", "sha", sha)
+	}
 	if resumed {
 		log.Info("the heal branch was already pushed by an earlier delivery; resuming from it", "branch", branch, "commit", prev)
 		if _, err := git(ctx, dir, "fetch", "--quiet", "--no-tags", "origin", "+refs/heads/"+branch+":refs/remotes/origin/"+branch); err != nil {
@@ -65,7 +71,8 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 			return nil, true, "", fmt.Errorf("check out %s: %w", branch, err)
 		}
 	}
-	res, err := w.Heal(ctx, Spec{Dir: dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers, Logger: log})
+	res, err := w.Heal(ctx, Spec{Dir: dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers,
+		Models: msg.Request.Models, Sha: msg.Request.Sha, Logger: log})
 	if res != nil {
 		res.Repo = repo // the job's repository, not the temporary clone
 	}
@@ -83,6 +90,39 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 		return res, resumed, "", fmt.Errorf("the heal committed %d fix(es) but branch %s is not on the remote", len(res.Commits), branch)
 	}
 	return res, resumed, commit, nil
+}
+
+// checkoutSha puts the clone in dir at commit sha, whatever its branch's
+// tip is by now: on a local branch ref reset to it (detached when the job
+// names no ref). The clone holds the branch's history; a commit not in it
+// (the branch was rewritten, or sha is on no branch cloned) is fetched by
+// its id, which a server may refuse: then the job ends in error, since no
+// retry brings the commit back.
+func checkoutSha(ctx context.Context, dir, ref, sha string) error {
+	has := func() bool {
+		_, err := git(ctx, dir, "cat-file", "-e", sha+"^{commit}")
+		return err == nil
+	}
+	if !has() {
+		if _, err := git(ctx, dir, "fetch", "--quiet", "--no-tags", "origin", sha); err != nil || !has() {
+			return permanent(fmt.Errorf("the commit %s is not in the repository's %s and could not be fetched by its id: %v", sha, refOrDefault(ref), err))
+		}
+	}
+	args := []string{"checkout", "--quiet", "--detach", sha}
+	if ref != "" {
+		args = []string{"checkout", "--quiet", "-B", ref, sha}
+	}
+	if _, err := git(ctx, dir, args...); err != nil {
+		return fmt.Errorf("check out %s: %w", sha, err)
+	}
+	return nil
+}
+
+func refOrDefault(ref string) string {
+	if ref == "" {
+		return "default branch"
+	}
+	return "branch " + ref
 }
 
 // lsRemote returns the commit of ref on repo, or "" when it has none.

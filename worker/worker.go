@@ -30,6 +30,12 @@ type Spec struct {
 	RunID  string
 	Cmd    string
 	Fixers string
+	// Models are the job's llm targets (provider/model, in fallback
+	// order); empty means the worker's own configuration.
+	Models []string
+	// Sha is the commit Dir is at when the job named one (the commit
+	// whose CI failed); the heal branch starts from it.
+	Sha    string
 	Logger *slog.Logger
 }
 
@@ -55,7 +61,9 @@ type Worker struct {
 	// link-local addresses, which are refused by default (so is
 	// EnvAllowPrivateRemotes in the environment).
 	AllowPrivateRemotes bool
-	Logger              *slog.Logger
+	// Metrics, when set, records every finished heal (NewMetrics).
+	Metrics *Metrics
+	Logger  *slog.Logger
 }
 
 // Run pulls jobs until ctx ends.
@@ -151,7 +159,9 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		return
 	}
 	stop := w.heartbeat(ctx, m, msg, log)
+	began := time.Now()
 	res, resumed, commit, herr := w.attempt(ctx, m, meta.NumDelivered, msg, log)
+	took := time.Since(began)
 	var pr *forge.PullRequest
 	var warnings []string
 	if herr == nil && msg.Request.PR && res != nil && res.Outcome == heal.OutcomeGreen && commit != "" {
@@ -174,6 +184,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	last := meta.NumDelivered >= uint64(w.Queue.MaxDeliver) && w.Queue.MaxDeliver > 0
 	var f *failure
 	final := herr == nil || (errors.As(herr, &f) && f.permanent) || last
+	var status service.Status
 	_, uerr := w.Queue.Update(context.WithoutCancel(ctx), msg.ID, func(j *service.Job) error {
 		for i := range j.Attempts {
 			a := &j.Attempts[i]
@@ -209,6 +220,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		if herr == nil && commit == "" {
 			j.Branch = "" // nothing was pushed: the build needed no fix, or none held
 		}
+		status = j.Status
 		return nil
 	})
 	if uerr != nil {
@@ -221,6 +233,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		_ = m.NakWithDelay(backoff(meta.NumDelivered))
 		return
 	}
+	w.Metrics.observe(status, took, res)
 	if err := m.DoubleAck(context.WithoutCancel(ctx)); err != nil {
 		log.Warn("ack", "error", err)
 	}

@@ -44,7 +44,13 @@ type serveOptions struct {
 	// InsecureNoToken lets the API listen beyond loopback without
 	// $SALVE_SERVER_TOKEN.
 	InsecureNoToken bool
-	worker          workerOptions
+	// AllowRepos, HealForks, MaxAttempts and Cooldown are the intake's
+	// policy (service.Policy).
+	AllowRepos  []string
+	HealForks   bool
+	MaxAttempts int
+	Cooldown    time.Duration
+	worker      workerOptions
 }
 
 // newServeCmd builds "salve serve".
@@ -68,7 +74,14 @@ keep their own secrets); a --listen beyond loopback needs it, unless
 --insecure-no-token is given. On loopback, requests must name this machine
 in their Host header and come from no web page but the server's own.
 $SALVE_NATS_TOKEN, when set, is required of every NATS client (workers
-present it from their own environment).`,
+present it from their own environment).
+
+A webhook failure on one of salve's own branches (salve/…) or commits, or
+whose commit message says [skip salve], is ignored; so is a fork's, unless
+--heal-forks; so is a repository not matched by --allow-repo (the API
+answers 403 for it). At most --max-attempts webhook jobs run per repository
+and ref within --cooldown. Prometheus metrics are served at /metrics (behind
+$SALVE_SERVER_TOKEN when it is set).`,
 		Example: `  SALVE_SERVER_TOKEN=… salve serve --data /var/lib/salve --listen :8080 --workers 2
   salve serve --nats nats://nats-1:4222,nats://nats-2:4222 --workers 0 --replicas 3`,
 		Args: cobra.NoArgs,
@@ -92,6 +105,10 @@ present it from their own environment).`,
 	f.StringVar(&o.Cluster, "cluster-name", "salve", "the JetStream cluster the embedded server joins, with --cluster-listen")
 	f.StringVar(&o.ClusterAt, "cluster-listen", "", "host:port for the embedded server's cluster routes (makes it a cluster node)")
 	f.StringSliceVar(&o.Routes, "routes", nil, "the other cluster nodes' route URLs, nats://host:port,...")
+	f.StringArrayVar(&o.AllowRepos, "allow-repo", nil, "heal only repositories whose owner/name matches this glob (repeatable: acme/api, acme/*, group/**); default: any")
+	f.BoolVar(&o.HealForks, "heal-forks", false, "heal webhook failures from forks, on the fork's clone URL (a stranger's code then runs in your workers' sandbox, and the fix targets their branch)")
+	f.IntVar(&o.MaxAttempts, "max-attempts", service.DefaultMaxAttempts, "the most webhook jobs per repository and ref within --cooldown")
+	f.DurationVar(&o.Cooldown, "cooldown", service.DefaultCooldown, "the window of --max-attempts")
 	o.worker.flags(f)
 	return cmd
 }
@@ -109,6 +126,16 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 	}
 	if warning != "" {
 		fmt.Fprintln(s.Stderr, warning)
+	}
+	policy := service.Policy{AllowRepos: o.AllowRepos, HealForks: o.HealForks, MaxAttempts: o.MaxAttempts, Cooldown: o.Cooldown}
+	if err := policy.CheckAllowRepos(); err != nil {
+		return exitWith(exitBadInput, err)
+	}
+	if o.MaxAttempts < 1 || o.Cooldown <= 0 {
+		return exitWith(exitBadInput, fmt.Errorf("--max-attempts must be at least 1 and --cooldown positive"))
+	}
+	if o.HealForks {
+		logger.Warn("--heal-forks: failures from forks are healed: their code runs in the workers' sandbox and the fixes target the forks' branches")
 	}
 	if err := os.MkdirAll(o.Data, 0o700); err != nil {
 		return exitWith(exitBadInput, fmt.Errorf("--data %s: %w", o.Data, err))
@@ -153,7 +180,7 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 	var q *service.Queue
 	for deadline := time.Now().Add(2 * time.Minute); ; {
 		actx, acancel := context.WithTimeout(ctx, 15*time.Second)
-		q, err = service.SetupQueue(actx, nc, service.QueueConfig{AckWait: o.AckWait, MaxDeliver: o.MaxDeliver, Replicas: o.Replicas})
+		q, err = service.SetupQueue(actx, nc, service.QueueConfig{AckWait: o.AckWait, MaxDeliver: o.MaxDeliver, Replicas: o.Replicas, Cooldown: o.Cooldown})
 		acancel()
 		if err == nil {
 			break
@@ -173,7 +200,8 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 		return exitWith(exitEnvironment, fmt.Errorf("run store %s: %w", storePath, err))
 	}
 	defer func() { _ = st.Close() }()
-	srv := &service.Server{Queue: q, Token: token, Getenv: s.Getenv, Recorder: heal.StoreRecorder{Store: st}, Store: st, Logger: logger}
+	srv := &service.Server{Queue: q, Token: token, Getenv: s.Getenv, Recorder: heal.StoreRecorder{Store: st}, Store: st, Logger: logger,
+		Policy: policy, Metrics: service.NewMetrics(q)}
 	ln, err := net.Listen("tcp", o.Listen)
 	if err != nil {
 		return exitWith(exitEnvironment, fmt.Errorf("--listen %s: %w", o.Listen, err))
@@ -190,7 +218,7 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 	if o.Workers > 0 {
 		wo := o.worker
 		wo.Concurrency = o.Workers
-		wg.Go(func() { _ = runWorkers(ctx, s, &wo, nc, logger) })
+		wg.Go(func() { _ = runWorkers(ctx, s, &wo, nc, srv.Metrics.Registry(), logger) })
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -2,16 +2,23 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"path/filepath"
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/service"
 	"github.com/salve-dev/salve/worker"
 )
@@ -30,6 +37,9 @@ type workerOptions struct {
 	// AllowPrivateRemotes lets jobs clone from loopback and private
 	// addresses (see worker.Worker.AllowPrivateRemotes).
 	AllowPrivateRemotes bool
+	// MetricsListen, when set, serves the worker's Prometheus metrics at
+	// /metrics on this address (salve worker only).
+	MetricsListen string
 }
 
 func (o *workerOptions) flags(f interface {
@@ -71,7 +81,16 @@ never from the job.`,
 				return exitWith(exitEnvironment, fmt.Errorf("connect to %s: %w", o.NATS, err))
 			}
 			defer nc.Close()
-			return runWorkers(c.Context(), s, o, nc, logger)
+			var reg prometheus.Registerer // nil: no metrics
+			if o.MetricsListen != "" {
+				stop, r, err := serveWorkerMetrics(c.Context(), s, o.MetricsListen, logger)
+				if err != nil {
+					return err
+				}
+				defer stop()
+				reg = r
+			}
+			return runWorkers(c.Context(), s, o, nc, reg, logger)
 		},
 	}
 	f := cmd.Flags()
@@ -79,13 +98,14 @@ never from the job.`,
 	f.StringVar(&o.NATSCA, "nats-ca", "", "a PEM file of the certificates trusted for the NATS server's TLS (default: the system's)")
 	f.IntVar(&o.Concurrency, "concurrency", 1, "jobs healed at once")
 	f.StringVar(&o.Name, "name", "", "this worker's name in the jobs' attempts (default host/pid)")
+	f.StringVar(&o.MetricsListen, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics (beyond loopback: needs $SALVE_SERVER_TOKEN, then required as a bearer token); default off")
 	o.flags(f)
 	return cmd
 }
 
 // runWorkers binds to the queue (waiting for the server to create it) and
-// heals jobs until ctx ends.
-func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn, logger *slog.Logger) error {
+// heals jobs until ctx ends. reg, when set, receives the workers' metrics.
+func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn, reg prometheus.Registerer, logger *slog.Logger) error {
 	var q *service.Queue
 	for {
 		var err error
@@ -101,6 +121,13 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 	}
 	w := &worker.Worker{Queue: q, Name: o.Name, Concurrency: o.Concurrency, Getenv: s.Getenv, Logger: logger, AllowPrivateRemotes: o.AllowPrivateRemotes,
 		Heal: func(ctx context.Context, sp worker.Spec) (*heal.Results, error) { return healJob(ctx, s, o, sp) }}
+	if reg != nil {
+		m, err := worker.NewMetrics(reg)
+		if err != nil {
+			return fmt.Errorf("worker metrics: %w", err)
+		}
+		w.Metrics = m
+	}
 	if fs := workerForges(s.Getenv); fs.GitHubToken != "" || fs.GitLabToken != "" {
 		w.Forges = fs
 	}
@@ -111,7 +138,7 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 // healJob heals one job with the same pipeline as "salve heal": the run is
 // recorded by the server (from the job's results), not by the worker.
 func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) (*heal.Results, error) {
-	ho := &healOptions{Workspace: sp.Dir, Command: sp.Cmd, Fixers: sp.Fixers, MinConfidence: heal.DefaultMinConfidence,
+	ho := &healOptions{Workspace: sp.Dir, Command: sp.Cmd, Fixers: sp.Fixers, Models: sp.Models, MinConfidence: heal.DefaultMinConfidence,
 		MaxIterations: o.MaxIter, Branch: sp.Branch, Push: true, Remote: "origin", CI: "local", Timeout: o.Timeout,
 		Isolation: o.Isolation, NoStore: true, GitAgent: o.GitAgent}
 	p, code, err := buildPipeline(ctx, s, ho, sp.RunID, sp.Logger)
@@ -168,4 +195,37 @@ func natsOptions(getenv func(string) string, name, ca string) []nats.Option {
 		opts = append(opts, nats.RootCAs(ca))
 	}
 	return opts
+}
+
+// serveWorkerMetrics serves a registry of the worker's own at
+// http://addr/metrics, behind the same guard as salve serve (the token is
+// $SALVE_SERVER_TOKEN from the worker's environment; beyond loopback it
+// is required). stop shuts the listener down.
+func serveWorkerMetrics(ctx context.Context, s *streams, addr string, logger *slog.Logger) (stop func(), reg *prometheus.Registry, err error) {
+	token := s.Getenv(serverTokenEnv)
+	if _, err := (httpguard.Listen{Server: "salve worker", Flag: "--metrics-listen", Addr: addr, Token: token,
+		TokenHint: "$" + serverTokenEnv, Risk: "read the worker's metrics"}).Check(); err != nil {
+		return nil, nil, exitWith(exitBadInput, err)
+	}
+	reg = prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, nil, exitWith(exitEnvironment, fmt.Errorf("--metrics-listen %s: %w", addr, err))
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{MaxRequestsInFlight: 4, Timeout: 10 * time.Second}))
+	g := httpguard.Guard{Token: httpguard.Token{Value: token}}
+	hs := &http.Server{Handler: g.Handler(mux), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("metrics listener", "error", err)
+		}
+	}()
+	logger.Info("worker metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	return func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(sctx)
+	}, reg, nil
 }
