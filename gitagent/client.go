@@ -338,14 +338,14 @@ const (
 	// ActionGitCommitDiff shows a commit's change against its first
 	// parent (salve heal's history tier).
 	ActionGitCommitDiff = agent.ActionGitCommitDiff
-	WorktreeAdd          = agent.WorktreeAdd
-	WorktreeRemove       = agent.WorktreeRemove
-	WorktreeList         = agent.WorktreeList
-	WorktreePrune        = agent.WorktreePrune
-	WorktreeGitDir       = agent.WorktreeGitDir
-	WorktreeReset        = agent.WorktreeReset
-	WorktreeClean        = agent.WorktreeClean
-	WorktreeUntracked    = agent.WorktreeUntracked
-	WorktreeDetach       = agent.WorktreeDetach
-	WorktreeGitlinks     = agent.WorktreeGitlinks
+	WorktreeAdd         = agent.WorktreeAdd
+	WorktreeRemove      = agent.WorktreeRemove
+	WorktreeList        = agent.WorktreeList
+	WorktreePrune       = agent.WorktreePrune
+	WorktreeGitDir      = agent.WorktreeGitDir
+	WorktreeReset       = agent.WorktreeReset
+	WorktreeClean       = agent.WorktreeClean
+	WorktreeUntracked   = agent.WorktreeUntracked
+	WorktreeDetach      = agent.WorktreeDetach
+	WorktreeGitlinks    = agent.WorktreeGitlinks
 )
