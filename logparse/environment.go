@@ -32,7 +32,8 @@ const (
 
 // EnvironmentFailure is the Parser's deterministic verdict that a failing
 // build failed because of its environment, with the log line that shows
-// it. It is a separate output from the bug reports: seed 001 allows only
+// it. It is a separate output from the bug reports: the pipeline contract
+// (docs/contracts/heal-pipeline.md §Bug types) allows only
 // six bug types, all of them about the code.
 type EnvironmentFailure struct {
 	Kind EnvironmentKind `json:"kind"`
