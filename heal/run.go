@@ -53,6 +53,11 @@ type Options struct {
 	// it, for the results ("--allow-test-edits", ".salve.yml").
 	AllowTestEdits   bool
 	AllowTestEditsBy string
+	// NoRepoSettings leaves the repository's SettingsFile unread. A heal
+	// of a change salve did not write (a job from a webhook, a pull
+	// request) sets it: the change under heal must not choose its own
+	// rules.
+	NoRepoSettings bool
 	// Push pushes the heal branch to Remote after each commit.
 	Push bool
 	// PushLease, when set, lets the first push replace the remote heal

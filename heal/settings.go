@@ -45,7 +45,7 @@ func readSettings(root string) (repoSettings, error) {
 // else the repository's setting. When they may, it says so in the results
 // and the log, on every heal.
 func (r *run) testEdits() error {
-	if !r.o.AllowTestEdits {
+	if !r.o.AllowTestEdits && !r.o.NoRepoSettings {
 		s, err := readSettings(r.o.WorktreeDir)
 		if err != nil {
 			return fmt.Errorf("%w: %w", ErrBadInput, err)

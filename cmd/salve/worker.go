@@ -153,6 +153,9 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 	// The worktree goes inside the job's own temporary folder, which is
 	// removed with it (a dead worker's leftovers never collide).
 	opts.WorktreeDir = filepath.Join(filepath.Dir(sp.Dir), "heal-worktree")
+	// A job heals a commit someone pushed: its own .salve.yml must not
+	// loosen the rules it is healed under.
+	opts.NoRepoSettings = true
 	return heal.Run(ctx, opts)
 }
 
