@@ -14,7 +14,9 @@ var commitDiffSpec = actionSpec{
 	fields: []string{"ref"},
 	check:  checkRevParse,
 	build: func(cmd contract.GitAgentCommandV1, _ []string) ([]string, string) {
-		return []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=" + submoduleIgnore,
+		// diff-tree, not diff: outside a repository git diff compares
+		// files on disk, while diff-tree only ever reads commits.
+		return []string{"diff-tree", "-p", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=" + submoduleIgnore,
 			"--submodule=short", "-U3", "--end-of-options", cmd.Ref + "^1", cmd.Ref}, ""
 	},
 }

@@ -74,3 +74,22 @@ func TestDefaultIdentity(t *testing.T) {
 		})
 	}
 }
+
+// TestCommitDiff: git_commit_diff shows the change a commit made against
+// its first parent, and a root commit, with no parent, is an error.
+func TestCommitDiff(t *testing.T) {
+	dir := newRepo(t)
+	r := &Runner{Dir: dir}
+	ref := "HEAD"
+	root := r.Execute(context.Background(), &Request{Action: ActionGitCommitDiff, Command: contract.GitAgentCommandV1{Ref: ref}})
+	if root.OutputType != contract.OutputError {
+		t.Errorf("a root commit's diff: %+v", root)
+	}
+	writeFile(t, dir, "a.txt", "beta\n")
+	git(t, dir, "commit", "-qam", "beta")
+	res := r.Execute(context.Background(), &Request{Action: ActionGitCommitDiff, Command: contract.GitAgentCommandV1{Ref: ref}})
+	if res.OutputType == contract.OutputError || !strings.Contains(res.Data, "diff --git a/a.txt b/a.txt") ||
+		!strings.Contains(res.Data, "-alpha\n+beta\n") || strings.Contains(res.Data, "README") {
+		t.Errorf("diff of HEAD: %+v", res)
+	}
+}
