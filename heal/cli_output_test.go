@@ -59,11 +59,11 @@ func TestCLIRedHealSaysWhatToDo(t *testing.T) {
 		t.Fatalf("exit %d, want 1:\n%s\n%s", code, out, errOut)
 	}
 	for _, want := range []string{
-		"TYPE_ERROR error in main.go line 6 → Fix: not fixed (failed: no fixer had a fix: rules: no rule matches main.go; ",
+		"TYPE_ERROR error in main.go line 6 → Fix: not fixed (failed: no fixer had a fix: history: no change of the breaking commit to learn from (it has no parent commit); rules: no rule matches main.go; ",
 		"; llm: not configured)\n",
 		"    message: cannot use \"hi\" (untyped string constant) as int value in variable declaration\n",
 		"    suggest: ",
-		"    llm: not configured (no LLM provider is configured): set OPENAI_API_KEY and run salve heal --fixers rules,suggest,llm --models openai/gpt-4o",
+		"    llm: not configured (no LLM provider is configured): set OPENAI_API_KEY and run salve heal --fixers history,rules,suggest,llm --models openai/gpt-4o",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)

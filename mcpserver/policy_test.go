@@ -157,10 +157,10 @@ func TestHealToolTiersFromTheTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	fx := in.Properties["fixers"]
-	if !slices.Equal(fx.Items.Enum, tiers.Names()) || !strings.Contains(fx.Description, "default: rules, suggest, then llm when configured") {
+	if !slices.Equal(fx.Items.Enum, tiers.Names()) || !strings.Contains(fx.Description, "default: "+tiers.DefaultText()) {
 		t.Errorf("fixers schema: %s", schema)
 	}
-	if d := tools.Tools[i].Description; !strings.Contains(d, "suggest: ") || !strings.Contains(d, "The default is rules, suggest, then llm when configured.") {
+	if d := tools.Tools[i].Description; !strings.Contains(d, "suggest: ") || !strings.Contains(d, "The default is "+tiers.DefaultText()+".") {
 		t.Errorf("heal description: %s", d)
 	}
 	res, text := policyCall(t, cs, "heal", map[string]any{"workspace": ws, "fixers": []string{"rules", "suggest"}})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/heal/tiers"
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
@@ -61,7 +62,7 @@ The reports come from --bug (a BugReport JSON object or array) or from --log
 	f.StringVar(&o.Bug, "bug", "", "a BugReport JSON object or array")
 	f.StringVar(&o.LogFile, "log", "", "a build log to parse for bug reports")
 	f.StringVar(&o.heal.Workspace, "workspace", ".", "the repository the reports are relative to")
-	f.StringVar(&o.heal.Fixers, "fixers", "", "fixer tiers in order (default: rules, suggest, then llm when configured)")
+	f.StringVar(&o.heal.Fixers, "fixers", "", tiers.FlagUsage())
 	f.Float64Var(&o.heal.MinConfidence, "min-confidence", heal.DefaultMinConfidence, "the fix gate's confidence threshold")
 	f.StringSliceVar(&o.heal.Models, "models", nil, "llm targets in fallback order, provider/model,...")
 	f.StringVar(&o.heal.Config, "config", "", "an .ai-agent.json with the llm providers")

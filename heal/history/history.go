@@ -118,7 +118,7 @@ func (f *Fixer) evidence(ctx context.Context, workspace, base, target string) (*
 		f.mu.Unlock()
 	}
 	if p.err != nil {
-		return nil, fmt.Errorf("history: the diff of the commit that broke the build: %v: %w", p.err, heal.ErrNoFix)
+		return nil, fmt.Errorf("history: no change of the breaking commit to learn from (%s): %w", diffFailure(p.err), heal.ErrNoFix)
 	}
 	fam := familyOf(target)
 	f.mu.Lock()
@@ -528,4 +528,24 @@ func (ev *Evidence) change(fn string) (ArgChange, error) {
 		}
 	}
 	return ch, nil
+}
+
+// maxFailure bounds the reason a diff could not be read, in one line.
+const maxFailure = 120
+
+// diffFailure says in one short line why the breaking commit's diff could
+// not be read: a commit with no parent (the repository's first) is the
+// common case.
+func diffFailure(err error) string {
+	msg := err.Error()
+	if strings.Contains(msg, "unknown revision") || strings.Contains(msg, "ambiguous argument") || strings.Contains(msg, "bad revision") {
+		return "it has no parent commit"
+	}
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if len(msg) > maxFailure {
+		msg = msg[:maxFailure] + "…"
+	}
+	return msg
 }

@@ -66,25 +66,25 @@ func TestParse(t *testing.T) {
 		}
 	}
 	_, err := tiers.Parse("rules,gpt")
-	if !errors.Is(err, tiers.ErrUnknown) || !strings.Contains(err.Error(), `"gpt" (want rules, suggest, llm or aider)`) {
+	if !errors.Is(err, tiers.ErrUnknown) || !strings.Contains(err.Error(), `"gpt" (want history, rules, suggest, llm or aider)`) {
 		t.Errorf("unknown tier error: %v", err)
 	}
 }
 
 func TestTexts(t *testing.T) {
-	if got := tiers.DefaultText(); got != "rules, suggest, then llm when configured" {
+	if got := tiers.DefaultText(); got != "history, rules, suggest, then llm when configured" {
 		t.Errorf("DefaultText() = %q", got)
 	}
-	if got := tiers.Want(); got != "rules, suggest, llm or aider" {
+	if got := tiers.Want(); got != "history, rules, suggest, llm or aider" {
 		t.Errorf("Want() = %q", got)
 	}
-	if got := tiers.FlagUsage(); got != "fixer tiers in order, from rules,suggest,llm,aider (default: rules, suggest, then llm when configured)" {
+	if got := tiers.FlagUsage(); got != "fixer tiers in order, from history,rules,suggest,llm,aider (default: history, rules, suggest, then llm when configured)" {
 		t.Errorf("FlagUsage() = %q", got)
 	}
-	if got := tiers.Defaults(nil); !reflect.DeepEqual(got, []string{"rules", "suggest"}) {
+	if got := tiers.Defaults(nil); !reflect.DeepEqual(got, []string{"history", "rules", "suggest"}) {
 		t.Errorf("Defaults(nil) = %q", got)
 	}
-	if got := tiers.Defaults(func(tiers.Tier) bool { return true }); !reflect.DeepEqual(got, []string{"rules", "suggest", "llm"}) {
+	if got := tiers.Defaults(func(tiers.Tier) bool { return true }); !reflect.DeepEqual(got, []string{"history", "rules", "suggest", "llm"}) {
 		t.Errorf("Defaults(all) = %q", got)
 	}
 	h := tiers.Help()
