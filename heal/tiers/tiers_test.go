@@ -2,12 +2,7 @@ package tiers_test
 
 import (
 	"errors"
-	"go/parser"
-	"go/token"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -91,30 +86,6 @@ func TestTexts(t *testing.T) {
 	for _, name := range tiers.Names() {
 		if !strings.Contains(h, "  "+name+" ") {
 			t.Errorf("Help lacks %s:\n%s", name, h)
-		}
-	}
-}
-
-// TestStandardLibraryOnly keeps the table free of the fixers themselves.
-func TestStandardLibraryOnly(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		af, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range af.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") {
-				t.Errorf("%s imports %s", f, p)
-			}
 		}
 	}
 }

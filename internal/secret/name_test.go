@@ -1,12 +1,7 @@
 package secret_test
 
 import (
-	"go/parser"
-	"go/token"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -150,29 +145,4 @@ func FuzzIsSecretName(f *testing.F) {
 			t.Errorf("IsSecretName(%q) = %v but with leading dashes the opposite", name, got)
 		}
 	})
-}
-
-// TestStandardLibraryOnly keeps the policy package free of the module's
-// other packages, so that anything may import it.
-func TestStandardLibraryOnly(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		af, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range af.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if first, _, _ := strings.Cut(p, "/"); strings.Contains(first, ".") {
-				t.Errorf("%s imports %s", f, p)
-			}
-		}
-	}
 }
