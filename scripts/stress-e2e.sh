@@ -29,7 +29,7 @@ else
 	# The packages whose tests build binaries, start servers or run real
 	# builds and heals.
 	pkgs=(./cmd/salve ./cmd/ai-agent ./cmd/git_agent ./heal ./mcpserver ./service ./worker ./headend
-		./conformance ./toolrun ./sandbox ./ui ./executor ./gitagent/... ./tools/mcp/...)
+		./internal/agent/conformance ./internal/toolrun ./internal/sandbox ./internal/ui ./internal/heal/executor ./internal/gitagent/... ./internal/agent/tools/mcp/...)
 fi
 burners=${STRESS_BURNERS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 timeout=${STRESS_TIMEOUT:-30m}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/agent"
-	"github.com/salve-dev/salve/config"
-	"github.com/salve-dev/salve/llm/llmtest"
+	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/agent/config"
+	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
 
 // TestModelsFromEnvironment runs `ai-agent --models PROVIDER/MODEL` with no

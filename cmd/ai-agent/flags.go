@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/internal/agent/config"
 )
 
 // flagKind is how a flag takes its value.

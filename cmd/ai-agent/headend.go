@@ -14,10 +14,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/salve-dev/salve/agent"
-	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/headend"
+	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/agent/config"
+	"github.com/salve-dev/salve/internal/agent/headend"
 )
 
 // servedAgent is one agent of headend mode, loaded once: its frontmatter,

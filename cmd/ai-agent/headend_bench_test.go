@@ -18,9 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/headend"
-	"github.com/salve-dev/salve/llm"
-	"github.com/salve-dev/salve/llm/llmtest"
+	"github.com/salve-dev/salve/internal/agent/headend"
+	"github.com/salve-dev/salve/internal/llm"
+	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
 
 // countingProvider counts the LLM requests in flight, to check the

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/llm/llmtest"
+	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
 
 var (
@@ -514,7 +514,7 @@ func TestHeadendSharesMCPServers(t *testing.T) {
 		t.Skip("needs /proc to count child processes")
 	}
 	bin := filepath.Join(t.TempDir(), "mcptest")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/salve-dev/salve/tools/mcp/mcptest/cmd/mcptest").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/salve-dev/salve/internal/agent/tools/mcp/mcptest/cmd/mcptest").CombinedOutput(); err != nil {
 		t.Fatalf("build mcptest: %v\n%s", err, out)
 	}
 	srv := llmtest.NewServer()

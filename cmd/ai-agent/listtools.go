@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/salve-dev/salve/config"
-	"github.com/salve-dev/salve/tools/mcp"
+	"github.com/salve-dev/salve/internal/agent/config"
+	"github.com/salve-dev/salve/internal/agent/tools/mcp"
 )
 
 // listTools implements --list-tools (docs/contracts/ai-agent-cli.md §2): it

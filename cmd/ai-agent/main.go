@@ -15,11 +15,11 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/salve-dev/salve/agent"
-	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/tools/mcp"
-	"github.com/salve-dev/salve/tools/toolschema"
+	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/agent/config"
+	"github.com/salve-dev/salve/internal/agent/tools/mcp"
+	"github.com/salve-dev/salve/internal/agent/tools/toolschema"
 )
 
 // Exit codes (docs/contracts/ai-agent.md §2;

@@ -15,7 +15,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/buildinfo"
-	"github.com/salve-dev/salve/llm"
+	"github.com/salve-dev/salve/internal/llm"
 )
 
 // fakeProvider answers every request with a final report (native call or
@@ -392,7 +392,7 @@ func TestVerboseWarnsAboutIgnoredSections(t *testing.T) {
 }
 
 // TestRealProviderFactories runs --dry-run with the default provider table
-// (llm/providers), so each provider type's configuration reaches the real
+// (internal/llm/providers), so each provider type's configuration reaches the real
 // constructor and its errors land in the right exit-code category.
 func TestRealProviderFactories(t *testing.T) {
 	cases := []struct {

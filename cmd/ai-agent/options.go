@@ -7,12 +7,12 @@ import (
 	"os"
 	"time"
 
-	"github.com/salve-dev/salve/agent"
-	"github.com/salve-dev/salve/config"
-	"github.com/salve-dev/salve/ctxguard/agentguard"
-	"github.com/salve-dev/salve/llm"
-	"github.com/salve-dev/salve/tokens/tiktoken"
-	"github.com/salve-dev/salve/tools/toolschema"
+	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/agent/config"
+	"github.com/salve-dev/salve/internal/agent/ctxguard/agentguard"
+	"github.com/salve-dev/salve/internal/agent/tools/toolschema"
+	"github.com/salve-dev/salve/internal/llm"
+	"github.com/salve-dev/salve/internal/llm/tokens/tiktoken"
 )
 
 // Built-in defaults that are not agent package defaults

@@ -12,8 +12,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/salve-dev/salve/agent"
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/agent"
 )
 
 // execute runs the prepared session and writes its outputs

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/safefile"
 )
 

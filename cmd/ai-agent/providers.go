@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/salve-dev/salve/config"
-	"github.com/salve-dev/salve/llm"
-	"github.com/salve-dev/salve/llm/providers"
+	"github.com/salve-dev/salve/internal/agent/config"
+	"github.com/salve-dev/salve/internal/llm"
+	"github.com/salve-dev/salve/internal/llm/providers"
 )
 
 // errInit marks an initialisation failure (exit 3): an unknown tool name, an
@@ -27,7 +27,7 @@ type providerFactory func(providerSpec) (llm.Provider, error)
 
 // providerFactories maps every provider type
 // (docs/contracts/ai-agent-cli.md §9.4) to a constructor backed by
-// llm/providers, the one place that names the llm subpackages. One Factory
+// internal/llm/providers, the one place that names the llm subpackages. One Factory
 // serves the whole process, so test-llm counters last for it
 // (docs/contracts/ai-agent-cli.md §13). Its errors are mapped to exit-code
 // categories here: a bad scenario file is an initialisation failure (3), the

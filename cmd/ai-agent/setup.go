@@ -12,10 +12,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/salve-dev/salve/agent"
-	"github.com/salve-dev/salve/config"
+	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/agent/config"
+	"github.com/salve-dev/salve/internal/agent/tools"
 	"github.com/salve-dev/salve/internal/safefile"
-	"github.com/salve-dev/salve/tools"
 )
 
 // sessionSetup is everything a run needs once start-up succeeded.

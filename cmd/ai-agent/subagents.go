@@ -8,11 +8,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/salve-dev/salve/agent"
-	"github.com/salve-dev/salve/config"
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/tools"
-	"github.com/salve-dev/salve/tools/subagent"
+	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/agent/config"
+	"github.com/salve-dev/salve/internal/agent/tools"
+	"github.com/salve-dev/salve/internal/agent/tools/subagent"
 )
 
 // children collects the results of finished child sessions so that their

@@ -7,20 +7,20 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/salve-dev/salve/config"
-	"github.com/salve-dev/salve/tools"
-	"github.com/salve-dev/salve/tools/mcp"
-	"github.com/salve-dev/salve/tools/queue"
-	"github.com/salve-dev/salve/tools/rest"
-	"github.com/salve-dev/salve/tools/toolschema"
+	"github.com/salve-dev/salve/internal/agent/config"
+	"github.com/salve-dev/salve/internal/agent/tools"
+	"github.com/salve-dev/salve/internal/agent/tools/mcp"
+	"github.com/salve-dev/salve/internal/agent/tools/queue"
+	"github.com/salve-dev/salve/internal/agent/tools/rest"
+	"github.com/salve-dev/salve/internal/agent/tools/toolschema"
 )
 
 // mcpStarter starts one MCP server entry and returns its tools. It is the
-// plug of part 2 (tools/mcp); env resolves the protected env and headers
+// plug of part 2 (internal/agent/tools/mcp); env resolves the protected env and headers
 // placeholders from the merged environment.
 type mcpStarter func(ctx context.Context, name string, entry json.RawMessage, env func(string) string, log *slog.Logger) (tools.Provider, error)
 
-// mcpStarters returns the MCP client of this build (tools/mcp).
+// mcpStarters returns the MCP client of this build (internal/agent/tools/mcp).
 func mcpStarters() mcpStarter { return mcp.StartEntry }
 
 // tools resolves the tool names (docs/contracts/ai-agent-cli.md §11): MCP

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/gitagent"
-	"github.com/salve-dev/salve/gitagent/agent"
-	"github.com/salve-dev/salve/sandbox"
+	"github.com/salve-dev/salve/internal/gitagent"
+	"github.com/salve-dev/salve/internal/gitagent/server"
+	"github.com/salve-dev/salve/internal/sandbox"
 )
 
 // benchRepo makes a repository of 200 committed files with 5 modified, the
@@ -48,7 +48,7 @@ func BenchmarkStatus(b *testing.B) {
 
 	b.Run("git", func(b *testing.B) {
 		for b.Loop() {
-			res, err := sandbox.Run(ctx, sandbox.Cmd{Path: "git", Args: []string{"-C", repo, "status"}, Env: agent.GitEnv()})
+			res, err := sandbox.Run(ctx, sandbox.Cmd{Path: "git", Args: []string{"-C", repo, "status"}, Env: server.GitEnv()})
 			if err != nil || res.ExitCode != 0 {
 				b.Fatalf("git status: %v %d", err, res.ExitCode)
 			}
@@ -67,7 +67,7 @@ func BenchmarkStatus(b *testing.B) {
 	b.Run("git_agent", binary("-C", repo, "--no-register"))
 	b.Run("git_agent_registry", binary("-C", repo, "--registry-db", reg))
 	b.Run("in_process", func(b *testing.B) {
-		s := &agent.Server{Runner: &agent.Runner{Dir: repo}}
+		s := &server.Server{Runner: &server.Runner{Dir: repo}}
 		for b.Loop() {
 			resp := s.Handle(ctx, []byte(req), nil)
 			if resp.Status != contract.StatusSuccess {

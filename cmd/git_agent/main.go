@@ -28,8 +28,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/salve-dev/salve/gitagent/agent"
-	"github.com/salve-dev/salve/registry"
+	"github.com/salve-dev/salve/internal/gitagent/server"
+	"github.com/salve-dev/salve/internal/registry"
 )
 
 // Exit statuses.
@@ -70,7 +70,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.dir, "repo", "", "same as -C")
 	fs.StringVar(&o.registryDB, "registry-db", "", "tool registry SQLite `PATH` (default: $"+registry.EnvDB+", else the per-user data directory)")
 	fs.BoolVar(&o.noRegister, "no-register", false, "do not register in the tool registry")
-	fs.DurationVar(&o.timeout, "timeout", agent.DefaultGitTimeout, "time limit of each git command")
+	fs.DurationVar(&o.timeout, "timeout", server.DefaultGitTimeout, "time limit of each git command")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.StringVar(&o.gitDir, "git-dir", "", "pin git's directory to `DIR` (GIT_DIR; absolute; with --work-tree): the work tree's .git is never read")
 	fs.StringVar(&o.workTree, "work-tree", "", "pin git's work tree to `DIR` (GIT_WORK_TREE; absolute; with --git-dir)")
@@ -100,7 +100,7 @@ Flags:
 		return o, fmt.Errorf("--timeout: want a positive duration, got %s", o.timeout)
 	}
 	if o.gitDir != "" || o.workTree != "" {
-		if err := (agent.Pin{GitDir: o.gitDir, WorkTree: o.workTree}).Check(); err != nil {
+		if err := (server.Pin{GitDir: o.gitDir, WorkTree: o.workTree}).Check(); err != nil {
 			return o, err
 		}
 	}
@@ -128,16 +128,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, "git_agent", buildinfo.Version(version))
 		return exitOK
 	}
-	runner := &agent.Runner{Dir: opts.dir, Timeout: opts.timeout}
+	runner := &server.Runner{Dir: opts.dir, Timeout: opts.timeout}
 	if opts.gitDir != "" {
-		runner.Pin = &agent.Pin{GitDir: opts.gitDir, WorkTree: opts.workTree}
+		runner.Pin = &server.Pin{GitDir: opts.gitDir, WorkTree: opts.workTree}
 	}
-	if id, ok := agent.ParseIdentity(opts.identity); ok {
+	if id, ok := server.ParseIdentity(opts.identity); ok {
 		runner.DefaultIdentity = &id
 	} else if opts.identity != "" && flagErr == nil {
 		flagErr = fmt.Errorf("--default-identity %q: want \"NAME <EMAIL>\"", opts.identity)
 	}
-	srv := &agent.Server{Runner: runner, Log: stderr}
+	srv := &server.Server{Runner: runner, Log: stderr}
 	if flagErr != nil {
 		srv.Refuse = "git_agent: " + flagErr.Error()
 	} else if !opts.noRegister {
@@ -165,5 +165,5 @@ func registerFunc(flagPath string) func(context.Context, *slog.Logger) {
 			exe = real
 		}
 	}
-	return agent.RegisterFunc(path, agent.ToolRow(buildinfo.Version(version), exe), 0)
+	return server.RegisterFunc(path, server.ToolRow(buildinfo.Version(version), exe), 0)
 }

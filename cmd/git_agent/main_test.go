@@ -14,10 +14,10 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/gitagent"
-	"github.com/salve-dev/salve/gitagent/agent"
-	"github.com/salve-dev/salve/registry"
-	"github.com/salve-dev/salve/sandbox"
+	"github.com/salve-dev/salve/internal/gitagent"
+	"github.com/salve-dev/salve/internal/gitagent/server"
+	"github.com/salve-dev/salve/internal/registry"
+	"github.com/salve-dev/salve/internal/sandbox"
 )
 
 // agentBin is the git_agent binary built once by TestMain.
@@ -119,7 +119,7 @@ func newRepo(tb testing.TB) string {
 
 func git(tb testing.TB, args ...string) string {
 	tb.Helper()
-	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: "git", Args: args, Env: agent.GitEnv()})
+	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: "git", Args: args, Env: server.GitEnv()})
 	if err != nil || res.ExitCode != 0 {
 		tb.Fatalf("git %v: %v %s", args, err, res.Stderr)
 	}
@@ -190,27 +190,27 @@ func TestBinaryBadInput(t *testing.T) {
 	repo := newRepo(t)
 	notRepo := t.TempDir()
 	big := `{"request_id":"` + rid + `","tool":"git_agent","action":"git_status","payload":{"pad":"` +
-		strings.Repeat("x", agent.MaxRequestBytes) + `"}}`
+		strings.Repeat("x", server.MaxRequestBytes) + `"}}`
 	for _, tc := range []struct {
 		name, dir, in, kind, echo string
 		args                      []string
 	}{
-		{name: "empty stdin", in: "", kind: agent.KindInvalidRequest},
-		{name: "invalid JSON", in: `{"request_id":"` + rid + `",`, kind: agent.KindInvalidRequest, echo: rid},
-		{name: "two documents", in: request("git_status", "{}") + request("git_status", "{}"), kind: agent.KindInvalidRequest, echo: rid},
-		{name: "unknown action", in: request("git_gc", "{}"), kind: agent.KindUnsupportedAction, echo: rid},
-		{name: "wrong tool", in: strings.Replace(request("git_status", "{}"), `"git_agent"`, `"aider"`, 1), kind: agent.KindWrongTool, echo: rid},
-		{name: "wrong field type", in: request("git_add", `{"files":"a.txt"}`), kind: agent.KindInvalidRequest, echo: rid},
-		{name: "limit not a number", in: request("git_log", `{"limit":"ten"}`), kind: agent.KindInvalidRequest, echo: rid},
-		{name: "add without files", in: request("git_add", `{"files":[]}`), kind: agent.KindInvalidRequest, echo: rid},
-		{name: "commit without message", in: request("git_commit", `{}`), kind: agent.KindInvalidRequest, echo: rid},
-		{name: "over 16 MiB", in: big, kind: agent.KindInvalidRequest, echo: rid},
-		{name: "not a repository", dir: notRepo, in: request("git_status", "{}"), kind: agent.KindGitFailed, echo: rid},
-		{name: "path escape", in: request("git_add", `{"files":["../../etc/passwd"]}`), kind: agent.KindPathRefused, echo: rid},
-		{name: "bad flag", in: request("git_status", "{}"), kind: agent.KindInvalidInvocation, echo: rid, args: []string{"--frobnicate"}},
-		{name: "stray argument", in: request("git_status", "{}"), kind: agent.KindInvalidInvocation, echo: rid, args: []string{"status"}},
-		{name: "negative timeout", in: request("git_status", "{}"), kind: agent.KindInvalidInvocation, echo: rid, args: []string{"--timeout", "-5s"}},
-		{name: "zero timeout", in: request("git_status", "{}"), kind: agent.KindInvalidInvocation, echo: rid, args: []string{"--timeout", "0"}},
+		{name: "empty stdin", in: "", kind: server.KindInvalidRequest},
+		{name: "invalid JSON", in: `{"request_id":"` + rid + `",`, kind: server.KindInvalidRequest, echo: rid},
+		{name: "two documents", in: request("git_status", "{}") + request("git_status", "{}"), kind: server.KindInvalidRequest, echo: rid},
+		{name: "unknown action", in: request("git_gc", "{}"), kind: server.KindUnsupportedAction, echo: rid},
+		{name: "wrong tool", in: strings.Replace(request("git_status", "{}"), `"git_agent"`, `"aider"`, 1), kind: server.KindWrongTool, echo: rid},
+		{name: "wrong field type", in: request("git_add", `{"files":"a.txt"}`), kind: server.KindInvalidRequest, echo: rid},
+		{name: "limit not a number", in: request("git_log", `{"limit":"ten"}`), kind: server.KindInvalidRequest, echo: rid},
+		{name: "add without files", in: request("git_add", `{"files":[]}`), kind: server.KindInvalidRequest, echo: rid},
+		{name: "commit without message", in: request("git_commit", `{}`), kind: server.KindInvalidRequest, echo: rid},
+		{name: "over 16 MiB", in: big, kind: server.KindInvalidRequest, echo: rid},
+		{name: "not a repository", dir: notRepo, in: request("git_status", "{}"), kind: server.KindGitFailed, echo: rid},
+		{name: "path escape", in: request("git_add", `{"files":["../../etc/passwd"]}`), kind: server.KindPathRefused, echo: rid},
+		{name: "bad flag", in: request("git_status", "{}"), kind: server.KindInvalidInvocation, echo: rid, args: []string{"--frobnicate"}},
+		{name: "stray argument", in: request("git_status", "{}"), kind: server.KindInvalidInvocation, echo: rid, args: []string{"status"}},
+		{name: "negative timeout", in: request("git_status", "{}"), kind: server.KindInvalidInvocation, echo: rid, args: []string{"--timeout", "-5s"}},
+		{name: "zero timeout", in: request("git_status", "{}"), kind: server.KindInvalidInvocation, echo: rid, args: []string{"--timeout", "0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := tc.dir

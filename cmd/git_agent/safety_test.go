@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/gitagent/agent"
+	"github.com/salve-dev/salve/internal/gitagent/server"
 )
 
 // hookScript writes a hook that appends to marker when run.
@@ -42,15 +42,15 @@ func TestRemoteHelpersRefused(t *testing.T) {
 	git(t, "-C", repo, "remote", "add", "plain", "http://127.0.0.1:1/x.git")
 	env := append(gitEnvWithPath(bin), "GIT_PROTOCOL_FROM_USER=1")
 	for _, tc := range []struct{ remote, kind string }{
-		{"fd::3", agent.KindInvalidRequest},
-		{"transport::x", agent.KindInvalidRequest},
-		{"ext::sh -c touch% " + marker, agent.KindInvalidRequest},
-		{"evil://host/x", agent.KindInvalidRequest},
-		{"http://127.0.0.1:1/x.git", agent.KindInvalidRequest},
-		{"fd", agent.KindGitFailed},
-		{"helper", agent.KindGitFailed},
-		{"evil", agent.KindGitFailed},
-		{"plain", agent.KindGitFailed},
+		{"fd::3", server.KindInvalidRequest},
+		{"transport::x", server.KindInvalidRequest},
+		{"ext::sh -c touch% " + marker, server.KindInvalidRequest},
+		{"evil://host/x", server.KindInvalidRequest},
+		{"http://127.0.0.1:1/x.git", server.KindInvalidRequest},
+		{"fd", server.KindGitFailed},
+		{"helper", server.KindGitFailed},
+		{"evil", server.KindGitFailed},
+		{"plain", server.KindGitFailed},
 	} {
 		t.Run(tc.remote, func(t *testing.T) {
 			payload := fmt.Sprintf(`{"command":{"type":"git_push","remote":%q,"branch":"main"}}`, tc.remote)
@@ -74,7 +74,7 @@ func TestRemoteHelpersRefused(t *testing.T) {
 // gitEnvWithPath is the client environment with dir first in PATH.
 func gitEnvWithPath(dir string) []string {
 	var env []string
-	for _, kv := range agent.GitEnv() {
+	for _, kv := range server.GitEnv() {
 		if strings.HasPrefix(kv, "PATH=") {
 			kv = "PATH=" + dir + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
 		}
@@ -170,7 +170,7 @@ func TestPinnedGitDir(t *testing.T) {
 	}
 	// A pin that is not a directory is refused at once.
 	r := runAgent(t, "", nil, strings.NewReader(request("git_status", `{}`)), "--git-dir", "relative", "--work-tree", wt, "--no-register")
-	if r.code != 0 || r.resp.Result.Metadata["error_kind"] != agent.KindInvalidInvocation {
+	if r.code != 0 || r.resp.Result.Metadata["error_kind"] != server.KindInvalidInvocation {
 		t.Errorf("a relative --git-dir: %s", r.stdout)
 	}
 }
@@ -183,7 +183,7 @@ func TestNestedGitPathsRefused(t *testing.T) {
 	for _, p := range []string{"sub/.git/config", "sub/.git/hooks/pre-commit", "sub/.GIT/config", ".git/config"} {
 		payload := fmt.Sprintf(`{"files":[%q]}`, p)
 		r := runAgent(t, "", nil, strings.NewReader(request("git_add", payload)), "-C", repo, "--no-register")
-		if r.code != 0 || r.resp.Result.Metadata["error_kind"] != agent.KindPathRefused {
+		if r.code != 0 || r.resp.Result.Metadata["error_kind"] != server.KindPathRefused {
 			t.Errorf("%s: %s", p, r.stdout)
 		}
 	}

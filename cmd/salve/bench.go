@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/heal/score"
+	"github.com/salve-dev/salve/internal/heal/score"
 )
 
 // benchOptions are the flags of "salve bench".

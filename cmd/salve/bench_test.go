@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/heal"
 )
 
 func TestBenchBadInput(t *testing.T) {

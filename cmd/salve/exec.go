@@ -15,8 +15,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/mattn/go-isatty"
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/executor"
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/heal/executor"
+	"github.com/salve-dev/salve/internal/store"
 	"github.com/spf13/cobra"
 )
 

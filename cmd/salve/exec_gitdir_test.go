@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/sandbox"
+	"github.com/salve-dev/salve/internal/sandbox"
 )
 
 // execGitCheckout makes a real git checkout with one commit.

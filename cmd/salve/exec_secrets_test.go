@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/store"
 )
 
 // TestExecMasksPassedSecrets: "salve exec --env GITHUB_PAT --env

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/store"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -20,7 +20,7 @@ import (
 // directory.
 func sampleWorkspace(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "executor", "testdata", "projects", name)
+	src := filepath.Join("..", "..", "internal", "heal", "executor", "testdata", "projects", name)
 	dst := t.TempDir()
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/heal"
-	"github.com/salve-dev/salve/heal/tiers"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/tiers"
 	"github.com/salve-dev/salve/internal/safefile"
 )
 

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/store"
 )
 
 // TestFlagValidation: every bad value is refused before anything runs,

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/heal"
 )
 
 // gcOptions are the flags of "salve gc".

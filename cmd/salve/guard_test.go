@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/store"
 )
 
 // served is a salve server running in the background, its stderr read

@@ -18,18 +18,18 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/executor"
-	"github.com/salve-dev/salve/gitagent"
-	"github.com/salve-dev/salve/heal"
-	"github.com/salve-dev/salve/heal/aiderfix"
-	"github.com/salve-dev/salve/heal/ci"
-	"github.com/salve-dev/salve/heal/history"
-	"github.com/salve-dev/salve/heal/llmfix"
-	"github.com/salve-dev/salve/heal/rules"
-	"github.com/salve-dev/salve/heal/suggest"
-	"github.com/salve-dev/salve/heal/tiers"
-	"github.com/salve-dev/salve/store"
-	"github.com/salve-dev/salve/toolrun"
+	"github.com/salve-dev/salve/internal/gitagent"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/aiderfix"
+	"github.com/salve-dev/salve/internal/heal/ci"
+	"github.com/salve-dev/salve/internal/heal/executor"
+	"github.com/salve-dev/salve/internal/heal/history"
+	"github.com/salve-dev/salve/internal/heal/llmfix"
+	"github.com/salve-dev/salve/internal/heal/rules"
+	"github.com/salve-dev/salve/internal/heal/suggest"
+	"github.com/salve-dev/salve/internal/heal/tiers"
+	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/toolrun"
 )
 
 // exitEnvironment is heal's exit code when something it needs is missing:
@@ -312,7 +312,7 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 }
 
 // buildFixers returns the fixer tiers of --fixers (checked against the one
-// table of tiers, package heal/tiers), in order; ex is the
+// table of tiers, package internal/heal/tiers), in order; ex is the
 // Executor the suggest tier re-runs compilers with (nil: no re-runs). The llm
 // providers are set up only when the llm tier may run: asked for, or by
 // default, where a configuration problem only leaves the tier out (with a

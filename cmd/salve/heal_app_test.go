@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/forge/forgetest"
-	"github.com/salve-dev/salve/sandbox"
+	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
+	"github.com/salve-dev/salve/internal/sandbox"
 )
 
 // addedPatch is GitHub's patch of a file a pull request added: every

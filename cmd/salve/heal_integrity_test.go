@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/salve-dev/salve/heal"
-	"github.com/salve-dev/salve/llm/llmtest"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
 
 // cheatingModel answers salve's fix requests as a model that takes the

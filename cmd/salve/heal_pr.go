@@ -13,11 +13,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/forge"
-	"github.com/salve-dev/salve/gitagent/agent"
-	"github.com/salve-dev/salve/heal"
 	"github.com/salve-dev/salve/internal/buildinfo"
-	"github.com/salve-dev/salve/report"
+	"github.com/salve-dev/salve/internal/gitagent/server"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/forge"
+	"github.com/salve-dev/salve/internal/heal/report"
 )
 
 // prOptions are the flags of "salve heal" that open a pull or merge
@@ -98,7 +98,7 @@ func (p *prOptions) check(push bool) error {
 	default:
 		return fmt.Errorf("--forge: want github, gitlab or auto, got %q", p.Forge)
 	}
-	if p.PRBase != "" && agent.ValidateBranchName(p.PRBase) != nil {
+	if p.PRBase != "" && server.ValidateBranchName(p.PRBase) != nil {
 		return fmt.Errorf("--pr-base %q is not a branch name", p.PRBase)
 	}
 	if p.PRNumber < 0 {
@@ -180,7 +180,7 @@ func (p *prOptions) prBase(ctx context.Context, o *healOptions, git heal.AgentGi
 			return b, nil
 		}
 	}
-	b, err := git.Do(ctx, o.Workspace, contract.GitAgentCommandV1{Type: contract.ActionGitRevParse, Ref: agent.RefBranch})
+	b, err := git.Do(ctx, o.Workspace, contract.GitAgentCommandV1{Type: contract.ActionGitRevParse, Ref: server.RefBranch})
 	b = strings.TrimSpace(b)
 	if err != nil || b == "" || b == "HEAD" {
 		return "", fmt.Errorf("cannot tell which branch the request is for (detached HEAD): give --pr-base")

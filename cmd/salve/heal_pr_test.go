@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/heal"
-	"github.com/salve-dev/salve/report"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/report"
 )
 
 // TestFailingReportsFixes: reports are listed once each, and each change

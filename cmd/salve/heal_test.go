@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/heal"
 )
 
 func TestFixCommand(t *testing.T) {

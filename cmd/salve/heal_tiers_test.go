@@ -5,10 +5,10 @@ import (
 	"io"
 	"testing"
 
-	"github.com/salve-dev/salve/heal/tiers"
+	"github.com/salve-dev/salve/internal/heal/tiers"
 )
 
-// TestBuildFixersFollowsTheTable: every tier of the one table (heal/tiers)
+// TestBuildFixersFollowsTheTable: every tier of the one table (internal/heal/tiers)
 // is built by salve heal --fixers under its own name, and a name the table
 // lacks is refused with tiers.ErrUnknown.
 func TestBuildFixersFollowsTheTable(t *testing.T) {

@@ -14,11 +14,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
-	"github.com/salve-dev/salve/executor"
-	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/httpguard"
-	"github.com/salve-dev/salve/mcpserver"
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/mcpserver"
+	"github.com/salve-dev/salve/internal/store"
 )
 
 // mcpOptions are the flags of "salve mcp".

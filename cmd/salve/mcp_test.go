@@ -20,8 +20,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/salve-dev/salve/heal"
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/store"
 )
 
 var (

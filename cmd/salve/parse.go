@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/salve-dev/salve/internal/heal/logparse"
 	"github.com/salve-dev/salve/internal/safefile"
-	"github.com/salve-dev/salve/logparse"
 )
 
 // parseOptions are the inputs of "salve parse", filled by newParseCmd.
@@ -61,7 +61,7 @@ output could not be written, and 2 on bad input.`,
   salve parse --format sarif build.log > salve.sarif
   make 2>&1 | salve parse --format github -
   salve parse --root /home/runner/work/app/app --workspace . ci.log
-  salve parse --score logparse/testdata/corpus`,
+  salve parse --score internal/heal/logparse/testdata/corpus`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.Score != "" || opts.List {
 				return cobra.MaximumNArgs(0)(cmd, args)

@@ -108,7 +108,7 @@ func TestParseRunFileWorkspaceListScore(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "python-traceback") {
 		t.Errorf("--list: code %d out %q", code, out)
 	}
-	code, out, _ = runParse(t, "", "--text", "--score", filepath.Join("..", "..", "logparse", "testdata", "corpus"))
+	code, out, _ = runParse(t, "", "--text", "--score", filepath.Join("..", "..", "internal", "heal", "logparse", "testdata", "corpus"))
 	if code != exitOK || !strings.Contains(out, "recall") {
 		t.Errorf("--score: code %d out %q", code, out)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/registry"
+	"github.com/salve-dev/salve/internal/registry"
 )
 
 // newRegistryCmd builds "salve registry", the tool registry's commands.

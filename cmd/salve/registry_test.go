@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/registry"
+	"github.com/salve-dev/salve/internal/registry"
 )
 
 // seedRegistry writes two tools into a fresh registry with a pinned clock.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/buildinfo"
-	"github.com/salve-dev/salve/report"
+	"github.com/salve-dev/salve/internal/heal/report"
 )
 
 // formatNames lists the report formats for flag help.

@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/heal"
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/store"
 )
 
 // runsOptions are the inputs of "salve runs …", filled by newRunsCmd.

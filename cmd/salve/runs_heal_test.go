@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/heal"
-	"github.com/salve-dev/salve/logparse"
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/logparse"
+	"github.com/salve-dev/salve/internal/store"
 )
 
 // TestRunsShowHeal: "salve runs show" prints a heal run's outcome, its

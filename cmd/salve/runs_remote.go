@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/store"
 )
 
 // maxRemoteBody bounds what salve runs reads from a server.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/service"
-	"github.com/salve-dev/salve/store"
+	"github.com/salve-dev/salve/internal/service"
+	"github.com/salve-dev/salve/internal/store"
 )
 
 // TestRunsFromServer reads runs from a server's run store over its API, as

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/salve-dev/salve/executor"
+	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/secret"
 )
 

@@ -16,11 +16,11 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
-	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/httpguard"
-	"github.com/salve-dev/salve/service"
-	"github.com/salve-dev/salve/store"
-	"github.com/salve-dev/salve/ui"
+	"github.com/salve-dev/salve/internal/service"
+	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/ui"
 )
 
 // serveOptions are the flags of "salve serve".

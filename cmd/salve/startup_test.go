@@ -79,7 +79,7 @@ func TestStartupInitAllocations(t *testing.T) {
 func BenchmarkStartup(b *testing.B) {
 	salve, gitAgent := mcpBinaries(b)
 	log := filepath.Join(b.TempDir(), "1k.log")
-	data, err := os.ReadFile(filepath.Join("..", "..", "logparse", "testdata", "corpus", "go", "build-args", "log.txt"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "internal", "heal", "logparse", "testdata", "corpus", "go", "build-args", "log.txt"))
 	if err != nil {
 		b.Fatal(err)
 	}

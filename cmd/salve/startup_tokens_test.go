@@ -10,7 +10,7 @@ import (
 // compiled-in data, and a package init in their regular expressions) out of
 // the salve binary while it links the context guard: heal's llm tier
 // estimates tokens with tokens.Approx, and only ai-agent links the exact
-// counters of tokens/tiktoken.
+// counters of internal/llm/tokens/tiktoken.
 func TestStartupLinksNoTiktoken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -24,9 +24,9 @@ func TestStartupLinksNoTiktoken(t *testing.T) {
 		switch {
 		case strings.HasPrefix(dep, "github.com/tiktoken-go/tokenizer"):
 			t.Errorf("salve links %s; estimate with tokens.Approx instead", dep)
-		case dep == "github.com/salve-dev/salve/tokens/tiktoken":
+		case dep == "github.com/salve-dev/salve/internal/llm/tokens/tiktoken":
 			t.Errorf("salve links %s, which links the tiktoken vocabularies", dep)
-		case dep == "github.com/salve-dev/salve/ctxguard/agentguard":
+		case dep == "github.com/salve-dev/salve/internal/agent/ctxguard/agentguard":
 			guard = true
 		}
 	}

@@ -16,9 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/store"
-	"github.com/salve-dev/salve/toolrun"
-	"github.com/salve-dev/salve/toolrun/pattern"
+	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/toolrun"
+	"github.com/salve-dev/salve/internal/toolrun/pattern"
 )
 
 // newToolCmd builds "salve tool".

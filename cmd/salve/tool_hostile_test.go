@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/sandbox"
-	"github.com/salve-dev/salve/toolrun"
-	"github.com/salve-dev/salve/toolrun/pattern"
+	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/toolrun"
+	"github.com/salve-dev/salve/internal/toolrun/pattern"
 )
 
 // hostileToolTimeout is the --timeout the tests give the tool, and the

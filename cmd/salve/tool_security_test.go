@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/sandbox"
-	"github.com/salve-dev/salve/toolrun"
+	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/toolrun"
 )
 
 // buildSalve builds the salve binary into a temporary folder.

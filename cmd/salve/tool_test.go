@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/sandbox"
-	"github.com/salve-dev/salve/store"
-	"github.com/salve-dev/salve/toolrun"
-	"github.com/salve-dev/salve/toolrun/pattern"
+	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/toolrun"
+	"github.com/salve-dev/salve/internal/toolrun/pattern"
 )
 
 // sh runs a program through the sandbox and fails the test unless it
@@ -56,7 +56,7 @@ func installFakeAider(t *testing.T) {
 	dir := t.TempDir()
 	// The go command keeps the caller's HOME, so its build cache is warm.
 	res, err := sandbox.Run(context.Background(), sandbox.Cmd{
-		Path: "go", Args: []string{"build", "-o", filepath.Join(dir, "aider"), "github.com/salve-dev/salve/toolrun/internal/fakeaider/cmd/aider"},
+		Path: "go", Args: []string{"build", "-o", filepath.Join(dir, "aider"), "github.com/salve-dev/salve/internal/toolrun/internal/fakeaider/cmd/aider"},
 		Env: sandbox.AllowedEnv(), Combined: true, Timeout: 5 * time.Minute,
 	})
 	if errors.Is(err, sandbox.ErrNotFound) {
@@ -328,11 +328,11 @@ func TestRunsPatchWithoutChanges(t *testing.T) {
 }
 
 func TestValidateCommand(t *testing.T) {
-	code, out, errOut := runSalve(t, "validate", "-C", "../../analysis/aidercall", "./testdata/validate/bad")
+	code, out, errOut := runSalve(t, "validate", "-C", "../../internal/toolrun/aidercall", "./testdata/validate/bad")
 	if code != exitFailure || strings.Count(out, "\n") != 4 || !strings.Contains(out, "bad.go:16:12: aider started with exec.CommandContext") {
 		t.Errorf("validate bad: %d %q %q", code, out, errOut)
 	}
-	code, out, _ = runSalve(t, "validate", "-C", "../..", "./store/...", "./toolrun/...", "./analysis/...")
+	code, out, _ = runSalve(t, "validate", "-C", "../..", "./internal/store/...", "./internal/toolrun/...")
 	if code != exitOK || out != "" {
 		t.Errorf("validate salve: %d %q", code, out)
 	}

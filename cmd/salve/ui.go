@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/internal/httpguard"
-	"github.com/salve-dev/salve/store"
-	"github.com/salve-dev/salve/ui"
+	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/ui"
 )
 
 // uiOptions are the flags of "salve ui".

@@ -17,10 +17,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/heal"
+	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/httpguard"
-	"github.com/salve-dev/salve/service"
-	"github.com/salve-dev/salve/worker"
+	"github.com/salve-dev/salve/internal/service"
+	"github.com/salve-dev/salve/internal/worker"
 )
 
 // workerOptions are the flags of "salve worker" (and the in-process

@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 // stand-ins for aider and for an MCP server.
 var programs = []string{
 	"./cmd/salve", "./cmd/ai-agent", "./cmd/git_agent",
-	"./toolrun/internal/fakeaider/cmd/aider", "./tools/mcp/mcptest/cmd/mcptest",
+	"./internal/toolrun/internal/fakeaider/cmd/aider", "./internal/agent/tools/mcp/mcptest/cmd/mcptest",
 }
 
 var (

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/forge/forgetest"
-	"github.com/salve-dev/salve/llm/llmtest"
+	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
+	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
 
 // world is what a reader of one guide page has: a git repository whose

@@ -54,19 +54,19 @@ func isStd(path string) bool {
 // regular expressions from being compiled at every start.
 func TestPureDependencies(t *testing.T) {
 	allowed := map[string][]string{
-		module + "/contract":        nil,
-		module + "/internal/lazyre": nil,
-		module + "/logparse":        {module + "/contract", module + "/internal/lazyre"},
-		module + "/internal/lang":   {module + "/internal/lazyre"},
-		module + "/heal/integrity":  {module + "/contract", module + "/internal/lazyre", module + "/internal/lang"},
-		module + "/heal/results":    {module + "/contract", module + "/internal/lazyre", module + "/logparse"},
+		module + "/contract":                nil,
+		module + "/internal/lazyre":         nil,
+		module + "/internal/heal/logparse":  {module + "/contract", module + "/internal/lazyre"},
+		module + "/internal/lang":           {module + "/internal/lazyre"},
+		module + "/internal/heal/integrity": {module + "/contract", module + "/internal/lazyre", module + "/internal/lang"},
+		module + "/internal/heal/results":   {module + "/contract", module + "/internal/lazyre", module + "/internal/heal/logparse"},
 		// The shared policy tables: anything may import them.
-		module + "/heal/tiers":         nil,
-		module + "/internal/secret":    nil,
-		module + "/internal/isolation": nil,
-		module + "/internal/gitremote": nil,
-		module + "/internal/httpguard": nil,
-		module + "/internal/gitguard":  {module + "/internal/safefile"},
+		module + "/internal/heal/tiers": nil,
+		module + "/internal/secret":     nil,
+		module + "/internal/isolation":  nil,
+		module + "/internal/gitremote":  nil,
+		module + "/internal/httpguard":  nil,
+		module + "/internal/gitguard":   {module + "/internal/safefile"},
 	}
 	for _, p := range listPackages(t) {
 		extra, ok := allowed[p.ImportPath]
@@ -113,10 +113,11 @@ func also(extra []string) string {
 // heal results it reads) free of the pipeline: no sandbox, executor, git
 // agent, fixer tier or the heal orchestrator itself.
 func TestViewerLinksNoBuildMachinery(t *testing.T) {
-	forbidden := []string{"sandbox", "executor", "gitagent", "gitagent/agent", "heal", "heal/rules", "heal/suggest",
-		"heal/llmfix", "heal/aiderfix", "heal/target", "toolrun", "agent", "llm"}
+	forbidden := []string{"internal/sandbox", "internal/heal/executor", "internal/gitagent", "internal/gitagent/server", "internal/heal",
+		"internal/heal/rules", "internal/heal/suggest", "internal/heal/llmfix", "internal/heal/aiderfix", "internal/heal/target",
+		"internal/toolrun", "internal/agent", "internal/llm"}
 	for _, p := range listPackages(t) {
-		if p.ImportPath != module+"/ui" && p.ImportPath != module+"/heal/results" {
+		if p.ImportPath != module+"/internal/ui" && p.ImportPath != module+"/internal/heal/results" {
 			continue
 		}
 		for _, d := range p.Deps {

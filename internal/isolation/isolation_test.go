@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/internal/isolation"
-	"github.com/salve-dev/salve/sandbox"
+	"github.com/salve-dev/salve/internal/sandbox"
 )
 
 // TestResolve covers every pair of a server's isolation (the floor) and a

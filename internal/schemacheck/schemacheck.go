@@ -5,7 +5,7 @@
 // are draft 2020-12, and this library costs nothing at start-up. Every
 // `salve` command pays the package initialisation of what it links, and
 // the validator the ai-agent runtime uses for schemas users write
-// (tools/toolschema: drafts 4 to 2020-12, every violation reported)
+// (internal/agent/tools/toolschema: drafts 4 to 2020-12, every violation reported)
 // compiles its meta-schemas there, about 3 ms of each start.
 //
 // A failure reports the first violation found, with its place in the

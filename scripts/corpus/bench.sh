@@ -57,5 +57,5 @@ for log in bench-1MB.log bench-100MB.log; do
 done
 
 echo "== corpus scores"
-"$out/salve" parse --text --score logparse/testdata/corpus | head -3
-python3 "$here/ef_score.py" "$gobin/errorformat" logparse/testdata/corpus "${efm[@]}"
+"$out/salve" parse --text --score internal/heal/logparse/testdata/corpus | head -3
+python3 "$here/ef_score.py" "$gobin/errorformat" internal/heal/logparse/testdata/corpus "${efm[@]}"

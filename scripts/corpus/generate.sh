@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # generate.sh rebuilds the logparse fixture corpus: for every case folder
-# logparse/testdata/corpus/<family>/<case>/ whose meta.json is not synthetic,
+# internal/heal/logparse/testdata/corpus/<family>/<case>/ whose meta.json is not synthetic,
 # it copies src/ to $WORK/<family>/<case>, runs meta.json's "command" there
 # with the real tool, records stdout+stderr, applies the CI "mess" the case
 # asks for (timestamps, ANSI colour, CRLF, BuildKit prefixes, another root),

@@ -3,7 +3,7 @@
 # installed on this machine: Python's standard library module names, the
 # public classes of the JDK's java.* modules by simple name, and node's
 # built-in modules. Run from the repository root after a toolchain upgrade,
-# then review and commit heal/rules/data/.
+# then review and commit internal/heal/rules/data/.
 set -eu
 out=heal/rules/data
 python3 -c "import sys; print('\n'.join(sorted(sys.stdlib_module_names)))" > "$out/python_stdlib.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the reference MCP servers that the tools/mcp tests run as real
+# Installs the reference MCP servers that the internal/agent/tools/mcp tests run as real
 # peers, at pinned versions, into .deps/mcp/ (ignored by git). Idempotent: a
 # second run with the same pins does nothing. Without npm it exits 0 with a
 # note; the tests that need the servers then skip, naming this script.

@@ -16,7 +16,7 @@ if [ -z "$salve" ]; then
 	go build -o "$work/bin/salve" ./cmd/salve
 	salve=$work/bin/salve
 fi
-go build -o "$work/bin/aider" ./toolrun/internal/fakeaider/cmd/aider
+go build -o "$work/bin/aider" ./internal/toolrun/internal/fakeaider/cmd/aider
 export PATH="$work/bin:$PATH"
 export SALVE_STORE="$work/runs.db"
 

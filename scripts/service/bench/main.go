@@ -24,7 +24,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/salve-dev/salve/service"
+	"github.com/salve-dev/salve/internal/service"
 )
 
 func main() {

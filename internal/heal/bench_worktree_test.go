@@ -1,0 +1,109 @@
+package heal_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/ci"
+)
+
+// greenBuild is an Executor whose build passes at once, so a heal is
+// only its setup and cleanup.
+type greenBuild struct{}
+
+func (greenBuild) Run(context.Context, contract.ExecutorInput) (contract.ExecutorOutput, error) {
+	return contract.ExecutorOutput{ExitCode: 0, BuildLog: "ok\n"}, nil
+}
+
+// bigRepo is the c-broken example plus n small tracked files, 100 per
+// folder.
+func bigRepo(b *testing.B, n int) string {
+	b.Helper()
+	repo := repoFrom(b, "c-broken")
+	for i := 0; i < n; i++ {
+		dir := filepath.Join(repo, "extra", fmt.Sprintf("d%04d", i/100))
+		if i%100 == 0 {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%06d.txt", i)), []byte(fmt.Sprintf("file %d\n", i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run(b, repo, "git", "add", "-A")
+	run(b, repo, "git", "-c", "gc.auto=0", "commit", "-qm", "extra files")
+	return repo
+}
+
+// BenchmarkHealWorktree measures a heal's setup and cleanup (the build
+// passes at once) on repositories with 1,000, 10,000 and 50,000 extra
+// tracked files:
+//
+//   - fresh: a new worktree per heal, removed at the end (WorktreeDir set;
+//     what every heal did before persistent worktrees);
+//   - first: the first heal with persistent worktrees (the worktree is
+//     created, then kept);
+//   - second: a later heal, which verifies, resets and cleans the kept
+//     worktree.
+//
+// Metrics: setup-s/op, cleanup-s/op and their sum total-s/op, from the
+// heal's own stage timings.
+func BenchmarkHealWorktree(b *testing.B) {
+	gitIdentity(b)
+	gitAgent, _ := heal.Binaries()
+	g := heal.AgentGit{Bin: gitAgent}
+	for _, n := range []int{1000, 10000, 50000} {
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) { benchWorktree(b, g, n) })
+	}
+}
+
+func benchWorktree(b *testing.B, g heal.AgentGit, n int) {
+	repo := bigRepo(b, n)
+	{
+		opts := func(data, wt string) heal.Options {
+			return heal.Options{
+				Repo: repo, Command: "true", Executor: greenBuild{}, Parser: heal.LogParser{},
+				Git: g, Worktrees: heal.AgentWorktrees{Git: g}, CI: &ci.Local{Executor: greenBuild{}},
+				WorktreeRoot: data, WorktreeDir: wt,
+			}
+		}
+		for _, phase := range []string{"fresh", "first", "second"} {
+			b.Run(phase, func(b *testing.B) {
+				data := b.TempDir()
+				if phase == "second" {
+					if _, err := heal.Run(context.Background(), opts(data, "")); err != nil {
+						b.Fatal(err)
+					}
+				}
+				var setup, cleanup float64
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					o := opts(data, "")
+					switch phase {
+					case "fresh":
+						o = opts(data, filepath.Join(b.TempDir(), "wt"))
+					case "first":
+						o = opts(b.TempDir(), "")
+					}
+					b.StartTimer()
+					res, err := heal.Run(context.Background(), o)
+					if err != nil || res.Outcome != heal.OutcomeGreen {
+						b.Fatalf("heal: %v %+v", err, res)
+					}
+					setup += res.Timings[heal.StageSetup]
+					cleanup += res.Timings[heal.StageCleanup]
+				}
+				b.ReportMetric(setup/float64(b.N), "setup-s/op")
+				b.ReportMetric(cleanup/float64(b.N), "cleanup-s/op")
+				b.ReportMetric((setup+cleanup)/float64(b.N), "total-s/op")
+			})
+		}
+	}
+}

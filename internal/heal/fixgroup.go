@@ -1,0 +1,168 @@
+package heal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/results"
+)
+
+// fixGroup asks each fixer tier in turn for a fix of one file's reports,
+// gates every answer, and writes the first accepted fix to the worktree.
+// It records a BugResult per report either way and returns the applied fix
+// or nil.
+func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport) (*applied, error) {
+	first := len(r.res.Bugs)
+	for _, b := range group {
+		r.res.Bugs = append(r.res.Bugs, BugResult{Bug: b, Iteration: iter})
+	}
+	idx := make([]int, len(group))
+	for i := range group {
+		idx[i] = first + i
+	}
+	path := group[0].FilePath
+	var ut *underTest
+	if isTestFailure(group) {
+		if ut = r.resolveUnderTest(ctx, group); ut != nil {
+			path = ut.path()
+		}
+	}
+	abs, err := confine(r.ws, path)
+	if err != nil {
+		r.mark(idx, StatusSkipped, "", skipReason(err), nil)
+		return nil, nil
+	}
+	content, err := readSource(abs)
+	if err != nil {
+		r.mark(idx, StatusSkipped, "", skipReason(err), nil)
+		return nil, nil
+	}
+	in := FixInput{Workspace: r.ws, Path: path, Content: content, Base: r.res.BaseCommit, Request: r.request(group, content)}
+	if ut != nil {
+		in.Request, in.Windows = ut.request(group, content, r.prev[path]), ut.windows()
+	}
+	var attempts []Attempt
+	rejected := false
+	for _, f := range r.o.Fixers {
+		a, res, dec, err := r.try(ctx, iter, f, in)
+		if err != nil {
+			return nil, err
+		}
+		attempts = append(attempts, a)
+		if a.Outcome == AttemptRejected {
+			rejected = true
+			r.prev[path] = attemptInfo(iter, res, "rejected", a.Reason, dec.Diff)
+		}
+		if a.Outcome != AttemptAccepted {
+			continue
+		}
+		if err := writeFileKeepMode(abs, res.PatchedContent); err != nil {
+			return nil, err
+		}
+		for _, i := range idx {
+			b := &r.res.Bugs[i]
+			b.Fixer, b.FixReason, b.Confidence, b.Diff, b.Attempts = res.Fixer, res.FixReason, res.ConfidenceScore, dec.Diff, attempts
+			b.Status, b.Line = StatusFailed, FormatFixLine(b.Bug, results.UnfixedReason("pending", "not verified yet"))
+		}
+		return &applied{path: path, abs: abs, original: content, patched: res.PatchedContent, result: res, decision: dec, bugs: idx}, nil
+	}
+	status, why := StatusFailed, "no fixer had a fix"
+	if len(attempts) > 0 {
+		why += ": " + TierSummary(attempts)
+	}
+	if rejected {
+		status, why = StatusRejected, lastRejection(attempts)
+	}
+	r.mark(idx, status, "", why, attempts)
+	return nil, nil
+}
+
+// try runs one fixer on one group and gates its answer. The error is
+// non-nil only when the run must stop (its context ended).
+func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (Attempt, contract.FixResult, GateDecision, error) {
+	a := Attempt{Fixer: f.Name()}
+	r.o.Progress.Stage(iter, StageFix+":"+f.Name(), r.fixedN)
+	stop := r.timed(StageFix)
+	res, err := f.Fix(ctx, in)
+	stop()
+	if ctx.Err() != nil {
+		return a, res, GateDecision{}, fmt.Errorf("heal: fix %s: %w", in.Path, ctx.Err())
+	}
+	if err != nil {
+		a.Outcome, a.Reason = AttemptNoFix, err.Error()
+		switch {
+		case errors.Is(err, ErrNotConfigured):
+			a.Outcome = AttemptNotConfigured
+		case !errors.Is(err, ErrNoFix):
+			a.Outcome = AttemptError
+		}
+		r.o.Logger.Info("fixer had no fix", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
+		return a, res, GateDecision{}, nil
+	}
+	if res.Fixer == "" {
+		res.Fixer = f.Name()
+	}
+	a.Confidence = res.ConfidenceScore
+	stop = r.timed(StageGate)
+	dec := Gate(GateInput{Path: in.Path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore,
+		MinConfidence: r.o.MinConfidence, AllowTestEdits: r.o.AllowTestEdits, Windows: in.Windows})
+	if rv, ok := r.tried[in.Path][hash(res.PatchedContent)]; ok && dec.Accepted {
+		dec.Accepted, dec.Reasons = false, []string{fmt.Sprintf("the same fix was reverted in iteration %d (%s)", rv.iter, rv.why)}
+	}
+	stop()
+	if !dec.Accepted {
+		a.Outcome, a.Reason, a.Rules = AttemptRejected, dec.Reason(), dec.Rules
+		r.o.Logger.Info("fix rejected by the gate", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
+		return a, res, dec, nil
+	}
+	a.Outcome = AttemptAccepted
+	return a, res, dec, nil
+}
+
+// request builds the seed's FixRequest for one file's group.
+func (r *run) request(group []contract.BugReport, content string) contract.FixRequest {
+	lines := make([]int, len(group))
+	msgs := make([]string, len(group))
+	for i, b := range group {
+		lines[i] = b.LineNumber
+		msgs[i] = b.Message
+	}
+	return contract.FixRequest{
+		BugReport:           group[0],
+		Related:             group[1:],
+		FileSnippet:         Snippet(content, lines),
+		ErrorMessage:        strings.Join(msgs, "\n"),
+		PreviousAttemptInfo: r.prev[group[0].FilePath],
+	}
+}
+
+// mark gives bugs a final non-fixed status.
+func (r *run) mark(idx []int, status, fixReason, why string, attempts []Attempt) {
+	for _, i := range idx {
+		b := &r.res.Bugs[i]
+		b.Status, b.Reason, b.Attempts = status, why, attempts
+		if fixReason == "" {
+			fixReason = results.UnfixedReason(status, why)
+		}
+		b.Line = FormatFixLine(b.Bug, fixReason)
+	}
+}
+
+func lastRejection(as []Attempt) string {
+	for i := len(as) - 1; i >= 0; i-- {
+		if as[i].Outcome == AttemptRejected {
+			return as[i].Fixer + ": " + as[i].Reason
+		}
+	}
+	return ""
+}
+
+func skipReason(err error) string {
+	if errors.Is(err, ErrOutsideWorkspace) {
+		return "the file is outside the workspace"
+	}
+	return "the file cannot be read: " + err.Error()
+}

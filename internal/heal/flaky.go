@@ -1,0 +1,51 @@
+package heal
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/rerun"
+)
+
+// flaky re-runs what failed in the first build, only the failing tests
+// where the runner can select them, before any fixer sees a report. When
+// the failure does not reproduce it closes the run as flaky and returns
+// true. A plan that has no test to run (a compile error is never flaky), a
+// re-run that fails again, or one whose output does not show the selected
+// tests running, leaves the run to the fixers.
+func (r *run) flaky(ctx context.Context, first contract.ExecutorOutput, bugs []contract.BugReport) (bool, error) {
+	command := r.o.Command
+	if command == "" {
+		command = first.EnvironmentMetadata.ResolvedCommand
+	}
+	plan := rerun.For(command, first.EnvironmentMetadata.ProjectType, bugs)
+	if plan.Command == "" {
+		return false, nil
+	}
+	r.o.Logger.Info("re-running the failing tests before any fix", "tests", plan.Tests, "narrowed", plan.Narrowed)
+	out, err := r.runBuild(ctx, 1, StageRerun, plan.Command)
+	if err != nil {
+		return false, err
+	}
+	if out.ExitCode != 0 || out.EnvironmentMetadata.TimedOut {
+		r.o.Logger.Info("the failure reproduced on a re-run", "exit_code", out.ExitCode)
+		return false, nil
+	}
+	if plan.Narrowed && !plan.Ran(out.BuildLog) {
+		r.o.Logger.Info("the re-run passed but its output does not show the failing tests running; not called flaky")
+		return false, nil
+	}
+	r.res.Flaky = append([]string{}, plan.Tests...)
+	why := fmt.Sprintf("failed once and passed on a re-run (%s); not sent to a fixer", plan.Command)
+	for _, b := range bugs {
+		r.res.Bugs = append(r.res.Bugs, BugResult{Bug: b, Iteration: 1, Status: StatusFlaky, Reason: why,
+			Line: FormatFixLine(b, "none: flaky, it "+why)})
+	}
+	r.res.Iterations = 1
+	r.res.Outcome = OutcomeFlaky
+	r.res.Reason = fmt.Sprintf("flaky: %s failed once and passed on a re-run; nothing was fixed or committed", strings.Join(plan.Tests, ", "))
+	r.o.Logger.Info("flaky verdict", "tests", plan.Tests)
+	return true, nil
+}

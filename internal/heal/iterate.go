@@ -1,0 +1,333 @@
+package heal
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/results"
+
+	"github.com/salve-dev/salve/internal/safefile"
+)
+
+// applied is one accepted fix written to the worktree.
+type applied struct {
+	path     string
+	abs      string
+	original string
+	patched  string
+	result   contract.FixResult
+	decision GateDecision
+	bugs     []int // indexes into r.res.Bugs
+}
+
+// iterate runs one iteration over the bugs of the current build. It returns
+// the next build to work on, or a non-empty stop reason when the loop
+// cannot go on.
+func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput, before []contract.BugReport) (contract.ExecutorOutput, string, error) {
+	var fixes []applied
+	for _, group := range groupByFile(before) {
+		a, err := r.fixGroup(ctx, iter, group)
+		if err != nil {
+			return cur, "", err
+		}
+		if a != nil {
+			fixes = append(fixes, *a)
+		}
+	}
+	if len(fixes) == 0 {
+		return cur, "no fixer produced an acceptable fix", nil
+	}
+	verify, err := r.build(ctx, iter, StageVerify)
+	if err != nil {
+		why := "the verification build could not run"
+		if r.res.Environment != nil {
+			why = "the verification build failed because of its environment: " + r.res.Environment.Evidence
+		}
+		r.revert(fixes, iter, why)
+		return cur, "", err
+	}
+	after := r.parse(verify)
+	fixes, verify, after, err = r.keepProgress(ctx, iter, before, fixes, verify, after)
+	if err != nil {
+		return cur, "", err
+	}
+	if len(fixes) == 0 {
+		return cur, "", nil
+	}
+	if err := r.commit(ctx, iter, fixes, after); err != nil {
+		return cur, "", err
+	}
+	if err := r.push(ctx, iter); err != nil {
+		return cur, "", err
+	}
+	r.o.Progress.Stage(iter, StageCI, r.fixedN)
+	stop := r.timed(StageCI)
+	v, err := r.o.CI.Verdict(ctx, CITarget{Workspace: r.ws, Branch: r.o.Branch, Commit: r.res.HeadCommit, Build: &verify, Pushed: r.res.Pushed})
+	stop()
+	if err != nil {
+		return cur, "", fmt.Errorf("heal: ci verdict for %s: %w", r.res.HeadCommit, err)
+	}
+	r.res.CI = &v
+	if v.Build != nil {
+		verify = *v.Build
+		if verify.ExitCode != 0 || verify.EnvironmentMetadata.TimedOut {
+			// The monitor's own re-run is judged like every build: an
+			// environment failure there stops the run before any fix.
+			if err := r.environment(verify); err != nil {
+				return cur, "", err
+			}
+		}
+	}
+	r.o.Logger.Info("ci verdict", "iteration", iter, "green", v.Green, "source", v.Source, "detail", v.Detail)
+	return verify, "", nil
+}
+
+// bugKey identifies a bug across builds (results.Key).
+func bugKey(b contract.BugReport) string { return results.Key(b) }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// stillThere reports whether a bug the fix targeted is reported after it.
+// A target in another file (a failing test whose fix went to the code
+// under test) keeps its line.
+func (f applied) stillThere(bug contract.BugReport, after []contract.BugReport) bool {
+	if bug.FilePath != f.path {
+		return reportedIn(bug, bug.LineNumber, bug.LineNumber, after)
+	}
+	return stillThere(bug, f.decision.Hunks, after)
+}
+
+// reverted is a fix that was written, verified and taken back.
+type reverted struct {
+	iter int
+	why  string
+}
+
+// revert restores the original content of every applied fix and records
+// why, feeding previous_attempt_info.
+func (r *run) revert(fixes []applied, iter int, why string) {
+	for _, f := range fixes {
+		if err := writeFileKeepMode(f.abs, f.original); err != nil {
+			r.o.Logger.Error("could not revert a fix", "path", f.path, "error", err)
+		}
+		if r.tried[f.path] == nil {
+			r.tried[f.path] = map[string]reverted{}
+		}
+		r.tried[f.path][hash(f.patched)] = reverted{iter: iter, why: why}
+		for _, i := range f.bugs {
+			b := &r.res.Bugs[i]
+			b.Status, b.Reason = StatusFailed, "reverted: "+why
+			b.Line = FormatFixLine(b.Bug, results.UnfixedReason(StatusFailed, b.Reason))
+			if n := len(b.Attempts); n > 0 && b.Attempts[n-1].Outcome == AttemptAccepted {
+				// Attempts is shared by the group: copy before changing it.
+				b.Attempts = append([]Attempt(nil), b.Attempts...)
+				b.Attempts[n-1].Outcome, b.Attempts[n-1].Reason = AttemptReverted, why
+			}
+		}
+		r.prev[f.path] = attemptInfo(iter, f.result, "reverted", why, f.decision.Diff)
+	}
+	r.o.Logger.Info("fixes reverted", "iteration", iter, "reason", why)
+}
+
+// commit commits each accepted fix through the Git Agent and sets the
+// status of its bugs from the verification build.
+func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []contract.BugReport) error {
+	r.o.Progress.Stage(iter, StageCommit, r.fixedN)
+	defer r.timed(StageCommit)()
+	for _, f := range fixes {
+		// Settle first, so the commit message carries each bug's real
+		// line: its fix, or why the error is still there.
+		var lines []string
+		for _, i := range f.bugs {
+			r.settle(&r.res.Bugs[i], f.stillThere(r.res.Bugs[i].Bug, after), f)
+			lines = append(lines, r.res.Bugs[i].Line)
+		}
+		msg := commitMessage(f, lines, r.o.RunID)
+		h, err := r.o.Git.Commit(ctx, r.ws, []string{f.path}, msg)
+		if err != nil {
+			return fmt.Errorf("heal: commit fix of %s: %w", f.path, err)
+		}
+		r.res.HeadCommit = h
+		r.res.Commits = append(r.res.Commits, Commit{Hash: h, Message: firstLine(msg), Files: []string{f.path}, Iteration: iter})
+		for _, i := range f.bugs {
+			r.res.Bugs[i].Commit = h
+		}
+	}
+	return nil
+}
+
+// commitMessage is the message of the commit of one fix: a subject, the
+// output_formatter's line of every bug it addresses, the fixer and its
+// confidence, and the run.
+func commitMessage(f applied, lines []string, runID string) string {
+	return fmt.Sprintf("salve heal: fix %s\n\n%s\n\nFixer: %s (confidence %.2f)\nRun: %s\n",
+		f.path, strings.Join(lines, "\n"), f.result.Fixer, f.result.ConfidenceScore, runID)
+}
+
+// stillThere reports whether bug is reported again after a fix whose hunks
+// are given: the same error on the line the bug's line moved to, or on a
+// line the fix rewrote.
+func stillThere(bug contract.BugReport, hunks []Hunk, after []contract.BugReport) bool {
+	lo, hi := mapLine(hunks, bug.LineNumber)
+	return reportedIn(bug, lo, hi, after)
+}
+
+// reportedIn reports whether after holds bug's error on a line lo..hi of
+// its file.
+func reportedIn(bug contract.BugReport, lo, hi int, after []contract.BugReport) bool {
+	key := bugKey(bug)
+	for _, a := range after {
+		if bugKey(a) == key && a.LineNumber >= lo && a.LineNumber <= hi {
+			return true
+		}
+	}
+	return false
+}
+
+// mapLine maps an original line through hunks to the new file: one line
+// when it was untouched, the range of the replacement when it was edited.
+func mapLine(hunks []Hunk, line int) (int, int) {
+	shift := 0
+	for _, h := range hunks {
+		end := h.OldStart + len(h.Old) - 1
+		switch {
+		case line < h.OldStart:
+			return line + shift, line + shift
+		case line <= end:
+			lo := h.OldStart + shift
+			return lo, max(lo, lo+len(h.New)-1)
+		}
+		shift += len(h.New) - len(h.Old)
+	}
+	return line + shift, line + shift
+}
+
+// settle gives a committed bug its final status.
+func (r *run) settle(b *BugResult, still bool, f applied) {
+	if still {
+		b.Status, b.Reason = StatusFailed, "still reported after the fix"
+		b.Line = FormatFixLine(b.Bug, results.UnfixedReason(StatusFailed, b.Reason))
+		r.prev[f.path] = attemptInfo(b.Iteration, f.result, "still_failing", b.Reason, f.decision.Diff)
+		return
+	}
+	b.Status = StatusFixed
+	b.Line = FormatFixLine(b.Bug, f.result.FixReason)
+	r.fixedN++
+	r.o.Logger.Info("fixed", "line", b.Line)
+}
+
+// push pushes the heal branch when asked to.
+func (r *run) push(ctx context.Context, iter int) error {
+	if !r.o.Push {
+		return nil
+	}
+	r.o.Progress.Stage(iter, StagePush, r.fixedN)
+	defer r.timed(StagePush)()
+	var err error
+	if lp, ok := r.o.Git.(LeasePusher); ok && r.o.PushLease != "" && !r.res.Pushed {
+		err = lp.PushLease(ctx, r.ws, r.o.Remote, r.o.Branch, r.o.PushLease)
+	} else {
+		err = r.o.Git.Push(ctx, r.ws, r.o.Remote, r.o.Branch)
+	}
+	if err != nil {
+		return fmt.Errorf("heal: push %s to %s: %w", r.o.Branch, r.o.Remote, err)
+	}
+	r.res.Pushed, r.res.Remote = true, r.o.Remote
+	return nil
+}
+
+// groupByFile groups reports per file, in the order files first appear,
+// each group sorted by line.
+func groupByFile(bugs []contract.BugReport) [][]contract.BugReport {
+	idx := map[string]int{}
+	var groups [][]contract.BugReport
+	for _, b := range bugs {
+		i, ok := idx[b.FilePath]
+		if !ok {
+			i = len(groups)
+			idx[b.FilePath] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], b)
+	}
+	for _, g := range groups {
+		sort.SliceStable(g, func(a, b int) bool { return g[a].LineNumber < g[b].LineNumber })
+	}
+	return groups
+}
+
+// attemptInfo builds the previous_attempt_info of a failed attempt.
+func attemptInfo(iter int, res contract.FixResult, outcome, reason, diff string) map[string]any {
+	return map[string]any{
+		"iteration":        iter,
+		"fixer":            res.Fixer,
+		"fix_reason":       res.FixReason,
+		"confidence_score": res.ConfidenceScore,
+		"outcome":          outcome,
+		"reason":           reason,
+		"diff":             diff,
+	}
+}
+
+func hash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:8])
+}
+
+// Snippet returns the lines of content within ±GateWindow of each line,
+// numbered, with "..." between separate regions (the contract's file_snippet).
+func Snippet(content string, lines []int) string {
+	rs := make([]LineRange, len(lines))
+	for i, l := range lines {
+		rs[i] = LineRange{Start: l - GateWindow, End: l + GateWindow}
+	}
+	return snippetRanges(content, rs)
+}
+
+// snippetRanges returns the lines of content in ranges, numbered, with
+// "..." between separate regions.
+func snippetRanges(content string, ranges []LineRange) string {
+	all := splitLines(content)
+	keep := make([]bool, len(all)+2)
+	for _, rg := range ranges {
+		for i := max(1, rg.Start); i <= min(len(all), rg.End); i++ {
+			keep[i] = true
+		}
+	}
+	var b strings.Builder
+	gap := false
+	for i := 1; i <= len(all); i++ {
+		if !keep[i] {
+			gap = b.Len() > 0
+			continue
+		}
+		if gap {
+			b.WriteString("...\n")
+			gap = false
+		}
+		fmt.Fprintf(&b, "%4d | %s\n", i, all[i-1])
+	}
+	return b.String()
+}
+
+// readSource reads a file to fix, refusing binary content.
+func readSource(abs string) (string, error) {
+	b, err := safefile.Read(abs, safefile.MaxSource)
+	if err != nil {
+		return "", fmt.Errorf("heal: read %s: %w", abs, err)
+	}
+	if strings.IndexByte(string(b[:min(len(b), 8000)]), 0) >= 0 {
+		return "", fmt.Errorf("heal: %s looks binary", abs)
+	}
+	return string(b), nil
+}

@@ -1,0 +1,332 @@
+package heal
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/gitagent"
+)
+
+// The persistent heal worktrees. A heal that is not given a worktree
+// folder uses one of salve's own worktrees of the repository, kept under
+// WorktreeRoot from one heal to the next:
+//
+//	<root>/<repo key>/repo          the repository's path (for salve gc)
+//	<root>/<repo key>/heal-N        worktree N (N < MaxWorktreesPerRepo)
+//	<root>/<repo key>/heal-N.lock   held (flock) by the heal using it
+//
+// A heal takes the first worktree whose lock is free, so two heals of one
+// repository never share one; the lock goes with the process, so a killed
+// heal frees it. Before use the worktree is verified (its .git file names
+// the git directory the repository records for it, that directory points
+// back, and after `checkout --force --detach BASE` and `clean -ffdx` the
+// work tree holds BASE and nothing git does not track, ignored files
+// included), and on any
+// doubt it is removed and created again. Setup then costs what changed
+// since the last heal, not a checkout of every file, and build outputs
+// keep their paths.
+
+// MaxWorktreesPerRepo bounds the persistent worktrees of one repository:
+// as many heals of it can run at once; the next one waits.
+const MaxWorktreesPerRepo = 8
+
+// persistentLockReason is the git lock reason of a persistent worktree. It
+// does not parse as a run's lock (no pid), so CleanStale leaves it alone.
+const persistentLockReason = "salve heal-worktree: kept for the next heal of this repository; salve gc removes it"
+
+// DefaultWorktreeRoot returns the folder of salve's persistent heal
+// worktrees: $XDG_DATA_HOME/salve/worktrees, else
+// ~/.local/share/salve/worktrees.
+func DefaultWorktreeRoot(getenv func(string) string) (string, error) {
+	if d := getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "salve", "worktrees"), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("heal: no home folder for the heal worktrees: %w", err)
+		}
+		home = h
+	}
+	return filepath.Join(home, ".local", "share", "salve", "worktrees"), nil
+}
+
+// RepoWorktreeDir returns the folder of the persistent worktrees of the
+// repository whose main work tree is top.
+func RepoWorktreeDir(root, top string) string {
+	sum := sha256.Sum256([]byte(top))
+	name := strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') {
+			return r
+		}
+		return '_'
+	}, filepath.Base(top))
+	if len(name) > 40 {
+		name = name[:40]
+	}
+	return filepath.Join(root, name+"-"+hex.EncodeToString(sum[:6]))
+}
+
+// slot is one persistent worktree, locked for this process.
+type slot struct {
+	dir  string
+	lock *os.File
+}
+
+func (s *slot) release() {
+	if s != nil && s.lock != nil {
+		_ = s.lock.Close()
+		s.lock = nil
+	}
+}
+
+// acquireSlot locks the first free persistent worktree of the repository
+// at top, waiting (as long as ctx allows) when all are taken.
+func acquireSlot(ctx context.Context, root, top string) (*slot, error) {
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return nil, fmt.Errorf("heal: create the worktree folder %s: %w", root, err)
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("heal: resolve %s: %w", root, err)
+	}
+	dir := RepoWorktreeDir(real, top)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("heal: create %s: %w", dir, err)
+	}
+	if b, err := readSmallFile(filepath.Join(dir, "repo")); err != nil || b != top+"\n" {
+		if err := os.WriteFile(filepath.Join(dir, "repo"), []byte(top+"\n"), 0o600); err != nil {
+			return nil, fmt.Errorf("heal: record the repository of %s: %w", dir, err)
+		}
+	}
+	for {
+		for n := 0; n < MaxWorktreesPerRepo; n++ {
+			name := fmt.Sprintf("heal-%d", n)
+			f, err := os.OpenFile(filepath.Join(dir, name+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+			if err != nil {
+				return nil, fmt.Errorf("heal: open the worktree lock: %w", err)
+			}
+			if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
+				return &slot{dir: filepath.Join(dir, name), lock: f}, nil
+			}
+			_ = f.Close()
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("heal: waiting for a free heal worktree of %s: %w", top, ctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// lockRegistry takes the lock (flock) of a repository's worktree folder
+// that serialises adding and removing its worktrees, waiting as long as ctx
+// allows. The returned function releases it.
+func lockRegistry(ctx context.Context, dir string) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dir, "registry.lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("heal: open the worktree registry lock: %w", err)
+	}
+	for syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		select {
+		case <-ctx.Done():
+			_ = f.Close()
+			return nil, fmt.Errorf("heal: waiting to change the heal worktrees of %s: %w", dir, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return func() { _ = f.Close() }, nil
+}
+
+// usePersistent takes a persistent worktree for the run: reused after
+// verification and reset, or created from scratch. It leaves the run
+// pinned to it.
+func (r *run) usePersistent(ctx context.Context, top string) error {
+	pg, ok := r.o.Git.(PinnableGit)
+	if !ok {
+		return fmt.Errorf("heal: persistent worktrees need a Git that can be pinned: %w", ErrBadInput)
+	}
+	finder, ok := r.o.Worktrees.(GitDirFinder)
+	if !ok {
+		return fmt.Errorf("heal: persistent worktrees need worktrees that name their git directory: %w", ErrBadInput)
+	}
+	sl, err := acquireSlot(ctx, r.o.WorktreeRoot, top)
+	if err != nil {
+		return err
+	}
+	r.slot = sl
+	r.o.WorktreeDir = sl.dir
+	base, err := r.o.Git.RevParse(ctx, top, "HEAD")
+	if err != nil {
+		return fmt.Errorf("heal: read HEAD of %s: %w: %w", top, ErrBadInput, err)
+	}
+	if doubt := r.reuse(ctx, pg, finder, top, base); doubt != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		r.o.Logger.Info("creating the heal worktree from scratch", "path", sl.dir, "why", doubt.Error())
+		if err := r.recreate(ctx, top); err != nil {
+			return err
+		}
+	} else {
+		r.reused = true
+		r.o.Logger.Info("reusing the heal worktree", "path", sl.dir)
+	}
+	r.added = true
+	return r.pin(ctx, top)
+}
+
+// reuse verifies the slot's worktree and resets it to base; any error is
+// a doubt, and the caller then creates the worktree again.
+func (r *run) reuse(ctx context.Context, pg PinnableGit, finder GitDirFinder, top, base string) error {
+	dir := r.o.WorktreeDir
+	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+		return errors.New("no worktree yet")
+	}
+	gd, err := finder.GitDir(ctx, top, dir)
+	if err != nil {
+		return fmt.Errorf("not a worktree of the repository: %w", err)
+	}
+	got, err := readSmallFile(filepath.Join(dir, ".git"))
+	if err != nil || got != gitFileContent(gd) {
+		return errors.New("its .git file was changed")
+	}
+	if err := checkGitDir(dir, gd); err != nil {
+		return err
+	}
+	pinned := pg.Pin(dir, gd)
+	if _, err := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeReset, StartPoint: base}); err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	// The clean walks the folders while the submodule entries are read
+	// from the index: they are independent.
+	links := make(chan error, 1)
+	go func() { links <- emptyGitlinks(ctx, pinned, dir) }()
+	_, cerr := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeClean})
+	if err := <-links; err != nil {
+		return err
+	}
+	if cerr != nil {
+		return fmt.Errorf("clean: %w", cerr)
+	}
+	// Nothing untracked may remain (ignored files included): tracked
+	// files were put back by the checkout, whose stat checks are strict
+	// (core.trustctime, core.checkStat: see the git agent).
+	st, err := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeUntracked})
+	if err != nil {
+		return fmt.Errorf("untracked: %w", err)
+	}
+	if st != "" {
+		return fmt.Errorf("files left after the clean: %.200q", st)
+	}
+	// The .git file and the back-link again: nothing may have changed
+	// them while git ran, but the check is cheap.
+	if got, err := readSmallFile(filepath.Join(dir, ".git")); err != nil || got != gitFileContent(gd) {
+		return errors.New("its .git file changed during the reset")
+	}
+	if err := checkGitDir(dir, gd); err != nil {
+		return err
+	}
+	r.gitDir = gd
+	return nil
+}
+
+// recreate removes the slot's worktree, whatever state it is in, and adds
+// it again, detached at the user's HEAD.
+func (r *run) recreate(ctx context.Context, top string) error {
+	dir := r.o.WorktreeDir
+	// Removing a worktree may fall back to `git worktree prune`, which
+	// drops the record of a worktree another heal of this repository is
+	// adding at that moment: changes to the repository's worktree records
+	// are made one heal at a time.
+	unlock, err := lockRegistry(ctx, filepath.Dir(dir))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_ = r.o.Worktrees.Remove(ctx, top, dir)
+	if err := removeAllForce(dir); err != nil {
+		return fmt.Errorf("heal: remove the old heal worktree %s: %w", dir, err)
+	}
+	_ = r.o.Worktrees.Remove(ctx, top, dir) // drops a registration whose folder was gone
+	if err := r.o.Worktrees.Add(ctx, top, dir, "", persistentLockReason); err != nil {
+		return fmt.Errorf("heal: create the heal worktree %s: %w", dir, err)
+	}
+	return nil
+}
+
+// releasePersistent detaches the worktree from the heal branch (so the
+// user can check the branch out; with --keep-worktree too, the files stay
+// as they are), leaves the rest for the next heal's reset, and frees the
+// slot.
+func (r *run) releasePersistent(ctx context.Context) {
+	defer r.slot.release()
+	if r.guard == nil || !r.guard.created {
+		return // still detached: no branch was made
+	}
+	if _, err := r.guard.guardedDo(ctx, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeDetach, StartPoint: r.res.HeadCommit}); err != nil {
+		r.o.Logger.Warn("could not detach the heal worktree from the heal branch", "path", r.o.WorktreeDir, "error", err)
+	}
+}
+
+// removeAllForce removes dir like os.RemoveAll, first giving its owner
+// write and search permission on every folder below it, so a build that
+// made a folder read-only cannot keep it. Symbolic links are not followed.
+func removeAllForce(dir string) error {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	// WalkDir calls fn for a folder before reading it, so the chmod comes
+	// first; Chmod on a symbolic link's entry is never reached (WalkDir
+	// does not follow links, and d.IsDir is false for them).
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if d != nil && d.IsDir() {
+			_ = os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(dir)
+}
+
+// emptyGitlinks empties the folder of every submodule entry of the index:
+// git clean does not enter them and git status does not list what a build
+// left there, and salve never initialises submodules in its worktrees.
+func emptyGitlinks(ctx context.Context, g PinnableGit, dir string) error {
+	out, err := g.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeGitlinks})
+	if err != nil {
+		return fmt.Errorf("gitlinks: %w", err)
+	}
+	for _, path := range strings.Split(out, "\x00") {
+		if path == "" {
+			continue
+		}
+		abs, err := confine(dir, path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return fmt.Errorf("submodule folder %s: %w", path, err)
+		}
+		entries, err := os.ReadDir(abs)
+		if err != nil {
+			return fmt.Errorf("submodule folder %s: %w", path, err)
+		}
+		for _, e := range entries {
+			if err := removeAllForce(filepath.Join(abs, e.Name())); err != nil {
+				return fmt.Errorf("empty the submodule folder %s: %w", path, err)
+			}
+		}
+	}
+	return nil
+}

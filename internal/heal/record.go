@@ -1,0 +1,192 @@
+package heal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/store"
+)
+
+// StoreRecorder records heal runs in the SQLite run store: the run (kind
+// "heal", status green or red, the results as its summary), one event per
+// bug with its formatted line, one patch per committed fix, every timed
+// stage, the LLM accounting, and results.json as an artifact, so that
+// `salve runs show` displays it.
+type StoreRecorder struct {
+	Store *store.Store
+}
+
+var _ LiveRecorder = StoreRecorder{}
+
+// owner identifies the process that runs a heal, so a later start can
+// tell a run whose process is gone (killed with SIGKILL) from a live one.
+type owner struct {
+	PID       int    `json:"pid"`
+	Host      string `json:"host"`
+	ProcStart string `json:"proc_start,omitempty"`
+}
+
+func thisOwner() owner {
+	host, _ := os.Hostname()
+	return owner{PID: os.Getpid(), Host: host, ProcStart: procStart(os.Getpid())}
+}
+
+// gone reports whether the owner recorded in a running heal's summary is
+// no longer alive on this host. A run of another host is left alone.
+func ownerGone(summary json.RawMessage) bool {
+	var sum struct {
+		Owner *owner `json:"owner"`
+	}
+	if json.Unmarshal(summary, &sum) != nil || sum.Owner == nil {
+		// A running heal without an owner was written before runs were
+		// recorded live: only a finished heal records its summary, so it
+		// cannot be running.
+		return true
+	}
+	host, _ := os.Hostname()
+	if sum.Owner.Host != host {
+		return false
+	}
+	if !processAlive(sum.Owner.PID) {
+		return true
+	}
+	return sum.Owner.ProcStart != "" && procStart(sum.Owner.PID) != sum.Owner.ProcStart
+}
+
+// liveSummary is the summary of a heal while it runs.
+func liveSummary(r *Results, iteration int, stage string) map[string]any {
+	return map[string]any{
+		"run_id": r.RunID, "repo": r.Repo, "branch": r.Branch, "base_commit": r.BaseCommit,
+		"outcome": "running", "stage": stage, "iteration": iteration, "commits": len(r.Commits),
+		"owner": thisOwner(),
+	}
+}
+
+// BeginHeal marks the heals left running by processes that are gone as
+// interrupted, then creates r's run (status running) with its owner, so
+// that a heal killed at any moment leaves a trace.
+func (s StoreRecorder) BeginHeal(ctx context.Context, r *Results) ([]string, error) {
+	stale, err := s.Store.InterruptStale(ctx, store.KindHeal, ownerGone, "its process ended before the run finished (killed or crashed)")
+	if err != nil {
+		return nil, fmt.Errorf("heal: mark interrupted runs: %w", err)
+	}
+	sum, err := json.Marshal(liveSummary(r, 0, StageSetup))
+	if err != nil {
+		return stale, fmt.Errorf("heal: encode the run summary: %w", err)
+	}
+	if _, err := s.Store.CreateRun(ctx, store.Run{RunID: r.RunID, Kind: store.KindHeal, Title: healTitle(r), StartedAt: r.StartedAt, Summary: sum}); err != nil {
+		return stale, fmt.Errorf("heal: record run: %w", err)
+	}
+	return stale, nil
+}
+
+// HealStage records that r entered stage.
+func (s StoreRecorder) HealStage(ctx context.Context, r *Results, iteration int, stage string) error {
+	if err := s.Store.SetSummary(ctx, r.RunID, liveSummary(r, iteration, stage)); err != nil {
+		return fmt.Errorf("heal: record stage %s: %w", stage, err)
+	}
+	return nil
+}
+
+func healTitle(r *Results) string { return fmt.Sprintf("heal %s → %s", r.Repo, r.Branch) }
+
+// RecordHeal stores r, creating its run unless BeginHeal did.
+func (s StoreRecorder) RecordHeal(ctx context.Context, r *Results) error {
+	id := r.RunID
+	if _, err := s.Store.GetRun(ctx, id); errors.Is(err, store.ErrNotFound) {
+		run, err := s.Store.CreateRun(ctx, store.Run{RunID: r.RunID, Kind: store.KindHeal, Title: healTitle(r), StartedAt: r.StartedAt})
+		if err != nil {
+			return fmt.Errorf("heal: record run: %w", err)
+		}
+		id = run.RunID
+	} else if err != nil {
+		return fmt.Errorf("heal: record run: %w", err)
+	}
+	for _, st := range r.Stages {
+		start, _ := time.Parse(contract.TimeLayout, st.StartedAt)
+		d := time.Duration(st.Seconds * float64(time.Second))
+		if err := s.Store.AddStage(ctx, id, st.Stage, "ok", start, d, map[string]any{"iteration": st.Iteration}); err != nil {
+			return fmt.Errorf("heal: record stage %s: %w", st.Stage, err)
+		}
+	}
+	for _, b := range r.Bugs {
+		level := "INFO"
+		if b.Status != StatusFixed {
+			level = "WARN"
+		}
+		ev := contract.LogEventV1{RunID: id, Level: level, Message: b.Line, Context: map[string]any{
+			"status": b.Status, "iteration": b.Iteration, "file_path": b.Bug.FilePath, "line_number": b.Bug.LineNumber,
+			"error_type": string(b.Bug.ErrorType), "fixer": b.Fixer, "reason": b.Reason, "commit": b.Commit,
+		}}
+		if _, err := s.Store.AddEvent(ctx, ev); err != nil {
+			return fmt.Errorf("heal: record event: %w", err)
+		}
+	}
+	if err := s.recordPatches(ctx, id, r); err != nil {
+		return err
+	}
+	for _, e := range r.LLM.Accounting {
+		if err := s.Store.AddAccounting(ctx, id, e); err != nil {
+			return fmt.Errorf("heal: record accounting: %w", err)
+		}
+	}
+	for i, b := range r.Builds {
+		if b.Log == "" {
+			continue
+		}
+		name := fmt.Sprintf("build-%02d-%s.log", i+1, b.Stage)
+		// A build log removed since is not worth losing the record for.
+		_, _ = s.Store.PutArtifactFile(ctx, id, name, b.Log)
+	}
+	doc, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("heal: encode results: %w", err)
+	}
+	if _, err := s.Store.PutArtifact(ctx, id, "results.json", doc); err != nil {
+		return fmt.Errorf("heal: record results.json: %w", err)
+	}
+	status := r.Outcome
+	if status == "" {
+		status = OutcomeError
+	}
+	if err := s.Store.FinishRun(ctx, id, status, json.RawMessage(doc)); err != nil {
+		return fmt.Errorf("heal: finish run: %w", err)
+	}
+	return nil
+}
+
+// recordPatches stores one patch per committed fix (a unified diff with
+// context that `git apply` accepts, so `salve runs patch` can replay it).
+func (s StoreRecorder) recordPatches(ctx context.Context, id string, r *Results) error {
+	seen := map[string]bool{}
+	for _, b := range r.Bugs {
+		if b.Commit == "" || b.Diff == "" || seen[b.Commit+b.Bug.FilePath] {
+			continue
+		}
+		seen[b.Commit+b.Bug.FilePath] = true
+		p := contract.PatchRecordV1{FilePath: b.Bug.FilePath, Operation: contract.PatchEdit, Diff: b.Diff, ToolID: "salve-heal/" + b.Fixer, RequestID: b.Commit, RunID: id, InScope: true}
+		if _, err := s.Store.AddPatch(ctx, p); err != nil {
+			return fmt.Errorf("heal: record patch of %s: %w", b.Bug.FilePath, err)
+		}
+	}
+	return nil
+}
+
+// Timings reads a recorded heal run's stages back from the store and sums
+// their seconds per stage name (for benchmarks and `salve runs show`).
+func Timings(ctx context.Context, st *store.Store, runID string) (map[string]float64, error) {
+	stages, err := st.Stages(ctx, runID)
+	if err != nil {
+		return nil, fmt.Errorf("heal: read stages of %s: %w", runID, err)
+	}
+	out := map[string]float64{}
+	for _, s := range stages {
+		out[s.Name] += s.DurationSeconds
+	}
+	return out, nil
+}

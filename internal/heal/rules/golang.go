@@ -1,0 +1,380 @@
+package rules
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/lazyre"
+)
+
+var (
+	reUnusedImport = lazyre.New(`"([^"]+)" imported (?:as \w+ )?and not used`)
+	reUndefined    = lazyre.New(`undefined: ([A-Za-z_]\w*)\s*$`)
+	reUnusedVar    = lazyre.New(`declared and not used: ([A-Za-z_]\w*)|([A-Za-z_]\w*) declared (?:and|but) not used`)
+	reFormatting   = lazyre.New(`(?i)gofmt|not (?:properly )?formatted|formatting`)
+)
+
+// fixGoImports removes unused imports and adds missing ones, editing only
+// import lines. Missing names are resolved against the standard library
+// and the packages of the file's own module.
+func fixGoImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
+	content, removed := removeUnusedImports(in.content, in.reports)
+	content, added, conf := addMissingImports(content, in)
+	if len(removed)+len(added) == 0 {
+		return edit{}, false, nil
+	}
+	var parts []string
+	if len(removed) > 0 {
+		parts = append(parts, "remove unused import "+strings.Join(removed, ", "))
+	}
+	if len(added) > 0 {
+		parts = append(parts, "add missing import "+strings.Join(added, ", "))
+	}
+	return edit{content: content, reason: strings.Join(parts, " and "), confidence: conf}, true, nil
+}
+
+func parseImports(content string) (*token.FileSet, *ast.File, bool) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", content, parser.ImportsOnly|parser.ParseComments)
+	return fset, file, err == nil
+}
+
+func removeUnusedImports(content string, reports []contract.BugReport) (string, []string) {
+	fset, file, ok := parseImports(content)
+	if !ok {
+		return content, nil
+	}
+	type span struct{ from, to int }
+	var spans []span
+	var removed []string
+	for _, r := range reports {
+		m := reUnusedImport.FindStringSubmatch(r.Message)
+		if m == nil {
+			continue
+		}
+		decl, spec := findImport(file, m[1])
+		if spec == nil {
+			continue
+		}
+		node := ast.Node(spec)
+		if !decl.Lparen.IsValid() || len(decl.Specs) == 1 {
+			node = decl
+		}
+		from, to := fset.Position(node.Pos()).Line, fset.Position(node.End()).Line
+		if node == ast.Node(spec) && spec.Doc != nil {
+			from = fset.Position(spec.Doc.Pos()).Line
+		}
+		spans = append(spans, span{from, to})
+		removed = append(removed, strconv.Quote(m[1]))
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].from > spans[j].from })
+	ls := splitContent(content)
+	last := 1 << 30
+	for _, s := range spans {
+		if s.to >= last {
+			continue // overlapping (same declaration twice)
+		}
+		ls.remove(s.from, s.to)
+		// A whole declaration gone leaves two blank lines: keep one.
+		if s.from >= 2 && s.from <= len(ls.l) && strings.TrimSpace(ls.l[s.from-2]) == "" && strings.TrimSpace(ls.l[s.from-1]) == "" {
+			ls.remove(s.from, s.from)
+		}
+		last = s.from
+	}
+	return ls.String(), removed
+}
+
+func findImport(file *ast.File, path string) (*ast.GenDecl, *ast.ImportSpec) {
+	for _, d := range file.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		for _, s := range gd.Specs {
+			if is := s.(*ast.ImportSpec); importPath(is) == path {
+				return gd, is
+			}
+		}
+	}
+	return nil, nil
+}
+
+func importPath(is *ast.ImportSpec) string {
+	p, _ := strconv.Unquote(is.Path.Value)
+	return p
+}
+
+// importedNames returns the names the file's imports bind.
+func importedNames(file *ast.File) map[string]bool {
+	names := map[string]bool{}
+	for _, is := range file.Imports {
+		if is.Name != nil {
+			names[is.Name.Name] = true
+			continue
+		}
+		p := importPath(is)
+		names[p[strings.LastIndex(p, "/")+1:]] = true
+	}
+	return names
+}
+
+func addMissingImports(content string, in ruleInput) (string, []string, float64) {
+	_, file, ok := parseImports(content)
+	if !ok {
+		return content, nil, 0.95
+	}
+	paths, conf := resolveGoNames(in, importedNames(file))
+	if len(paths) == 0 {
+		return content, nil, conf
+	}
+	out, ok := addGoImports(content, paths)
+	if !ok {
+		return content, nil, conf
+	}
+	quoted := make([]string, len(paths))
+	for i, p := range paths {
+		quoted[i] = strconv.Quote(p)
+	}
+	return out, quoted, conf
+}
+
+// fixGoUnusedVar silences "declared and not used: x" with `_ = x` right
+// after the declaring statement (or at the top of the body of the if/for
+// that declares it): the smallest edit that is always safe, since removing
+// the declaration could drop a call's side effects.
+func fixGoUnusedVar(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", in.content, parser.ParseComments)
+	if err != nil {
+		return edit{}, false, nil
+	}
+	type ins struct {
+		after int
+		text  string
+	}
+	var inserts []ins
+	var names []string
+	for _, r := range in.reports {
+		m := reUnusedVar.FindStringSubmatch(r.Message)
+		if m == nil {
+			continue
+		}
+		name := m[1] + m[2]
+		if misspelledUse(name, in.reports) {
+			continue // the fix is the misspelled use, not silencing the variable
+		}
+		after, indent, ok := unusedVarAnchor(fset, file, in.content, name, r.LineNumber)
+		if !ok {
+			continue
+		}
+		inserts = append(inserts, ins{after, indent + "_ = " + name})
+		names = append(names, name)
+	}
+	if len(inserts) == 0 {
+		return edit{}, false, nil
+	}
+	sort.SliceStable(inserts, func(i, j int) bool { return inserts[i].after > inserts[j].after })
+	ls := splitContent(in.content)
+	for _, x := range inserts {
+		ls.insertAfter(x.after, x.text)
+	}
+	return edit{content: ls.String(), reason: "mark unused variable " + strings.Join(names, ", ") + " as used (`_ = name` after its declaration)", confidence: 0.85}, true, nil
+}
+
+// unusedVarAnchor finds where `_ = name` goes for the definition of name
+// on line: the line after which to insert it, and its indentation.
+func unusedVarAnchor(fset *token.FileSet, file *ast.File, content, name string, line int) (int, string, bool) {
+	var id *ast.Ident
+	ast.Inspect(file, func(n ast.Node) bool {
+		if x, ok := n.(*ast.Ident); ok && id == nil && x.Name == name && fset.Position(x.Pos()).Line == line {
+			id = x
+		}
+		return id == nil
+	})
+	if id == nil {
+		return 0, "", false
+	}
+	src := splitContent(content)
+	lineOf := func(p token.Pos) int { return fset.Position(p).Line }
+	indent := func(l int) string { return indentOf(src.l[l-1]) }
+	path, _ := astutil.PathEnclosingInterval(file, id.Pos(), id.End())
+	for i := 1; i < len(path); i++ {
+		child := path[i-1]
+		switch p := path[i].(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			end := lineOf(child.End())
+			if b, ok := p.(*ast.BlockStmt); ok && lineOf(b.Rbrace) == end {
+				return 0, "", false
+			}
+			return end, indent(lineOf(child.Pos())), true
+		case *ast.IfStmt:
+			return bodyTop(lineOf, indent, p.Pos(), p.Body)
+		case *ast.ForStmt:
+			return bodyTop(lineOf, indent, p.Pos(), p.Body)
+		case *ast.RangeStmt:
+			return bodyTop(lineOf, indent, p.Pos(), p.Body)
+		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.FuncDecl, *ast.File:
+			return 0, "", false
+		}
+	}
+	return 0, "", false
+}
+
+func bodyTop(lineOf func(token.Pos) int, indent func(int) string, stmt token.Pos, body *ast.BlockStmt) (int, string, bool) {
+	l := lineOf(body.Lbrace)
+	if l == lineOf(body.Rbrace) {
+		return 0, "", false
+	}
+	return l, indent(lineOf(stmt)) + "\t", true
+}
+
+// fixGofmt applies gofmt's changes (goimports' for its reports) that fall
+// within ±3 lines of a formatting report, and only those. A listing or a
+// diff is reported once per changed run of lines, at the run's middle
+// (logparse), so every run of up to seven lines is within its report's
+// window.
+func fixGofmt(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
+	var wanted []contract.BugReport
+	for _, r := range in.reports {
+		if reFormatting.MatchString(r.Message) || r.Rule == "gofmt" || r.Tool == "gofmt" || r.Tool == "goimports" {
+			wanted = append(wanted, r)
+		}
+	}
+	if len(wanted) == 0 {
+		return edit{}, false, nil
+	}
+	// gofmt's formatting, which also sorts each block of imports. A
+	// goimports report gets the same: goimports' regrouping of the
+	// standard library apart is not applied, because its package
+	// (golang.org/x/tools/imports) costs every salve start 0.8 MB of
+	// allocations at init; adding and removing imports is go-imports'
+	// job, from the compiler's reports.
+	tool := "gofmt"
+	if reportedTool(wanted, "goimports") {
+		tool = "goimports"
+	}
+	formatted, err := format.Source([]byte(in.content))
+	if err != nil {
+		return edit{}, false, nil
+	}
+	var keep []heal.Hunk
+	for _, h := range heal.LineDiff(in.content, string(formatted)) {
+		if near(h, wanted) {
+			keep = append(keep, h)
+		}
+	}
+	if len(keep) == 0 {
+		return edit{}, false, nil
+	}
+	out := applyHunks(in.content, keep)
+	return edit{content: out, reason: fmt.Sprintf("%s %s", tool, hunkLines(keep)), confidence: 0.95}, true, nil
+}
+
+// reportedTool reports whether a report comes from tool (or names it as
+// its rule).
+func reportedTool(reports []contract.BugReport, tool string) bool {
+	for _, r := range reports {
+		if r.Tool == tool || r.Rule == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// hunkLines names the original lines the kept hunks change.
+func hunkLines(hs []heal.Hunk) string {
+	parts := make([]string, len(hs))
+	for i, h := range hs {
+		lo, hi := h.OldStart, h.OldStart+len(h.Old)-1
+		switch {
+		case len(h.Old) == 0:
+			parts[i] = fmt.Sprintf("after line %d", lo-1)
+		case lo == hi:
+			parts[i] = fmt.Sprintf("line %d", lo)
+		default:
+			parts[i] = fmt.Sprintf("lines %d-%d", lo, hi)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func near(h heal.Hunk, reports []contract.BugReport) bool {
+	lo, hi := h.OldStart, h.OldStart+max(len(h.Old), 1)-1
+	for _, r := range reports {
+		if lo >= r.LineNumber-heal.GateWindow && hi <= r.LineNumber+heal.GateWindow {
+			return true
+		}
+	}
+	return false
+}
+
+// applyHunks applies hunks (in order, original coordinates) to content.
+func applyHunks(content string, hunks []heal.Hunk) string {
+	src := splitContent(content)
+	out := lines{trailing: src.trailing}
+	next := 1
+	for _, h := range hunks {
+		out.l = append(out.l, src.l[next-1:h.OldStart-1]...)
+		out.l = append(out.l, h.New...)
+		next = h.OldStart + len(h.Old)
+	}
+	out.l = append(out.l, src.l[next-1:]...)
+	return out.String()
+}
+
+// misspelledUse reports whether another report says a name close to name
+// is undefined: then name is unused only because its use is misspelled,
+// and the suggest tier renames the use instead.
+func misspelledUse(name string, reports []contract.BugReport) bool {
+	for _, r := range reports {
+		m := reUndefined.FindStringSubmatch(r.Message)
+		if m != nil && m[1] != name && closeNames(name, m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// closeNames reports whether a and b are at most 2 edits apart (1 for
+// short names): insertions, deletions, substitutions, adjacent swaps.
+func closeNames(a, b string) bool {
+	limit := 1
+	if len(a) > 4 {
+		limit = 2
+	}
+	if d := len(a) - len(b); d > limit || d < -limit {
+		return false
+	}
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)] <= limit
+}

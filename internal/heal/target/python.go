@@ -1,0 +1,174 @@
+package target
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/salve-dev/salve/internal/sandbox"
+)
+
+// outlineScript is the Python program that outlines sources with ast.
+//
+//go:embed outline.py
+var outlineScript string
+
+// maxOutlineReply bounds one answer of the outline program.
+const maxOutlineReply = 32 << 20
+
+// pyOutline is what the resolver knows of one Python source: its
+// declarations, its imports and, for the files it walks, its references.
+// The outline program produces it with ast; lexOutline, lexically.
+type pyOutline struct {
+	Err     string     `json:"err,omitempty"`
+	Defs    []pyDef    `json:"defs"`
+	Imports []pyImport `json:"imports"`
+	Refs    []pyRef    `json:"refs"`
+}
+
+// pyDef is a def or a class: its qualified name in the module, its first
+// line (decorators included), its def line, its last line, its parameters.
+type pyDef struct {
+	Q    string   `json:"q"`
+	Kind string   `json:"k"`
+	L    int      `json:"l"`
+	D    int      `json:"d"`
+	E    int      `json:"e"`
+	Args []string `json:"a"`
+}
+
+// pyImport is one imported name: `import M as A`, or `from .M import N as
+// A` with the dots counted in Level.
+type pyImport struct {
+	M     string `json:"m"`
+	Level int    `json:"lv"`
+	N     string `json:"n"`
+	A     string `json:"a"`
+	L     int    `json:"l"`
+}
+
+// pyRef is a dotted name read at a line ("calc.ops.add", "?.add" after a
+// call), called or not.
+type pyRef struct {
+	R    string `json:"r"`
+	L    int    `json:"l"`
+	Call bool   `json:"c"`
+}
+
+type pyRequest struct {
+	Files []pyRequestFile `json:"files"`
+}
+
+type pyRequestFile struct {
+	Src  string `json:"src"`
+	Refs bool   `json:"refs"`
+}
+
+// pyParser is one outline program kept running for a resolution, spoken
+// to a JSON line at a time. The zero of its error means it still runs.
+type pyParser struct {
+	in   *io.PipeWriter
+	outR *io.PipeReader
+	out  *bufio.Reader
+	done chan struct{}
+	err  error // why the program cannot answer; set once, then sticky
+}
+
+// startPython starts the outline program through the sandbox, with an
+// empty environment, from the root folder (so no file of the repository
+// can choose the interpreter), bounded by timeout.
+func startPython(ctx context.Context, python string, timeout time.Duration) *pyParser {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &pyParser{in: inW, outR: outR, out: bufio.NewReaderSize(outR, 64<<10), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		res, err := sandbox.Run(ctx, sandbox.Cmd{
+			Path: python, Args: []string{"-I", "-S", "-c", outlineScript}, Dir: "/",
+			Stdin: inR, Stdout: outW, Timeout: timeout, MaxOutput: 4 << 10,
+		})
+		if err == nil {
+			err = fmt.Errorf("target: %s ended (exit %d, timed out %v)", python, res.ExitCode, res.TimedOut)
+		}
+		_ = outW.CloseWithError(err)
+		_ = inR.CloseWithError(err)
+	}()
+	return p
+}
+
+// outline asks the program for the outlines of srcs, in order.
+func (p *pyParser) outline(srcs []string, refs []bool) ([]pyOutline, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	req := pyRequest{}
+	for i, s := range srcs {
+		req.Files = append(req.Files, pyRequestFile{Src: s, Refs: refs[i]})
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("target: outline request: %w", err)
+	}
+	if _, err := p.in.Write(append(b, '\n')); err != nil {
+		p.err = fmt.Errorf("target: outline: %w", err)
+		return nil, p.err
+	}
+	line, err := readLine(p.out, maxOutlineReply)
+	if err != nil {
+		p.err = fmt.Errorf("target: outline: %w", err)
+		return nil, p.err
+	}
+	var out []pyOutline
+	if err := json.Unmarshal(line, &out); err != nil || len(out) != len(srcs) {
+		p.err = fmt.Errorf("target: outline answer: %w", errors.Join(err, errors.New("malformed")))
+		return nil, p.err
+	}
+	return out, nil
+}
+
+// close ends the program (its input closes) and waits for it.
+func (p *pyParser) close() {
+	_ = p.in.Close()
+	_ = p.outR.Close()
+	<-p.done
+}
+
+// readLine reads one line of at most max bytes.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > max {
+			return nil, errors.New("answer too large")
+		}
+		switch {
+		case err == nil:
+			return line, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return nil, err
+		}
+	}
+}
+
+// errLexical stands for an interpreter the options turned off.
+var errLexical = errors.New("lexical reading asked for")
+
+// pyNote is what a Region's Why says when Python was read lexically.
+func pyNote(err error) string {
+	switch {
+	case errors.Is(err, errLexical):
+		return "lexical"
+	case errors.Is(err, sandbox.ErrNotFound):
+		return "lexical: no Python interpreter found"
+	default:
+		return "lexical: the Python parser failed"
+	}
+}

@@ -1,0 +1,114 @@
+package heal
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/target"
+	"github.com/salve-dev/salve/internal/lang"
+)
+
+// underTest is where a failing test's fix goes: the code the test
+// exercises rather than the test itself (see docs/heal.md, "The code
+// under test").
+type underTest struct {
+	// regions of one non-test file, best first.
+	regions []target.Region
+	// context is the failing test's own source, numbered: shown to the
+	// fixer as read-only context.
+	context string
+}
+
+// isTestFailure reports whether a file group is a failing check inside a
+// test file: a fix there would edit the test, so its fix goes to the code
+// under test instead.
+func isTestFailure(group []contract.BugReport) bool {
+	if !lang.IsTestFile(group[0].FilePath) {
+		return false
+	}
+	for _, b := range group {
+		if b.ErrorType == contract.ErrLogic {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveUnderTest finds the code a failing test exercises: the stack
+// frames in non-test files, else the functions the test calls, resolved
+// with the language's own tooling. It returns nil when it finds none, and
+// the group then goes to the fixers as it is (where the integrity rules
+// keep them from weakening the test).
+func (r *run) resolveUnderTest(ctx context.Context, group []contract.BugReport) *underTest {
+	var bug contract.BugReport
+	for _, b := range group {
+		if b.ErrorType == contract.ErrLogic {
+			bug = b
+			break
+		}
+	}
+	regions, err := target.Resolve(ctx, r.ws, bug, target.Options{})
+	if err != nil || len(regions) == 0 {
+		r.o.Logger.Info("no code under test found for a failing test", "path", bug.FilePath, "line", bug.LineNumber, "error", err)
+		return nil
+	}
+	// One file is fixed at a time: keep the best region's file.
+	var keep []target.Region
+	for _, rg := range regions {
+		if rg.Path == regions[0].Path {
+			keep = append(keep, rg)
+		}
+	}
+	tc, err := target.TestContext(ctx, r.ws, bug, target.Options{})
+	if err != nil {
+		r.o.Logger.Info("the failing test's source could not be read", "path", bug.FilePath, "error", err)
+	}
+	r.o.Logger.Info("a failing test's fix goes to the code under test", "test", bug.FilePath, "code", keep[0].String())
+	return &underTest{regions: keep, context: tc}
+}
+
+// path is the file the fix goes to.
+func (u *underTest) path() string { return u.regions[0].Path }
+
+// windows are the lines of the code under test a fix may change.
+func (u *underTest) windows() []LineRange {
+	out := make([]LineRange, len(u.regions))
+	for i, rg := range u.regions {
+		out[i] = LineRange{Start: rg.Start, End: rg.End}
+	}
+	return out
+}
+
+// request builds the FixRequest for the code under test: the failing
+// test's report restated at the code's first line, the code's regions as
+// the snippet, and the test as read-only context in the message.
+func (u *underTest) request(group []contract.BugReport, content string, prev map[string]any) contract.FixRequest {
+	rg := u.regions[0]
+	primary := group[0]
+	for _, b := range group {
+		if b.ErrorType == contract.ErrLogic {
+			primary = b
+			break
+		}
+	}
+	msgs := make([]string, len(group))
+	for i, b := range group {
+		msgs[i] = b.Message
+	}
+	moved := primary
+	moved.FilePath, moved.LineNumber, moved.Column = rg.Path, rg.Start, 0
+	moved.Message = fmt.Sprintf("%s\n(the failing check is at %s:%d; the code under test is %s, lines %d-%d of %s, found from %s)",
+		primary.Message, primary.FilePath, primary.LineNumber, rg.Symbol, rg.Start, rg.End, rg.Path, rg.Why)
+	msg := strings.Join(msgs, "\n")
+	if u.context != "" {
+		msg += "\n\nThe failing test, read-only (fix the code under test, never the test):\n" + u.context
+	}
+	return contract.FixRequest{
+		BugReport:           moved,
+		FileSnippet:         snippetRanges(content, u.windows()),
+		ErrorMessage:        msg,
+		PreviousAttemptInfo: prev,
+	}
+}

@@ -1,0 +1,262 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/salve-dev/salve/internal/gitremote"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/service"
+)
+
+// heal clones the job's repository and heals it on the job's branch. When
+// an earlier delivery already pushed that branch (its worker died before
+// recording the outcome), the heal resumes from the pushed branch, so the
+// job still has one branch, never a second.
+func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger) (*heal.Results, bool, string, error) {
+	repo, ref := msg.Request.Repo, msg.Request.Ref
+	if err := w.checkRemote(ctx, repo); err != nil {
+		return nil, false, "", err
+	}
+	branch := service.BranchFor(msg.ID)
+	tmp, err := os.MkdirTemp(w.TempDir, "salve-job-")
+	if err != nil {
+		return nil, false, "", fmt.Errorf("worker: temp dir: %w", err)
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+	if ref != "" {
+		sha, err := lsRemote(ctx, repo, "refs/heads/"+ref)
+		if err != nil {
+			return nil, false, "", err
+		}
+		if sha == "" {
+			return nil, false, "", permanent(fmt.Errorf("the ref %q does not exist in %s", ref, repo))
+		}
+	}
+	prev, err := lsRemote(ctx, repo, "refs/heads/"+branch)
+	if err != nil {
+		return nil, false, "", err
+	}
+	dir := filepath.Join(tmp, "repo")
+	args := []string{"clone", "--quiet", "--no-tags", "--single-branch"}
+	if ref != "" {
+		args = append(args, "--branch", ref)
+	}
+	if _, err := git(ctx, tmp, append(args, "--", repo, dir)...); err != nil {
+		return nil, false, "", classify(fmt.Errorf("clone %s: %w", repo, err))
+	}
+	resumed := prev != ""
+	if sha := msg.Request.Sha; sha != "" && !resumed {
+		if err := checkoutSha(ctx, dir, ref, sha); err != nil {
+			return nil, false, "", err
+		}
+		log.Info("healing the commit that failed", "sha", sha)
+	}
+	if resumed {
+		log.Info("the heal branch was already pushed by an earlier delivery; resuming from it", "branch", branch, "commit", prev)
+		if _, err := git(ctx, dir, "fetch", "--quiet", "--no-tags", "origin", "+refs/heads/"+branch+":refs/remotes/origin/"+branch); err != nil {
+			return nil, true, "", fmt.Errorf("fetch %s: %w", branch, err)
+		}
+		if _, err := git(ctx, dir, "checkout", "--quiet", "--detach", "refs/remotes/origin/"+branch); err != nil {
+			return nil, true, "", fmt.Errorf("check out %s: %w", branch, err)
+		}
+	}
+	res, err := w.Heal(ctx, Spec{Dir: dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers,
+		Models: msg.Request.Models, Sha: msg.Request.Sha, Logger: log})
+	if res != nil {
+		res.Repo = repo // the job's repository, not the temporary clone
+	}
+	if err != nil {
+		if errors.Is(err, heal.ErrBadInput) {
+			err = permanent(err)
+		}
+		return res, resumed, "", fmt.Errorf("heal: %w", err)
+	}
+	commit, err := lsRemote(ctx, repo, "refs/heads/"+branch)
+	if err != nil {
+		return res, resumed, "", fmt.Errorf("read back the heal branch: %w", err)
+	}
+	if len(res.Commits) > 0 && commit == "" {
+		return res, resumed, "", fmt.Errorf("the heal committed %d fix(es) but branch %s is not on the remote", len(res.Commits), branch)
+	}
+	return res, resumed, commit, nil
+}
+
+// checkoutSha puts the clone in dir at commit sha, whatever its branch's
+// tip is by now: on a local branch ref reset to it (detached when the job
+// names no ref). The clone holds the branch's history; a commit not in it
+// (the branch was rewritten, or sha is on no branch cloned) is fetched by
+// its id, which a server may refuse: then the job ends in error, since no
+// retry brings the commit back.
+func checkoutSha(ctx context.Context, dir, ref, sha string) error {
+	has := func() bool {
+		_, err := git(ctx, dir, "cat-file", "-e", sha+"^{commit}")
+		return err == nil
+	}
+	if !has() {
+		if _, err := git(ctx, dir, "fetch", "--quiet", "--no-tags", "origin", sha); err != nil || !has() {
+			return permanent(fmt.Errorf("the commit %s is not in the repository's %s and could not be fetched by its id: %v", sha, refOrDefault(ref), err))
+		}
+	}
+	args := []string{"checkout", "--quiet", "--detach", sha}
+	if ref != "" {
+		args = []string{"checkout", "--quiet", "-B", ref, sha}
+	}
+	if _, err := git(ctx, dir, args...); err != nil {
+		return fmt.Errorf("check out %s: %w", sha, err)
+	}
+	return nil
+}
+
+func refOrDefault(ref string) string {
+	if ref == "" {
+		return "default branch"
+	}
+	return "branch " + ref
+}
+
+// lsRemote returns the commit of ref on repo, or "" when it has none.
+func lsRemote(ctx context.Context, repo, ref string) (string, error) {
+	out, err := git(ctx, "", "ls-remote", "--", repo, ref)
+	if err != nil {
+		return "", classify(fmt.Errorf("git ls-remote %s: %w", repo, err))
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if sha, name, ok := strings.Cut(l, "\t"); ok && name == ref {
+			return sha, nil
+		}
+	}
+	return "", nil
+}
+
+// defaultBranch returns the branch the remote's HEAD points at.
+func defaultBranch(ctx context.Context, repo string) (string, error) {
+	out, err := git(ctx, "", "ls-remote", "--symref", "--", repo, "HEAD")
+	if err != nil {
+		return "", err
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(l, "ref: refs/heads/"); ok {
+			if b, _, ok := strings.Cut(rest, "\t"); ok {
+				return b, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s has no default branch", repo)
+}
+
+// classify makes errors that no retry can mend permanent: a repository that
+// does not exist or is not a git repository.
+func classify(err error) error {
+	s := err.Error()
+	for _, p := range []string{"does not appear to be a git repository", "Repository not found", "not found", "No such file or directory", "not a git repository"} {
+		if strings.Contains(s, p) {
+			return permanent(err)
+		}
+	}
+	return err
+}
+
+// gitEnv is the environment of the worker's git: the allowed basics plus
+// what git's own credentials need (ssh agent, credential helpers through
+// HOME and git's config variables, proxies). These come from the worker's
+// environment, never from the job.
+var gitEnv = []string{
+	"SSH_AUTH_SOCK", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM",
+	"XDG_CONFIG_HOME", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy",
+	"GIT_SSL_CAINFO", "SSL_CERT_FILE", "SSL_CERT_DIR",
+	"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
+}
+
+// EnvAllowPrivateRemotes, set to "1" or "true" in a worker's environment,
+// lets its jobs' repositories live at loopback, link-local or private
+// addresses (a git server on the worker's own network). Without it the
+// worker refuses them, so that a job cannot make it reach the services
+// around it (see docs/security.md).
+const EnvAllowPrivateRemotes = "SALVE_WORKER_ALLOW_PRIVATE_REMOTES"
+
+// lookupTimeout bounds the name resolution of checkRemote.
+const lookupTimeout = 10 * time.Second
+
+// checkRemote refuses, as a permanent failure, a job repository the worker
+// must not reach: a transport outside https, ssh, git, file and local
+// paths (gitremote.Check, git_agent's own policy), credentials in the URL,
+// and, unless EnvAllowPrivateRemotes is set, a loopback, link-local or
+// private address.
+func (w *Worker) checkRemote(ctx context.Context, repo string) error {
+	if err := gitremote.Check(repo); err != nil {
+		return permanent(fmt.Errorf("worker: the repository is refused: %w", err))
+	}
+	if err := gitremote.CheckCredentials(repo); err != nil {
+		return permanent(fmt.Errorf("worker: the repository is refused: %w", err))
+	}
+	if w.allowPrivateRemotes() {
+		return nil
+	}
+	lookup := func(ctx context.Context, host string) ([]netip.Addr, error) {
+		ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+		defer cancel()
+		return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	}
+	if err := gitremote.CheckPublic(ctx, repo, lookup); err != nil {
+		return permanent(fmt.Errorf("worker: the repository is refused: %w (a worker allows such addresses only with %s=1 in its environment)", err, EnvAllowPrivateRemotes))
+	}
+	return nil
+}
+
+func (w *Worker) allowPrivateRemotes() bool {
+	if w.AllowPrivateRemotes {
+		return true
+	}
+	getenv := w.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	v, _ := strconv.ParseBool(getenv(EnvAllowPrivateRemotes))
+	return v
+}
+
+// gitProtocols is the transport policy of the worker's git, over every
+// configuration file: nothing but https, ssh and git, and file (local
+// paths included) only when the URL is the worker's own, never one git
+// follows by itself (a submodule's). Remote helpers (ext::, fd::, any
+// "<helper>::" form, git-remote-* programs) and plain http are refused by
+// git before it starts a program or opens a connection.
+var gitProtocols = []string{
+	"protocol.allow=never",
+	"protocol.https.allow=always",
+	"protocol.ssh.allow=always",
+	"protocol.git.allow=always",
+	"protocol.file.allow=user",
+}
+
+// git runs git with prompts off and gitProtocols, so a hostile URL can
+// neither hang the worker nor run a command.
+func git(ctx context.Context, dir string, args ...string) (string, error) {
+	env := sandbox.MergeEnv(sandbox.AllowedEnv(gitEnv...), map[string]string{"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
+	full := make([]string, 0, 2*len(gitProtocols)+len(args))
+	for _, kv := range gitProtocols {
+		full = append(full, "-c", kv)
+	}
+	res, err := sandbox.Run(ctx, sandbox.Cmd{
+		Path: "git", Args: append(full, args...),
+		Dir: dir, Env: env, Timeout: 30 * time.Minute,
+	})
+	if err != nil {
+		return "", err
+	}
+	if res.ExitCode != 0 {
+		return "", fmt.Errorf("git %s: exit %d: %s", args[0], res.ExitCode, strings.TrimSpace(string(res.Stderr)))
+	}
+	return string(res.Stdout), nil
+}

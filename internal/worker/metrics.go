@@ -1,0 +1,95 @@
+package worker
+
+import (
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/service"
+)
+
+// Metrics are a worker's Prometheus metrics of the heals it finished:
+// their durations by final status, their bugs by class and outcome, and
+// the LLM tokens, requests and cost of the results' accounting. A nil
+// *Metrics records nothing.
+type Metrics struct {
+	duration *prometheus.HistogramVec
+	bugs     *prometheus.CounterVec
+	tokens   *prometheus.CounterVec
+	requests prometheus.Counter
+	cost     prometheus.Counter
+}
+
+// NewMetrics registers a worker's metrics on reg (salve serve's registry
+// for its in-process workers, a registry of its own for salve worker).
+func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
+	m := &Metrics{
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "salve_heal_duration_seconds",
+			Help:    "Wall time of each finished heal job's last delivery, by the job's final status.",
+			Buckets: prometheus.ExponentialBuckets(5, 2, 12), // 5 s to about 2.8 h
+		}, []string{"status"}),
+		bugs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "salve_heal_bugs_total",
+			Help: "Bugs of finished heals by error_type and status (fixed, rejected, flaky, unfixed).",
+		}, []string{"error_type", "status"}),
+		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "salve_llm_tokens_total",
+			Help: "LLM tokens spent by finished heals, by direction (input, output).",
+		}, []string{"direction"}),
+		requests: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "salve_llm_requests_total",
+			Help: "LLM requests made by finished heals.",
+		}),
+		cost: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "salve_llm_cost_usd_total",
+			Help: "LLM cost of finished heals, in US dollars, as the providers' accounting reported it.",
+		}),
+	}
+	for _, c := range []prometheus.Collector{m.duration, m.bugs, m.tokens, m.requests, m.cost} {
+		if err := reg.Register(c); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// observe records one finished job: its final status, how long its last
+// delivery took, and its results when it has some.
+func (m *Metrics) observe(status service.Status, took time.Duration, res *heal.Results) {
+	if m == nil || status == "" {
+		return
+	}
+	m.duration.WithLabelValues(string(status)).Observe(took.Seconds())
+	if res == nil {
+		return
+	}
+	for typ, t := range res.ByType {
+		typ = errorTypeLabel(typ)
+		for _, row := range []struct {
+			status string
+			n      int
+		}{{"fixed", t.Fixed}, {"rejected", t.Rejected}, {"flaky", t.Flaky}, {"unfixed", t.Left - t.Rejected}} {
+			if row.n > 0 {
+				m.bugs.WithLabelValues(typ, row.status).Add(float64(row.n))
+			}
+		}
+	}
+	m.tokens.WithLabelValues("input").Add(float64(max(res.LLM.InputTokens, 0)))
+	m.tokens.WithLabelValues("output").Add(float64(max(res.LLM.OutputTokens, 0)))
+	m.requests.Add(float64(max(res.LLM.Requests, 0)))
+	if res.LLM.CostUSD > 0 {
+		m.cost.Add(res.LLM.CostUSD)
+	}
+}
+
+// errorTypeLabel bounds a label value: error types are the parser's short
+// snake_case names; anything else (a damaged record) counts as "other".
+func errorTypeLabel(s string) string {
+	if s == "" || len(s) > 64 || strings.Trim(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+		return "other"
+	}
+	return s
+}

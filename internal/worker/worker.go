@@ -1,0 +1,388 @@
+// Package worker heals the jobs of salve's JetStream work queue: it pulls a
+// job, clones the repository into a temporary folder, heals it as
+// salve heal does (through a Healer the command wires), pushes the job's
+// heal branch and records the outcome on the job. It acknowledges a job only
+// when it is done, and signals progress while it heals, so JetStream
+// redelivers the job of a worker that died after the ack wait.
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/forge"
+	"github.com/salve-dev/salve/internal/service"
+)
+
+// Spec is one heal for the Healer: heal Dir (a fresh clone whose origin is
+// the job's repository) on Branch, pushing it to origin.
+type Spec struct {
+	Dir    string
+	Branch string
+	RunID  string
+	Cmd    string
+	Fixers string
+	// Models are the job's llm targets (provider/model, in fallback
+	// order); empty means the worker's own configuration.
+	Models []string
+	// Sha is the commit Dir is at when the job named one (the commit
+	// whose CI failed); the heal branch starts from it.
+	Sha    string
+	Logger *slog.Logger
+}
+
+// Healer runs one heal exactly as salve heal does.
+type Healer func(ctx context.Context, s Spec) (*heal.Results, error)
+
+// Worker pulls and heals jobs.
+type Worker struct {
+	Queue *service.Queue
+	Heal  Healer
+	// Name identifies the worker in the jobs' attempts.
+	Name string
+	// Concurrency is how many jobs the worker heals at once (default 1).
+	Concurrency int
+	// TempDir is where clones go; empty means the system temp dir.
+	TempDir string
+	// Forges opens the pull or merge requests of jobs that ask for one;
+	// nil means this worker cannot (the job then carries a warning).
+	Forges *Forges
+	// Getenv reads the worker's own credentials; nil means os.Getenv.
+	Getenv func(string) string
+	// AllowPrivateRemotes lets jobs clone from loopback, private and
+	// link-local addresses, which are refused by default (so is
+	// EnvAllowPrivateRemotes in the environment).
+	AllowPrivateRemotes bool
+	// Metrics, when set, records every finished heal (NewMetrics).
+	Metrics *Metrics
+	Logger  *slog.Logger
+}
+
+// Run pulls jobs until ctx ends.
+func (w *Worker) Run(ctx context.Context) error {
+	if w.Concurrency <= 0 {
+		w.Concurrency = 1
+	}
+	if w.Logger == nil {
+		w.Logger = slog.New(slog.DiscardHandler)
+	}
+	if w.Getenv == nil {
+		w.Getenv = os.Getenv
+	}
+	if w.Name == "" {
+		h, _ := os.Hostname()
+		w.Name = fmt.Sprintf("%s/%d", h, os.Getpid())
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < w.Concurrency; i++ {
+		wg.Go(func() { w.loop(ctx) })
+	}
+	wg.Wait()
+	return nil
+}
+
+func (w *Worker) loop(ctx context.Context) {
+	for ctx.Err() == nil {
+		batch, err := w.Queue.Cons.Fetch(1, jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			w.Logger.Warn("fetch", "error", err)
+			sleep(ctx, time.Second)
+			continue
+		}
+		for m := range batch.Messages() {
+			w.handle(ctx, m)
+		}
+		if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) && ctx.Err() == nil {
+			w.Logger.Debug("fetch", "error", err)
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// failure is an error with what to do about it: a permanent one ends the
+// job in error now; a transient one lets JetStream redeliver the job until
+// its last delivery.
+type failure struct {
+	err       error
+	permanent bool
+}
+
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }
+
+// errAlreadyDone says another delivery of the job finished it.
+var errAlreadyDone = errors.New("the job is already done")
+
+func permanent(err error) error { return &failure{err: err, permanent: true} }
+
+// handle runs one delivery of a job. It never panics out: a panic in the
+// heal ends the job in error.
+func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
+	meta, err := m.Metadata()
+	if err != nil {
+		w.Logger.Error("message without metadata", "error", err)
+		_ = m.Term()
+		return
+	}
+	var msg service.Message
+	if err := json.Unmarshal(m.Data(), &msg); err != nil || msg.ID == "" {
+		w.Logger.Error("malformed job message; dropped", "seq", meta.Sequence.Stream, "error", err)
+		_ = m.TermWithReason("malformed job message")
+		return
+	}
+	log := w.Logger.With("job", msg.ID, "delivery", meta.NumDelivered)
+	job, _, err := w.Queue.Get(ctx, msg.ID)
+	if err != nil {
+		log.Error("job record missing; dropped", "error", err)
+		_ = m.TermWithReason("no job record")
+		return
+	}
+	if job.Status.Final() {
+		// Finished by an earlier delivery whose ack was lost.
+		_ = m.Ack()
+		return
+	}
+	stop := w.heartbeat(ctx, m, msg, log)
+	began := time.Now()
+	res, resumed, commit, herr := w.attempt(ctx, m, meta.NumDelivered, msg, log)
+	took := time.Since(began)
+	var pr *forge.PullRequest
+	var warnings []string
+	if herr == nil && msg.Request.PR && res != nil && res.Outcome == heal.OutcomeGreen && commit != "" {
+		var werr error
+		if pr, werr = w.openPR(ctx, msg); werr != nil {
+			warnings = append(warnings, "the pull or merge request was not opened: "+werr.Error())
+		}
+	}
+	stop()
+	if errors.Is(herr, errAlreadyDone) {
+		_ = m.Ack()
+		return
+	}
+	if ctx.Err() != nil {
+		// Shutting down: leave the job to be redelivered, sooner than the
+		// ack wait.
+		_ = m.Nak()
+		return
+	}
+	last := meta.NumDelivered >= uint64(w.Queue.MaxDeliver) && w.Queue.MaxDeliver > 0
+	var f *failure
+	final := herr == nil || (errors.As(herr, &f) && f.permanent) || last
+	var status service.Status
+	_, uerr := w.Queue.Update(context.WithoutCancel(ctx), msg.ID, func(j *service.Job) error {
+		for i := range j.Attempts {
+			a := &j.Attempts[i]
+			if a.Delivery == meta.NumDelivered && a.Worker == w.Name && a.EndedAt == "" {
+				a.EndedAt = time.Now().UTC().Format(time.RFC3339Nano)
+				a.Resumed = resumed
+				if herr != nil {
+					a.Error = herr.Error()
+				} else if res != nil {
+					a.Outcome = string(res.Outcome)
+				}
+			}
+		}
+		if !final {
+			j.Status = service.StatusQueued
+			return nil
+		}
+		switch {
+		case herr != nil:
+			j.Status, j.Error = service.StatusError, herr.Error()
+		case res.Outcome == heal.OutcomeGreen:
+			j.Status = service.StatusGreen
+		case res.Outcome == heal.OutcomeFlaky:
+			j.Status = service.StatusFlaky
+		default:
+			j.Status = service.StatusRed
+		}
+		j.Results, j.BranchCommit = res, commit
+		j.Warnings = append(j.Warnings, warnings...)
+		if pr != nil {
+			j.PullRequest = pr.URL
+		}
+		if herr == nil && commit == "" {
+			j.Branch = "" // nothing was pushed: the build needed no fix, or none held
+		}
+		status = j.Status
+		return nil
+	})
+	if uerr != nil {
+		log.Error("could not record the outcome; the job will be redelivered", "error", uerr)
+		_ = m.Nak()
+		return
+	}
+	if !final {
+		log.Warn("heal attempt failed; JetStream will redeliver", "error", herr)
+		_ = m.NakWithDelay(backoff(meta.NumDelivered))
+		return
+	}
+	w.Metrics.observe(status, took, res)
+	if err := m.DoubleAck(context.WithoutCancel(ctx)); err != nil {
+		log.Warn("ack", "error", err)
+	}
+	log.Info("job done", "error", herr, "resumed", resumed)
+}
+
+func backoff(n uint64) time.Duration {
+	return min(time.Duration(n)*2*time.Second, 30*time.Second)
+}
+
+// openPR opens the job's pull or merge request, from its heal branch into
+// its ref (or the remote's default branch), or updates the one already
+// open (a redelivered job never opens a second).
+func (w *Worker) openPR(ctx context.Context, msg service.Message) (*forge.PullRequest, error) {
+	if w.Forges == nil {
+		return nil, fmt.Errorf("%w: this worker has no forge token (GITHUB_TOKEN, GH_TOKEN or GITLAB_TOKEN in its environment)", ErrNoForge)
+	}
+	f, err := w.Forges.For(msg.Request.Repo, msg.Request.Source)
+	if err != nil {
+		return nil, err
+	}
+	base := msg.Request.Ref
+	if base == "" {
+		if base, err = defaultBranch(ctx, msg.Request.Repo); err != nil {
+			return nil, err
+		}
+	}
+	branch := service.BranchFor(msg.ID)
+	pr, err := f.OpenOrUpdate(ctx, forge.Request{Head: branch, Base: base, Title: "salve: heal " + base,
+		Body: fmt.Sprintf("salve healed the failing build of %s on branch %s (job %s).", base, branch, msg.ID)})
+	if err != nil {
+		return nil, err
+	}
+	return &pr, nil
+}
+
+// heartbeat tells JetStream the job is in progress every third of the ack
+// wait, until the returned function is called.
+func (w *Worker) heartbeat(ctx context.Context, m jetstream.Msg, msg service.Message, log *slog.Logger) func() {
+	every := max(w.Queue.AckWait/3, 100*time.Millisecond)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := m.InProgress(); err != nil {
+					log.Warn("in-progress ack", "error", err)
+				}
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// attempt takes the repository's lock, marks the job running and heals it.
+func (w *Worker) attempt(ctx context.Context, m jetstream.Msg, delivery uint64, msg service.Message, log *slog.Logger) (res *heal.Results, resumed bool, commit string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = permanent(fmt.Errorf("worker: internal error while healing: %v", r))
+		}
+	}()
+	release, err := w.lock(ctx, msg, delivery, log)
+	if err != nil {
+		return nil, false, "", err
+	}
+	defer release()
+	_, err = w.Queue.Update(ctx, msg.ID, func(j *service.Job) error {
+		if j.Status.Final() {
+			// An earlier delivery, still alive while this one waited for
+			// the lock, finished the job.
+			return errAlreadyDone
+		}
+		j.Status = service.StatusRunning
+		j.Attempts = append(j.Attempts, service.Attempt{Delivery: delivery, Worker: w.Name, StartedAt: time.Now().UTC().Format(time.RFC3339Nano)})
+		return nil
+	})
+	if errors.Is(err, errAlreadyDone) {
+		return nil, false, "", err
+	}
+	if err != nil {
+		return nil, false, "", fmt.Errorf("worker: mark running: %w", err)
+	}
+	return w.heal(ctx, msg, log)
+}
+
+// lock takes the repository+ref lock of msg, waiting (while the heartbeat
+// keeps the job ours) for another job on the same repository and ref. The
+// lock is a key in a bucket whose entries expire after the ack wait; the
+// holder refreshes it, so a dead holder's lock lapses on its own.
+func (w *Worker) lock(ctx context.Context, msg service.Message, delivery uint64, log *slog.Logger) (func(), error) {
+	key := service.LockKey(msg.Request.Repo, msg.Request.Ref)
+	val := []byte(fmt.Sprintf("%s/%d/%s", msg.ID, delivery, w.Name))
+	waited := false
+	for {
+		rev, err := w.Queue.Locks.Create(ctx, key, val)
+		if err == nil {
+			return w.holdLock(ctx, key, val, rev, log), nil
+		}
+		if !errors.Is(err, jetstream.ErrKeyExists) {
+			return nil, fmt.Errorf("worker: lock %s: %w", key, err)
+		}
+		if !waited {
+			log.Info("another job holds this repository and ref; waiting")
+			waited = true
+		}
+		sleep(ctx, 500*time.Millisecond)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (w *Worker) holdLock(ctx context.Context, key string, val []byte, rev uint64, log *slog.Logger) func() {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wg.Go(func() {
+		t := time.NewTicker(max(w.Queue.AckWait/3, 100*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				mu.Lock()
+				r, err := w.Queue.Locks.Update(ctx, key, val, rev)
+				if err == nil {
+					rev = r
+				} else {
+					log.Warn("could not refresh the repository lock", "error", err)
+				}
+				mu.Unlock()
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		_ = w.Queue.Locks.Delete(context.WithoutCancel(ctx), key, jetstream.LastRevision(rev))
+	}
+}
