@@ -328,7 +328,7 @@ func TestRunsPatchWithoutChanges(t *testing.T) {
 }
 
 func TestValidateCommand(t *testing.T) {
-	code, out, errOut := runSalve(t, "validate", "-C", "../../internal/toolrun/aidercall", "./testdata/validate/bad")
+	code, out, errOut := runSalve(t, "validate", "-C", "../../internal/aidercall", "./testdata/validate/bad")
 	if code != exitFailure || strings.Count(out, "\n") != 4 || !strings.Contains(out, "bad.go:16:12: aider started with exec.CommandContext") {
 		t.Errorf("validate bad: %d %q %q", code, out, errOut)
 	}

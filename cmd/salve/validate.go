@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/salve-dev/salve/internal/toolrun/aidercall"
+	"github.com/salve-dev/salve/internal/aidercall"
 )
 
 // validateOptions are the inputs of "salve validate", filled by newValidateCmd.
@@ -35,7 +35,7 @@ It prints one finding per line, "file:line:col: message", and exits 0 when
 there are none, 1 when there are, 2 when the packages do not load. The same
 analyzer runs under go vet:
 
-  go build -o aidercall ./internal/toolrun/aidercall/cmd/aidercall
+  go build -o aidercall ./internal/aidercall/cmd/aidercall
   go vet -vettool=$PWD/aidercall ./...`,
 		Example: "  salve validate\n  salve validate ./internal/heal/... ./cmd/...",
 		RunE: func(cmd *cobra.Command, args []string) error {

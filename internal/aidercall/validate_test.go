@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/internal/toolrun/aidercall"
+	"github.com/salve-dev/salve/internal/aidercall"
 )
 
 // TestValidateRealPackages loads fixtures that import salve's real

@@ -6,7 +6,7 @@ import (
 	"os/exec"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/sandbox"
+	"github.com/salve-dev/salve/internal/sandbox"
 )
 
 const ToolAider = "aider"

@@ -5,7 +5,7 @@ import (
 	"context"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/toolrun"
+	"github.com/salve-dev/salve/internal/toolrun"
 )
 
 // Edit runs aider through the adapter.

@@ -6,8 +6,8 @@ import (
 	"os/exec"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/sandbox"
-	"github.com/salve-dev/salve/toolrun"
+	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/toolrun"
 )
 
 // Edit runs aider itself.

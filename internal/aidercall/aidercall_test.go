@@ -6,12 +6,12 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/salve-dev/salve/internal/toolrun/aidercall"
+	"github.com/salve-dev/salve/internal/aidercall"
 )
 
 func TestAnalyzer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), aidercall.Analyzer,
-		"a", "clean", "github.com/salve-dev/salve/internal/toolrun", "github.com/salve-dev/salve/contract")
+		"github.com/salve-dev/salve/fixture/a", "github.com/salve-dev/salve/fixture/clean", "github.com/salve-dev/salve/internal/toolrun", "github.com/salve-dev/salve/contract")
 }
 
 func TestDocMatchesPackageDoc(t *testing.T) {
