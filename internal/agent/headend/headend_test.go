@@ -181,7 +181,12 @@ func TestParseSpec(t *testing.T) {
 		{KindMCP, "ws:3002", Spec{}, "WebSocket transport is not supported"},
 		{KindMCP, "tcp:1", Spec{}, "unknown transport"},
 		{KindMCP, "3000", Spec{}, "expected stdio"},
-		{"embed", "1", Spec{}, "unknown headend"},
+		{KindEmbed, "1", Spec{Kind: KindEmbed, Port: 1, Profile: "default"}, ""},
+		{KindEmbed, "support:8090", Spec{Kind: KindEmbed, Port: 8090, Profile: "support"}, ""},
+		{KindEmbed, "a b:8090", Spec{}, "profile name"},
+		{KindEmbed, "support:", Spec{}, "NAME:PORT or PORT"},
+		{KindSlack, "", Spec{Kind: KindSlack}, ""},
+		{"telegram", "1", Spec{}, "unknown headend"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind+"="+tt.value, func(t *testing.T) {
