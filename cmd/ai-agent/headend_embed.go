@@ -63,3 +63,15 @@ func headendConfigs(specs []headend.Spec, hopts headend.Options, cfg *config.Con
 	}
 	return nil
 }
+
+// headendSection reports whether a config section is read by a headend
+// the command line starts (slack by --slack, embed by --embed), so that
+// --verbose does not call it ignored.
+func headendSection(a *cliArgs, section string) bool {
+	for _, h := range a.headends {
+		if h.kind == section && (section == headend.KindSlack || section == headend.KindEmbed) {
+			return true
+		}
+	}
+	return false
+}

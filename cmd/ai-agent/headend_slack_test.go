@@ -87,6 +87,9 @@ func TestHeadendSlackAndEmbed(t *testing.T) {
 	if code := p.stop(t); code != 0 {
 		t.Errorf("exit %d", code)
 	}
+	if strings.Contains(p.stderr.String(), "section=slack") || strings.Contains(p.stderr.String(), "section=embed") {
+		t.Error("--verbose calls the slack or embed section ignored")
+	}
 	for _, secret := range []string{slacktest.BotToken, slacktest.AppToken, "ticket="} {
 		if strings.Contains(p.stderr.String(), secret) {
 			t.Errorf("stderr shows %q", secret)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/salve-dev/salve/internal/agent/headend/slacktest"
 )
@@ -252,4 +253,69 @@ func FuzzSlackEvent(f *testing.F) {
 		}
 		_ = json.Valid(payload)
 	})
+}
+
+// TestSlackAbortButton: the progress message's Abort button cancels the
+// session, whose failure replaces the opener; link_disabled then stops
+// the headend without reconnecting.
+func TestSlackAbortButton(t *testing.T) {
+	sl := slacktest.New()
+	defer sl.Close()
+	f := &fakeRun{block: make(chan struct{}), cancelled: make(chan string, 1)}
+	logs := &lockedBuffer{}
+	start(t, Options{Agents: agents(f), Logger: slog.New(slog.NewTextHandler(logs, nil))}, slackSpec(sl))
+	ctx, cancel := context.WithTimeout(context.Background(), failAfter)
+	defer cancel()
+	if _, err := sl.Event(ctx, "Ev1", map[string]any{"type": "app_mention", "user": "U1", "text": "<@UBOT> long job", "ts": "3.1", "channel": "C1"}); err != nil {
+		t.Fatal(err)
+	}
+	var runID string
+	if _, err := sl.WaitCall(ctx, "chat.update", func(c slacktest.Call) bool {
+		blocks, _ := json.Marshal(c.Args["blocks"])
+		var bs []struct {
+			Elements []struct {
+				ActionID string `json:"action_id"`
+				Value    string `json:"value"`
+			} `json:"elements"`
+		}
+		_ = json.Unmarshal(blocks, &bs)
+		for _, b := range bs {
+			for _, e := range b.Elements {
+				if e.ActionID == "cancel_run" {
+					runID = e.Value
+				}
+			}
+		}
+		return runID != ""
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sl.Send(ctx, "interactive", map[string]any{"type": "block_actions", "user": map[string]any{"id": "U1"},
+		"actions": []any{map[string]any{"action_id": "cancel_run", "value": runID}}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case id := <-f.cancelled:
+		if id != runID {
+			t.Errorf("cancelled %s, want %s", id, runID)
+		}
+	case <-ctx.Done():
+		t.Fatal("the Abort button did not cancel the session")
+	}
+	if _, err := sl.WaitCall(ctx, "chat.update", func(c slacktest.Call) bool { return strings.HasPrefix(c.Str("text"), "❌ session cancelled") }); err != nil {
+		t.Fatal(err)
+	}
+	if err := sl.Disconnect(ctx, "link_disabled"); err != nil {
+		t.Fatal(err)
+	}
+	for !strings.Contains(logs.String(), "slack headend stopped") {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("link_disabled did not stop the headend:\n%s", logs.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if n := sl.Opened(); n != 1 {
+		t.Errorf("%d connections after link_disabled, want 1", n)
+	}
 }

@@ -84,9 +84,10 @@ func (s *Server) Close() {
 // APIURL is the Web API base URL, for slack.apiUrl.
 func (s *Server) APIURL() string { return s.hs.URL + "/api/" }
 
-// SetThread sets the messages conversations.replies returns for a thread
-// (parent first) and conversations.history for a channel (newest first),
-// each a message object.
+// SetThread sets the messages conversations.replies returns for the
+// thread ts of channel (parent first), or, with ts "", those
+// conversations.history returns for the channel (newest first); each is a
+// message object.
 func (s *Server) SetThread(channel, ts string, msgs ...map[string]any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
