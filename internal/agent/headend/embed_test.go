@@ -2,11 +2,14 @@ package headend
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // sseEvent is one event of an embed stream.
@@ -162,4 +165,42 @@ func TestEmbedStartErrors(t *testing.T) {
 			t.Errorf("%+v: err = %v", cfg, err)
 		}
 	}
+}
+
+// FuzzEmbedChatBody: no body makes POST /v1/chat panic or answer other
+// than a stream or a JSON error.
+func FuzzEmbedChatBody(f *testing.F) {
+	f.Add(`{"message":"hi"}`)
+	f.Add(`{"message":"hi","clientId":"0123456789abcdef0123456789abcdef0123","history":[{"role":"user","content":"x"}],"format":"pipe","agentId":"extract"}`)
+	f.Add(`{"message":7,"history":{}}`)
+	f.Add(`{"message":"  "}`)
+	fr := &fakeRun{}
+	opts := Options{Agents: agents(fr), MaxBodyBytes: 1 << 16}
+	opts.withDefaults()
+	byName, err := opts.validate()
+	if err != nil {
+		f.Fatal(err)
+	}
+	s := &server{opts: opts, agents: byName, closing: make(chan struct{})}
+	s.hard, s.hardCancel = context.WithCancel(context.Background())
+	h, _, err := s.embedHandler(Spec{Kind: KindEmbed, Profile: "default"}, newLimiter(4, 4, time.Second, s.closing))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/chat", strings.NewReader(body)))
+		switch {
+		case rec.Code == 200:
+			if !strings.Contains(rec.Body.String(), "event: done") {
+				t.Fatalf("a stream without done for %q", body)
+			}
+		case rec.Code == 400 || rec.Code == 413:
+			if !json.Valid(rec.Body.Bytes()) {
+				t.Fatalf("error body is not JSON: %q", rec.Body.String())
+			}
+		default:
+			t.Fatalf("status %d for %q", rec.Code, body)
+		}
+	})
 }
