@@ -174,15 +174,7 @@ func FuzzEmbedChatBody(f *testing.F) {
 	f.Add(`{"message":"hi","clientId":"0123456789abcdef0123456789abcdef0123","history":[{"role":"user","content":"x"}],"format":"pipe","agentId":"extract"}`)
 	f.Add(`{"message":7,"history":{}}`)
 	f.Add(`{"message":"  "}`)
-	fr := &fakeRun{}
-	opts := Options{Agents: agents(fr), MaxBodyBytes: 1 << 16}
-	opts.withDefaults()
-	byName, err := opts.validate()
-	if err != nil {
-		f.Fatal(err)
-	}
-	s := &server{opts: opts, agents: byName, closing: make(chan struct{})}
-	s.hard, s.hardCancel = context.WithCancel(context.Background())
+	s := fuzzServer(f)
 	h, _, err := s.embedHandler(Spec{Kind: KindEmbed, Profile: "default"}, newLimiter(4, 4, time.Second, s.closing))
 	if err != nil {
 		f.Fatal(err)
@@ -203,4 +195,18 @@ func FuzzEmbedChatBody(f *testing.F) {
 			t.Fatalf("status %d for %q", rec.Code, body)
 		}
 	})
+}
+
+// fuzzServer is a server over fakeRun agents whose handlers a fuzz target
+// calls directly.
+func fuzzServer(f *testing.F) *server {
+	opts := Options{Agents: agents(&fakeRun{}), MaxBodyBytes: 1 << 16}
+	opts.withDefaults()
+	byName, err := opts.validate()
+	if err != nil {
+		f.Fatal(err)
+	}
+	s := &server{opts: opts, agents: byName, closing: make(chan struct{})}
+	s.hard, s.hardCancel = context.WithCancel(context.Background())
+	return s
 }
