@@ -17,7 +17,6 @@ const (
 	flagBool                         // no value (or =true/false)
 	flagIgnoredValue                 // accepted, warned about and ignored; takes a value
 	flagIgnoredBool                  // accepted, warned about and ignored; no value
-	flagHeadend                      // exit 4, a headend salve does not have
 	flagServe                        // a headend to start; repeatable
 )
 
@@ -76,10 +75,13 @@ var flagTable = []flagDef{
 	{names: []string{"anthropic-completions"}, kind: flagServe, usage: "headend: Anthropic messages API on PORT; repeatable", def: "PORT"},
 	{names: []string{"mcp"}, kind: flagServe, usage: "headend: MCP server, SPEC is stdio|http:PORT|sse:PORT; repeatable", def: "SPEC"},
 	{names: []string{"api"}, kind: flagServe, usage: "headend: REST API on PORT; repeatable", def: "PORT"},
+	{names: []string{"embed"}, kind: flagServe, usage: "headend: chat widget and POST /v1/chat on [NAME:]PORT, config embed.NAME; repeatable", def: "[NAME:]PORT"},
+	{names: []string{"slack"}, kind: flagBool, usage: "headend: Slack app over Socket Mode, config section slack", def: "off"},
 	{names: []string{"openai-completions-concurrency"}, usage: "sessions at once per OpenAI headend", def: "10"},
 	{names: []string{"anthropic-completions-concurrency"}, usage: "sessions at once per Anthropic headend", def: "10"},
 	{names: []string{"mcp-concurrency"}, usage: "sessions at once per MCP headend", def: "10"},
 	{names: []string{"api-concurrency"}, usage: "sessions at once per REST headend", def: "10"},
+	{names: []string{"embed-concurrency"}, usage: "sessions at once per embed headend", def: "10"},
 	{names: []string{"headend-queue"}, usage: "requests that may wait for a session slot, per headend", def: "4x concurrency"},
 	{names: []string{"headend-queue-timeout"}, usage: "longest wait for a slot before 503 (DURATION)", def: "30s"},
 	{names: []string{"headend-grace"}, usage: "on SIGTERM, time running sessions get to finish (DURATION)", def: "30s"},
@@ -87,7 +89,6 @@ var flagTable = []flagDef{
 	{names: []string{"listen-address"}, usage: "address the headends bind", def: "127.0.0.1"},
 	{names: []string{"insecure-no-token"}, kind: flagBool, usage: "let --listen-address go beyond loopback without a token", def: "off"},
 	{names: []string{"headend-max-body-bytes"}, usage: "largest request body a headend reads", def: "4194304"},
-	{names: []string{"embed", "slack", "embed-concurrency", "slack-concurrency"}, kind: flagHeadend},
 }
 
 // flagIndex maps every spelling to its row.
@@ -152,8 +153,6 @@ func parseArgs(args []string) (*cliArgs, error) {
 			return nil, fmt.Errorf("%w: unknown flag %s", config.ErrConfig, arg)
 		}
 		switch def.kind {
-		case flagHeadend:
-			return nil, fmt.Errorf("%w: %s: this headend is not supported (salve serves --openai-completions, --anthropic-completions, --mcp and --api)", config.ErrConfig, arg)
 		case flagBool, flagIgnoredBool:
 			b, err := boolValue(arg, val, hasVal)
 			if err != nil {
@@ -176,6 +175,9 @@ func parseArgs(args []string) (*cliArgs, error) {
 		if err := a.set(def, name, val); err != nil {
 			return nil, err
 		}
+	}
+	if a.bools["slack"] {
+		a.headends = append(a.headends, headendArg{kind: "slack"})
 	}
 	return a, nil
 }

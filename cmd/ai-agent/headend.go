@@ -103,6 +103,9 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 	if err := headend.CheckAgents(hopts.Agents); err != nil {
 		return fail(fmt.Errorf("%w: %w", config.ErrConfig, err))
 	}
+	if err := headendConfigs(specs, hopts, served[0].st.cfg, stderr, log); err != nil {
+		return fail(err)
+	}
 	if a.bools["dry-run"] {
 		log.Info("dry run: the agents load and the headends are valid")
 		return exitOK
@@ -117,7 +120,7 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 }
 
 // headendOnly are the flags that only mean something in headend mode.
-var headendOnly = []string{"openai-completions-concurrency", "anthropic-completions-concurrency", "mcp-concurrency", "api-concurrency",
+var headendOnly = []string{"openai-completions-concurrency", "anthropic-completions-concurrency", "mcp-concurrency", "api-concurrency", "embed-concurrency",
 	"headend-queue", "headend-queue-timeout", "headend-grace", "headend-token", "listen-address", "insecure-no-token", "headend-max-body-bytes"}
 
 // checkHeadendOnly refuses headend flags in a single run, where they
@@ -128,7 +131,7 @@ func checkHeadendOnly(a *cliArgs) error {
 	}
 	for _, k := range headendOnly {
 		if a.has(k) {
-			return fmt.Errorf("%w: --%s needs a headend (--openai-completions, --anthropic-completions, --mcp or --api)", config.ErrConfig, k)
+			return fmt.Errorf("%w: --%s needs a headend (--openai-completions, --anthropic-completions, --mcp, --api, --embed or --slack)", config.ErrConfig, k)
 		}
 	}
 	return nil

@@ -223,7 +223,7 @@ func (st *startup) loadConfig() error {
 	}
 	if st.a.bools["verbose"] {
 		for _, k := range st.cfg.Keys() {
-			if !knownSections[k] {
+			if !knownSections[k] && !headendSection(st.a, k) {
 				st.log.Warn("config section is not used by this implementation and is ignored", "section", k)
 			}
 		}

@@ -6,8 +6,9 @@
 //  1. On a loopback connection, the Host header names this machine
 //     (localhost, 127.x.y.z or [::1], with or without a port): a web page
 //     whose name was rebound to 127.0.0.1 sends its own name and is refused.
-//  2. A browser request comes from the server's own origin: an Origin
-//     header must name the Host the request was sent to; without one, a
+//  2. A browser request comes from the server's own origin, or from one of
+//     the Guard's explicitly allowed Origins: an Origin header must name
+//     the Host the request was sent to or an allowed origin; without one, a
 //     Sec-Fetch-Site other than same-origin or none is refused. Programs
 //     (curl, SDKs) send neither header and pass.
 //  3. The bearer token, when one is configured (see Token).
@@ -15,7 +16,8 @@
 //  5. A request body is at most MaxBodyBytes.
 //
 // Rules relax checks 3 and 4 for chosen paths (a signed webhook, a health
-// check); the Host and Origin checks are never relaxed. Listen decides
+// check); the Host check is never relaxed, and the Origin check only for a
+// Rule's AnySite GETs (a public script any page may load). Listen decides
 // whether a server may start on its address without a token.
 package httpguard
 
@@ -51,6 +53,11 @@ type Rule struct {
 	// AnyBody lets bodies of any content type in (a webhook checks the
 	// signature of its raw body, whatever its type).
 	AnyBody bool
+	// AnySite lets GET and HEAD requests that carry no Origin header in
+	// from any site: a page of any origin may load the path with a
+	// <script> or <img> tag, which cannot read the answer otherwise. The
+	// path must serve public content and change nothing.
+	AnySite bool
 }
 
 // matches reports whether the rule covers path.
@@ -84,6 +91,11 @@ type Guard struct {
 	// GETs change nothing; the page it loads cannot be read by the site
 	// that linked it.
 	Navigation bool
+	// Origins are other origins whose pages may call the server across
+	// origins (a widget embedded in another site): exact
+	// scheme://host[:port] values, as a browser sends them in its Origin
+	// header. The server answers their CORS preflights itself.
+	Origins []string
 	// Deny writes refusals; nil writes them as plain text.
 	Deny DenyFunc
 }
@@ -178,18 +190,35 @@ func checkHost(_ *Guard, r *http.Request, _ Rule) *Refusal {
 // the server's own origin, or the user, made ("" is a program's).
 var fetchSiteAllowed = map[string]bool{"": true, "same-origin": true, "none": true}
 
-func checkOrigin(g *Guard, r *http.Request, _ Rule) *Refusal {
+func checkOrigin(g *Guard, r *http.Request, rule Rule) *Refusal {
 	if origin, ok := r.Header["Origin"]; ok {
-		if len(origin) == 1 && SameOrigin(origin[0], r.Host) {
+		if len(origin) == 1 && (SameOrigin(origin[0], r.Host) || g.AllowedOrigin(origin[0])) {
 			return nil
 		}
 		return &Refusal{http.StatusForbidden, fmt.Sprintf("cross-origin request refused: a page of %s may not call this server", quote(strings.Join(origin, ",")))}
 	}
 	site := r.Header.Get("Sec-Fetch-Site")
-	if fetchSiteAllowed[site] || (g.Navigation && navigation(r)) {
+	if fetchSiteAllowed[site] || (g.Navigation && navigation(r)) || (rule.AnySite && readOnly(r)) {
 		return nil
 	}
 	return &Refusal{http.StatusForbidden, fmt.Sprintf("cross-origin request refused (Sec-Fetch-Site %s): only this server's own pages may call it", quote(site))}
+}
+
+// AllowedOrigin reports whether origin is one of the Guard's Origins,
+// compared exactly (an origin has no path and a browser sends it in one
+// canonical form).
+func (g *Guard) AllowedOrigin(origin string) bool {
+	for _, o := range g.Origins {
+		if o != "" && o == origin {
+			return true
+		}
+	}
+	return false
+}
+
+// readOnly reports whether r is a GET or HEAD.
+func readOnly(r *http.Request) bool {
+	return r.Method == http.MethodGet || r.Method == http.MethodHead
 }
 
 // navigation reports whether r is a top-level GET or HEAD navigation.

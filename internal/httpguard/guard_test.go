@@ -48,6 +48,7 @@ func TestCheck(t *testing.T) {
 	}
 	open := Guard{JSON: true}
 	viewer := Guard{Navigation: true}
+	widget := Guard{JSON: true, Origins: []string{"https://shop.example", "http://localhost:3000"}, Rules: []Rule{{Path: "/widget.js", AnySite: true}}}
 	auth := map[string]string{"Authorization": "Bearer s3cret"}
 	with := func(m map[string]string, kv ...string) map[string]string {
 		out := map[string]string{}
@@ -100,6 +101,18 @@ func TestCheck(t *testing.T) {
 		{"link into an api", open, "GET", "/v1/chat", loopback, map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}, "", 403},
 		{"viewer fetch cross-site", viewer, "GET", "/runs/1", loopback, map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"}, "", 403},
 		{"viewer form post cross-site", viewer, "POST", "/runs/1", loopback, map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}, "a=1", 403},
+		{"allowed origin", widget, "POST", "/v1/chat", loopback, map[string]string{"Origin": "https://shop.example", "Content-Type": "application/json"}, "{}", 0},
+		{"allowed origin preflight", widget, "OPTIONS", "/v1/chat", loopback, map[string]string{"Origin": "http://localhost:3000"}, "", 0},
+		{"allowed origin, other scheme", widget, "POST", "/v1/chat", loopback, map[string]string{"Origin": "http://shop.example"}, "{}", 403},
+		{"allowed origin, other port", widget, "POST", "/v1/chat", loopback, map[string]string{"Origin": "https://shop.example:8443"}, "{}", 403},
+		{"allowed origin, suffix", widget, "POST", "/v1/chat", loopback, map[string]string{"Origin": "https://shop.example.evil"}, "{}", 403},
+		{"allowed origin, twice", widget, "POST", "/v1/chat", loopback, map[string]string{"Origin": "https://shop.example, https://shop.example"}, "{}", 403},
+		{"allowed origin, still own host", widget, "POST", "/v1/chat", loopback, map[string]string{"Host": "evil.example", "Origin": "https://shop.example"}, "{}", 403},
+		{"unlisted origin", widget, "POST", "/v1/chat", loopback, map[string]string{"Origin": "https://evil.example"}, "{}", 403},
+		{"script from any site", widget, "GET", "/widget.js", loopback, map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "script"}, "", 0},
+		{"any-site path, post", widget, "POST", "/widget.js", loopback, map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 403},
+		{"any-site path, unlisted origin", widget, "GET", "/widget.js", loopback, map[string]string{"Origin": "https://evil.example"}, "", 403},
+		{"other path, cross-site", widget, "GET", "/v1/other", loopback, map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 403},
 		{"text/plain without origin", open, "POST", "/x", loopback, map[string]string{"Content-Type": "text/plain"}, "{}", 415},
 		{"form body", open, "POST", "/x", loopback, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "a=1", 415},
 		{"json with charset", open, "POST", "/x", loopback, map[string]string{"Content-Type": "application/json; charset=utf-8"}, "{}", 0},

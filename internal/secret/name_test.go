@@ -21,7 +21,7 @@ var rowExamples = map[string][]string{
 	"AWS_SECRET_ACCESS_KEY":  {"AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID"},
 	"DOCKER_AUTH_CONFIG":     {"DOCKER_AUTH_CONFIG"},
 	"SALVE_SERVER_TOKEN":     {"SALVE_SERVER_TOKEN", "SALVE_NATS_TOKEN", "SALVE_MCP_TOKEN"},
-	"TOKEN":                  {"MY_SERVICE_TOKEN", "accessToken", "DB_PASSWORD", "db_passwd", "GPG_PASSPHRASE", "GOOGLE_APPLICATION_CREDENTIALS", "Authorization", "PROXY_AUTHORIZATION", "openrouter_apikey", "SECRET_KEY_BASE", "token", "AUTH_TOKEN_V2"},
+	"TOKEN":                  {"MY_SERVICE_TOKEN", "accessToken", "DB_PASSWORD", "db_passwd", "GPG_PASSPHRASE", "GOOGLE_APPLICATION_CREDENTIALS", "Authorization", "PROXY_AUTHORIZATION", "openrouter_apikey", "SECRET_KEY_BASE", "token", "AUTH_TOKEN_V2", "SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "botToken", "appToken", "signingSecret"},
 	"PAT":                    {"MY_GITHUB_PAT", "PAT_GITLAB"},
 	"API KEY":                {"API_KEY_2", "PRIVATE_KEY_PEM", "ACCESS_KEY_FILE", "apiKeyHeader"},
 	"KEY":                    {"SIGNING_KEY", "--anthropic-key", "SSH_KEY", "licenseKey"},

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/salve-dev/salve/internal/browsertest"
 	"github.com/salve-dev/salve/internal/store"
 	"github.com/salve-dev/salve/internal/ui"
 )
@@ -21,38 +21,9 @@ import (
 // set-up) over the DevTools protocol, on a store filled by real heals and
 // execs of the salve binary.
 
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, c := range []string{os.Getenv("SALVE_CHROMIUM"), "chromium", "chromium-browser", "google-chrome"} {
-		if c == "" {
-			continue
-		}
-		if p, err := exec.LookPath(c); err == nil {
-			return p
-		}
-	}
-	t.Skip("chromium is not installed (scripts/ui/setup.sh installs Debian's chromium): the browser tests need it")
-	return ""
-}
+func chromium(t *testing.T) string { return browsertest.Chromium(t) }
 
-func browser(t *testing.T) (context.Context, context.CancelFunc) {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)),
-		chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1300, 1000),
-	)
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	ctx, tcancel := context.WithTimeout(ctx, 3*time.Minute)
-	return ctx, func() { tcancel(); cancel(); acancel() }
-}
+func browser(t *testing.T) (context.Context, context.CancelFunc) { return browsertest.Browser(t) }
 
 // screenshot saves the page to $SALVE_UI_SCREENSHOTS/name.png when set
 // (scripts/ui/screenshots.sh sets it to docs/ui).

@@ -29,6 +29,8 @@ const (
 	KindAnthropic = "anthropic-completions"
 	KindMCP       = "mcp"
 	KindAPI       = "api"
+	KindSlack     = "slack"
+	KindEmbed     = "embed"
 )
 
 // Defaults of Options and Spec.
@@ -112,14 +114,37 @@ type Spec struct {
 	Concurrency int
 	// Queue bounds the requests waiting for a slot; 0 is 4×Concurrency.
 	Queue int
+	// Profile names the embed profile (embed.<profile> in the config).
+	Profile string
+	// Slack configures the Slack headend; Embed the embed headend.
+	Slack *SlackConfig
+	Embed *EmbedConfig
 }
 
 // ParseSpec parses the value of a headend flag: a port for the HTTP
-// headends, stdio|http:PORT|sse:PORT|ws:PORT for --mcp.
+// headends, stdio|http:PORT|sse:PORT|ws:PORT for --mcp, NAME:PORT or PORT
+// for --embed (the profile is "default" without a name); --slack takes
+// none.
 func ParseSpec(kind, value string) (Spec, error) {
 	s := Spec{Kind: kind}
 	value = strings.TrimSpace(value)
 	switch kind {
+	case KindSlack:
+		return s, nil
+	case KindEmbed:
+		name, port, ok := strings.Cut(value, ":")
+		if !ok {
+			name, port = "default", value
+		}
+		if !validName(name) {
+			return s, fmt.Errorf("%w: --embed %q: the profile name uses letters, digits, '.', '_' and '-'", ErrSpec, value)
+		}
+		p, err := parsePort(port)
+		if err != nil {
+			return s, fmt.Errorf("%w: --embed %q: expected NAME:PORT or PORT: %v", ErrSpec, value, err)
+		}
+		s.Profile, s.Port = name, p
+		return s, nil
 	case KindOpenAI, KindAnthropic, KindAPI:
 		p, err := parsePort(value)
 		if err != nil {
@@ -287,11 +312,18 @@ func validName(s string) bool {
 // with no token they may not (an error wrapping ErrSpec and
 // httpguard.ErrNoToken that names the token to give) unless
 // InsecureNoToken is set, when warning is the text the caller must print.
-// MCP over stdio listens on nothing and needs no check.
+// MCP over stdio and Slack listen on nothing and need no check. An embed
+// headend is public (a page's widget cannot keep a secret): it does not
+// take the bearer token, so unless its profile has its own secret it
+// counts as tokenless.
 func (o Options) CheckListen(specs []Spec) (warning string, err error) {
 	listens := false
+	token := o.Token
 	for _, sp := range specs {
-		listens = listens || !(sp.Kind == KindMCP && sp.Transport == "stdio")
+		listens = listens || !(sp.Kind == KindMCP && sp.Transport == "stdio") && sp.Kind != KindSlack
+		if sp.Kind == KindEmbed && sp.Embed.token() == "" {
+			token = ""
+		}
 	}
 	addr := o.ListenAddress
 	if addr == "" {
@@ -300,7 +332,7 @@ func (o Options) CheckListen(specs []Spec) (warning string, err error) {
 	if !listens {
 		return "", nil
 	}
-	l := httpguard.Listen{Server: "ai-agent headends", Flag: "--listen-address", Addr: addr, Token: o.Token,
+	l := httpguard.Listen{Server: "ai-agent headends", Flag: "--listen-address", Addr: addr, Token: token,
 		TokenHint: "--headend-token (or $" + DefaultTokenEnv + ")", Risk: "run the agents' sessions and spend their LLM budget",
 		Insecure: o.InsecureNoToken}
 	warning, err = l.Check()

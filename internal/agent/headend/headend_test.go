@@ -181,7 +181,12 @@ func TestParseSpec(t *testing.T) {
 		{KindMCP, "ws:3002", Spec{}, "WebSocket transport is not supported"},
 		{KindMCP, "tcp:1", Spec{}, "unknown transport"},
 		{KindMCP, "3000", Spec{}, "expected stdio"},
-		{"embed", "1", Spec{}, "unknown headend"},
+		{KindEmbed, "1", Spec{Kind: KindEmbed, Port: 1, Profile: "default"}, ""},
+		{KindEmbed, "support:8090", Spec{Kind: KindEmbed, Port: 8090, Profile: "support"}, ""},
+		{KindEmbed, "a b:8090", Spec{}, "profile name"},
+		{KindEmbed, "support:", Spec{}, "NAME:PORT or PORT"},
+		{KindSlack, "", Spec{Kind: KindSlack}, ""},
+		{"telegram", "1", Spec{}, "unknown headend"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind+"="+tt.value, func(t *testing.T) {
@@ -689,15 +694,7 @@ func FuzzCompletionsBody(f *testing.F) {
 	f.Add(`{"model":"chat","stream":true,"messages":[{"role":"user","content":[{"type":"text","text":"x"}]}]}`)
 	f.Add(`{"model":"chat","response_format":{"type":"json_schema","json_schema":{"schema":{"type":"object"}}},"messages":[{"role":"user","content":"j"}]}`)
 	f.Add(`{"model":null,"messages":{}}`)
-	fr := &fakeRun{}
-	opts := Options{Agents: agents(fr), MaxBodyBytes: 1 << 16}
-	opts.withDefaults()
-	byName, err := opts.validate()
-	if err != nil {
-		f.Fatal(err)
-	}
-	s := &server{opts: opts, agents: byName, closing: make(chan struct{})}
-	s.hard, s.hardCancel = context.WithCancel(context.Background())
+	s := fuzzServer(f)
 	lim := newLimiter(4, 4, time.Second, s.closing)
 	handlers := map[string]http.Handler{"/v1/chat/completions": s.openAIHandler(lim), "/v1/messages": s.anthropicHandler(lim)}
 	f.Fuzz(func(t *testing.T, body string) {

@@ -17,10 +17,10 @@ import (
 	"github.com/salve-dev/salve/internal/httpguard"
 )
 
-// httpServer wraps h with panic recovery, the shared guard and the
-// slow-client timeouts.
-func (s *server) httpServer(h http.Handler) *http.Server {
-	h = guard().Handler(h)
+// guardedServer wraps h with panic recovery, the headend's guard g (the
+// shared guard, or the embed headend's) and the slow-client timeouts.
+func (s *server) guardedServer(h http.Handler, g httpguard.Guard) *http.Server {
+	h = g.Handler(h)
 	return &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			defer func() {

@@ -150,6 +150,7 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 	defer s.hardCancel()
 
 	var https []*httpHeadend
+	var slacks []*slackHeadend
 	var stdio *mcpHeadend
 	closeAll := func() {
 		for _, h := range https {
@@ -159,6 +160,7 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 	for _, sp := range specs {
 		lim := newLimiter(sp.Concurrency, sp.Queue, opts.QueueTimeout, s.closing)
 		var h http.Handler
+		g := guard()
 		switch {
 		case sp.Kind == KindOpenAI:
 			h = s.openAIHandler(lim)
@@ -179,6 +181,19 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 			continue
 		case sp.Kind == KindMCP:
 			h = s.mcpHTTPHandler(s.newMCP(lim), sp.Transport)
+		case sp.Kind == KindSlack:
+			sl, err := s.newSlack(ctx, sp, lim)
+			if err != nil {
+				closeAll()
+				return err
+			}
+			slacks = append(slacks, sl)
+			continue
+		case sp.Kind == KindEmbed:
+			if h, g, err = s.embedHandler(sp, lim); err != nil {
+				closeAll()
+				return err
+			}
 		default:
 			closeAll()
 			return fmt.Errorf("%w: unknown headend %q", ErrSpec, sp.Kind)
@@ -192,7 +207,10 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 		if sp.Kind == KindMCP {
 			kind += ":" + sp.Transport
 		}
-		https = append(https, &httpHeadend{kind: kind, ln: ln, srv: s.httpServer(h)})
+		if sp.Kind == KindEmbed && sp.Profile != "default" {
+			kind += ":" + sp.Profile
+		}
+		https = append(https, &httpHeadend{kind: kind, ln: ln, srv: s.guardedServer(h, g)})
 	}
 
 	errc := make(chan error, len(https)+1)
@@ -206,6 +224,18 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 				errc <- fmt.Errorf("headend %s: %w", h.kind, err)
 			}
 		}(h)
+	}
+	slackCtx, slackStop := context.WithCancel(context.Background())
+	defer slackStop()
+	var slackWG sync.WaitGroup
+	for _, sl := range slacks {
+		sl.ready = func() {
+			if opts.Ready != nil {
+				opts.Ready(KindSlack, "socket mode, team "+sl.me.Team)
+			}
+		}
+		slackWG.Add(1)
+		go func() { defer slackWG.Done(); sl.serve(slackCtx) }()
 	}
 	stdioDone := make(chan struct{})
 	stdioCtx, stdioStop := context.WithCancel(context.Background())
@@ -230,7 +260,13 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 		opts.Logger.Info("mcp stdio input closed; shutting down")
 	case serveErr = <-errc:
 	}
+	slackStop()
 	s.shutdown(https)
+	slackWG.Wait()
+	for _, sl := range slacks {
+		// The answers of the last sessions go out (each call is bounded).
+		sl.wg.Wait()
+	}
 	if stdio != nil {
 		// Let the last stdio answers go out before the connection closes.
 		select {
