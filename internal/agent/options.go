@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/agent/tooloutput"
 	"github.com/salve-dev/salve/internal/agent/tools"
 	"github.com/salve-dev/salve/internal/llm"
 )
@@ -142,6 +143,10 @@ type Options struct {
 	ToolResponseMaxBytes int
 	// NoToolResponseLimit disables truncation (toolResponseMaxBytes 0).
 	NoToolResponseLimit bool
+	// ToolOutput is the toolOutput section: enabled, an oversized tool
+	// output is kept under a handle for the tool_output tool instead of
+	// being truncated.
+	ToolOutput tooloutput.Config
 
 	// Format is the session's canonical output format (see Formats).
 	Format string

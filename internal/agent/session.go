@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/agent/tooloutput"
 	"github.com/salve-dev/salve/internal/agent/tools"
 	"github.com/salve-dev/salve/internal/llm"
 )
@@ -53,6 +54,8 @@ type session struct {
 
 	report *contract.FinalReport
 	fatal  *llm.Error
+	// outputs keeps oversized tool outputs when toolOutput is enabled.
+	outputs *tooloutput.Store
 }
 
 // New validates the options and prepares a session. Errors wrap ErrInvalid
@@ -85,6 +88,9 @@ func New(opts Options) (*Session, error) {
 	opts.Format = format
 	s := &session{opts: opts, log: opts.Logger, nonce: opts.Nonce, finalAt: opts.MaxTurns}
 	s.ledger.trace = opts.Trace
+	if opts.ToolOutput.Enabled {
+		s.outputs = tooloutput.NewStore(0, 0)
+	}
 	if s.nonce == "" {
 		s.nonce = newNonce()
 	}
@@ -226,6 +232,9 @@ func (s *session) register() error {
 	for _, spec := range internalTools(s.opts.Format, s.opts.Schema) {
 		s.registry[spec.Name] = spec
 	}
+	if s.outputs != nil {
+		s.registry[ToolOutput] = toolOutputSpec()
+	}
 	return nil
 }
 
@@ -259,6 +268,9 @@ func (s *session) offered(final bool) []*toolSpec {
 	}
 	if s.opts.Batch {
 		out = append(out, s.registry[ToolBatch])
+	}
+	if s.outputs != nil && s.outputs.Len() > 0 {
+		out = append(out, s.registry[ToolOutput])
 	}
 	return out
 }
