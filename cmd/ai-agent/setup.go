@@ -31,6 +31,8 @@ type sessionSetup struct {
 	// mcp are the session's MCP servers by name, which its sub-agents
 	// share instead of starting their own.
 	mcp map[string]tools.Provider
+	// args are the command line, for --save and --save-all.
+	args *cliArgs
 }
 
 func (s *sessionSetup) addMCP(name string, p tools.Provider) {
@@ -93,10 +95,13 @@ func prepare(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, stdout, s
 		return nil, err
 	}
 	setup := &sessionSetup{opts: opts, log: log}
-	if err := st.tools(ctx, setup); err != nil {
+	if err := st.persistence(setup); err != nil {
 		return setup, err
 	}
-	if err := st.persistence(setup); err != nil {
+	if err := st.resume(setup); err != nil {
+		return setup, err
+	}
+	if err := st.tools(ctx, setup); err != nil {
 		return setup, err
 	}
 	sess, err := agent.New(setup.opts)

@@ -20,12 +20,29 @@ import (
 type children struct {
 	mu      sync.Mutex
 	entries []contract.AccountingEntry
+	done    []childResult
 }
 
-func (c *children) add(_ string, res contract.AIAgentResult) {
+// childResult is one finished child session, for --save-all.
+type childResult struct {
+	name string
+	res  contract.AIAgentResult
+}
+
+func (c *children) add(name string, res contract.AIAgentResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.entries = append(c.entries, res.Accounting...)
+	c.done = append(c.done, childResult{name: name, res: res})
+}
+
+func (c *children) results() []childResult {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]childResult(nil), c.done...)
 }
 
 func (c *children) accounting() []contract.AccountingEntry {

@@ -132,6 +132,9 @@ type Options struct {
 	// (a headend's chat history); they go between the system prompt and
 	// the user prompt, and are part of the result's conversation.
 	History []contract.Message
+	// Resume, when set, continues a saved conversation with its turns and
+	// accounting.
+	Resume *Resume
 	// Targets is the fallback list; at least one is required.
 	Targets []Target
 
