@@ -142,3 +142,35 @@ func TestSessionFlagErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestPromptIncludes: an --agent file's includes are expanded before its
+// frontmatter is read; one escaping its directory is exit 4.
+func TestPromptIncludes(t *testing.T) {
+	e := newEnv(t, baseConfig)
+	files := map[string]string{
+		"agents/main.ai":           "---\n${include:parts/models.yaml}\n---\nBe brief. {{include:parts/rules.md}}",
+		"agents/parts/models.yaml": "models: p/m",
+		"agents/parts/rules.md":    "---\ndescription: dropped\n---\nRULES",
+		"agents/bad.ai":            "${include:../outside.md}",
+		"outside.md":               "OUT",
+	}
+	for name, content := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(e.dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(e.dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := e.run(t, "", "--agent", "agents/main.ai", "question")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if sys := e.fake.reqs[0].Messages[0].Content; !strings.Contains(sys, "Be brief. RULES") || strings.Contains(sys, "dropped") {
+		t.Fatalf("system prompt %q", sys)
+	}
+	code, _, stderr = e.run(t, "", "--models", "p/m", "--agent", "agents/bad.ai", "question")
+	if code != exitConfig || !strings.Contains(stderr, "outside the prompt's directory") {
+		t.Fatalf("escaping include: exit %d: %s", code, stderr)
+	}
+}

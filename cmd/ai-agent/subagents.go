@@ -90,7 +90,11 @@ func (st *startup) loadAgent(path string, shared map[string]tools.Provider) (sub
 		return subagent.Agent{}, err
 	}
 	dir := filepath.Dir(path)
-	header, body, ok := config.SplitFrontmatter(string(b))
+	text, err := config.ResolveIncludes(string(b), path)
+	if err != nil {
+		return subagent.Agent{}, fmt.Errorf("sub-agent %s: %w", path, err)
+	}
+	header, body, ok := config.SplitFrontmatter(text)
 	fm := &config.Frontmatter{Settings: map[string]any{}}
 	if ok {
 		if fm, err = config.ParseFrontmatter(header, dir); err != nil {
