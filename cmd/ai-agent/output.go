@@ -19,7 +19,7 @@ import (
 // execute runs the prepared session and writes its outputs
 // (docs/contracts/ai-agent-cli.md §6, §8).
 func (s *sessionSetup) execute(ctx context.Context, stdout, stderr io.Writer, resultPath string) int {
-	res := s.session.Run(ctx)
+	res := s.run(ctx)
 	if out := render(res.FinalReport); out != "" {
 		_, _ = io.WriteString(stdout, out)
 	}

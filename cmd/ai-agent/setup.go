@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/agent/cache"
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/agent/tools"
 	"github.com/salve-dev/salve/internal/safefile"
@@ -33,6 +34,10 @@ type sessionSetup struct {
 	mcp map[string]tools.Provider
 	// args are the command line, for --save and --save-all.
 	args *cliArgs
+	// cacheDB is the open response and tool cache; response is the
+	// agent response cache, when its TTL is positive.
+	cacheDB  *cache.Cache
+	response *responseCache
 }
 
 func (s *sessionSetup) addMCP(name string, p tools.Provider) {
@@ -43,6 +48,9 @@ func (s *sessionSetup) addMCP(name string, p tools.Provider) {
 }
 
 func (s *sessionSetup) close() {
+	if s.cacheDB != nil {
+		_ = s.cacheDB.Close()
+	}
 	for _, c := range s.closers {
 		if err := c.Close(); err != nil {
 			s.log.Warn("closing tool provider", "error", err)
@@ -102,6 +110,9 @@ func prepare(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, stdout, s
 		return setup, err
 	}
 	if err := st.tools(ctx, setup); err != nil {
+		return setup, err
+	}
+	if err := st.cache(ctx, setup); err != nil {
 		return setup, err
 	}
 	sess, err := agent.New(setup.opts)
@@ -240,7 +251,7 @@ func (st *startup) loadConfig() error {
 // (docs/contracts/ai-agent-cli.md §9); --verbose warns about the others.
 var knownSections = map[string]bool{
 	"providers": true, "mcpServers": true, "restTools": true, "queues": true, "defaults": true,
-	"tooling": true, "persistence": true, "accounting": true, "toolOutput": true,
+	"tooling": true, "persistence": true, "accounting": true, "toolOutput": true, "cache": true,
 }
 
 // list resolves models, tools or agents: --override, then the CLI, then

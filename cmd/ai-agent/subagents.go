@@ -126,6 +126,9 @@ func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body s
 			overMap: st.overMap, subAgent: true, inheritModels: parentModels, sharedMCP: merged(st.sharedMCP, shared),
 		}
 		child.src = config.Sources{Override: st.overMap, Frontmatter: fm.Settings, Defaults: st.src.Defaults}
+		if v, ok := st.a.values["cache"]; ok && !fm.CacheSet {
+			child.a.values["cache"] = v
+		}
 		opts, err := child.options(io.Discard)
 		if err != nil {
 			return contract.AIAgentResult{}, err
@@ -137,11 +140,13 @@ func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body s
 		if err := child.tools(ctx, setup); err != nil {
 			return contract.AIAgentResult{}, err
 		}
-		sess, err := agent.New(setup.opts)
-		if err != nil {
+		if err := child.cache(ctx, setup); err != nil {
 			return contract.AIAgentResult{}, err
 		}
-		res := sess.Run(ctx)
+		if setup.session, err = agent.New(setup.opts); err != nil {
+			return contract.AIAgentResult{}, err
+		}
+		res := setup.run(ctx)
 		if setup.children != nil {
 			res.Accounting = append(res.Accounting, setup.children.accounting()...)
 		}

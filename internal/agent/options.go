@@ -171,7 +171,9 @@ type Options struct {
 
 	Queuer Queuer
 	Guard  ContextGuard
-	Trace  Trace
+	// ToolCache, when set, reuses MCP and REST tool outputs.
+	ToolCache ToolCache
+	Trace     Trace
 
 	// Nonce fixes the XML nonce; empty draws a random one.
 	Nonce string

@@ -165,7 +165,7 @@ func (s *session) runTool(ctx context.Context, spec *toolSpec, args json.RawMess
 		te.queueWait, te.queueDepth = &waited, &depth
 	}
 	te.start = s.opts.Now()
-	out, err := s.callWithTimeout(ctx, spec, args, source)
+	out, err := s.callCached(ctx, spec, args, source)
 	te.latency = s.since(te.start)
 	run := toolRun{seconds: te.latency.Seconds()}
 	if err != nil {
