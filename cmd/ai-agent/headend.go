@@ -307,11 +307,13 @@ func (sa *servedAgent) run(ctx context.Context, req headend.Request) (contract.A
 	if err := st.tools(ctx, setup); err != nil {
 		return contract.AIAgentResult{}, err
 	}
-	sess, err := agent.New(setup.opts)
-	if err != nil {
+	if err := st.cache(ctx, setup); err != nil {
 		return contract.AIAgentResult{}, err
 	}
-	res := sess.Run(ctx)
+	if setup.session, err = agent.New(setup.opts); err != nil {
+		return contract.AIAgentResult{}, err
+	}
+	res := setup.run(ctx)
 	all := append(res.Accounting, setup.children.accounting()...)
 	sa.writeMu.Lock()
 	if err := appendBilling(setup.billingFile, all); err != nil {

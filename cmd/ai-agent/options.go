@@ -50,6 +50,11 @@ func (st *startup) options(stdout io.Writer) (agent.Options, error) {
 		o.MaxRetries = 1
 	}
 	o.NoToolResponseLimit = o.ToolResponseMaxBytes == 0
+	toolOut, err := st.toolOutput()
+	if err != nil {
+		return o, err
+	}
+	o.ToolOutput = toolOut
 	for _, d := range []struct {
 		key string
 		dst *time.Duration

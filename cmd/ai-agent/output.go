@@ -19,7 +19,7 @@ import (
 // execute runs the prepared session and writes its outputs
 // (docs/contracts/ai-agent-cli.md §6, §8).
 func (s *sessionSetup) execute(ctx context.Context, stdout, stderr io.Writer, resultPath string) int {
-	res := s.session.Run(ctx)
+	res := s.run(ctx)
 	if out := render(res.FinalReport); out != "" {
 		_, _ = io.WriteString(stdout, out)
 	}
@@ -36,7 +36,13 @@ func (s *sessionSetup) execute(ctx context.Context, stdout, stderr io.Writer, re
 			code = exitFailure
 		}
 	}
-	if err := appendBilling(s.billingFile, append(res.Accounting, s.children.accounting()...)); err != nil {
+	if res.Success {
+		if err := s.saveConversations(s.args, res); err != nil {
+			fmt.Fprintf(stderr, "ai-agent: %v\n", err)
+			code = exitFailure
+		}
+	}
+	if err := appendBilling(s.billingFile, append(s.newAccounting(res), s.children.accounting()...)); err != nil {
 		s.log.Warn("billing file not written", "error", err)
 	}
 	if err := writeSession(s.sessionsDir, s.opts.Trace.OriginTxnID, res); err != nil {

@@ -55,7 +55,11 @@ func readPromptFile(what, path string) (prompt, error) {
 	if err != nil {
 		return prompt{}, err
 	}
-	return prompt{text: stripShebang(string(b)), path: path}, nil
+	text, err := config.ResolveIncludes(stripShebang(string(b)), path)
+	if err != nil {
+		return prompt{}, fmt.Errorf("%s %s: %w", what, path, err)
+	}
+	return prompt{text: text, path: path}, nil
 }
 
 // readNamedFile reads a file named on the command line through safefile,

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/agent/cache"
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/agent/tools"
 	"github.com/salve-dev/salve/internal/safefile"
@@ -31,6 +32,12 @@ type sessionSetup struct {
 	// mcp are the session's MCP servers by name, which its sub-agents
 	// share instead of starting their own.
 	mcp map[string]tools.Provider
+	// args are the command line, for --save and --save-all.
+	args *cliArgs
+	// cacheDB is the open response and tool cache; response is the
+	// agent response cache, when its TTL is positive.
+	cacheDB  *cache.Cache
+	response *responseCache
 }
 
 func (s *sessionSetup) addMCP(name string, p tools.Provider) {
@@ -41,6 +48,9 @@ func (s *sessionSetup) addMCP(name string, p tools.Provider) {
 }
 
 func (s *sessionSetup) close() {
+	if s.cacheDB != nil {
+		_ = s.cacheDB.Close()
+	}
 	for _, c := range s.closers {
 		if err := c.Close(); err != nil {
 			s.log.Warn("closing tool provider", "error", err)
@@ -93,10 +103,16 @@ func prepare(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, stdout, s
 		return nil, err
 	}
 	setup := &sessionSetup{opts: opts, log: log}
+	if err := st.persistence(setup); err != nil {
+		return setup, err
+	}
+	if err := st.resume(setup); err != nil {
+		return setup, err
+	}
 	if err := st.tools(ctx, setup); err != nil {
 		return setup, err
 	}
-	if err := st.persistence(setup); err != nil {
+	if err := st.cache(ctx, setup); err != nil {
 		return setup, err
 	}
 	sess, err := agent.New(setup.opts)
@@ -235,7 +251,7 @@ func (st *startup) loadConfig() error {
 // (docs/contracts/ai-agent-cli.md §9); --verbose warns about the others.
 var knownSections = map[string]bool{
 	"providers": true, "mcpServers": true, "restTools": true, "queues": true, "defaults": true,
-	"tooling": true, "persistence": true, "accounting": true,
+	"tooling": true, "persistence": true, "accounting": true, "toolOutput": true, "cache": true,
 }
 
 // list resolves models, tools or agents: --override, then the CLI, then

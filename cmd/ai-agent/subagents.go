@@ -20,12 +20,29 @@ import (
 type children struct {
 	mu      sync.Mutex
 	entries []contract.AccountingEntry
+	done    []childResult
 }
 
-func (c *children) add(_ string, res contract.AIAgentResult) {
+// childResult is one finished child session, for --save-all.
+type childResult struct {
+	name string
+	res  contract.AIAgentResult
+}
+
+func (c *children) add(name string, res contract.AIAgentResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.entries = append(c.entries, res.Accounting...)
+	c.done = append(c.done, childResult{name: name, res: res})
+}
+
+func (c *children) results() []childResult {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]childResult(nil), c.done...)
 }
 
 func (c *children) accounting() []contract.AccountingEntry {
@@ -73,7 +90,11 @@ func (st *startup) loadAgent(path string, shared map[string]tools.Provider) (sub
 		return subagent.Agent{}, err
 	}
 	dir := filepath.Dir(path)
-	header, body, ok := config.SplitFrontmatter(string(b))
+	text, err := config.ResolveIncludes(string(b), path)
+	if err != nil {
+		return subagent.Agent{}, fmt.Errorf("sub-agent %s: %w", path, err)
+	}
+	header, body, ok := config.SplitFrontmatter(text)
 	fm := &config.Frontmatter{Settings: map[string]any{}}
 	if ok {
 		if fm, err = config.ParseFrontmatter(header, dir); err != nil {
@@ -105,6 +126,9 @@ func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body s
 			overMap: st.overMap, subAgent: true, inheritModels: parentModels, sharedMCP: merged(st.sharedMCP, shared),
 		}
 		child.src = config.Sources{Override: st.overMap, Frontmatter: fm.Settings, Defaults: st.src.Defaults}
+		if v, ok := st.a.values["cache"]; ok && !fm.CacheSet {
+			child.a.values["cache"] = v
+		}
 		opts, err := child.options(io.Discard)
 		if err != nil {
 			return contract.AIAgentResult{}, err
@@ -116,11 +140,13 @@ func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body s
 		if err := child.tools(ctx, setup); err != nil {
 			return contract.AIAgentResult{}, err
 		}
-		sess, err := agent.New(setup.opts)
-		if err != nil {
+		if err := child.cache(ctx, setup); err != nil {
 			return contract.AIAgentResult{}, err
 		}
-		res := sess.Run(ctx)
+		if setup.session, err = agent.New(setup.opts); err != nil {
+			return contract.AIAgentResult{}, err
+		}
+		res := setup.run(ctx)
 		if setup.children != nil {
 			res.Accounting = append(res.Accounting, setup.children.accounting()...)
 		}

@@ -47,6 +47,8 @@ func (s *session) callInternal(ctx context.Context, name string, args json.RawMe
 		return `{"ok":true}`, nil
 	case ToolBatch:
 		return s.runBatch(ctx, args, source)
+	case ToolOutput:
+		return s.extractOutput(ctx, args)
 	default:
 		return "", fmt.Errorf("internal tool %s cannot be called here", name)
 	}
@@ -141,7 +143,7 @@ func (s *session) batchTarget(c batchCall) (*toolSpec, *batchError) {
 		return nil, &batchError{Code: "context_window_budget_exceeded", Message: "context window budget exceeded"}
 	}
 	spec := s.registry[c.Tool]
-	if spec == nil || (spec.internal && c.Tool != ToolProgress) {
+	if spec == nil || (spec.internal && c.Tool != ToolProgress && c.Tool != ToolOutput) {
 		return nil, &batchError{Code: "UNKNOWN_TOOL", Message: fmt.Sprintf("unknown tool '%s'", c.Tool)}
 	}
 	return spec, nil

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/agent/tooloutput"
 	"github.com/salve-dev/salve/internal/agent/tools"
 	"github.com/salve-dev/salve/internal/llm"
 )
@@ -131,6 +132,9 @@ type Options struct {
 	// (a headend's chat history); they go between the system prompt and
 	// the user prompt, and are part of the result's conversation.
 	History []contract.Message
+	// Resume, when set, continues a saved conversation with its turns and
+	// accounting.
+	Resume *Resume
 	// Targets is the fallback list; at least one is required.
 	Targets []Target
 
@@ -142,6 +146,10 @@ type Options struct {
 	ToolResponseMaxBytes int
 	// NoToolResponseLimit disables truncation (toolResponseMaxBytes 0).
 	NoToolResponseLimit bool
+	// ToolOutput is the toolOutput section: enabled, an oversized tool
+	// output is kept under a handle for the tool_output tool instead of
+	// being truncated.
+	ToolOutput tooloutput.Config
 
 	// Format is the session's canonical output format (see Formats).
 	Format string
@@ -163,7 +171,9 @@ type Options struct {
 
 	Queuer Queuer
 	Guard  ContextGuard
-	Trace  Trace
+	// ToolCache, when set, reuses MCP and REST tool outputs.
+	ToolCache ToolCache
+	Trace     Trace
 
 	// Nonce fixes the XML nonce; empty draws a random one.
 	Nonce string

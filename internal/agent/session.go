@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/agent/tooloutput"
 	"github.com/salve-dev/salve/internal/agent/tools"
 	"github.com/salve-dev/salve/internal/llm"
 )
@@ -53,6 +54,8 @@ type session struct {
 
 	report *contract.FinalReport
 	fatal  *llm.Error
+	// outputs keeps oversized tool outputs when toolOutput is enabled.
+	outputs *tooloutput.Store
 }
 
 // New validates the options and prepares a session. Errors wrap ErrInvalid
@@ -73,6 +76,9 @@ func New(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("new session: %w: history message %d has role %q (user or assistant only)", ErrInvalid, i, m.Role)
 		}
 	}
+	if err := checkResume(opts.Resume); err != nil {
+		return nil, fmt.Errorf("new session: %w", err)
+	}
 	switch opts.Transport {
 	case TransportNative, TransportXML, TransportXMLFinal:
 	default:
@@ -85,6 +91,13 @@ func New(opts Options) (*Session, error) {
 	opts.Format = format
 	s := &session{opts: opts, log: opts.Logger, nonce: opts.Nonce, finalAt: opts.MaxTurns}
 	s.ledger.trace = opts.Trace
+	if opts.Resume != nil {
+		s.ledger.entries = append(s.ledger.entries, opts.Resume.Accounting...)
+		s.turnsDone = opts.Resume.TurnsUsed
+	}
+	if opts.ToolOutput.Enabled {
+		s.outputs = tooloutput.NewStore(0, 0)
+	}
 	if s.nonce == "" {
 		s.nonce = newNonce()
 	}
@@ -138,9 +151,10 @@ func Run(ctx context.Context, opts Options) contract.AIAgentResult {
 func (s *session) run(ctx context.Context) {
 	s.conv = make([]contract.Message, 0, len(s.opts.History)+2)
 	s.conv = append(s.conv, contract.Message{Role: contract.RoleSystem, Content: s.systemPrompt()})
+	s.conv = append(s.conv, s.opts.Resume.prior()...)
 	s.conv = append(s.conv, s.opts.History...)
 	s.conv = append(s.conv, contract.Message{Role: contract.RoleUser, Content: s.opts.UserPrompt})
-	for turn := 1; turn <= s.opts.MaxTurns; turn++ {
+	for turn := s.turnsDone + 1; turn <= s.opts.MaxTurns; turn++ {
 		final := turn >= s.finalAt
 		s.runTurn(ctx, turn, final)
 		s.turnsDone = turn
@@ -226,6 +240,9 @@ func (s *session) register() error {
 	for _, spec := range internalTools(s.opts.Format, s.opts.Schema) {
 		s.registry[spec.Name] = spec
 	}
+	if s.outputs != nil {
+		s.registry[ToolOutput] = toolOutputSpec()
+	}
 	return nil
 }
 
@@ -259,6 +276,9 @@ func (s *session) offered(final bool) []*toolSpec {
 	}
 	if s.opts.Batch {
 		out = append(out, s.registry[ToolBatch])
+	}
+	if s.outputs != nil && s.outputs.Len() > 0 {
+		out = append(out, s.registry[ToolOutput])
 	}
 	return out
 }

@@ -165,7 +165,7 @@ func (s *session) runTool(ctx context.Context, spec *toolSpec, args json.RawMess
 		te.queueWait, te.queueDepth = &waited, &depth
 	}
 	te.start = s.opts.Now()
-	out, err := s.callWithTimeout(ctx, spec, args, source)
+	out, err := s.callCached(ctx, spec, args, source)
 	te.latency = s.since(te.start)
 	run := toolRun{seconds: te.latency.Seconds()}
 	if err != nil {
@@ -183,11 +183,7 @@ func (s *session) runTool(ctx context.Context, spec *toolSpec, args json.RawMess
 	run.raw = out
 	run.text = out
 	if spec.Name != ToolBatch {
-		text, info := tools.Truncate(out, s.opts.ToolResponseMaxBytes)
-		if info.Truncated {
-			s.log.Warn("tool response truncated", "tool", spec.Name, "actual_bytes", info.OriginalBytes, "limit_bytes", info.LimitBytes)
-		}
-		run.text = text
+		run.text = s.shrink(spec, args, out)
 	}
 	if s.opts.Guard != nil && !spec.internal && !s.opts.Guard.ToolPreflight(spec.Name, run.text) {
 		s.budgetExceeded.Store(true)

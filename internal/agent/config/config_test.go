@@ -185,12 +185,13 @@ func FuzzSplitFrontmatter(f *testing.F) {
 func TestParseFrontmatter(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "s.yaml"), "type: object\nrequired: [a]\n")
-	good := "description: d\nmodels: a/b, c/d\ntools: [fs, batch]\nmaxTurns: 8\ntemperature: none\nllmTimeout: 90s\noutput:\n  format: json\n  schemaRef: s.yaml\ncache: x\n"
+	good := "description: d\nmodels: a/b, c/d\ntools: [fs, batch]\nmaxTurns: 8\ntemperature: none\nllmTimeout: 90s\noutput:\n  format: json\n  schemaRef: s.yaml\ncache: 5m\nplugins: x\ntoolOutput: {enabled: true, maxChunks: 3}\n"
 	fm, err := ParseFrontmatter(good, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fm.Models) != 2 || fm.Tools[1] != "batch" || fm.Output.Format != "json" || !strings.Contains(string(fm.Output.Schema), `"required"`) || len(fm.Warnings) != 1 {
+	if len(fm.Models) != 2 || fm.Tools[1] != "batch" || fm.Output.Format != "json" || !strings.Contains(string(fm.Output.Schema), `"required"`) || len(fm.Warnings) != 1 ||
+		fm.Cache != 5*time.Minute || !fm.CacheSet || fm.ToolOutput == nil || !*fm.ToolOutput.Enabled || *fm.ToolOutput.MaxChunks != 3 {
 		t.Fatalf("frontmatter = %+v", fm)
 	}
 	bad := map[string]string{
@@ -203,6 +204,10 @@ func TestParseFrontmatter(t *testing.T) {
 		"bad format":      "output: {format: xml}",
 		"not mapping":     "- a\n- b",
 		"bad temperature": "temperature: 3",
+		"bad cache":       "cache: soon",
+		"bad toolOutput":  "toolOutput: {maxChunks: 0}",
+		"toolOutput typo": "toolOutput: {enable: true}",
+		"toolOutput list": "toolOutput: [1]",
 	}
 	for name, h := range bad {
 		if _, err := ParseFrontmatter(h, dir); !errors.Is(err, ErrConfig) {

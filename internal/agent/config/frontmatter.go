@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -27,6 +28,12 @@ type Frontmatter struct {
 	Output *IOSpec
 	// Input is the input spec (sub-agents), when set.
 	Input *IOSpec
+	// Cache is the agent response cache TTL; CacheSet says the header
+	// set it ("off" sets 0).
+	Cache    time.Duration
+	CacheSet bool
+	// ToolOutput is the toolOutput block, when set.
+	ToolOutput *ToolOutput
 	// Warnings lists accepted-but-unsupported keys.
 	Warnings []string
 }
@@ -77,7 +84,7 @@ var frontmatterKeys = map[string]string{
 	"temperature": "setting", "topP": "setting", "topK": "setting", "repeatPenalty": "setting",
 	"reasoning": "reasoning", "reasoningTokens": "setting", "caching": "setting",
 	"output": "io", "input": "io",
-	"cache": "ignored", "toolOutput": "ignored", "plugins": "ignored", "advisors": "ignored", "router": "ignored", "handoff": "ignored",
+	"cache": "cache", "toolOutput": "toolOutput", "plugins": "ignored", "advisors": "ignored", "router": "ignored", "handoff": "ignored",
 	"traceLLM": "runtime", "traceMCP": "runtime", "verbose": "runtime", "accounting": "runtime", "save": "runtime",
 	"load": "runtime", "stream": "runtime", "targets": "runtime",
 }
@@ -142,6 +149,18 @@ func (fm *Frontmatter) set(key string, v any, baseDir string) error {
 		fm.Settings[key] = v
 	case "reasoning":
 		return fm.setReasoning(v)
+	case "cache":
+		ttl, set, err := ParseCacheTTL("cache (frontmatter)", v)
+		if err != nil {
+			return fmt.Errorf("frontmatter: %w", err)
+		}
+		fm.Cache, fm.CacheSet = ttl, set
+	case "toolOutput":
+		t, err := ParseToolOutput(v)
+		if err != nil {
+			return fmt.Errorf("frontmatter: %w", err)
+		}
+		fm.ToolOutput = &t
 	case "io":
 		spec, err := parseIO(key, v, baseDir)
 		if err != nil {
