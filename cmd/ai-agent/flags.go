@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/salve-dev/salve/internal/agent/config"
@@ -31,7 +32,7 @@ type flagDef struct {
 }
 
 // flagTable lists every flag with its original spellings.
-var flagTable = []flagDef{
+var flagTable = slices.Concat([]flagDef{
 	{names: []string{"config"}, usage: "config file, layer 1 (a missing file is an error)", def: "FILE"},
 	{names: []string{"models"}, kind: flagList, usage: "provider/model targets in fallback order", def: "LIST"},
 	{names: []string{"tools", "tool", "mcp-tool", "mcp-tools"}, kind: flagList, usage: "MCP servers, REST tools and batch", def: "LIST"},
@@ -88,7 +89,7 @@ var flagTable = []flagDef{
 	{names: []string{"insecure-no-token"}, kind: flagBool, usage: "let --listen-address go beyond loopback without a token", def: "off"},
 	{names: []string{"headend-max-body-bytes"}, usage: "largest request body a headend reads", def: "4194304"},
 	{names: []string{"embed", "slack", "embed-concurrency", "slack-concurrency"}, kind: flagHeadend},
-}
+}, telemetryFlags)
 
 // flagIndex maps every spelling to its row.
 func flagIndex() map[string]*flagDef {
