@@ -2,6 +2,7 @@ package export
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -219,4 +220,19 @@ func TestServeRefusesBadSettings(t *testing.T) {
 	if err == nil || !strings.Contains(out.String(), `"error"`) {
 		t.Fatalf("err = %v, out = %q", err, out.String())
 	}
+}
+
+// FuzzServe feeds arbitrary event lines to the helper: it never panics,
+// whatever ids, ops and fields the lines carry.
+func FuzzServe(f *testing.F) {
+	f.Add([]byte(`{"op":"session","id":1,"session":{"Trace":{"AgentID":"a"}}}` + "\n" + `{"op":"end","id":1}` + "\n"))
+	f.Add([]byte(`{"op":"llm","id":2,"parent":9,"llm":{}}` + "\n" + `{"op":"end","id":2,"llmEnd":{"Entry":{"tokens":{"inputTokens":-5}}}}` + "\n"))
+	f.Add([]byte(`{"op":"tool","id":3}` + "\n" + `{"op":"queue","queue":{"Queue":"q","Wait":-1}}` + "\n" + `not json` + "\n"))
+	f.Add([]byte(`{"op":"report","report":{"Turns":-1,"Attempts":-3}}` + "\n" + `{"op":"end","id":3,"toolEnd":{"Latency":-9}}`))
+	f.Fuzz(func(t *testing.T, events []byte) {
+		in := io.MultiReader(strings.NewReader(`{"mode":"cli"}`+"\n"), bytes.NewReader(events))
+		if err := Serve(context.Background(), in, io.Discard, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -19,8 +19,11 @@ const maxLine = 4 << 20
 // Recorder, writes the telemetry.Ready line to out, then replays every
 // Message until in ends, and shuts the Recorder down (flushing the
 // spans) within the export timeout plus a second. Malformed lines are
-// logged and skipped.
+// logged (log may be nil) and skipped.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger) error {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	if !sc.Scan() {
