@@ -97,7 +97,9 @@ func StartHelper(ctx context.Context, path string, set Settings, stderr io.Write
 		h.kill()
 		return nil, fmt.Errorf("telemetry helper: %w", err)
 	}
-	h.Relay = NewRelay(in, nil)
+	h.Relay = NewRelay(in, func(err error) {
+		fmt.Fprintf(stderr, "ai-agent: telemetry helper stopped taking events (%v); telemetry is off for the rest of the run\n", err)
+	})
 	return h, nil
 }
 

@@ -31,7 +31,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger) e
 	}
 	var set telemetry.Settings
 	if err := json.Unmarshal(sc.Bytes(), &set); err != nil {
-		return ready(out, telemetry.Ready{Error: "bad settings line: " + err.Error()}, err)
+		err = fmt.Errorf("bad settings line: %w", err)
+		return ready(out, telemetry.Ready{Error: err.Error()}, err)
 	}
 	rec, err := Start(ctx, set, log)
 	if err != nil {
