@@ -6,7 +6,7 @@
 // holds the Prometheus registry and the OpenTelemetry SDK. The helper is
 // started only when telemetry is on, so a run without it never links
 // or initialises either library: Go runs every linked package's init at
-// start-up, and theirs cost about 2 ms and 6 MB (BENCHMARKS.md). This
+// start-up, and theirs cost about 2 ms and 6 MB (docs/bench-telemetry.md). This
 // package uses the standard library only.
 package telemetry
 
