@@ -49,7 +49,7 @@ cross:
 	$(GO) test -count=1 -timeout 30m -run '^TestCrossBuild$$' ./internal/housetest/
 
 ## dist: release archives in dist/: a tarball for linux and darwin on amd64 and arm64 (the three
-## programs, LICENSE, README.md), a zip for windows/amd64 (ai-agent, git_agent, LICENSE), SHA256SUMS
+## programs and ai-agent-telemetry, LICENSE, README.md), a zip for windows/amd64 (ai-agent, ai-agent-telemetry, git_agent, LICENSE), SHA256SUMS
 dist:
 	VERSION=$(VERSION) bash scripts/dist.sh dist
 

@@ -2,9 +2,9 @@
 # Cross-compiles salve's static binaries (CGO_ENABLED=0) and packs the
 # release archives, then writes SHA256SUMS over them and checks it:
 #   salve_<version>_<os>_<arch>.tar.gz   linux and darwin, amd64 and arm64:
-#                                        salve, ai-agent, git_agent,
+#                                        salve, ai-agent, ai-agent-telemetry, git_agent,
 #                                        LICENSE, README.md
-#   salve_<version>_windows_amd64.zip    ai-agent.exe, git_agent.exe, LICENSE
+#   salve_<version>_windows_amd64.zip    ai-agent.exe, ai-agent-telemetry.exe, git_agent.exe, LICENSE
 #                                        (salve itself needs unix)
 # Each archive holds one folder of its own name. The version is stamped from
 # the git tag (git describe), or VERSION.
@@ -81,10 +81,10 @@ for p in $platforms; do
 	mkdir -p "$dir"
 	start=$SECONDS
 	if [ "$os" = windows ]; then
-		pkgs=(./cmd/ai-agent ./cmd/git_agent)
+		pkgs=(./cmd/ai-agent ./cmd/ai-agent-telemetry ./cmd/git_agent)
 		docs=(LICENSE)
 	else
-		pkgs=(./cmd/salve ./cmd/ai-agent ./cmd/git_agent)
+		pkgs=(./cmd/salve ./cmd/ai-agent ./cmd/ai-agent-telemetry ./cmd/git_agent)
 		docs=(LICENSE README.md)
 	fi
 	CGO_ENABLED=0 GOOS=$os GOARCH=$arch go build -trimpath -ldflags "$ldflags" -o "$dir/" "${pkgs[@]}"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/salve-dev/salve/internal/agent/config"
@@ -30,7 +31,7 @@ type flagDef struct {
 }
 
 // flagTable lists every flag with its original spellings.
-var flagTable = []flagDef{
+var flagTable = slices.Concat([]flagDef{
 	{names: []string{"config"}, usage: "config file, layer 1 (a missing file is an error)", def: "FILE"},
 	{names: []string{"models"}, kind: flagList, usage: "provider/model targets in fallback order", def: "LIST"},
 	{names: []string{"tools", "tool", "mcp-tool", "mcp-tools"}, kind: flagList, usage: "MCP servers, REST tools and batch", def: "LIST"},
@@ -94,7 +95,7 @@ var flagTable = []flagDef{
 	{names: []string{"listen-address"}, usage: "address the headends bind", def: "127.0.0.1"},
 	{names: []string{"insecure-no-token"}, kind: flagBool, usage: "let --listen-address go beyond loopback without a token", def: "off"},
 	{names: []string{"headend-max-body-bytes"}, usage: "largest request body a headend reads", def: "4194304"},
-}
+}, telemetryFlags)
 
 // flagIndex maps every spelling to its row.
 func flagIndex() map[string]*flagDef {

@@ -121,7 +121,7 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 
 // headendOnly are the flags that only mean something in headend mode.
 var headendOnly = []string{"openai-completions-concurrency", "anthropic-completions-concurrency", "mcp-concurrency", "api-concurrency", "embed-concurrency",
-	"headend-queue", "headend-queue-timeout", "headend-grace", "headend-token", "listen-address", "insecure-no-token", "headend-max-body-bytes"}
+	"headend-queue", "headend-queue-timeout", "headend-grace", "headend-token", "listen-address", "insecure-no-token", "headend-max-body-bytes", "headend-max-cost-usd"}
 
 // checkHeadendOnly refuses headend flags in a single run, where they
 // would be silently ignored.
@@ -302,6 +302,9 @@ func (sa *servedAgent) run(ctx context.Context, req headend.Request) (contract.A
 		opts.ProgressOut = io.Discard
 	}
 	opts.Trace = agent.Trace{AgentID: sa.name, CallPath: sa.name, TxnID: req.ID, OriginTxnID: req.ID}
+	if err := st.forHeadend(&opts, req.Headend); err != nil {
+		return contract.AIAgentResult{}, err
+	}
 	setup := &sessionSetup{opts: opts, log: log, billingFile: sa.tpl.billingFile, sessionsDir: sa.tpl.sessionsDir}
 	defer setup.close()
 	if err := st.tools(ctx, setup); err != nil {

@@ -88,6 +88,8 @@ func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout
 		return exitOK
 	}
 	log := newLogger(stderr, a)
+	d.tel = newTelemetryState(d, a, stderr, log)
+	defer d.tel.shutdown()
 	for _, w := range a.warnings {
 		log.Warn(w)
 	}

@@ -380,13 +380,13 @@ func TestPromptVariables(t *testing.T) {
 }
 
 func TestVerboseWarnsAboutIgnoredSections(t *testing.T) {
-	e := newEnv(t, `{"providers":{"p":{"type":"openai-compatible","baseUrl":"http://x"}},"pricing":{},"slack":{}}`)
+	e := newEnv(t, `{"providers":{"p":{"type":"openai-compatible","baseUrl":"http://x"}},"notASection":{},"slack":{}}`)
 	code, _, stderr := e.run(t, "", "--verbose", "--models", "p/m", "s", "u")
-	if code != exitOK || !strings.Contains(stderr, "section=pricing") || !strings.Contains(stderr, "section=slack") {
+	if code != exitOK || !strings.Contains(stderr, "section=notASection") || !strings.Contains(stderr, "section=slack") {
 		t.Fatalf("code %d stderr:\n%s", code, stderr)
 	}
 	_, _, stderr = e.run(t, "", "--models", "p/m", "s", "u")
-	if strings.Contains(stderr, "section=pricing") {
+	if strings.Contains(stderr, "section=notASection") {
 		t.Fatalf("warned without --verbose")
 	}
 }

@@ -113,6 +113,9 @@ func (st *startup) options(stdout io.Writer) (agent.Options, error) {
 	o.SystemPrompt = vars.expand(st.sys.text)
 	o.UserPrompt = vars.expand(st.usr.text)
 	o.Trace = st.trace()
+	if err := st.telemetryOptions(&o); err != nil {
+		return o, err
+	}
 	if !st.a.bools["quiet"] {
 		o.ProgressOut = st.stderr
 	}

@@ -60,6 +60,9 @@ func providerFactories() map[string]providerFactory {
 type deps struct {
 	providers map[string]providerFactory
 	mcp       mcpStarter
+	tel       *telemetryState
+	// telemetryHelper is the telemetry helper program; "" looks it up.
+	telemetryHelper string
 }
 
 func defaultDeps() deps {

@@ -251,7 +251,7 @@ func (st *startup) loadConfig() error {
 // (docs/contracts/ai-agent-cli.md §9); --verbose warns about the others.
 var knownSections = map[string]bool{
 	"providers": true, "mcpServers": true, "restTools": true, "queues": true, "defaults": true,
-	"tooling": true, "persistence": true, "accounting": true, "toolOutput": true, "cache": true,
+	"tooling": true, "persistence": true, "accounting": true, "toolOutput": true, "cache": true, "telemetry": true, "pricing": true, "budgets": true,
 }
 
 // list resolves models, tools or agents: --override, then the CLI, then

@@ -276,6 +276,7 @@ func unwrapJSONPayload(payload string) json.RawMessage {
 // syntheticReport is the failure report of
 // docs/contracts/ai-agent-cli.md §8.2.
 func (s *session) syntheticReport(reason string) *contract.FinalReport {
+	s.syntheticReason = reason
 	content := fmt.Sprintf("Session completed without a final report after %d %s.", s.turnsDone, plural(s.turnsDone, "turn", "turns"))
 	md := map[string]any{
 		"reason":                reason,

@@ -175,6 +175,18 @@ type Options struct {
 	ToolCache ToolCache
 	Trace     Trace
 
+	// Telemetry and cost (docs/ai-agent.md "Telemetry and cost"):
+	// Observer receives the session's events (nil records nothing);
+	// Headend names the headend that asked for the session ("" is the
+	// CLI); Pricer fills costUsd where the provider reports none;
+	// MaxCostUSD caps the session's cost (0 is no cap) and Budgets are
+	// caps shared with other sessions (a headend's).
+	Observer   Observer
+	Headend    string
+	Pricer     Pricer
+	MaxCostUSD float64
+	Budgets    []*Budget
+
 	// Nonce fixes the XML nonce; empty draws a random one.
 	Nonce string
 	// Logger receives logs; nil discards them.
@@ -228,6 +240,9 @@ func (o *Options) withDefaults() {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Observer == nil {
+		o.Observer = nopObserver{}
 	}
 }
 

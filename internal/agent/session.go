@@ -56,6 +56,12 @@ type session struct {
 	fatal  *llm.Error
 	// outputs keeps oversized tool outputs when toolOutput is enabled.
 	outputs *tooloutput.Store
+
+	// syntheticReason is set when the report is synthetic; costUSD and
+	// budgets are the session's spending and caps (observe.go, budget.go).
+	syntheticReason string
+	costUSD         float64
+	budgets         []*Budget
 }
 
 // New validates the options and prepares a session. Errors wrap ErrInvalid
@@ -98,6 +104,10 @@ func New(opts Options) (*Session, error) {
 	if opts.ToolOutput.Enabled {
 		s.outputs = tooloutput.NewStore(0, 0)
 	}
+	if opts.MaxCostUSD > 0 {
+		s.budgets = append(s.budgets, NewBudget("session maxCostUsd", opts.MaxCostUSD))
+	}
+	s.budgets = append(s.budgets, opts.Budgets...)
 	if s.nonce == "" {
 		s.nonce = newNonce()
 	}
@@ -131,7 +141,14 @@ func (x *Session) Run(ctx context.Context) (res contract.AIAgentResult) {
 			res.Error = fmt.Sprintf("internal error: %v", r)
 		}
 	}()
+	ctx, end := s.opts.Observer.StartSession(ctx, SessionInfo{Trace: s.opts.Trace, Headend: s.opts.Headend})
+	defer func() {
+		end(SessionEnd{Success: res.Success, Turns: s.turnsDone, ReportStatus: reportStatus(res), Error: res.Error, CostUSD: s.costUSD})
+	}()
 	s.run(ctx)
+	if s.report != nil {
+		s.opts.Observer.FinalReport(ctx, s.reportEvent())
+	}
 	return s.result()
 }
 
@@ -155,8 +172,15 @@ func (s *session) run(ctx context.Context) {
 	s.conv = append(s.conv, s.opts.History...)
 	s.conv = append(s.conv, contract.Message{Role: contract.RoleUser, Content: s.opts.UserPrompt})
 	for turn := s.turnsDone + 1; turn <= s.opts.MaxTurns; turn++ {
+		if cause := s.capReached(); cause != "" {
+			s.setLastErr(cause)
+			s.report = s.syntheticReport(ReasonCostCap)
+			return
+		}
 		final := turn >= s.finalAt
-		s.runTurn(ctx, turn, final)
+		tctx, endTurn := s.opts.Observer.StartTurn(ctx, turn)
+		s.runTurn(tctx, turn, final)
+		endTurn()
 		s.turnsDone = turn
 		if s.report != nil || s.fatal != nil {
 			return
@@ -170,6 +194,7 @@ func (s *session) run(ctx context.Context) {
 		}
 		if s.finalFailed && s.finalAt > turn+1 {
 			s.log.Error("final report failed: remaining turns collapsed", "turn", turn)
+			s.opts.Observer.RetryCollapse(ctx, "final_report_attempt")
 			s.finalAt = turn + 1
 		}
 	}

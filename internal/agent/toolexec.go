@@ -147,10 +147,10 @@ type toolRun struct {
 
 var errToolTimeout = errors.New("timeout")
 
-// runTool executes one call with the queue, toolTimeout, accounting,
+// execTool executes one call with the queue, toolTimeout, accounting,
 // truncation and the guard's tool_preflight (docs/contracts/ai-agent.md §1,
 // §2, §4).
-func (s *session) runTool(ctx context.Context, spec *toolSpec, args json.RawMessage, source string, inBatch bool) toolRun {
+func (s *session) execTool(ctx context.Context, spec *toolSpec, args json.RawMessage, source string, inBatch bool) toolRun {
 	te := toolEntry{server: spec.Server, command: spec.Name, source: source, args: string(args)}
 	if spec.internal {
 		te.server = "agent"
@@ -163,6 +163,7 @@ func (s *session) runTool(ctx context.Context, spec *toolSpec, args json.RawMess
 		}
 		defer release()
 		te.queueWait, te.queueDepth = &waited, &depth
+		s.opts.Observer.Queue(ctx, QueueEvent{Queue: spec.Queue, Wait: waited, Depth: depth})
 	}
 	te.start = s.opts.Now()
 	out, err := s.callCached(ctx, spec, args, source)

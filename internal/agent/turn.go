@@ -39,7 +39,11 @@ func (s *session) runTurn(ctx context.Context, turn int, final bool) {
 		t := s.opts.Targets[idx]
 		req := s.buildRequest(p, t, notices)
 		if s.opts.Guard != nil {
+			forced := s.forced
 			p, req = s.turnPreflight(p, t, req, notices)
+			if s.forced && !forced {
+				s.opts.Observer.ContextGuard(ctx, GuardEvent{Provider: t.Provider, Model: t.Model, Trigger: "turn_preflight", Outcome: "forced_final"})
+			}
 		}
 		resp, err := s.call(ctx, t, req)
 		if err != nil {
@@ -119,6 +123,7 @@ func (s *session) call(ctx context.Context, t Target, req llm.Request) (llm.Resp
 	if req.Stream {
 		req.OnDelta = s.deltaSink()
 	}
+	cctx, end := s.opts.Observer.StartLLM(cctx, LLMTarget{Provider: t.Provider, Model: t.Model, Reasoning: t.Params.Reasoning})
 	start := s.opts.Now()
 	s.log.Debug("llm request", "provider", t.Provider, "model", t.Model, "messages", len(req.Messages), "tools", len(req.Tools),
 		"stream", req.Stream, "tool_choice", req.ToolChoice)
@@ -133,7 +138,16 @@ func (s *session) call(ctx context.Context, t Target, req llm.Request) (llm.Resp
 			err = &llm.Error{Class: llm.ClassTimeout, Message: fmt.Sprintf("llm timeout after %s", s.opts.LLMTimeout), Err: err}
 		}
 	}
-	s.ledger.add(llmEntry(t, start, s.opts.Now().Sub(start), resp, err))
+	latency := s.opts.Now().Sub(start)
+	e := llmEntry(t, start, latency, resp, err)
+	s.price(&e)
+	s.spend(e)
+	s.ledger.add(e)
+	ev := LLMEvent{Entry: e, Latency: latency}
+	if err != nil {
+		ev.ErrorClass = string(llm.AsError(err).Class)
+	}
+	end(ev)
 	return resp, err
 }
 

@@ -1,0 +1,50 @@
+package telemetry
+
+import (
+	"github.com/salve-dev/salve/internal/agent"
+)
+
+// Ops of a Message.
+const (
+	OpSession  = "session"
+	OpTurn     = "turn"
+	OpLLM      = "llm"
+	OpTool     = "tool"
+	OpEnd      = "end"
+	OpQueue    = "queue"
+	OpGuard    = "guard"
+	OpReport   = "report"
+	OpCollapse = "collapse"
+)
+
+// Message is one line of the helper's input after the Settings line: one
+// Observer call. A start op (session, turn, llm, tool) opens step ID under
+// step Parent (0 is none); OpEnd closes step ID with the field of its
+// kind; the other ops are events inside step Parent.
+type Message struct {
+	Op     string `json:"op"`
+	ID     uint64 `json:"id,omitempty"`
+	Parent uint64 `json:"parent,omitempty"`
+
+	Session  *agent.SessionInfo `json:"session,omitempty"`
+	Turn     int                `json:"turn,omitempty"`
+	LLM      *agent.LLMTarget   `json:"llm,omitempty"`
+	ToolName string             `json:"tool,omitempty"`
+
+	SessionEnd *agent.SessionEnd `json:"sessionEnd,omitempty"`
+	LLMEnd     *agent.LLMEvent   `json:"llmEnd,omitempty"`
+	ToolEnd    *agent.ToolEvent  `json:"toolEnd,omitempty"`
+
+	Queue  *agent.QueueEvent       `json:"queue,omitempty"`
+	Guard  *agent.GuardEvent       `json:"guard,omitempty"`
+	Report *agent.FinalReportEvent `json:"report,omitempty"`
+	Reason string                  `json:"reason,omitempty"`
+}
+
+// Ready is the helper's one line of output once it runs: the bound
+// Prometheus address, the warning to print, or why it could not start.
+type Ready struct {
+	Addr    string `json:"addr,omitempty"`
+	Warning string `json:"warning,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
