@@ -17,9 +17,9 @@ type crossTarget struct {
 	goos, goarch, cmd string
 }
 
-// crossTargets lists every promised pair: the three programs on linux and
-// darwin, amd64 and arm64; on windows/amd64 only ai-agent and git_agent
-// (salve's sandbox needs unix). scripts/dist.sh packs the same set. The
+// crossTargets lists every promised pair: the four programs on linux and
+// darwin, amd64 and arm64; on windows/amd64 only ai-agent, its telemetry
+// helper and git_agent (salve's sandbox needs unix). scripts/dist.sh packs the same set. The
 // rows are ordered so that the two builds running at once are for
 // different platforms, and do not both compile the same packages on a
 // cold cache: program by program, the two windows builds far apart.
@@ -29,6 +29,8 @@ var crossTargets = []crossTarget{
 	{"linux", "amd64", "ai-agent"}, {"linux", "arm64", "ai-agent"}, {"darwin", "amd64", "ai-agent"}, {"darwin", "arm64", "ai-agent"},
 	{"linux", "amd64", "git_agent"}, {"linux", "arm64", "git_agent"}, {"darwin", "amd64", "git_agent"}, {"darwin", "arm64", "git_agent"},
 	{"windows", "amd64", "git_agent"},
+	{"linux", "amd64", "ai-agent-telemetry"}, {"linux", "arm64", "ai-agent-telemetry"}, {"darwin", "amd64", "ai-agent-telemetry"},
+	{"darwin", "arm64", "ai-agent-telemetry"}, {"windows", "amd64", "ai-agent-telemetry"},
 }
 
 // crossBuilds bounds the builds run at once: each go build is itself
