@@ -31,6 +31,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/statedir"
 )
 
 // Defaults used by [Open].
@@ -180,19 +181,18 @@ func (s *Store) Close() error {
 }
 
 // DefaultPath returns where the run store lives when no --store flag is
-// given: $SALVE_STORE, else $XDG_STATE_HOME/salve/runs.db, else
-// $HOME/.local/state/salve/runs.db. getenv is usually os.Getenv.
+// given: $SALVE_STORE, else runs.db in salve's state folder
+// ($XDG_STATE_HOME/salve, else $HOME/.local/state/salve; see
+// [statedir.State]). getenv is usually os.Getenv.
 func DefaultPath(getenv func(string) string) (string, error) {
 	if p := getenv(EnvStore); p != "" {
 		return p, nil
 	}
-	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "salve", DefaultFileName), nil
+	p, err := statedir.State(getenv, DefaultFileName)
+	if err != nil {
+		return "", fmt.Errorf("store: default path: %s is not set: %w", EnvStore, err)
 	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".local", "state", "salve", DefaultFileName), nil
-	}
-	return "", fmt.Errorf("store: default path: neither %s, XDG_STATE_HOME nor HOME is set", EnvStore)
+	return p, nil
 }
 
 // now returns the Store's clock reading as a contract timestamp.
