@@ -2,18 +2,15 @@ package sqlitedb_test
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/salve-dev/salve/internal/sqlitedb"
+	"github.com/salve-dev/salve/internal/sqlitedb/sqlitedbtest"
 )
 
 func TestDSN(t *testing.T) {
@@ -38,22 +35,6 @@ func TestDSN(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", tc.name, tc.got, tc.want)
 		}
 	}
-}
-
-// folderState names each file in dir with a digest of its bytes.
-func folderState(t *testing.T, dir string) string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, e := range entries {
-		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		lines = append(lines, fmt.Sprintf("%s %x", e.Name(), sha256.Sum256(b)))
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
 }
 
 // TestOpen opens real files: the settings take effect, odd names work, a
@@ -88,7 +69,7 @@ func TestOpen(t *testing.T) {
 			if err := db.Close(); err != nil {
 				t.Fatal(err)
 			}
-			before := folderState(t, dir)
+			before := sqlitedbtest.FolderState(t, dir)
 			ro, err := sqlitedb.OpenReadOnly(path, time.Second, false)
 			if err != nil {
 				t.Fatal(err)
@@ -103,7 +84,7 @@ func TestOpen(t *testing.T) {
 			if err := ro.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if after := folderState(t, dir); after != before {
+			if after := sqlitedbtest.FolderState(t, dir); after != before {
 				t.Errorf("reading changed the folder:\nbefore:\n%s\nafter:\n%s", before, after)
 			}
 		})
@@ -136,23 +117,25 @@ func TestCheckRefuses(t *testing.T) {
 // of a missing file creates nothing.
 func TestOpenBadPaths(t *testing.T) {
 	dir := t.TempDir()
-	missing := filepath.Join(dir, "sub", "none.db")
 	for _, tc := range []struct {
 		name string
 		open func() error
-		want error
 	}{
-		{"read-write folder", func() error { _, err := sqlitedb.Open(dir, sqlitedb.Options{}); return err }, sqlitedb.ErrNotRegular},
-		{"read-write device", func() error { _, err := sqlitedb.Open("/dev/zero", sqlitedb.Options{}); return err }, sqlitedb.ErrNotRegular},
-		{"read-only folder", func() error { _, err := sqlitedb.OpenReadOnly(dir, 0, false); return err }, sqlitedb.ErrNotRegular},
-		{"read-only device", func() error { _, err := sqlitedb.OpenReadOnly("/dev/zero", 0, true); return err }, sqlitedb.ErrNotRegular},
-		{"read-only missing", func() error { _, err := sqlitedb.OpenReadOnly(missing, 0, false); return err }, fs.ErrNotExist},
+		{"read-write folder", func() error { _, err := sqlitedb.Open(dir, sqlitedb.Options{}); return err }},
+		{"read-write device", func() error { _, err := sqlitedb.Open("/dev/zero", sqlitedb.Options{}); return err }},
+		{"read-only folder", func() error { _, err := sqlitedb.OpenReadOnly(dir, 0, false); return err }},
+		{"read-only device", func() error { _, err := sqlitedb.OpenReadOnly("/dev/zero", 0, true); return err }},
 	} {
-		if err := tc.open(); !errors.Is(err, tc.want) {
-			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		if err := tc.open(); !errors.Is(err, sqlitedb.ErrNotRegular) {
+			t.Errorf("%s: %v, want ErrNotRegular", tc.name, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Dir(missing)); !errors.Is(err, fs.ErrNotExist) {
-		t.Error("a read-only open created a folder")
-	}
+	sqlitedbtest.ReadOnlyRefuses(t, dir, fs.ErrNotExist, func(path string) error {
+		db, err := sqlitedb.OpenReadOnly(path, 0, false)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return db.Ping() // a file that is not a database fails on first use
+	})
 }
