@@ -451,20 +451,30 @@ func javaLaunch(inv invocation, fallback string) (string, []string) {
 func buildMaven(inv invocation, fails []failure) (string, []string, bool) {
 	run, rest := javaLaunch(inv, "mvn")
 	flags := keepFlags(rest, []flagRule{{name: "-B"}, {name: "--batch-mode"}, {name: "-q"}, {name: "-o"}, {name: "--offline"}})
+	tests, ok := javaTests(fails, "#")
+	if !ok {
+		return "", nil, false
+	}
+	return joinPlan(run, strings.Join(flags, " "), "test", "-Dtest="+quote(strings.Join(tests, ",")),
+		"-Dsurefire.failIfNoSpecifiedTests=false"), tests, true
+}
+
+// javaTests names each failing test as Class<sep>method (* for a class
+// that is unknown), without repeats; false when a name is not a Java
+// identifier.
+func javaTests(fails []failure, sep string) ([]string, bool) {
 	var tests []string
 	for _, f := range fails {
 		if !javaIdent.MatchString(f.name) {
-			return "", nil, false
+			return nil, false
 		}
 		c := javaClass(f.file)
 		if c == "" {
 			c = "*"
 		}
-		tests = append(tests, c+"#"+f.name)
+		tests = append(tests, c+sep+f.name)
 	}
-	tests = uniq(tests)
-	return joinPlan(run, strings.Join(flags, " "), "test", "-Dtest="+quote(strings.Join(tests, ",")),
-		"-Dsurefire.failIfNoSpecifiedTests=false"), tests, true
+	return uniq(tests), true
 }
 
 // buildGradle: one --tests filter per test, Class.method (a pattern that
@@ -473,18 +483,10 @@ func buildMaven(inv invocation, fails []failure) (string, []string, bool) {
 func buildGradle(inv invocation, fails []failure) (string, []string, bool) {
 	run, rest := javaLaunch(inv, "gradle")
 	flags := keepFlags(rest, []flagRule{{name: "--no-daemon"}, {name: "--offline"}, {name: "-q"}})
-	var tests []string
-	for _, f := range fails {
-		if !javaIdent.MatchString(f.name) {
-			return "", nil, false
-		}
-		c := javaClass(f.file)
-		if c == "" {
-			c = "*"
-		}
-		tests = append(tests, c+"."+f.name)
+	tests, ok := javaTests(fails, ".")
+	if !ok {
+		return "", nil, false
 	}
-	tests = uniq(tests)
 	words := []string{run, "test"}
 	for _, t := range tests {
 		words = append(words, "--tests", quote(t))
