@@ -116,11 +116,11 @@ func message(t *testing.T, lines ...string) string {
 	return p
 }
 
-// TestRouteThroughPatternIndexAndReadBack is the end-to-end path of the tool
-// adapter (docs/contracts/tool-adapter.md §5): an EXEC-AIDER-EDIT task goes
-// through PATTERN_INDEX.yaml and the router to the fake aider on a real git
-// work tree, and the records come back through "salve runs".
-func TestRouteThroughPatternIndexAndReadBack(t *testing.T) {
+// TestPatternTaskAndReadBack is the end-to-end path of the tool adapter
+// (docs/contracts/tool-adapter.md §5): an aider edit under a pattern of
+// PATTERN_INDEX.yaml runs the fake aider on a real git work tree, and the
+// records come back through "salve runs".
+func TestPatternTaskAndReadBack(t *testing.T) {
 	installFakeAider(t)
 	root, pristine := workTree(t)
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
@@ -132,24 +132,17 @@ func TestRouteThroughPatternIndexAndReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	router := &toolrun.Router{Adapter: &toolrun.Adapter{Store: st}, Index: ix}
-	task := contract.ExecutionRequestV1{
-		TaskID: "task-003", OperationKind: contract.OperationAiderEdit, PatternID: "aider_refactor",
-		FileScope: []string{"src/app.py", "src/new_mod.py"},
-		Inputs: map[string]any{"model": "gpt-4", "prompt_file": message(t,
-			"Refactor main.",
-			"write src/app.py def main():\\n    return 2",
-			"write src/new_mod.py VALUE = 3",
-			"append README.md not in scope")},
-		Workspace: contract.GitWorkspaceRefV1{WsID: "ws-acms-001", RootPath: root},
-	}
-	res := router.Route(context.Background(), task)
+	res := runPatternTask(t, &toolrun.Adapter{Store: st}, ix, "", root, []string{"src/app.py", "src/new_mod.py"}, message(t,
+		"Refactor main.",
+		"write src/app.py def main():\\n    return 2",
+		"write src/new_mod.py VALUE = 3",
+		"append README.md not in scope"))
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if res.Success || res.Status != toolrun.ExecFailed || !strings.Contains(res.Error, "scope violation") ||
-		!reflect.DeepEqual(res.FilesChanged, []string{"src/app.py", "src/new_mod.py"}) {
-		t.Fatalf("routed result %+v", res)
+	if res.Record.Status != contract.RunScopeViolated || !reflect.DeepEqual(res.Record.ScopeViolations, []string{"README.md"}) ||
+		!reflect.DeepEqual(toolrun.FilesChanged(res.Record.Patches), []string{"src/app.py", "src/new_mod.py"}) {
+		t.Fatalf("result %+v, record %+v", res.Result, res.Record)
 	}
 
 	code, out, errOut := runSalve(t, "runs", "list", "--store", dbPath)
@@ -355,6 +348,25 @@ func TestToolList(t *testing.T) {
 // followed by one that recovers, two tasks edit the same file in turn, and
 // "salve runs patch PARENT" gives one patch of everything kept, which git
 // applies to the original tree.
+// runPatternTask runs aider through the adapter the way a task of the
+// aider_refactor pattern does: the pattern's guardrails, the file scope, a
+// parent run.
+func runPatternTask(t *testing.T, a *toolrun.Adapter, ix *pattern.Index, parent, root string, scope []string, prompt string) toolrun.Outcome {
+	t.Helper()
+	p, err := ix.Get("aider_refactor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := toolrun.BuildAiderToolRequest(toolrun.AiderOptions{
+		Model: "gpt-4", PromptFile: prompt, FileScope: scope,
+		Workspace: contract.GitWorkspaceRefV1{WsID: "ws-acms-001", RootPath: root},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.RunAider(context.Background(), req, toolrun.RunOptions{Pattern: p, ParentRunID: parent})
+}
+
 func TestWorkstreamOfAiderTasks(t *testing.T) {
 	installFakeAider(t)
 	root, pristine := workTree(t)
@@ -372,28 +384,22 @@ func TestWorkstreamOfAiderTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	router := &toolrun.Router{Adapter: &toolrun.Adapter{Store: st}, Index: ix, ParentRunID: ws.RunID}
+	a := &toolrun.Adapter{Store: st}
 	steps := []struct {
 		msg  []string
 		want string
 	}{
-		{[]string{"write src/app.py half done", "stderr model error", "exit 1"}, toolrun.ExecFailed},
-		{[]string{"write src/app.py def main():\\n    return 2"}, toolrun.ExecCompleted},
-		{[]string{"append src/app.py print(main())", "write src/util.py X = 2"}, toolrun.ExecCompleted},
+		{[]string{"write src/app.py half done", "stderr model error", "exit 1"}, contract.RunFailed},
+		{[]string{"write src/app.py def main():\\n    return 2"}, contract.RunSucceeded},
+		{[]string{"append src/app.py print(main())", "write src/util.py X = 2"}, contract.RunSucceeded},
 	}
 	for i, s := range steps {
-		task := contract.ExecutionRequestV1{
-			TaskID: "task-" + string(rune('a'+i)), OperationKind: contract.OperationAiderEdit, PatternID: "aider_refactor",
-			FileScope: []string{"src/app.py", "src/util.py"},
-			Inputs:    map[string]any{"prompt_file": message(t, s.msg...)},
-			Workspace: contract.GitWorkspaceRefV1{RootPath: root},
+		res := runPatternTask(t, a, ix, ws.RunID, root, []string{"src/app.py", "src/util.py"}, message(t, s.msg...))
+		if res.Record.Status != s.want {
+			t.Fatalf("task %d: %+v", i, res.Record)
 		}
-		res := router.Route(ctx, task)
-		if res.Status != s.want {
-			t.Fatalf("task %d: %+v", i, res)
-		}
-		if res.Status == toolrun.ExecFailed && !strings.Contains(res.Error, "model error") {
-			t.Errorf("task %d error %q", i, res.Error)
+		if s.want == contract.RunFailed && !strings.Contains(res.Result.Stderr, "model error") {
+			t.Errorf("task %d stderr %q", i, res.Result.Stderr)
 		}
 	}
 	if err := st.FinishRun(ctx, ws.RunID, "completed", nil); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/gitagent"
+	"github.com/salve-dev/salve/internal/statedir"
 )
 
 // The persistent heal worktrees. A heal that is not given a worktree
@@ -48,18 +49,11 @@ const persistentLockReason = "salve heal-worktree: kept for the next heal of thi
 // worktrees: $XDG_DATA_HOME/salve/worktrees, else
 // ~/.local/share/salve/worktrees.
 func DefaultWorktreeRoot(getenv func(string) string) (string, error) {
-	if d := getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "salve", "worktrees"), nil
+	root, err := statedir.Data(getenv, "worktrees")
+	if err != nil {
+		return "", fmt.Errorf("heal: no home folder for the heal worktrees: %w", err)
 	}
-	home := getenv("HOME")
-	if home == "" {
-		h, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("heal: no home folder for the heal worktrees: %w", err)
-		}
-		home = h
-	}
-	return filepath.Join(home, ".local", "share", "salve", "worktrees"), nil
+	return root, nil
 }
 
 // RepoWorktreeDir returns the folder of the persistent worktrees of the

@@ -1,11 +1,10 @@
 package registry
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
+
+	"github.com/salve-dev/salve/internal/statedir"
 )
 
 // EnvDB is the environment variable that names the registry file when no
@@ -32,27 +31,13 @@ func ResolvePath(explicit string, getenv func(string) string) (string, error) {
 	return DefaultPath(getenv)
 }
 
-// DefaultPath returns the per-user registry file: $XDG_DATA_HOME/salve/
-// registry.db when XDG_DATA_HOME is set, else ~/.local/share/salve/registry.db
-// on Unix systems, else salve/registry.db under [os.UserConfigDir].
+// DefaultPath returns the per-user registry file: registry.db in salve's
+// data folder ($XDG_DATA_HOME/salve, else ~/.local/share/salve; see
+// [statedir.Data]).
 func DefaultPath(getenv func(string) string) (string, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if x := getenv("XDG_DATA_HOME"); filepath.IsAbs(x) {
-		return filepath.Join(x, "salve", DefaultFileName), nil
-	}
-	if runtime.GOOS != "windows" && runtime.GOOS != "darwin" && runtime.GOOS != "plan9" {
-		if home := getenv("HOME"); home != "" {
-			return filepath.Join(home, ".local", "share", "salve", DefaultFileName), nil
-		}
-	}
-	dir, err := os.UserConfigDir()
+	p, err := statedir.Data(getenv, DefaultFileName)
 	if err != nil {
 		return "", fmt.Errorf("registry: no per-user data directory: %w", err)
 	}
-	if dir == "" {
-		return "", errors.New("registry: no per-user data directory")
-	}
-	return filepath.Join(dir, "salve", DefaultFileName), nil
+	return p, nil
 }

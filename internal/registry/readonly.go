@@ -2,14 +2,12 @@ package registry
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
-	"os"
 	"path/filepath"
-	"strconv"
+
+	"github.com/salve-dev/salve/internal/sqlitedb"
 )
 
 // ErrNoRegistry is wrapped by [OpenReadOnly] when the file does not exist.
@@ -27,19 +25,11 @@ func OpenReadOnly(ctx context.Context, path string) (_ *DB, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("registry: open %s: resolve path: %w", path, err)
 	}
-	st, err := os.Stat(abs)
+	db := NewDB(path)
+	sqldb, err := sqlitedb.OpenReadOnly(abs, db.BusyTimeout, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("registry: open %s: %w", abs, ErrNoRegistry)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("registry: open %s: %w", abs, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("registry: open %s: not a regular file", abs)
-	}
-	db := NewDB(path)
-	_, werr := os.Stat(abs + "-wal")
-	sqldb, err := sql.Open("sqlite", db.dsnReadOnly(abs, errors.Is(werr, fs.ErrNotExist)))
 	if err != nil {
 		return nil, fmt.Errorf("registry: open %s: %w", abs, err)
 	}
@@ -62,20 +52,4 @@ func OpenReadOnly(ctx context.Context, path string) (_ *DB, err error) {
 	}
 	db.db = sqldb
 	return db, nil
-}
-
-// dsnReadOnly is the data source name of a read-only open. Without a -wal
-// file beside it the database is opened immutable, so that reading does not
-// leave -wal and -shm files behind (see store.OpenReadOnly for why that is
-// safe for a reader).
-func (db *DB) dsnReadOnly(abs string, immutable bool) string {
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Add("_pragma", "query_only(1)")
-	q.Add("_pragma", "busy_timeout("+strconv.FormatInt(db.BusyTimeout.Milliseconds(), 10)+")")
-	if immutable {
-		q.Set("immutable", "1")
-	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
-	return u.String()
 }

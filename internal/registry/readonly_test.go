@@ -2,32 +2,12 @@ package registry_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/salve-dev/salve/internal/registry"
+	"github.com/salve-dev/salve/internal/sqlitedb/sqlitedbtest"
 )
-
-func folderState(t *testing.T, dir string) string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, e := range entries {
-		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		lines = append(lines, fmt.Sprintf("%s %x", e.Name(), sha256.Sum256(b)))
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
 
 func TestOpenReadOnly(t *testing.T) {
 	ctx := context.Background()
@@ -43,7 +23,7 @@ func TestOpenReadOnly(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	before := folderState(t, dir)
+	before := sqlitedbtest.FolderState(t, dir)
 	ro, err := registry.OpenReadOnly(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -58,23 +38,14 @@ func TestOpenReadOnly(t *testing.T) {
 	if err := ro.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if after := folderState(t, dir); after != before {
+	if after := sqlitedbtest.FolderState(t, dir); after != before {
 		t.Errorf("reading changed the registry's folder:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
-	missing := filepath.Join(dir, "sub", "none.db")
-	if _, err := registry.OpenReadOnly(ctx, missing); !errors.Is(err, registry.ErrNoRegistry) {
-		t.Errorf("missing: %v", err)
-	}
-	if _, err := os.Stat(filepath.Dir(missing)); !os.IsNotExist(err) {
-		t.Error("OpenReadOnly created a folder")
-	}
-	notes := filepath.Join(dir, "notes.txt")
-	if err := os.WriteFile(notes, []byte("hello"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{notes, dir, "/dev/zero"} {
-		if _, err := registry.OpenReadOnly(ctx, p); err == nil {
-			t.Errorf("OpenReadOnly(%s) succeeded", p)
+	sqlitedbtest.ReadOnlyRefuses(t, dir, registry.ErrNoRegistry, func(p string) error {
+		ro, err := registry.OpenReadOnly(ctx, p)
+		if err == nil {
+			_ = ro.Close()
 		}
-	}
+		return err
+	})
 }

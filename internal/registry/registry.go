@@ -9,16 +9,14 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
-	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"time"
 
 	"modernc.org/sqlite"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/sqlitedb"
 )
 
 // Default settings of a [DB] made by [NewDB].
@@ -42,7 +40,7 @@ var ErrNotFound = errors.New("registry: tool not found")
 
 // ErrSetting is returned (wrapped) by [DB.Open] when a connection setting
 // (journal mode, busy timeout, foreign keys) did not take effect.
-var ErrSetting = errors.New("registry: connection setting not in effect")
+var ErrSetting = sqlitedb.ErrSetting
 
 //go:embed migration/*.sql
 var migrationFS embed.FS
@@ -114,13 +112,7 @@ func (db *DB) Open(ctx context.Context) (err error) {
 	if err != nil {
 		return fmt.Errorf("registry: open %s: resolve path: %w", db.Path, err)
 	}
-	if st, err := os.Stat(abs); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("registry: open %s: not a regular file", abs)
-	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return fmt.Errorf("registry: open %s: create directory: %w", abs, err)
-	}
-	sqldb, err := sql.Open("sqlite", db.dsn(abs))
+	sqldb, err := sqlitedb.Open(abs, db.settings())
 	if err != nil {
 		return fmt.Errorf("registry: open %s: %w", abs, err)
 	}
@@ -146,19 +138,12 @@ func (db *DB) Open(ctx context.Context) (err error) {
 	return nil
 }
 
-// dsn builds the driver's data source name: a file: URI (so any character
-// in the path is escaped) with the busy timeout, foreign keys, and BEGIN
-// IMMEDIATE for every transaction.
-func (db *DB) dsn(abs string) string {
-	q := url.Values{}
-	q.Set("_busy_timeout", strconv.FormatInt(db.BusyTimeout.Milliseconds(), 10))
-	q.Set("_foreign_keys", "1")
-	q.Set("_txlock", "immediate")
-	// In WAL mode NORMAL never corrupts the file; a power cut may only lose
-	// the last registration, which the next start-up writes again.
-	q.Set("_synchronous", "NORMAL")
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
-	return u.String()
+// settings are the registry's connection settings. WAL is switched on by
+// [DB.Open] itself, retrying while another start-up holds the lock. In WAL
+// mode synchronous NORMAL never corrupts the file; a power cut may only lose
+// the last registration, which the next start-up writes again.
+func (db *DB) settings() sqlitedb.Options {
+	return sqlitedb.Options{BusyTimeout: db.BusyTimeout, Synchronous: "NORMAL"}
 }
 
 // Close closes the database. It is safe to call on a DB that is not open.
@@ -186,21 +171,7 @@ func checkWAL(ctx context.Context, sqldb *sql.DB) error {
 }
 
 func (db *DB) checkSettings(ctx context.Context, sqldb *sql.DB) error {
-	var busy int64
-	if err := sqldb.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy); err != nil {
-		return fmt.Errorf("read busy_timeout: %w", err)
-	}
-	if want := db.BusyTimeout.Milliseconds(); busy != want {
-		return fmt.Errorf("busy_timeout is %d ms, want %d: %w", busy, want, ErrSetting)
-	}
-	var fk int
-	if err := sqldb.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
-		return fmt.Errorf("read foreign_keys: %w", err)
-	}
-	if fk != 1 {
-		return fmt.Errorf("foreign_keys is %d, want 1: %w", fk, ErrSetting)
-	}
-	return nil
+	return sqlitedb.Check(ctx, sqldb, db.settings())
 }
 
 // migrations returns the embedded migration file names in order.

@@ -2,13 +2,12 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"strings"
 	"time"
+
+	"github.com/salve-dev/salve/internal/sqlitedb"
 )
 
 // ErrNoStore is wrapped by [OpenReadOnly] when the file does not exist.
@@ -40,18 +39,10 @@ func openReadOnly(ctx context.Context, path string, live bool) (_ *Store, err er
 	if path == "" {
 		return nil, fmt.Errorf("store: open: empty path")
 	}
-	st, err := os.Stat(path)
+	db, err := sqlitedb.OpenReadOnly(path, DefaultBusyTimeout, live)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("store: open %s: %w", path, ErrNoStore)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("store: open %s: not a regular file", path)
-	}
-	_, werr := os.Stat(path + "-wal")
-	db, err := sql.Open("sqlite", dsnReadOnly(path, !live && errors.Is(werr, fs.ErrNotExist)))
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -79,23 +70,4 @@ func openReadOnly(ctx context.Context, path string, live bool) (_ *Store, err er
 		return nil, fmt.Errorf("store: open %s: %w: database at version %d, this salve needs %d; a command that records (salve exec, salve heal) upgrades it", path, ErrSchemaTooOld, v, latest)
 	}
 	return s, nil
-}
-
-// dsnReadOnly is the data source name of a read-only open: mode=ro makes
-// SQLite open the file O_RDONLY, query_only refuses any write statement.
-//
-// Reading a WAL database normally creates its -wal and -shm files beside
-// it, and a read-only connection cannot remove them again. When there is no
-// -wal file (no writer has changes that are not in the main file), the file
-// is opened immutable instead, which reads it without those files or locks.
-// Should a writer start meanwhile, its changes go to a new -wal file first,
-// so the reader sees the state of when it opened; at worst a checkpoint
-// during the read makes it fail, never the file.
-func dsnReadOnly(path string, immutable bool) string {
-	path = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	q := fmt.Sprintf("mode=ro&_pragma=busy_timeout(%d)&_pragma=query_only(1)", DefaultBusyTimeout.Milliseconds())
-	if immutable {
-		q += "&immutable=1"
-	}
-	return "file:" + path + "?" + q
 }

@@ -2,35 +2,14 @@ package store_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/sqlitedb/sqlitedbtest"
 	"github.com/salve-dev/salve/internal/store"
 )
-
-// dirState hashes every file of dir with its name, size and mode.
-func dirState(t *testing.T, dir string) string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, e := range entries {
-		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		info, _ := e.Info()
-		lines = append(lines, e.Name()+" "+info.Mode().String()+" "+fmt.Sprintf("%x", sha256.Sum256(b)))
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
 
 func TestOpenReadOnly(t *testing.T) {
 	ctx := context.Background()
@@ -46,7 +25,7 @@ func TestOpenReadOnly(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	before := dirState(t, dir)
+	before := sqlitedbtest.FolderState(t, dir)
 	ro, err := store.OpenReadOnly(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -61,28 +40,17 @@ func TestOpenReadOnly(t *testing.T) {
 	if err := ro.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if after := dirState(t, dir); after != before {
+	if after := sqlitedbtest.FolderState(t, dir); after != before {
 		t.Errorf("reading changed the store's folder:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 
-	// A missing file is an error, and is not created.
-	missing := filepath.Join(dir, "sub", "none.db")
-	if _, err := store.OpenReadOnly(ctx, missing); !errors.Is(err, store.ErrNoStore) {
-		t.Errorf("missing file: %v", err)
-	}
-	if _, err := os.Stat(filepath.Dir(missing)); !os.IsNotExist(err) {
-		t.Error("OpenReadOnly created the folder")
-	}
-	// Not a store, and not a regular file.
-	other := filepath.Join(dir, "notes.txt")
-	if err := os.WriteFile(other, []byte("hello"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{other, dir, "/dev/zero"} {
-		if _, err := store.OpenReadOnly(ctx, p); err == nil {
-			t.Errorf("OpenReadOnly(%s) succeeded", p)
+	sqlitedbtest.ReadOnlyRefuses(t, dir, store.ErrNoStore, func(p string) error {
+		ro, err := store.OpenReadOnly(ctx, p)
+		if err == nil {
+			_ = ro.Close()
 		}
-	}
+		return err
+	})
 }
 
 // TestOpenReadOnlyBesideAWriter reads a store that a writer holds open, with

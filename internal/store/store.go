@@ -23,14 +23,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
-
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/sqlitedb"
+	"github.com/salve-dev/salve/internal/statedir"
 )
 
 // Defaults used by [Open].
@@ -99,15 +96,7 @@ func OpenContext(ctx context.Context, path string) (_ *Store, err error) {
 	if path == "" {
 		return nil, fmt.Errorf("store: open: empty path")
 	}
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("store: open %s: not a regular file", path)
-	}
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, fmt.Errorf("store: open %s: create folder: %w", path, err)
-		}
-	}
-	db, err := sql.Open("sqlite", dsn(path))
+	db, err := sqlitedb.Open(path, settings)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -126,42 +115,14 @@ func OpenContext(ctx context.Context, path string) (_ *Store, err error) {
 	return s, nil
 }
 
-// dsn builds the driver's data source name. The pragmas are applied to
-// every connection the pool opens; _txlock=immediate takes the write lock at
-// BEGIN, so two writers queue on the busy timeout instead of failing on a
-// lock upgrade.
-func dsn(path string) string {
-	// A "file:" URI: SQLite decodes %XX in the path, so the characters
-	// that would end it or start an escape are escaped.
-	path = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return fmt.Sprintf("file:%s?_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(%s)&_txlock=immediate",
-		path, DefaultBusyTimeout.Milliseconds(), DefaultSynchronous)
-}
+// settings are the run store's connection settings: WAL, so readers never
+// wait for the writer, and DefaultSynchronous. The parent folder is made
+// private to the user.
+var settings = sqlitedb.Options{BusyTimeout: DefaultBusyTimeout, Synchronous: DefaultSynchronous, WAL: true, DirMode: 0o700}
 
 // checkPragmas verifies that the connection settings really took effect.
 func (s *Store) checkPragmas(ctx context.Context) error {
-	var mode string
-	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
-		return fmt.Errorf("read journal_mode: %w", err)
-	}
-	if mode != "wal" {
-		return fmt.Errorf("journal_mode is %q, want wal", mode)
-	}
-	var busy int64
-	if err := s.db.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy); err != nil {
-		return fmt.Errorf("read busy_timeout: %w", err)
-	}
-	if busy != DefaultBusyTimeout.Milliseconds() {
-		return fmt.Errorf("busy_timeout is %d ms, want %d", busy, DefaultBusyTimeout.Milliseconds())
-	}
-	var fk int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
-		return fmt.Errorf("read foreign_keys: %w", err)
-	}
-	if fk != 1 {
-		return fmt.Errorf("foreign_keys is off")
-	}
-	return nil
+	return sqlitedb.Check(ctx, s.db, settings)
 }
 
 // Path returns the file the Store was opened on.
@@ -180,19 +141,18 @@ func (s *Store) Close() error {
 }
 
 // DefaultPath returns where the run store lives when no --store flag is
-// given: $SALVE_STORE, else $XDG_STATE_HOME/salve/runs.db, else
-// $HOME/.local/state/salve/runs.db. getenv is usually os.Getenv.
+// given: $SALVE_STORE, else runs.db in salve's state folder
+// ($XDG_STATE_HOME/salve, else $HOME/.local/state/salve; see
+// [statedir.State]). getenv is usually os.Getenv.
 func DefaultPath(getenv func(string) string) (string, error) {
 	if p := getenv(EnvStore); p != "" {
 		return p, nil
 	}
-	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "salve", DefaultFileName), nil
+	p, err := statedir.State(getenv, DefaultFileName)
+	if err != nil {
+		return "", fmt.Errorf("store: default path: %s is not set: %w", EnvStore, err)
 	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".local", "state", "salve", DefaultFileName), nil
-	}
-	return "", fmt.Errorf("store: default path: neither %s, XDG_STATE_HOME nor HOME is set", EnvStore)
+	return p, nil
 }
 
 // now returns the Store's clock reading as a contract timestamp.

@@ -41,12 +41,11 @@
 //  6. Record the run: events, the tool run, patches and the
 //     [contract.RunRecordV1] go to the run store when the [Adapter] has one.
 //
-// # Tools, patterns and routing
+// # Tools and patterns
 //
 // The tool table is [DefaultProfiles]: adding a tool is adding a
 // [Profile] row. PATTERN_INDEX.yaml is loaded by [pattern.Load], which reports
-// every unknown key, missing spec file or unknown executor with its line.
-// The [Router] sends an [contract.ExecutionRequestV1] to the executor of
-// its operation kind (EXEC-AIDER-EDIT: the aider edit executor) and maps
-// the outcome to a [contract.ExecutionResultV1].
+// every unknown key, missing spec file or unknown executor (a name in
+// [DefaultExecutors]) with its line; a run given a pattern has its
+// guardrails enforced ([RunOptions.Pattern]).
 package toolrun

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/salve-dev/salve/internal/gitguard"
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
@@ -187,7 +188,7 @@ func newGitGuard(root, home, xdgConfig string, limits Limits) (*gitGuard, error)
 	}
 	addRepo := func(dotGit string) {
 		addEntry(dotGit)
-		for _, d := range gitDirsOf(dotGit) {
+		for _, d := range gitguard.GitDirs(dotGit) {
 			if !seenDir[d] {
 				seenDir[d] = true
 				g.dirs = append(g.dirs, d)
@@ -225,61 +226,6 @@ func newGitGuard(root, home, xdgConfig string, limits Limits) (*gitGuard, error)
 	sort.Strings(g.entries)
 	sort.Strings(g.dirs)
 	return g, nil
-}
-
-// gitDirsOf returns the git directory of a .git entry (itself, the target
-// of a link, or the "gitdir:" of a file) and its common directory, when
-// they are folders that look like git directories (they hold HEAD).
-func gitDirsOf(dotGit string) []string {
-	fi, err := os.Lstat(dotGit)
-	if err != nil {
-		return nil
-	}
-	var dir string
-	switch {
-	case fi.IsDir() || fi.Mode()&fs.ModeSymlink != 0:
-		dir = dotGit
-	case fi.Mode().IsRegular():
-		b, err := readRegular(dotGit, 4096)
-		if err != nil {
-			return nil
-		}
-		line, _, _ := strings.Cut(string(b), "\n")
-		v, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-		if !ok {
-			return nil
-		}
-		dir = strings.TrimSpace(v)
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(filepath.Dir(dotGit), dir)
-		}
-	default:
-		return nil
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil || !isGitDir(real) {
-		return nil
-	}
-	out := []string{real}
-	if b, err := readRegular(filepath.Join(real, "commondir"), 4096); err == nil {
-		c := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(real, c)
-		}
-		if rc, err := filepath.EvalSymlinks(c); err == nil && rc != real && isGitDir(rc) {
-			out = append(out, rc)
-		}
-	}
-	return out
-}
-
-func isGitDir(dir string) bool {
-	fi, err := os.Stat(dir)
-	if err != nil || !fi.IsDir() {
-		return false
-	}
-	_, err = os.Lstat(filepath.Join(dir, "HEAD"))
-	return err == nil
 }
 
 // findGitEntries lists the .git entries of the tree (slash paths), without

@@ -47,6 +47,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/statedir"
 )
 
 // ExitTimeout is the exit code reported when the timeout killed the build,
@@ -212,16 +213,11 @@ func (e *Executor) probe(ctx context.Context, b sandbox.Backend, job sandbox.Job
 // (or ~/.local/state) in salve/runs, or under the temporary directory when
 // there is no home.
 func DefaultRunDir(id string) string {
-	base := os.Getenv("XDG_STATE_HOME")
-	if base == "" {
-		if home, err := os.UserHomeDir(); err == nil && home != "" {
-			base = filepath.Join(home, ".local", "state")
-		}
+	dir, err := statedir.State(os.Getenv, "runs", id)
+	if err != nil {
+		return filepath.Join(os.TempDir(), statedir.App, "runs", id)
 	}
-	if base == "" {
-		base = os.TempDir()
-	}
-	return filepath.Join(base, "salve", "runs", id)
+	return dir
 }
 
 // DefaultCacheDir returns salve's own tool cache for sandboxed builds,

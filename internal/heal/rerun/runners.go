@@ -49,11 +49,25 @@ var runners = []runner{
 		build:     buildPytest},
 	{name: "unittest", tools: []string{"unittest"}, projectTypes: []string{"python"},
 		launchers: [][]string{{"python3", "-m", "unittest"}, {"python", "-m", "unittest"}}, build: buildUnittest},
-	{name: "jest", tools: []string{"jest"}, launchers: [][]string{{"npx", "jest"}, {"jest"}}, build: buildJest},
+	// The JavaScript runners (see jsRunner):
+	//   - jest: -t with an anchored expression of the full names, and the files;
+	//   - vitest: as jest; vitest's -t is also matched against the full name;
+	//   - mocha: --grep, unanchored (mocha's failure list does not always
+	//     give the full title);
+	//   - node: node --test with --test-name-pattern, unanchored: node's
+	//     failure lines give a test's own name, and how a pattern meets the
+	//     names of nested tests differs between node versions. An npm test
+	//     script is not used, since arguments npm appends after a script's
+	//     file arguments reach the test files, not node.
+	{name: "jest", tools: []string{"jest"}, launchers: [][]string{{"npx", "jest"}, {"jest"}},
+		build: jsRunner{launch: "npx --no jest", flag: "-t", anchored: true, files: true}.build},
 	{name: "vitest", tools: []string{"vitest"},
-		launchers: [][]string{{"npx", "vitest", "run"}, {"npx", "vitest"}, {"vitest", "run"}, {"vitest"}}, build: buildVitest},
-	{name: "mocha", tools: []string{"mocha"}, launchers: [][]string{{"npx", "mocha"}, {"mocha"}}, build: buildMocha},
-	{name: "node", tools: []string{"node:test"}, launchers: [][]string{{"node", "--test"}}, build: buildNode},
+		launchers: [][]string{{"npx", "vitest", "run"}, {"npx", "vitest"}, {"vitest", "run"}, {"vitest"}},
+		build:     jsRunner{launch: "npx --no vitest run", flag: "-t", anchored: true, files: true}.build},
+	{name: "mocha", tools: []string{"mocha"}, launchers: [][]string{{"npx", "mocha"}, {"mocha"}},
+		build: jsRunner{launch: "npx --no mocha", flag: "--grep"}.build},
+	{name: "node", tools: []string{"node:test"}, launchers: [][]string{{"node", "--test"}},
+		build: jsRunner{launch: "node --test", fixed: true, flag: "--test-name-pattern=", files: true}.build},
 	{name: "cargo", tools: []string{"cargo test"}, projectTypes: []string{"rust"},
 		launchers: [][]string{{"cargo", "test"}}, build: buildCargo},
 	{name: "maven", projectTypes: []string{"maven"},
@@ -347,50 +361,40 @@ func jsFiles(fails []failure) string {
 	return strings.Join(uniq(q), " ")
 }
 
-// buildJest: -t with an anchored regular expression of the full names,
-// and the test files when known.
-func buildJest(inv invocation, fails []failure) (string, []string, bool) {
-	names, ok := jsNames(fails)
-	if !ok {
-		return "", nil, false
-	}
-	run := jsLaunch(inv, "npx --no jest")
-	return joinPlan(run, "-t", quote(regexAlt(names)), jsFiles(fails)), names, true
+// jsRunner is how one JavaScript test runner is told which failing tests to
+// run: a name filter made of the tests' full names (regexAlt), and the test
+// files when the runner takes them.
+type jsRunner struct {
+	launch   string // the default launch words; jsLaunch keeps the project's own
+	fixed    bool   // launch is used as it is, not through jsLaunch
+	flag     string // the name filter's flag; one ending in "=" takes its value joined
+	anchored bool   // the filter is anchored (^…$) to the full name
+	files    bool   // the test files are passed after the filter
 }
 
-// buildVitest: as jest; vitest's -t is also matched against the full name.
-func buildVitest(inv invocation, fails []failure) (string, []string, bool) {
+// build is a runner's build function (runner.build).
+func (r jsRunner) build(inv invocation, fails []failure) (string, []string, bool) {
 	names, ok := jsNames(fails)
 	if !ok {
 		return "", nil, false
 	}
-	run := jsLaunch(inv, "npx --no vitest run")
-	return joinPlan(run, "-t", quote(regexAlt(names)), jsFiles(fails)), names, true
-}
-
-// buildMocha: --grep with an unanchored expression (mocha's failure list
-// does not always give the full title).
-func buildMocha(inv invocation, fails []failure) (string, []string, bool) {
-	names, ok := jsNames(fails)
-	if !ok {
-		return "", nil, false
+	pattern := regexAlt(names)
+	if !r.anchored {
+		pattern = strings.Trim(pattern, "^$")
 	}
-	run := jsLaunch(inv, "npx --no mocha")
-	return joinPlan(run, "--grep", quote(strings.Trim(regexAlt(names), "^$"))), names, true
-}
-
-// buildNode: node --test with --test-name-pattern, unanchored: node's
-// failure lines give a test's own name, and how a pattern meets the names
-// of nested tests differs between node versions. An npm test script is
-// not used, since arguments npm appends after a script's file arguments
-// reach the test files, not node.
-func buildNode(inv invocation, fails []failure) (string, []string, bool) {
-	names, ok := jsNames(fails)
-	if !ok {
-		return "", nil, false
+	run := r.launch
+	if !r.fixed {
+		run = jsLaunch(inv, r.launch)
 	}
-	pattern := strings.Trim(regexAlt(names), "^$")
-	return joinPlan("node --test", "--test-name-pattern="+quote(pattern), jsFiles(fails)), names, true
+	filter := r.flag + " " + quote(pattern)
+	if strings.HasSuffix(r.flag, "=") {
+		filter = r.flag + quote(pattern)
+	}
+	files := ""
+	if r.files {
+		files = jsFiles(fails)
+	}
+	return joinPlan(run, filter, files), names, true
 }
 
 // buildCargo: libtest's exact filters, one per test, with the original
@@ -447,20 +451,30 @@ func javaLaunch(inv invocation, fallback string) (string, []string) {
 func buildMaven(inv invocation, fails []failure) (string, []string, bool) {
 	run, rest := javaLaunch(inv, "mvn")
 	flags := keepFlags(rest, []flagRule{{name: "-B"}, {name: "--batch-mode"}, {name: "-q"}, {name: "-o"}, {name: "--offline"}})
+	tests, ok := javaTests(fails, "#")
+	if !ok {
+		return "", nil, false
+	}
+	return joinPlan(run, strings.Join(flags, " "), "test", "-Dtest="+quote(strings.Join(tests, ",")),
+		"-Dsurefire.failIfNoSpecifiedTests=false"), tests, true
+}
+
+// javaTests names each failing test as Class<sep>method (* for a class
+// that is unknown), without repeats; false when a name is not a Java
+// identifier.
+func javaTests(fails []failure, sep string) ([]string, bool) {
 	var tests []string
 	for _, f := range fails {
 		if !javaIdent.MatchString(f.name) {
-			return "", nil, false
+			return nil, false
 		}
 		c := javaClass(f.file)
 		if c == "" {
 			c = "*"
 		}
-		tests = append(tests, c+"#"+f.name)
+		tests = append(tests, c+sep+f.name)
 	}
-	tests = uniq(tests)
-	return joinPlan(run, strings.Join(flags, " "), "test", "-Dtest="+quote(strings.Join(tests, ",")),
-		"-Dsurefire.failIfNoSpecifiedTests=false"), tests, true
+	return uniq(tests), true
 }
 
 // buildGradle: one --tests filter per test, Class.method (a pattern that
@@ -469,18 +483,10 @@ func buildMaven(inv invocation, fails []failure) (string, []string, bool) {
 func buildGradle(inv invocation, fails []failure) (string, []string, bool) {
 	run, rest := javaLaunch(inv, "gradle")
 	flags := keepFlags(rest, []flagRule{{name: "--no-daemon"}, {name: "--offline"}, {name: "-q"}})
-	var tests []string
-	for _, f := range fails {
-		if !javaIdent.MatchString(f.name) {
-			return "", nil, false
-		}
-		c := javaClass(f.file)
-		if c == "" {
-			c = "*"
-		}
-		tests = append(tests, c+"."+f.name)
+	tests, ok := javaTests(fails, ".")
+	if !ok {
+		return "", nil, false
 	}
-	tests = uniq(tests)
 	words := []string{run, "test"}
 	for _, t := range tests {
 		words = append(words, "--tests", quote(t))

@@ -49,33 +49,8 @@ func TestGolden(t *testing.T) {
 	for _, c := range cases {
 		name := strings.TrimSuffix(filepath.Base(c), ".txtar")
 		t.Run(name, func(t *testing.T) {
-			ar, err := txtar.ParseFile(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ws := t.TempDir()
-			ex := &replay{}
-			for _, f := range ar.Files {
-				if f.Name == "rerun.log" {
-					ex.log = string(f.Data)
-					continue
-				}
-				p := filepath.Join(ws, filepath.FromSlash(f.Name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			reports := parseReports(t, string(ar.Comment))
-			file := reports[0].FilePath
-			content, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(file)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			in := heal.FixInput{Workspace: ws, Path: file, Content: string(content),
-				Request: contract.FixRequest{BugReport: reports[0], Related: reports[1:]}}
+			in, ex := loadCase(t, c)
+			file := in.Path
 			fx := &Fixer{Executor: ex}
 			res, err := fx.Fix(context.Background(), in)
 			var got strings.Builder
@@ -116,7 +91,40 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func parseReports(t *testing.T, s string) []contract.BugReport {
+// loadCase writes the workspace of the testdata case c to a new folder and
+// returns the fix input of its first bug report (the others related) and
+// the executor that replays its recorded re-run.
+func loadCase(t testing.TB, c string) (heal.FixInput, *replay) {
+	t.Helper()
+	ar, err := txtar.ParseFile(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	ex := &replay{}
+	for _, f := range ar.Files {
+		if f.Name == "rerun.log" {
+			ex.log = string(f.Data)
+			continue
+		}
+		p := filepath.Join(ws, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reports := parseReports(t, string(ar.Comment))
+	content, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(reports[0].FilePath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return heal.FixInput{Workspace: ws, Path: reports[0].FilePath, Content: string(content),
+		Request: contract.FixRequest{BugReport: reports[0], Related: reports[1:]}}, ex
+}
+
+func parseReports(t testing.TB, s string) []contract.BugReport {
 	t.Helper()
 	var out []contract.BugReport
 	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {

@@ -62,9 +62,8 @@ type Options struct {
 
 // Provider is an Anthropic Messages client. It is safe for concurrent use.
 type Provider struct {
-	url     string
-	timeout time.Duration
-	ep      wire.Endpoint
+	url string
+	ep  wire.Endpoint
 }
 
 var _ llm.Provider = (*Provider)(nil)
@@ -84,29 +83,22 @@ func New(o Options) *Provider {
 	if version == "" {
 		version = DefaultVersion
 	}
-	client := o.HTTPClient
-	if client == nil {
-		client = &http.Client{}
-	}
 	return &Provider{
-		url:     wire.JoinURL(base, "messages"),
-		timeout: o.Timeout,
+		url: wire.JoinURL(base, "messages"),
 		ep: wire.Endpoint{
 			Provider: "anthropic",
-			Client:   client,
+			Client:   o.HTTPClient,
 			Header:   wire.Header(o.Headers, "x-api-key", o.APIKey, "anthropic-version", version),
 			Secrets:  []string{o.APIKey},
+			Timeout:  o.Timeout,
 		},
 	}
 }
 
 // Complete sends one Messages request.
 func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if p.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.timeout)
-		defer cancel()
-	}
+	ctx, cancel := p.ep.Bound(ctx)
+	defer cancel()
 	resp, err := p.ep.Post(ctx, p.url, buildRequest(req), req.Stream)
 	if err != nil {
 		return llm.Response{}, err

@@ -18,6 +18,7 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/llm"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
+	"github.com/salve-dev/salve/internal/llm/llmtest/providertest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -80,24 +81,7 @@ func TestRequestGolden(t *testing.T) {
 		rec.Header.Get("Authorization") != "" {
 		t.Fatalf("path %s headers %v", rec.Path, rec.Header)
 	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, rec.Body, "", "  "); err != nil {
-		t.Fatal(err)
-	}
-	pretty.WriteByte('\n')
-	golden := filepath.Join("testdata", "request.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if !bytes.Equal(want, pretty.Bytes()) {
-		t.Fatalf("request differs from %s (go test -update rewrites it):\n%s", golden, pretty.Bytes())
-	}
+	providertest.RequestGolden(t, filepath.Join("testdata", "request.golden.json"), rec.Body, *update)
 }
 
 func TestVersionHeader(t *testing.T) {

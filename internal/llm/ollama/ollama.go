@@ -44,31 +44,26 @@ type Options struct {
 
 // Provider is an Ollama chat client. It is safe for concurrent use.
 type Provider struct {
-	url     string
-	timeout time.Duration
-	ep      wire.Endpoint
+	url string
+	ep  wire.Endpoint
 }
 
 var _ llm.Provider = (*Provider)(nil)
 
 // New returns a Provider for o.
 func New(o Options) *Provider {
-	client := o.HTTPClient
-	if client == nil {
-		client = &http.Client{}
-	}
 	var auth string
 	if o.APIKey != "" {
 		auth = "Bearer " + o.APIKey
 	}
 	return &Provider{
-		url:     wire.JoinURL(NormalizeBaseURL(o.BaseURL), "chat"),
-		timeout: o.Timeout,
+		url: wire.JoinURL(NormalizeBaseURL(o.BaseURL), "chat"),
 		ep: wire.Endpoint{
 			Provider: "ollama",
-			Client:   client,
+			Client:   o.HTTPClient,
 			Header:   wire.Header(o.Headers, "Authorization", auth),
 			Secrets:  []string{o.APIKey},
+			Timeout:  o.Timeout,
 			// Ollama streams newline-delimited JSON.
 			StreamAccept: "application/x-ndjson",
 		},
@@ -90,11 +85,8 @@ func NormalizeBaseURL(base string) string {
 
 // Complete sends one chat request.
 func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if p.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.timeout)
-		defer cancel()
-	}
+	ctx, cancel := p.ep.Bound(ctx)
+	defer cancel()
 	resp, err := p.ep.Post(ctx, p.url, buildRequest(req), req.Stream)
 	if err != nil {
 		return llm.Response{}, err

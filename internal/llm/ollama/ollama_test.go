@@ -1,12 +1,10 @@
 package ollama
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/llm"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
+	"github.com/salve-dev/salve/internal/llm/llmtest/providertest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -70,24 +69,7 @@ func TestRequestGolden(t *testing.T) {
 	if rec.Path != "/api/chat" || rec.Header.Get("Accept") != "application/x-ndjson" || rec.Header.Get("Authorization") != "Bearer ollama-key-123" || rec.Header.Get("X-Org") != "acme" {
 		t.Fatalf("path %s headers %v", rec.Path, rec.Header)
 	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, rec.Body, "", "  "); err != nil {
-		t.Fatal(err)
-	}
-	pretty.WriteByte('\n')
-	golden := filepath.Join("testdata", "request.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if !bytes.Equal(want, pretty.Bytes()) {
-		t.Fatalf("request differs from %s (go test -update rewrites it):\n%s", golden, pretty.Bytes())
-	}
+	providertest.RequestGolden(t, filepath.Join("testdata", "request.golden.json"), rec.Body, *update)
 }
 
 func TestThinkAndUnset(t *testing.T) {

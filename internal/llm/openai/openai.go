@@ -71,7 +71,6 @@ type Provider struct {
 	flavor    Flavor
 	responses bool
 	url       string
-	timeout   time.Duration
 	ep        wire.Endpoint
 }
 
@@ -91,10 +90,6 @@ func New(o Options) *Provider {
 			base = DefaultOpenRouterURL
 		}
 	}
-	client := o.HTTPClient
-	if client == nil {
-		client = &http.Client{}
-	}
 	var auth string
 	if o.APIKey != "" {
 		auth = "Bearer " + o.APIKey
@@ -107,23 +102,20 @@ func New(o Options) *Provider {
 		flavor:    o.Flavor,
 		responses: o.Mode == ModeResponses,
 		url:       wire.JoinURL(base, path),
-		timeout:   o.Timeout,
 		ep: wire.Endpoint{
 			Provider: string(o.Flavor),
-			Client:   client,
+			Client:   o.HTTPClient,
 			Header:   wire.Header(o.Headers, "Authorization", auth),
 			Secrets:  []string{o.APIKey},
+			Timeout:  o.Timeout,
 		},
 	}
 }
 
 // Complete sends one chat completion request.
 func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	if p.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.timeout)
-		defer cancel()
-	}
+	ctx, cancel := p.ep.Bound(ctx)
+	defer cancel()
 	var body any = p.buildRequest(req)
 	if p.responses {
 		body = p.buildResponsesRequest(req)

@@ -18,6 +18,7 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/llm"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
+	"github.com/salve-dev/salve/internal/llm/llmtest/providertest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
@@ -88,29 +89,8 @@ func TestRequestGolden(t *testing.T) {
 			if rec.Header.Get("X-Org") != "acme" || rec.Path != c.path {
 				t.Errorf("extra header or path wrong: %v %s", rec.Header, rec.Path)
 			}
-			var pretty bytes.Buffer
-			if err := json.Indent(&pretty, rec.Body, "", "  "); err != nil {
-				t.Fatal(err)
-			}
-			pretty.WriteByte('\n')
-			compareGolden(t, filepath.Join("testdata", "request-"+c.name+".golden.json"), pretty.Bytes())
+			providertest.RequestGolden(t, filepath.Join("testdata", "request-"+c.name+".golden.json"), rec.Body, *update)
 		})
-	}
-}
-
-func compareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if !bytes.Equal(want, got) {
-		t.Fatalf("%s differs (go test -update rewrites it)\nwant:\n%s\ngot:\n%s", path, want, got)
 	}
 }
 

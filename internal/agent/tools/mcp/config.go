@@ -1,12 +1,11 @@
 // Package mcp connects the agent runtime to MCP servers with the official Go
 // SDK (github.com/modelcontextprotocol/go-sdk) over stdio, streamable HTTP
 // and SSE (docs/contracts/ai-agent-cli.md §9.5, §11). Each started server is
-// a [Server], a tools.Provider whose tools are exposed as SERVER__TOOL; a
-// [Set] groups the servers of a session.
+// a [Server], a tools.Provider whose tools are exposed as SERVER__TOOL.
 //
 // # Start-up
 //
-// [Start] and [StartAll] spawn or connect, initialise, list the tools, apply
+// [Start] spawns or connects, initialise, list the tools, apply
 // toolsAllowed/toolsDenied and compile every input schema. A failure there is
 // a *[StartError] naming the server (errors.Is(err, [ErrStart]); the CLI
 // exits 3); a schema that cannot compile is a *toolschema.CompileError

@@ -48,10 +48,10 @@ func TestQueueLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := qs.Validate(QueueBindings([]ServerConfig{cfg})); err != nil {
+			if err := qs.Validate([]queue.Binding{{Owner: "mcpServers." + cfg.Name, Queue: cfg.Queue}}); err != nil {
 				t.Fatal(err)
 			}
-			set, err := StartAll(context.Background(), []ServerConfig{cfg}, 0, Options{})
+			set, err := Start(context.Background(), cfg, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -319,22 +319,28 @@ func TestCloseLeavesNoOrphans(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("..", "..", "..", "..", ".deps", "mcp", "node_modules", "@modelcontextprotocol", "server-everything")); err == nil {
 		cfgs = append(cfgs, ServerConfig{Name: "everything", Command: "node", Args: []string{refServer(t, "server-everything"), "stdio"}})
 	}
-	set, err := StartAll(context.Background(), cfgs, 0, Options{TerminateDuration: 500 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
+	var servers []*Server
+	for _, cfg := range cfgs {
+		s, err := Start(context.Background(), cfg, Options{TerminateDuration: 500 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		servers = append(servers, s)
 	}
-	pid, err := strconv.Atoi(call(t, set, "t__spawn", `{}`).Text)
+	pid, err := strconv.Atoi(call(t, servers[0], "t__spawn", `{}`).Text)
 	if err != nil || !alive(pid) {
 		t.Fatalf("spawned grandchild %d not alive: %v", pid, err)
 	}
 	if kids := children(t, os.Getpid()); len(kids) != len(cfgs) {
 		t.Fatalf("children while running = %v, want %d", kids, len(cfgs))
 	}
-	if err := set.Close(); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
-	if err := set.Close(); err != nil {
-		t.Fatalf("second Close: %v", err)
+	for _, s := range servers {
+		if err := s.Close(); err != nil {
+			t.Fatalf("Close %s: %v", s.Name(), err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatalf("second Close %s: %v", s.Name(), err)
+		}
 	}
 	if kids := children(t, os.Getpid()); len(kids) != 0 {
 		t.Fatalf("children left after Close: %v", kids)

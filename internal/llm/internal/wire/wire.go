@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/salve-dev/salve/internal/llm"
 )
@@ -35,6 +36,18 @@ type Endpoint struct {
 	// StreamAccept is the Accept header of a streamed request; empty
 	// means "text/event-stream".
 	StreamAccept string
+	// Timeout bounds one whole call, streaming included ([Endpoint.Bound]);
+	// 0 means none beyond the context's.
+	Timeout time.Duration
+}
+
+// Bound returns ctx bounded by the Timeout of one whole call, and the
+// function that releases it; the caller defers it until the answer is read.
+func (e Endpoint) Bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if e.Timeout > 0 {
+		return context.WithTimeout(ctx, e.Timeout)
+	}
+	return ctx, func() {}
 }
 
 // Post sends body as JSON to url and returns the response when its status

@@ -37,12 +37,12 @@ func TestMain(m *testing.M) {
 }
 
 // startMCP starts the mcptest server as a child process, bound to queue.
-func startMCP(t *testing.T, queueName string) *mcp.Set { return startMCPB(t, queueName) }
+func startMCP(t *testing.T, queueName string) *mcp.Server { return startMCPB(t, queueName) }
 
-func startMCPB(t testing.TB, queueName string) *mcp.Set {
+func startMCPB(t testing.TB, queueName string) *mcp.Server {
 	t.Helper()
 	cfg := mcp.ServerConfig{Name: "t", Command: os.Args[0], Env: map[string]string{helperEnv: "1"}, Queue: queueName}
-	set, err := mcp.StartAll(context.Background(), []mcp.ServerConfig{cfg}, 0, mcp.Options{TerminateDuration: 500e6})
+	set, err := mcp.Start(context.Background(), cfg, mcp.Options{TerminateDuration: 500e6})
 	if err != nil {
 		t.Fatal(err)
 	}
