@@ -1,5 +1,5 @@
 // Package sqlitedb is the one way salve opens its SQLite files (the run
-// store and the tool registry) with the pure-Go driver modernc.org/sqlite:
+// store, the tool registry and ai-agent's cache) with the pure-Go driver modernc.org/sqlite:
 // the data source name, the settings every read-write connection carries
 // (busy timeout, foreign keys, BEGIN IMMEDIATE, synchronous level, WAL), the
 // check that they took effect, and the read-only open that leaves a file and

@@ -15,12 +15,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"github.com/salve-dev/salve/internal/sqlitedb"
 )
 
 // DefaultMaxEntries is cache.maxEntries when unset.
@@ -59,13 +56,7 @@ func Open(ctx context.Context, path string, maxEntries int) (_ *Cache, err error
 	if maxEntries <= 0 {
 		maxEntries = DefaultMaxEntries
 	}
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("cache: open %s: not a regular file", path)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("cache: open %s: %w", path, err)
-	}
-	db, err := sql.Open("sqlite", dsn(path))
+	db, err := sqlitedb.Open(path, sqlitedb.Options{BusyTimeout: 5 * time.Second, Synchronous: "NORMAL", WAL: true, DirMode: 0o700})
 	if err != nil {
 		return nil, fmt.Errorf("cache: open %s: %w", path, err)
 	}
@@ -78,14 +69,6 @@ func Open(ctx context.Context, path string, maxEntries int) (_ *Cache, err error
 		return nil, fmt.Errorf("cache: open %s: %w", path, err)
 	}
 	return &Cache{db: db, maxEntries: maxEntries, Now: time.Now}, nil
-}
-
-// dsn is the data source name, with the pragmas internal/store uses
-// (WAL, a busy timeout, immediate write transactions); synchronous is
-// NORMAL, as in the original, since a lost cache entry costs only a call.
-func dsn(path string) string {
-	path = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	return "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 }
 
 // Close closes the database.
