@@ -12,6 +12,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/tiers"
 	"github.com/salve-dev/salve/internal/safefile"
 )
@@ -81,7 +82,7 @@ func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
-	fixers, err := buildFixers(&o.heal, s, s.logger(), nil, nil)
+	fixers, _, err := buildFixers(&o.heal, s, s.logger(), nil, nil)
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
@@ -125,7 +126,7 @@ func fixReports(o *fixOptions, ws string) ([]contract.BugReport, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--log: %w", err)
 		}
-		reports := heal.LogParser{}.Parse(string(b), ws)
+		reports := adapter.Parser{}.Parse(string(b), ws)
 		if len(reports) == 0 {
 			return nil, fmt.Errorf("--log: no bug report found in %s", o.LogFile)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
 )
 
 // gcOptions are the flags of "salve gc".
@@ -45,7 +46,7 @@ Without --workspace every repository salve has healed is collected.`,
 					return exitWith(exitEnvironment, err)
 				}
 			}
-			rep, err := heal.GC(cmd.Context(), heal.GCOptions{Root: root, Repo: o.Workspace, Worktrees: heal.AgentWorktrees{Git: heal.AgentGit{Bin: agent}}})
+			rep, err := heal.GC(cmd.Context(), heal.GCOptions{Root: root, Repo: o.Workspace, Worktrees: adapter.Worktrees{Git: adapter.Git{Bin: agent}}, Git: adapter.Git{Bin: agent}})
 			for _, p := range rep.Removed {
 				fmt.Fprintf(s.Stdout, "removed %s\n", p)
 			}

@@ -18,8 +18,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/gitagent"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/aiderfix"
 	"github.com/salve-dev/salve/internal/heal/ci"
 	"github.com/salve-dev/salve/internal/heal/executor"
@@ -248,10 +248,12 @@ type pipeline struct {
 	executor heal.Executor
 	parser   heal.Parser
 	fixers   []heal.Fixer
-	git      heal.AgentGit
-	ci       heal.CIMonitor
-	recorder heal.Recorder
-	store    *store.Store
+	// accountants are the fixers that spend LLM tokens.
+	accountants []heal.Accountant
+	git         adapter.Git
+	ci          heal.CIMonitor
+	recorder    heal.Recorder
+	store       *store.Store
 }
 
 // options returns the heal options of o over the pipeline's layers: what
@@ -262,7 +264,7 @@ func (p *pipeline) options(o *healOptions, runID string, logger *slog.Logger) he
 		Repo: o.Workspace, Command: o.Command, ProjectType: o.ProjectType, BuildTimeout: time.Duration(o.Timeout) * time.Second,
 		MaxIterations: o.MaxIterations, MinConfidence: o.MinConfidence, Branch: o.Branch, Push: o.Push, Remote: o.Remote,
 		KeepWorktree: o.KeepWorktree, RunID: runID, AllowTestEdits: o.AllowTestEdits, AllowTestEditsBy: testEditsBy(o.AllowTestEdits),
-		Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git, Worktrees: heal.AgentWorktrees{Git: p.git},
+		Executor: p.executor, Parser: p.parser, Targets: adapter.Targets{}, Fixers: p.fixers, Accountants: p.accountants, Git: p.git, Worktrees: adapter.Worktrees{Git: p.git},
 		CI: p.ci, Recorder: p.recorder, Logger: logger,
 	}
 }
@@ -280,17 +282,17 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 	// sandboxed builds in the heal worktree, read-only.
 	source, _ := filepath.Abs(o.Workspace)
 	p := &pipeline{
-		executor: heal.ExecutorLayer{E: executor.New(executor.Options{Isolation: o.Isolation, Logger: logger, SourceDir: source})},
-		parser:   heal.LogParser{},
+		executor: adapter.Executor{E: executor.New(executor.Options{Isolation: o.Isolation, Logger: logger, SourceDir: source})},
+		parser:   adapter.Parser{},
 	}
 	// The history tier reads the breaking commit's change through the git
 	// agent, in the user's checkout (it shares the heal worktree's
 	// objects, and no build ever ran in it).
 	commitDiff := func(ctx context.Context, _, base string) (string, error) {
-		return p.git.Do(ctx, source, contract.GitAgentCommandV1{Type: gitagent.ActionGitCommitDiff, Ref: base})
+		return p.git.CommitDiff(ctx, source, base)
 	}
 	var err error
-	if p.fixers, err = buildFixers(o, s, logger, p.executor, commitDiff); err != nil {
+	if p.fixers, p.accountants, err = buildFixers(o, s, logger, p.executor, commitDiff); err != nil {
 		return nil, exitBadInput, err
 	}
 	if p.ci, err = buildCI(o, s.Getenv, p.executor); err != nil {
@@ -303,7 +305,7 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 	if err != nil {
 		return nil, exitEnvironment, err
 	}
-	p.git = heal.AgentGit{Bin: agent}
+	p.git = adapter.Git{Bin: agent}
 	if !o.NoStore {
 		p.store, p.recorder = openStore(ctx, o.StorePath, s.Getenv, logger)
 	}
@@ -317,11 +319,11 @@ func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string
 // providers are set up only when the llm tier may run: asked for, or by
 // default, where a configuration problem only leaves the tier out (with a
 // warning).
-func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Executor, commitDiff func(ctx context.Context, workspace, base string) (string, error)) ([]heal.Fixer, error) {
+func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Executor, commitDiff func(ctx context.Context, workspace, base string) (string, error)) ([]heal.Fixer, []heal.Accountant, error) {
 	getenv := s.Getenv
 	names, err := tiers.Parse(o.Fixers)
 	if err != nil {
-		return nil, fmt.Errorf("--fixers: %w", err)
+		return nil, nil, fmt.Errorf("--fixers: %w", err)
 	}
 	explicit := names != nil
 	var targets []llmfix.Target
@@ -330,7 +332,7 @@ func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Execut
 		targets, err = llmfix.Targets(llmfix.Setup{Models: o.Models, ConfigFile: o.Config, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
 		if err != nil && (explicit || o.Config != "") {
 			// A configuration the user named is never left out quietly.
-			return nil, err
+			return nil, nil, err
 		}
 		if err != nil {
 			logger.Warn("the llm tier is left out", "error", err)
@@ -340,6 +342,7 @@ func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Execut
 		names = tiers.Defaults(func(t tiers.Tier) bool { return t.Name == llmfix.Name && len(targets) > 0 })
 	}
 	var out []heal.Fixer
+	var spend []heal.Accountant
 	for _, n := range names {
 		switch n {
 		case history.Name:
@@ -350,16 +353,17 @@ func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Execut
 			out = append(out, &suggest.Fixer{Executor: ex, TimeoutSeconds: o.Timeout})
 		case llmfix.Name:
 			if len(targets) == 0 {
-				return nil, fmt.Errorf("--fixers llm: no model configured (give --models provider/model with --config, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")
+				return nil, nil, fmt.Errorf("--fixers llm: no model configured (give --models provider/model with --config, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")
 			}
-			out = append(out, &llmfix.Fixer{Targets: targets, Logger: logger})
+			llm := &llmfix.Fixer{Targets: targets, Logger: logger}
+			out, spend = append(out, llm), append(spend, llm)
 		case aiderfix.Name:
 			out = append(out, newAiderFixer(o, s.secrets))
 		default:
-			return nil, fmt.Errorf("--fixers: %w %q: this salve cannot build it (want %s)", tiers.ErrUnknown, n, tiers.Want())
+			return nil, nil, fmt.Errorf("--fixers: %w %q: this salve cannot build it (want %s)", tiers.ErrUnknown, n, tiers.Want())
 		}
 	}
-	return out, nil
+	return out, spend, nil
 }
 
 // buildCI returns the CI monitor of --ci.
@@ -430,7 +434,7 @@ func openStore(ctx context.Context, path string, getenv func(string) string, log
 		logger.Warn("could not open the run store; the run will not be recorded", "path", path, "error", err)
 		return nil, nil
 	}
-	return st, heal.StoreRecorder{Store: st}
+	return st, adapter.Recorder{Store: st}
 }
 
 // writeResults writes results.json and prints the fix lines (or the JSON).

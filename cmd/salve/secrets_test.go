@@ -51,7 +51,7 @@ func TestSecretsStillConfigureTheLLMTier(t *testing.T) {
 	if os.Getenv("OPENAI_API_KEY") != "" {
 		t.Fatal("the key is still in the environment")
 	}
-	fixers, err := buildFixers(&healOptions{}, s, (&logOptions{Format: "text"}).logger(io.Discard), nil, nil)
+	fixers, _, err := buildFixers(&healOptions{}, s, (&logOptions{Format: "text"}).logger(io.Discard), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

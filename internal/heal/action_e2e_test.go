@@ -81,7 +81,7 @@ func TestGitHubActionSteps(t *testing.T) {
 	repo, remote := ciRepo(t)
 	before := userState(t, repo)
 	runner := t.TempDir()
-	root, _ := filepath.Abs("..")
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
 	subst := func(s string) string {
 		return expr.ReplaceAllStringFunc(s, func(m string) string {
 			key := strings.TrimSpace(expr.FindStringSubmatch(m)[1])
