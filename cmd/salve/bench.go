@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"os"
 	"strings"
 	"time"
@@ -85,7 +86,7 @@ func benchRun(ctx context.Context, s *streams, o *benchOptions, dir string) erro
 			return exitWith(exitBadInput, fmt.Errorf("bench: give --salve: %w", err))
 		}
 	}
-	agent, err := findGitAgent(o.GitAgent, s.Getenv)
+	agent, err := assemble.GitAgent(o.GitAgent, s.Getenv)
 	if err != nil {
 		return exitWith(exitEnvironment, err)
 	}

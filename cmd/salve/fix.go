@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -82,7 +83,7 @@ func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
-	fixers, _, err := buildFixers(&o.heal, s, s.logger(), nil, nil)
+	fixers, _, err := assemble.Fixers(o.heal.config(s, "", s.logger()), nil, nil)
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 
 	"github.com/spf13/cobra"
 
@@ -36,7 +37,7 @@ Without --workspace every repository salve has healed is collected.`,
 		Example: "  salve gc\n  salve gc --workspace ./repo",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			agent, err := findGitAgent(o.GitAgent, s.Getenv)
+			agent, err := assemble.GitAgent(o.GitAgent, s.Getenv)
 			if err != nil {
 				return exitWith(exitEnvironment, err)
 			}
