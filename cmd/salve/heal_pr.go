@@ -18,6 +18,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/forge"
+	"github.com/salve-dev/salve/internal/heal/pullrequest"
 	"github.com/salve-dev/salve/internal/heal/report"
 )
 
@@ -294,8 +295,7 @@ func (p *prOptions) openRequest(ctx context.Context, s *streams, o *healOptions,
 	if err != nil {
 		return nil, fmt.Errorf("--pr: %w", err)
 	}
-	title, body := heal.PullRequestText(res, runURL(s.Getenv))
-	pr, err := f.OpenOrUpdate(ctx, forge.Request{Head: res.Branch, Base: base, Title: title, Body: body, Draft: !green})
+	pr, err := pullrequest.Open(ctx, f, res, res.Branch, base, runURL(s.Getenv))
 	if err != nil {
 		return nil, fmt.Errorf("--pr: %w", err)
 	}

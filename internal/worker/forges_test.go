@@ -128,7 +128,7 @@ func TestRequestOncePerJob(t *testing.T) {
 			if prs[0].Head != got.Branch || prs[0].Base != "main" || !prs[0].Open {
 				t.Errorf("request %+v, want %s into main, open", prs[0], got.Branch)
 			}
-			pr, err := w.openPR(context.Background(), service.Message{ID: j.ID, Request: j.Request})
+			pr, err := w.openPR(context.Background(), service.Message{ID: j.ID, Request: j.Request}, got.Results)
 			if err != nil || pr.URL != got.PullRequest || pr.Created || len(srv.PRs(kind, key)) != 1 {
 				t.Fatalf("second open: %+v %v, %d opened", pr, err, len(srv.PRs(kind, key)))
 			}
