@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/salve-dev/salve/internal/heal/assemble"
 	"os"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/heal/score"
 )
 

@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/salve-dev/salve/internal/heal/assemble"
 
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 )
 
 // gcOptions are the flags of "salve gc".

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/salve-dev/salve/internal/heal/assemble"
 	"io"
 	"log/slog"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/heal/tiers"
 )

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/salve-dev/salve/internal/heal/assemble"
 	"io"
 	"log/slog"
 	"net"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/internal/mcpserver"

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/salve-dev/salve/internal/heal/assemble"
 	"io"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/secret"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/salve-dev/salve/internal/heal/assemble"
 	"log/slog"
 	"net"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/internal/service"
 	"github.com/salve-dev/salve/internal/worker"

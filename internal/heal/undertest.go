@@ -3,6 +3,7 @@ package heal
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
@@ -69,7 +70,7 @@ func isTestFailure(group []contract.BugReport) bool {
 // with the language's own tooling. It returns nil when it finds none, and
 // the group then goes to the fixers as it is (where the integrity rules
 // keep them from weakening the test).
-func (r *run) resolveUnderTest(ctx context.Context, group []contract.BugReport) *underTest {
+func resolveUnderTest(ctx context.Context, ws string, targets TargetFinder, logger *slog.Logger, group []contract.BugReport) *underTest {
 	var bug contract.BugReport
 	for _, b := range group {
 		if b.ErrorType == contract.ErrLogic {
@@ -77,9 +78,9 @@ func (r *run) resolveUnderTest(ctx context.Context, group []contract.BugReport) 
 			break
 		}
 	}
-	regions, err := r.o.Targets.Regions(ctx, r.ws, bug)
+	regions, err := targets.Regions(ctx, ws, bug)
 	if err != nil || len(regions) == 0 {
-		r.o.Logger.Info("no code under test found for a failing test", "path", bug.FilePath, "line", bug.LineNumber, "error", err)
+		logger.Info("no code under test found for a failing test", "path", bug.FilePath, "line", bug.LineNumber, "error", err)
 		return nil
 	}
 	// One file is fixed at a time: keep the best region's file.
@@ -89,11 +90,11 @@ func (r *run) resolveUnderTest(ctx context.Context, group []contract.BugReport) 
 			keep = append(keep, rg)
 		}
 	}
-	tc, err := r.o.Targets.TestSource(ctx, r.ws, bug)
+	tc, err := targets.TestSource(ctx, ws, bug)
 	if err != nil {
-		r.o.Logger.Info("the failing test's source could not be read", "path", bug.FilePath, "error", err)
+		logger.Info("the failing test's source could not be read", "path", bug.FilePath, "error", err)
 	}
-	r.o.Logger.Info("a failing test's fix goes to the code under test", "test", bug.FilePath, "code", keep[0].String())
+	logger.Info("a failing test's fix goes to the code under test", "test", bug.FilePath, "code", keep[0].String())
 	return &underTest{regions: keep, context: tc}
 }
 
