@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/heal/score"
 )
 
@@ -85,7 +86,7 @@ func benchRun(ctx context.Context, s *streams, o *benchOptions, dir string) erro
 			return exitWith(exitBadInput, fmt.Errorf("bench: give --salve: %w", err))
 		}
 	}
-	agent, err := findGitAgent(o.GitAgent, s.Getenv)
+	agent, err := assemble.GitAgent(o.GitAgent, s.Getenv)
 	if err != nil {
 		return exitWith(exitEnvironment, err)
 	}

@@ -1,17 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/heal/tiers"
 	"github.com/salve-dev/salve/internal/safefile"
 )
@@ -81,13 +83,13 @@ func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
-	fixers, err := buildFixers(&o.heal, s, s.logger(), nil, nil)
+	fixers, _, err := assemble.Fixers(o.heal.config(s, "", s.logger()), nil, nil)
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
 	var outs []fixOutput
 	for _, group := range groupReports(reports) {
-		out, err := fixOnce(ctx, ws, group, fixers, o.heal.MinConfidence)
+		out, err := fixOnce(ctx, ws, group, fixers, o.heal.MinConfidence, s.logger())
 		if err != nil {
 			return exitWith(exitBadInput, err)
 		}
@@ -125,7 +127,7 @@ func fixReports(o *fixOptions, ws string) ([]contract.BugReport, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--log: %w", err)
 		}
-		reports := heal.LogParser{}.Parse(string(b), ws)
+		reports := adapter.Parser{}.Parse(string(b), ws)
 		if len(reports) == 0 {
 			return nil, fmt.Errorf("--log: no bug report found in %s", o.LogFile)
 		}
@@ -150,28 +152,15 @@ func groupReports(reports []contract.BugReport) [][]contract.BugReport {
 }
 
 // fixOnce runs the tiers on one file's reports, gating each answer, and
-// stops at the first accepted fix. The file is never written.
-func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers []heal.Fixer, minConf float64) (fixOutput, error) {
-	path := group[0].FilePath
-	abs, err := heal.Confine(ws, path)
+// stops at the first accepted fix. The request is the one salve heal sends
+// (heal.PrepareFix: a failing test's fix goes to the code under test), and
+// the gate is heal's. The file is never written.
+func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers []heal.Fixer, minConf float64, logger *slog.Logger) (fixOutput, error) {
+	in, _, err := heal.PrepareFix(ctx, heal.FixPlan{Workspace: ws, Group: group, Targets: adapter.Targets{}, Logger: logger})
 	if err != nil {
 		return fixOutput{}, err
 	}
-	b, err := safefile.Read(abs, safefile.MaxSource)
-	if err != nil {
-		return fixOutput{}, fmt.Errorf("read %s: %w", path, err)
-	}
-	if bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 {
-		return fixOutput{}, fmt.Errorf("read %s: looks binary", path)
-	}
-	content := string(b)
-	lines := make([]int, len(group))
-	for i, r := range group {
-		lines[i] = r.LineNumber
-	}
-	req := contract.FixRequest{BugReport: group[0], Related: group[1:], FileSnippet: heal.Snippet(content, lines), ErrorMessage: group[0].Message}
-	out := fixOutput{File: path, Request: req}
-	in := heal.FixInput{Request: req, Workspace: ws, Path: path, Content: content}
+	out := fixOutput{File: in.Path, Request: in.Request}
 	for _, f := range fixers {
 		a := fixAttempt{Fixer: f.Name()}
 		res, err := f.Fix(ctx, in)
@@ -181,7 +170,7 @@ func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers 
 			continue
 		}
 		a.Result = &res
-		d := heal.Gate(heal.GateInput{Path: path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore, MinConfidence: minConf})
+		d := heal.GateFix(in, res, minConf, false)
 		d.Hunks = nil
 		a.Gate = &d
 		out.Results = append(out.Results, a)

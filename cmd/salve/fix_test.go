@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal"
 )
 
 // TestFixConfinesPaths: a bug report, or a log, that names a file outside
@@ -99,5 +104,40 @@ func TestConfigFIFOInWorkingDirectory(t *testing.T) {
 	}
 	if code != exitOK || !strings.Contains(errOut, "not a regular file (a FIFO)") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestFixSendsHealsRequest: salve fix gives the tiers the very request
+// salve heal gives them for the same reports (every report's message, the
+// related reports, the snippet of their lines).
+func TestFixSendsHealsRequest(t *testing.T) {
+	ws := t.TempDir()
+	src := "package main\n\nimport \"os\"\nimport \"io\"\n\nfunc main() {}\n"
+	if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	group := []contract.BugReport{
+		{FilePath: "main.go", LineNumber: 3, ErrorType: contract.ErrImport, Message: `"os" imported and not used`},
+		{FilePath: "main.go", LineNumber: 4, ErrorType: contract.ErrImport, Message: `"io" imported and not used`},
+	}
+	bugs, err := json.Marshal(group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out, errOut := runSalve(t, "fix", "--workspace", ws, "--fixers", "rules", "--bug", string(bugs))
+	var got []struct {
+		Request contract.FixRequest `json:"request"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got) != 1 {
+		t.Fatalf("%v:\n%s\n%s", err, out, errOut)
+	}
+	in, _, err := heal.PrepareFix(context.Background(), heal.FixPlan{Workspace: ws, Group: group})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(in.Request)
+	have, _ := json.Marshal(got[0].Request)
+	if string(have) != string(want) {
+		t.Errorf("salve fix sent\n%s\nsalve heal sends\n%s", have, want)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 )
 
 // gcOptions are the flags of "salve gc".
@@ -35,7 +37,7 @@ Without --workspace every repository salve has healed is collected.`,
 		Example: "  salve gc\n  salve gc --workspace ./repo",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			agent, err := findGitAgent(o.GitAgent, s.Getenv)
+			agent, err := assemble.GitAgent(o.GitAgent, s.Getenv)
 			if err != nil {
 				return exitWith(exitEnvironment, err)
 			}
@@ -45,7 +47,7 @@ Without --workspace every repository salve has healed is collected.`,
 					return exitWith(exitEnvironment, err)
 				}
 			}
-			rep, err := heal.GC(cmd.Context(), heal.GCOptions{Root: root, Repo: o.Workspace, Worktrees: heal.AgentWorktrees{Git: heal.AgentGit{Bin: agent}}})
+			rep, err := heal.GC(cmd.Context(), heal.GCOptions{Root: root, Repo: o.Workspace, Worktrees: adapter.Worktrees{Git: adapter.Git{Bin: agent}}, Git: adapter.Git{Bin: agent}})
 			for _, p := range rep.Removed {
 				fmt.Fprintf(s.Stdout, "removed %s\n", p)
 			}

@@ -7,10 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -18,18 +15,11 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/gitagent"
 	"github.com/salve-dev/salve/internal/heal"
-	"github.com/salve-dev/salve/internal/heal/aiderfix"
-	"github.com/salve-dev/salve/internal/heal/ci"
+	"github.com/salve-dev/salve/internal/heal/adapter"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/heal/executor"
-	"github.com/salve-dev/salve/internal/heal/history"
-	"github.com/salve-dev/salve/internal/heal/llmfix"
-	"github.com/salve-dev/salve/internal/heal/rules"
-	"github.com/salve-dev/salve/internal/heal/suggest"
 	"github.com/salve-dev/salve/internal/heal/tiers"
-	"github.com/salve-dev/salve/internal/store"
-	"github.com/salve-dev/salve/internal/toolrun"
 )
 
 // exitEnvironment is heal's exit code when something it needs is missing:
@@ -156,25 +146,22 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	if err := o.prOptions.check(o.Push); err != nil {
 		return exitWith(exitBadInput, err)
 	}
-	p, code, err := buildPipeline(ctx, s, o, runID, logger)
+	c := o.config(s, runID, logger)
+	c.ExplainLLM, c.Progress = true, heal.NewProgress(s.Stderr, tty, logger)
+	c.Lease = func(ctx context.Context, git adapter.Git) (string, string, error) {
+		lease, err := o.prOptions.prepare(ctx, s, o, git)
+		return o.Branch, lease, err
+	}
+	p, err := assemble.New(ctx, c)
 	if err != nil {
-		return exitWith(code, err)
+		return exitWith(exitCode(err), err)
 	}
-	defer p.close()
-	lease, err := o.prOptions.prepare(ctx, s, o, p.git)
-	if err != nil {
-		return exitWith(exitBadInput, err)
-	}
-	if note := llmNote(o, p.fixers, s.Getenv); note != nil {
-		p.fixers = append(p.fixers, note)
-	}
-	opts := p.options(o, runID, logger)
-	opts.PushLease, opts.Progress = lease, heal.NewProgress(s.Stderr, tty, logger)
-	res, err := heal.Run(ctx, opts)
+	defer p.Close()
+	res, err := p.Run(ctx)
 	var werr error
 	if res != nil {
 		werr = writeResults(s, o, res)
-		if perr := o.prOptions.afterHeal(ctx, s, o, res, p.git, logger); perr != nil {
+		if perr := o.prOptions.afterHeal(ctx, s, o, res, p.Git, logger); perr != nil {
 			fmt.Fprintf(s.Stderr, "salve heal: %v\n", perr)
 			if err == nil && res.Outcome == heal.OutcomeGreen {
 				return exitWith(exitFailure, nil)
@@ -216,221 +203,28 @@ func healExit(res *heal.Results, err error) (int, error) {
 	return exitOK, nil
 }
 
-// llmNote returns a stand-in llm tier that records, on every bug it sees,
-// why the llm tier did not run and the exact flags that enable it, or nil
-// when the llm tier is in the list.
-func llmNote(o *healOptions, fixers []heal.Fixer, getenv func(string) string) heal.Fixer {
-	var names []string
-	for _, f := range fixers {
-		if f.Name() == llmfix.Name {
-			return nil
-		}
-		names = append(names, f.Name())
+// config is the assembly of o's heal: what salve heal shares with salve
+// mcp and salve worker (package internal/heal/assemble).
+func (o *healOptions) config(s *streams, runID string, logger *slog.Logger) assemble.Config {
+	c := assemble.Config{
+		Workspace: o.Workspace, Command: o.Command, ProjectType: o.ProjectType, Fixers: o.Fixers, Models: o.Models, ConfigFile: o.Config,
+		MinConfidence: o.MinConfidence, MaxIterations: o.MaxIterations, Branch: o.Branch, Push: o.Push, Remote: o.Remote,
+		CI: o.CI, GitHubRepo: o.GitHubRepo, GitHubAPI: o.GitHubAPI, CITimeout: o.CITimeout, BuildTimeout: o.Timeout,
+		Isolation: o.Isolation, KeepWorktree: o.KeepWorktree, AllowTestEdits: o.AllowTestEdits, StorePath: o.StorePath,
+		NoStore: o.NoStore, GitAgent: o.GitAgent, RunID: runID, Getenv: s.Getenv, Logger: logger,
 	}
-	tiers := strings.Join(append(names, llmfix.Name), ",")
-	cwd, _ := os.Getwd()
-	targets, err := llmfix.Targets(llmfix.Setup{Models: o.Models, ConfigFile: o.Config, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
-	switch {
-	case err != nil:
-		return heal.Unconfigured{Tier: llmfix.Name, Why: "its provider setup is invalid: " + err.Error(),
-			Enable: "fix the provider setup, then run salve heal --fixers " + tiers}
-	case len(targets) > 0:
-		return heal.Unconfigured{Tier: llmfix.Name, Why: "not in --fixers " + o.Fixers,
-			Enable: "a provider is configured: run salve heal --fixers " + tiers}
+	if s.secrets != nil {
+		c.AiderEnv = s.secrets.environ()
 	}
-	return heal.Unconfigured{Tier: llmfix.Name, Why: "no LLM provider is configured",
-		Enable: "set OPENAI_API_KEY and run salve heal --fixers " + tiers + " --models openai/gpt-4o" +
-			" (or ANTHROPIC_API_KEY with --models anthropic/claude-3-5-haiku-latest, OLLAMA_HOST with --models ollama/qwen2.5-coder, or an .ai-agent.json given with --config)"}
+	return c
 }
 
-// pipeline holds the layers a heal run is wired with.
-type pipeline struct {
-	executor heal.Executor
-	parser   heal.Parser
-	fixers   []heal.Fixer
-	git      heal.AgentGit
-	ci       heal.CIMonitor
-	recorder heal.Recorder
-	store    *store.Store
-}
-
-// options returns the heal options of o over the pipeline's layers: what
-// salve heal, salve mcp and salve worker share. Callers add what is theirs
-// (progress, a push lease, a worktree folder).
-func (p *pipeline) options(o *healOptions, runID string, logger *slog.Logger) heal.Options {
-	return heal.Options{
-		Repo: o.Workspace, Command: o.Command, ProjectType: o.ProjectType, BuildTimeout: time.Duration(o.Timeout) * time.Second,
-		MaxIterations: o.MaxIterations, MinConfidence: o.MinConfidence, Branch: o.Branch, Push: o.Push, Remote: o.Remote,
-		KeepWorktree: o.KeepWorktree, RunID: runID, AllowTestEdits: o.AllowTestEdits, AllowTestEditsBy: testEditsBy(o.AllowTestEdits),
-		Executor: p.executor, Parser: p.parser, Fixers: p.fixers, Git: p.git, Worktrees: heal.AgentWorktrees{Git: p.git},
-		CI: p.ci, Recorder: p.recorder, Logger: logger,
+// exitCode is the exit status of an assembly error.
+func exitCode(err error) int {
+	if errors.Is(err, heal.ErrEnvironment) {
+		return exitEnvironment
 	}
-}
-
-func (p *pipeline) close() {
-	if p.store != nil {
-		_ = p.store.Close()
-	}
-}
-
-// buildPipeline wires the real layers; it returns the exit code to use
-// when something is wrong.
-func buildPipeline(ctx context.Context, s *streams, o *healOptions, runID string, logger *slog.Logger) (*pipeline, int, error) {
-	// The user's checkout: its node_modules and target/ are shared with the
-	// sandboxed builds in the heal worktree, read-only.
-	source, _ := filepath.Abs(o.Workspace)
-	p := &pipeline{
-		executor: heal.ExecutorLayer{E: executor.New(executor.Options{Isolation: o.Isolation, Logger: logger, SourceDir: source})},
-		parser:   heal.LogParser{},
-	}
-	// The history tier reads the breaking commit's change through the git
-	// agent, in the user's checkout (it shares the heal worktree's
-	// objects, and no build ever ran in it).
-	commitDiff := func(ctx context.Context, _, base string) (string, error) {
-		return p.git.Do(ctx, source, contract.GitAgentCommandV1{Type: gitagent.ActionGitCommitDiff, Ref: base})
-	}
-	var err error
-	if p.fixers, err = buildFixers(o, s, logger, p.executor, commitDiff); err != nil {
-		return nil, exitBadInput, err
-	}
-	if p.ci, err = buildCI(o, s.Getenv, p.executor); err != nil {
-		return nil, exitBadInput, err
-	}
-	if _, err := exec.LookPath("git"); err != nil {
-		return nil, exitEnvironment, fmt.Errorf("git is not installed: %w", err)
-	}
-	agent, err := findGitAgent(o.GitAgent, s.Getenv)
-	if err != nil {
-		return nil, exitEnvironment, err
-	}
-	p.git = heal.AgentGit{Bin: agent}
-	if !o.NoStore {
-		p.store, p.recorder = openStore(ctx, o.StorePath, s.Getenv, logger)
-	}
-	_ = runID
-	return p, 0, nil
-}
-
-// buildFixers returns the fixer tiers of --fixers (checked against the one
-// table of tiers, package internal/heal/tiers), in order; ex is the
-// Executor the suggest tier re-runs compilers with (nil: no re-runs). The llm
-// providers are set up only when the llm tier may run: asked for, or by
-// default, where a configuration problem only leaves the tier out (with a
-// warning).
-func buildFixers(o *healOptions, s *streams, logger *slog.Logger, ex heal.Executor, commitDiff func(ctx context.Context, workspace, base string) (string, error)) ([]heal.Fixer, error) {
-	getenv := s.Getenv
-	names, err := tiers.Parse(o.Fixers)
-	if err != nil {
-		return nil, fmt.Errorf("--fixers: %w", err)
-	}
-	explicit := names != nil
-	var targets []llmfix.Target
-	if !explicit || slices.Contains(names, llmfix.Name) {
-		cwd, _ := os.Getwd()
-		targets, err = llmfix.Targets(llmfix.Setup{Models: o.Models, ConfigFile: o.Config, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
-		if err != nil && (explicit || o.Config != "") {
-			// A configuration the user named is never left out quietly.
-			return nil, err
-		}
-		if err != nil {
-			logger.Warn("the llm tier is left out", "error", err)
-		}
-	}
-	if !explicit {
-		names = tiers.Defaults(func(t tiers.Tier) bool { return t.Name == llmfix.Name && len(targets) > 0 })
-	}
-	var out []heal.Fixer
-	for _, n := range names {
-		switch n {
-		case history.Name:
-			out = append(out, &history.Fixer{Diff: commitDiff})
-		case rules.Name:
-			out = append(out, &rules.Fixer{})
-		case suggest.Name:
-			out = append(out, &suggest.Fixer{Executor: ex, TimeoutSeconds: o.Timeout})
-		case llmfix.Name:
-			if len(targets) == 0 {
-				return nil, fmt.Errorf("--fixers llm: no model configured (give --models provider/model with --config, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")
-			}
-			out = append(out, &llmfix.Fixer{Targets: targets, Logger: logger})
-		case aiderfix.Name:
-			out = append(out, newAiderFixer(o, s.secrets))
-		default:
-			return nil, fmt.Errorf("--fixers: %w %q: this salve cannot build it (want %s)", tiers.ErrUnknown, n, tiers.Want())
-		}
-	}
-	return out, nil
-}
-
-// buildCI returns the CI monitor of --ci.
-func buildCI(o *healOptions, getenv func(string) string, ex heal.Executor) (heal.CIMonitor, error) {
-	switch o.CI {
-	case "local":
-		return &ci.Local{Executor: ex}, nil
-	case "github":
-		repo := o.GitHubRepo
-		if repo == "" {
-			repo = getenv("GITHUB_REPOSITORY")
-		}
-		owner, name, ok := strings.Cut(repo, "/")
-		if !ok || owner == "" || name == "" {
-			return nil, fmt.Errorf("--ci github needs --github-repo owner/name (or $GITHUB_REPOSITORY)")
-		}
-		if !o.Push {
-			return nil, fmt.Errorf("--ci github judges the pushed commit: add --push")
-		}
-		api := o.GitHubAPI
-		if api == "" {
-			api = getenv("GITHUB_API_URL")
-		}
-		token := getenv("GITHUB_TOKEN")
-		if token == "" {
-			token = getenv("GH_TOKEN")
-		}
-		return &ci.GitHub{BaseURL: api, Owner: owner, Repo: name, Token: token, Timeout: o.CITimeout}, nil
-	}
-	return nil, fmt.Errorf("--ci: want local or github, got %q", o.CI)
-}
-
-// findGitAgent locates the git_agent program: the flag, $SALVE_GIT_AGENT,
-// beside the salve executable, then PATH.
-func findGitAgent(flag string, getenv func(string) string) (string, error) {
-	for _, c := range []string{flag, getenv("SALVE_GIT_AGENT")} {
-		if c != "" {
-			return c, nil
-		}
-	}
-	if exe, err := os.Executable(); err == nil {
-		if c := filepath.Join(filepath.Dir(exe), "git_agent"); isExecutable(c) {
-			return c, nil
-		}
-	}
-	if c, err := exec.LookPath("git_agent"); err == nil {
-		return c, nil
-	}
-	return "", fmt.Errorf("the git_agent program was not found beside salve or in PATH (build it with make build, or give --git-agent)")
-}
-
-func isExecutable(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
-}
-
-func openStore(ctx context.Context, path string, getenv func(string) string, logger *slog.Logger) (*store.Store, heal.Recorder) {
-	if path == "" {
-		p, err := store.DefaultPath(getenv)
-		if err != nil {
-			logger.Warn("no run store", "error", err)
-			return nil, nil
-		}
-		path = p
-	}
-	st, err := store.OpenContext(ctx, path)
-	if err != nil {
-		logger.Warn("could not open the run store; the run will not be recorded", "path", path, "error", err)
-		return nil, nil
-	}
-	return st, heal.StoreRecorder{Store: st}
+	return exitBadInput
 }
 
 // writeResults writes results.json and prints the fix lines (or the JSON).
@@ -537,30 +331,4 @@ func finalBugs(res *heal.Results) []heal.BugResult {
 func isTTY(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && isatty.IsTerminal(f.Fd())
-}
-
-// newAiderFixer returns the aider tier. When salve took the secrets out of
-// its environment, aider gets them back explicitly: it needs its provider's
-// key, and the tool adapter gives a tool salve's whole environment
-// (docs/contracts/tool-adapter.md §4.2).
-func newAiderFixer(o *healOptions, sec *secrets) heal.Fixer {
-	model := ""
-	if len(o.Models) > 0 {
-		if _, m, ok := strings.Cut(o.Models[0], "/"); ok {
-			model = m
-		}
-	}
-	f := &aiderfix.Fixer{Model: model}
-	if sec != nil {
-		f.Adapter = &toolrun.Adapter{Env: sec.environ()}
-	}
-	return f
-}
-
-// testEditsBy names the flag that allowed test edits, for the results.
-func testEditsBy(allowed bool) string {
-	if allowed {
-		return "--allow-test-edits"
-	}
-	return ""
 }

@@ -16,7 +16,9 @@ import (
 	"github.com/salve-dev/salve/internal/buildinfo"
 	"github.com/salve-dev/salve/internal/gitagent/server"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/forge"
+	"github.com/salve-dev/salve/internal/heal/pullrequest"
 	"github.com/salve-dev/salve/internal/heal/report"
 )
 
@@ -171,7 +173,7 @@ func firstNonEmpty(vals ...string) string {
 // prBase is the branch the request is for: the flag, the branch the CI
 // run built (a pull request's head branch first, since healing a pull
 // request means fixing its branch), else the checkout's branch.
-func (p *prOptions) prBase(ctx context.Context, o *healOptions, git heal.AgentGit, getenv func(string) string) (string, error) {
+func (p *prOptions) prBase(ctx context.Context, o *healOptions, git adapter.Git, getenv func(string) string) (string, error) {
 	if b := firstNonEmpty(p.PRBase, getenv("GITHUB_HEAD_REF"), getenv("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), getenv("CI_COMMIT_BRANCH")); b != "" {
 		return b, nil
 	}
@@ -180,8 +182,7 @@ func (p *prOptions) prBase(ctx context.Context, o *healOptions, git heal.AgentGi
 			return b, nil
 		}
 	}
-	b, err := git.Do(ctx, o.Workspace, contract.GitAgentCommandV1{Type: contract.ActionGitRevParse, Ref: server.RefBranch})
-	b = strings.TrimSpace(b)
+	b, err := git.Branch(ctx, o.Workspace)
 	if err != nil || b == "" || b == "HEAD" {
 		return "", fmt.Errorf("cannot tell which branch the request is for (detached HEAD): give --pr-base")
 	}
@@ -217,7 +218,7 @@ const PRBranchPrefix = "salve/heal-pr/"
 // branch after the base (unless --branch did), and when a request from
 // that branch is already open, lets the heal replace its branch if the
 // branch is still where the request saw it. It returns the push lease.
-func (p *prOptions) prepare(ctx context.Context, s *streams, o *healOptions, git heal.AgentGit) (string, error) {
+func (p *prOptions) prepare(ctx context.Context, s *streams, o *healOptions, git adapter.Git) (string, error) {
 	if !p.PR {
 		return "", nil
 	}
@@ -248,7 +249,7 @@ func (p *prOptions) prepare(ctx context.Context, s *streams, o *healOptions, git
 // suggestion review and the check run. Its errors are reported but do not
 // change the heal's own outcome, except that a request that was asked for
 // and could not be opened is an error.
-func (p *prOptions) afterHeal(ctx context.Context, s *streams, o *healOptions, res *heal.Results, git heal.AgentGit, logger *slog.Logger) error {
+func (p *prOptions) afterHeal(ctx context.Context, s *streams, o *healOptions, res *heal.Results, git adapter.Git, logger *slog.Logger) error {
 	for _, spec := range p.reportSpecs {
 		if err := writeReportFile(s, spec, res); err != nil {
 			return err
@@ -274,7 +275,7 @@ func (p *prOptions) afterHeal(ctx context.Context, s *streams, o *healOptions, r
 
 // openRequest opens or updates the pull or merge request of a pushed
 // heal; nil when there is nothing to open.
-func (p *prOptions) openRequest(ctx context.Context, s *streams, o *healOptions, res *heal.Results, git heal.AgentGit, logger *slog.Logger) (*forge.PullRequest, error) {
+func (p *prOptions) openRequest(ctx context.Context, s *streams, o *healOptions, res *heal.Results, git adapter.Git, logger *slog.Logger) (*forge.PullRequest, error) {
 	green := res.Outcome == heal.OutcomeGreen
 	switch {
 	case green && len(res.Commits) == 0:
@@ -294,8 +295,7 @@ func (p *prOptions) openRequest(ctx context.Context, s *streams, o *healOptions,
 	if err != nil {
 		return nil, fmt.Errorf("--pr: %w", err)
 	}
-	title, body := heal.PullRequestText(res, runURL(s.Getenv))
-	pr, err := f.OpenOrUpdate(ctx, forge.Request{Head: res.Branch, Base: base, Title: title, Body: body, Draft: !green})
+	pr, err := pullrequest.Open(ctx, f, res, res.Branch, base, runURL(s.Getenv))
 	if err != nil {
 		return nil, fmt.Errorf("--pr: %w", err)
 	}

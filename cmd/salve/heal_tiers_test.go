@@ -5,6 +5,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/heal/tiers"
 )
 
@@ -17,7 +18,7 @@ func TestBuildFixersFollowsTheTable(t *testing.T) {
 	s := &streams{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(k string) string { return env[k] }}
 	log := (&logOptions{Format: "text"}).logger(io.Discard)
 	for _, tier := range tiers.Table {
-		fixers, err := buildFixers(&healOptions{Fixers: tier.Name}, s, log, nil, nil)
+		fixers, _, err := assemble.Fixers((&healOptions{Fixers: tier.Name}).config(s, "", log), nil, nil)
 		if err != nil {
 			t.Errorf("--fixers %s: %v", tier.Name, err)
 			continue
@@ -26,7 +27,7 @@ func TestBuildFixersFollowsTheTable(t *testing.T) {
 			t.Errorf("--fixers %s built %d fixer(s)", tier.Name, len(fixers))
 		}
 	}
-	fixers, err := buildFixers(&healOptions{}, s, log, nil, nil)
+	fixers, _, err := assemble.Fixers((&healOptions{}).config(s, "", log), nil, nil)
 	var names []string
 	for _, f := range fixers {
 		names = append(names, f.Name())
@@ -41,11 +42,11 @@ func TestBuildFixersFollowsTheTable(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"rules,magic", "rules,,llm"} {
-		if _, err := buildFixers(&healOptions{Fixers: bad}, s, log, nil, nil); err == nil {
+		if _, _, err := assemble.Fixers((&healOptions{Fixers: bad}).config(s, "", log), nil, nil); err == nil {
 			t.Errorf("--fixers %q accepted", bad)
 		}
 	}
-	if _, err := buildFixers(&healOptions{Fixers: "magic"}, s, log, nil, nil); !errors.Is(err, tiers.ErrUnknown) {
+	if _, _, err := assemble.Fixers((&healOptions{Fixers: "magic"}).config(s, "", log), nil, nil); !errors.Is(err, tiers.ErrUnknown) {
 		t.Errorf("--fixers magic: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/internal/mcpserver"
@@ -162,17 +163,17 @@ func mcpHealFunc(s *streams, o *mcpOptions, storePath string, logger *slog.Logge
 		// protocol.
 		ps := &streams{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: s.Stderr, Getenv: s.Getenv}
 		runID := uuid.NewString()
-		p, _, err := buildPipeline(ctx, ps, ho, runID, logger)
+		c := ho.config(ps, runID, logger)
+		// A fresh worktree per call, removed at its end (cancelled too):
+		// an MCP client's heals leave nothing in the repository.
+		c.WorktreeDir = filepath.Join(os.TempDir(), "salve-heal-"+runID)
+		c.Progress = progress
+		p, err := assemble.New(ctx, c)
 		if err != nil {
 			return nil, err
 		}
-		defer p.close()
-		opts := p.options(ho, runID, logger)
-		// A fresh worktree per call, removed at its end (cancelled too):
-		// an MCP client's heals leave nothing in the repository.
-		opts.WorktreeDir = filepath.Join(os.TempDir(), "salve-heal-"+runID)
-		opts.Progress = progress
-		res, err := heal.Run(ctx, opts)
+		defer p.Close()
+		res, err := p.Run(ctx)
 		if res != nil {
 			if werr := res.WriteFile(filepath.Join(executor.DefaultRunDir(res.RunID), "results.json")); werr != nil {
 				logger.Warn("could not write results.json", "error", werr)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/secret"
 )
 
@@ -51,7 +52,7 @@ func TestSecretsStillConfigureTheLLMTier(t *testing.T) {
 	if os.Getenv("OPENAI_API_KEY") != "" {
 		t.Fatal("the key is still in the environment")
 	}
-	fixers, err := buildFixers(&healOptions{}, s, (&logOptions{Format: "text"}).logger(io.Discard), nil, nil)
+	fixers, _, err := assemble.Fixers((&healOptions{}).config(s, "", (&logOptions{Format: "text"}).logger(io.Discard)), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
-	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/internal/service"
 	"github.com/salve-dev/salve/internal/store"
@@ -200,7 +200,7 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 		return exitWith(exitEnvironment, fmt.Errorf("run store %s: %w", storePath, err))
 	}
 	defer func() { _ = st.Close() }()
-	srv := &service.Server{Queue: q, Token: token, Getenv: s.Getenv, Recorder: heal.StoreRecorder{Store: st}, Store: st, Logger: logger,
+	srv := &service.Server{Queue: q, Token: token, Getenv: s.Getenv, Recorder: adapter.Recorder{Store: st}, Store: st, Logger: logger,
 		Policy: policy, Metrics: service.NewMetrics(q)}
 	ln, err := net.Listen("tcp", o.Listen)
 	if err != nil {

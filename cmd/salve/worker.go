@@ -18,6 +18,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/internal/service"
 	"github.com/salve-dev/salve/internal/worker"
@@ -141,22 +142,23 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 	ho := &healOptions{Workspace: sp.Dir, Command: sp.Cmd, Fixers: sp.Fixers, Models: sp.Models, MinConfidence: heal.DefaultMinConfidence,
 		MaxIterations: o.MaxIter, Branch: sp.Branch, Push: true, Remote: "origin", CI: "local", Timeout: o.Timeout,
 		Isolation: o.Isolation, NoStore: true, GitAgent: o.GitAgent}
-	p, code, err := buildPipeline(ctx, s, ho, sp.RunID, sp.Logger)
-	if err != nil {
-		if code == exitBadInput {
-			return nil, fmt.Errorf("%w: %w", heal.ErrBadInput, err)
-		}
-		return nil, fmt.Errorf("%w: %w", heal.ErrEnvironment, err)
-	}
-	defer p.close()
-	opts := p.options(ho, sp.RunID, sp.Logger)
+	c := ho.config(s, sp.RunID, sp.Logger)
 	// The worktree goes inside the job's own temporary folder, which is
 	// removed with it (a dead worker's leftovers never collide).
-	opts.WorktreeDir = filepath.Join(filepath.Dir(sp.Dir), "heal-worktree")
+	c.WorktreeDir = filepath.Join(filepath.Dir(sp.Dir), "heal-worktree")
 	// A job heals a commit someone pushed: its own .salve.yml must not
 	// loosen the rules it is healed under.
-	opts.NoRepoSettings = true
-	return heal.Run(ctx, opts)
+	c.NoRepoSettings = true
+	p, err := assemble.New(ctx, c)
+	if err != nil {
+		kind := heal.ErrBadInput
+		if errors.Is(err, heal.ErrEnvironment) {
+			kind = heal.ErrEnvironment
+		}
+		return nil, fmt.Errorf("%w: %w", kind, err)
+	}
+	defer p.Close()
+	return p.Run(ctx)
 }
 
 // workerForges reads the worker's forge tokens and API roots from its own

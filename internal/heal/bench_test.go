@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/store"
 )
 
@@ -28,14 +29,14 @@ func BenchmarkHealGo(b *testing.B) {
 		b.StopTimer()
 		repo := repoFrom(b, "go-broken")
 		o := options(b, repo, "sh check.sh")
-		o.Recorder = heal.StoreRecorder{Store: st}
+		o.Recorder = adapter.Recorder{Store: st}
 		b.StartTimer()
 		res, err := heal.Run(context.Background(), o)
 		if err != nil || res.Outcome != heal.OutcomeGreen {
 			b.Fatalf("heal: %v, outcome %v", err, res)
 		}
 		b.StopTimer()
-		t, err := heal.Timings(context.Background(), st, res.RunID)
+		t, err := adapter.Timings(context.Background(), st, res.RunID)
 		if err != nil {
 			b.Fatal(err)
 		}

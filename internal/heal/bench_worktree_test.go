@@ -9,6 +9,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/ci"
 )
 
@@ -57,19 +58,19 @@ func bigRepo(b *testing.B, n int) string {
 func BenchmarkHealWorktree(b *testing.B) {
 	gitIdentity(b)
 	gitAgent, _ := heal.Binaries()
-	g := heal.AgentGit{Bin: gitAgent}
+	g := adapter.Git{Bin: gitAgent}
 	for _, n := range []int{1000, 10000, 50000} {
 		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) { benchWorktree(b, g, n) })
 	}
 }
 
-func benchWorktree(b *testing.B, g heal.AgentGit, n int) {
+func benchWorktree(b *testing.B, g adapter.Git, n int) {
 	repo := bigRepo(b, n)
 	{
 		opts := func(data, wt string) heal.Options {
 			return heal.Options{
-				Repo: repo, Command: "true", Executor: greenBuild{}, Parser: heal.LogParser{},
-				Git: g, Worktrees: heal.AgentWorktrees{Git: g}, CI: &ci.Local{Executor: greenBuild{}},
+				Repo: repo, Command: "true", Executor: greenBuild{}, Parser: adapter.Parser{}, Targets: adapter.Targets{},
+				Git: g, Worktrees: adapter.Worktrees{Git: g}, CI: &ci.Local{Executor: greenBuild{}},
 				WorktreeRoot: data, WorktreeDir: wt,
 			}
 		}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/ci"
 	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/heal/llmfix"
@@ -132,14 +133,21 @@ func userState(t testing.TB, repo string) string {
 // options wires the real layers for repo.
 func options(t testing.TB, repo, command string, fixers ...heal.Fixer) heal.Options {
 	gitAgent, _ := heal.Binaries()
-	ex := heal.ExecutorLayer{E: executor.New(executor.Options{Isolation: "none", SkipProbe: true, RunDir: t.TempDir()})}
-	g := heal.AgentGit{Bin: gitAgent}
+	ex := adapter.Executor{E: executor.New(executor.Options{Isolation: "none", SkipProbe: true, RunDir: t.TempDir()})}
+	g := adapter.Git{Bin: gitAgent}
 	if len(fixers) == 0 {
 		fixers = []heal.Fixer{&rules.Fixer{}}
 	}
+	// The llm tier spends tokens: its accounting goes to the results.
+	var spend []heal.Accountant
+	for _, f := range fixers {
+		if a, ok := f.(*llmfix.Fixer); ok {
+			spend = append(spend, a)
+		}
+	}
 	return heal.Options{
-		Repo: repo, Command: command, Executor: ex, Parser: heal.LogParser{}, Fixers: fixers,
-		Git: g, Worktrees: heal.AgentWorktrees{Git: g}, CI: &ci.Local{Executor: ex},
+		Repo: repo, Command: command, Executor: ex, Parser: adapter.Parser{}, Targets: adapter.Targets{}, Fixers: fixers, Accountants: spend,
+		Git: g, Worktrees: adapter.Worktrees{Git: g}, CI: &ci.Local{Executor: ex},
 		WorktreeDir: filepath.Join(t.TempDir(), "wt"),
 	}
 }
@@ -365,7 +373,7 @@ func TestRunStoreRecordsTheHeal(t *testing.T) {
 	defer st.Close()
 	repo := repoFrom(t, "go-broken")
 	o := options(t, repo, "sh check.sh")
-	o.Recorder = heal.StoreRecorder{Store: st}
+	o.Recorder = adapter.Recorder{Store: st}
 	res, err := heal.Run(context.Background(), o)
 	check(t, res, err, outcome{outcome: heal.OutcomeGreen, commits: 2})
 	v, err := st.View(context.Background(), res.RunID)
@@ -380,7 +388,7 @@ func TestRunStoreRecordsTheHeal(t *testing.T) {
 			t.Errorf("build log artifact %+v has no file", a)
 		}
 	}
-	timings, err := heal.Timings(context.Background(), st, res.RunID)
+	timings, err := adapter.Timings(context.Background(), st, res.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,20 +6,7 @@ import (
 	"fmt"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/heal/logparse"
 )
-
-// EnvironmentClassifier is implemented by a Parser that can also tell,
-// deterministically, that a failing build failed because of its
-// environment. The orchestrator consults it before any fix.
-type EnvironmentClassifier interface {
-	Environment(buildLog string, exitCode int, timedOut bool) *logparse.EnvironmentFailure
-}
-
-// Environment classifies a failing build with logparse.Environment.
-func (LogParser) Environment(buildLog string, exitCode int, timedOut bool) *logparse.EnvironmentFailure {
-	return logparse.Environment(buildLog, exitCode, timedOut)
-}
 
 // Unconfigured is a stand-in for a tier that is not set up (the llm tier
 // with no provider): it never fixes anything, and every attempt records
@@ -43,19 +30,15 @@ func (u Unconfigured) Fix(context.Context, FixInput) (contract.FixResult, error)
 	return contract.FixResult{}, fmt.Errorf("%s: %w: %s", u.Why, ErrNotConfigured, u.Enable)
 }
 
-// environment consults the parser's environment classifier on a failing
+// environment consults the parser's environment classification of a failing
 // build. When the build failed because of its environment, it records the
 // verdict and returns an error wrapping ErrEnvironment; otherwise nil.
 func (r *run) environment(out contract.ExecutorOutput) error {
-	c, ok := r.o.Parser.(EnvironmentClassifier)
-	if !ok {
+	env := r.o.Parser.Environment(out.BuildLog, out.ExitCode, out.EnvironmentMetadata.TimedOut)
+	if env == nil {
 		if out.ExitCode == 127 {
 			return fmt.Errorf("heal: build tool not found (exit 127): %s: %w", lastLine(out.BuildLog), ErrEnvironment)
 		}
-		return nil
-	}
-	env := c.Environment(out.BuildLog, out.ExitCode, out.EnvironmentMetadata.TimedOut)
-	if env == nil {
 		return nil
 	}
 	r.res.Environment = env

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
@@ -23,27 +24,12 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 	for i := range group {
 		idx[i] = first + i
 	}
-	path := group[0].FilePath
-	var ut *underTest
-	if isTestFailure(group) {
-		if ut = r.resolveUnderTest(ctx, group); ut != nil {
-			path = ut.path()
-		}
-	}
-	abs, err := confine(r.ws, path)
+	in, abs, err := PrepareFix(ctx, FixPlan{Workspace: r.ws, Group: group, Base: r.res.BaseCommit, Previous: r.prev, Targets: r.o.Targets, Logger: r.o.Logger})
 	if err != nil {
 		r.mark(idx, StatusSkipped, "", skipReason(err), nil)
 		return nil, nil
 	}
-	content, err := readSource(abs)
-	if err != nil {
-		r.mark(idx, StatusSkipped, "", skipReason(err), nil)
-		return nil, nil
-	}
-	in := FixInput{Workspace: r.ws, Path: path, Content: content, Base: r.res.BaseCommit, Request: r.request(group, content)}
-	if ut != nil {
-		in.Request, in.Windows = ut.request(group, content, r.prev[path]), ut.windows()
-	}
+	path, content := in.Path, in.Content
 	var attempts []Attempt
 	rejected := false
 	for _, f := range r.o.Fixers {
@@ -107,8 +93,7 @@ func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (Attempt,
 	}
 	a.Confidence = res.ConfidenceScore
 	stop = r.timed(StageGate)
-	dec := Gate(GateInput{Path: in.Path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore,
-		MinConfidence: r.o.MinConfidence, AllowTestEdits: r.o.AllowTestEdits, Windows: in.Windows})
+	dec := GateFix(in, res, r.o.MinConfidence, r.o.AllowTestEdits)
 	if rv, ok := r.tried[in.Path][hash(res.PatchedContent)]; ok && dec.Accepted {
 		dec.Accepted, dec.Reasons = false, []string{fmt.Sprintf("the same fix was reverted in iteration %d (%s)", rv.iter, rv.why)}
 	}
@@ -122,8 +107,64 @@ func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (Attempt,
 	return a, res, dec, nil
 }
 
-// request builds the seed's FixRequest for one file's group.
-func (r *run) request(group []contract.BugReport, content string) contract.FixRequest {
+// FixPlan says which reports to prepare a fix of, and where.
+type FixPlan struct {
+	// Workspace is the checkout the reports are relative to.
+	Workspace string
+	// Group is one file's reports, the primary first.
+	Group []contract.BugReport
+	// Base is the commit the heal started from; empty when there is none.
+	Base string
+	// Previous holds, per repo-relative path, what the last rejected or
+	// reverted attempt on the file gave; nil means none.
+	Previous map[string]map[string]any
+	// Targets finds the code under test of a failing test; nil sends
+	// every fix to the reported file.
+	Targets TargetFinder
+	// Logger receives log records; nil discards them.
+	Logger *slog.Logger
+}
+
+// PrepareFix returns what the fixer tiers are given for one file's reports
+// (the request salve heal sends, and salve fix too) and the absolute path
+// of the file the fix goes to: the reported file, or, for a failing check
+// in a test file, the code the test exercises. The error wraps
+// ErrOutsideWorkspace, or says the file cannot be read.
+func PrepareFix(ctx context.Context, p FixPlan) (FixInput, string, error) {
+	if p.Logger == nil {
+		p.Logger = slog.New(slog.DiscardHandler)
+	}
+	group := p.Group
+	path := group[0].FilePath
+	var ut *underTest
+	if p.Targets != nil && isTestFailure(group) {
+		if ut = resolveUnderTest(ctx, p.Workspace, p.Targets, p.Logger, group); ut != nil {
+			path = ut.path()
+		}
+	}
+	abs, err := confine(p.Workspace, path)
+	if err != nil {
+		return FixInput{}, "", err
+	}
+	content, err := readSource(abs)
+	if err != nil {
+		return FixInput{}, "", err
+	}
+	in := FixInput{Workspace: p.Workspace, Path: path, Content: content, Base: p.Base, Request: request(group, content, p.Previous[group[0].FilePath])}
+	if ut != nil {
+		in.Request, in.Windows = ut.request(group, content, p.Previous[path]), ut.windows()
+	}
+	return in, abs, nil
+}
+
+// GateFix runs the fix gate on a fixer's answer res to in.
+func GateFix(in FixInput, res contract.FixResult, minConfidence float64, allowTestEdits bool) GateDecision {
+	return Gate(GateInput{Path: in.Path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore,
+		MinConfidence: minConfidence, AllowTestEdits: allowTestEdits, Windows: in.Windows})
+}
+
+// request builds the FixRequest for one file's group.
+func request(group []contract.BugReport, content string, prev map[string]any) contract.FixRequest {
 	lines := make([]int, len(group))
 	msgs := make([]string, len(group))
 	for i, b := range group {
@@ -135,7 +176,7 @@ func (r *run) request(group []contract.BugReport, content string) contract.FixRe
 		Related:             group[1:],
 		FileSnippet:         Snippet(content, lines),
 		ErrorMessage:        strings.Join(msgs, "\n"),
-		PreviousAttemptInfo: r.prev[group[0].FilePath],
+		PreviousAttemptInfo: prev,
 	}
 }
 

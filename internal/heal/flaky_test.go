@@ -10,7 +10,7 @@ import (
 
 // testParser reports one failing go test, as logparse does, whenever the
 // log says FAIL.
-type testParser struct{}
+type testParser struct{ noEnv }
 
 func (testParser) Parse(log, _ string) []contract.BugReport {
 	if !strings.Contains(log, "--- FAIL") {

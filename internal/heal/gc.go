@@ -9,9 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-
-	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/gitagent"
 )
 
 // GCOptions configures GC.
@@ -23,7 +20,9 @@ type GCOptions struct {
 	// folder inside it).
 	Repo string
 	// Worktrees lists, removes and prunes the repositories' worktrees.
-	Worktrees AgentWorktrees
+	Worktrees Worktrees
+	// Git deletes the merged heal branches.
+	Git Git
 }
 
 // GCReport says what GC did.
@@ -48,6 +47,9 @@ type GCReport struct {
 // branch, or a heal branch with a fix found nowhere else.
 func GC(ctx context.Context, o GCOptions) (GCReport, error) {
 	var rep GCReport
+	if o.Worktrees == nil || o.Git == nil {
+		return rep, fmt.Errorf("heal: gc: worktrees and git are required: %w", ErrBadInput)
+	}
 	if o.Root == "" {
 		root, err := DefaultWorktreeRoot(os.Getenv)
 		if err != nil {
@@ -152,11 +154,11 @@ func gcRepoDir(ctx context.Context, o GCOptions, dir string, rep *GCReport) erro
 			return err
 		}
 		rep.Pruned = append(rep.Pruned, top)
-		out, err := o.Worktrees.Git.Do(ctx, top, contract.GitAgentCommandV1{Type: gitagent.ActionGitBranchPrune, Branch: DefaultBranchPrefix})
+		pruned, err := o.Git.PruneBranches(ctx, top, DefaultBranchPrefix)
 		if err != nil {
 			return fmt.Errorf("heal: gc: prune the heal branches of %s: %w", top, err)
 		}
-		for _, b := range strings.Fields(out) {
+		for _, b := range pruned {
 			rep.Branches = append(rep.Branches, top+" "+b)
 		}
 	}
@@ -169,7 +171,7 @@ func gcRepoDir(ctx context.Context, o GCOptions, dir string, rep *GCReport) erro
 
 // unlockLost removes the records of salve's persistent worktrees of the
 // repository whose folder is gone (prune keeps locked records).
-func unlockLost(ctx context.Context, w AgentWorktrees, top, dir string) error {
+func unlockLost(ctx context.Context, w Worktrees, top, dir string) error {
 	list, err := w.List(ctx, top)
 	if err != nil {
 		return fmt.Errorf("heal: gc: list the worktrees of %s: %w", top, err)
@@ -190,12 +192,3 @@ func unlockLost(ctx context.Context, w AgentWorktrees, top, dir string) error {
 	}
 	return nil
 }
-
-// Prune drops the records of worktrees whose folder is gone (unlocked
-// ones: git keeps locked records).
-func (w AgentWorktrees) Prune(ctx context.Context, repo string) error {
-	_, err := w.do(ctx, repo, contractPrune)
-	return err
-}
-
-var contractPrune = contract.GitAgentCommandV1{Ref: gitagent.WorktreePrune}

@@ -7,46 +7,21 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/salve-dev/salve/contract"
 )
-
-// PinnableGit is a Git that can be pinned to one worktree: every git
-// command it runs there then uses the git directory salve recorded when it
-// created the worktree (GIT_DIR and GIT_WORK_TREE), never the worktree's
-// .git file, which the build can rewrite. AgentGit is one.
-type PinnableGit interface {
-	Git
-	// Pin returns the Git for the worktree at workTree whose git directory
-	// is gitDir.
-	Pin(workTree, gitDir string) PinnableGit
-	// CreateBranch creates branch at the current HEAD of dir and switches
-	// to it.
-	CreateBranch(ctx context.Context, dir, branch string) error
-	// Do runs one git agent command in dir and returns its output.
-	Do(ctx context.Context, dir string, cmd contract.GitAgentCommandV1) (string, error)
-}
-
-// GitDirFinder finds a worktree's git directory from the repository's own
-// records (not from the worktree). AgentWorktrees is one.
-type GitDirFinder interface {
-	GitDir(ctx context.Context, repo, path string) (string, error)
-}
 
 // ErrGitTampered is wrapped when a worktree's git directory, or a commit,
 // is not what salve recorded: the run stops rather than trust it.
 var ErrGitTampered = errors.New("the heal worktree's git metadata was tampered with")
 
-// guardedGit is the Git a heal uses inside its worktree once pinned. Before
-// each action it puts back the worktree's .git file and checks the git
+// guardedGit is the git a heal uses inside its worktree. Before each
+// action it puts back the worktree's .git file and checks the git
 // directory's back-link; it creates the heal branch at the first commit;
 // and after each commit it checks, in the user's repository, that the
 // commit is the tip of the heal branch, so a commit made anywhere else is
 // never reported.
 type guardedGit struct {
-	pinned   PinnableGit
+	pinned   WorktreeGit
 	user     Git
-	create   func(ctx context.Context, dir, branch string) error
 	repo     string // the user's repository (its main work tree)
 	workTree string
 	gitDir   string
@@ -60,7 +35,7 @@ func (g *guardedGit) Commit(ctx context.Context, dir string, files []string, mes
 		return "", err
 	}
 	if !g.created {
-		if err := g.create(ctx, dir, g.branch); err != nil {
+		if err := g.pinned.CreateBranch(ctx, dir, g.branch); err != nil {
 			return "", fmt.Errorf("heal: create branch %s: %w", g.branch, err)
 		}
 		g.created = true
@@ -86,17 +61,12 @@ func (g *guardedGit) Push(ctx context.Context, dir, remote, branch string) error
 	return g.pinned.Push(ctx, dir, remote, branch)
 }
 
-// PushLease pushes with a lease through the pinned Git (see
-// Options.PushLease).
+// PushLease pushes with a lease (see Options.PushLease).
 func (g *guardedGit) PushLease(ctx context.Context, dir, remote, branch, expect string) error {
 	if err := g.guard(); err != nil {
 		return err
 	}
-	lp, ok := g.pinned.(LeasePusher)
-	if !ok {
-		return fmt.Errorf("heal: this git cannot replace %s with a lease", branch)
-	}
-	return lp.PushLease(ctx, dir, remote, branch, expect)
+	return g.pinned.PushLease(ctx, dir, remote, branch, expect)
 }
 
 func (g *guardedGit) Head(ctx context.Context, dir string) (string, error) {
@@ -106,25 +76,18 @@ func (g *guardedGit) Head(ctx context.Context, dir string) (string, error) {
 	return g.pinned.Head(ctx, dir)
 }
 
-func (g *guardedGit) RevParse(ctx context.Context, dir, ref string) (string, error) {
+// Detach detaches the worktree from the heal branch at commit.
+func (g *guardedGit) Detach(ctx context.Context, commit string) error {
 	if err := g.guard(); err != nil {
-		return "", err
+		return err
 	}
-	return g.pinned.RevParse(ctx, dir, ref)
-}
-
-// guardedDo runs one git agent command in the worktree, guarded.
-func (g *guardedGit) guardedDo(ctx context.Context, cmd contract.GitAgentCommandV1) (string, error) {
-	if err := g.guard(); err != nil {
-		return "", err
-	}
-	return g.pinned.Do(ctx, g.workTree, cmd)
+	return g.pinned.Detach(ctx, g.workTree, commit)
 }
 
 // guard checks the git directory's back-link and puts the worktree's .git
 // file back when something changed it.
 func (g *guardedGit) guard() error {
-	changed, err := restoreGitFile(g.workTree, g.gitDir)
+	changed, err := RestoreGitFile(g.workTree, g.gitDir)
 	if err != nil {
 		return err
 	}
@@ -137,10 +100,11 @@ func (g *guardedGit) guard() error {
 // gitFileContent is what git writes in a linked worktree's .git file.
 func gitFileContent(gitDir string) string { return "gitdir: " + gitDir + "\n" }
 
-// restoreGitFile makes workTree/.git the regular file that points at
+// RestoreGitFile makes workTree/.git the regular file that points at
 // gitDir, replacing whatever is there (a rewritten file, a directory, a
 // symbolic link) without following links. It reports whether it had to.
-func restoreGitFile(workTree, gitDir string) (bool, error) {
+// A worktree's remover calls it first, so git recognises its own worktree.
+func RestoreGitFile(workTree, gitDir string) (bool, error) {
 	if st, err := os.Lstat(workTree); err != nil || !st.IsDir() {
 		return false, fmt.Errorf("heal: the heal worktree %s is gone or not a folder: %w", workTree, ErrGitTampered)
 	}
@@ -200,49 +164,24 @@ func readSmallFile(p string) (string, error) {
 	return string(b), err
 }
 
-// Pin returns g with git pinned to the worktree at workTree whose git
-// directory is gitDir (git_agent --git-dir/--work-tree).
-func (g AgentGit) Pin(workTree, gitDir string) PinnableGit {
-	g.GitDir, g.WorkTree = gitDir, workTree
-	return g
-}
-
-// CreateBranch creates branch at HEAD of dir and switches to it.
-func (g AgentGit) CreateBranch(ctx context.Context, dir, branch string) error {
-	_, err := g.Do(ctx, dir, contract.GitAgentCommandV1{Type: contract.ActionGitBranch, Branch: branch, Create: true})
-	return err
-}
-
-var _ PinnableGit = AgentGit{}
-
 // pin sets up the guarded, pinned Git of the run's worktree: it finds the
 // worktree's git directory from the repository's records and, from then
 // on, every git action of the run inside the worktree goes through it.
 func (r *run) pin(ctx context.Context, top string) error {
-	pg, ok := r.o.Git.(PinnableGit)
-	if !ok {
-		return nil
-	}
-	finder, ok := r.o.Worktrees.(GitDirFinder)
-	if !ok {
-		return fmt.Errorf("heal: the worktrees cannot name their git directory, so git cannot be pinned: %w", ErrEnvironment)
-	}
 	gd := r.gitDir // found and verified by reuse
 	if gd == "" {
 		var err error
-		if gd, err = finder.GitDir(ctx, top, r.o.WorktreeDir); err != nil {
+		if gd, err = r.o.Worktrees.GitDir(ctx, top, r.o.WorktreeDir); err != nil {
 			return fmt.Errorf("heal: find the git directory of %s: %w: %w", r.o.WorktreeDir, ErrEnvironment, err)
 		}
 	}
 	if err := checkGitDir(r.o.WorktreeDir, gd); err != nil {
 		return err
 	}
-	pinned := pg.Pin(r.o.WorktreeDir, gd)
 	r.guard = &guardedGit{
-		pinned: pinned, user: r.o.Git, create: pinned.CreateBranch,
+		pinned: r.o.Worktrees.Pin(r.o.WorktreeDir, gd), user: r.o.Git,
 		repo: top, workTree: r.o.WorktreeDir, gitDir: gd, branch: r.o.Branch, warn: r.warnOnce,
 	}
-	r.o.Git = r.guard
 	return nil
 }
 

@@ -6,8 +6,9 @@
 //
 // The orchestrator talks to every layer through the small interfaces in
 // this file, so the real packages (executor, logparse, gitagent, toolrun,
-// llm, store) plug in through thin adapters and the orchestration logic is
-// tested with fakes. The package never formats a fix line anywhere but in
+// llm, store) plug in through the thin adapters of package adapter, which
+// the core never imports, and the orchestration logic is tested with
+// fakes. The package never formats a fix line anywhere but in
 // [FormatFixLine], the seed's output_formatter.
 package heal
 
@@ -15,6 +16,7 @@ import (
 	"context"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/logparse"
 )
 
 // Executor runs a build and observes it (docs/contracts/heal-pipeline.md §Executor). The
@@ -24,9 +26,13 @@ type Executor interface {
 }
 
 // Parser turns a build log into bug reports, deterministically (docs/contracts/heal-pipeline.md
-// §Parser).
+// §Parser), and tells, deterministically too, a build that failed because
+// of its environment; the orchestrator asks Environment before any fix.
 type Parser interface {
 	Parse(buildLog, workspace string) []contract.BugReport
+	// Environment returns the environment failure of a failing build,
+	// nil when the failure is the code's.
+	Environment(buildLog string, exitCode int, timedOut bool) *logparse.EnvironmentFailure
 }
 
 // FixInput is what one Fixer call is given: the seed's FixRequest for one
@@ -66,50 +72,84 @@ type Fixer interface {
 	Fix(ctx context.Context, in FixInput) (contract.FixResult, error)
 }
 
-// Accountant is implemented by fixers that spend LLM tokens; the
-// orchestrator copies their entries into the results.
+// Accountant is a fixer that spends LLM tokens; Options.Accountants names
+// the ones whose entries the results copy.
 type Accountant interface {
 	Accounting() []contract.AccountingEntry
 }
 
-// Git commits and pushes through the Git Agent (docs/contracts/git-agent.md). The pipeline
-// never calls git directly for these.
+// Git is git in the user's repository (docs/contracts/git-agent.md): the
+// pipeline never calls git directly. Inside a heal worktree it uses the
+// WorktreeGit that Worktrees.Pin returns instead.
 type Git interface {
-	// Commit stages files (repo-relative) in dir and commits them with
-	// message, returning the new HEAD hash.
-	Commit(ctx context.Context, dir string, files []string, message string) (string, error)
-	// Push pushes branch to remote.
-	Push(ctx context.Context, dir, remote, branch string) error
-	// Head returns the commit hash of HEAD in dir.
-	Head(ctx context.Context, dir string) (string, error)
 	// RevParse returns the commit of ref in dir, or an error when there is
 	// none.
 	RevParse(ctx context.Context, dir, ref string) (string, error)
-}
-
-// LeasePusher is implemented by Git values that can replace a remote
-// branch only when it is at an expected commit (git push
-// --force-with-lease); see Options.PushLease.
-type LeasePusher interface {
-	PushLease(ctx context.Context, dir, remote, branch, expect string) error
-}
-
-// DiffReporter is implemented by Git values that can show the user's
-// unstaged changes; the orchestrator then warns that they are not part of
-// the heal, which starts from the committed HEAD.
-type DiffReporter interface {
+	// Diff returns the unstaged changes of the work tree at dir; the
+	// orchestrator warns when there are some, since the heal starts from
+	// the committed HEAD and does not see them.
 	Diff(ctx context.Context, dir string) (string, error)
+	// CheckBranch returns an error when name is not a branch name git
+	// accepts.
+	CheckBranch(name string) error
+	// PruneBranches deletes the branches of repo whose name starts with
+	// prefix and that hold nothing of their own (merged into HEAD), and
+	// returns their names.
+	PruneBranches(ctx context.Context, repo, prefix string) ([]string, error)
 }
 
-// Worktrees creates and removes the isolated heal worktree.
+// Worktrees creates and removes the isolated heal worktrees, and gives the
+// git of one worktree.
 type Worktrees interface {
-	// Add creates a worktree at path on a new branch starting at HEAD of
-	// repo, locked with reason so a crashed run can be recognised.
+	// Add creates a worktree at path starting at HEAD of repo, on a new
+	// branch (detached when branch is empty), locked with reason so a
+	// crashed run can be recognised.
 	Add(ctx context.Context, repo, path, branch, reason string) error
 	// Remove deletes the worktree at path (forcefully, even when locked).
 	Remove(ctx context.Context, repo, path string) error
 	// List returns the repository's worktrees, the main one first.
 	List(ctx context.Context, repo string) ([]Worktree, error)
+	// Prune drops the records of worktrees whose folder is gone (unlocked
+	// ones: git keeps locked records).
+	Prune(ctx context.Context, repo string) error
+	// GitDir returns the git directory of the worktree at path, found
+	// from the repository's own records, never from path/.git.
+	GitDir(ctx context.Context, repo, path string) (string, error)
+	// Pin returns the git of the worktree at workTree whose git directory
+	// is gitDir. Every action it runs is pinned to that git directory and
+	// work tree (GIT_DIR and GIT_WORK_TREE), never the worktree's .git
+	// file, which a build can rewrite.
+	Pin(workTree, gitDir string) WorktreeGit
+}
+
+// WorktreeGit is git inside one heal worktree, pinned to the git directory
+// salve recorded when it created the worktree (see Worktrees.Pin). Each
+// method acts in dir, a folder of the worktree.
+type WorktreeGit interface {
+	// Head returns the commit hash of HEAD.
+	Head(ctx context.Context, dir string) (string, error)
+	// CreateBranch creates branch at HEAD and switches to it.
+	CreateBranch(ctx context.Context, dir, branch string) error
+	// Commit stages files (relative to dir) and commits them with
+	// message, returning the new HEAD hash.
+	Commit(ctx context.Context, dir string, files []string, message string) (string, error)
+	// Push pushes branch to remote.
+	Push(ctx context.Context, dir, remote, branch string) error
+	// PushLease pushes branch to remote, replacing the remote branch only
+	// when it is at expect (git push --force-with-lease).
+	PushLease(ctx context.Context, dir, remote, branch, expect string) error
+	// Reset checks commit out, detached and forcefully.
+	Reset(ctx context.Context, dir, commit string) error
+	// Clean removes every file git does not track, ignored ones included.
+	Clean(ctx context.Context, dir string) error
+	// Untracked lists what git does not track (ignored files included),
+	// empty when nothing.
+	Untracked(ctx context.Context, dir string) (string, error)
+	// Gitlinks returns the paths of the index's submodule entries.
+	Gitlinks(ctx context.Context, dir string) ([]string, error)
+	// Detach detaches the work tree from its branch, at commit, leaving
+	// the files as they are.
+	Detach(ctx context.Context, dir, commit string) error
 }
 
 // Worktree is one entry of `git worktree list`.
@@ -138,21 +178,16 @@ type CIMonitor interface {
 	Verdict(ctx context.Context, t CITarget) (Verdict, error)
 }
 
-// Recorder stores a finished run (the run store).
+// Recorder records a run in the run store while it goes, so a heal killed
+// at any moment leaves a trace: BeginHeal creates the run (status running,
+// with its owner process) at the start, after marking as interrupted the
+// runs whose owner is gone, and returns their ids; HealStage records each
+// stage as it starts; RecordHeal stores the finished run (creating it
+// when BeginHeal did not).
 type Recorder interface {
-	RecordHeal(ctx context.Context, r *Results) error
-}
-
-// LiveRecorder is a Recorder that also records a run while it goes, so a
-// heal killed at any moment leaves a trace: BeginHeal creates the run
-// (status running, with its owner process) at the start, after marking as
-// interrupted the runs whose owner is gone, and returns their ids;
-// HealStage records each stage as it starts. RecordHeal then finishes the
-// same run.
-type LiveRecorder interface {
-	Recorder
 	BeginHeal(ctx context.Context, r *Results) (interrupted []string, err error)
 	HealStage(ctx context.Context, r *Results, iteration int, stage string) error
+	RecordHeal(ctx context.Context, r *Results) error
 }
 
 // Progress receives live progress; see NewProgress.

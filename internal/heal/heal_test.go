@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/gitagent/server"
+	"github.com/salve-dev/salve/internal/heal/logparse"
+	"github.com/salve-dev/salve/internal/heal/target"
 	"github.com/salve-dev/salve/internal/sandbox"
 )
 
@@ -52,7 +55,15 @@ func xBuild(_ context.Context, in contract.ExecutorInput) (contract.ExecutorOutp
 	return out, nil
 }
 
-type fakeParser struct{ extra []contract.BugReport }
+// noEnv is a parser that never blames the environment.
+type noEnv struct{}
+
+func (noEnv) Environment(string, int, bool) *logparse.EnvironmentFailure { return nil }
+
+type fakeParser struct {
+	noEnv
+	extra []contract.BugReport
+}
 
 var reportLine = regexp.MustCompile(`(?m)^([^:\s]+):(\d+): (\w+) (.*)$`)
 
@@ -77,9 +88,13 @@ func (f *fakeFixer) Fix(_ context.Context, in FixInput) (contract.FixResult, err
 	return f.fix(in)
 }
 
+// fakeGit records commits and pushes; its branch is made for real, so a
+// test can see it in the repository.
 type fakeGit struct {
 	commits []string
 	pushes  []string
+	// branch is the heal branch once created; its tip is the last commit.
+	branch string
 }
 
 func (g *fakeGit) Commit(_ context.Context, dir string, files []string, msg string) (string, error) {
@@ -92,7 +107,43 @@ func (g *fakeGit) Push(_ context.Context, _, remote, branch string) error {
 }
 func (g *fakeGit) Head(context.Context, string) (string, error) { return "base", nil }
 func (g *fakeGit) RevParse(_ context.Context, _, ref string) (string, error) {
+	if g.branch != "" && ref == "refs/heads/"+g.branch && len(g.commits) > 0 {
+		return fmt.Sprintf("c%d", len(g.commits)), nil
+	}
 	return "", fmt.Errorf("unknown revision %s", ref)
+}
+func (g *fakeGit) Diff(context.Context, string) (string, error) { return "", nil }
+func (g *fakeGit) CheckBranch(name string) error                { return server.ValidateBranchName(name) }
+func (g *fakeGit) PruneBranches(context.Context, string, string) ([]string, error) {
+	return nil, nil
+}
+func (g *fakeGit) CreateBranch(_ context.Context, dir, branch string) error {
+	g.branch = branch
+	_, err := runGit(dir, "switch", "-q", "-c", branch)
+	return err
+}
+func (g *fakeGit) PushLease(ctx context.Context, dir, remote, branch, _ string) error {
+	return g.Push(ctx, dir, remote, branch)
+}
+func (g *fakeGit) Reset(context.Context, string, string) error        { return nil }
+func (g *fakeGit) Clean(context.Context, string) error                { return nil }
+func (g *fakeGit) Untracked(context.Context, string) (string, error)  { return "", nil }
+func (g *fakeGit) Gitlinks(context.Context, string) ([]string, error) { return nil, nil }
+func (g *fakeGit) Detach(context.Context, string, string) error       { return nil }
+
+// fakeTargets finds the code under test with the target package.
+type fakeTargets struct{}
+
+func (fakeTargets) Regions(ctx context.Context, ws string, bug contract.BugReport) ([]Region, error) {
+	rs, err := target.Resolve(ctx, ws, bug, target.Options{})
+	out := make([]Region, len(rs))
+	for i, r := range rs {
+		out[i] = Region{Path: r.Path, Start: r.Start, End: r.End, Symbol: r.Symbol, Why: r.Why}
+	}
+	return out, err
+}
+func (fakeTargets) TestSource(ctx context.Context, ws string, bug contract.BugReport) (string, error) {
+	return target.TestContext(ctx, ws, bug, target.Options{})
 }
 
 type localCI struct{}
@@ -143,8 +194,8 @@ func fixBug(conf float64) func(FixInput) (contract.FixResult, error) {
 func baseOptions(t *testing.T, repo string, fixers ...Fixer) (Options, *fakeGit) {
 	g := &fakeGit{}
 	return Options{
-		Repo: repo, Executor: fakeExecutor{xBuild}, Parser: fakeParser{}, Fixers: fixers, Git: g,
-		Worktrees: agentWorktrees(), CI: localCI{}, WorktreeDir: filepath.Join(t.TempDir(), "wt"),
+		Repo: repo, Executor: fakeExecutor{xBuild}, Parser: fakeParser{}, Targets: fakeTargets{}, Fixers: fixers, Git: g,
+		Worktrees: gitWorktrees{g}, CI: localCI{}, WorktreeDir: filepath.Join(t.TempDir(), "wt"),
 	}, g
 }
 
@@ -328,7 +379,7 @@ func TestCleanStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	dead, _ := strconv.Atoi(strings.TrimSpace(string(res.Stdout)))
-	wt := agentWorktrees()
+	wt := gitWorktrees{&fakeGit{}}
 	stale := filepath.Join(t.TempDir(), "stale")
 	live := filepath.Join(t.TempDir(), "live")
 	ctx := context.Background()

@@ -153,7 +153,7 @@ func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []con
 			lines = append(lines, r.res.Bugs[i].Line)
 		}
 		msg := commitMessage(f, lines, r.o.RunID)
-		h, err := r.o.Git.Commit(ctx, r.ws, []string{f.path}, msg)
+		h, err := r.guard.Commit(ctx, r.ws, []string{f.path}, msg)
 		if err != nil {
 			return fmt.Errorf("heal: commit fix of %s: %w", f.path, err)
 		}
@@ -234,10 +234,10 @@ func (r *run) push(ctx context.Context, iter int) error {
 	r.o.Progress.Stage(iter, StagePush, r.fixedN)
 	defer r.timed(StagePush)()
 	var err error
-	if lp, ok := r.o.Git.(LeasePusher); ok && r.o.PushLease != "" && !r.res.Pushed {
-		err = lp.PushLease(ctx, r.ws, r.o.Remote, r.o.Branch, r.o.PushLease)
+	if r.o.PushLease != "" && !r.res.Pushed {
+		err = r.guard.PushLease(ctx, r.ws, r.o.Remote, r.o.Branch, r.o.PushLease)
 	} else {
-		err = r.o.Git.Push(ctx, r.ws, r.o.Remote, r.o.Branch)
+		err = r.guard.Push(ctx, r.ws, r.o.Remote, r.o.Branch)
 	}
 	if err != nil {
 		return fmt.Errorf("heal: push %s to %s: %w", r.o.Branch, r.o.Remote, err)

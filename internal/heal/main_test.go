@@ -60,4 +60,56 @@ func buildBinary(ctx context.Context, dir, name string) (string, error) {
 	return bin, nil
 }
 
-func agentWorktrees() AgentWorktrees { return AgentWorktrees{Git: AgentGit{Bin: gitAgentBin}} }
+// testGit is git in the user's repository and, pinned, in a worktree.
+type testGit interface {
+	Git
+	WorktreeGit
+}
+
+// gitWorktrees implements Worktrees with the git command, the git agent's
+// client being an adapter the core's tests do not link; Pin returns g.
+type gitWorktrees struct{ g testGit }
+
+func runGit(dir string, args ...string) (string, error) {
+	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: "git", Args: append([]string{"-C", dir}, args...), Env: sandbox.AllowedEnv(), Timeout: time.Minute})
+	if err != nil {
+		return "", err
+	}
+	if res.ExitCode != 0 {
+		return "", fmt.Errorf("git %v: exit %d: %s", args, res.ExitCode, res.Stderr)
+	}
+	return string(res.Stdout), nil
+}
+
+func (w gitWorktrees) Add(_ context.Context, repo, path, branch, reason string) error {
+	args := []string{"worktree", "add", "--lock", "--reason", reason}
+	if branch != "" {
+		args = append(args, "-b", branch, path, "HEAD")
+	} else {
+		args = append(args, "--detach", path, "HEAD")
+	}
+	_, err := runGit(repo, args...)
+	return err
+}
+
+func (w gitWorktrees) Remove(_ context.Context, repo, path string) error {
+	_, err := runGit(repo, "worktree", "remove", "--force", "--force", path)
+	return err
+}
+
+func (w gitWorktrees) List(_ context.Context, repo string) ([]Worktree, error) {
+	out, err := runGit(repo, "worktree", "list", "--porcelain")
+	return ParseWorktreeList(out), err
+}
+
+func (w gitWorktrees) Prune(_ context.Context, repo string) error {
+	_, err := runGit(repo, "worktree", "prune")
+	return err
+}
+
+func (w gitWorktrees) GitDir(_ context.Context, _, path string) (string, error) {
+	out, err := runGit(path, "rev-parse", "--absolute-git-dir")
+	return strings.TrimSpace(out), err
+}
+
+func (w gitWorktrees) Pin(string, string) WorktreeGit { return w.g }

@@ -117,7 +117,7 @@ func TestCommitMessageCarriesTheFixLine(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.x": tenLines})
 	o, _ := baseOptions(t, repo, &fakeFixer{name: "rules", fix: fixBug(0.9)})
 	g := &msgGit{}
-	o.Git = g
+	o.Git, o.Worktrees = g, gitWorktrees{g}
 	res, err := Run(context.Background(), o)
 	if err != nil || res.Outcome != OutcomeGreen {
 		t.Fatalf("err %v outcome %s", err, res.Outcome)
@@ -141,7 +141,8 @@ func TestCommitMessageCarriesTheFixLine(t *testing.T) {
 func TestOutcomeNeverBlank(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.x": tenLines})
 	o, _ := baseOptions(t, repo, &fakeFixer{name: "rules", fix: fixBug(0.9)})
-	o.Git = &msgGit{fail: fmt.Errorf("index.lock exists")}
+	g := &msgGit{fail: fmt.Errorf("index.lock exists")}
+	o.Git, o.Worktrees = g, gitWorktrees{g}
 	res, err := Run(context.Background(), o)
 	if err == nil || res.Outcome != OutcomeError || !strings.Contains(res.Reason, "index.lock") {
 		t.Fatalf("err %v outcome %q reason %q", err, res.Outcome, res.Reason)

@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/gitagent"
 	"github.com/salve-dev/salve/internal/statedir"
 )
 
@@ -147,14 +145,6 @@ func lockRegistry(ctx context.Context, dir string) (func(), error) {
 // verification and reset, or created from scratch. It leaves the run
 // pinned to it.
 func (r *run) usePersistent(ctx context.Context, top string) error {
-	pg, ok := r.o.Git.(PinnableGit)
-	if !ok {
-		return fmt.Errorf("heal: persistent worktrees need a Git that can be pinned: %w", ErrBadInput)
-	}
-	finder, ok := r.o.Worktrees.(GitDirFinder)
-	if !ok {
-		return fmt.Errorf("heal: persistent worktrees need worktrees that name their git directory: %w", ErrBadInput)
-	}
 	sl, err := acquireSlot(ctx, r.o.WorktreeRoot, top)
 	if err != nil {
 		return err
@@ -165,7 +155,7 @@ func (r *run) usePersistent(ctx context.Context, top string) error {
 	if err != nil {
 		return fmt.Errorf("heal: read HEAD of %s: %w: %w", top, ErrBadInput, err)
 	}
-	if doubt := r.reuse(ctx, pg, finder, top, base); doubt != nil {
+	if doubt := r.reuse(ctx, top, base); doubt != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -183,12 +173,12 @@ func (r *run) usePersistent(ctx context.Context, top string) error {
 
 // reuse verifies the slot's worktree and resets it to base; any error is
 // a doubt, and the caller then creates the worktree again.
-func (r *run) reuse(ctx context.Context, pg PinnableGit, finder GitDirFinder, top, base string) error {
+func (r *run) reuse(ctx context.Context, top, base string) error {
 	dir := r.o.WorktreeDir
 	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
 		return errors.New("no worktree yet")
 	}
-	gd, err := finder.GitDir(ctx, top, dir)
+	gd, err := r.o.Worktrees.GitDir(ctx, top, dir)
 	if err != nil {
 		return fmt.Errorf("not a worktree of the repository: %w", err)
 	}
@@ -199,15 +189,15 @@ func (r *run) reuse(ctx context.Context, pg PinnableGit, finder GitDirFinder, to
 	if err := checkGitDir(dir, gd); err != nil {
 		return err
 	}
-	pinned := pg.Pin(dir, gd)
-	if _, err := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeReset, StartPoint: base}); err != nil {
+	pinned := r.o.Worktrees.Pin(dir, gd)
+	if err := pinned.Reset(ctx, dir, base); err != nil {
 		return fmt.Errorf("reset: %w", err)
 	}
 	// The clean walks the folders while the submodule entries are read
 	// from the index: they are independent.
 	links := make(chan error, 1)
 	go func() { links <- emptyGitlinks(ctx, pinned, dir) }()
-	_, cerr := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeClean})
+	cerr := pinned.Clean(ctx, dir)
 	if err := <-links; err != nil {
 		return err
 	}
@@ -217,7 +207,7 @@ func (r *run) reuse(ctx context.Context, pg PinnableGit, finder GitDirFinder, to
 	// Nothing untracked may remain (ignored files included): tracked
 	// files were put back by the checkout, whose stat checks are strict
 	// (core.trustctime, core.checkStat: see the git agent).
-	st, err := pinned.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeUntracked})
+	st, err := pinned.Untracked(ctx, dir)
 	if err != nil {
 		return fmt.Errorf("untracked: %w", err)
 	}
@@ -269,7 +259,7 @@ func (r *run) releasePersistent(ctx context.Context) {
 	if r.guard == nil || !r.guard.created {
 		return // still detached: no branch was made
 	}
-	if _, err := r.guard.guardedDo(ctx, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeDetach, StartPoint: r.res.HeadCommit}); err != nil {
+	if err := r.guard.Detach(ctx, r.res.HeadCommit); err != nil {
 		r.o.Logger.Warn("could not detach the heal worktree from the heal branch", "path", r.o.WorktreeDir, "error", err)
 	}
 }
@@ -296,12 +286,12 @@ func removeAllForce(dir string) error {
 // emptyGitlinks empties the folder of every submodule entry of the index:
 // git clean does not enter them and git status does not list what a build
 // left there, and salve never initialises submodules in its worktrees.
-func emptyGitlinks(ctx context.Context, g PinnableGit, dir string) error {
-	out, err := g.Do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeGitlinks})
+func emptyGitlinks(ctx context.Context, g WorktreeGit, dir string) error {
+	paths, err := g.Gitlinks(ctx, dir)
 	if err != nil {
 		return fmt.Errorf("gitlinks: %w", err)
 	}
-	for _, path := range strings.Split(out, "\x00") {
+	for _, path := range paths {
 		if path == "" {
 			continue
 		}

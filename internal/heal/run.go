@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/gitagent/server"
 )
 
 // DefaultMaxIterations is the default limit of fix iterations.
@@ -29,8 +28,8 @@ var ErrBadInput = errors.New("bad input")
 // git, the git agent, the build tool (exit code 3).
 var ErrEnvironment = errors.New("environment missing")
 
-// Options configures one heal run. Executor, Parser, Git, Worktrees and CI
-// are required; the rest have defaults.
+// Options configures one heal run. Executor, Parser, Targets, Git,
+// Worktrees and CI are required; the rest have defaults.
 type Options struct {
 	// Repo is the user's repository (or a folder inside it).
 	Repo string
@@ -62,13 +61,12 @@ type Options struct {
 	Push bool
 	// PushLease, when set, lets the first push replace the remote heal
 	// branch if it is at this commit: a re-run updating the branch of its
-	// own open pull request. The Git value must be a LeasePusher.
+	// own open pull request.
 	PushLease string
 	Remote    string
 	// WorktreeDir, when set, is where a fresh worktree is created for this
 	// run and removed at its end. Empty means one of salve's persistent
-	// worktrees of the repository under WorktreeRoot (see persist.go);
-	// with a Git that cannot be pinned, a fresh one in the temp folder.
+	// worktrees of the repository under WorktreeRoot (see persist.go).
 	WorktreeDir string
 	// WorktreeRoot holds the persistent worktrees; empty means
 	// DefaultWorktreeRoot.
@@ -78,14 +76,20 @@ type Options struct {
 	// RunID names the run; empty means a new UUID.
 	RunID string
 
-	Executor  Executor
-	Parser    Parser
+	Executor Executor
+	Parser   Parser
+	// Targets finds the code under test of a failing test, where its fix
+	// goes.
+	Targets   TargetFinder
 	Fixers    []Fixer
 	Git       Git
 	Worktrees Worktrees
 	CI        CIMonitor
-	// Recorder, when set, stores the results in the run store.
+	// Recorder, when set, records the run in the run store as it goes.
 	Recorder Recorder
+	// Accountants are the fixers that spend LLM tokens: the results copy
+	// their accounting at the end of the run.
+	Accountants []Accountant
 	// Progress, when set, receives live progress.
 	Progress Progress
 	// Logger receives log records; nil discards them.
@@ -95,8 +99,8 @@ type Options struct {
 }
 
 func (o *Options) defaults() error {
-	if o.Executor == nil || o.Parser == nil || o.Git == nil || o.Worktrees == nil || o.CI == nil {
-		return fmt.Errorf("heal: options: executor, parser, git, worktrees and ci are required: %w", ErrBadInput)
+	if o.Executor == nil || o.Parser == nil || o.Targets == nil || o.Git == nil || o.Worktrees == nil || o.CI == nil {
+		return fmt.Errorf("heal: options: executor, parser, targets, git, worktrees and ci are required: %w", ErrBadInput)
 	}
 	if o.Repo == "" {
 		return fmt.Errorf("heal: options: no repository given: %w", ErrBadInput)
@@ -123,14 +127,11 @@ func (o *Options) defaults() error {
 	}
 	// The branch is created only at the first commit: check its name now,
 	// so a bad one is refused even by a heal that commits nothing.
-	if err := server.ValidateBranchName(o.Branch); err != nil {
+	if err := o.Git.CheckBranch(o.Branch); err != nil {
 		return fmt.Errorf("heal: options: branch: %w: %w", err, ErrBadInput)
 	}
 	if o.Remote == "" {
 		o.Remote = "origin"
-	}
-	if _, ok := o.Git.(PinnableGit); o.WorktreeDir == "" && !ok {
-		o.WorktreeDir = filepath.Join(os.TempDir(), "salve-heal-"+o.RunID)
 	}
 	if o.WorktreeDir != "" {
 		if o.WorktreeDir, err = filepath.Abs(o.WorktreeDir); err != nil {
@@ -179,8 +180,8 @@ type run struct {
 	gitDir string
 	// dirty is true when the user's checkout has uncommitted changes.
 	dirty bool
-	// guard is the pinned Git of the worktree (nil with a Git that cannot
-	// be pinned, such as a test fake).
+	// guard is the pinned, guarded git of the worktree (nil until the
+	// worktree exists).
 	guard *guardedGit
 }
 
@@ -232,11 +233,11 @@ func (r *run) fail(ctx context.Context, err error) {
 	}
 }
 
-// begin records the run in the store as running (a LiveRecorder), and
-// routes every stage the run enters to it.
+// begin records the run in the store as running, and routes every stage
+// the run enters to it.
 func (r *run) begin(ctx context.Context) {
-	lr, ok := r.o.Recorder.(LiveRecorder)
-	if !ok {
+	lr := r.o.Recorder
+	if lr == nil {
 		return
 	}
 	stale, err := lr.BeginHeal(ctx, r.res)
@@ -254,7 +255,7 @@ func (r *run) begin(ctx context.Context) {
 type stageRecorder struct {
 	Progress
 	ctx context.Context
-	lr  LiveRecorder
+	lr  Recorder
 	res *Results
 	log *slog.Logger
 }
@@ -292,14 +293,10 @@ func (r *run) setup(ctx context.Context) error {
 	// The check for uncommitted changes reads every file of the user's
 	// checkout: it runs alongside the worktree's preparation.
 	dirty := make(chan bool, 1)
-	if d, ok := r.o.Git.(DiffReporter); ok {
-		go func() {
-			diff, err := d.Diff(ctx, r.o.Repo)
-			dirty <- err == nil && strings.TrimSpace(diff) != ""
-		}()
-	} else {
-		dirty <- false
-	}
+	go func() {
+		diff, err := r.o.Git.Diff(ctx, r.o.Repo)
+		dirty <- err == nil && strings.TrimSpace(diff) != ""
+	}()
 	defer func() {
 		if r.dirty = <-dirty; r.dirty {
 			w := "the checkout has uncommitted changes; heal starts from the committed HEAD and does not see them"
@@ -316,14 +313,9 @@ func (r *run) setup(ctx context.Context) error {
 		}
 		return r.ready(ctx, rel)
 	}
-	// With a Git that can be pinned, the worktree starts detached and the
-	// heal branch is made at the first commit, so a run that commits
-	// nothing leaves no branch behind.
-	branch := r.o.Branch
-	if _, ok := r.o.Git.(PinnableGit); ok {
-		branch = ""
-	}
-	if err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, branch, lockReason(os.Getpid(), r.o.Branch)); err != nil {
+	// The worktree starts detached and the heal branch is made at the
+	// first commit, so a run that commits nothing leaves no branch behind.
+	if err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, "", lockReason(os.Getpid(), r.o.Branch)); err != nil {
 		return fmt.Errorf("heal: create worktree for branch %s: %w", r.o.Branch, err)
 	}
 	r.added = true
@@ -337,7 +329,7 @@ func (r *run) setup(ctx context.Context) error {
 func (r *run) ready(ctx context.Context, rel string) error {
 	var err error
 	r.ws = filepath.Join(r.o.WorktreeDir, rel)
-	r.res.BaseCommit, err = r.o.Git.Head(ctx, r.ws)
+	r.res.BaseCommit, err = r.guard.Head(ctx, r.ws)
 	if err != nil {
 		return fmt.Errorf("heal: read HEAD: %w: %w", ErrEnvironment, err)
 	}
@@ -369,10 +361,8 @@ func (r *run) finish(ctx context.Context) {
 		cancel()
 		stop()
 	}
-	for _, f := range r.o.Fixers {
-		if a, ok := f.(Accountant); ok {
-			r.res.LLM.Add(a.Accounting())
-		}
+	for _, a := range r.o.Accountants {
+		r.res.LLM.Add(a.Accounting())
 	}
 	r.o.Progress.Done()
 	r.record(ctx)
@@ -434,12 +424,10 @@ func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (co
 		r.res.Builds = append(r.res.Builds, Build{Stage: stage, Iteration: iter, Command: command, ExitCode: out.ExitCode,
 			Seconds: out.ExecutionTimeSeconds, Log: out.EnvironmentMetadata.LogPath, LogBytes: out.EnvironmentMetadata.LogBytes})
 	}
-	if r.guard != nil {
-		// The build could write the worktree: put its .git back and check
-		// the git directory before anything else trusts them.
-		if gerr := r.guard.guard(); gerr != nil {
-			return out, gerr
-		}
+	// The build could write the worktree: put its .git back and check the
+	// git directory before anything else trusts them.
+	if gerr := r.guard.guard(); gerr != nil {
+		return out, gerr
 	}
 	if err != nil {
 		if ctx.Err() != nil {

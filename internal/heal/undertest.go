@@ -3,19 +3,48 @@ package heal
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/heal/target"
 	"github.com/salve-dev/salve/internal/lang"
 )
+
+// Region is a span of a non-test source file that a failing test
+// exercises (docs/heal.md, "The code under test").
+type Region struct {
+	// Path is repo-relative, with forward slashes; never a test file.
+	Path string
+	// Start and End are 1-based inclusive lines.
+	Start, End int
+	// Symbol names the declaration; empty when none was found.
+	Symbol string
+	// Why says how the region was found ("stack frame", "called by
+	// TestAdd").
+	Why string
+}
+
+// String renders r as path:start-end symbol (why).
+func (r Region) String() string {
+	return fmt.Sprintf("%s:%d-%d %s (%s)", r.Path, r.Start, r.End, r.Symbol, r.Why)
+}
+
+// TargetFinder finds the code a failing test exercises, with the
+// language's own tooling where there is one.
+type TargetFinder interface {
+	// Regions returns the regions bug, a failing check in a test file of
+	// workspace, points at, best first; none is an answer, not an error.
+	Regions(ctx context.Context, workspace string, bug contract.BugReport) ([]Region, error)
+	// TestSource returns the failing test's own source, numbered.
+	TestSource(ctx context.Context, workspace string, bug contract.BugReport) (string, error)
+}
 
 // underTest is where a failing test's fix goes: the code the test
 // exercises rather than the test itself (see docs/heal.md, "The code
 // under test").
 type underTest struct {
 	// regions of one non-test file, best first.
-	regions []target.Region
+	regions []Region
 	// context is the failing test's own source, numbered: shown to the
 	// fixer as read-only context.
 	context string
@@ -41,7 +70,7 @@ func isTestFailure(group []contract.BugReport) bool {
 // with the language's own tooling. It returns nil when it finds none, and
 // the group then goes to the fixers as it is (where the integrity rules
 // keep them from weakening the test).
-func (r *run) resolveUnderTest(ctx context.Context, group []contract.BugReport) *underTest {
+func resolveUnderTest(ctx context.Context, ws string, targets TargetFinder, logger *slog.Logger, group []contract.BugReport) *underTest {
 	var bug contract.BugReport
 	for _, b := range group {
 		if b.ErrorType == contract.ErrLogic {
@@ -49,23 +78,23 @@ func (r *run) resolveUnderTest(ctx context.Context, group []contract.BugReport) 
 			break
 		}
 	}
-	regions, err := target.Resolve(ctx, r.ws, bug, target.Options{})
+	regions, err := targets.Regions(ctx, ws, bug)
 	if err != nil || len(regions) == 0 {
-		r.o.Logger.Info("no code under test found for a failing test", "path", bug.FilePath, "line", bug.LineNumber, "error", err)
+		logger.Info("no code under test found for a failing test", "path", bug.FilePath, "line", bug.LineNumber, "error", err)
 		return nil
 	}
 	// One file is fixed at a time: keep the best region's file.
-	var keep []target.Region
+	var keep []Region
 	for _, rg := range regions {
 		if rg.Path == regions[0].Path {
 			keep = append(keep, rg)
 		}
 	}
-	tc, err := target.TestContext(ctx, r.ws, bug, target.Options{})
+	tc, err := targets.TestSource(ctx, ws, bug)
 	if err != nil {
-		r.o.Logger.Info("the failing test's source could not be read", "path", bug.FilePath, "error", err)
+		logger.Info("the failing test's source could not be read", "path", bug.FilePath, "error", err)
 	}
-	r.o.Logger.Info("a failing test's fix goes to the code under test", "test", bug.FilePath, "code", keep[0].String())
+	logger.Info("a failing test's fix goes to the code under test", "test", bug.FilePath, "code", keep[0].String())
 	return &underTest{regions: keep, context: tc}
 }
 

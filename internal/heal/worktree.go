@@ -40,32 +40,10 @@ func parseLockReason(reason string) (pid int, branch string, ok bool) {
 	return pid, branch, pid > 0
 }
 
-// processAlive reports whether pid names a live process on this host.
-func processAlive(pid int) bool {
+// ProcessAlive reports whether pid names a live process on this host.
+func ProcessAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
-// procStart returns the start time of process pid (field 22 of
-// /proc/PID/stat, in clock ticks since boot), or "" where there is no
-// /proc. With the pid it tells a process from a later one that reused its
-// number.
-func procStart(pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return ""
-	}
-	s := string(b)
-	// The command name (field 2) is in parentheses and may hold spaces.
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return ""
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return ""
-	}
-	return f[19]
 }
 
 // CleanStale removes the worktrees left by heal runs whose process is
@@ -81,7 +59,7 @@ func CleanStale(ctx context.Context, wt Worktrees, repo string) ([]string, error
 	var removed []string
 	for _, w := range list {
 		pid, _, ok := parseLockReason(w.Locked)
-		if !ok || processAlive(pid) {
+		if !ok || ProcessAlive(pid) {
 			continue
 		}
 		if err := wt.Remove(ctx, repo, w.Path); err != nil {

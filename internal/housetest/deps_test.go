@@ -109,19 +109,26 @@ func also(extra []string) string {
 	return " and " + strings.Join(extra, ", ")
 }
 
-// TestViewerLinksNoBuildMachinery keeps the read-only run viewer (and the
-// heal results it reads) free of the pipeline: no sandbox, executor, git
-// agent, fixer tier or the heal orchestrator itself.
-func TestViewerLinksNoBuildMachinery(t *testing.T) {
-	forbidden := []string{"internal/sandbox", "internal/heal/executor", "internal/gitagent", "internal/gitagent/server", "internal/heal",
+// TestDependencyDirection keeps the layers pointing one way. The
+// read-only run viewer (and the heal results it reads) links none of the
+// pipeline: no sandbox, executor, git agent, fixer tier or the heal
+// orchestrator itself. The heal core links none of its adapters (package
+// internal/heal/adapter plugs them in): no executor, git agent, run store
+// or sandbox.
+func TestDependencyDirection(t *testing.T) {
+	viewer := []string{"internal/sandbox", "internal/heal/executor", "internal/gitagent", "internal/gitagent/server", "internal/heal",
 		"internal/heal/rules", "internal/heal/suggest", "internal/heal/llmfix", "internal/heal/aiderfix", "internal/heal/target",
 		"internal/toolrun", "internal/agent", "internal/llm"}
+	core := []string{"internal/sandbox", "internal/heal/executor", "internal/gitagent", "internal/gitagent/server", "internal/store",
+		"internal/heal/adapter"}
+	forbidden := map[string][]string{
+		module + "/internal/ui":           viewer,
+		module + "/internal/heal/results": viewer,
+		module + "/internal/heal":         core,
+	}
 	for _, p := range listPackages(t) {
-		if p.ImportPath != module+"/internal/ui" && p.ImportPath != module+"/internal/heal/results" {
-			continue
-		}
 		for _, d := range p.Deps {
-			for _, f := range forbidden {
+			for _, f := range forbidden[p.ImportPath] {
 				if d == module+"/"+f {
 					t.Errorf("%s links %s", p.ImportPath, d)
 				}

@@ -128,7 +128,11 @@ func TestRequestOncePerJob(t *testing.T) {
 			if prs[0].Head != got.Branch || prs[0].Base != "main" || !prs[0].Open {
 				t.Errorf("request %+v, want %s into main, open", prs[0], got.Branch)
 			}
-			pr, err := w.openPR(context.Background(), service.Message{ID: j.ID, Request: j.Request})
+			// The body is salve heal --pr's (internal/heal/pullrequest).
+			if title, body := heal.PullRequestText(got.Results, ""); prs[0].Title != title || prs[0].Body != body {
+				t.Errorf("request %q %q, want the heal's own title and body %q", prs[0].Title, prs[0].Body, title)
+			}
+			pr, err := w.openPR(context.Background(), service.Message{ID: j.ID, Request: j.Request}, got.Results)
 			if err != nil || pr.URL != got.PullRequest || pr.Created || len(srv.PRs(kind, key)) != 1 {
 				t.Fatalf("second open: %+v %v, %d opened", pr, err, len(srv.PRs(kind, key)))
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/forge"
+	"github.com/salve-dev/salve/internal/heal/pullrequest"
 	"github.com/salve-dev/salve/internal/service"
 )
 
@@ -166,7 +167,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	var warnings []string
 	if herr == nil && msg.Request.PR && res != nil && res.Outcome == heal.OutcomeGreen && commit != "" {
 		var werr error
-		if pr, werr = w.openPR(ctx, msg); werr != nil {
+		if pr, werr = w.openPR(ctx, msg, res); werr != nil {
 			warnings = append(warnings, "the pull or merge request was not opened: "+werr.Error())
 		}
 	}
@@ -246,8 +247,9 @@ func backoff(n uint64) time.Duration {
 
 // openPR opens the job's pull or merge request, from its heal branch into
 // its ref (or the remote's default branch), or updates the one already
-// open (a redelivered job never opens a second).
-func (w *Worker) openPR(ctx context.Context, msg service.Message) (*forge.PullRequest, error) {
+// open (a redelivered job never opens a second), with the same body as
+// salve heal --pr (package internal/heal/pullrequest).
+func (w *Worker) openPR(ctx context.Context, msg service.Message, res *heal.Results) (*forge.PullRequest, error) {
 	if w.Forges == nil {
 		return nil, fmt.Errorf("%w: this worker has no forge token (GITHUB_TOKEN, GH_TOKEN or GITLAB_TOKEN in its environment)", ErrNoForge)
 	}
@@ -262,8 +264,7 @@ func (w *Worker) openPR(ctx context.Context, msg service.Message) (*forge.PullRe
 		}
 	}
 	branch := service.BranchFor(msg.ID)
-	pr, err := f.OpenOrUpdate(ctx, forge.Request{Head: branch, Base: base, Title: "salve: heal " + base,
-		Body: fmt.Sprintf("salve healed the failing build of %s on branch %s (job %s).", base, branch, msg.ID)})
+	pr, err := pullrequest.Open(ctx, f, res, branch, base, "")
 	if err != nil {
 		return nil, err
 	}

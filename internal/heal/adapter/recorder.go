@@ -1,4 +1,4 @@
-package heal
+package adapter
 
 import (
 	"context"
@@ -6,22 +6,25 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/store"
 )
 
-// StoreRecorder records heal runs in the SQLite run store: the run (kind
+// Recorder records heal runs in the SQLite run store: the run (kind
 // "heal", status green or red, the results as its summary), one event per
 // bug with its formatted line, one patch per committed fix, every timed
 // stage, the LLM accounting, and results.json as an artifact, so that
 // `salve runs show` displays it.
-type StoreRecorder struct {
+type Recorder struct {
 	Store *store.Store
 }
 
-var _ LiveRecorder = StoreRecorder{}
+var _ heal.Recorder = Recorder{}
 
 // owner identifies the process that runs a heal, so a later start can
 // tell a run whose process is gone (killed with SIGKILL) from a live one.
@@ -36,7 +39,7 @@ func thisOwner() owner {
 	return owner{PID: os.Getpid(), Host: host, ProcStart: procStart(os.Getpid())}
 }
 
-// gone reports whether the owner recorded in a running heal's summary is
+// ownerGone reports whether the owner recorded in a running heal's summary is
 // no longer alive on this host. A run of another host is left alone.
 func ownerGone(summary json.RawMessage) bool {
 	var sum struct {
@@ -52,14 +55,14 @@ func ownerGone(summary json.RawMessage) bool {
 	if sum.Owner.Host != host {
 		return false
 	}
-	if !processAlive(sum.Owner.PID) {
+	if !heal.ProcessAlive(sum.Owner.PID) {
 		return true
 	}
 	return sum.Owner.ProcStart != "" && procStart(sum.Owner.PID) != sum.Owner.ProcStart
 }
 
 // liveSummary is the summary of a heal while it runs.
-func liveSummary(r *Results, iteration int, stage string) map[string]any {
+func liveSummary(r *heal.Results, iteration int, stage string) map[string]any {
 	return map[string]any{
 		"run_id": r.RunID, "repo": r.Repo, "branch": r.Branch, "base_commit": r.BaseCommit,
 		"outcome": "running", "stage": stage, "iteration": iteration, "commits": len(r.Commits),
@@ -70,12 +73,12 @@ func liveSummary(r *Results, iteration int, stage string) map[string]any {
 // BeginHeal marks the heals left running by processes that are gone as
 // interrupted, then creates r's run (status running) with its owner, so
 // that a heal killed at any moment leaves a trace.
-func (s StoreRecorder) BeginHeal(ctx context.Context, r *Results) ([]string, error) {
+func (s Recorder) BeginHeal(ctx context.Context, r *heal.Results) ([]string, error) {
 	stale, err := s.Store.InterruptStale(ctx, store.KindHeal, ownerGone, "its process ended before the run finished (killed or crashed)")
 	if err != nil {
 		return nil, fmt.Errorf("heal: mark interrupted runs: %w", err)
 	}
-	sum, err := json.Marshal(liveSummary(r, 0, StageSetup))
+	sum, err := json.Marshal(liveSummary(r, 0, heal.StageSetup))
 	if err != nil {
 		return stale, fmt.Errorf("heal: encode the run summary: %w", err)
 	}
@@ -86,17 +89,17 @@ func (s StoreRecorder) BeginHeal(ctx context.Context, r *Results) ([]string, err
 }
 
 // HealStage records that r entered stage.
-func (s StoreRecorder) HealStage(ctx context.Context, r *Results, iteration int, stage string) error {
+func (s Recorder) HealStage(ctx context.Context, r *heal.Results, iteration int, stage string) error {
 	if err := s.Store.SetSummary(ctx, r.RunID, liveSummary(r, iteration, stage)); err != nil {
 		return fmt.Errorf("heal: record stage %s: %w", stage, err)
 	}
 	return nil
 }
 
-func healTitle(r *Results) string { return fmt.Sprintf("heal %s → %s", r.Repo, r.Branch) }
+func healTitle(r *heal.Results) string { return fmt.Sprintf("heal %s → %s", r.Repo, r.Branch) }
 
 // RecordHeal stores r, creating its run unless BeginHeal did.
-func (s StoreRecorder) RecordHeal(ctx context.Context, r *Results) error {
+func (s Recorder) RecordHeal(ctx context.Context, r *heal.Results) error {
 	id := r.RunID
 	if _, err := s.Store.GetRun(ctx, id); errors.Is(err, store.ErrNotFound) {
 		run, err := s.Store.CreateRun(ctx, store.Run{RunID: r.RunID, Kind: store.KindHeal, Title: healTitle(r), StartedAt: r.StartedAt})
@@ -116,7 +119,7 @@ func (s StoreRecorder) RecordHeal(ctx context.Context, r *Results) error {
 	}
 	for _, b := range r.Bugs {
 		level := "INFO"
-		if b.Status != StatusFixed {
+		if b.Status != heal.StatusFixed {
 			level = "WARN"
 		}
 		ev := contract.LogEventV1{RunID: id, Level: level, Message: b.Line, Context: map[string]any{
@@ -152,7 +155,7 @@ func (s StoreRecorder) RecordHeal(ctx context.Context, r *Results) error {
 	}
 	status := r.Outcome
 	if status == "" {
-		status = OutcomeError
+		status = heal.OutcomeError
 	}
 	if err := s.Store.FinishRun(ctx, id, status, json.RawMessage(doc)); err != nil {
 		return fmt.Errorf("heal: finish run: %w", err)
@@ -162,7 +165,7 @@ func (s StoreRecorder) RecordHeal(ctx context.Context, r *Results) error {
 
 // recordPatches stores one patch per committed fix (a unified diff with
 // context that `git apply` accepts, so `salve runs patch` can replay it).
-func (s StoreRecorder) recordPatches(ctx context.Context, id string, r *Results) error {
+func (s Recorder) recordPatches(ctx context.Context, id string, r *heal.Results) error {
 	seen := map[string]bool{}
 	for _, b := range r.Bugs {
 		if b.Commit == "" || b.Diff == "" || seen[b.Commit+b.Bug.FilePath] {
@@ -189,4 +192,26 @@ func Timings(ctx context.Context, st *store.Store, runID string) (map[string]flo
 		out[s.Name] += s.DurationSeconds
 	}
 	return out, nil
+}
+
+// procStart returns the start time of process pid (field 22 of
+// /proc/PID/stat, in clock ticks since boot), or "" where there is no
+// /proc. With the pid it tells a process from a later one that reused its
+// number.
+func procStart(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	// The command name (field 2) is in parentheses and may hold spaces.
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 {
+		return ""
+	}
+	return f[19]
 }

@@ -1,0 +1,390 @@
+// Package assemble builds a heal from one configuration: the executor, the
+// parser, the fixer tiers of the one tier table (internal/heal/tiers), the
+// CI monitor, the git agent, the run store and the core's options. Every
+// entry point (salve heal, the MCP heal tool, the queue worker) fills a
+// Config and runs what New returns, so a heal is wired the same way
+// wherever it starts.
+package assemble
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/adapter"
+	"github.com/salve-dev/salve/internal/heal/aiderfix"
+	"github.com/salve-dev/salve/internal/heal/ci"
+	"github.com/salve-dev/salve/internal/heal/executor"
+	"github.com/salve-dev/salve/internal/heal/history"
+	"github.com/salve-dev/salve/internal/heal/llmfix"
+	"github.com/salve-dev/salve/internal/heal/rules"
+	"github.com/salve-dev/salve/internal/heal/suggest"
+	"github.com/salve-dev/salve/internal/heal/tiers"
+	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/toolrun"
+)
+
+// Config is everything an entry point says about one heal. The zero value
+// of a field means what salve heal's flag means when it is not given,
+// except where the field says otherwise.
+type Config struct {
+	// Workspace is the repository to heal (or a folder inside it).
+	Workspace string
+	// Command is the build command; empty lets the executor detect it.
+	Command string
+	// ProjectType overrides the executor's detection.
+	ProjectType string
+	// Fixers is the comma-separated tier list of internal/heal/tiers;
+	// empty means the default list.
+	Fixers string
+	// Models are the llm targets in fallback order, provider/model.
+	Models []string
+	// ConfigFile is an .ai-agent.json with the llm providers.
+	ConfigFile string
+	// ExplainLLM adds a stand-in llm tier when the llm tier is not in the
+	// list, so a red bug says how to enable it (salve heal's output).
+	ExplainLLM bool
+	// AiderEnv is the aider tier's environment, the secrets salve took
+	// out of its own put back; nil gives the tool adapter's default.
+	AiderEnv []string
+	// MinConfidence is the fix gate's threshold; zero means the default.
+	MinConfidence float64
+	// MaxIterations bounds the fix loop; zero means the default.
+	MaxIterations int
+	// Branch is the heal branch; empty means salve/heal-<run id>.
+	Branch string
+	// Push pushes the heal branch to Remote after each commit.
+	Push bool
+	// Remote is the remote for Push; empty means origin.
+	Remote string
+	// Lease, when set, runs once the git agent is found, before the heal
+	// (salve heal --pr: the branch of its request): it returns the heal
+	// branch (empty keeps Branch) and the commit the first push may
+	// replace on the remote heal branch (see heal.Options.PushLease).
+	Lease func(ctx context.Context, git adapter.Git) (branch, lease string, err error)
+	// CI is the CI monitor: "local" (empty too) or "github".
+	CI string
+	// GitHubRepo (owner/name) and GitHubAPI configure CI "github"; empty
+	// means $GITHUB_REPOSITORY and $GITHUB_API_URL.
+	GitHubRepo, GitHubAPI string
+	// CITimeout bounds how long CI "github" waits for the checks.
+	CITimeout time.Duration
+	// BuildTimeout bounds each build, in seconds; zero means the
+	// contract's default.
+	BuildTimeout int
+	// Isolation is the build sandbox (auto, none, bwrap, docker, podman).
+	Isolation string
+	// WorktreeDir, when set, is a fresh worktree for this run, removed at
+	// its end; empty means one of salve's persistent worktrees.
+	WorktreeDir string
+	// KeepWorktree leaves the worktree in place after the run.
+	KeepWorktree bool
+	// NoRepoSettings leaves the repository's .salve.yml unread (a heal of
+	// a change salve did not write).
+	NoRepoSettings bool
+	// AllowTestEdits lets fixes edit tests (never weaken them).
+	AllowTestEdits bool
+	// StorePath is the run store; empty means the default one.
+	StorePath string
+	// NoStore leaves the run unrecorded.
+	NoStore bool
+	// GitAgent is the git_agent program; empty means GitAgent's search.
+	GitAgent string
+	// RunID names the run; empty means a new one.
+	RunID string
+	// Progress receives live progress; nil means none.
+	Progress heal.Progress
+	// Getenv reads the environment, secrets included.
+	Getenv func(string) string
+	// Logger receives log records; nil discards them.
+	Logger *slog.Logger
+}
+
+// Pipeline is one assembled heal.
+type Pipeline struct {
+	// Git is the git agent the heal commits through; a caller opens its
+	// pull request with it.
+	Git adapter.Git
+	// Fixers are the tiers, in order (a stand-in included).
+	Fixers []heal.Fixer
+	opts   heal.Options
+	store  *store.Store
+}
+
+// New assembles the heal of c. Its error wraps heal.ErrBadInput (a bad
+// configuration, or Lease failed) or heal.ErrEnvironment (git or the git
+// agent missing), and reads as its cause.
+func New(ctx context.Context, c Config) (*Pipeline, error) {
+	if c.Getenv == nil {
+		c.Getenv = os.Getenv
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	// The user's checkout: its node_modules and target/ are shared with the
+	// sandboxed builds in the heal worktree, read-only.
+	source, _ := filepath.Abs(c.Workspace)
+	ex := adapter.Executor{E: executor.New(executor.Options{Isolation: c.Isolation, Logger: c.Logger, SourceDir: source})}
+	p := &Pipeline{}
+	// The history tier reads the breaking commit's change through the git
+	// agent, in the user's checkout (it shares the heal worktree's
+	// objects, and no build ever ran in it).
+	commitDiff := func(ctx context.Context, _, base string) (string, error) {
+		return p.Git.CommitDiff(ctx, source, base)
+	}
+	fixers, spend, err := Fixers(c, ex, commitDiff)
+	if err != nil {
+		return nil, kindError{heal.ErrBadInput, err}
+	}
+	monitor, err := newCI(c, ex)
+	if err != nil {
+		return nil, kindError{heal.ErrBadInput, err}
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, kindError{heal.ErrEnvironment, fmt.Errorf("git is not installed: %w", err)}
+	}
+	agent, err := GitAgent(c.GitAgent, c.Getenv)
+	if err != nil {
+		return nil, kindError{heal.ErrEnvironment, err}
+	}
+	p.Git = adapter.Git{Bin: agent}
+	var lease string
+	if c.Lease != nil {
+		var branch string
+		if branch, lease, err = c.Lease(ctx, p.Git); err != nil {
+			return nil, kindError{heal.ErrBadInput, err}
+		}
+		if branch != "" {
+			c.Branch = branch
+		}
+	}
+	if c.ExplainLLM {
+		if note := llmNote(c, fixers); note != nil {
+			fixers = append(fixers, note)
+		}
+	}
+	p.Fixers = fixers
+	var rec heal.Recorder
+	if !c.NoStore {
+		p.store, rec = openStore(ctx, c.StorePath, c.Getenv, c.Logger)
+	}
+	by := ""
+	if c.AllowTestEdits {
+		by = "--allow-test-edits"
+	}
+	p.opts = heal.Options{
+		Repo: c.Workspace, Command: c.Command, ProjectType: c.ProjectType, BuildTimeout: time.Duration(c.BuildTimeout) * time.Second,
+		MaxIterations: c.MaxIterations, MinConfidence: c.MinConfidence, Branch: c.Branch, Push: c.Push, PushLease: lease, Remote: c.Remote,
+		WorktreeDir: c.WorktreeDir, KeepWorktree: c.KeepWorktree, RunID: c.RunID, AllowTestEdits: c.AllowTestEdits, AllowTestEditsBy: by,
+		NoRepoSettings: c.NoRepoSettings,
+		Executor:       ex, Parser: adapter.Parser{}, Targets: adapter.Targets{}, Fixers: fixers, Accountants: spend,
+		Git: p.Git, Worktrees: adapter.Worktrees{Git: p.Git}, CI: monitor, Recorder: rec, Progress: c.Progress, Logger: c.Logger,
+	}
+	return p, nil
+}
+
+// kindError is an assembly error of a kind (heal.ErrBadInput or
+// heal.ErrEnvironment) that reads as its cause alone.
+type kindError struct{ kind, err error }
+
+func (e kindError) Error() string   { return e.err.Error() }
+func (e kindError) Unwrap() []error { return []error{e.kind, e.err} }
+
+// Options returns the core's options of the pipeline.
+func (p *Pipeline) Options() heal.Options { return p.opts }
+
+// Run runs the heal.
+func (p *Pipeline) Run(ctx context.Context) (*heal.Results, error) { return heal.Run(ctx, p.opts) }
+
+// Close closes the run store.
+func (p *Pipeline) Close() {
+	if p.store != nil {
+		_ = p.store.Close()
+	}
+}
+
+// Fixers returns the fixer tiers of c.Fixers (checked against the one
+// table of tiers, package internal/heal/tiers), in order, and those of
+// them that spend LLM tokens; ex is the Executor the suggest tier re-runs
+// compilers with (nil: no re-runs), commitDiff how the history tier reads
+// a commit. The llm providers are set up only when the llm tier may run:
+// asked for, or by default, where a configuration problem only leaves the
+// tier out (with a warning).
+func Fixers(c Config, ex heal.Executor, commitDiff func(ctx context.Context, workspace, base string) (string, error)) ([]heal.Fixer, []heal.Accountant, error) {
+	getenv := c.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	logger := c.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	names, err := tiers.Parse(c.Fixers)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--fixers: %w", err)
+	}
+	explicit := names != nil
+	var targets []llmfix.Target
+	if !explicit || slices.Contains(names, llmfix.Name) {
+		cwd, _ := os.Getwd()
+		targets, err = llmfix.Targets(llmfix.Setup{Models: c.Models, ConfigFile: c.ConfigFile, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
+		if err != nil && (explicit || c.ConfigFile != "") {
+			// A configuration the user named is never left out quietly.
+			return nil, nil, err
+		}
+		if err != nil {
+			logger.Warn("the llm tier is left out", "error", err)
+		}
+	}
+	if !explicit {
+		names = tiers.Defaults(func(t tiers.Tier) bool { return t.Name == llmfix.Name && len(targets) > 0 })
+	}
+	var out []heal.Fixer
+	var spend []heal.Accountant
+	for _, n := range names {
+		switch n {
+		case history.Name:
+			out = append(out, &history.Fixer{Diff: commitDiff})
+		case rules.Name:
+			out = append(out, &rules.Fixer{})
+		case suggest.Name:
+			out = append(out, &suggest.Fixer{Executor: ex, TimeoutSeconds: c.BuildTimeout})
+		case llmfix.Name:
+			if len(targets) == 0 {
+				return nil, nil, fmt.Errorf("--fixers llm: no model configured (give --models provider/model with --config, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")
+			}
+			llm := &llmfix.Fixer{Targets: targets, Logger: logger}
+			out, spend = append(out, llm), append(spend, llm)
+		case aiderfix.Name:
+			out = append(out, newAider(c))
+		default:
+			return nil, nil, fmt.Errorf("--fixers: %w %q: this salve cannot build it (want %s)", tiers.ErrUnknown, n, tiers.Want())
+		}
+	}
+	return out, spend, nil
+}
+
+// llmNote returns a stand-in llm tier that records, on every bug it sees,
+// why the llm tier did not run and the exact flags that enable it, or nil
+// when the llm tier is in the list.
+func llmNote(c Config, fixers []heal.Fixer) heal.Fixer {
+	var names []string
+	for _, f := range fixers {
+		if f.Name() == llmfix.Name {
+			return nil
+		}
+		names = append(names, f.Name())
+	}
+	list := strings.Join(append(names, llmfix.Name), ",")
+	cwd, _ := os.Getwd()
+	targets, err := llmfix.Targets(llmfix.Setup{Models: c.Models, ConfigFile: c.ConfigFile, Cwd: cwd, Home: c.Getenv("HOME"), Getenv: c.Getenv})
+	switch {
+	case err != nil:
+		return heal.Unconfigured{Tier: llmfix.Name, Why: "its provider setup is invalid: " + err.Error(),
+			Enable: "fix the provider setup, then run salve heal --fixers " + list}
+	case len(targets) > 0:
+		return heal.Unconfigured{Tier: llmfix.Name, Why: "not in --fixers " + c.Fixers,
+			Enable: "a provider is configured: run salve heal --fixers " + list}
+	}
+	return heal.Unconfigured{Tier: llmfix.Name, Why: "no LLM provider is configured",
+		Enable: "set OPENAI_API_KEY and run salve heal --fixers " + list + " --models openai/gpt-4o" +
+			" (or ANTHROPIC_API_KEY with --models anthropic/claude-3-5-haiku-latest, OLLAMA_HOST with --models ollama/qwen2.5-coder, or an .ai-agent.json given with --config)"}
+}
+
+// newCI returns the CI monitor of c.CI.
+func newCI(c Config, ex heal.Executor) (heal.CIMonitor, error) {
+	switch c.CI {
+	case "local", "":
+		return &ci.Local{Executor: ex}, nil
+	case "github":
+		repo := c.GitHubRepo
+		if repo == "" {
+			repo = c.Getenv("GITHUB_REPOSITORY")
+		}
+		owner, name, ok := strings.Cut(repo, "/")
+		if !ok || owner == "" || name == "" {
+			return nil, fmt.Errorf("--ci github needs --github-repo owner/name (or $GITHUB_REPOSITORY)")
+		}
+		if !c.Push {
+			return nil, fmt.Errorf("--ci github judges the pushed commit: add --push")
+		}
+		api := c.GitHubAPI
+		if api == "" {
+			api = c.Getenv("GITHUB_API_URL")
+		}
+		token := c.Getenv("GITHUB_TOKEN")
+		if token == "" {
+			token = c.Getenv("GH_TOKEN")
+		}
+		return &ci.GitHub{BaseURL: api, Owner: owner, Repo: name, Token: token, Timeout: c.CITimeout}, nil
+	}
+	return nil, fmt.Errorf("--ci: want local or github, got %q", c.CI)
+}
+
+// GitAgent locates the git_agent program: flag, $SALVE_GIT_AGENT, beside
+// the running executable, then PATH.
+func GitAgent(flag string, getenv func(string) string) (string, error) {
+	for _, c := range []string{flag, getenv("SALVE_GIT_AGENT")} {
+		if c != "" {
+			return c, nil
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if c := filepath.Join(filepath.Dir(exe), "git_agent"); isExecutable(c) {
+			return c, nil
+		}
+	}
+	if c, err := exec.LookPath("git_agent"); err == nil {
+		return c, nil
+	}
+	return "", fmt.Errorf("the git_agent program was not found beside salve or in PATH (build it with make build, or give --git-agent)")
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
+
+// openStore opens the run store and its recorder; a store that cannot be
+// opened only leaves the run unrecorded (with a warning).
+func openStore(ctx context.Context, path string, getenv func(string) string, logger *slog.Logger) (*store.Store, heal.Recorder) {
+	if path == "" {
+		p, err := store.DefaultPath(getenv)
+		if err != nil {
+			logger.Warn("no run store", "error", err)
+			return nil, nil
+		}
+		path = p
+	}
+	st, err := store.OpenContext(ctx, path)
+	if err != nil {
+		logger.Warn("could not open the run store; the run will not be recorded", "path", path, "error", err)
+		return nil, nil
+	}
+	return st, adapter.Recorder{Store: st}
+}
+
+// newAider returns the aider tier. When salve took the secrets out of its
+// environment, aider gets them back explicitly (c.AiderEnv): it needs its
+// provider's key, and the tool adapter gives a tool salve's whole
+// environment (docs/contracts/tool-adapter.md §4.2).
+func newAider(c Config) heal.Fixer {
+	model := ""
+	if len(c.Models) > 0 {
+		if _, m, ok := strings.Cut(c.Models[0], "/"); ok {
+			model = m
+		}
+	}
+	f := &aiderfix.Fixer{Model: model}
+	if c.AiderEnv != nil {
+		f.Adapter = &toolrun.Adapter{Env: c.AiderEnv}
+	}
+	return f
+}
