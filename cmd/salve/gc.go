@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/executor"
 )
 
 // gcOptions are the flags of "salve gc".
@@ -31,7 +32,11 @@ branch -d requires. A worktree a running heal holds is left alone and
 listed as in use. gc never touches a worktree salve did not make, another
 branch, or a heal branch with a fix found nowhere else.
 
-Without --workspace every repository salve has healed is collected.`,
+Without --workspace every repository salve has healed is collected, and
+salve's build cache is trimmed too: the layers that keep what a
+repository's builds compiled are removed when no build used them for 30
+days, and then, least recently used first, while the cache is over 10 GiB
+(a repository built within the last hour is kept).`,
 		Example: "  salve gc\n  salve gc --workspace ./repo",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -54,6 +59,13 @@ Without --workspace every repository salve has healed is collected.`,
 			}
 			for _, b := range rep.Branches {
 				fmt.Fprintf(s.Stdout, "deleted branch %s\n", b)
+			}
+			if err == nil && o.Workspace == "" {
+				var trim executor.TrimReport
+				trim, err = executor.TrimCaches(cmd.Context(), executor.DefaultCacheDir(), 0, 0)
+				for _, p := range trim.Removed {
+					fmt.Fprintf(s.Stdout, "removed cache %s\n", p)
+				}
 			}
 			if errors.Is(err, heal.ErrBadInput) {
 				return exitWith(exitBadInput, err)
