@@ -190,7 +190,7 @@ cold_bench() {
 		GOCACHE=$user_gocache
 		# The heal's own builds, in the order they ran, from their records.
 		builds=$(ls -tr "$work"/state/salve/runs/*/output.json |
-			xargs sed -n 's/.*"execution_time_seconds": *\([0-9.]*\).*/\1/p' | awk '{printf "%s%.2f", NR > 1 ? " + " : "", $1}') || builds=?
+			xargs sed -n 's/.*"execution_time_seconds": *\([0-9.]*\).*/\1/p' | awk '{printf "%s%.2f", (NR > 1 ? " + " : ""), $1}') || builds=?
 		awk -v f="$f" -v p="$p" 'BEGIN {print f + p}' >>"$work/both"
 		echo "$h" >>"$work/heal"
 		awk -v f="$f" -v p="$p" -v h="$h" 'BEGIN {printf "%.3f\n", h / (f + p)}' >>"$work/ratio"
