@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/internal/heal"
-	"github.com/salve-dev/salve/internal/heal/executor"
 )
 
 // gcOptions are the flags of "salve gc".
@@ -61,11 +60,7 @@ days, and then, least recently used first, while the cache is over 10 GiB
 				fmt.Fprintf(s.Stdout, "deleted branch %s\n", b)
 			}
 			if err == nil && o.Workspace == "" {
-				var trim executor.TrimReport
-				trim, err = executor.TrimCaches(cmd.Context(), executor.DefaultCacheDir(), 0, 0)
-				for _, p := range trim.Removed {
-					fmt.Fprintf(s.Stdout, "removed cache %s\n", p)
-				}
+				err = trimBuildCache(cmd.Context(), s.Stdout)
 			}
 			if errors.Is(err, heal.ErrBadInput) {
 				return exitWith(exitBadInput, err)
