@@ -33,7 +33,11 @@ branch -d requires. A worktree a running heal holds is left alone and
 listed as in use. gc never touches a worktree salve did not make, another
 branch, or a heal branch with a fix found nowhere else.
 
-Without --workspace every repository salve has healed is collected.`,
+Without --workspace every repository salve has healed is collected, and
+salve's build cache is trimmed too: the layers that keep what a
+repository's builds compiled are removed when no build used them for 30
+days, and then, least recently used first, while the cache is over 10 GiB
+(a repository built within the last hour is kept).`,
 		Example: "  salve gc\n  salve gc --workspace ./repo",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -56,6 +60,9 @@ Without --workspace every repository salve has healed is collected.`,
 			}
 			for _, b := range rep.Branches {
 				fmt.Fprintf(s.Stdout, "deleted branch %s\n", b)
+			}
+			if err == nil && o.Workspace == "" {
+				err = trimBuildCache(cmd.Context(), s.Stdout)
 			}
 			if errors.Is(err, heal.ErrBadInput) {
 				return exitWith(exitBadInput, err)

@@ -119,7 +119,7 @@ var AutoOrder = []string{IsolationDocker, IsolationPodman, IsolationBwrap, Isola
 
 // SelectBackend returns the backend called name after probing that it
 // works, with its optional features detected (see [Bwrap.Detect]). For "auto" (or "") it returns the first backend of [AutoOrder] whose
-// probe succeeds; container backends count only when image is already
+// probe succeeds, probing them all at once; container backends count only when image is already
 // present, so that auto never starts a pull. The error wraps
 // [ErrUnknownBackend] or [ErrBackendUnavailable].
 func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
@@ -130,19 +130,37 @@ func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
 		}
 		return probeAndDetect(ctx, b, "")
 	}
-	var errs []error
+	// The candidates are probed at once (an engine that does not answer
+	// takes a quarter of a second to say so, a bwrap probe two sandbox
+	// starts) and the first of AutoOrder that works wins; returning cancels
+	// the probes still running.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type probed struct {
+		b   Backend
+		err error
+	}
+	var results []chan probed
 	for _, n := range AutoOrder {
 		b, _ := NewBackend(n)
 		img := image
 		if _, ok := b.(Container); ok && img == "" {
 			continue
 		}
-		b, err := probeAndDetect(ctx, b, img)
-		if err != nil {
-			errs = append(errs, err)
-			continue
+		ch := make(chan probed, 1)
+		results = append(results, ch)
+		go func() {
+			b, err := probeAndDetect(ctx, b, img)
+			ch <- probed{b, err}
+		}()
+	}
+	var errs []error
+	for _, ch := range results {
+		p := <-ch
+		if p.err == nil {
+			return p.b, nil
 		}
-		return b, nil
+		errs = append(errs, p.err)
 	}
 	return nil, fmt.Errorf("sandbox: auto: %w", errors.Join(errs...))
 }

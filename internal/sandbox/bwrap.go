@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,7 +37,12 @@ const homeTmpSize = 256 << 20
 // When [Job.Caches] name caches of the user and the backend can mount
 // overlays ([Bwrap.Overlay]), each cache is the read-only lower layer of an
 // overlay whose upper layer is a per-job scratch directory deleted after the
-// run: the build reads the user's warm cache and its writes vanish.
+// run: the build reads the user's warm cache and its writes vanish. A cache
+// with a [Cache.Layer] of salve's own has that layer above the user's, read
+// only too; after the run, the new files the build wrote are moved from the
+// scratch directory into the layer ([Bwrap.Cleanup]), so the next build
+// reuses them. Without overlays the layer is bound writable at the cache's
+// place instead.
 type Bwrap struct {
 	// Path is the bwrap program; empty means "bwrap" looked up in PATH.
 	Path string
@@ -217,7 +223,14 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 	args = append(args, "--bind", job.Workspace, job.Workspace)
 	if scratch {
 		for i, o := range ovs {
-			args = append(args, "--ro-bind", o.lower, o.stagedLower(i), "--dir", o.dst)
+			if o.lower != "" {
+				args = append(args, "--ro-bind", o.lower, o.stagedLower(i))
+			}
+			if o.layer != "" {
+				args = append(args, "--ro-bind", o.layer, o.stagedLayer(i))
+				p.mkdirs = append(p.mkdirs, o.layer)
+			}
+			args = append(args, "--dir", o.dst)
 			if o.env != "" {
 				p.env[o.env] = o.dst
 			}
@@ -230,6 +243,13 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 	} else {
 		for _, c := range job.Caches {
 			src, dst := existing(cleanAbs(c.Src)), cleanAbs(c.Dst)
+			if layer := cleanAbs(c.Layer); layer != "" && c.Env != "" {
+				// salve's own layer is the cache, written directly.
+				args = append(args, "--bind", layer, layer)
+				p.env[c.Env] = layer
+				p.mkdirs = append(p.mkdirs, layer)
+				continue
+			}
 			if !c.ReadOnlyOK || src == "" || !safeDst(dst) || (dst == src && boundUnder(src, bound)) {
 				continue
 			}
@@ -261,7 +281,7 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 	}
 	args = append(args, "sh", "-c", overlaySetup, "salve-setup", opts)
 	for i, o := range ovs {
-		args = append(args, o.stagedLower(i), fmt.Sprintf("%s/scratch/%d", overlayRoot, i), o.dst)
+		args = append(args, o.lowerdir(i), fmt.Sprintf("%s/scratch/%d", overlayRoot, i), o.dst)
 	}
 	p.args = append(args, "--", job.Script)
 	return p
@@ -285,7 +305,8 @@ func safeDst(dst string) bool {
 
 // overlaySetup is the fixed setup step of a sandbox with overlays. Its
 // arguments are the extra mount options (empty, or "userxattr," in a user
-// namespace), triples (staged lower layer, scratch directory, mount point),
+// namespace), triples (staged lower layers, colon-separated, top first;
+// scratch directory; mount point),
 // then "--" and the build's script. It mounts each overlay and only
 // then runs the script through setpriv with every capability dropped (the
 // bounding set too) and no new privileges. Any failure stops it before
@@ -302,12 +323,27 @@ exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-pr
 
 // overlay is one user cache mounted copy-on-write in the sandbox.
 type overlay struct {
-	lower string // the user's directory on the host
+	lower string // the user's directory on the host; empty when none
+	layer string // salve's own layer on the host, above lower; empty when none
 	dst   string // the mount point inside the sandbox
 	env   string // the variable that names dst, if any
 }
 
 func (o overlay) stagedLower(i int) string { return fmt.Sprintf("%s/lower/%d", overlayRoot, i) }
+func (o overlay) stagedLayer(i int) string { return fmt.Sprintf("%s/layer/%d", overlayRoot, i) }
+
+// lowerdir is the overlay's lowerdir option: salve's layer above the
+// user's cache.
+func (o overlay) lowerdir(i int) string {
+	var dirs []string
+	if o.layer != "" {
+		dirs = append(dirs, o.stagedLayer(i))
+	}
+	if o.lower != "" {
+		dirs = append(dirs, o.stagedLower(i))
+	}
+	return strings.Join(dirs, ":")
+}
 
 func overlaid(p string, ovs []overlay) bool {
 	for _, o := range ovs {
@@ -320,7 +356,9 @@ func overlaid(p string, ovs []overlay) bool {
 
 // overlays returns the job's caches that this backend mounts as overlays:
 // none unless overlays work here and the job has a cache directory (which
-// holds the scratch directories), and only caches that exist on the host.
+// holds the scratch directories), and only caches that exist on the host
+// or have a layer of salve's (inside the cache directory, where
+// [Bwrap.Cleanup] can move the build's new files into it).
 func (b Bwrap) overlays(job Job) []overlay {
 	if !b.Features.Overlay || job.CacheDir == "" {
 		return nil
@@ -328,10 +366,14 @@ func (b Bwrap) overlays(job Job) []overlay {
 	var out []overlay
 	for _, c := range job.Caches {
 		lower, dst := existing(cleanAbs(c.Src)), cleanAbs(c.Dst)
-		if lower == "" || !safeDst(dst) {
+		layer := cleanAbs(c.Layer)
+		if layer != "" && (layer == cleanAbs(job.CacheDir) || !within(layer, cleanAbs(job.CacheDir))) {
+			layer = ""
+		}
+		if (lower == "" && layer == "") || !safeDst(dst) {
 			continue
 		}
-		out = append(out, overlay{lower: lower, dst: dst, env: c.Env})
+		out = append(out, overlay{lower: lower, layer: layer, dst: dst, env: c.Env})
 	}
 	return out
 }
@@ -456,21 +498,33 @@ func (b Bwrap) Probe(ctx context.Context, _ string) error {
 	return nil
 }
 
-// Cleanup removes the job's overlay scratch directory, if any, and the
-// empty mount points it made in the workspace for shared caches. The group
-// kill and --die-with-parent already ended every process in the sandbox's
-// PID namespace.
-func (Bwrap) Cleanup(_ context.Context, job Job) error {
+// Cleanup moves the new files of each overlay that has a layer of salve's
+// into that layer (see [commitLayer]), removes the job's overlay scratch
+// directory, if any, and the empty mount points it made in the workspace
+// for shared caches. The group kill and --die-with-parent already ended
+// every process in the sandbox's PID namespace, so nothing writes the
+// scratch directory any more.
+func (b Bwrap) Cleanup(_ context.Context, job Job) error {
+	var errs []error
+	for i, o := range b.overlays(job) {
+		if o.layer == "" {
+			continue
+		}
+		upper := filepath.Join(scratchDir(job), strconv.Itoa(i), "upper")
+		if err := commitLayer(job.CacheDir, upper, o.layer, o.lower); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	for _, c := range job.Caches {
 		if dst := cleanAbs(c.Dst); dst != job.Workspace && within(dst, job.Workspace) {
 			_ = os.Remove(dst) // only when empty: nothing the build made is lost
 		}
 	}
 	if job.CacheDir == "" || job.Name == "" {
-		return nil
+		return errors.Join(errs...)
 	}
 	if err := os.RemoveAll(scratchDir(job)); err != nil {
-		return fmt.Errorf("remove overlay scratch: %w", err)
+		errs = append(errs, fmt.Errorf("remove overlay scratch: %w", err))
 	}
-	return nil
+	return errors.Join(errs...)
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // Cache is a cache directory of the user's that a sandboxed build may read
@@ -23,6 +24,57 @@ type Cache struct {
 	// overlays are unavailable it is then bound read-only instead of being
 	// left out.
 	ReadOnlyOK bool
+	// Layer, when set, is salve's own layer of this cache: a host directory
+	// inside [Job.CacheDir] that keeps what builds compile, from one build
+	// to the next (see [Layered]). Src may then be empty or missing: the
+	// layer alone is the cache.
+	Layer string
+}
+
+// layeredCaches names the caches that get a layer of salve's own from
+// [Layered]: those a build fills with what it compiles, whose entries are
+// keyed by their inputs (Go's build cache). The others are either read
+// only (module caches, node_modules: nothing can be downloaded without a
+// network) or not worth the disk.
+var layeredCaches = []string{"go-build"}
+
+// Layered returns caches with salve's own layer, under dir, set on each
+// cache of [layeredCaches]; the Go build cache is added, at the path Go
+// would use, when the user has none (a cold runner), so that the first
+// build of a heal fills the layer and the next reuses it. dir is the
+// directory of one repository's builds (the layers are per repository:
+// see docs/executor.md §Caches); empty dir returns caches unchanged.
+func Layered(caches []Cache, env []string, dir string) []Cache {
+	if dir == "" {
+		return caches
+	}
+	out := append([]Cache(nil), caches...)
+	if !slices.ContainsFunc(out, func(c Cache) bool { return c.Name == "go-build" }) {
+		if gocache := goBuildCache(env); gocache != "" {
+			out = append(out, Cache{Name: "go-build", Dst: gocache, Env: "GOCACHE"})
+		}
+	}
+	for i, c := range out {
+		if slices.Contains(layeredCaches, c.Name) {
+			out[i].Layer = filepath.Join(dir, c.Name)
+		}
+	}
+	return out
+}
+
+// goBuildCache is the Go build cache env names: GOCACHE, else go-build in
+// XDG_CACHE_HOME or ~/.cache; empty when none can be told.
+func goBuildCache(env []string) string {
+	if v := cleanAbs(envValue(env, "GOCACHE")); v != "" {
+		return v
+	}
+	if x := cleanAbs(envValue(env, "XDG_CACHE_HOME")); x != "" {
+		return filepath.Join(x, "go-build")
+	}
+	if home := cleanAbs(envValue(env, "HOME")); home != "" {
+		return filepath.Join(home, ".cache", "go-build")
+	}
+	return ""
 }
 
 // UserCaches returns the caches of the user that builds may share, read
@@ -50,15 +102,7 @@ func UserCaches(env []string, source, workspace string) []Cache {
 		}
 		out = append(out, c)
 	}
-	gocache := cleanAbs(envValue(env, "GOCACHE"))
-	if gocache == "" {
-		if x := cleanAbs(envValue(env, "XDG_CACHE_HOME")); x != "" {
-			gocache = filepath.Join(x, "go-build")
-		} else {
-			gocache = under(".cache", "go-build")
-		}
-	}
-	add(Cache{Name: "go-build", Src: gocache, Env: "GOCACHE"})
+	add(Cache{Name: "go-build", Src: goBuildCache(env), Env: "GOCACHE"})
 	add(Cache{Name: "go-mod", Src: goModCache(env, home), Env: "GOMODCACHE", ReadOnlyOK: true})
 	cargo := cleanAbs(envValue(env, "CARGO_HOME"))
 	if cargo == "" {

@@ -111,6 +111,9 @@ func (c Container) args(job Job, uid, gid int, gitPaths []string) []string {
 			args = append(args, "--env", c.Env)
 		}
 	}
+	for _, c := range containerLayers(job) {
+		args = append(args, "--volume", c.Layer+":"+c.Dst, "--env", c.Env)
+	}
 	for _, kv := range ContainerEnv(job.Env) {
 		k, _, _ := strings.Cut(kv, "=")
 		args = append(args, "--env", k)
@@ -143,6 +146,12 @@ func (c Container) Command(job Job) (Cmd, error) {
 			env = append(env, c.Env+"="+c.Dst)
 		}
 	}
+	for _, c := range containerLayers(job) {
+		if err := os.MkdirAll(c.Layer, 0o700); err != nil {
+			return Cmd{}, fmt.Errorf("create cache layer: %w", err)
+		}
+		env = append(env, c.Env+"="+c.Dst)
+	}
 	return baseCmd(job, c.path(), c.args(job, os.Getuid(), os.Getgid(), gitPaths), env), nil
 }
 
@@ -170,6 +179,24 @@ func containerCaches(job Job) []Cache {
 			continue
 		}
 		c.Src, c.Dst = src, dst
+		out = append(out, c)
+	}
+	return out
+}
+
+// containerLayers returns the job's caches with a layer of salve's and a
+// variable that points the tool at them, with Dst set to the path inside:
+// a container cannot see the user's cache under it, so the layer, mounted
+// writable under /salve-cache, is the tool's cache (per repository, like
+// the layer; see docs/executor.md §Caches).
+func containerLayers(job Job) []Cache {
+	var out []Cache
+	for _, c := range job.Caches {
+		layer := cleanAbs(c.Layer)
+		if layer == "" || c.Env == "" || c.Name == "" || strings.ContainsAny(layer, ":,") {
+			continue
+		}
+		c.Layer, c.Dst = layer, containerCacheRoot+"/"+c.Name
 		out = append(out, c)
 	}
 	return out

@@ -102,10 +102,13 @@ type Options struct {
 	Image string
 	// Images maps project types to container images.
 	Images map[string]string
-	// CacheDir is salve's own tool cache for bwrap sandboxes; empty means
-	// [DefaultCacheDir]. Where overlays work it only holds each build's
-	// scratch layer, removed after the build; elsewhere it is the writable
-	// cache bound into the sandbox.
+	// CacheDir is salve's own tool cache for sandboxed builds; empty means
+	// [DefaultCacheDir]. It holds one directory per repository
+	// ([RepoCacheDir]) with salve's layers of the Go build cache, which
+	// keep what a build compiled for the repository's next build, and,
+	// where overlays work, each build's scratch layer, removed after the
+	// build; elsewhere that directory is the writable cache bound into the
+	// sandbox.
 	CacheDir string
 	// SourceDir is the checkout the workspace was made from, when they
 	// differ (a heal worktree): its node_modules and target/ are shared with
@@ -265,13 +268,15 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 	log := e.logger().With("run_id", runID)
 	env := e.env()
 	job := sandbox.Job{
-		Workspace: ws, Env: env, Image: image, CacheDir: e.cacheDir(),
+		Workspace: ws, Env: env, Image: image, CacheDir: e.repoCacheDir(ws),
 		Name: "salve-exec-" + runID, MaxOutput: e.opts.MaxLog,
 		Mask: sandbox.MaskerFromEnv([][]string{os.Environ(), env}, e.opts.Secrets...),
 	}
 	if !e.opts.NoUserCaches {
-		job.Caches = cachesFor(plan.ProjectType, sandbox.UserCaches(job.Env, e.opts.SourceDir, ws))
+		caches := sandbox.Layered(sandbox.UserCaches(job.Env, e.opts.SourceDir, ws), job.Env, filepath.Join(job.CacheDir, "layer"))
+		job.Caches = cachesFor(plan.ProjectType, caches)
 	}
+	markUsed(job.CacheDir)
 	meta := contract.EnvironmentMetadata{
 		ProjectType: plan.ProjectType, ResolvedCommand: plan.Command, CommandReason: plan.Reason,
 		RuntimeVersions: map[string]string{}, DetectedTools: []string{}, Isolation: backend.Name(),
@@ -472,6 +477,17 @@ func (e *Executor) cacheDir() string {
 		return e.opts.CacheDir
 	}
 	return DefaultCacheDir()
+}
+
+// repoCacheDir is the cache directory of the builds of ws: the one of the
+// checkout it was made from (Options.SourceDir) when set, so that every
+// heal worktree of a repository shares it.
+func (e *Executor) repoCacheDir(ws string) string {
+	repo := e.opts.SourceDir
+	if repo == "" {
+		repo = ws
+	}
+	return RepoCacheDir(e.cacheDir(), repo)
 }
 
 func (e *Executor) logger() *slog.Logger {
