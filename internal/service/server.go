@@ -38,6 +38,10 @@ type Server struct {
 	// allowlist, the jobs API); the zero value allows any repository,
 	// ignores forks and caps attempts at the defaults.
 	Policy Policy
+	// Labels, when set, reads the labels of the pull or merge request a
+	// webhook's failure belongs to: one with forge.SkipLabel is not
+	// healed. Nil reads none.
+	Labels LabelReader
 	// Metrics, when set, are served at /metrics (behind the token, like
 	// the API) and fed by the intake and Watch.
 	Metrics *Metrics

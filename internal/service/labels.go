@@ -1,0 +1,158 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/salve-dev/salve/internal/heal/forge"
+)
+
+// LabelReader reads the labels of the pull or merge request number a
+// webhook's failure belongs to, for the salve:skip opt-out
+// (forge.SkipLabel).
+type LabelReader interface {
+	Labels(ctx context.Context, ev *Event, number int) ([]string, error)
+}
+
+// skipLabelled returns the number of the first pull or merge request of ev
+// that carries forge.SkipLabel, or 0. Without a LabelReader nothing is
+// read; a request whose labels cannot be read is logged and does not stop
+// the heal (the opt-out is best effort, the commit markers are not).
+func (s *Server) skipLabelled(ctx context.Context, source string, ev *Event) int {
+	if s.Labels == nil {
+		return 0
+	}
+	for _, n := range ev.PRs {
+		labels, err := s.Labels.Labels(ctx, ev, n)
+		if err != nil {
+			s.log().Warn("could not read the labels of the failure's request; healing it", "source", source, "repo", ev.Repo, "request", n, "error", err)
+			continue
+		}
+		if forge.HasLabel(labels, forge.SkipLabel) {
+			return n
+		}
+	}
+	return 0
+}
+
+// ForgeLabels reads labels through the forges' REST APIs with the
+// server's own credentials: a GitHub App (its installation from the
+// configuration, else the webhook's installation.id, else looked up) or
+// a GitHub token, and a GitLab token. A forge without credentials is not
+// asked.
+type ForgeLabels struct {
+	// GitHubAPI and GitLabAPI are the REST roots; empty means the
+	// public services'.
+	GitHubAPI, GitLabAPI string
+	// GitHubToken and GitLabToken are the server's tokens.
+	GitHubToken, GitLabToken string
+	// App, when set, is the GitHub App the server reads GitHub as (in
+	// preference to GitHubToken).
+	App *forge.AppConfig
+	// HTTP is the client; nil means the forge package's default.
+	HTTP *http.Client
+
+	mu   sync.Mutex
+	apps map[string]*forge.App
+}
+
+// maxCachedApps bounds the Apps (one per repository and installation,
+// each holding its installation token) ForgeLabels keeps.
+const maxCachedApps = 256
+
+// Labels reads the labels of request number of ev's repository.
+func (f *ForgeLabels) Labels(ctx context.Context, ev *Event, number int) ([]string, error) {
+	var l forge.Labeler
+	switch ev.Request.Source {
+	case "github":
+		g, err := f.github(ev)
+		if err != nil || g == nil {
+			return nil, err
+		}
+		l = g
+	case "gitlab":
+		if f.GitLabToken == "" {
+			return nil, nil
+		}
+		g, err := forge.NewGitLab(forge.GitLabConfig{API: f.GitLabAPI, Project: ev.Repo, Token: f.GitLabToken, HTTP: f.HTTP})
+		if err != nil {
+			return nil, err
+		}
+		l = g
+	default:
+		return nil, nil
+	}
+	return l.Labels(ctx, number)
+}
+
+// github returns the GitHub client of ev's repository, or nil when the
+// server has no GitHub credentials.
+func (f *ForgeLabels) github(ev *Event) (*forge.GitHub, error) {
+	cfg := forge.GitHubConfig{API: f.GitHubAPI, Repo: ev.Repo, Token: f.GitHubToken, HTTP: f.HTTP}
+	if f.App != nil {
+		app, err := f.app(ev)
+		if err != nil {
+			return nil, err
+		}
+		cfg.App = app
+	} else if f.GitHubToken == "" {
+		return nil, nil
+	}
+	return forge.NewGitHub(cfg)
+}
+
+// app returns the App of ev's repository and installation, kept so that
+// its installation token serves the next events too.
+func (f *ForgeLabels) app(ev *Event) (*forge.App, error) {
+	cfg := *f.App
+	cfg.API, cfg.Repo, cfg.HTTP = f.GitHubAPI, ev.Repo, f.HTTP
+	if cfg.InstallationID == 0 {
+		cfg.InstallationID = ev.Installation
+	}
+	key := fmt.Sprintf("%s %d", strings.ToLower(ev.Repo), cfg.InstallationID)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if a, ok := f.apps[key]; ok {
+		return a, nil
+	}
+	a, err := forge.NewApp(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if f.apps == nil || len(f.apps) >= maxCachedApps {
+		f.apps = map[string]*forge.App{}
+	}
+	f.apps[key] = a
+	return a, nil
+}
+
+// LabelsFromEnv returns the LabelReader of a server's environment: a
+// GitHub App (forge.AppConfigFromEnv), GITHUB_TOKEN or GH_TOKEN with
+// GITHUB_API_URL, GITLAB_TOKEN with GITLAB_API_URL; nil when it holds no
+// forge credential. A malformed App configuration is an error.
+func LabelsFromEnv(getenv func(string) string) (LabelReader, error) {
+	first := func(names ...string) string {
+		for _, n := range names {
+			if v := getenv(n); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	f := &ForgeLabels{GitHubAPI: getenv("GITHUB_API_URL"), GitLabAPI: getenv("GITLAB_API_URL"),
+		GitHubToken: first("GITHUB_TOKEN", "GH_TOKEN"), GitLabToken: getenv("GITLAB_TOKEN")}
+	cfg, ok, err := forge.AppConfigFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		f.App = &cfg
+	}
+	if f.App == nil && f.GitHubToken == "" && f.GitLabToken == "" {
+		return nil, nil
+	}
+	return f, nil
+}
