@@ -161,6 +161,9 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 		return exitWith(code, err)
 	}
 	defer p.close()
+	if err := o.prOptions.appPush(s, o, &p.git); err != nil {
+		return exitWith(exitBadInput, err)
+	}
 	lease, err := o.prOptions.prepare(ctx, s, o, p.git)
 	if err != nil {
 		return exitWith(exitBadInput, err)

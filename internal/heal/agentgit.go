@@ -20,6 +20,9 @@ type AgentGit struct {
 	Bin string
 	// Env is the agent's environment; nil means gitagent.ClientEnv().
 	Env []string
+	// ExtraEnv, when set, adds to the agent's environment before each
+	// action (gitagent.Client.ExtraEnv): a GitHub App's push credential.
+	ExtraEnv func(ctx context.Context, action string) ([]string, error)
 	// Timeout bounds one action; zero means two minutes.
 	Timeout time.Duration
 	// GitDir and WorkTree, when set, pin every action to that git
@@ -48,7 +51,7 @@ func (g AgentGit) client(dir string) *gitagent.Client {
 	if id == "" {
 		id = DefaultIdentity
 	}
-	return &gitagent.Client{Binary: g.Bin, Dir: dir, NoRegister: true, Env: g.Env, Timeout: timeout, GitDir: g.GitDir, WorkTree: g.WorkTree, DefaultIdentity: id}
+	return &gitagent.Client{Binary: g.Bin, Dir: dir, NoRegister: true, Env: g.Env, ExtraEnv: g.ExtraEnv, Timeout: timeout, GitDir: g.GitDir, WorkTree: g.WorkTree, DefaultIdentity: id}
 }
 
 // Do runs one action in dir and returns the result's data. A git agent

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/forge"
+)
+
+// appPush makes --push go as the GitHub App when one is configured
+// (SALVE_GITHUB_APP_ID and its key): every git_push of the heal carries
+// the App's current installation token, refreshed before it expires, as
+// an http.extraHeader scoped to the GitHub server ($GITHUB_SERVER_URL,
+// default https://github.com) in the git agent's environment, never in a
+// URL, an argument or the output. Other actions get nothing. Without an
+// App, or on GitLab, git pushes with the user's own credentials.
+func (p *prOptions) appPush(s *streams, o *healOptions, git *heal.AgentGit) error {
+	if !o.Push {
+		return nil
+	}
+	if _, ok, err := forge.AppConfigFromEnv(s.Getenv); err != nil || !ok {
+		return err
+	}
+	if _, err := p.newForge(o, s); err != nil {
+		return fmt.Errorf("--push as the GitHub App: %w", err)
+	}
+	app := p.app
+	if app == nil {
+		return nil // GitLab
+	}
+	server := firstNonEmpty(s.Getenv("GITHUB_SERVER_URL"), forge.DefaultGitHubServer)
+	git.ExtraEnv = func(ctx context.Context, action string) ([]string, error) {
+		if action != contract.ActionGitPush {
+			return nil, nil
+		}
+		return app.GitEnv(ctx, server)
+	}
+	return nil
+}
