@@ -7,6 +7,7 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/forge"
+	"github.com/salve-dev/salve/internal/worker"
 )
 
 // appPush makes --push go as the GitHub App when one is configured
@@ -38,4 +39,23 @@ func (p *prOptions) appPush(s *streams, o *healOptions, git *heal.AgentGit) erro
 		return app.GitEnv(ctx, server)
 	}
 	return nil
+}
+
+// withApp adds the GitHub App of the worker's environment, when one is
+// configured, to its forges: jobs then open pull requests and push as
+// the App's installation (the worker's SALVE_GITHUB_APP_INSTALLATION_ID,
+// else the job's, else looked up). It returns fs when it can reach a
+// forge, nil when it cannot.
+func withApp(fs *worker.Forges, getenv func(string) string) (*worker.Forges, error) {
+	cfg, ok, err := forge.AppConfigFromEnv(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		fs.App = &forge.Apps{Config: cfg}
+	}
+	if fs.App == nil && fs.GitHubToken == "" && fs.GitLabToken == "" {
+		return nil, nil
+	}
+	return fs, nil
 }

@@ -128,9 +128,11 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 		}
 		w.Metrics = m
 	}
-	if fs := workerForges(s.Getenv); fs.GitHubToken != "" || fs.GitLabToken != "" {
-		w.Forges = fs
+	fs, err := withApp(workerForges(s.Getenv), s.Getenv)
+	if err != nil {
+		return exitWith(exitBadInput, err)
 	}
+	w.Forges = fs
 	logger.Info("worker started", "concurrency", o.Concurrency, "ack_wait", q.AckWait.String(), "max_deliver", q.MaxDeliver)
 	return w.Run(ctx)
 }
@@ -149,6 +151,7 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 		return nil, fmt.Errorf("%w: %w", heal.ErrEnvironment, err)
 	}
 	defer p.close()
+	p.git.ExtraEnv = sp.PushEnv
 	opts := p.options(ho, sp.RunID, sp.Logger)
 	// The worktree goes inside the job's own temporary folder, which is
 	// removed with it (a dead worker's leftovers never collide).

@@ -2,10 +2,7 @@ package service
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"strings"
-	"sync"
 
 	"github.com/salve-dev/salve/internal/heal/forge"
 )
@@ -51,17 +48,10 @@ type ForgeLabels struct {
 	GitHubToken, GitLabToken string
 	// App, when set, is the GitHub App the server reads GitHub as (in
 	// preference to GitHubToken).
-	App *forge.AppConfig
+	App *forge.Apps
 	// HTTP is the client; nil means the forge package's default.
 	HTTP *http.Client
-
-	mu   sync.Mutex
-	apps map[string]*forge.App
 }
-
-// maxCachedApps bounds the Apps (one per repository and installation,
-// each holding its installation token) ForgeLabels keeps.
-const maxCachedApps = 256
 
 // Labels reads the labels of request number of ev's repository.
 func (f *ForgeLabels) Labels(ctx context.Context, ev *Event, number int) ([]string, error) {
@@ -93,7 +83,7 @@ func (f *ForgeLabels) Labels(ctx context.Context, ev *Event, number int) ([]stri
 func (f *ForgeLabels) github(ev *Event) (*forge.GitHub, error) {
 	cfg := forge.GitHubConfig{API: f.GitHubAPI, Repo: ev.Repo, Token: f.GitHubToken, HTTP: f.HTTP}
 	if f.App != nil {
-		app, err := f.app(ev)
+		app, err := f.App.For(f.GitHubAPI, ev.Repo, ev.Installation, f.HTTP)
 		if err != nil {
 			return nil, err
 		}
@@ -102,31 +92,6 @@ func (f *ForgeLabels) github(ev *Event) (*forge.GitHub, error) {
 		return nil, nil
 	}
 	return forge.NewGitHub(cfg)
-}
-
-// app returns the App of ev's repository and installation, kept so that
-// its installation token serves the next events too.
-func (f *ForgeLabels) app(ev *Event) (*forge.App, error) {
-	cfg := *f.App
-	cfg.API, cfg.Repo, cfg.HTTP = f.GitHubAPI, ev.Repo, f.HTTP
-	if cfg.InstallationID == 0 {
-		cfg.InstallationID = ev.Installation
-	}
-	key := fmt.Sprintf("%s %d", strings.ToLower(ev.Repo), cfg.InstallationID)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if a, ok := f.apps[key]; ok {
-		return a, nil
-	}
-	a, err := forge.NewApp(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if f.apps == nil || len(f.apps) >= maxCachedApps {
-		f.apps = map[string]*forge.App{}
-	}
-	f.apps[key] = a
-	return a, nil
 }
 
 // LabelsFromEnv returns the LabelReader of a server's environment: a
@@ -149,7 +114,7 @@ func LabelsFromEnv(getenv func(string) string) (LabelReader, error) {
 		return nil, err
 	}
 	if ok {
-		f.App = &cfg
+		f.App = &forge.Apps{Config: cfg}
 	}
 	if f.App == nil && f.GitHubToken == "" && f.GitLabToken == "" {
 		return nil, nil

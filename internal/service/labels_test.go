@@ -40,7 +40,7 @@ func TestWebhookSkipLabel(t *testing.T) {
 	fs.AddRepo("gitlab", "acme/svc")
 	mr := fs.AddPR("gitlab", "acme/svc", forgetest.PR{Head: "feature", Base: "main", Title: "t", Labels: []string{"Salve:Skip"}})
 	s.Labels = &ForgeLabels{GitHubAPI: fs.GitHubAPI(), GitLabAPI: fs.GitLabAPI(), GitLabToken: "gl-token-123",
-		App: &forge.AppConfig{ID: "4242", PrivateKey: keyPEM}}
+		App: &forge.Apps{Config: forge.AppConfig{ID: "4242", PrivateKey: keyPEM}}}
 
 	ghRun := func(id, pr int) string {
 		b := runEvent("acme/api", "acme/api", "feature", shaA, "feat", id, 1, fmt.Sprintf(`,"pull_requests":[{"number":%d}]`, pr))
@@ -94,5 +94,27 @@ func TestWebhookSkipLabel(t *testing.T) {
 	}
 	if m := scrape(t, hs.URL, ""); !strings.Contains(m, `reason="skip_label"`) {
 		t.Errorf("metrics lack the skip_label reason")
+	}
+}
+
+// TestInstallationTravelsInJob: a GitHub webhook's installation.id is
+// recorded on its job for the worker; a client of the jobs API cannot
+// name one.
+func TestInstallationTravelsInJob(t *testing.T) {
+	_, hs := hygieneServer(t, Policy{}, "")
+	body := strings.Replace(runEvent("acme/api", "acme/api", "main", shaA, "feat", 501, 1, ""),
+		`{"action":"completed",`, `{"action":"completed","installation":{"id":9001},`, 1)
+	code, out := do(t, "POST", hs.URL+"/webhooks/github", body, ghHeaders("i-1", body))
+	if code != 202 {
+		t.Fatalf("got %d %v", code, out)
+	}
+	_, j := do(t, "GET", hs.URL+"/api/v1/heals/"+out["id"].(string), "", nil)
+	if req := j["request"].(map[string]any); req["installation"] != float64(9001) {
+		t.Fatalf("job request %v, want installation 9001", req)
+	}
+	code, out = do(t, "POST", hs.URL+"/api/v1/heals", `{"repo":"https://github.com/acme/api.git","installation":9001}`,
+		map[string]string{"Content-Type": "application/json"})
+	if code != 400 || !strings.Contains(fmt.Sprint(out["error"]), "installation") {
+		t.Fatalf("API with an installation: %d %v, want 400", code, out)
 	}
 }

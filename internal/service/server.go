@@ -144,6 +144,10 @@ func (s *Server) createHeal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Source = "api"
+	if req.Installation != 0 {
+		writeError(w, http.StatusBadRequest, "installation is set by GitHub webhooks only")
+		return
+	}
 	if !s.Policy.Allowed(RepoName(strings.TrimSpace(req.Repo))) {
 		writeError(w, http.StatusForbidden, "the repository is not in the server's --allow-repo list")
 		return

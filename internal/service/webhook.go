@@ -124,6 +124,7 @@ func ParseGitHubEvent(event string, body []byte) (*Event, error) {
 	}
 	if e.Installation != nil && e.Installation.ID > 0 {
 		ev.Installation = e.Installation.ID
+		ev.Request.Installation = e.Installation.ID
 	}
 	if s.ID != 0 {
 		ev.Run = fmt.Sprintf("%s %s %d attempt %d", event, strings.ToLower(ev.Repo), s.ID, max(s.RunAttempt, 1))
