@@ -72,6 +72,7 @@ type healOptions struct {
 	// AllowTestEdits lets fixes edit tests (never weaken them).
 	AllowTestEdits bool
 	prOptions
+	repoConfigOptions
 }
 
 // newHealCmd builds "salve heal": the self-healing pipeline
@@ -143,12 +144,16 @@ SIGTERM.`,
 	f.BoolVar(&o.JSON, "json", false, "print results.json on stdout instead of the fix lines")
 	f.BoolVar(&o.AllowTestEdits, "allow-test-edits", false, "let fixes edit test files and test configuration (or allow_test_edits: true in .salve.yml); no fix may weaken a check either way")
 	o.prOptions.flags(f)
+	o.repoConfigOptions.flags(f)
 	return cmd
 }
 
 func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	if err := o.validate(); err != nil {
 		return exitWith(exitBadInput, err)
+	}
+	if done, err := o.readRepoConfig(ctx, s); done || err != nil {
+		return err
 	}
 	tty := isTTY(s.Stderr) && !s.Log.Quiet
 	logger := s.logger()
@@ -173,6 +178,7 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	}
 	opts := p.options(o, runID, logger)
 	opts.PushLease, opts.Progress = lease, heal.NewProgress(s.Stderr, tty, logger)
+	o.applyRepoConfig(&opts)
 	res, err := heal.Run(ctx, opts)
 	var werr error
 	if res != nil {

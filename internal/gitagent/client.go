@@ -358,16 +358,18 @@ const (
 	// ActionGitCommitDiff shows a commit's change against its first
 	// parent (salve heal's history tier).
 	ActionGitCommitDiff = server.ActionGitCommitDiff
-	WorktreeAdd         = server.WorktreeAdd
-	WorktreeRemove      = server.WorktreeRemove
-	WorktreeList        = server.WorktreeList
-	WorktreePrune       = server.WorktreePrune
-	WorktreeGitDir      = server.WorktreeGitDir
-	WorktreeReset       = server.WorktreeReset
-	WorktreeClean       = server.WorktreeClean
-	WorktreeUntracked   = server.WorktreeUntracked
-	WorktreeDetach      = server.WorktreeDetach
-	WorktreeGitlinks    = server.WorktreeGitlinks
+	// ActionGitShowFile prints one file as a commit holds it.
+	ActionGitShowFile = server.ActionGitShowFile
+	WorktreeAdd       = server.WorktreeAdd
+	WorktreeRemove    = server.WorktreeRemove
+	WorktreeList      = server.WorktreeList
+	WorktreePrune     = server.WorktreePrune
+	WorktreeGitDir    = server.WorktreeGitDir
+	WorktreeReset     = server.WorktreeReset
+	WorktreeClean     = server.WorktreeClean
+	WorktreeUntracked = server.WorktreeUntracked
+	WorktreeDetach    = server.WorktreeDetach
+	WorktreeGitlinks  = server.WorktreeGitlinks
 )
 
 // mergeEnv returns env with the KEY=VALUE entries of extra added, each

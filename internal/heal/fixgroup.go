@@ -108,7 +108,7 @@ func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (Attempt,
 	a.Confidence = res.ConfidenceScore
 	stop = r.timed(StageGate)
 	dec := Gate(GateInput{Path: in.Path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore,
-		MinConfidence: r.o.MinConfidence, AllowTestEdits: r.o.AllowTestEdits, Windows: in.Windows})
+		MinConfidence: r.o.MinConfidence, AllowTestEdits: r.o.AllowTestEdits, ProtectedPaths: r.protectedPaths(), Windows: in.Windows})
 	if rv, ok := r.tried[in.Path][hash(res.PatchedContent)]; ok && dec.Accepted {
 		dec.Accepted, dec.Reasons = false, []string{fmt.Sprintf("the same fix was reverted in iteration %d (%s)", rv.iter, rv.why)}
 	}
