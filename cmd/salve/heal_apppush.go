@@ -47,13 +47,11 @@ func (p *prOptions) appPush(s *streams, o *healOptions, git *heal.AgentGit) erro
 // else the job's, else looked up). It returns fs when it can reach a
 // forge, nil when it cannot.
 func withApp(fs *worker.Forges, getenv func(string) string) (*worker.Forges, error) {
-	cfg, ok, err := forge.AppConfigFromEnv(getenv)
+	app, err := forge.AppsFromEnv(getenv)
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		fs.App = &forge.Apps{Config: cfg}
-	}
+	fs.App = app
 	if fs.App == nil && fs.GitHubToken == "" && fs.GitLabToken == "" {
 		return nil, nil
 	}

@@ -109,13 +109,11 @@ func LabelsFromEnv(getenv func(string) string) (LabelReader, error) {
 	}
 	f := &ForgeLabels{GitHubAPI: getenv("GITHUB_API_URL"), GitLabAPI: getenv("GITLAB_API_URL"),
 		GitHubToken: first("GITHUB_TOKEN", "GH_TOKEN"), GitLabToken: getenv("GITLAB_TOKEN")}
-	cfg, ok, err := forge.AppConfigFromEnv(getenv)
+	app, err := forge.AppsFromEnv(getenv)
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		f.App = &forge.Apps{Config: cfg}
-	}
+	f.App = app
 	if f.App == nil && f.GitHubToken == "" && f.GitLabToken == "" {
 		return nil, nil
 	}

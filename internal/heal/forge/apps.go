@@ -50,3 +50,13 @@ func (a *Apps) For(api, repo string, installation int64, hc *http.Client) (*App,
 	a.m[key] = app
 	return app, nil
 }
+
+// AppsFromEnv returns the Apps of the GitHub App configured in the
+// environment (AppConfigFromEnv), nil when none is.
+func AppsFromEnv(getenv func(string) string) (*Apps, error) {
+	cfg, ok, err := AppConfigFromEnv(getenv)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return &Apps{Config: cfg}, nil
+}
