@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/salve-dev/salve/internal/heal/forge"
 )
@@ -14,6 +15,9 @@ type LabelReader interface {
 	Labels(ctx context.Context, ev *Event, number int) ([]string, error)
 }
 
+// labelTimeout bounds the label look-ups of one delivery.
+const labelTimeout = 5 * time.Second
+
 // skipLabelled returns the number of the first pull or merge request of ev
 // that carries forge.SkipLabel, or 0. Without a LabelReader nothing is
 // read; a request whose labels cannot be read is logged and does not stop
@@ -22,6 +26,10 @@ func (s *Server) skipLabelled(ctx context.Context, source string, ev *Event) int
 	if s.Labels == nil {
 		return 0
 	}
+	// GitHub gives a webhook ten seconds; a slow or rate-limited API
+	// must not cost the delivery.
+	ctx, cancel := context.WithTimeout(ctx, labelTimeout)
+	defer cancel()
 	for _, n := range ev.PRs {
 		labels, err := s.Labels.Labels(ctx, ev, n)
 		if err != nil {

@@ -67,3 +67,49 @@ func TestRequestAsAppInstallation(t *testing.T) {
 		})
 	}
 }
+
+// TestPushEnv: a worker's App pushes a GitHub https repository as the
+// job's installation, with the header scoped to the repository's host
+// and for git_push only; without an App, or for a repository reached
+// otherwise, the worker's own credentials push.
+func TestPushEnv(t *testing.T) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
+	srv := forgetest.New("x")
+	defer srv.Close()
+	srv.AddApp("4242", &key.PublicKey, 77, "acme/api")
+	fs := &Forges{GitHubAPI: srv.GitHubAPI(), App: &forge.Apps{Config: forge.AppConfig{ID: "4242", PrivateKey: keyPEM}}}
+	for _, tc := range []struct {
+		f      *Forges
+		repo   string
+		source string
+		want   bool
+	}{
+		{nil, "https://github.com/acme/api.git", "github", false},
+		{&Forges{GitHubToken: "t"}, "https://github.com/acme/api.git", "github", false},
+		{fs, "git@github.com:acme/api.git", "github", false},
+		{fs, "/srv/git/acme/api.git", "github", false},
+		{fs, "https://github.com/acme/api.git", "github", true},
+	} {
+		env, err := tc.f.PushEnv(tc.repo, tc.source, 77)
+		if err != nil || (env != nil) != tc.want {
+			t.Fatalf("PushEnv(%q) = %v, %v; want a push environment: %v", tc.repo, env != nil, err, tc.want)
+		}
+		if env == nil {
+			continue
+		}
+		if other, _ := env(context.Background(), "git_status"); other != nil {
+			t.Errorf("git_status got %q", other)
+		}
+		push, err := env(context.Background(), "git_push")
+		if err != nil || !strings.Contains(strings.Join(push, "\n"), "GIT_CONFIG_KEY_1=http.https://github.com/.extraheader") {
+			t.Errorf("git_push got %q, %v", push, err)
+		}
+		if m := srv.Minted(); len(m) != 1 || m[0].Installation != 77 {
+			t.Errorf("minted %+v", m)
+		}
+	}
+}
