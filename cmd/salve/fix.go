@@ -170,7 +170,7 @@ func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers 
 			continue
 		}
 		a.Result = &res
-		d := heal.GateFix(in, res, minConf, false)
+		d := heal.GateFix(in, res, minConf, false, nil)
 		d.Hunks = nil
 		a.Gate = &d
 		out.Results = append(out.Results, a)

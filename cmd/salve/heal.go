@@ -62,6 +62,7 @@ type healOptions struct {
 	// AllowTestEdits lets fixes edit tests (never weaken them).
 	AllowTestEdits bool
 	prOptions
+	repoConfigOptions
 }
 
 // newHealCmd builds "salve heal": the self-healing pipeline
@@ -133,12 +134,16 @@ SIGTERM.`,
 	f.BoolVar(&o.JSON, "json", false, "print results.json on stdout instead of the fix lines")
 	f.BoolVar(&o.AllowTestEdits, "allow-test-edits", false, "let fixes edit test files and test configuration (or allow_test_edits: true in .salve.yml); no fix may weaken a check either way")
 	o.prOptions.flags(f)
+	o.repoConfigOptions.flags(f)
 	return cmd
 }
 
 func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	if err := o.validate(); err != nil {
 		return exitWith(exitBadInput, err)
+	}
+	if done, err := o.readRepoConfig(ctx, s); done || err != nil {
+		return err
 	}
 	tty := isTTY(s.Stderr) && !s.Log.Quiet
 	logger := s.logger()
@@ -148,6 +153,12 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	}
 	c := o.config(s, runID, logger)
 	c.ExplainLLM, c.Progress = true, heal.NewProgress(s.Stderr, tty, logger)
+	gitEnv, err := o.prOptions.appPush(s, o)
+	if err != nil {
+		return exitWith(exitBadInput, err)
+	}
+	c.GitEnv = gitEnv
+	o.applyRepoConfig(&c)
 	c.Lease = func(ctx context.Context, git adapter.Git) (string, string, error) {
 		lease, err := o.prOptions.prepare(ctx, s, o, git)
 		return o.Branch, lease, err

@@ -46,6 +46,7 @@ type prOptions struct {
 	// fg is the forge client, made once per run (a GitHub App mints its
 	// token once); event is the CI event payload, read once.
 	fg        forge.Forge
+	app       *forge.App
 	event     *forge.Event
 	eventRead bool
 }
@@ -155,7 +156,7 @@ func (p *prOptions) buildForge(o *healOptions, s *streams) (forge.Forge, error) 
 		if err != nil {
 			return nil, err
 		}
-		cfg.App = app
+		cfg.App, p.app = app, app
 		fmt.Fprintf(s.Stderr, "salve heal: acting as GitHub App %s on %s\n", appCfg.ID, repo)
 	}
 	return forge.NewGitHub(cfg)

@@ -200,8 +200,12 @@ func serveRun(ctx context.Context, s *streams, o *serveOptions) error {
 		return exitWith(exitEnvironment, fmt.Errorf("run store %s: %w", storePath, err))
 	}
 	defer func() { _ = st.Close() }()
+	labels, err := service.LabelsFromEnv(s.Getenv)
+	if err != nil {
+		return exitWith(exitBadInput, err)
+	}
 	srv := &service.Server{Queue: q, Token: token, Getenv: s.Getenv, Recorder: adapter.Recorder{Store: st}, Store: st, Logger: logger,
-		Policy: policy, Metrics: service.NewMetrics(q)}
+		Policy: policy, Metrics: service.NewMetrics(q), Labels: labels}
 	ln, err := net.Listen("tcp", o.Listen)
 	if err != nil {
 		return exitWith(exitEnvironment, fmt.Errorf("--listen %s: %w", o.Listen, err))

@@ -129,9 +129,11 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 		}
 		w.Metrics = m
 	}
-	if fs := workerForges(s.Getenv); fs.GitHubToken != "" || fs.GitLabToken != "" {
-		w.Forges = fs
+	fs, err := withApp(workerForges(s.Getenv), s.Getenv)
+	if err != nil {
+		return exitWith(exitBadInput, err)
 	}
+	w.Forges = fs
 	logger.Info("worker started", "concurrency", o.Concurrency, "ack_wait", q.AckWait.String(), "max_deliver", q.MaxDeliver)
 	return w.Run(ctx)
 }
@@ -143,6 +145,7 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 		MaxIterations: o.MaxIter, Branch: sp.Branch, Push: true, Remote: "origin", CI: "local", Timeout: o.Timeout,
 		Isolation: o.Isolation, NoStore: true, GitAgent: o.GitAgent}
 	c := ho.config(s, sp.RunID, sp.Logger)
+	c.GitEnv = sp.PushEnv
 	// The worktree goes inside the job's own temporary folder, which is
 	// removed with it (a dead worker's leftovers never collide).
 	c.WorktreeDir = filepath.Join(filepath.Dir(sp.Dir), "heal-worktree")

@@ -3,10 +3,12 @@ package gitagent
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -18,6 +20,7 @@ import (
 	"github.com/salve-dev/salve/internal/registry"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/schemacheck"
+	"github.com/salve-dev/salve/internal/secret"
 )
 
 // DefaultClientTimeout bounds one request of a [Client]: the agent's start,
@@ -70,6 +73,14 @@ type Client struct {
 	NoRegister bool
 	// Env is the agent's whole environment; nil means [ClientEnv].
 	Env []string
+	// ExtraEnv, when set, is called before each request with its action;
+	// the KEY=VALUE entries it returns are added to the agent's
+	// environment. It hands
+	// git a credential that changes over time (a GitHub App's
+	// installation token, as http.extraHeader configuration that
+	// [server.ConfigEnv] passes on) without a URL or an argument ever
+	// holding it. An error fails the request.
+	ExtraEnv func(ctx context.Context, action string) ([]string, error)
 	// DefaultIdentity, "NAME <EMAIL>", is who commits are made as where
 	// git knows no identity (git_agent --default-identity); empty means
 	// none, and such a commit fails.
@@ -84,7 +95,8 @@ type Client struct {
 // ClientEnv returns the environment a Client gives git_agent: what the
 // agent passes on to git ([server.PassEnv]), plus the registry settings.
 func ClientEnv() []string {
-	return sandbox.AllowedEnv(append([]string{registry.EnvDB, "XDG_DATA_HOME"}, server.PassEnv...)...)
+	env := sandbox.AllowedEnv(append([]string{registry.EnvDB, "XDG_DATA_HOME"}, server.PassEnv...)...)
+	return append(env, server.ConfigEnv(os.Environ())...)
 }
 
 // Response is a validated ActionResponse with what came with it.
@@ -184,6 +196,14 @@ func (c *Client) Send(ctx context.Context, req contract.ActionRequest) (*Respons
 	}
 	if cmd.Env == nil {
 		cmd.Env = ClientEnv()
+	}
+	if c.ExtraEnv != nil {
+		extra, err := c.ExtraEnv(ctx, req.Action)
+		if err != nil {
+			return nil, fmt.Errorf("gitagent: %s: the agent's environment: %w", req.Action, err)
+		}
+		cmd.Env = mergeEnv(cmd.Env, extra)
+		cmd.Mask = credentialMasker(extra)
 	}
 	if cmd.Timeout == 0 {
 		cmd.Timeout = DefaultClientTimeout
@@ -338,14 +358,70 @@ const (
 	// ActionGitCommitDiff shows a commit's change against its first
 	// parent (salve heal's history tier).
 	ActionGitCommitDiff = server.ActionGitCommitDiff
-	WorktreeAdd         = server.WorktreeAdd
-	WorktreeRemove      = server.WorktreeRemove
-	WorktreeList        = server.WorktreeList
-	WorktreePrune       = server.WorktreePrune
-	WorktreeGitDir      = server.WorktreeGitDir
-	WorktreeReset       = server.WorktreeReset
-	WorktreeClean       = server.WorktreeClean
-	WorktreeUntracked   = server.WorktreeUntracked
-	WorktreeDetach      = server.WorktreeDetach
-	WorktreeGitlinks    = server.WorktreeGitlinks
+	// ActionGitShowFile prints one file as a commit holds it.
+	ActionGitShowFile = server.ActionGitShowFile
+	WorktreeAdd       = server.WorktreeAdd
+	WorktreeRemove    = server.WorktreeRemove
+	WorktreeList      = server.WorktreeList
+	WorktreePrune     = server.WorktreePrune
+	WorktreeGitDir    = server.WorktreeGitDir
+	WorktreeReset     = server.WorktreeReset
+	WorktreeClean     = server.WorktreeClean
+	WorktreeUntracked = server.WorktreeUntracked
+	WorktreeDetach    = server.WorktreeDetach
+	WorktreeGitlinks  = server.WorktreeGitlinks
 )
+
+// mergeEnv returns env with the KEY=VALUE entries of extra added, each
+// replacing an entry of env with the same key. When extra carries git
+// configuration (GIT_CONFIG_*), env's is dropped: the two numberings
+// cannot be mixed.
+func mergeEnv(env, extra []string) []string {
+	over := make(map[string]string, len(extra))
+	config := false
+	for _, kv := range extra {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			over[k] = v
+			config = config || strings.HasPrefix(k, "GIT_CONFIG_")
+		}
+	}
+	base := env
+	if config {
+		base = nil
+		for _, kv := range env {
+			if !strings.HasPrefix(kv, "GIT_CONFIG_") {
+				base = append(base, kv)
+			}
+		}
+	}
+	return sandbox.MergeEnv(base, over)
+}
+
+// credentialMasker masks, in the agent's output, the values ExtraEnv
+// handed it (but git configuration's keys and count): each whole value, its last word (the credential of an
+// "Authorization: basic …" header), and the password inside that word
+// when it is base64 of "user:password" (a GitHub App's installation
+// token). git never prints an extra header; this keeps it so if a
+// message ever quotes one.
+func credentialMasker(extra []string) *secret.Masker {
+	var vals []string
+	for _, kv := range extra {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "GIT_CONFIG_COUNT" || strings.HasPrefix(k, "GIT_CONFIG_KEY_") {
+			continue
+		}
+		vals = append(vals, v)
+		f := strings.Fields(v)
+		if len(f) < 2 {
+			continue
+		}
+		last := f[len(f)-1]
+		vals = append(vals, last)
+		if b, err := base64.StdEncoding.DecodeString(last); err == nil {
+			if _, pw, ok := strings.Cut(string(b), ":"); ok {
+				vals = append(vals, pw)
+			}
+		}
+	}
+	return secret.NewMasker(vals...)
+}

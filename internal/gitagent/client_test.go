@@ -32,6 +32,24 @@ var fakeAgents = map[string]func() int{
 		_ = server.WriteResponse(os.Stdout, server.Respond(server.Trace{RequestID: "someone-else"}, okResult))
 		return 0
 	},
+	// git-config-env answers with the git configuration the agent would
+	// give git from its environment (server.GitEnv), one entry a line.
+	"git-config-env": func() int {
+		var req struct {
+			RequestID string `json:"request_id"`
+		}
+		_ = json.NewDecoder(os.Stdin).Decode(&req)
+		var lines []string
+		for _, kv := range server.GitEnv() {
+			if strings.HasPrefix(kv, "GIT_CONFIG_") {
+				lines = append(lines, kv)
+			}
+		}
+		res := okResult
+		res.Data = strings.Join(lines, "\n")
+		_ = server.WriteResponse(os.Stdout, server.Respond(server.Trace{RequestID: req.RequestID}, res))
+		return 0
+	},
 	"missing-fields": func() int { fmt.Println(`{"request_id":"x","status":"success","code":0}`); return 0 },
 	"inconsistent": func() int {
 		var req struct {

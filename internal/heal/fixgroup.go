@@ -93,7 +93,7 @@ func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (Attempt,
 	}
 	a.Confidence = res.ConfidenceScore
 	stop = r.timed(StageGate)
-	dec := GateFix(in, res, r.o.MinConfidence, r.o.AllowTestEdits)
+	dec := GateFix(in, res, r.o.MinConfidence, r.o.AllowTestEdits, r.protectedPaths())
 	if rv, ok := r.tried[in.Path][hash(res.PatchedContent)]; ok && dec.Accepted {
 		dec.Accepted, dec.Reasons = false, []string{fmt.Sprintf("the same fix was reverted in iteration %d (%s)", rv.iter, rv.why)}
 	}
@@ -157,10 +157,11 @@ func PrepareFix(ctx context.Context, p FixPlan) (FixInput, string, error) {
 	return in, abs, nil
 }
 
-// GateFix runs the fix gate on a fixer's answer res to in.
-func GateFix(in FixInput, res contract.FixResult, minConfidence float64, allowTestEdits bool) GateDecision {
+// GateFix runs the fix gate on a fixer's answer res to in; protected are
+// the globs of paths no fix may edit (.salve.yml's protected_paths).
+func GateFix(in FixInput, res contract.FixResult, minConfidence float64, allowTestEdits bool, protected []string) GateDecision {
 	return Gate(GateInput{Path: in.Path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore,
-		MinConfidence: minConfidence, AllowTestEdits: allowTestEdits, Windows: in.Windows})
+		MinConfidence: minConfidence, AllowTestEdits: allowTestEdits, ProtectedPaths: protected, Windows: in.Windows})
 }
 
 // request builds the FixRequest for one file's group.

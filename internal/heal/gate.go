@@ -45,6 +45,9 @@ type GateInput struct {
 	// AllowTestEdits lets the fix edit test files and test configuration
 	// (the repository opted in). The other integrity rules still apply.
 	AllowTestEdits bool
+	// ProtectedPaths are globs of paths no fix may edit (the
+	// repository's protected_paths): integrity rule protected-path.
+	ProtectedPaths []string
 	// Windows are more lines of this file the fix may change besides the
 	// reported lines ±GateWindow, such as the code a failing test
 	// exercises. Nil adds none.
@@ -98,7 +101,7 @@ func Gate(in GateInput) GateDecision {
 	if lost := lostComments(l, in.Original, in.Patched); len(lost) > 0 {
 		d.reject(RuleCommentsRemoved, fmt.Sprintf("comments removed: %q", lost))
 	}
-	for _, v := range integrity.Check(integrity.Input{Path: in.Path, Original: in.Original, Patched: in.Patched, Reports: in.Reports, AllowTestEdits: in.AllowTestEdits}) {
+	for _, v := range integrity.Check(integrity.Input{Path: in.Path, Original: in.Original, Patched: in.Patched, Reports: in.Reports, AllowTestEdits: in.AllowTestEdits, Protected: in.ProtectedPaths}) {
 		d.reject(v.Rule, strings.TrimPrefix(v.String(), v.Rule+": "))
 	}
 	d.Accepted = len(d.Reasons) == 0

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/salve-dev/salve/internal/heal/results"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -52,11 +53,17 @@ type Options struct {
 	// it, for the results ("--allow-test-edits", ".salve.yml").
 	AllowTestEdits   bool
 	AllowTestEditsBy string
-	// NoRepoSettings leaves the repository's SettingsFile unread. A heal
-	// of a change salve did not write (a job from a webhook, a pull
-	// request) sets it: the change under heal must not choose its own
-	// rules.
+	// NoRepoSettings ignores RepoConfig and ProtectedPaths: a job of
+	// salve serve heals under the server's rules only.
 	NoRepoSettings bool
+	// RepoConfig is the repository's configuration (.salve.yml, package
+	// repoconfig) as the caller read it from the base, never from the
+	// change under heal; the heal records it in the results. Its
+	// allow_test_edits reaches the heal as AllowTestEdits.
+	RepoConfig *results.RepoConfig
+	// ProtectedPaths are globs of paths no fix may edit (the
+	// configuration's protected_paths; integrity rule protected-path).
+	ProtectedPaths []string
 	// Push pushes the heal branch to Remote after each commit.
 	Push bool
 	// PushLease, when set, lets the first push replace the remote heal

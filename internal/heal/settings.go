@@ -1,58 +1,29 @@
 package heal
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"path/filepath"
-
-	"go.yaml.in/yaml/v3"
-
-	"github.com/salve-dev/salve/internal/safefile"
+	"github.com/salve-dev/salve/internal/heal/repoconfig"
 )
 
-// SettingsFile is the repository's own heal settings, read from the
-// committed tree the heal starts from.
-const SettingsFile = ".salve.yml"
+// SettingsFile is the repository's own heal configuration; the entry
+// points read it from the base (package repoconfig), never from the
+// change under heal or the work tree.
+const SettingsFile = repoconfig.File
 
-// maxSettings bounds the settings file.
-const maxSettings = 64 << 10
-
-// repoSettings are the settings a repository may give its heals.
-type repoSettings struct {
-	// AllowTestEdits lets fixes edit test files and test configuration.
-	AllowTestEdits bool `yaml:"allow_test_edits"`
+// protectedPaths returns the globs no fix may edit, unless the run
+// ignores the repository's configuration.
+func (r *run) protectedPaths() []string {
+	if r.o.NoRepoSettings {
+		return nil
+	}
+	return r.o.ProtectedPaths
 }
 
-// readSettings reads SettingsFile at the root of a worktree. A
-// missing file is no settings; an unreadable or malformed one is an error.
-func readSettings(root string) (repoSettings, error) {
-	var s repoSettings
-	b, err := safefile.Read(filepath.Join(root, SettingsFile), maxSettings)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("heal: read %s: %w", SettingsFile, err)
-	}
-	if err := yaml.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("heal: %s: %w", SettingsFile, err)
-	}
-	return s, nil
-}
-
-// testEdits settles whether fixes may edit tests: the caller's option,
-// else the repository's setting. When they may, it says so in the results
+// testEdits records the repository configuration the caller applied and
+// whether fixes may edit tests. When they may, it says so in the results
 // and the log, on every heal.
 func (r *run) testEdits() error {
-	if !r.o.AllowTestEdits && !r.o.NoRepoSettings {
-		s, err := readSettings(r.o.WorktreeDir)
-		if err != nil {
-			return fmt.Errorf("%w: %w", ErrBadInput, err)
-		}
-		if s.AllowTestEdits {
-			r.o.AllowTestEdits, r.o.AllowTestEditsBy = true, SettingsFile+" allow_test_edits"
-		}
+	if !r.o.NoRepoSettings {
+		r.res.RepoConfig = r.o.RepoConfig
 	}
 	if !r.o.AllowTestEdits {
 		return nil

@@ -4,47 +4,61 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/salve-dev/salve/internal/heal/integrity"
+	"github.com/salve-dev/salve/internal/heal/results"
 )
 
-// TestRepoSettingsAllowTestEdits: a repository's .salve.yml may allow test
-// edits, and the heal records who allowed it; a heal of a change salve did
-// not write (NoRepoSettings) never reads it; a malformed file is bad input.
-func TestRepoSettingsAllowTestEdits(t *testing.T) {
+// TestRepoConfigApplied: the repository configuration the caller read is
+// recorded in the results; its protected paths make the gate refuse a
+// fix of a matching file (rule protected-path); a job that ignores the
+// repository's configuration (NoRepoSettings) neither records nor
+// applies it; allow_test_edits, given as AllowTestEdits, is recorded
+// with who allowed it.
+func TestRepoConfigApplied(t *testing.T) {
+	cfg := &results.RepoConfig{File: SettingsFile, Rev: "abc123", Applied: []string{"protected_paths: [a.x]"}}
 	for _, tc := range []struct {
-		name     string
-		settings string
-		noRepo   bool
-		want     string // Results.AllowTestEdits
-		badInput bool
+		name      string
+		protected []string
+		noRepo    bool
+		testEdits bool
+		outcome   string
+		recorded  bool
 	}{
-		{"no settings", "", false, "", false},
-		{"allowed by the repository", "allow_test_edits: true\n", false, SettingsFile + " allow_test_edits", false},
-		{"not allowed", "allow_test_edits: false\n", false, "", false},
-		{"a job ignores the repository's settings", "allow_test_edits: true\n", true, "", false},
-		{"malformed", "allow_test_edits: [\n", false, "", true},
+		{"nothing protected", nil, false, false, OutcomeGreen, true},
+		{"the fixed file is protected", []string{"*.x"}, false, false, OutcomeRed, true},
+		{"a job ignores the repository's configuration", []string{"*.x"}, true, false, OutcomeGreen, false},
+		{"test edits allowed by the file", nil, false, true, OutcomeGreen, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			files := map[string]string{"a.x": "fine\n"}
-			if tc.settings != "" {
-				files[SettingsFile] = tc.settings
+			o, _ := baseOptions(t, newRepo(t, map[string]string{"a.x": tenLines}), &fakeFixer{name: "f", fix: fixBug(0.9)})
+			o.RepoConfig, o.ProtectedPaths, o.NoRepoSettings = cfg, tc.protected, tc.noRepo
+			if tc.testEdits {
+				o.AllowTestEdits, o.AllowTestEditsBy = true, SettingsFile+" allow_test_edits"
 			}
-			o, _ := baseOptions(t, newRepo(t, files))
-			o.NoRepoSettings = tc.noRepo
 			res, err := Run(context.Background(), o)
-			if tc.badInput {
-				if err == nil || !strings.Contains(err.Error(), SettingsFile) {
-					t.Fatalf("err = %v, want bad input naming %s", err, SettingsFile)
-				}
-				return
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.AllowTestEdits != tc.want {
-				t.Errorf("allow_test_edits = %q, want %q", res.AllowTestEdits, tc.want)
+			if res.Outcome != tc.outcome {
+				t.Fatalf("outcome %s (%s), want %s", res.Outcome, res.Reason, tc.outcome)
 			}
-			if warned := strings.Contains(strings.Join(res.Warnings, "\n"), "test edits are allowed"); warned != (tc.want != "") {
-				t.Errorf("warnings %q", res.Warnings)
+			if (res.RepoConfig != nil) != tc.recorded || (tc.recorded && res.RepoConfig.Rev != "abc123") {
+				t.Errorf("repo_config %+v, want recorded %v", res.RepoConfig, tc.recorded)
+			}
+			if tc.outcome == OutcomeRed {
+				refused := false
+				for _, b := range res.Bugs {
+					for _, a := range b.Attempts {
+						refused = refused || strings.Contains(a.Reason, integrity.RuleProtectedPath)
+					}
+				}
+				if !refused {
+					t.Errorf("no attempt was refused by %s: %+v", integrity.RuleProtectedPath, res.Bugs)
+				}
+			}
+			if want := map[bool]string{true: SettingsFile + " allow_test_edits"}[tc.testEdits]; res.AllowTestEdits != want {
+				t.Errorf("allow_test_edits = %q, want %q", res.AllowTestEdits, want)
 			}
 		})
 	}

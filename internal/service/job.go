@@ -67,6 +67,11 @@ type Request struct {
 	// "provider/model" (as salve heal --models); empty means the worker's
 	// own configuration.
 	Models []string `json:"models,omitempty"`
+	// Installation is the GitHub App installation a GitHub webhook was
+	// sent to (its installation.id), which the worker acts as when it has
+	// the App's key and no SALVE_GITHUB_APP_INSTALLATION_ID of its own.
+	// Webhooks set it; the jobs API refuses it.
+	Installation int64 `json:"installation,omitempty"`
 }
 
 // Attempt is one delivery of a job to a worker.

@@ -116,7 +116,18 @@ type Event struct {
 	Run string
 	// Message is the failing commit's message, when the payload has it.
 	Message string
+	// PRs are the numbers of the pull requests (GitHub's
+	// pull_requests[]) or the merge request (GitLab's iid) the failing
+	// build belongs to; their labels may opt out (forge.SkipLabel).
+	PRs []int
+	// Installation is the GitHub App installation the webhook was sent
+	// to (installation.id); 0 when the payload has none.
+	Installation int64
 }
+
+// maxEventPRs bounds the pull requests of one event whose labels are
+// read.
+const maxEventPRs = 5
 
 // skipMarkers in a commit message ask salve not to heal its failure
 // (compared without case).

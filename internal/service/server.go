@@ -38,6 +38,10 @@ type Server struct {
 	// allowlist, the jobs API); the zero value allows any repository,
 	// ignores forks and caps attempts at the defaults.
 	Policy Policy
+	// Labels, when set, reads the labels of the pull or merge request a
+	// webhook's failure belongs to: one with forge.SkipLabel is not
+	// healed. Nil reads none.
+	Labels LabelReader
 	// Metrics, when set, are served at /metrics (behind the token, like
 	// the API) and fed by the intake and Watch.
 	Metrics *Metrics
@@ -140,6 +144,10 @@ func (s *Server) createHeal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Source = "api"
+	if req.Installation != 0 {
+		writeError(w, http.StatusBadRequest, "installation is set by GitHub webhooks only")
+		return
+	}
 	if !s.Policy.Allowed(RepoName(strings.TrimSpace(req.Repo))) {
 		writeError(w, http.StatusForbidden, "the repository is not in the server's --allow-repo list")
 		return

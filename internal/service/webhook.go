@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/salve-dev/salve/internal/heal/forge"
 )
 
 // The environment variables that hold the webhook secrets of salve serve.
@@ -30,6 +32,10 @@ type GitHubEvent struct {
 	WorkflowRun *githubSuite `json:"workflow_run"`
 	CheckSuite  *githubSuite `json:"check_suite"`
 	Repository  githubRepo   `json:"repository"`
+	// Installation is the GitHub App installation the event was sent to.
+	Installation *struct {
+		ID int64 `json:"id"`
+	} `json:"installation"`
 }
 
 type githubRepo struct {
@@ -51,6 +57,11 @@ type githubSuite struct {
 	HeadCommit     *struct {
 		Message string `json:"message"`
 	} `json:"head_commit"`
+	// PullRequests are the pull requests the run belongs to (GitHub
+	// lists only those of the repository itself, never a fork's).
+	PullRequests []struct {
+		Number int `json:"number"`
+	} `json:"pull_requests"`
 }
 
 // ParseGitHub turns a GitHub event into a heal request, or nil when the
@@ -106,6 +117,15 @@ func ParseGitHubEvent(event string, body []byte) (*Event, error) {
 	if s.HeadCommit != nil {
 		ev.Message = s.HeadCommit.Message
 	}
+	for _, pr := range s.PullRequests {
+		if pr.Number > 0 && len(ev.PRs) < maxEventPRs {
+			ev.PRs = append(ev.PRs, pr.Number)
+		}
+	}
+	if e.Installation != nil && e.Installation.ID > 0 {
+		ev.Installation = e.Installation.ID
+		ev.Request.Installation = e.Installation.ID
+	}
 	if s.ID != 0 {
 		ev.Run = fmt.Sprintf("%s %s %d attempt %d", event, strings.ToLower(ev.Repo), s.ID, max(s.RunAttempt, 1))
 	}
@@ -129,6 +149,7 @@ type GitLabEvent struct {
 		PathWithNamespace string `json:"path_with_namespace"`
 	} `json:"project"`
 	MergeRequest *struct {
+		IID             int    `json:"iid"`
 		SourceBranch    string `json:"source_branch"`
 		SourceProjectID int64  `json:"source_project_id"`
 		TargetProjectID int64  `json:"target_project_id"`
@@ -189,6 +210,9 @@ func ParseGitLabEvent(body []byte) (*Event, error) {
 	}
 	if e.Commit != nil {
 		ev.Message = e.Commit.Message
+	}
+	if mr := e.MergeRequest; mr != nil && mr.IID > 0 {
+		ev.PRs = []int{mr.IID}
 	}
 	if a.ID != 0 {
 		// GitLab keeps a pipeline's id across a retry: its end time tells
@@ -377,6 +401,11 @@ func (s *Server) intake(w http.ResponseWriter, r *http.Request, d delivery, ev *
 	if rule := s.Policy.judge(ev); rule != nil {
 		s.log().Info("webhook ignored", "source", d.source, "delivery", d.id, "repo", ev.Repo, "ref", ev.Request.Ref, "reason", rule.Label)
 		s.ignore(w, d.source, rule.Label, rule.Reason)
+		return
+	}
+	if n := s.skipLabelled(r.Context(), d.source, ev); n > 0 {
+		s.log().Info("webhook ignored", "source", d.source, "delivery", d.id, "repo", ev.Repo, "ref", ev.Request.Ref, "reason", "skip_label", "request", n)
+		s.ignore(w, d.source, "skip_label", fmt.Sprintf("pull or merge request #%d carries the %s label", n, forge.SkipLabel))
 		return
 	}
 	d.run = ev.Run

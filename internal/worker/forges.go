@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/forge"
 )
 
@@ -23,6 +25,11 @@ type Forges struct {
 	// forge.DefaultGitLabAPI.
 	GitLabAPI   string
 	GitLabToken string
+	// App, when set, is the GitHub App the worker acts as on GitHub (in
+	// preference to GitHubToken): its installation is the worker's
+	// SALVE_GITHUB_APP_INSTALLATION_ID, else the job's (a webhook's
+	// installation.id), else looked up from the repository.
+	App *forge.Apps
 	// HTTP is the client; nil means the forge package's default.
 	HTTP *http.Client
 }
@@ -31,12 +38,12 @@ type Forges struct {
 var ErrNoForge = errors.New("no forge for this repository")
 
 // For returns the client of the forge that hosts repo, a job's clone URL
-// or path. source ("github", "gitlab", or "api" for jobs posted to the
+// or path; installation is the job's GitHub App installation (0: none). source ("github", "gitlab", or "api" for jobs posted to the
 // jobs API) says which forge a webhook came from. Otherwise the URL's host
 // decides: github.com or the GitHub API's host, and the GitLab API's host
 // (or a host named gitlab…). A repository whose host says nothing (a path,
 // a file:// URL) goes to the one forge the worker has a token for.
-func (f *Forges) For(repo, source string) (forge.Forge, error) {
+func (f *Forges) For(repo, source string, installation int64) (forge.Forge, error) {
 	host, p, err := splitRepo(repo)
 	if err != nil {
 		return nil, err
@@ -47,12 +54,18 @@ func (f *Forges) For(repo, source string) (forge.Forge, error) {
 	}
 	switch kind {
 	case "github":
+		repo := path.Base(path.Dir(p)) + "/" + path.Base(p)
+		if f.App != nil {
+			app, err := f.App.For(f.GitHubAPI, repo, installation, f.HTTP)
+			if err != nil {
+				return nil, err
+			}
+			return forge.NewGitHub(forge.GitHubConfig{API: f.GitHubAPI, Repo: repo, App: app, HTTP: f.HTTP})
+		}
 		if f.GitHubToken == "" {
 			return nil, fmt.Errorf("%w: this worker has no GitHub token (GITHUB_TOKEN or GH_TOKEN in its environment)", ErrNoForge)
 		}
-		name := path.Base(p)
-		owner := path.Base(path.Dir(p))
-		return forge.NewGitHub(forge.GitHubConfig{API: f.GitHubAPI, Repo: owner + "/" + name, Token: f.GitHubToken, HTTP: f.HTTP})
+		return forge.NewGitHub(forge.GitHubConfig{API: f.GitHubAPI, Repo: repo, Token: f.GitHubToken, HTTP: f.HTTP})
 	case "gitlab":
 		if f.GitLabToken == "" {
 			return nil, fmt.Errorf("%w: this worker has no GitLab token (GITLAB_TOKEN in its environment)", ErrNoForge)
@@ -72,10 +85,11 @@ func (f *Forges) kindOf(host string) string {
 	case host == apiHost(f.GitLabAPI, forge.DefaultGitLabAPI) || strings.HasPrefix(host, "gitlab."):
 		return "gitlab"
 	}
+	github := f.GitHubToken != "" || f.App != nil
 	switch {
-	case f.GitHubToken != "" && f.GitLabToken == "":
+	case github && f.GitLabToken == "":
 		return "github"
-	case f.GitLabToken != "" && f.GitHubToken == "":
+	case f.GitLabToken != "" && !github:
 		return "gitlab"
 	}
 	return ""
@@ -118,4 +132,38 @@ func splitRepo(repo string) (host, p string, err error) {
 		return "", "", fmt.Errorf("%w: cannot tell owner/name from %q", ErrNoForge, repo)
 	}
 	return host, p, nil
+}
+
+// PushEnv returns what makes the heal of a job push as the worker's
+// GitHub App: for a repository on GitHub reached over https, the git
+// agent's environment of each git_push (forge.App.GitEnv, the header
+// scoped to the repository's host, a token refreshed before it expires).
+// It returns nil when the worker has no App, or the repository is not a
+// GitHub https one: the worker's own git credentials then push.
+func (f *Forges) PushEnv(repo, source string, installation int64) (func(ctx context.Context, action string) ([]string, error), error) {
+	if f == nil || f.App == nil {
+		return nil, nil
+	}
+	u, err := url.Parse(repo)
+	if err != nil || u.Scheme != "https" || u.Host == "" {
+		return nil, nil
+	}
+	host, p, err := splitRepo(repo)
+	if err != nil {
+		return nil, nil
+	}
+	if source != "github" && f.kindOf(host) != "github" {
+		return nil, nil
+	}
+	app, err := f.App.For(f.GitHubAPI, path.Base(path.Dir(p))+"/"+path.Base(p), installation, f.HTTP)
+	if err != nil {
+		return nil, err
+	}
+	server := "https://" + u.Host
+	return func(ctx context.Context, action string) ([]string, error) {
+		if action != contract.ActionGitPush {
+			return nil, nil
+		}
+		return app.GitEnv(ctx, server)
+	}, nil
 }

@@ -63,7 +63,7 @@ func TestForgeFor(t *testing.T) {
 		{&Forges{}, "https://github.com/acme/api.git", "", ""},
 	}
 	for _, tt := range tests {
-		f, err := tt.f.For(tt.repo, tt.source)
+		f, err := tt.f.For(tt.repo, tt.source, 0)
 		switch {
 		case tt.want == "" && err == nil:
 			t.Errorf("For(%q, %q) = %s, want an error", tt.repo, tt.source, f.Name())
@@ -173,7 +173,7 @@ func FuzzSplitRepo(f *testing.F) {
 			t.Fatalf("splitRepo(%q) path %q", repo, p)
 		}
 		fs := &Forges{GitHubToken: "a", GitLabToken: "b"}
-		_, _ = fs.For(repo, "github")
-		_, _ = fs.For(repo, "gitlab")
+		_, _ = fs.For(repo, "github", 0)
+		_, _ = fs.For(repo, "gitlab", 0)
 	})
 }

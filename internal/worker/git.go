@@ -71,8 +71,12 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 			return nil, true, "", fmt.Errorf("check out %s: %w", branch, err)
 		}
 	}
+	pushEnv, err := w.Forges.PushEnv(repo, msg.Request.Source, msg.Request.Installation)
+	if err != nil {
+		return nil, resumed, "", fmt.Errorf("worker: push as the GitHub App: %w", err)
+	}
 	res, err := w.Heal(ctx, Spec{Dir: dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers,
-		Models: msg.Request.Models, Sha: msg.Request.Sha, Logger: log})
+		Models: msg.Request.Models, Sha: msg.Request.Sha, PushEnv: pushEnv, Logger: log})
 	if res != nil {
 		res.Repo = repo // the job's repository, not the temporary clone
 	}

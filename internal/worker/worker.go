@@ -36,8 +36,12 @@ type Spec struct {
 	Models []string
 	// Sha is the commit Dir is at when the job named one (the commit
 	// whose CI failed); the heal branch starts from it.
-	Sha    string
-	Logger *slog.Logger
+	Sha string
+	// PushEnv, when set, adds to the git agent's environment before each
+	// action: the worker's GitHub App pushing as the job's installation
+	// (Forges.PushEnv).
+	PushEnv func(ctx context.Context, action string) ([]string, error)
+	Logger  *slog.Logger
 }
 
 // Healer runs one heal exactly as salve heal does.
@@ -253,7 +257,7 @@ func (w *Worker) openPR(ctx context.Context, msg service.Message, res *heal.Resu
 	if w.Forges == nil {
 		return nil, fmt.Errorf("%w: this worker has no forge token (GITHUB_TOKEN, GH_TOKEN or GITLAB_TOKEN in its environment)", ErrNoForge)
 	}
-	f, err := w.Forges.For(msg.Request.Repo, msg.Request.Source)
+	f, err := w.Forges.For(msg.Request.Repo, msg.Request.Source, msg.Request.Installation)
 	if err != nil {
 		return nil, err
 	}

@@ -98,6 +98,7 @@ var actionTable = map[string]actionSpec{
 	ActionGitWorktree:    worktreeSpec,    // salve heal's worktrees, see worktree.go
 	ActionGitBranchPrune: branchPruneSpec, // salve gc's branch pruning, see prune.go
 	ActionGitCommitDiff:  commitDiffSpec,  // salve heal's history tier, see commitdiff.go
+	ActionGitShowFile:    showFileSpec,    // salve heal's repository configuration, see showfile.go
 	contract.ActionGitRevParse: {
 		name: contract.ActionGitRevParse, doc: "the commit of `ref` (default HEAD), or the current branch name for ref \"branch\"",
 		fields: []string{"ref"}, check: checkRevParse,

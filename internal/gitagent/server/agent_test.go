@@ -325,7 +325,7 @@ func TestNotARepository(t *testing.T) {
 	for _, action := range Actions() {
 		payload := map[string]string{
 			"git_add": `{"files":["x"]}`, "git_restore": `{"files":["x"]}`, "git_diff": `{"files":["x"]}`,
-			"git_commit": `{"message":"m"}`, "git_branch": `{"branch":"b"}`, ActionGitWorktree: `{"ref":"list"}`, ActionGitBranchPrune: `{"branch":"salve/heal-"}`,
+			"git_commit": `{"message":"m"}`, "git_branch": `{"branch":"b"}`, ActionGitWorktree: `{"ref":"list"}`, ActionGitBranchPrune: `{"branch":"salve/heal-"}`, ActionGitShowFile: `{"files":[".salve.yml"]}`,
 		}[action]
 		if payload == "" {
 			payload = "{}"

@@ -38,8 +38,11 @@ var PassEnv = []string{
 // GitEnv returns the environment the agent gives git: the allowed variables
 // of this process, with terminal prompts off, so a push never waits for a
 // password. (git's own protocol policy already refuses the "ext" transport.)
+//
+// Of git's environment configuration (GIT_CONFIG_COUNT and its keys and
+// values) only http.extraHeader passes ([ConfigEnv]).
 func GitEnv() []string {
-	return sandbox.MergeEnv(sandbox.AllowedEnv(PassEnv...), map[string]string{
+	return sandbox.MergeEnv(append(sandbox.AllowedEnv(PassEnv...), processConfigEnv()...), map[string]string{
 		"GIT_TERMINAL_PROMPT": "0",
 	})
 }

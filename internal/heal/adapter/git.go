@@ -23,6 +23,9 @@ type Git struct {
 	Bin string
 	// Env is the agent's environment; nil means gitagent.ClientEnv().
 	Env []string
+	// ExtraEnv, when set, adds to the agent's environment before each
+	// action (gitagent.Client.ExtraEnv): a GitHub App's push credential.
+	ExtraEnv func(ctx context.Context, action string) ([]string, error)
 	// Timeout bounds one action; zero means two minutes.
 	Timeout time.Duration
 	// GitDir and WorkTree, when set, pin every action to that git
@@ -54,7 +57,7 @@ func (g Git) client(dir string) *gitagent.Client {
 	if id == "" {
 		id = DefaultIdentity
 	}
-	return &gitagent.Client{Binary: g.Bin, Dir: dir, NoRegister: true, Env: g.Env, Timeout: timeout, GitDir: g.GitDir, WorkTree: g.WorkTree, DefaultIdentity: id}
+	return &gitagent.Client{Binary: g.Bin, Dir: dir, NoRegister: true, Env: g.Env, ExtraEnv: g.ExtraEnv, Timeout: timeout, GitDir: g.GitDir, WorkTree: g.WorkTree, DefaultIdentity: id}
 }
 
 // do runs one action in dir and returns the result's data. A git agent
@@ -180,4 +183,18 @@ func (g Git) CommitDiff(ctx context.Context, dir, commit string) (string, error)
 func (g Git) Branch(ctx context.Context, dir string) (string, error) {
 	b, err := g.do(ctx, dir, contract.GitAgentCommandV1{Type: contract.ActionGitRevParse, Ref: server.RefBranch})
 	return strings.TrimSpace(b), err
+}
+
+// ShowFile returns the content of path as commit rev holds it (the git
+// agent's git_show_file): how heal reads the repository's configuration
+// from the base, never from the change under heal.
+func (g Git) ShowFile(ctx context.Context, dir, rev, path string) (string, error) {
+	return g.do(ctx, dir, contract.GitAgentCommandV1{Type: gitagent.ActionGitShowFile, Ref: rev, Files: []string{path}})
+}
+
+// CurrentBranch returns the branch checked out at dir, or "HEAD" when it
+// is detached.
+func (g Git) CurrentBranch(ctx context.Context, dir string) (string, error) {
+	out, err := g.do(ctx, dir, contract.GitAgentCommandV1{Type: contract.ActionGitRevParse, Ref: server.RefBranch})
+	return strings.TrimSpace(out), err
 }

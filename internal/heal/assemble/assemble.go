@@ -24,6 +24,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/heal/history"
 	"github.com/salve-dev/salve/internal/heal/llmfix"
+	"github.com/salve-dev/salve/internal/heal/results"
 	"github.com/salve-dev/salve/internal/heal/rules"
 	"github.com/salve-dev/salve/internal/heal/suggest"
 	"github.com/salve-dev/salve/internal/heal/tiers"
@@ -89,8 +90,17 @@ type Config struct {
 	// NoRepoSettings leaves the repository's .salve.yml unread (a heal of
 	// a change salve did not write).
 	NoRepoSettings bool
-	// AllowTestEdits lets fixes edit tests (never weaken them).
-	AllowTestEdits bool
+	// AllowTestEdits lets fixes edit tests (never weaken them);
+	// AllowTestEditsBy says who allowed it (empty: --allow-test-edits).
+	AllowTestEdits   bool
+	AllowTestEditsBy string
+	// RepoConfig is what the repository's .salve.yml (read from the base)
+	// set, for results.json; ProtectedPaths are its globs no fix may edit.
+	RepoConfig     *results.RepoConfig
+	ProtectedPaths []string
+	// GitEnv, when set, adds to the git agent's environment before each
+	// action: a GitHub App's push credential, refreshed as it ages.
+	GitEnv func(ctx context.Context, action string) ([]string, error)
 	// StorePath is the run store; empty means the default one.
 	StorePath string
 	// NoStore leaves the run unrecorded.
@@ -154,7 +164,7 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	if err != nil {
 		return nil, kindError{heal.ErrEnvironment, err}
 	}
-	p.Git = adapter.Git{Bin: agent}
+	p.Git = adapter.Git{Bin: agent, ExtraEnv: c.GitEnv}
 	var lease string
 	if c.Lease != nil {
 		var branch string
@@ -175,16 +185,16 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	if !c.NoStore {
 		p.store, rec = openStore(ctx, c.StorePath, c.Getenv, c.Logger)
 	}
-	by := ""
-	if c.AllowTestEdits {
+	by := c.AllowTestEditsBy
+	if c.AllowTestEdits && by == "" {
 		by = "--allow-test-edits"
 	}
 	p.opts = heal.Options{
 		Repo: c.Workspace, Command: c.Command, ProjectType: c.ProjectType, BuildTimeout: time.Duration(c.BuildTimeout) * time.Second,
 		MaxIterations: c.MaxIterations, MinConfidence: c.MinConfidence, Branch: c.Branch, Push: c.Push, PushLease: lease, Remote: c.Remote,
 		WorktreeDir: c.WorktreeDir, KeepWorktree: c.KeepWorktree, RunID: c.RunID, AllowTestEdits: c.AllowTestEdits, AllowTestEditsBy: by,
-		NoRepoSettings: c.NoRepoSettings,
-		Executor:       ex, Parser: adapter.Parser{}, Targets: adapter.Targets{}, Fixers: fixers, Accountants: spend,
+		NoRepoSettings: c.NoRepoSettings, RepoConfig: c.RepoConfig, ProtectedPaths: c.ProtectedPaths,
+		Executor: ex, Parser: adapter.Parser{}, Targets: adapter.Targets{}, Fixers: fixers, Accountants: spend,
 		Git: p.Git, Worktrees: adapter.Worktrees{Git: p.Git}, CI: monitor, Recorder: rec, Progress: c.Progress, Logger: c.Logger,
 	}
 	return p, nil

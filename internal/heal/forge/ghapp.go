@@ -362,3 +362,48 @@ func (a *App) GitCredentials(ctx context.Context) (user, password string, err er
 func GitBasicAuth(token string) string {
 	return "basic " + base64.StdEncoding.EncodeToString([]byte("x-access-token:"+token))
 }
+
+// DefaultGitHubServer is the public GitHub's web and git root
+// ($GITHUB_SERVER_URL on GitHub Actions).
+const DefaultGitHubServer = "https://github.com"
+
+// GitEnv returns the environment that makes git push (and fetch) over
+// HTTPS as the installation, with no token in a URL, an argument or a
+// file: git configuration (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n,
+// GIT_CONFIG_VALUE_n) setting http.<server>/.extraHeader to
+// [GitBasicAuth] of a current installation token, after an empty value
+// that clears any header set before for that server (actions/checkout
+// persists one with the workflow's token, and two Authorization headers
+// are refused). The header is scoped to server (empty means
+// DefaultGitHubServer), so no other host ever receives it. Called before
+// each git command, it hands out a token refreshed before it expires.
+func (a *App) GitEnv(ctx context.Context, server string) ([]string, error) {
+	tok, err := a.Token(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key, err := extraHeaderKey(server)
+	if err != nil {
+		return nil, err
+	}
+	return []string{
+		"GIT_CONFIG_COUNT=2",
+		"GIT_CONFIG_KEY_0=" + key, "GIT_CONFIG_VALUE_0=",
+		"GIT_CONFIG_KEY_1=" + key, "GIT_CONFIG_VALUE_1=AUTHORIZATION: " + GitBasicAuth(tok),
+	}, nil
+}
+
+// extraHeaderKey returns the http.<url>.extraHeader key of a GitHub
+// server root: an https URL, with a trailing slash so that the header
+// matches that host's paths only.
+func extraHeaderKey(server string) (string, error) {
+	if server == "" {
+		server = DefaultGitHubServer
+	}
+	u, err := url.Parse(server)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" ||
+		strings.ContainsFunc(server, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return "", fmt.Errorf("forge: GitHub server %q is not an https URL", server)
+	}
+	return "http." + strings.TrimRight(u.String(), "/") + "/.extraheader", nil
+}

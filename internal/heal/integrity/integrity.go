@@ -45,6 +45,9 @@ type Input struct {
 	// (the repository opted in). CI and lint configuration stay closed,
 	// and every other rule still applies.
 	AllowTestEdits bool
+	// Protected are globs of paths no fix may edit (the repository's
+	// protected_paths; see MatchPath), whatever else it allows.
+	Protected []string
 }
 
 // Violation is one way a fix weakens a check.
@@ -82,6 +85,7 @@ type rule struct {
 
 // rules is the policy, in the order Check reports.
 var rules = []rule{
+	{RuleProtectedPath, (*checker).protectedPath},
 	{RuleCIConfig, (*checker).ciConfig},
 	{RuleTestConfig, (*checker).testConfig},
 	{RuleTestFile, (*checker).testFile},

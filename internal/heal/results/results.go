@@ -88,6 +88,10 @@ type Results struct {
 	// tests were protected, the default. The other integrity rules apply
 	// either way.
 	AllowTestEdits string `json:"allow_test_edits,omitempty"`
+	// RepoConfig is the repository's configuration (.salve.yml) the run
+	// applied, read from its base; nil when there was none or it was not
+	// read.
+	RepoConfig *RepoConfig `json:"repo_config,omitempty"`
 	// Warnings lists what the user should know (uncommitted changes that
 	// the heal did not see).
 	Warnings   []string `json:"warnings,omitempty"`
@@ -327,4 +331,18 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// RepoConfig records the repository configuration a heal applied
+// (docs/heal.md, "Repository configuration").
+type RepoConfig struct {
+	// File is the file's path in the repository (".salve.yml").
+	File string `json:"file"`
+	// Rev is the commit it was read from: the base, never the change
+	// under heal.
+	Rev string `json:"rev"`
+	// Applied lists each key that took effect, as "key: value".
+	Applied []string `json:"applied,omitempty"`
+	// Overridden lists the keys the command line overrode.
+	Overridden []string `json:"overridden,omitempty"`
 }

@@ -46,6 +46,10 @@ type PR struct {
 	// …/pulls/{n}/files lists them; review comments must fall on their
 	// lines.
 	Files []File
+	// Labels are the names of the request's labels (GitHub: GET
+	// …/issues/{n}/labels and the pull's labels; GitLab: the merge
+	// request's labels).
+	Labels []string
 }
 
 // File is a file a pull request changes: its path and its diff's hunks
@@ -143,6 +147,7 @@ func (s *Server) PRs(kind, repo string) []PR {
 		c := *p
 		c.Comments = append([]string(nil), p.Comments...)
 		c.Files = append([]File(nil), p.Files...)
+		c.Labels = append([]string(nil), p.Labels...)
 		out = append(out, c)
 	}
 	return out
@@ -235,7 +240,8 @@ func (s *Server) github(w http.ResponseWriter, r *http.Request, rest string, bod
 	ghPR := func(p *PR) map[string]any {
 		return map[string]any{"number": p.Number, "html_url": fmt.Sprintf("%s/%s/pull/%d", s.URL, repo, p.Number), "draft": p.Draft,
 			"title": p.Title, "body": p.Body, "state": map[bool]string{true: "open", false: "closed"}[p.Open],
-			"head": map[string]any{"ref": p.Head, "label": parts[0] + ":" + p.Head, "sha": s.headSHA(p.Head)}, "base": map[string]any{"ref": p.Base}}
+			"head": map[string]any{"ref": p.Head, "label": parts[0] + ":" + p.Head, "sha": s.headSHA(p.Head)}, "base": map[string]any{"ref": p.Base},
+			"labels": ghLabels(repo, p.Labels)}
 	}
 	switch {
 	case r.Method == http.MethodPost && len(parts) == 3 && parts[2] == "pulls":
@@ -291,6 +297,13 @@ func (s *Server) github(w http.ResponseWriter, r *http.Request, rest string, bod
 		}
 		p.Comments = append(p.Comments, in.Body)
 		writeJSON(w, http.StatusCreated, map[string]any{"id": len(p.Comments), "body": in.Body})
+	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "issues" && parts[4] == "labels":
+		p := s.find(key, parts[3])
+		if p == nil {
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+			return
+		}
+		writeJSON(w, http.StatusOK, ghLabels(repo, p.Labels))
 	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "commits" && parts[4] == "check-runs":
 		// No check ever reports: a workflow waiting for an approval.
 		writeJSON(w, http.StatusOK, map[string]any{"total_count": 0, "check_runs": []any{}})
@@ -343,7 +356,7 @@ func (s *Server) gitlab(w http.ResponseWriter, r *http.Request, rest string, bod
 	glMR := func(p *PR) map[string]any {
 		return map[string]any{"iid": p.Number, "id": 1000 + p.Number, "web_url": fmt.Sprintf("%s/%s/-/merge_requests/%d", s.URL, project, p.Number),
 			"source_branch": p.Head, "target_branch": p.Base, "title": p.Title, "description": p.Body, "draft": p.Draft, "sha": s.headSHA(p.Head),
-			"state": map[bool]string{true: "opened", false: "closed"}[p.Open]}
+			"state": map[bool]string{true: "opened", false: "closed"}[p.Open], "labels": append([]string{}, p.Labels...)}
 	}
 	switch {
 	case r.Method == http.MethodPost && len(parts) == 2 && parts[1] == "merge_requests":
@@ -377,6 +390,13 @@ func (s *Server) gitlab(w http.ResponseWriter, r *http.Request, rest string, bod
 			}
 		}
 		writeJSON(w, http.StatusOK, list)
+	case r.Method == http.MethodGet && len(parts) == 3 && parts[1] == "merge_requests":
+		p := s.find(key, parts[2])
+		if p == nil {
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "404 Not found"})
+			return
+		}
+		writeJSON(w, http.StatusOK, glMR(p))
 	case r.Method == http.MethodPut && len(parts) == 3 && parts[1] == "merge_requests":
 		p := s.find(key, parts[2])
 		if p == nil {
@@ -410,4 +430,15 @@ func (s *Server) gitlab(w http.ResponseWriter, r *http.Request, rest string, bod
 	default:
 		writeJSON(w, http.StatusNotFound, map[string]string{"message": "404 Not Found"})
 	}
+}
+
+// ghLabels is GitHub's label objects for names, as GET
+// …/issues/{n}/labels and a pull request's labels give them.
+func ghLabels(repo string, names []string) []map[string]any {
+	out := []map[string]any{}
+	for i, n := range names {
+		out = append(out, map[string]any{"id": 1000 + i, "name": n, "color": "ededed", "default": false,
+			"url": "/repos/" + repo + "/labels/" + n})
+	}
+	return out
 }

@@ -1,0 +1,97 @@
+package repoconfig
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestParse: every key is read; an unknown key is an error naming it and
+// its line; bad values are errors naming their key; size is bounded.
+func TestParse(t *testing.T) {
+	full := `command: make test
+fixers: [history, rules, llm]
+models: [openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest]
+protected_paths: ["migrations/**", "*.pem"]
+mode: both
+heal: true
+skip_branches: ["release/*"]
+allow_test_edits: true
+`
+	for _, tc := range []struct {
+		name, text, err string
+	}{
+		{"empty", "", ""},
+		{"comments only", "# nothing\n", ""},
+		{"every key", full, ""},
+		{"unknown key", "command: make\nprotect_paths: [x]\n", `line 2: field protect_paths not found`},
+		{"unknown fixer", "fixers: [gpt]\n", `fixers: unknown fixer "gpt"`},
+		{"bad model", "models: [gpt-4o]\n", `models: "gpt-4o" is not provider/model`},
+		{"bad glob", "protected_paths: [\"../secrets\"]\n", "protected_paths:"},
+		{"absolute glob", "protected_paths: [/etc]\n", "protected_paths:"},
+		{"bad mode", "mode: review\n", `mode: want pr, suggest or both, got "review"`},
+		{"wrong type", "heal: maybe\n", "line 1"},
+		{"two documents", "mode: pr\n---\nmode: both\n", "one YAML document"},
+		{"multi-line command", "command: \"a\\nb\"\n", "command: one line"},
+		{"too large", "# " + strings.Repeat("x", MaxBytes) + "\n", "larger than"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse([]byte(tc.text))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), File) {
+					t.Fatalf("err %v, want one naming %s with %q", err, File, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.text == full && (c.Command != "make test" || len(c.Fixers) != 3 || len(c.Models) != 2 || c.Mode != ModeBoth ||
+				c.Heal == nil || !*c.Heal || !c.AllowTestEdits || len(c.ProtectedPaths) != 2 || len(c.SkipBranches) != 1) {
+				t.Errorf("parsed %+v", c)
+			}
+		})
+	}
+}
+
+// TestOff: heal: false and skip_branches turn salve off, anchored on the
+// branch's whole name.
+func TestOff(t *testing.T) {
+	no := false
+	c := &Config{SkipBranches: []string{"release/*", "main"}}
+	for _, tc := range []struct {
+		c      *Config
+		branch string
+		off    bool
+	}{
+		{nil, "main", false},
+		{&Config{}, "main", false},
+		{&Config{Heal: &no}, "main", true},
+		{c, "main", true},
+		{c, "feature/main", false},
+		{c, "release/1.2", true},
+		{c, "release/1.2/hotfix", false},
+		{c, "", false},
+	} {
+		if got := tc.c.Off(tc.branch); (got != "") != tc.off {
+			t.Errorf("%+v Off(%q) = %q, want off %v", tc.c, tc.branch, got, tc.off)
+		}
+	}
+}
+
+// FuzzParse: a repository's file never panics the parser, and what it
+// accepts passes its own checks.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"", "mode: pr\n", "fixers: [rules]\nprotected_paths: ['**/*.lock']\n", "heal: false\nskip_branches: [x]\n", "a: [", "- 1\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := Parse(b)
+		if err != nil {
+			return
+		}
+		if err := c.check(); err != nil {
+			t.Fatalf("accepted %q: %v", b, err)
+		}
+		_ = c.Off("main")
+	})
+}
