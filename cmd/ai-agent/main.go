@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/salve-dev/salve/contract"
@@ -36,14 +37,45 @@ const (
 var version = ""
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// The first signal cancels (a session, or headend mode's graceful
-	// shutdown); a second one gets the default action and ends the
-	// process at once.
-	go func() { <-ctx.Done(); stop() }()
+	ctx, stop := interruptContext()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// interruptContext returns a context the first SIGINT or SIGTERM cancels
+// (a session, or headend mode's graceful shutdown); a second one ends the
+// process at once, with the shell's status for the first (128 + its
+// number). Both signals go through one channel with room for both, so a
+// second signal that comes while the first is being handled is never lost.
+func interruptContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		var first syscall.Signal
+		select {
+		case sig := <-ch:
+			first, _ = sig.(syscall.Signal)
+		case <-done:
+			return
+		}
+		cancel()
+		select {
+		case <-ch:
+			os.Exit(128 + int(first))
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+			cancel()
+		})
+	}
 }
 
 // exitCode maps an error to its exit code by category, never by message.
