@@ -51,6 +51,7 @@ var reportTable = []reportRow{
 	{"js", needName, lazyre.New(`TypeError: (?:[\w$.]*\.)?(?P<name>[A-Za-z_$][\w$]*) is not a function`)},
 	{"js", needName, lazyre.New(`Cannot find name '(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", needName, lazyre.New(`Property '(?P<name>[A-Za-z_$][\w$]*)' does not exist on type`)},
+	{"js", needName, lazyre.New(`does not provide an export named '(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", needName, lazyre.New(`has no exported member (?:named )?'(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", needArity, lazyre.New(`Expected (?:at least )?\d+(?:-\d+)? arguments?, but got \d+`)},
 }
