@@ -13,6 +13,9 @@ const (
 	needName need = iota + 1
 	// needArity: a call has the wrong number of arguments.
 	needArity
+	// needExample: a Go example's name refers to a name no longer
+	// declared (go vet's tests analyzer); group "fn" is the example.
+	needExample
 )
 
 // reportRow is one shape of message the tier acts on. The pattern's group
@@ -33,6 +36,7 @@ const eq = `[’'"]`
 var reportTable = []reportRow{
 	{"go", needName, lazyre.New(`\bundefined: (?:[A-Za-z_]\w*\.)?(?P<name>[A-Za-z_]\w*)`)},
 	{"go", needName, lazyre.New(`\bhas no field or method (?P<name>[A-Za-z_]\w*)`)},
+	{"go", needExample, lazyre.New(`\b(?P<fn>Example\w*) refers to unknown (?:identifier: |field or method: [A-Za-z_]\w*\.)(?P<name>[A-Za-z_]\w*)`)},
 	{"go", needArity, lazyre.New(`\b(?:not enough|too many) arguments in call to (?:[\w.()*]*\.)?(?P<name>[A-Za-z_]\w*)`)},
 
 	{"cc", needName, lazyre.New(q + `(?P<name>[A-Za-z_]\w*)` + eq + ` undeclared`)},
@@ -56,10 +60,12 @@ var reportTable = []reportRow{
 	{"js", needArity, lazyre.New(`Expected (?:at least )?\d+(?:-\d+)? arguments?, but got \d+`)},
 }
 
-// ask is what one report asks: a need and, when the message says, a name.
+// ask is what one report asks: a need and, when the message says, a name
+// (and, for needExample, the example function).
 type ask struct {
 	need need
 	name string
+	fn   string
 }
 
 // askOf reads a report's message. The first row that matches wins.
@@ -76,6 +82,9 @@ func askOf(r contract.BugReport) (ask, bool) {
 		a := ask{need: row.need}
 		if g := row.re.SubexpIndex("name"); g >= 0 {
 			a.name = m[g]
+		}
+		if g := row.re.SubexpIndex("fn"); g >= 0 {
+			a.fn = m[g]
 		}
 		return a, true
 	}
