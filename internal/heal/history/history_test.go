@@ -284,6 +284,24 @@ func TestPlan(t *testing.T) {
 			why:     "declares ParseConfig itself",
 		},
 		{
+			name: "go example named after a renamed function", diff: goRenameDiff, path: "config/example_test.go",
+			content: "package config_test\n\nfunc ExampleParseConfig_file() {\n\tconfig.LoadConfig(\"x\")\n}\n",
+			reports: []contract.BugReport{report("config/example_test.go", 3, "ExampleParseConfig_file refers to unknown identifier: ParseConfig")},
+			want:    "package config_test\n\nfunc ExampleLoadConfig_file() {\n\tconfig.LoadConfig(\"x\")\n}\n",
+		},
+		{
+			name: "go example whose new name the file declares", diff: goRenameDiff, path: "config/example_test.go",
+			content: "package config_test\n\nfunc ExampleParseConfig() {}\n\nfunc ExampleLoadConfig() {}\n",
+			reports: []contract.BugReport{report("config/example_test.go", 3, "ExampleParseConfig refers to unknown identifier: ParseConfig")},
+			why:     "already declares ExampleLoadConfig",
+		},
+		{
+			name: "go example of a name the commit did not rename", diff: goRenameDiff, path: "config/example_test.go",
+			content: "package config_test\n\nfunc ExampleParse() {}\n",
+			reports: []contract.BugReport{report("config/example_test.go", 3, "ExampleParse refers to unknown identifier: Parse")},
+			why:     "shows no such change",
+		},
+		{
 			name: "go trailing nil", diff: goArityDiff, path: "cmd/tool/tool.go",
 			content: "package main\n\nfunc run() {\n\tdb, err := store.Open(dir)\n}\n",
 			reports: []contract.BugReport{report("cmd/tool/tool.go", 4, "not enough arguments in call to store.Open\n\thave (string)\n\twant (string, *store.Options)")},
@@ -593,6 +611,9 @@ func TestAskOf(t *testing.T) {
 		{"fmtDate is not defined", needName, "fmtDate"},
 		{"Cannot find name 'Old'.", needName, "Old"},
 		{"Expected 3 arguments, but got 2.", needArity, ""},
+		{"SyntaxError: The requested module './units.js' does not provide an export named 'formatSize'", needName, "formatSize"},
+		{"ExampleParse_file refers to unknown identifier: Parse", needExample, "Parse"},
+		{"ExampleT_Run refers to unknown field or method: T.Run", needExample, "Run"},
 	}
 	for _, tt := range tests {
 		a, ok := askOf(report("a", 1, tt.msg))
