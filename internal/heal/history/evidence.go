@@ -68,6 +68,9 @@ type Evidence struct {
 	Declared map[string]bool
 	// Conflicts says, by old name, why the diff's renames of it disagree.
 	Conflicts map[string]string
+	// Keywords are the parameters renamed in a function's declaration,
+	// by function and old name: the new name, "" when renamed two ways.
+	Keywords map[string]map[string]string
 
 	// Truncated says the diff was too large to read whole: what the rest
 	// holds could contradict the evidence, so the tier declines.
@@ -84,7 +87,7 @@ type Evidence struct {
 // then the others.
 func Analyze(files []File, target string) *Evidence {
 	fam := familyOf(target)
-	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Conflicts: map[string]string{}}
+	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Conflicts: map[string]string{}, Keywords: map[string]map[string]string{}}
 	if fam == "" {
 		return ev
 	}
@@ -275,6 +278,7 @@ func (ev *Evidence) pair(r, a *diffLine, p string) bool {
 			return ev.references(r, a, p)
 		}
 		if changed {
+			ev.keywords(dr, da)
 			delta := len(da.params) - len(dr.params)
 			for _, n := range []string{dr.name, da.name} {
 				s := ev.signature(n)

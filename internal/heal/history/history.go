@@ -213,6 +213,8 @@ func (pl *planner) line(n int, a ask) error {
 	switch {
 	case a.need == needExample:
 		return pl.example(n, ln, a)
+	case a.need == needKeyword:
+		return pl.keyword(n, ln, a)
 	case a.need == needName:
 		if err := pl.rename(a.name); err != nil {
 			return err

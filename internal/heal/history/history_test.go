@@ -232,6 +232,19 @@ diff --git a/src/ui.ts b/src/ui.ts
 `
 )
 
+// pyKeywordDiff renames paginate's keyword parameter size to per_page.
+const pyKeywordDiff = `diff --git a/shop/paging.py b/shop/paging.py
+--- a/shop/paging.py
++++ b/shop/paging.py
+@@ -1,4 +1,4 @@
+-def paginate(items, page=1, size=10):
+-    pages = len(items) // size
++def paginate(items, page=1, per_page=10):
++    pages = len(items) // per_page
+     return pages
+ 
+`
+
 func report(path string, line int, msg string) contract.BugReport {
 	return contract.BugReport{FilePath: path, LineNumber: line, Message: msg, ErrorType: contract.ErrTypeError}
 }
@@ -299,6 +312,18 @@ func TestPlan(t *testing.T) {
 			name: "go example of a name the commit did not rename", diff: goRenameDiff, path: "config/example_test.go",
 			content: "package config_test\n\nfunc ExampleParse() {}\n",
 			reports: []contract.BugReport{report("config/example_test.go", 3, "ExampleParse refers to unknown identifier: Parse")},
+			why:     "shows no such change",
+		},
+		{
+			name: "python keyword renamed in the declaration", diff: pyKeywordDiff, path: "shop/search.py",
+			content: "def search(q, size=3):\n    return paginate(hits(q, size=size), page=1, size=size)\n",
+			reports: []contract.BugReport{report("shop/search.py", 2, "TypeError: paginate() got an unexpected keyword argument 'size'")},
+			want:    "def search(q, size=3):\n    return paginate(hits(q, size=size), page=1, per_page=size)\n",
+		},
+		{
+			name: "python keyword the declaration did not rename", diff: pyKeywordDiff, path: "shop/search.py",
+			content: "def search(q):\n    return paginate(q, limit=5)\n",
+			reports: []contract.BugReport{report("shop/search.py", 2, "TypeError: paginate() got an unexpected keyword argument 'limit'")},
 			why:     "shows no such change",
 		},
 		{

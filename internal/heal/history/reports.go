@@ -16,6 +16,9 @@ const (
 	// needExample: a Go example's name refers to a name no longer
 	// declared (go vet's tests analyzer); group "fn" is the example.
 	needExample
+	// needKeyword: a call passes a keyword argument the function no
+	// longer takes; group "fn" is the function.
+	needKeyword
 )
 
 // reportRow is one shape of message the tier acts on. The pattern's group
@@ -49,6 +52,7 @@ var reportTable = []reportRow{
 	{"python", needName, lazyre.New(`NameError: name '(?P<name>[A-Za-z_]\w*)' is not defined`)},
 	{"python", needName, lazyre.New(`AttributeError: .* has no attribute '(?P<name>[A-Za-z_]\w*)'`)},
 	{"python", needName, lazyre.New(`ImportError: cannot import name '(?P<name>[A-Za-z_]\w*)'`)},
+	{"python", needKeyword, lazyre.New(`TypeError: (?:[\w.<>]*\.)?(?P<fn>[A-Za-z_]\w*)\(\) got an unexpected keyword argument '(?P<name>[A-Za-z_]\w*)'`)},
 	{"python", needArity, lazyre.New(`TypeError: (?:[\w.<>]*\.)?(?P<name>[A-Za-z_]\w*)\(\) (?:missing \d+ required (?:positional|keyword-only) arguments?|takes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:was|were) given)`)},
 
 	{"js", needName, lazyre.New(`(?:^|ReferenceError: )(?P<name>[A-Za-z_$][\w$]*) is not defined`)},
@@ -61,7 +65,7 @@ var reportTable = []reportRow{
 }
 
 // ask is what one report asks: a need and, when the message says, a name
-// (and, for needExample, the example function).
+// (and, for needExample and needKeyword, the example or called function).
 type ask struct {
 	need need
 	name string
