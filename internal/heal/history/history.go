@@ -563,6 +563,9 @@ func (ev *Evidence) change(fn string) (ArgChange, error) {
 			return ArgChange{}, fmt.Errorf("the declaration of %s changes by %d parameter(s), its calls by %d argument(s)", fn, d, ch.Delta)
 		}
 	}
+	if s.Disagree != "" {
+		return ArgChange{}, fmt.Errorf("the commit's calls of %s disagree: %s", fn, s.Disagree)
+	}
 	return ch, nil
 }
 

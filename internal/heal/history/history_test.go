@@ -327,6 +327,13 @@ func TestPlan(t *testing.T) {
 			why:     "shows no such change",
 		},
 		{
+			name: "go arity whose added calls pass another value", path: "cmd/tool/tool.go",
+			diff:    goArityDiff + "@@ -80,2 +80,3 @@ func check() error {\n \tdir := os.TempDir()\n+\tro, err := store.Open(dir, &store.Options{ReadOnly: true})\n \treturn nil\n",
+			content: "package main\n\nfunc run() {\n\tdb, err := store.Open(dir)\n}\n",
+			reports: []contract.BugReport{report("cmd/tool/tool.go", 4, "not enough arguments in call to store.Open")},
+			why:     "calls of Open disagree",
+		},
+		{
 			name: "go trailing nil", diff: goArityDiff, path: "cmd/tool/tool.go",
 			content: "package main\n\nfunc run() {\n\tdb, err := store.Open(dir)\n}\n",
 			reports: []contract.BugReport{report("cmd/tool/tool.go", 4, "not enough arguments in call to store.Open\n\thave (string)\n\twant (string, *store.Options)")},
