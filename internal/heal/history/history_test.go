@@ -641,6 +641,8 @@ func TestAskOf(t *testing.T) {
 		{"TypeError: f() takes 1 positional argument but 2 were given", needArity, "f"},
 		{"ReferenceError: fmtDate is not defined", needName, "fmtDate"},
 		{"fmtDate is not defined", needName, "fmtDate"},
+		{"toSlug is not a function", needName, "toSlug"},
+		{"TypeError: utils.toSlug is not a function", needName, "toSlug"},
 		{"Cannot find name 'Old'.", needName, "Old"},
 		{"Expected 3 arguments, but got 2.", needArity, ""},
 		{"SyntaxError: The requested module './units.js' does not provide an export named 'formatSize'", needName, "formatSize"},

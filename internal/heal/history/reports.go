@@ -56,7 +56,7 @@ var reportTable = []reportRow{
 	{"python", needArity, lazyre.New(`TypeError: (?:[\w.<>]*\.)?(?P<name>[A-Za-z_]\w*)\(\) (?:missing \d+ required (?:positional|keyword-only) arguments?|takes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:was|were) given)`)},
 
 	{"js", needName, lazyre.New(`(?:^|ReferenceError: )(?P<name>[A-Za-z_$][\w$]*) is not defined`)},
-	{"js", needName, lazyre.New(`TypeError: (?:[\w$.]*\.)?(?P<name>[A-Za-z_$][\w$]*) is not a function`)},
+	{"js", needName, lazyre.New(`(?:^|TypeError: )(?:[\w$.]*\.)?(?P<name>[A-Za-z_$][\w$]*) is not a function`)},
 	{"js", needName, lazyre.New(`Cannot find name '(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", needName, lazyre.New(`Property '(?P<name>[A-Za-z_$][\w$]*)' does not exist on type`)},
 	{"js", needName, lazyre.New(`does not provide an export named '(?P<name>[A-Za-z_$][\w$]*)'`)},

@@ -13,6 +13,7 @@ var reMissingName = lazyre.New(`\bundefined: (?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)` 
 	`|refers to unknown (?:identifier: |field or method: [A-Za-z_]\w*\.)([A-Za-z_]\w*)` +
 	`|\bname '([A-Za-z_]\w*)' is not defined|cannot import name '([A-Za-z_]\w*)'` +
 	`|does not provide an export named '([A-Za-z_$][\w$]*)'|(?:^|ReferenceError: )([A-Za-z_$][\w$]*) is not defined` +
+	`|(?:^|TypeError: )(?:[\w$.]*\.)?([A-Za-z_$][\w$]*) is not a function` +
 	`|[‘'"]([A-Za-z_]\w*)[’'"] undeclared|(?:implicit declaration of function|use of undeclared identifier) [‘'"]([A-Za-z_]\w*)[’'"]`)
 
 // literalNames are identifiers that stand for a value: renaming a missing
