@@ -52,6 +52,9 @@ type Signature struct {
 	Deltas []int
 	// Sites are the call changes of the lines the commit updated.
 	Sites []ArgChange
+	// Disagree, when not empty, says which call the commit's added lines
+	// make with another argument where its updated calls inserted one.
+	Disagree string
 	// Files are the files of the changed declarations.
 	Files []string
 }
@@ -68,6 +71,9 @@ type Evidence struct {
 	Declared map[string]bool
 	// Conflicts says, by old name, why the diff's renames of it disagree.
 	Conflicts map[string]string
+	// Keywords are the parameters renamed in a function's declaration,
+	// by function and old name: the new name, "" when renamed two ways.
+	Keywords map[string]map[string]string
 
 	// Truncated says the diff was too large to read whole: what the rest
 	// holds could contradict the evidence, so the tier declines.
@@ -75,6 +81,7 @@ type Evidence struct {
 
 	work     int // bytes of line pairs read, bounded by maxWork
 	deferred []deferredPair
+	added    []deferredPair // every added line (its r is nil), for agreement
 }
 
 // Analyze reads the diff's files of the language family of the file at
@@ -84,7 +91,7 @@ type Evidence struct {
 // then the others.
 func Analyze(files []File, target string) *Evidence {
 	fam := familyOf(target)
-	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Conflicts: map[string]string{}}
+	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Conflicts: map[string]string{}, Keywords: map[string]map[string]string{}}
 	if fam == "" {
 		return ev
 	}
@@ -103,7 +110,44 @@ func Analyze(files []File, target string) *Evidence {
 		}
 	}
 	ev.renamedCalls()
+	ev.agreement()
 	return ev
+}
+
+// agreement checks every call the added lines make of a function whose
+// updated calls inserted an argument: one with the new number of
+// arguments but another argument at that place shows the argument
+// depends on the call (a new call, or a line that changed more than the
+// argument, passing something else), and the function's Signature says
+// so in Disagree.
+func (ev *Evidence) agreement() {
+	want := map[string]ArgChange{}
+	for name := range ev.Signatures {
+		if ch, err := ev.change(name); err == nil && ch.Delta > 0 {
+			want[name] = ch
+		}
+	}
+	if len(want) > 0 {
+		for _, d := range ev.added {
+			ev.agree(d.a, d.p, want)
+		}
+	}
+	ev.added = nil
+}
+
+// agree checks the calls of added line l against want.
+func (ev *Evidence) agree(l *diffLine, p string, want map[string]ArgChange) {
+	for _, c := range calls(mask(l.text, p), func(name string) bool { _, ok := want[name]; return ok }) {
+		ch := want[c.name]
+		s := ev.Signatures[c.name]
+		if s.Disagree != "" || len(c.args) != ch.Before+1 || l.isDecl && l.decl.name == c.name {
+			continue
+		}
+		if got := argNorms(l, c)[ch.Index]; got != ch.norm {
+			a := c.args[ch.Index]
+			s.Disagree = fmt.Sprintf("%s passes %q where its updated calls insert %q (%s)", c.name, l.text[a.start:a.end], ch.Text, p)
+		}
+	}
 }
 
 // block is one run of removed and added lines of a hunk.
@@ -220,6 +264,7 @@ func (ev *Evidence) block(b block, p string, fam family) {
 		if added[i].isDecl {
 			ev.Declared[added[i].decl.name] = true
 		}
+		ev.added = append(ev.added, deferredPair{a: &added[i], p: p})
 	}
 	used := make([]bool, len(added))
 	defer func() {
@@ -275,6 +320,7 @@ func (ev *Evidence) pair(r, a *diffLine, p string) bool {
 			return ev.references(r, a, p)
 		}
 		if changed {
+			ev.keywords(dr, da)
 			delta := len(da.params) - len(dr.params)
 			for _, n := range []string{dr.name, da.name} {
 				s := ev.signature(n)

@@ -211,6 +211,10 @@ func (pl *planner) line(n int, a ask) error {
 		return fmt.Errorf("no line %d", n)
 	}
 	switch {
+	case a.need == needExample:
+		return pl.example(n, ln, a)
+	case a.need == needKeyword:
+		return pl.keyword(n, ln, a)
 	case a.need == needName:
 		if err := pl.rename(a.name); err != nil {
 			return err
@@ -243,6 +247,38 @@ func (pl *planner) line(n int, a ask) error {
 	pl.add(es)
 	pl.done = append(pl.done, fmt.Sprintf("line %d: %s", n, strings.Join(what, ", ")))
 	return nil
+}
+
+// example renames the Go example a.fn on line n, whose name refers to
+// a.name, as the diff renamed a.name: ExampleOld_suffix becomes
+// ExampleNew_suffix, ExampleT_Old becomes ExampleT_New (go test's naming
+// of examples: Example, the identifier, then "_" and a method or a
+// lower-case suffix).
+func (pl *planner) example(n int, ln span, a ask) error {
+	if err := pl.rename(a.name); err != nil {
+		return err
+	}
+	parts := strings.Split(strings.TrimPrefix(a.fn, "Example"), "_")
+	i := 0
+	for i < len(parts) && parts[i] != a.name {
+		i++
+	}
+	if i == len(parts) {
+		return fmt.Errorf("the example %s does not name %s", a.fn, a.name)
+	}
+	parts[i] = pl.ev.Renames[a.name].New
+	fn := "Example" + strings.Join(parts, "_")
+	if declares(pl.in.Content, pl.in.Path, pl.fam, fn) {
+		return fmt.Errorf("%s already declares %s", pl.in.Path, fn)
+	}
+	for _, t := range tokens(pl.m[ln.start:ln.end], "") {
+		if t.text == a.fn {
+			pl.add([]edit{{ln.start + t.start, ln.start + t.end, fn}})
+			pl.done = append(pl.done, fmt.Sprintf("line %d: the example %s renamed to %s, as %s was renamed to %s (%s)", n, a.fn, fn, a.name, pl.ev.Renames[a.name].New, pl.ev.Renames[a.name].evidence()))
+			return nil
+		}
+	}
+	return fmt.Errorf("%s is not on the line", a.fn)
 }
 
 // rename returns why the diff's rename of old may not be applied here,
@@ -526,6 +562,9 @@ func (ev *Evidence) change(fn string) (ArgChange, error) {
 		if d != ch.Delta {
 			return ArgChange{}, fmt.Errorf("the declaration of %s changes by %d parameter(s), its calls by %d argument(s)", fn, d, ch.Delta)
 		}
+	}
+	if s.Disagree != "" {
+		return ArgChange{}, fmt.Errorf("the commit's calls of %s disagree: %s", fn, s.Disagree)
 	}
 	return ch, nil
 }

@@ -232,6 +232,19 @@ diff --git a/src/ui.ts b/src/ui.ts
 `
 )
 
+// pyKeywordDiff renames paginate's keyword parameter size to per_page.
+const pyKeywordDiff = `diff --git a/shop/paging.py b/shop/paging.py
+--- a/shop/paging.py
++++ b/shop/paging.py
+@@ -1,4 +1,4 @@
+-def paginate(items, page=1, size=10):
+-    pages = len(items) // size
++def paginate(items, page=1, per_page=10):
++    pages = len(items) // per_page
+     return pages
+ 
+`
+
 func report(path string, line int, msg string) contract.BugReport {
 	return contract.BugReport{FilePath: path, LineNumber: line, Message: msg, ErrorType: contract.ErrTypeError}
 }
@@ -282,6 +295,43 @@ func TestPlan(t *testing.T) {
 			content: "package main\n\nfunc ParseConfig() {}\n\nvar a = ParseConfig\n",
 			reports: []contract.BugReport{report("main.go", 5, "undefined: ParseConfig")},
 			why:     "declares ParseConfig itself",
+		},
+		{
+			name: "go example named after a renamed function", diff: goRenameDiff, path: "config/example_test.go",
+			content: "package config_test\n\nfunc ExampleParseConfig_file() {\n\tconfig.LoadConfig(\"x\")\n}\n",
+			reports: []contract.BugReport{report("config/example_test.go", 3, "ExampleParseConfig_file refers to unknown identifier: ParseConfig")},
+			want:    "package config_test\n\nfunc ExampleLoadConfig_file() {\n\tconfig.LoadConfig(\"x\")\n}\n",
+		},
+		{
+			name: "go example whose new name the file declares", diff: goRenameDiff, path: "config/example_test.go",
+			content: "package config_test\n\nfunc ExampleParseConfig() {}\n\nfunc ExampleLoadConfig() {}\n",
+			reports: []contract.BugReport{report("config/example_test.go", 3, "ExampleParseConfig refers to unknown identifier: ParseConfig")},
+			why:     "already declares ExampleLoadConfig",
+		},
+		{
+			name: "go example of a name the commit did not rename", diff: goRenameDiff, path: "config/example_test.go",
+			content: "package config_test\n\nfunc ExampleParse() {}\n",
+			reports: []contract.BugReport{report("config/example_test.go", 3, "ExampleParse refers to unknown identifier: Parse")},
+			why:     "shows no such change",
+		},
+		{
+			name: "python keyword renamed in the declaration", diff: pyKeywordDiff, path: "shop/search.py",
+			content: "def search(q, size=3):\n    return paginate(hits(q, size=size), page=1, size=size)\n",
+			reports: []contract.BugReport{report("shop/search.py", 2, "TypeError: paginate() got an unexpected keyword argument 'size'")},
+			want:    "def search(q, size=3):\n    return paginate(hits(q, size=size), page=1, per_page=size)\n",
+		},
+		{
+			name: "python keyword the declaration did not rename", diff: pyKeywordDiff, path: "shop/search.py",
+			content: "def search(q):\n    return paginate(q, limit=5)\n",
+			reports: []contract.BugReport{report("shop/search.py", 2, "TypeError: paginate() got an unexpected keyword argument 'limit'")},
+			why:     "shows no such change",
+		},
+		{
+			name: "go arity whose added calls pass another value", path: "cmd/tool/tool.go",
+			diff:    goArityDiff + "@@ -80,2 +80,3 @@ func check() error {\n \tdir := os.TempDir()\n+\tro, err := store.Open(dir, &store.Options{ReadOnly: true})\n \treturn nil\n",
+			content: "package main\n\nfunc run() {\n\tdb, err := store.Open(dir)\n}\n",
+			reports: []contract.BugReport{report("cmd/tool/tool.go", 4, "not enough arguments in call to store.Open")},
+			why:     "calls of Open disagree",
 		},
 		{
 			name: "go trailing nil", diff: goArityDiff, path: "cmd/tool/tool.go",
@@ -591,8 +641,13 @@ func TestAskOf(t *testing.T) {
 		{"TypeError: f() takes 1 positional argument but 2 were given", needArity, "f"},
 		{"ReferenceError: fmtDate is not defined", needName, "fmtDate"},
 		{"fmtDate is not defined", needName, "fmtDate"},
+		{"toSlug is not a function", needName, "toSlug"},
+		{"TypeError: utils.toSlug is not a function", needName, "toSlug"},
 		{"Cannot find name 'Old'.", needName, "Old"},
 		{"Expected 3 arguments, but got 2.", needArity, ""},
+		{"SyntaxError: The requested module './units.js' does not provide an export named 'formatSize'", needName, "formatSize"},
+		{"ExampleParse_file refers to unknown identifier: Parse", needExample, "Parse"},
+		{"ExampleT_Run refers to unknown field or method: T.Run", needExample, "Run"},
 	}
 	for _, tt := range tests {
 		a, ok := askOf(report("a", 1, tt.msg))

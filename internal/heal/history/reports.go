@@ -13,6 +13,12 @@ const (
 	needName need = iota + 1
 	// needArity: a call has the wrong number of arguments.
 	needArity
+	// needExample: a Go example's name refers to a name no longer
+	// declared (go vet's tests analyzer); group "fn" is the example.
+	needExample
+	// needKeyword: a call passes a keyword argument the function no
+	// longer takes; group "fn" is the function.
+	needKeyword
 )
 
 // reportRow is one shape of message the tier acts on. The pattern's group
@@ -33,6 +39,7 @@ const eq = `[’'"]`
 var reportTable = []reportRow{
 	{"go", needName, lazyre.New(`\bundefined: (?:[A-Za-z_]\w*\.)?(?P<name>[A-Za-z_]\w*)`)},
 	{"go", needName, lazyre.New(`\bhas no field or method (?P<name>[A-Za-z_]\w*)`)},
+	{"go", needExample, lazyre.New(`\b(?P<fn>Example\w*) refers to unknown (?:identifier: |field or method: [A-Za-z_]\w*\.)(?P<name>[A-Za-z_]\w*)`)},
 	{"go", needArity, lazyre.New(`\b(?:not enough|too many) arguments in call to (?:[\w.()*]*\.)?(?P<name>[A-Za-z_]\w*)`)},
 
 	{"cc", needName, lazyre.New(q + `(?P<name>[A-Za-z_]\w*)` + eq + ` undeclared`)},
@@ -45,20 +52,24 @@ var reportTable = []reportRow{
 	{"python", needName, lazyre.New(`NameError: name '(?P<name>[A-Za-z_]\w*)' is not defined`)},
 	{"python", needName, lazyre.New(`AttributeError: .* has no attribute '(?P<name>[A-Za-z_]\w*)'`)},
 	{"python", needName, lazyre.New(`ImportError: cannot import name '(?P<name>[A-Za-z_]\w*)'`)},
+	{"python", needKeyword, lazyre.New(`TypeError: (?:[\w.<>]*\.)?(?P<fn>[A-Za-z_]\w*)\(\) got an unexpected keyword argument '(?P<name>[A-Za-z_]\w*)'`)},
 	{"python", needArity, lazyre.New(`TypeError: (?:[\w.<>]*\.)?(?P<name>[A-Za-z_]\w*)\(\) (?:missing \d+ required (?:positional|keyword-only) arguments?|takes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:was|were) given)`)},
 
 	{"js", needName, lazyre.New(`(?:^|ReferenceError: )(?P<name>[A-Za-z_$][\w$]*) is not defined`)},
-	{"js", needName, lazyre.New(`TypeError: (?:[\w$.]*\.)?(?P<name>[A-Za-z_$][\w$]*) is not a function`)},
+	{"js", needName, lazyre.New(`(?:^|TypeError: )(?:[\w$.]*\.)?(?P<name>[A-Za-z_$][\w$]*) is not a function`)},
 	{"js", needName, lazyre.New(`Cannot find name '(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", needName, lazyre.New(`Property '(?P<name>[A-Za-z_$][\w$]*)' does not exist on type`)},
+	{"js", needName, lazyre.New(`does not provide an export named '(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", needName, lazyre.New(`has no exported member (?:named )?'(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", needArity, lazyre.New(`Expected (?:at least )?\d+(?:-\d+)? arguments?, but got \d+`)},
 }
 
-// ask is what one report asks: a need and, when the message says, a name.
+// ask is what one report asks: a need and, when the message says, a name
+// (and, for needExample and needKeyword, the example or called function).
 type ask struct {
 	need need
 	name string
+	fn   string
 }
 
 // askOf reads a report's message. The first row that matches wins.
@@ -75,6 +86,9 @@ func askOf(r contract.BugReport) (ask, bool) {
 		a := ask{need: row.need}
 		if g := row.re.SubexpIndex("name"); g >= 0 {
 			a.name = m[g]
+		}
+		if g := row.re.SubexpIndex("fn"); g >= 0 {
+			a.fn = m[g]
 		}
 		return a, true
 	}

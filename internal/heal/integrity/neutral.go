@@ -21,8 +21,9 @@ var (
 // check depends on, so the test-file rule need not refuse it (every other
 // rule still judges it): a Go file whose tokens and comments are unchanged
 // (only formatting), or hunks whose every changed line is an import line, a
-// printf verb go vet reported on that line, or a test function's header
-// given the signature go test's report asks for.
+// printf verb go vet reported on that line, a test function's header
+// given the signature go test's report asks for, or an identifier a report
+// says is not declared, renamed (renameLine).
 func (c *checker) neutralTestEdit() bool {
 	if c.name == "go" && sameGoTokens(c.in.Original, c.in.Patched) {
 		return true
@@ -44,7 +45,7 @@ func (c *checker) neutralHunk(h hunk) bool {
 	}
 	for i, j := h.oldLo, h.newLo; i < h.oldHi; i, j = i+1, j+1 {
 		a, b := c.old.lines[i].raw, c.new.lines[j].raw
-		if a != b && !c.verbFixLine(i+1, a, b) && !c.signatureLine(a, b) {
+		if a != b && !c.verbFixLine(i+1, a, b) && !c.signatureLine(a, b) && !c.renameLine(i+1, a, b) {
 			return false
 		}
 	}

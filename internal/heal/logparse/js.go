@@ -192,8 +192,8 @@ func (j *jsFail) line(p *parser, s string) bool {
 	if len(s) < 3 {
 		return false
 	}
-	if m := nodeLocLine(s); m != nil {
-		j.loc = &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "node"}
+	if m := nodeLocLine(strings.TrimPrefix(s, tapComment)); m != nil {
+		j.loc = &finding{file: strings.TrimPrefix(m[1], "file://"), line: atoi(m[2]), base: p.base(), tool: "node"}
 		return false
 	}
 	if strings.HasPrefix(trimmed, "FAIL ") && strings.Contains(trimmed, " > ") {
@@ -240,12 +240,12 @@ func (j *jsFail) line(p *parser, s string) bool {
 		}
 	}
 	if indent <= 8 && p.hasErrWord(s) && (strings.Contains(trimmed, "Error") || strings.Contains(trimmed, "Exception")) {
-		if m := reJsErr.FindStringSubmatch(s); m != nil {
+		if m := jsErrLine(s, j.loc); m != nil {
 			if !j.open || j.done {
 				j.start("", false)
 			}
 			if j.errName == "" {
-				j.errName, j.msg = m[1], strings.TrimSpace(s)
+				j.errName, j.msg = m[1], strings.TrimSpace(strings.TrimPrefix(s, tapComment))
 				if reBabelLoc.MatchString(s) {
 					j.done = true // the babel-syntax row reports it, at the file it names
 					return false
@@ -278,6 +278,22 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.msg = strings.TrimSpace(s)
 	}
 	return false
+}
+
+// tapComment starts a TAP diagnostic line; node:test's TAP reporter
+// prints a test file's stderr so, an uncaught error's header included.
+const tapComment = "# "
+
+// jsErrLine matches an error line, or one printed as a TAP diagnostic
+// below node's "file:line" header of an uncaught error (loc).
+func jsErrLine(s string, loc *finding) []string {
+	if m := reJsErr.FindStringSubmatch(s); m != nil {
+		return m
+	}
+	if loc != nil && strings.HasPrefix(s, tapComment) {
+		return reJsErr.FindStringSubmatch(s[len(tapComment):])
+	}
+	return nil
 }
 
 // nodeLocLine reads the "file.js:line" header Node prints above an

@@ -1,0 +1,100 @@
+package integrity
+
+import (
+	"strings"
+
+	"github.com/salve-dev/salve/internal/lazyre"
+)
+
+// reMissingName finds the name a toolchain's report says is not declared
+// (one group per wording: go build, go vet's tests analyzer, Python, node,
+// gcc and clang).
+var reMissingName = lazyre.New(`\bundefined: (?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)` +
+	`|refers to unknown (?:identifier: |field or method: [A-Za-z_]\w*\.)([A-Za-z_]\w*)` +
+	`|\bname '([A-Za-z_]\w*)' is not defined|cannot import name '([A-Za-z_]\w*)'` +
+	`|does not provide an export named '([A-Za-z_$][\w$]*)'|(?:^|ReferenceError: )([A-Za-z_$][\w$]*) is not defined` +
+	`|(?:^|TypeError: )(?:[\w$.]*\.)?([A-Za-z_$][\w$]*) is not a function` +
+	`|[‘'"]([A-Za-z_]\w*)[’'"] undeclared|(?:implicit declaration of function|use of undeclared identifier) [‘'"]([A-Za-z_]\w*)[’'"]`)
+
+// literalNames are identifiers that stand for a value: renaming a missing
+// name to one of them changes what a test checks, not what it calls.
+var literalNames = map[string]bool{"nil": true, "true": true, "false": true, "iota": true, "None": true, "True": true,
+	"False": true, "null": true, "undefined": true, "NULL": true, "NaN": true, "Infinity": true, "this": true, "self": true}
+
+// renameLine reports whether line n changed from a to b only by renaming
+// identifiers a report on that line says are not declared (a test that
+// stopped compiling after a rename elsewhere): each changed identifier is
+// a reported name, or a Go example named after one (ExampleOld_suffix),
+// and becomes another identifier that is not a literal value. Such a fix
+// makes the test compile again and checks what it checked.
+func (c *checker) renameLine(n int, a, b string) bool {
+	missing := map[string]bool{}
+	for _, r := range c.in.Reports {
+		if r.LineNumber != n {
+			continue
+		}
+		for _, m := range reMissingName.FindAllStringSubmatch(r.Message, -1) {
+			for _, g := range m[1:] {
+				if g != "" {
+					missing[g] = true
+				}
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return false
+	}
+	ta, tb := identRuns(a), identRuns(b)
+	if len(ta) != len(tb) {
+		return false
+	}
+	changed := false
+	for i := range ta {
+		x, y := ta[i], tb[i]
+		if x == y {
+			continue
+		}
+		if !isIdentRun(x) || !isIdentRun(y) || literalNames[y] || !missing[x] && !exampleOf(x, missing) {
+			return false
+		}
+		changed = true
+	}
+	return changed
+}
+
+// exampleOf reports whether fn is a Go example named after one of names:
+// Example, then "_"-separated parts of which one is the name.
+func exampleOf(fn string, names map[string]bool) bool {
+	rest, ok := strings.CutPrefix(fn, "Example")
+	if !ok {
+		return false
+	}
+	for _, p := range strings.Split(rest, "_") {
+		if names[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// identRuns splits s into runs of identifier bytes and single other bytes.
+func identRuns(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		if j == i {
+			j++
+		}
+		out = append(out, s[i:j])
+		i = j
+	}
+	return out
+}
+
+// isIdentRun reports whether s, a run of identRuns, is an identifier.
+func isIdentRun(s string) bool {
+	return s != "" && isWordByte(s[0]) && (s[0] < '0' || s[0] > '9')
+}

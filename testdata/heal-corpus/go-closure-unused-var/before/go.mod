@@ -1,0 +1,3 @@
+module example.com/dirstat
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/level
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/tokenbucket
+
+go 1.22

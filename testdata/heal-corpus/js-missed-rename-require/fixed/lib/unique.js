@@ -1,0 +1,16 @@
+'use strict';
+
+const { slugify } = require('./slug');
+
+// uniqueSlug returns the slug of title, suffixed -2, -3... until taken
+// does not hold it.
+function uniqueSlug(title, taken) {
+  const base = slugify(title);
+  let slug = base;
+  for (let n = 2; taken.has(slug); n++) {
+    slug = `${base}-${n}`;
+  }
+  return slug;
+}
+
+module.exports = { uniqueSlug };
