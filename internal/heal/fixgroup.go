@@ -161,7 +161,7 @@ func PrepareFix(ctx context.Context, p FixPlan) (FixInput, string, error) {
 // the globs of paths no fix may edit (.salve.yml's protected_paths).
 func GateFix(in FixInput, res contract.FixResult, minConfidence float64, allowTestEdits bool, protected []string) GateDecision {
 	return Gate(GateInput{Path: in.Path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore,
-		MinConfidence: minConfidence, AllowTestEdits: allowTestEdits, ProtectedPaths: protected, Windows: in.Windows})
+		MinConfidence: minConfidence, AllowTestEdits: allowTestEdits, ProtectedPaths: protected, Fixer: res.Fixer, Windows: in.Windows})
 }
 
 // request builds the FixRequest for one file's group.

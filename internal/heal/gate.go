@@ -7,6 +7,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/integrity"
+	"github.com/salve-dev/salve/internal/heal/tiers"
 	"github.com/salve-dev/salve/internal/lang"
 )
 
@@ -48,6 +49,8 @@ type GateInput struct {
 	// ProtectedPaths are globs of paths no fix may edit (the
 	// repository's protected_paths): integrity rule protected-path.
 	ProtectedPaths []string
+	// Fixer is the tier that wrote the fix (a name of internal/heal/tiers).
+	Fixer string
 	// Windows are more lines of this file the fix may change besides the
 	// reported lines ±GateWindow, such as the code a failing test
 	// exercises. Nil adds none.
@@ -101,7 +104,8 @@ func Gate(in GateInput) GateDecision {
 	if lost := lostComments(l, in.Original, in.Patched); len(lost) > 0 {
 		d.reject(RuleCommentsRemoved, fmt.Sprintf("comments removed: %q", lost))
 	}
-	for _, v := range integrity.Check(integrity.Input{Path: in.Path, Original: in.Original, Patched: in.Patched, Reports: in.Reports, AllowTestEdits: in.AllowTestEdits, Protected: in.ProtectedPaths}) {
+	for _, v := range integrity.Check(integrity.Input{Path: in.Path, Original: in.Original, Patched: in.Patched, Reports: in.Reports, AllowTestEdits: in.AllowTestEdits, Protected: in.ProtectedPaths,
+		RenamesFromCommit: tiers.RenamesFromCommit(in.Fixer)}) {
 		d.reject(v.Rule, strings.TrimPrefix(v.String(), v.Rule+": "))
 	}
 	d.Accepted = len(d.Reasons) == 0

@@ -48,6 +48,12 @@ type Input struct {
 	// Protected are globs of paths no fix may edit (the repository's
 	// protected_paths; see MatchPath), whatever else it allows.
 	Protected []string
+	// RenamesFromCommit says the fix renames only as the breaking
+	// commit's own diff renamed (the history tier). Only such a fix may
+	// rename, in a test file, a name a report says is not declared: from
+	// any other fixer, a rename could swap what the test calls for
+	// something weaker.
+	RenamesFromCommit bool
 }
 
 // Violation is one way a fix weakens a check.

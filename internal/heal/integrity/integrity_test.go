@@ -19,6 +19,7 @@ type tc struct {
 	allow   bool
 	msg     string // a report message
 	line    int    // the report's line, 1 when zero
+	anyTier bool   // the fix is not the history tier's (no RenamesFromCommit)
 }
 
 // edit returns orig with old replaced by new once.
@@ -193,6 +194,8 @@ var cases = []tc{
 		orig: edit(goTest, "func TestAdd(t *testing.T) {", "func ExampleSum() {"), patched: edit(goTest, "func TestAdd(t *testing.T) {", "func ExampleAdd() {")},
 	{rule: RuleTestFile, name: "undefined identifier renamed to nil", path: "calc/calc_test.go", line: 7, msg: "undefined: three",
 		orig: edit(goTest, "if got != 3 {", "if got != three {"), patched: edit(goTest, "if got != 3 {", "if got != nil {"), want: []string{RuleTestFile, RuleAssertionLoosened}},
+	{rule: RuleTestFile, name: "undefined identifier renamed by a tier without the commit's evidence", path: "calc/calc_test.go", line: 6, msg: "undefined: Sum",
+		orig: edit(goTest, "got := Add(1, 2)", "got := Sum(1, 2)"), patched: goTest, anyTier: true, want: []string{RuleTestFile}},
 	{rule: RuleTestFile, name: "unreported identifier renamed", path: "calc/calc_test.go", line: 6, msg: "undefined: Sum",
 		orig: goTest, patched: edit(goTest, "got := Add(1, 2)", "got := Sub(1, 2)"), want: []string{RuleTestFile}},
 	{rule: RuleTestFile, name: "rename and more on the reported line", path: "calc/calc_test.go", line: 6, msg: "undefined: Sum",
@@ -279,7 +282,7 @@ var cases = []tc{
 func TestCheck(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.rule+"/"+c.name, func(t *testing.T) {
-			in := Input{Path: c.path, Original: c.orig, Patched: c.patched, AllowTestEdits: c.allow}
+			in := Input{Path: c.path, Original: c.orig, Patched: c.patched, AllowTestEdits: c.allow, RenamesFromCommit: !c.anyTier}
 			if c.msg != "" {
 				in.Reports = []contract.BugReport{{FilePath: c.path, LineNumber: max(c.line, 1), Message: c.msg}}
 			}
@@ -362,7 +365,7 @@ func FuzzCheck(f *testing.F) {
 		f.Add(c.path, c.orig, c.patched, c.msg, c.allow)
 	}
 	f.Fuzz(func(t *testing.T, path, a, b, msg string, allow bool) {
-		in := Input{Path: path, Original: a, Patched: b, AllowTestEdits: allow, Reports: []contract.BugReport{{Message: msg}}}
+		in := Input{Path: path, Original: a, Patched: b, AllowTestEdits: allow, RenamesFromCommit: allow, Reports: []contract.BugReport{{Message: msg}}}
 		first := Check(in)
 		if again := Check(in); !slices.Equal(first, again) {
 			t.Fatalf("not deterministic: %v then %v", first, again)

@@ -26,8 +26,12 @@ var literalNames = map[string]bool{"nil": true, "true": true, "false": true, "io
 // stopped compiling after a rename elsewhere): each changed identifier is
 // a reported name, or a Go example named after one (ExampleOld_suffix),
 // and becomes another identifier that is not a literal value. Such a fix
-// makes the test compile again and checks what it checked.
+// makes the test compile again and checks what it checked. Only a fix
+// that renames as the breaking commit did (Input.RenamesFromCommit) may.
 func (c *checker) renameLine(n int, a, b string) bool {
+	if !c.in.RenamesFromCommit {
+		return false
+	}
 	missing := map[string]bool{}
 	for _, r := range c.in.Reports {
 		if r.LineNumber != n {

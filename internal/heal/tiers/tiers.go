@@ -36,12 +36,17 @@ type Tier struct {
 	Default Default
 	// Doc says in a line what the tier does.
 	Doc string
+	// RenamesFromCommit says the tier renames only as the breaking
+	// commit's own diff renamed: the one tier whose rename of a name a
+	// test can no longer find may reach a test file.
+	RenamesFromCommit bool
 }
 
 // Table lists the fixer tiers in their default order.
 var Table = []Tier{
 	{Name: "history", Needs: "the diff of the commit that broke the build, read through the git agent", Default: Always,
-		Doc: "finishes the breaking commit's own change: a rename or a new parameter it applied elsewhere but missed at the reported line; no API key"},
+		Doc:               "finishes the breaking commit's own change: a rename or a new parameter it applied elsewhere but missed at the reported line; no API key",
+		RenamesFromCommit: true},
 	{Name: "rules", Needs: "nothing: the rules are embedded", Default: Always,
 		Doc: "deterministic fixes from salve's embedded rules (imports, typos, missing declarations); no API key"},
 	{Name: "suggest", Needs: "the project's toolchain, which it re-runs for structured diagnostics", Default: Always,
@@ -169,4 +174,11 @@ func Help() string {
 	}
 	fmt.Fprintf(&b, "The default is %s.\n", DefaultText())
 	return b.String()
+}
+
+// RenamesFromCommit reports whether the tier named name renames only as
+// the breaking commit did (see [Tier.RenamesFromCommit]).
+func RenamesFromCommit(name string) bool {
+	t, ok := Lookup(name)
+	return ok && t.RenamesFromCommit
 }
