@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/salve-dev/salve/internal/store"
 )
 
 // TestExecMasksPassedSecrets: "salve exec --env GITHUB_PAT --env
@@ -57,10 +55,7 @@ func TestExecMasksPassedSecrets(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(runDir, "build.log"))
 	wantMasked("build.log", string(b))
 
-	st, err := store.Open(dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, dbPath)
 	v, err := st.View(context.Background(), runID)
 	if err != nil {
 		st.Close()

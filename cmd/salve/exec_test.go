@@ -165,10 +165,7 @@ func TestExecRecordsInStore(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "run "+runID) {
 		t.Fatalf("exit %d stderr %q", code, stderr)
 	}
-	st, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, path)
 	defer st.Close()
 	v, err := st.View(context.Background(), runID)
 	if err != nil {

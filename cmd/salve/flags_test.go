@@ -109,10 +109,7 @@ func TestReadOnlyCommandsCreateNothing(t *testing.T) {
 func TestReadOnlyCommandsLeaveTheStore(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "runs.db")
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, db)
 	if _, err := st.CreateRun(context.Background(), store.Run{RunID: "run-1", Kind: "exec", Status: "passed", Title: "make"}); err != nil {
 		t.Fatal(err)
 	}

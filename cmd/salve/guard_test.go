@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/salve-dev/salve/internal/store"
 )
 
 // served is a salve server running in the background, its stderr read
@@ -130,10 +128,7 @@ var warning = regexp.MustCompile(`^WARNING: .* listens on .* with no token \(--i
 func TestGuardInsecureNoTokenUI(t *testing.T) {
 	t.Setenv("SALVE_UI_TOKEN", "")
 	path := filepath.Join(t.TempDir(), "runs.db")
-	st, err := store.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, path)
 	_ = st.Close()
 	s := serveInBackground(t, "ui", "--listen", "0.0.0.0:0", "--store", path, "--insecure-no-token")
 	s.waitFor(t, warning)

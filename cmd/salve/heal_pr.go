@@ -143,23 +143,15 @@ func (p *prOptions) buildForge(o *healOptions, s *streams) (forge.Forge, error) 
 		project := firstNonEmpty(p.GitLabProject, getenv("CI_PROJECT_ID"))
 		return forge.NewGitLab(forge.GitLabConfig{API: api, Project: project, Token: getenv("GITLAB_TOKEN"), JobToken: getenv("CI_JOB_TOKEN")})
 	}
-	api := firstNonEmpty(o.GitHubAPI, getenv("GITHUB_API_URL"))
-	repo := firstNonEmpty(o.GitHubRepo, getenv("GITHUB_REPOSITORY"))
-	cfg := forge.GitHubConfig{API: api, Repo: repo, Token: firstNonEmpty(getenv("GITHUB_TOKEN"), getenv("GH_TOKEN"))}
-	appCfg, ok, err := forge.AppConfigFromEnv(getenv)
+	g, appID, err := forge.GitHubFromEnv(o.GitHubAPI, o.GitHubRepo, getenv)
 	if err != nil {
 		return nil, err
 	}
-	if ok {
-		appCfg.API, appCfg.Repo = api, repo
-		app, err := forge.NewApp(appCfg)
-		if err != nil {
-			return nil, err
-		}
-		cfg.App, p.app = app, app
-		fmt.Fprintf(s.Stderr, "salve heal: acting as GitHub App %s on %s\n", appCfg.ID, repo)
+	if appID != "" {
+		p.app = g.App()
+		fmt.Fprintf(s.Stderr, "salve heal: acting as GitHub App %s on %s\n", appID, firstNonEmpty(o.GitHubRepo, getenv("GITHUB_REPOSITORY")))
 	}
-	return forge.NewGitHub(cfg)
+	return g, nil
 }
 
 func firstNonEmpty(vals ...string) string {

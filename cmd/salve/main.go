@@ -135,6 +135,18 @@ func (e *exitError) Unwrap() error { return e.Err }
 // (when non-nil) on stderr.
 func exitWith(code int, err error) error { return &exitError{Code: code, Err: err} }
 
+// runStatus runs opts through run, or through test when a test gave one,
+// and turns the exit status into the command's error.
+func runStatus[T any](run, test func(T) int, opts T) error {
+	if test != nil {
+		run = test
+	}
+	if code := run(opts); code != exitOK {
+		return exitWith(code, nil)
+	}
+	return nil
+}
+
 // run executes the salve command line args and returns the exit status.
 // It leaves the process environment alone; main's runMain also takes the
 // secrets out of it.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/internal/buildinfo"
+	"github.com/salve-dev/salve/internal/store"
 )
 
 func runSalve(t *testing.T, args ...string) (int, string, string) {
@@ -14,6 +15,17 @@ func runSalve(t *testing.T, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// openStore opens the run store at path, failing the test when it cannot;
+// closing it is the caller's (some tests close it before salve reads it).
+func openStore(t *testing.T, path string) *store.Store {
+	t.Helper()
+	st, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 func TestRootHelpAndErrors(t *testing.T) {

@@ -208,14 +208,7 @@ func TestMCPHealOverStdio(t *testing.T) {
 	cmd.Env = mcpEnv(t, gitAgent)
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
-	progressed := make(chan string, 64)
-	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
-			select {
-			case progressed <- r.Params.Message:
-			default:
-			}
-		}})
+	c, progressed := progressClient()
 	ctx := testContext(t)
 	cs, err := c.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -624,14 +617,7 @@ func TestMCPHTTPSignalDuringHeal(t *testing.T) {
 	before := repoState(t, repo)
 	url, stop := startHTTPServer(t, salve, mcpEnv(t, gitAgent))
 	marker := filepath.Join(t.TempDir(), "building")
-	progressed := make(chan string, 64)
-	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
-		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
-			select {
-			case progressed <- r.Params.Message:
-			default:
-			}
-		}})
+	c, progressed := progressClient()
 	ctx := testContext(t)
 	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url}, nil)
 	if err != nil {
@@ -671,4 +657,18 @@ func TestMCPHTTPSignalDuringHeal(t *testing.T) {
 	case <-ctx.Done():
 		t.Error("the client's call never returned after the server stopped")
 	}
+}
+
+// progressClient is an MCP client whose progress messages arrive on
+// progressed (64 may wait; more are dropped).
+func progressClient() (c *sdk.Client, progressed chan string) {
+	progressed = make(chan string, 64)
+	c = sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+			select {
+			case progressed <- r.Params.Message:
+			default:
+			}
+		}})
+	return c, progressed
 }

@@ -76,14 +76,7 @@ output could not be written, and 2 on bad input.`,
 			if err := opts.checkFormat(cmd.Flags().Changed("text")); err != nil {
 				return exitWith(exitBadInput, err)
 			}
-			run := parseRun
-			if runF != nil {
-				run = runF
-			}
-			if code := run(opts); code != exitOK {
-				return exitWith(code, nil)
-			}
-			return nil
+			return runStatus(parseRun, runF, opts)
 		},
 	}
 	f := cmd.Flags()

@@ -16,10 +16,7 @@ import (
 // TestRunsFromServer reads runs from a server's run store over its API, as
 // `salve runs --server URL` does, with and without the right token.
 func TestRunsFromServer(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "runs.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, filepath.Join(t.TempDir(), "runs.db"))
 	defer st.Close()
 	ctx := context.Background()
 	r, err := st.CreateRun(ctx, store.Run{Kind: store.KindHeal, Title: "heal on the server"})

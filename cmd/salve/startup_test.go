@@ -14,6 +14,17 @@ import (
 // (about 3 ms of every start). salve validates its own contract objects
 // with internal/schemacheck; the ai-agent binary keeps the full validator.
 func TestStartupLinksNoSchemaCompiler(t *testing.T) {
+	for _, dep := range linkedPackages(t) {
+		if strings.HasPrefix(dep, "github.com/santhosh-tekuri/jsonschema") {
+			t.Errorf("salve links %s, whose package init compiles JSON Schema meta-schemas at every start", dep)
+		}
+	}
+}
+
+// linkedPackages lists the packages the salve binary links (go list
+// -deps); it skips the test in -short mode and where go list is missing.
+func linkedPackages(t *testing.T) []string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
@@ -21,11 +32,7 @@ func TestStartupLinksNoSchemaCompiler(t *testing.T) {
 	if err != nil {
 		t.Skipf("go list unavailable: %v", err)
 	}
-	for _, dep := range strings.Fields(string(out)) {
-		if strings.HasPrefix(dep, "github.com/santhosh-tekuri/jsonschema") {
-			t.Errorf("salve links %s, whose package init compiles JSON Schema meta-schemas at every start", dep)
-		}
-	}
+	return strings.Fields(string(out))
 }
 
 // TestStartupInitAllocations runs the built binary with the runtime's

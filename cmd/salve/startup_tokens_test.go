@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -12,15 +11,8 @@ import (
 // estimates tokens with tokens.Approx, and only ai-agent links the exact
 // counters of internal/llm/tokens/tiktoken.
 func TestStartupLinksNoTiktoken(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Skipf("go list unavailable: %v", err)
-	}
 	guard := false
-	for _, dep := range strings.Fields(string(out)) {
+	for _, dep := range linkedPackages(t) {
 		switch {
 		case strings.HasPrefix(dep, "github.com/tiktoken-go/tokenizer"):
 			t.Errorf("salve links %s; estimate with tokens.Approx instead", dep)

@@ -135,14 +135,7 @@ rejected, -5 unsafe changes reverted), 2 on bad usage.`,
 			if opts.Model == "" || opts.MessageFile == "" {
 				return exitWith(exitBadInput, errors.New("tool run: --model and --message-file are required"))
 			}
-			run := toolRun
-			if runF != nil {
-				run = runF
-			}
-			if code := run(opts); code != exitOK {
-				return exitWith(code, nil)
-			}
-			return nil
+			return runStatus(toolRun, runF, opts)
 		},
 	}
 	f := cmd.Flags()

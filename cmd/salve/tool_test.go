@@ -124,10 +124,7 @@ func TestPatternTaskAndReadBack(t *testing.T) {
 	installFakeAider(t)
 	root, pristine := workTree(t)
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
-	st, err := store.Open(dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, dbPath)
 	ix, err := pattern.Load(filepath.Join(root, pattern.DefaultIndexFile), toolrun.ExecutorNames(toolrun.DefaultExecutors()))
 	if err != nil {
 		t.Fatal(err)
@@ -232,10 +229,7 @@ func TestToolRunCommand(t *testing.T) {
 	}
 	// Five runs reached the store, the rejected one too; the unknown
 	// pattern never ran.
-	st, err := store.Open(dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, dbPath)
 	defer st.Close()
 	runs, err := st.ListRuns(context.Background(), store.RunFilter{Kind: store.KindTool})
 	if err != nil || len(runs) != 5 {
@@ -284,10 +278,7 @@ func TestNewToolRunCmdFlags(t *testing.T) {
 
 func TestRunsPatchWithoutChanges(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "runs.db")
-	st, err := store.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, db)
 	r, err := st.CreateRun(context.Background(), store.Run{Kind: store.KindExec, Title: "go build ./..."})
 	if err != nil {
 		t.Fatal(err)
@@ -371,10 +362,7 @@ func TestWorkstreamOfAiderTasks(t *testing.T) {
 	installFakeAider(t)
 	root, pristine := workTree(t)
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
-	st, err := store.Open(dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t, dbPath)
 	ctx := context.Background()
 	ws, err := st.CreateRun(ctx, store.Run{Kind: "workstream", Title: "ws-acms-001"})
 	if err != nil {

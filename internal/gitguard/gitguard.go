@@ -28,6 +28,12 @@
 // lfs/, annex/) are never entered: objects, refs, HEAD and the index
 // cannot make git run a program, and reading them would cost as much as
 // the repository.
+//
+// It also holds the rule for running git itself on a repository salve does
+// not trust ([Args], [Env]): the "-c" settings that keep hooks, the file
+// system monitor, pagers, editors and submodule recursion from running,
+// and the transports a command may use. The git agent's actions and the
+// queue worker's clone and fetch both follow it.
 package gitguard
 
 import (

@@ -22,6 +22,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/ci"
 	"github.com/salve-dev/salve/internal/heal/executor"
+	"github.com/salve-dev/salve/internal/heal/forge"
 	"github.com/salve-dev/salve/internal/heal/llmfix"
 	"github.com/salve-dev/salve/internal/heal/rules"
 	"github.com/salve-dev/salve/internal/llm/scripted"
@@ -556,7 +557,11 @@ func TestHealWithGitHubCI(t *testing.T) {
 			defer srv.Close()
 			o := options(t, repo, "sh check.sh")
 			o.Push = true
-			o.CI = &ci.GitHub{BaseURL: srv.URL, Owner: "acme", Repo: "app", Token: "test-token", Interval: 10 * time.Millisecond, Timeout: 10 * time.Second}
+			api, err := forge.NewGitHub(forge.GitHubConfig{API: srv.URL, Repo: "acme/app", Token: "test-token"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.CI = &ci.GitHub{API: api, Interval: 10 * time.Millisecond, Timeout: 10 * time.Second}
 			res, err := heal.Run(context.Background(), o)
 			check(t, res, err, tc.want)
 			if res.CI == nil || res.CI.Source != "github" {

@@ -3,7 +3,6 @@ package ui_test
 import (
 	"context"
 	"fmt"
-	"github.com/salve-dev/salve/internal/testdirs"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/testdirs"
 )
 
 var binDir string

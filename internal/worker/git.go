@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/gitguard"
 	"github.com/salve-dev/salve/internal/gitremote"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
@@ -230,30 +231,16 @@ func (w *Worker) allowPrivateRemotes() bool {
 	return v
 }
 
-// gitProtocols is the transport policy of the worker's git, over every
-// configuration file: nothing but https, ssh and git, and file (local
-// paths included) only when the URL is the worker's own, never one git
-// follows by itself (a submodule's). Remote helpers (ext::, fd::, any
-// "<helper>::" form, git-remote-* programs) and plain http are refused by
-// git before it starts a program or opens a connection.
-var gitProtocols = []string{
-	"protocol.allow=never",
-	"protocol.https.allow=always",
-	"protocol.ssh.allow=always",
-	"protocol.git.allow=always",
-	"protocol.file.allow=user",
-}
-
-// git runs git with prompts off and gitProtocols, so a hostile URL can
-// neither hang the worker nor run a command.
+// git runs git with gitguard's rule for an untrusted repository: its
+// hardened settings and environment (no hooks, prompts, pagers or
+// submodule recursion) and the transports gitguard.Remote allows, so a
+// hostile URL or repository can neither hang the worker nor run a command.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	env := sandbox.MergeEnv(sandbox.AllowedEnv(gitEnv...), map[string]string{"GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"})
-	full := make([]string, 0, 2*len(gitProtocols)+len(args))
-	for _, kv := range gitProtocols {
-		full = append(full, "-c", kv)
-	}
+	over := gitguard.Env()
+	over["LC_ALL"] = "C" // git's messages are read by classify
+	env := sandbox.MergeEnv(sandbox.AllowedEnv(gitEnv...), over)
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
-		Path: "git", Args: append(full, args...),
+		Path: "git", Args: gitguard.Args(gitguard.Remote, args...),
 		Dir: dir, Env: env, Timeout: 30 * time.Minute,
 	})
 	if err != nil {

@@ -1,14 +1,13 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/gitagent/gittest"
 )
 
 // TestMain isolates git from the machine's configuration: HOME and
@@ -19,21 +18,12 @@ func TestMain(m *testing.M) {
 }
 
 func testMain(m *testing.M) int {
-	home, err := os.MkdirTemp("", "gitagent-home-")
+	cleanup, err := gittest.Isolate()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(home)
-	for k, v := range map[string]string{
-		"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1",
-		"GIT_CEILING_DIRECTORIES": filepath.Dir(home),
-	} {
-		os.Setenv(k, v)
-	}
-	for _, k := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "SALVE_REGISTRY_DB", "XDG_DATA_HOME"} {
-		os.Unsetenv(k)
-	}
+	defer cleanup()
 	return m.Run()
 }
 
@@ -41,16 +31,7 @@ func testMain(m *testing.M) int {
 // when git fails.
 func git(tb testing.TB, dir string, args ...string) string {
 	tb.Helper()
-	res, err := sandbox.Run(context.Background(), sandbox.Cmd{
-		Path: "git", Args: append([]string{"-C", dir}, args...), Env: GitEnv(),
-	})
-	if err != nil {
-		tb.Fatalf("git %v: %v", args, err)
-	}
-	if res.ExitCode != 0 {
-		tb.Fatalf("git %v: exit %d: %s", args, res.ExitCode, res.Stderr)
-	}
-	return string(res.Stdout)
+	return gittest.Git(tb, GitEnv(), dir, args...)
 }
 
 // newRepo creates a repository with one commit of README.md and a.txt on

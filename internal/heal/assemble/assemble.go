@@ -22,6 +22,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal/aiderfix"
 	"github.com/salve-dev/salve/internal/heal/ci"
 	"github.com/salve-dev/salve/internal/heal/executor"
+	"github.com/salve-dev/salve/internal/heal/forge"
 	"github.com/salve-dev/salve/internal/heal/history"
 	"github.com/salve-dev/salve/internal/heal/llmfix"
 	"github.com/salve-dev/salve/internal/heal/results"
@@ -325,15 +326,11 @@ func newCI(c Config, ex heal.Executor) (heal.CIMonitor, error) {
 		if !c.Push {
 			return nil, fmt.Errorf("--ci github judges the pushed commit: add --push")
 		}
-		api := c.GitHubAPI
-		if api == "" {
-			api = c.Getenv("GITHUB_API_URL")
+		api, _, err := forge.GitHubFromEnv(c.GitHubAPI, repo, c.Getenv)
+		if err != nil {
+			return nil, fmt.Errorf("--ci github: %w", err)
 		}
-		token := c.Getenv("GITHUB_TOKEN")
-		if token == "" {
-			token = c.Getenv("GH_TOKEN")
-		}
-		return &ci.GitHub{BaseURL: api, Owner: owner, Repo: name, Token: token, Timeout: c.CITimeout}, nil
+		return &ci.GitHub{API: api, Timeout: c.CITimeout}, nil
 	}
 	return nil, fmt.Errorf("--ci: want local or github, got %q", c.CI)
 }

@@ -2,38 +2,27 @@ package ci
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/forge"
 )
 
-// DefaultGitHubAPI is the GitHub REST API root.
-const DefaultGitHubAPI = "https://api.github.com"
-
-// GitHub polls the checks of a pushed commit through the GitHub REST API:
-// the check runs (GET /repos/{owner}/{repo}/commits/{ref}/check-runs) and
-// the combined commit status (GET /repos/{owner}/{repo}/commits/{ref}/status).
+// GitHub polls the checks of a pushed commit through forge's GitHub
+// client, which holds the authentication (a token or a GitHub App), the
+// API root, rate limits and the scrubbing of secrets from errors: the
+// check runs (GET /repos/{owner}/{repo}/commits/{ref}/check-runs) and the
+// combined commit status (GET /repos/{owner}/{repo}/commits/{ref}/status).
 // The verdict is green when every check run completed with success,
 // neutral or skipped and the combined status is success (or has no
 // statuses); red as soon as every check finished and one did not pass.
 type GitHub struct {
-	// BaseURL is the API root; empty means DefaultGitHubAPI.
-	BaseURL string
-	// Owner and Repo name the repository.
-	Owner, Repo string
-	// Token is sent as a bearer token; it never appears in errors or logs.
-	Token string
-	// Client is the HTTP client; nil means a client with a 30 s timeout.
-	Client *http.Client
+	// API reads the checks.
+	API *forge.GitHub
 	// Interval is the wait between polls; zero means 10 s.
 	Interval time.Duration
 	// Timeout bounds the whole wait; zero means 30 minutes.
@@ -51,36 +40,11 @@ var ErrCI = errors.New("ci github")
 // Name returns "github".
 func (g *GitHub) Name() string { return "github" }
 
-// checkRun is the part of a check run object the monitor reads.
-type checkRun struct {
-	ID         int64   `json:"id"`
-	Name       string  `json:"name"`
-	HeadSHA    string  `json:"head_sha"`
-	Status     string  `json:"status"`
-	Conclusion *string `json:"conclusion"`
-	HTMLURL    string  `json:"html_url"`
-}
-
-type checkRunList struct {
-	TotalCount int        `json:"total_count"`
-	CheckRuns  []checkRun `json:"check_runs"`
-}
-
-type commitStatus struct {
-	State       string `json:"state"`
-	Context     string `json:"context"`
-	Description string `json:"description"`
-}
-
-type combinedStatus struct {
-	State      string         `json:"state"`
-	SHA        string         `json:"sha"`
-	TotalCount int            `json:"total_count"`
-	Statuses   []commitStatus `json:"statuses"`
-}
-
 // Verdict polls until the checks of t.Commit are settled or the timeout.
 func (g *GitHub) Verdict(ctx context.Context, t heal.CITarget) (heal.Verdict, error) {
+	if g.API == nil {
+		return heal.Verdict{}, fmt.Errorf("%w: no GitHub client", ErrCI)
+	}
 	if !t.Pushed {
 		return heal.Verdict{}, fmt.Errorf("%w: commit %s was not pushed (use --push)", ErrCI, t.Commit)
 	}
@@ -94,8 +58,8 @@ func (g *GitHub) Verdict(ctx context.Context, t heal.CITarget) (heal.Verdict, er
 	deadline := time.Now().Add(timeout)
 	for {
 		v, settled, err := g.poll(ctx, t.Commit)
-		if err != nil && !errors.Is(err, errRetry) {
-			return heal.Verdict{}, err
+		if err != nil && !errors.Is(err, forge.ErrTryAgain) {
+			return heal.Verdict{}, fmt.Errorf("%w: %w", ErrCI, err)
 		}
 		if settled {
 			return v, nil
@@ -129,25 +93,21 @@ func (g *GitHub) sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// errRetry marks a poll that should be tried again (a commit GitHub does
-// not know yet, a server error, a rate limit).
-var errRetry = errors.New("retry")
-
 // poll reads the checks once and says whether they are settled.
 func (g *GitHub) poll(ctx context.Context, sha string) (heal.Verdict, bool, error) {
-	runs, err := g.checkRuns(ctx, sha)
+	runs, err := g.API.CommitChecks(ctx, sha)
 	if err != nil {
 		return heal.Verdict{Source: "github"}, false, err
 	}
-	var st combinedStatus
-	if err := g.get(ctx, g.path(sha, "status"), nil, &st); err != nil {
+	st, err := g.API.CommitStatus(ctx, sha)
+	if err != nil {
 		return heal.Verdict{Source: "github"}, false, err
 	}
 	return judge(runs, st)
 }
 
 // judge turns check runs and the combined status into a verdict.
-func judge(runs []checkRun, st combinedStatus) (heal.Verdict, bool, error) {
+func judge(runs []forge.CommitCheck, st forge.CombinedStatus) (heal.Verdict, bool, error) {
 	v := heal.Verdict{Source: "github"}
 	var pending, failed, passed []string
 	for _, r := range runs {
@@ -189,86 +149,6 @@ func judge(runs []checkRun, st combinedStatus) (heal.Verdict, bool, error) {
 	v.Green = true
 	v.Detail = fmt.Sprintf("%d checks passed", len(passed))
 	return v, true, nil
-}
-
-// checkRuns lists every check run of sha, page by page.
-func (g *GitHub) checkRuns(ctx context.Context, sha string) ([]checkRun, error) {
-	var all []checkRun
-	for page := 1; page <= 50; page++ {
-		var l checkRunList
-		q := url.Values{"per_page": {"100"}, "page": {strconv.Itoa(page)}}
-		if err := g.get(ctx, g.path(sha, "check-runs"), q, &l); err != nil {
-			return nil, err
-		}
-		all = append(all, l.CheckRuns...)
-		if len(l.CheckRuns) == 0 || len(all) >= l.TotalCount {
-			break
-		}
-	}
-	return all, nil
-}
-
-func (g *GitHub) path(sha, what string) string {
-	return "/repos/" + url.PathEscape(g.Owner) + "/" + url.PathEscape(g.Repo) + "/commits/" + url.PathEscape(sha) + "/" + what
-}
-
-// get performs one API request and decodes its JSON body.
-func (g *GitHub) get(ctx context.Context, p string, q url.Values, into any) error {
-	base := g.BaseURL
-	if base == "" {
-		base = DefaultGitHubAPI
-	}
-	u := strings.TrimRight(base, "/") + p
-	if len(q) > 0 {
-		u += "?" + q.Encode()
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return fmt.Errorf("%w: request %s: %w", ErrCI, p, err)
-	}
-	req.Header.Set("Accept", "application/vnd.github+json")
-	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
-	req.Header.Set("User-Agent", "salve-heal")
-	if g.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+g.Token)
-	}
-	client := g.Client
-	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("%w: GET %s: %w", ErrCI, p, ctx.Err())
-		}
-		return fmt.Errorf("%w: GET %s: network error", errRetry, p)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	switch {
-	case resp.StatusCode == http.StatusOK:
-		if err := json.Unmarshal(body, into); err != nil {
-			return fmt.Errorf("%w: GET %s: decode: %w", ErrCI, p, err)
-		}
-		return nil
-	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusUnprocessableEntity:
-		// GitHub may not know a just-pushed commit yet.
-		return fmt.Errorf("%w: GET %s: HTTP %d (commit not known yet)", errRetry, p, resp.StatusCode)
-	case resp.StatusCode >= 500, resp.StatusCode == http.StatusTooManyRequests,
-		resp.StatusCode == http.StatusForbidden && resp.Header.Get("X-RateLimit-Remaining") == "0":
-		return fmt.Errorf("%w: GET %s: HTTP %d", errRetry, p, resp.StatusCode)
-	}
-	return fmt.Errorf("%w: GET %s: HTTP %d: %s", ErrCI, p, resp.StatusCode, apiMessage(body))
-}
-
-func apiMessage(body []byte) string {
-	var m struct {
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(body, &m) == nil && m.Message != "" {
-		return m.Message
-	}
-	return strings.TrimSpace(string(body[:min(len(body), 200)]))
 }
 
 func short(sha string) string { return sha[:min(len(sha), 12)] }

@@ -2,135 +2,89 @@ package ci
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/forge"
+	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
 )
 
 const sha = "0123456789abcdef0123456789abcdef01234567"
 
-// fakeGitHub speaks the two documented endpoints. Each poll of check-runs
-// advances to the next state of script (the last one repeats).
-type fakeGitHub struct {
-	t      *testing.T
-	mu     sync.Mutex
-	polls  int
-	script []func(w http.ResponseWriter, page int)
-	status string // JSON of the combined status
+// runs is one poll's check runs, each "status" or "status/conclusion",
+// named check-1, check-2, ...
+func runs(rs ...string) []forgetest.CommitCheck {
+	list := []forgetest.CommitCheck{}
+	for i, r := range rs {
+		status, conclusion, _ := strings.Cut(r, "/")
+		list = append(list, forgetest.CommitCheck{Name: fmt.Sprintf("check-%d", i+1), Status: status, Conclusion: conclusion})
+	}
+	return list
 }
 
-func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if got := r.Header.Get("Authorization"); got != "Bearer secret-token" {
-		w.WriteHeader(http.StatusUnauthorized)
-		fmt.Fprint(w, `{"message":"Bad credentials","documentation_url":"https://docs.github.com/rest"}`)
-		return
+// manyRuns is n successful check runs.
+func manyRuns(n int) []forgetest.CommitCheck {
+	list := make([]forgetest.CommitCheck, n)
+	for i := range list {
+		list[i] = forgetest.CommitCheck{Name: fmt.Sprint("c", i), Status: "completed", Conclusion: "success"}
 	}
-	if r.Header.Get("Accept") != "application/vnd.github+json" || r.Header.Get("X-GitHub-Api-Version") == "" {
-		f.t.Errorf("missing GitHub headers: %v", r.Header)
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	switch r.URL.Path {
-	case "/repos/acme/app/commits/" + sha + "/check-runs":
-		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-		f.mu.Lock()
-		step := f.script[min(f.polls, len(f.script)-1)]
-		if page <= 1 {
-			f.polls++
-		}
-		f.mu.Unlock()
-		step(w, page)
-	case "/repos/acme/app/commits/" + sha + "/status":
-		st := f.status
-		if st == "" {
-			st = `{"state":"pending","sha":"` + sha + `","total_count":0,"statuses":[]}`
-		}
-		fmt.Fprint(w, st)
-	default:
-		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprint(w, `{"message":"Not Found"}`)
-	}
-}
-
-func runs(rs ...string) func(http.ResponseWriter, int) {
-	return func(w http.ResponseWriter, _ int) {
-		var list []map[string]any
-		for i, r := range rs {
-			status, conclusion, _ := strings.Cut(r, "/")
-			var c any
-			if conclusion != "" {
-				c = conclusion
-			}
-			list = append(list, map[string]any{"id": i + 1, "name": fmt.Sprintf("check-%d", i+1), "head_sha": sha, "status": status, "conclusion": c, "html_url": "https://github.com/acme/app/runs/1"})
-		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"total_count": len(list), "check_runs": list})
-	}
-}
-
-func notFound(w http.ResponseWriter, _ int) {
-	w.WriteHeader(http.StatusNotFound)
-	fmt.Fprint(w, `{"message":"No commit found for SHA: `+sha+`"}`)
-}
-
-// manyRuns serves n successful check runs, 100 per page.
-func manyRuns(n int) func(http.ResponseWriter, int) {
-	return func(w http.ResponseWriter, page int) {
-		var list []map[string]any
-		for i := (page - 1) * 100; i < min(n, page*100); i++ {
-			list = append(list, map[string]any{"id": i, "name": fmt.Sprint("c", i), "head_sha": sha, "status": "completed", "conclusion": "success"})
-		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"total_count": n, "check_runs": list})
-	}
+	return list
 }
 
 func TestGitHubVerdict(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		script  []func(http.ResponseWriter, int)
-		status  string
-		token   string
-		green   bool
-		nosig   bool
-		detail  string
-		errWant string
-		polls   int
+		name     string
+		script   [][]forgetest.CommitCheck
+		statuses []forgetest.CommitStatus
+		notYet   int // calls answered 404 before the commit is known
+		token    string
+		green    bool
+		nosig    bool
+		detail   string
+		errWant  string
+		polls    int
 	}{
-		{name: "pending then success", script: []func(http.ResponseWriter, int){runs("queued"), runs("in_progress", "completed/success"), runs("completed/success", "completed/skipped")},
+		{name: "pending then success", script: [][]forgetest.CommitCheck{runs("queued"), runs("in_progress", "completed/success"), runs("completed/success", "completed/skipped")},
 			green: true, detail: "2 checks passed", polls: 3},
-		{name: "failure", script: []func(http.ResponseWriter, int){runs("completed/success", "completed/failure")},
+		{name: "failure", script: [][]forgetest.CommitCheck{runs("completed/success", "completed/failure")},
 			detail: "failed: check-2 (failure)", polls: 1},
-		{name: "commit not known yet", script: []func(http.ResponseWriter, int){notFound, runs("completed/success")},
-			green: true, polls: 2},
-		{name: "statuses too", script: []func(http.ResponseWriter, int){runs("completed/success")},
-			status: `{"state":"failure","sha":"` + sha + `","total_count":1,"statuses":[{"state":"failure","context":"ci/jenkins","description":"tests failed"}]}`,
-			detail: "failed: ci/jenkins (failure)", polls: 1},
-		{name: "paginated", script: []func(http.ResponseWriter, int){manyRuns(150)}, green: true, detail: "150 checks passed", polls: 1},
-		{name: "bad token", token: "wrong", script: []func(http.ResponseWriter, int){runs("completed/success")}, errWant: "HTTP 401: Bad credentials"},
-		{name: "never settles", script: []func(http.ResponseWriter, int){runs("in_progress")}, nosig: true, detail: "not settled after 200ms: waiting for check-1 (in_progress)", polls: -1},
-		{name: "waits for approval", script: []func(http.ResponseWriter, int){runs("waiting")}, nosig: true, detail: "waiting for check-1 (waiting)", polls: -1},
-		{name: "no checks ever", script: []func(http.ResponseWriter, int){runs()}, nosig: true, detail: "no checks reported yet", polls: -1},
+		{name: "commit not known yet", notYet: 1, script: [][]forgetest.CommitCheck{runs("completed/success")},
+			green: true, polls: 1},
+		{name: "statuses too", script: [][]forgetest.CommitCheck{runs("completed/success")},
+			statuses: []forgetest.CommitStatus{{State: "failure", Context: "ci/jenkins", Description: "tests failed"}},
+			detail:   "failed: ci/jenkins (failure)", polls: 1},
+		{name: "paginated", script: [][]forgetest.CommitCheck{manyRuns(150)}, green: true, detail: "150 checks passed", polls: 1},
+		{name: "bad token", token: "wrong", script: [][]forgetest.CommitCheck{runs("completed/success")}, errWant: "401 Bad credentials"},
+		{name: "never settles", script: [][]forgetest.CommitCheck{runs("in_progress")}, nosig: true, detail: "not settled after 200ms: waiting for check-1 (in_progress)", polls: -1},
+		{name: "waits for approval", script: [][]forgetest.CommitCheck{runs("waiting")}, nosig: true, detail: "waiting for check-1 (waiting)", polls: -1},
+		{name: "no checks ever", script: [][]forgetest.CommitCheck{runs()}, nosig: true, detail: "no checks reported yet", polls: -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeGitHub{t: t, script: tc.script, status: tc.status}
-			srv := httptest.NewServer(f)
+			srv := forgetest.New("secret-token")
 			defer srv.Close()
+			srv.AddRepo("github", "acme/app")
+			srv.ScriptChecks("acme/app", sha, tc.script...)
+			srv.SetStatuses("acme/app", sha, tc.statuses...)
+			if tc.notYet > 0 {
+				srv.Fail("GET /repos/acme/app/commits/"+sha+"/check-runs", forgetest.Fault{Status: 404, Body: `{"message":"No commit found for SHA: ` + sha + `"}`, Times: tc.notYet})
+			}
 			token := tc.token
 			if token == "" {
 				token = "secret-token"
 			}
-			g := &GitHub{BaseURL: srv.URL, Owner: "acme", Repo: "app", Token: token, Interval: time.Millisecond, Timeout: 200 * time.Millisecond}
+			api, err := forge.NewGitHub(forge.GitHubConfig{API: srv.GitHubAPI(), Repo: "acme/app", Token: token})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := &GitHub{API: api, Interval: time.Millisecond, Timeout: 200 * time.Millisecond}
 			v, err := g.Verdict(context.Background(), heal.CITarget{Commit: sha, Pushed: true})
 			if tc.errWant != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.errWant) || !errors.Is(err, ErrCI) {
-					t.Fatalf("err = %v, want ErrCI containing %q", err, tc.errWant)
+				if err == nil || !strings.Contains(err.Error(), tc.errWant) || !errors.Is(err, ErrCI) || !errors.Is(err, forge.ErrAuth) {
+					t.Fatalf("err = %v, want ErrCI and forge.ErrAuth containing %q", err, tc.errWant)
 				}
 				if strings.Contains(err.Error(), token) {
 					t.Fatal("the token leaked into the error")
@@ -146,16 +100,34 @@ func TestGitHubVerdict(t *testing.T) {
 			if tc.nosig && v.Green {
 				t.Error("no signal taken for green")
 			}
-			if tc.polls >= 0 && f.polls != tc.polls {
-				t.Errorf("polled %d times, want %d", f.polls, tc.polls)
+			if tc.notYet > 0 && countCalls(srv, "/check-runs") < tc.notYet+1 {
+				t.Errorf("the check runs were read %d times, want the %d refused reads and one more", countCalls(srv, "/check-runs"), tc.notYet)
+			}
+			if polls := srv.CheckPolls("acme/app", sha); tc.polls >= 0 && polls != tc.polls {
+				t.Errorf("polled %d times, want %d", polls, tc.polls)
 			}
 		})
 	}
 }
 
+func countCalls(srv *forgetest.Server, suffix string) int {
+	n := 0
+	for _, c := range srv.Calls() {
+		if strings.HasSuffix(c.Path, suffix) {
+			n++
+		}
+	}
+	return n
+}
+
 func TestGitHubNeedsPush(t *testing.T) {
-	_, err := (&GitHub{}).Verdict(context.Background(), heal.CITarget{Commit: sha})
-	if !errors.Is(err, ErrCI) {
-		t.Fatalf("err = %v", err)
+	api, err := forge.NewGitHub(forge.GitHubConfig{Repo: "acme/app", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []*GitHub{{API: api}, {}} {
+		if _, err := g.Verdict(context.Background(), heal.CITarget{Commit: sha}); !errors.Is(err, ErrCI) {
+			t.Fatalf("err = %v", err)
+		}
 	}
 }

@@ -21,9 +21,14 @@ type GitHub struct {
 	client
 	base        string
 	owner, repo string
+	app         *App
 }
 
 var _ Forge = (*GitHub)(nil)
+
+// App returns the GitHub App the client acts as, nil when a token
+// authenticates it.
+func (g *GitHub) App() *App { return g.app }
 
 // GitHubConfig configures NewGitHub.
 type GitHubConfig struct {
@@ -58,6 +63,7 @@ func NewGitHub(cfg GitHubConfig) (*GitHub, error) {
 	}
 	g := &GitHub{base: api, owner: owner, repo: name}
 	if cfg.App != nil {
+		g.app = cfg.App
 		g.client = client{HTTP: cfg.HTTP, auth: ghHeaders, token: cfg.App.Token, secrets: cfg.App.Secrets}
 		return g, nil
 	}

@@ -5,10 +5,11 @@
 // authentication (JWTs verified against the App's public key, installation
 // tokens issued and expired); check runs with their annotation limits and
 // GitLab commit statuses; pull request files and reviews with suggestion
-// comments, whose lines must be in the pull request's diff. Reading a
-// commit's checks or status always answers that none reported (a workflow
-// waiting for an approval). Failures are injected per route: a status,
-// headers (such as Retry-After) and a body, for the next N calls.
+// comments, whose lines must be in the pull request's diff. A commit's
+// check runs and combined status read as a test scripts them, and as none
+// reported (a workflow waiting for an approval) by default. Failures are
+// injected per route: a status, headers (such as Retry-After) and a body,
+// for the next N calls.
 package forgetest
 
 import (
@@ -96,6 +97,8 @@ type Server struct {
 	checks   map[string][]*CheckRun // key: "owner/repo"
 	statuses map[string][]Status    // key: the GitLab project
 	reviews  map[string][]Review    // key: "owner/repo"
+
+	commits map[string]*commitChecks // key: "owner/repo@sha"
 }
 
 func (s *Server) headSHA(branch string) string {
@@ -304,11 +307,8 @@ func (s *Server) github(w http.ResponseWriter, r *http.Request, rest string, bod
 			return
 		}
 		writeJSON(w, http.StatusOK, ghLabels(repo, p.Labels))
-	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "commits" && parts[4] == "check-runs":
-		// No check ever reports: a workflow waiting for an approval.
-		writeJSON(w, http.StatusOK, map[string]any{"total_count": 0, "check_runs": []any{}})
-	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "commits" && parts[4] == "status":
-		writeJSON(w, http.StatusOK, map[string]any{"state": "pending", "sha": parts[3], "total_count": 0, "statuses": []any{}})
+	case r.Method == http.MethodGet && len(parts) == 5 && parts[2] == "commits" && (parts[4] == "check-runs" || parts[4] == "status"):
+		s.commitRead(w, r, repo, parts[3], parts[4])
 	case r.Method == http.MethodGet && len(parts) == 4 && parts[2] == "pulls":
 		p := s.find(key, parts[3])
 		if p == nil {
