@@ -88,7 +88,7 @@ func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
 		return exitWith(exitBadInput, err)
 	}
 	var outs []fixOutput
-	for _, group := range groupReports(reports) {
+	for _, group := range heal.GroupByFile(reports) {
 		out, err := fixOnce(ctx, ws, group, fixers, o.heal.MinConfidence, s.logger())
 		if err != nil {
 			return exitWith(exitBadInput, err)
@@ -134,21 +134,6 @@ func fixReports(o *fixOptions, ws string) ([]contract.BugReport, error) {
 		return reports, nil
 	}
 	return nil, errors.New("give --bug JSON or --log FILE")
-}
-
-func groupReports(reports []contract.BugReport) [][]contract.BugReport {
-	idx := map[string]int{}
-	var groups [][]contract.BugReport
-	for _, r := range reports {
-		i, ok := idx[r.FilePath]
-		if !ok {
-			i = len(groups)
-			idx[r.FilePath] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], r)
-	}
-	return groups
 }
 
 // fixOnce runs the tiers on one file's reports, gating each answer, and

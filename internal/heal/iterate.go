@@ -30,7 +30,7 @@ type applied struct {
 // cannot go on.
 func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput, before []contract.BugReport) (contract.ExecutorOutput, string, error) {
 	var fixes []applied
-	for _, group := range groupByFile(before) {
+	for _, group := range GroupByFile(before) {
 		a, err := r.fixGroup(ctx, iter, group)
 		if err != nil {
 			return cur, "", err
@@ -246,9 +246,10 @@ func (r *run) push(ctx context.Context, iter int) error {
 	return nil
 }
 
-// groupByFile groups reports per file, in the order files first appear,
-// each group sorted by line.
-func groupByFile(bugs []contract.BugReport) [][]contract.BugReport {
+// GroupByFile groups reports per file, in the order files first appear,
+// each group sorted by line: the groups heal fixes one at a time (and
+// salve fix too).
+func GroupByFile(bugs []contract.BugReport) [][]contract.BugReport {
 	idx := map[string]int{}
 	var groups [][]contract.BugReport
 	for _, b := range bugs {
