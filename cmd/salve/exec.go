@@ -181,18 +181,11 @@ func openExecRecorder(ctx context.Context, s *streams, opts *execOptions) (execu
 	return executor.StoreRecorder{Store: st}, func() { _ = st.Close() }, nil
 }
 
-// summary is the one line that ends a streamed run.
+// summary is the one line that ends a streamed run: the executor's
+// summary, and where the log is.
 func summary(runID string, out contract.ExecutorOutput) string {
 	m := out.EnvironmentMetadata
-	status := "passed"
-	switch {
-	case m.TimedOut:
-		status = "timed out"
-	case out.ExitCode != 0:
-		status = "failed"
-	}
-	return fmt.Sprintf("salve exec: %s (exit %d) in %.1fs · %s · %s isolation · run %s · log %s (%d bytes)",
-		status, out.ExitCode, out.ExecutionTimeSeconds, m.ProjectType, m.Isolation, runID, m.LogPath, m.LogBytes)
+	return fmt.Sprintf("salve exec: %s · log %s (%d bytes)", executor.Summary(runID, out), m.LogPath, m.LogBytes)
 }
 
 // isTerminal reports whether w is a terminal (not merely a character

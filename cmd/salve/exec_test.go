@@ -90,7 +90,7 @@ func TestExecStreamsLogAndSummary(t *testing.T) {
 	if stdout != "building\noops\n" {
 		t.Errorf("stdout %q, want the log only", stdout)
 	}
-	if !strings.HasPrefix(stderr, "salve exec: failed (exit 3)") || strings.Count(stderr, "\n") != 1 ||
+	if !strings.HasPrefix(stderr, "salve exec: build failed (exit 3)") || strings.Count(stderr, "\n") != 1 ||
 		!strings.Contains(stderr, filepath.Join(runDir, "build.log")) {
 		t.Errorf("stderr %q, want one summary line", stderr)
 	}

@@ -214,16 +214,7 @@ func (s *Server) exec(ctx context.Context, _ *sdk.CallToolRequest, in ExecInput)
 	case err != nil && out.EnvironmentMetadata.Isolation == "":
 		return nil, nil, fmt.Errorf("exec: %w", err)
 	}
-	m := out.EnvironmentMetadata
-	status := "passed"
-	switch {
-	case m.TimedOut:
-		status = "timed out"
-	case out.ExitCode != 0:
-		status = "failed"
-	}
-	text := fmt.Sprintf("build %s (exit %d) in %.1fs · %s · %s isolation · run %s\n%s",
-		status, out.ExitCode, out.ExecutionTimeSeconds, m.ProjectType, m.Isolation, runID, out.LogExcerpt)
+	text := executor.Summary(runID, out) + "\n" + out.LogExcerpt
 	return textResult(text), &ExecOutput{RunID: runID, ExecutorOutput: out}, nil
 }
 
