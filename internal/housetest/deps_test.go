@@ -64,6 +64,7 @@ func TestPureDependencies(t *testing.T) {
 		module + "/internal/heal/tiers": nil,
 		module + "/internal/secret":     nil,
 		module + "/internal/isolation":  nil,
+		module + "/internal/statedir":   nil,
 		module + "/internal/gitremote":  nil,
 		module + "/internal/httpguard":  nil,
 		module + "/internal/gitguard":   {module + "/internal/safefile"},
