@@ -38,7 +38,9 @@ func waitFor(t *testing.T, ctx context.Context, what string, cond func() bool) {
 	}
 }
 
-func newTestServer(t *testing.T, env map[string]string) (*Server, *httptest.Server) {
+// testQueue is the work queue of cfg over a fresh embedded NATS server,
+// both closed when the test ends.
+func testQueue(t *testing.T, cfg QueueConfig) *Queue {
 	t.Helper()
 	ns, err := StartEmbedded(EmbeddedOptions{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Name: "test"})
 	if err != nil {
@@ -52,10 +54,16 @@ func newTestServer(t *testing.T, env map[string]string) (*Server, *httptest.Serv
 	t.Cleanup(nc.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	q, err := SetupQueue(ctx, nc, QueueConfig{AckWait: 2 * time.Second, MaxDeliver: 2})
+	q, err := SetupQueue(ctx, nc, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return q
+}
+
+func newTestServer(t *testing.T, env map[string]string) (*Server, *httptest.Server) {
+	t.Helper()
+	q := testQueue(t, QueueConfig{AckWait: 2 * time.Second, MaxDeliver: 2})
 	s := &Server{Queue: q, Getenv: func(k string) string { return env[k] }}
 	hs := httptest.NewServer(s.Handler(nil))
 	t.Cleanup(hs.Close)

@@ -9,30 +9,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/nats-io/nats.go"
 )
 
 // guardedServer serves the API of a fresh queue on a real loopback
 // listener, with the GitLab webhook token set.
 func guardedServer(t *testing.T, token string) (*Server, *httptest.Server) {
 	t.Helper()
-	ns, err := StartEmbedded(EmbeddedOptions{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Name: "guard"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	nc, err := nats.Connect(ns.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	q, err := SetupQueue(ctx, nc, QueueConfig{AckWait: 2 * time.Second, MaxDeliver: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := testQueue(t, QueueConfig{AckWait: 2 * time.Second, MaxDeliver: 2})
 	env := map[string]string{EnvGitLabToken: "gl-secret"}
 	s := &Server{Queue: q, Token: token, Getenv: func(k string) string { return env[k] }}
 	hs := httptest.NewServer(s.Handler(nil))

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
-
 	"github.com/salve-dev/salve/internal/heal"
 )
 
@@ -26,22 +24,7 @@ const (
 // over an embedded NATS server, as salve serve wires them.
 func hygieneServer(t *testing.T, p Policy, token string) (*Server, *httptest.Server) {
 	t.Helper()
-	ns, err := StartEmbedded(EmbeddedOptions{Listen: "127.0.0.1:0", DataDir: t.TempDir(), Name: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	nc, err := nats.Connect(ns.ClientURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	q, err := SetupQueue(ctx, nc, QueueConfig{AckWait: 30 * time.Second, MaxDeliver: 2, Cooldown: p.Cooldown})
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := testQueue(t, QueueConfig{AckWait: 30 * time.Second, MaxDeliver: 2, Cooldown: p.Cooldown})
 	env := map[string]string{EnvGitHubSecret: testSecret, EnvGitLabToken: "gl-token"}
 	s := &Server{Queue: q, Token: token, Getenv: func(k string) string { return env[k] }, Policy: p, Metrics: NewMetrics(q)}
 	wctx, wcancel := context.WithCancel(context.Background())
