@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// TestBinariesPrintOneVersion builds the three binaries stamped as a
+// TestBinariesPrintOneVersion builds the four binaries stamped as a
 // release would be and checks that each prints exactly the stamped
 // version, one line, on stdout.
 func TestBinariesPrintOneVersion(t *testing.T) {
@@ -25,7 +25,7 @@ func TestBinariesPrintOneVersion(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	for _, c := range [][]string{{"salve", "--version"}, {"ai-agent", "--version"}, {"ai-agent", "-V"}, {"git_agent", "--version"}} {
+	for _, c := range [][]string{{"salve", "--version"}, {"ai-agent", "--version"}, {"ai-agent", "-V"}, {"git_agent", "--version"}, {"ai-agent-telemetry", "--version"}} {
 		cmd := exec.CommandContext(ctx, filepath.Join(dir, c[0]), c[1:]...)
 		cmd.Env = []string{"HOME=" + dir, "SALVE_REGISTRY_DB=" + filepath.Join(dir, "reg.db")}
 		out, err := cmd.Output()

@@ -1,4 +1,4 @@
-// Package buildinfo gives salve's three binaries one version string.
+// Package buildinfo gives salve's binaries one version string.
 //
 // A release build stamps the version from the git tag at link time
 // (-ldflags "-X main.version=v1.2.3", as `make build` and `make dist` do).

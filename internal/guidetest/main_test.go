@@ -33,10 +33,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// programs are built once: the three binaries of the guide, and the test
+// programs are built once: the four programs of the guide, and the test
 // stand-ins for aider and for an MCP server.
 var programs = []string{
-	"./cmd/salve", "./cmd/ai-agent", "./cmd/git_agent",
+	"./cmd/salve", "./cmd/ai-agent", "./cmd/ai-agent-telemetry", "./cmd/git_agent",
 	"./internal/toolrun/internal/fakeaider/cmd/aider", "./internal/agent/tools/mcp/mcptest/cmd/mcptest",
 }
 
