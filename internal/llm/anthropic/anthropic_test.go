@@ -249,59 +249,33 @@ func TestThinkingReplay(t *testing.T) {
 }
 
 func TestErrorClasses(t *testing.T) {
-	tests := []struct {
-		name       string
-		reply      llmtest.Reply
-		streamOnly bool
-		class      llm.Class
-		status     int
-		minRetry   time.Duration
-	}{
-		{"401", llmtest.Unauthorized(), false, llm.ClassAuth, 401, 0},
-		{"403", llmtest.Forbidden(), false, llm.ClassAuth, 403, 0},
-		{"403 quota", llmtest.ForbiddenQuota(), false, llm.ClassQuota, 403, 0},
-		{"402", llmtest.PaymentRequired(), false, llm.ClassQuota, 402, 0},
-		{"429 billing", llmtest.Reply{Status: 429, ErrorType: "rate_limit_error", ErrorMessage: "Your credit balance is too low; check billing"}, false, llm.ClassQuota, 429, 0},
-		{"429 retry-after", llmtest.RateLimited("3"), false, llm.ClassRateLimit, 429, 3 * time.Second},
-		{"500", llmtest.ServerError(500), false, llm.ClassServer, 500, 0},
-		{"529 overloaded", llmtest.ServerError(529), false, llm.ClassServer, 529, 0},
-		{"400", llmtest.BadRequest("prompt is too long"), false, llm.ClassModel, 400, 0},
-		{"404", llmtest.Reply{Status: 404, ErrorType: "not_found_error", ErrorMessage: "model: claude-x"}, false, llm.ClassModel, 404, 0},
-		{"hang", llmtest.Reply{Fault: llmtest.FaultHang}, false, llm.ClassTimeout, 0, 0},
-		{"malformed", llmtest.Reply{Text: "hello world", Fault: llmtest.FaultMalformedJSON}, false, llm.ClassInvalidResponse, 0, 0},
-		{"truncated body", llmtest.Reply{Text: "hello world", Fault: llmtest.FaultTruncateBody}, false, llm.ClassInvalidResponse, 0, 0},
-		{"dropped", llmtest.Reply{Fault: llmtest.FaultDropConnection}, false, llm.ClassNetwork, 0, 0},
-		{"not a message", llmtest.Reply{Body: `{"type":"completion"}`, Header: map[string]string{"Content-Type": "application/json"}}, false, llm.ClassInvalidResponse, 0, 0},
-		{"truncated stream", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultTruncateStream}, true, llm.ClassInvalidResponse, 0, 0},
-		{"reset stream", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultResetStream}, true, llm.ClassInvalidResponse, 0, 0},
-		{"hang mid stream", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultHangMidStream}, true, llm.ClassTimeout, 0, 0},
-		{"overloaded event", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultStreamError, ErrorType: "overloaded_error"}, true, llm.ClassServer, 0, 0},
-		{"rate limit event", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultStreamError, ErrorType: "rate_limit_error"}, true, llm.ClassRateLimit, 0, 0},
+	tests := []providertest.ErrorCase{
+		{Name: "401", Reply: llmtest.Unauthorized(), Class: llm.ClassAuth, Status: 401},
+		{Name: "403", Reply: llmtest.Forbidden(), Class: llm.ClassAuth, Status: 403},
+		{Name: "403 quota", Reply: llmtest.ForbiddenQuota(), Class: llm.ClassQuota, Status: 403},
+		{Name: "402", Reply: llmtest.PaymentRequired(), Class: llm.ClassQuota, Status: 402},
+		{Name: "429 billing", Reply: llmtest.Reply{Status: 429, ErrorType: "rate_limit_error", ErrorMessage: "Your credit balance is too low; check billing"}, Class: llm.ClassQuota, Status: 429},
+		{Name: "429 retry-after", Reply: llmtest.RateLimited("3"), Class: llm.ClassRateLimit, Status: 429, MinRetry: 3 * time.Second},
+		{Name: "500", Reply: llmtest.ServerError(500), Class: llm.ClassServer, Status: 500},
+		{Name: "529 overloaded", Reply: llmtest.ServerError(529), Class: llm.ClassServer, Status: 529},
+		{Name: "400", Reply: llmtest.BadRequest("prompt is too long"), Class: llm.ClassModel, Status: 400},
+		{Name: "404", Reply: llmtest.Reply{Status: 404, ErrorType: "not_found_error", ErrorMessage: "model: claude-x"}, Class: llm.ClassModel, Status: 404},
+		{Name: "hang", Reply: llmtest.Reply{Fault: llmtest.FaultHang}, Class: llm.ClassTimeout},
+		{Name: "malformed", Reply: llmtest.Reply{Text: "hello world", Fault: llmtest.FaultMalformedJSON}, Class: llm.ClassInvalidResponse},
+		{Name: "truncated body", Reply: llmtest.Reply{Text: "hello world", Fault: llmtest.FaultTruncateBody}, Class: llm.ClassInvalidResponse},
+		{Name: "dropped", Reply: llmtest.Reply{Fault: llmtest.FaultDropConnection}, Class: llm.ClassNetwork},
+		{Name: "not a message", Reply: llmtest.Reply{Body: `{"type":"completion"}`, Header: map[string]string{"Content-Type": "application/json"}}, Class: llm.ClassInvalidResponse},
+		{Name: "truncated stream", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultTruncateStream}, StreamOnly: true, Class: llm.ClassInvalidResponse},
+		{Name: "reset stream", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultResetStream}, StreamOnly: true, Class: llm.ClassInvalidResponse},
+		{Name: "hang mid stream", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultHangMidStream}, StreamOnly: true, Class: llm.ClassTimeout},
+		{Name: "overloaded event", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultStreamError, ErrorType: "overloaded_error"}, StreamOnly: true, Class: llm.ClassServer},
+		{Name: "rate limit event", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultStreamError, ErrorType: "rate_limit_error"}, StreamOnly: true, Class: llm.ClassRateLimit},
 	}
-	for _, tt := range tests {
-		for _, stream := range []bool{false, true} {
-			if tt.streamOnly && !stream {
-				continue
-			}
-			t.Run(tt.name+map[bool]string{true: "/stream", false: "/json"}[stream], func(t *testing.T) {
-				srv := llmtest.NewServer()
-				defer srv.Close()
-				srv.Push(tt.reply)
-				p := New(Options{BaseURL: srv.AnthropicBaseURL(), APIKey: testKey, Timeout: 300 * time.Millisecond})
-				_, err := p.Complete(context.Background(), llm.Request{Model: "m", Stream: stream, Messages: []llm.Message{{Role: "user", Content: "x"}}})
-				e := llm.AsError(err)
-				if e == nil {
-					t.Fatal("no error")
-				}
-				if e.Class != tt.class || e.Status != tt.status || e.RetryAfter < tt.minRetry {
-					t.Fatalf("got %s/%d retry %v (%v), want %s/%d", e.Class, e.Status, e.RetryAfter, e, tt.class, tt.status)
-				}
-				if strings.Contains(e.Error(), testKey) {
-					t.Fatalf("key leaked: %v", e)
-				}
-			})
-		}
-	}
+	providertest.ErrorClasses(t, tests, testKey, func(srv *llmtest.Server, stream bool) error {
+		p := New(Options{BaseURL: srv.AnthropicBaseURL(), APIKey: testKey, Timeout: 300 * time.Millisecond})
+		_, err := p.Complete(context.Background(), llm.Request{Model: "m", Stream: stream, Messages: []llm.Message{{Role: "user", Content: "x"}}})
+		return err
+	})
 }
 
 // TestRecordedStream replays a stream written after the API reference's

@@ -231,66 +231,39 @@ func TestStopReasonsAndExtras(t *testing.T) {
 
 func TestErrorClasses(t *testing.T) {
 	date := time.Now().Add(30 * time.Second).UTC().Format(http.TimeFormat)
-	tests := []struct {
-		name       string
-		reply      llmtest.Reply
-		streamOnly bool
-		class      llm.Class
-		status     int
-		minRetry   time.Duration
-	}{
-		{"401", llmtest.Unauthorized(), false, llm.ClassAuth, 401, 0},
-		{"403", llmtest.Forbidden(), false, llm.ClassAuth, 403, 0},
-		{"403 quota", llmtest.ForbiddenQuota(), false, llm.ClassQuota, 403, 0},
-		{"402", llmtest.PaymentRequired(), false, llm.ClassQuota, 402, 0},
-		{"429 insufficient_quota", llmtest.QuotaExceeded(), false, llm.ClassQuota, 429, 0},
-		{"429 seconds", llmtest.RateLimited("2"), false, llm.ClassRateLimit, 429, 2 * time.Second},
-		{"429 date", llmtest.RateLimited(date), false, llm.ClassRateLimit, 429, 20 * time.Second},
-		{"429 bare", llmtest.RateLimited(""), false, llm.ClassRateLimit, 429, 0},
-		{"500", llmtest.ServerError(500), false, llm.ClassServer, 500, 0},
-		{"503", llmtest.ServerError(503), false, llm.ClassServer, 503, 0},
-		{"400", llmtest.BadRequest("maximum context length exceeded"), false, llm.ClassModel, 400, 0},
-		{"hang", llmtest.Reply{Fault: llmtest.FaultHang}, false, llm.ClassTimeout, 0, 0},
-		{"malformed json", llmtest.Reply{Text: "hello there", Fault: llmtest.FaultMalformedJSON}, false, llm.ClassInvalidResponse, 0, 0},
-		{"truncated body", llmtest.Reply{Text: "hello there", Fault: llmtest.FaultTruncateBody}, false, llm.ClassInvalidResponse, 0, 0},
-		{"dropped connection", llmtest.Reply{Fault: llmtest.FaultDropConnection}, false, llm.ClassNetwork, 0, 0},
-		{"200 with error", llmtest.Reply{Body: `{"error":{"message":"Insufficient credits","code":402}}`,
-			Header: map[string]string{"Content-Type": "application/json"}}, false, llm.ClassQuota, 402, 0},
-		{"empty choices", llmtest.Reply{Body: `{"id":"x","choices":[]}`}, false, llm.ClassInvalidResponse, 0, 0},
-		{"truncated stream", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultTruncateStream}, true, llm.ClassInvalidResponse, 0, 0},
-		{"reset stream", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultResetStream}, true, llm.ClassInvalidResponse, 0, 0},
-		{"hang mid stream", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultHangMidStream}, true, llm.ClassTimeout, 0, 0},
-		{"stream error rate", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultStreamError, ErrorType: "rate_limit_exceeded"}, true, llm.ClassRateLimit, 0, 0},
-		{"stream error server", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultStreamError, ErrorType: "server_error"}, true, llm.ClassServer, 0, 0},
+	tests := []providertest.ErrorCase{
+		{Name: "401", Reply: llmtest.Unauthorized(), Class: llm.ClassAuth, Status: 401},
+		{Name: "403", Reply: llmtest.Forbidden(), Class: llm.ClassAuth, Status: 403},
+		{Name: "403 quota", Reply: llmtest.ForbiddenQuota(), Class: llm.ClassQuota, Status: 403},
+		{Name: "402", Reply: llmtest.PaymentRequired(), Class: llm.ClassQuota, Status: 402},
+		{Name: "429 insufficient_quota", Reply: llmtest.QuotaExceeded(), Class: llm.ClassQuota, Status: 429},
+		{Name: "429 seconds", Reply: llmtest.RateLimited("2"), Class: llm.ClassRateLimit, Status: 429, MinRetry: 2 * time.Second},
+		{Name: "429 date", Reply: llmtest.RateLimited(date), Class: llm.ClassRateLimit, Status: 429, MinRetry: 20 * time.Second},
+		{Name: "429 bare", Reply: llmtest.RateLimited(""), Class: llm.ClassRateLimit, Status: 429},
+		{Name: "500", Reply: llmtest.ServerError(500), Class: llm.ClassServer, Status: 500},
+		{Name: "503", Reply: llmtest.ServerError(503), Class: llm.ClassServer, Status: 503},
+		{Name: "400", Reply: llmtest.BadRequest("maximum context length exceeded"), Class: llm.ClassModel, Status: 400},
+		{Name: "hang", Reply: llmtest.Reply{Fault: llmtest.FaultHang}, Class: llm.ClassTimeout},
+		{Name: "malformed json", Reply: llmtest.Reply{Text: "hello there", Fault: llmtest.FaultMalformedJSON}, Class: llm.ClassInvalidResponse},
+		{Name: "truncated body", Reply: llmtest.Reply{Text: "hello there", Fault: llmtest.FaultTruncateBody}, Class: llm.ClassInvalidResponse},
+		{Name: "dropped connection", Reply: llmtest.Reply{Fault: llmtest.FaultDropConnection}, Class: llm.ClassNetwork},
+		{Name: "200 with error", Reply: llmtest.Reply{Body: `{"error":{"message":"Insufficient credits","code":402}}`, Header: map[string]string{"Content-Type": "application/json"}}, Class: llm.ClassQuota, Status: 402},
+		{Name: "empty choices", Reply: llmtest.Reply{Body: `{"id":"x","choices":[]}`}, Class: llm.ClassInvalidResponse},
+		{Name: "truncated stream", Reply: llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultTruncateStream}, StreamOnly: true, Class: llm.ClassInvalidResponse},
+		{Name: "reset stream", Reply: llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultResetStream}, StreamOnly: true, Class: llm.ClassInvalidResponse},
+		{Name: "hang mid stream", Reply: llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultHangMidStream}, StreamOnly: true, Class: llm.ClassTimeout},
+		{Name: "stream error rate", Reply: llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultStreamError, ErrorType: "rate_limit_exceeded"}, StreamOnly: true, Class: llm.ClassRateLimit},
+		{Name: "stream error server", Reply: llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultStreamError, ErrorType: "server_error"}, StreamOnly: true, Class: llm.ClassServer},
 	}
-	for _, tt := range tests {
-		for _, c := range []struct {
-			mode   string
-			stream bool
-		}{{ModeChat, false}, {ModeChat, true}, {ModeResponses, false}, {ModeResponses, true}} {
-			stream := c.stream
-			if tt.streamOnly && !stream {
-				continue
-			}
-			t.Run(tt.name+"/"+c.mode+map[bool]string{true: "/stream", false: "/json"}[stream], func(t *testing.T) {
-				srv := llmtest.NewServer()
-				defer srv.Close()
-				srv.Push(tt.reply)
-				p := New(Options{Mode: c.mode, BaseURL: srv.OpenAIBaseURL(), APIKey: testKey, Timeout: 300 * time.Millisecond})
+	for _, mode := range []string{ModeChat, ModeResponses} {
+		t.Run(mode, func(t *testing.T) {
+			providertest.ErrorClasses(t, tests, testKey, func(srv *llmtest.Server, stream bool) error {
+				p := New(Options{Mode: mode, BaseURL: srv.OpenAIBaseURL(), APIKey: testKey, Timeout: 300 * time.Millisecond})
 				_, err := p.Complete(context.Background(), llm.Request{Model: "m", Stream: stream,
 					Messages: []llm.Message{{Role: "user", Content: "x"}}})
-				e := llm.AsError(err)
-				if e == nil {
-					t.Fatal("no error")
-				}
-				if e.Class != tt.class || e.Status != tt.status || e.RetryAfter < tt.minRetry {
-					t.Fatalf("got %s/%d retry %v (%v), want %s/%d retry ≥%v", e.Class, e.Status, e.RetryAfter, e, tt.class, tt.status, tt.minRetry)
-				}
-				if strings.Contains(e.Error(), testKey) {
-					t.Fatalf("API key in error: %v", e)
-				}
+				return err
 			})
-		}
+		})
 	}
 }
 
