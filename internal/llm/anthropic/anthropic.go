@@ -194,11 +194,7 @@ func buildRequest(req llm.Request) msgRequest {
 	}
 	out.System, out.Messages = convertMessages(req.Messages)
 	for _, t := range req.Tools {
-		schema := t.InputSchema
-		if len(schema) == 0 {
-			schema = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-		out.Tools = append(out.Tools, tool{Name: t.Name, Description: t.Description, InputSchema: schema})
+		out.Tools = append(out.Tools, tool{Name: t.Name, Description: t.Description, InputSchema: wire.Schema(t.InputSchema)})
 	}
 	if len(out.Tools) > 0 {
 		switch req.ToolChoice {

@@ -10,7 +10,6 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -149,20 +148,20 @@ func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response,
 // chatRequest is the request body. Pointer and omitempty fields are left
 // out when unset.
 type chatRequest struct {
-	Model               string          `json:"model"`
-	Messages            []chatMessage   `json:"messages"`
-	Tools               []chatTool      `json:"tools,omitempty"`
-	ToolChoice          string          `json:"tool_choice,omitempty"`
-	Temperature         *float64        `json:"temperature,omitempty"`
-	TopP                *float64        `json:"top_p,omitempty"`
-	TopK                *int            `json:"top_k,omitempty"`
-	RepetitionPenalty   *float64        `json:"repetition_penalty,omitempty"`
-	MaxTokens           int             `json:"max_tokens,omitempty"`
-	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
-	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
-	Reasoning           *routerThinking `json:"reasoning,omitempty"`
-	Stream              bool            `json:"stream,omitempty"`
-	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
+	Model               string              `json:"model"`
+	Messages            []chatMessage       `json:"messages"`
+	Tools               []wire.FunctionTool `json:"tools,omitempty"`
+	ToolChoice          string              `json:"tool_choice,omitempty"`
+	Temperature         *float64            `json:"temperature,omitempty"`
+	TopP                *float64            `json:"top_p,omitempty"`
+	TopK                *int                `json:"top_k,omitempty"`
+	RepetitionPenalty   *float64            `json:"repetition_penalty,omitempty"`
+	MaxTokens           int                 `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int                 `json:"max_completion_tokens,omitempty"`
+	ReasoningEffort     string              `json:"reasoning_effort,omitempty"`
+	Reasoning           *routerThinking     `json:"reasoning,omitempty"`
+	Stream              bool                `json:"stream,omitempty"`
+	StreamOptions       *streamOptions      `json:"stream_options,omitempty"`
 }
 
 type routerThinking struct {
@@ -193,17 +192,6 @@ type chatFunction struct {
 	Arguments string `json:"arguments"`
 }
 
-type chatTool struct {
-	Type     string  `json:"type"`
-	Function toolDef `json:"function"`
-}
-
-type toolDef struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-}
-
 // buildRequest maps an llm.Request to the wire body (see docs/llm.md for
 // the per-flavor parameter table).
 func (p *Provider) buildRequest(req llm.Request) chatRequest {
@@ -214,13 +202,7 @@ func (p *Provider) buildRequest(req llm.Request) chatRequest {
 		TopP:        req.TopP,
 		Stream:      req.Stream,
 	}
-	for _, t := range req.Tools {
-		params := t.InputSchema
-		if len(params) == 0 {
-			params = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-		out.Tools = append(out.Tools, chatTool{Type: "function", Function: toolDef{Name: t.Name, Description: t.Description, Parameters: params}})
-	}
+	out.Tools = wire.FunctionTools(req.Tools)
 	if len(out.Tools) > 0 {
 		out.ToolChoice = req.ToolChoice
 	}
