@@ -23,8 +23,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
-func ptr[T any](v T) *T { return &v }
-
 const testKey = "sk-ant-test-0123456789"
 
 const signed = `{"anthropic":{"signature":"EqQBCgIYAhIM"}}`
@@ -56,10 +54,10 @@ func fullRequest() llm.Request {
 			{Name: "agent__final_report"},
 		},
 		ToolChoice:      "required",
-		Temperature:     ptr(1.0),
-		TopP:            ptr(0.95),
-		TopK:            ptr(40),
-		RepeatPenalty:   ptr(1.1),
+		Temperature:     new(1.0),
+		TopP:            new(0.95),
+		TopK:            new(40),
+		RepeatPenalty:   new(1.1),
 		MaxOutputTokens: 8000,
 		Reasoning:       "high",
 		Caching:         "full",
@@ -115,21 +113,21 @@ func TestParameters(t *testing.T) {
 		{"unset are not sent", llm.Request{Reasoning: "none"},
 			[]string{"temperature", "top_p", "top_k", "thinking", "tools", "tool_choice", "stream", "system"},
 			func(m map[string]any) bool { return m["max_tokens"] == float64(DefaultMaxTokens) }},
-		{"tokens win over level", llm.Request{Reasoning: "low", ReasoningTokens: ptr(3000), MaxOutputTokens: 10000}, nil,
+		{"tokens win over level", llm.Request{Reasoning: "low", ReasoningTokens: new(3000), MaxOutputTokens: 10000}, nil,
 			func(m map[string]any) bool { return budget(m) == 3000 }},
 		{"level maps to budget", llm.Request{Reasoning: "medium", MaxOutputTokens: 10000}, nil,
 			func(m map[string]any) bool { return budget(m) == 8192 }},
-		{"max_tokens grows by the budget", llm.Request{ReasoningTokens: ptr(50000), MaxOutputTokens: 4000}, nil,
+		{"max_tokens grows by the budget", llm.Request{ReasoningTokens: new(50000), MaxOutputTokens: 4000}, nil,
 			func(m map[string]any) bool { return budget(m) == 50000 && m["max_tokens"] == 54000.0 }},
 		{"default max_tokens grows too", llm.Request{Reasoning: "low"}, nil,
 			func(m map[string]any) bool { return m["max_tokens"] == float64(DefaultMaxTokens+2048) }},
-		{"thinking drops sampling", llm.Request{Reasoning: "low", Temperature: ptr(0.2), TopP: ptr(0.9), TopK: ptr(5)},
+		{"thinking drops sampling", llm.Request{Reasoning: "low", Temperature: new(0.2), TopP: new(0.9), TopK: new(5)},
 			[]string{"temperature", "top_p", "top_k"}, func(m map[string]any) bool { return budget(m) == 2048 }},
-		{"sampling kept without thinking", llm.Request{Temperature: ptr(0.2), TopP: ptr(0.9), TopK: ptr(5)}, nil,
+		{"sampling kept without thinking", llm.Request{Temperature: new(0.2), TopP: new(0.9), TopK: new(5)}, nil,
 			func(m map[string]any) bool { return m["temperature"] == 0.2 && m["top_p"] == 0.9 && m["top_k"] == 5.0 }},
-		{"budget raised to minimum", llm.Request{ReasoningTokens: ptr(10), MaxOutputTokens: 4000}, nil,
+		{"budget raised to minimum", llm.Request{ReasoningTokens: new(10), MaxOutputTokens: 4000}, nil,
 			func(m map[string]any) bool { return budget(m) == MinThinkingBudget }},
-		{"zero tokens is off", llm.Request{Reasoning: "high", ReasoningTokens: ptr(0)}, []string{"thinking"}, nil},
+		{"zero tokens is off", llm.Request{Reasoning: "high", ReasoningTokens: new(0)}, []string{"thinking"}, nil},
 		{"caching none", llm.Request{Caching: "none", Messages: []llm.Message{{Role: "system", Content: "s"}, {Role: "user", Content: "u"}}}, nil,
 			func(m map[string]any) bool { return !strings.Contains(mustJSON(m), "cache_control") }},
 	}
@@ -192,8 +190,8 @@ func TestComplete(t *testing.T) {
 			{ID: "toolu_b", Name: "fs__list", Arguments: `{}`},
 		},
 		StopReason: "tool_use",
-		Usage: contract.TokenUsage{InputTokens: 212, OutputTokens: 40, CachedTokens: ptr(1000), CacheReadInputTokens: ptr(1000),
-			CacheWriteInputTokens: ptr(200), TotalTokens: 1252},
+		Usage: contract.TokenUsage{InputTokens: 212, OutputTokens: 40, CachedTokens: new(1000), CacheReadInputTokens: new(1000),
+			CacheWriteInputTokens: new(200), TotalTokens: 1252},
 		ActualModel: "claude-test-2026",
 	}
 	for _, stream := range []bool{false, true} {
@@ -299,7 +297,7 @@ func TestRecordedStream(t *testing.T) {
 			ProviderMetadata: json.RawMessage(`{"anthropic":{"signature":"EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}}`)}},
 		ToolCalls:   []llm.ToolCall{{ID: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", Name: "get_weather", Arguments: `{"location": "San Francisco, CA", "unit": "fahrenheit"}`}},
 		StopReason:  "tool_use",
-		Usage:       contract.TokenUsage{InputTokens: 472, OutputTokens: 89, CachedTokens: ptr(100), CacheReadInputTokens: ptr(100), TotalTokens: 661},
+		Usage:       contract.TokenUsage{InputTokens: 472, OutputTokens: 89, CachedTokens: new(100), CacheReadInputTokens: new(100), TotalTokens: 661},
 		ActualModel: "claude-opus-4-1-20250805",
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -19,8 +19,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
-func ptr[T any](v T) *T { return &v }
-
 func TestNormalizeBaseURL(t *testing.T) {
 	tests := map[string]string{
 		"":                           DefaultBaseURL,
@@ -53,10 +51,10 @@ func TestRequestGolden(t *testing.T) {
 			{Role: contract.RoleTool, ToolCallID: "call_2", Content: "(tool failed: invalid arguments)"},
 		},
 		Tools:           []llm.ToolDef{{Name: "fs__read", Description: "Read", InputSchema: json.RawMessage(`{"type":"object"}`)}},
-		Temperature:     ptr(0.6),
-		TopP:            ptr(0.9),
-		TopK:            ptr(20),
-		RepeatPenalty:   ptr(1.05),
+		Temperature:     new(0.6),
+		TopP:            new(0.9),
+		TopK:            new(20),
+		RepeatPenalty:   new(1.05),
 		MaxOutputTokens: 2048,
 		Reasoning:       "high",
 		Stream:          true,
@@ -80,10 +78,10 @@ func TestThinkAndUnset(t *testing.T) {
 	}{
 		{"unset", llm.Request{Model: "qwen3"}, nil},
 		{"none", llm.Request{Model: "qwen3", Reasoning: "none"}, false},
-		{"zero tokens", llm.Request{Model: "qwen3", Reasoning: "high", ReasoningTokens: ptr(0)}, false},
+		{"zero tokens", llm.Request{Model: "qwen3", Reasoning: "high", ReasoningTokens: new(0)}, false},
 		{"level on qwen", llm.Request{Model: "qwen3", Reasoning: "low"}, true},
 		{"level on gpt-oss", llm.Request{Model: "gpt-oss:20b", Reasoning: "low"}, "low"},
-		{"tokens only", llm.Request{Model: "qwen3", ReasoningTokens: ptr(100)}, true},
+		{"tokens only", llm.Request{Model: "qwen3", ReasoningTokens: new(100)}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,8 +23,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
-func ptr[T any](v T) *T { return &v }
-
 const testKey = "sk-test-0123456789abcdef"
 
 func newProvider(t testing.TB, srv *llmtest.Server, flavor Flavor) *Provider {
@@ -46,13 +44,13 @@ func fullRequest() llm.Request {
 		Tools: []llm.ToolDef{{Name: "fs__read", Description: "Read a file",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)}},
 		ToolChoice:      "auto",
-		Temperature:     ptr(0.2),
-		TopP:            ptr(0.9),
-		TopK:            ptr(40),
-		RepeatPenalty:   ptr(1.1),
+		Temperature:     new(0.2),
+		TopP:            new(0.9),
+		TopK:            new(40),
+		RepeatPenalty:   new(1.1),
 		MaxOutputTokens: 1024,
 		Reasoning:       "high",
-		ReasoningTokens: ptr(2048),
+		ReasoningTokens: new(2048),
 	}
 }
 
@@ -141,7 +139,7 @@ func TestReasoningModelsDropSampling(t *testing.T) {
 	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "ok"} })
 	for _, tt := range tests {
 		p := New(Options{Flavor: tt.flavor, BaseURL: srv.OpenAIBaseURL()})
-		if _, err := p.Complete(context.Background(), llm.Request{Model: tt.model, Temperature: ptr(0.2), TopP: ptr(0.9)}); err != nil {
+		if _, err := p.Complete(context.Background(), llm.Request{Model: tt.model, Temperature: new(0.2), TopP: new(0.9)}); err != nil {
 			t.Fatal(err)
 		}
 		reqs := srv.Requests()
@@ -174,7 +172,7 @@ func TestComplete(t *testing.T) {
 			{ID: "call_b", Name: "fs__bad", Arguments: `{"path": "b.txt",`},
 		},
 		StopReason:  "tool_calls",
-		Usage:       contract.TokenUsage{InputTokens: 100, OutputTokens: 20, CachedTokens: ptr(900), CacheReadInputTokens: ptr(900), TotalTokens: 1020},
+		Usage:       contract.TokenUsage{InputTokens: 100, OutputTokens: 20, CachedTokens: new(900), CacheReadInputTokens: new(900), TotalTokens: 1020},
 		ActualModel: "gpt-test-2026",
 	}
 	for _, mode := range []string{ModeChat, ModeResponses} {
@@ -313,7 +311,7 @@ func TestRecordedStreams(t *testing.T) {
 				{ID: "call_def", Name: "get_time", Arguments: `{"tz":"CET"}`},
 			},
 			StopReason:  "tool_calls",
-			Usage:       contract.TokenUsage{InputTokens: 52, OutputTokens: 30, CachedTokens: ptr(30), CacheReadInputTokens: ptr(30), TotalTokens: 112},
+			Usage:       contract.TokenUsage{InputTokens: 52, OutputTokens: 30, CachedTokens: new(30), CacheReadInputTokens: new(30), TotalTokens: 112},
 			ActualModel: "gpt-4o-2024-08-06",
 		}},
 		{"stream-no-done.sse", llm.Response{Content: "Hi!", StopReason: "stop", ActualModel: "qwen3"}},
