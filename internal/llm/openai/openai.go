@@ -111,38 +111,13 @@ func New(o Options) *Provider {
 	}
 }
 
-// Complete sends one chat completion request.
+// Complete sends one chat completion request, or in ModeResponses one
+// Responses request.
 func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	ctx, cancel := p.ep.Bound(ctx)
-	defer cancel()
-	var body any = p.buildRequest(req)
 	if p.responses {
-		body = p.buildResponsesRequest(req)
+		return p.ep.Call(ctx, p.url, p.buildResponsesRequest(req), req, p.decodeResponses, p.readResponsesStream)
 	}
-	resp, err := p.ep.Post(ctx, p.url, body, req.Stream)
-	if err != nil {
-		return llm.Response{}, err
-	}
-	defer resp.Body.Close()
-	if req.Stream && !wire.IsJSON(resp) {
-		if p.responses {
-			return p.readResponsesStream(ctx, resp, req.OnDelta)
-		}
-		return p.readStream(ctx, resp, req.OnDelta)
-	}
-	data, err := p.ep.ReadBody(ctx, resp)
-	if err != nil {
-		return llm.Response{}, err
-	}
-	decode := p.decode
-	if p.responses {
-		decode = p.decodeResponses
-	}
-	out, err := decode(data)
-	if err == nil && req.Stream {
-		llm.EmitWhole(out, req.OnDelta)
-	}
-	return out, err
+	return p.ep.Call(ctx, p.url, p.buildRequest(req), req, p.decode, p.readStream)
 }
 
 // chatRequest is the request body. Pointer and omitempty fields are left
