@@ -1,6 +1,7 @@
-// Package wire holds what the HTTP providers share: posting a JSON request
-// with classified failures, reading a bounded body, and the two streaming
-// framings (Server-Sent Events and newline-delimited JSON).
+// Package wire holds what the HTTP providers share: making one call
+// (posting a JSON request with classified failures, reading a bounded body
+// or a stream), the two streaming framings (Server-Sent Events and
+// newline-delimited JSON), and the function-tool shape of the request.
 package wire
 
 import (
