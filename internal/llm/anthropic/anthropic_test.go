@@ -8,7 +8,6 @@ import (
 	"flag"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -280,13 +279,7 @@ func TestErrorClasses(t *testing.T) {
 // example, with ping, a thinking block, a text block and a tool_use block
 // whose input arrives in input_json_delta pieces.
 func TestRecordedStream(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "stream-tool-use.sse"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer()
-	defer srv.Close()
-	srv.Push(llmtest.Reply{Body: string(raw)})
+	srv := providertest.Replay(t, "stream-tool-use.sse")
 	got, err := New(Options{BaseURL: srv.AnthropicBaseURL()}).Complete(context.Background(), llm.Request{Model: "m", Stream: true})
 	if err != nil {
 		t.Fatal(err)

@@ -317,14 +317,8 @@ func TestRecordedStreams(t *testing.T) {
 		{"stream-no-done.sse", llm.Response{Content: "Hi!", StopReason: "stop", ActualModel: "qwen3"}},
 	}
 	for _, tt := range tests {
-		raw, err := os.ReadFile(filepath.Join("testdata", tt.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := llmtest.NewServer()
-		srv.Push(llmtest.Reply{Body: string(raw)})
+		srv := providertest.Replay(t, tt.file)
 		got, err := New(Options{BaseURL: srv.OpenAIBaseURL()}).Complete(context.Background(), llm.Request{Model: "m", Stream: true})
-		srv.Close()
 		if err != nil {
 			t.Fatalf("%s: %v", tt.file, err)
 		}
@@ -338,13 +332,7 @@ func TestRecordedStreams(t *testing.T) {
 // carries no output list: the response is rebuilt from the deltas, and
 // an incomplete status maps to the stop reason "length".
 func TestResponsesGathered(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "responses-gathered.sse"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer()
-	defer srv.Close()
-	srv.Push(llmtest.Reply{Body: string(raw)})
+	srv := providertest.Replay(t, "responses-gathered.sse")
 	got, err := New(Options{Mode: ModeResponses, BaseURL: srv.OpenAIBaseURL()}).Complete(context.Background(), llm.Request{Model: "m", Stream: true})
 	if err != nil {
 		t.Fatal(err)

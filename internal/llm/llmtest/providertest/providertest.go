@@ -2,7 +2,8 @@
 // (openai, anthropic, ollama) share: the request golden files, the table
 // of failure classes run against [llmtest.Server], the decode benchmark
 // (one typical answer from memory, as a whole body and as a stream) and
-// the encode benchmark with the request it is measured on.
+// the encode benchmark with the request it is measured on, and replaying
+// recorded answers.
 package providertest
 
 import (
@@ -12,6 +13,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +72,20 @@ func Request() llm.Request {
 			llm.Message{Role: "tool", ToolCallID: "c", Content: strings.Repeat("package main\n", 50)})
 	}
 	return llm.Request{Model: "m", Messages: msgs}
+}
+
+// Replay returns a server whose next answer is the recorded body
+// testdata/name, byte for byte; it is closed when the test ends.
+func Replay(t testing.TB, name string) *llmtest.Server {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer()
+	t.Cleanup(srv.Close)
+	srv.Push(llmtest.Reply{Body: string(raw)})
+	return srv
 }
 
 // RequestGolden compares the JSON request body sent, indented, with the
