@@ -97,25 +97,7 @@ func New(o Options) *Provider {
 
 // Complete sends one Messages request.
 func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	ctx, cancel := p.ep.Bound(ctx)
-	defer cancel()
-	resp, err := p.ep.Post(ctx, p.url, buildRequest(req), req.Stream)
-	if err != nil {
-		return llm.Response{}, err
-	}
-	defer resp.Body.Close()
-	if req.Stream && !wire.IsJSON(resp) {
-		return p.readStream(ctx, resp, req.OnDelta)
-	}
-	body, err := p.ep.ReadBody(ctx, resp)
-	if err != nil {
-		return llm.Response{}, err
-	}
-	out, err := p.decode(body)
-	if err == nil && req.Stream {
-		llm.EmitWhole(out, req.OnDelta)
-	}
-	return out, err
+	return p.ep.Call(ctx, p.url, buildRequest(req), req, p.decode, p.readStream)
 }
 
 type msgRequest struct {
@@ -194,11 +176,7 @@ func buildRequest(req llm.Request) msgRequest {
 	}
 	out.System, out.Messages = convertMessages(req.Messages)
 	for _, t := range req.Tools {
-		schema := t.InputSchema
-		if len(schema) == 0 {
-			schema = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-		out.Tools = append(out.Tools, tool{Name: t.Name, Description: t.Description, InputSchema: schema})
+		out.Tools = append(out.Tools, tool{Name: t.Name, Description: t.Description, InputSchema: wire.Schema(t.InputSchema)})
 	}
 	if len(out.Tools) > 0 {
 		switch req.ToolChoice {

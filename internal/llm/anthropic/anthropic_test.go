@@ -8,7 +8,6 @@ import (
 	"flag"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -22,8 +21,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
-
-func ptr[T any](v T) *T { return &v }
 
 const testKey = "sk-ant-test-0123456789"
 
@@ -56,10 +53,10 @@ func fullRequest() llm.Request {
 			{Name: "agent__final_report"},
 		},
 		ToolChoice:      "required",
-		Temperature:     ptr(1.0),
-		TopP:            ptr(0.95),
-		TopK:            ptr(40),
-		RepeatPenalty:   ptr(1.1),
+		Temperature:     new(1.0),
+		TopP:            new(0.95),
+		TopK:            new(40),
+		RepeatPenalty:   new(1.1),
 		MaxOutputTokens: 8000,
 		Reasoning:       "high",
 		Caching:         "full",
@@ -115,21 +112,21 @@ func TestParameters(t *testing.T) {
 		{"unset are not sent", llm.Request{Reasoning: "none"},
 			[]string{"temperature", "top_p", "top_k", "thinking", "tools", "tool_choice", "stream", "system"},
 			func(m map[string]any) bool { return m["max_tokens"] == float64(DefaultMaxTokens) }},
-		{"tokens win over level", llm.Request{Reasoning: "low", ReasoningTokens: ptr(3000), MaxOutputTokens: 10000}, nil,
+		{"tokens win over level", llm.Request{Reasoning: "low", ReasoningTokens: new(3000), MaxOutputTokens: 10000}, nil,
 			func(m map[string]any) bool { return budget(m) == 3000 }},
 		{"level maps to budget", llm.Request{Reasoning: "medium", MaxOutputTokens: 10000}, nil,
 			func(m map[string]any) bool { return budget(m) == 8192 }},
-		{"max_tokens grows by the budget", llm.Request{ReasoningTokens: ptr(50000), MaxOutputTokens: 4000}, nil,
+		{"max_tokens grows by the budget", llm.Request{ReasoningTokens: new(50000), MaxOutputTokens: 4000}, nil,
 			func(m map[string]any) bool { return budget(m) == 50000 && m["max_tokens"] == 54000.0 }},
 		{"default max_tokens grows too", llm.Request{Reasoning: "low"}, nil,
 			func(m map[string]any) bool { return m["max_tokens"] == float64(DefaultMaxTokens+2048) }},
-		{"thinking drops sampling", llm.Request{Reasoning: "low", Temperature: ptr(0.2), TopP: ptr(0.9), TopK: ptr(5)},
+		{"thinking drops sampling", llm.Request{Reasoning: "low", Temperature: new(0.2), TopP: new(0.9), TopK: new(5)},
 			[]string{"temperature", "top_p", "top_k"}, func(m map[string]any) bool { return budget(m) == 2048 }},
-		{"sampling kept without thinking", llm.Request{Temperature: ptr(0.2), TopP: ptr(0.9), TopK: ptr(5)}, nil,
+		{"sampling kept without thinking", llm.Request{Temperature: new(0.2), TopP: new(0.9), TopK: new(5)}, nil,
 			func(m map[string]any) bool { return m["temperature"] == 0.2 && m["top_p"] == 0.9 && m["top_k"] == 5.0 }},
-		{"budget raised to minimum", llm.Request{ReasoningTokens: ptr(10), MaxOutputTokens: 4000}, nil,
+		{"budget raised to minimum", llm.Request{ReasoningTokens: new(10), MaxOutputTokens: 4000}, nil,
 			func(m map[string]any) bool { return budget(m) == MinThinkingBudget }},
-		{"zero tokens is off", llm.Request{Reasoning: "high", ReasoningTokens: ptr(0)}, []string{"thinking"}, nil},
+		{"zero tokens is off", llm.Request{Reasoning: "high", ReasoningTokens: new(0)}, []string{"thinking"}, nil},
 		{"caching none", llm.Request{Caching: "none", Messages: []llm.Message{{Role: "system", Content: "s"}, {Role: "user", Content: "u"}}}, nil,
 			func(m map[string]any) bool { return !strings.Contains(mustJSON(m), "cache_control") }},
 	}
@@ -192,8 +189,8 @@ func TestComplete(t *testing.T) {
 			{ID: "toolu_b", Name: "fs__list", Arguments: `{}`},
 		},
 		StopReason: "tool_use",
-		Usage: contract.TokenUsage{InputTokens: 212, OutputTokens: 40, CachedTokens: ptr(1000), CacheReadInputTokens: ptr(1000),
-			CacheWriteInputTokens: ptr(200), TotalTokens: 1252},
+		Usage: contract.TokenUsage{InputTokens: 212, OutputTokens: 40, CachedTokens: new(1000), CacheReadInputTokens: new(1000),
+			CacheWriteInputTokens: new(200), TotalTokens: 1252},
 		ActualModel: "claude-test-2026",
 	}
 	for _, stream := range []bool{false, true} {
@@ -249,72 +246,40 @@ func TestThinkingReplay(t *testing.T) {
 }
 
 func TestErrorClasses(t *testing.T) {
-	tests := []struct {
-		name       string
-		reply      llmtest.Reply
-		streamOnly bool
-		class      llm.Class
-		status     int
-		minRetry   time.Duration
-	}{
-		{"401", llmtest.Unauthorized(), false, llm.ClassAuth, 401, 0},
-		{"403", llmtest.Forbidden(), false, llm.ClassAuth, 403, 0},
-		{"403 quota", llmtest.ForbiddenQuota(), false, llm.ClassQuota, 403, 0},
-		{"402", llmtest.PaymentRequired(), false, llm.ClassQuota, 402, 0},
-		{"429 billing", llmtest.Reply{Status: 429, ErrorType: "rate_limit_error", ErrorMessage: "Your credit balance is too low; check billing"}, false, llm.ClassQuota, 429, 0},
-		{"429 retry-after", llmtest.RateLimited("3"), false, llm.ClassRateLimit, 429, 3 * time.Second},
-		{"500", llmtest.ServerError(500), false, llm.ClassServer, 500, 0},
-		{"529 overloaded", llmtest.ServerError(529), false, llm.ClassServer, 529, 0},
-		{"400", llmtest.BadRequest("prompt is too long"), false, llm.ClassModel, 400, 0},
-		{"404", llmtest.Reply{Status: 404, ErrorType: "not_found_error", ErrorMessage: "model: claude-x"}, false, llm.ClassModel, 404, 0},
-		{"hang", llmtest.Reply{Fault: llmtest.FaultHang}, false, llm.ClassTimeout, 0, 0},
-		{"malformed", llmtest.Reply{Text: "hello world", Fault: llmtest.FaultMalformedJSON}, false, llm.ClassInvalidResponse, 0, 0},
-		{"truncated body", llmtest.Reply{Text: "hello world", Fault: llmtest.FaultTruncateBody}, false, llm.ClassInvalidResponse, 0, 0},
-		{"dropped", llmtest.Reply{Fault: llmtest.FaultDropConnection}, false, llm.ClassNetwork, 0, 0},
-		{"not a message", llmtest.Reply{Body: `{"type":"completion"}`, Header: map[string]string{"Content-Type": "application/json"}}, false, llm.ClassInvalidResponse, 0, 0},
-		{"truncated stream", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultTruncateStream}, true, llm.ClassInvalidResponse, 0, 0},
-		{"reset stream", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultResetStream}, true, llm.ClassInvalidResponse, 0, 0},
-		{"hang mid stream", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultHangMidStream}, true, llm.ClassTimeout, 0, 0},
-		{"overloaded event", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultStreamError, ErrorType: "overloaded_error"}, true, llm.ClassServer, 0, 0},
-		{"rate limit event", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultStreamError, ErrorType: "rate_limit_error"}, true, llm.ClassRateLimit, 0, 0},
+	tests := []providertest.ErrorCase{
+		{Name: "401", Reply: llmtest.Unauthorized(), Class: llm.ClassAuth, Status: 401},
+		{Name: "403", Reply: llmtest.Forbidden(), Class: llm.ClassAuth, Status: 403},
+		{Name: "403 quota", Reply: llmtest.ForbiddenQuota(), Class: llm.ClassQuota, Status: 403},
+		{Name: "402", Reply: llmtest.PaymentRequired(), Class: llm.ClassQuota, Status: 402},
+		{Name: "429 billing", Reply: llmtest.Reply{Status: 429, ErrorType: "rate_limit_error", ErrorMessage: "Your credit balance is too low; check billing"}, Class: llm.ClassQuota, Status: 429},
+		{Name: "429 retry-after", Reply: llmtest.RateLimited("3"), Class: llm.ClassRateLimit, Status: 429, MinRetry: 3 * time.Second},
+		{Name: "500", Reply: llmtest.ServerError(500), Class: llm.ClassServer, Status: 500},
+		{Name: "529 overloaded", Reply: llmtest.ServerError(529), Class: llm.ClassServer, Status: 529},
+		{Name: "400", Reply: llmtest.BadRequest("prompt is too long"), Class: llm.ClassModel, Status: 400},
+		{Name: "404", Reply: llmtest.Reply{Status: 404, ErrorType: "not_found_error", ErrorMessage: "model: claude-x"}, Class: llm.ClassModel, Status: 404},
+		{Name: "hang", Reply: llmtest.Reply{Fault: llmtest.FaultHang}, Class: llm.ClassTimeout},
+		{Name: "malformed", Reply: llmtest.Reply{Text: "hello world", Fault: llmtest.FaultMalformedJSON}, Class: llm.ClassInvalidResponse},
+		{Name: "truncated body", Reply: llmtest.Reply{Text: "hello world", Fault: llmtest.FaultTruncateBody}, Class: llm.ClassInvalidResponse},
+		{Name: "dropped", Reply: llmtest.Reply{Fault: llmtest.FaultDropConnection}, Class: llm.ClassNetwork},
+		{Name: "not a message", Reply: llmtest.Reply{Body: `{"type":"completion"}`, Header: map[string]string{"Content-Type": "application/json"}}, Class: llm.ClassInvalidResponse},
+		{Name: "truncated stream", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultTruncateStream}, StreamOnly: true, Class: llm.ClassInvalidResponse},
+		{Name: "reset stream", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultResetStream}, StreamOnly: true, Class: llm.ClassInvalidResponse},
+		{Name: "hang mid stream", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultHangMidStream}, StreamOnly: true, Class: llm.ClassTimeout},
+		{Name: "overloaded event", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultStreamError, ErrorType: "overloaded_error"}, StreamOnly: true, Class: llm.ClassServer},
+		{Name: "rate limit event", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultStreamError, ErrorType: "rate_limit_error"}, StreamOnly: true, Class: llm.ClassRateLimit},
 	}
-	for _, tt := range tests {
-		for _, stream := range []bool{false, true} {
-			if tt.streamOnly && !stream {
-				continue
-			}
-			t.Run(tt.name+map[bool]string{true: "/stream", false: "/json"}[stream], func(t *testing.T) {
-				srv := llmtest.NewServer()
-				defer srv.Close()
-				srv.Push(tt.reply)
-				p := New(Options{BaseURL: srv.AnthropicBaseURL(), APIKey: testKey, Timeout: 300 * time.Millisecond})
-				_, err := p.Complete(context.Background(), llm.Request{Model: "m", Stream: stream, Messages: []llm.Message{{Role: "user", Content: "x"}}})
-				e := llm.AsError(err)
-				if e == nil {
-					t.Fatal("no error")
-				}
-				if e.Class != tt.class || e.Status != tt.status || e.RetryAfter < tt.minRetry {
-					t.Fatalf("got %s/%d retry %v (%v), want %s/%d", e.Class, e.Status, e.RetryAfter, e, tt.class, tt.status)
-				}
-				if strings.Contains(e.Error(), testKey) {
-					t.Fatalf("key leaked: %v", e)
-				}
-			})
-		}
-	}
+	providertest.ErrorClasses(t, tests, testKey, func(srv *llmtest.Server, stream bool) error {
+		p := New(Options{BaseURL: srv.AnthropicBaseURL(), APIKey: testKey, Timeout: 300 * time.Millisecond})
+		_, err := p.Complete(context.Background(), llm.Request{Model: "m", Stream: stream, Messages: []llm.Message{{Role: "user", Content: "x"}}})
+		return err
+	})
 }
 
 // TestRecordedStream replays a stream written after the API reference's
 // example, with ping, a thinking block, a text block and a tool_use block
 // whose input arrives in input_json_delta pieces.
 func TestRecordedStream(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "stream-tool-use.sse"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer()
-	defer srv.Close()
-	srv.Push(llmtest.Reply{Body: string(raw)})
+	srv := providertest.Replay(t, "stream-tool-use.sse")
 	got, err := New(Options{BaseURL: srv.AnthropicBaseURL()}).Complete(context.Background(), llm.Request{Model: "m", Stream: true})
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +290,7 @@ func TestRecordedStream(t *testing.T) {
 			ProviderMetadata: json.RawMessage(`{"anthropic":{"signature":"EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}}`)}},
 		ToolCalls:   []llm.ToolCall{{ID: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", Name: "get_weather", Arguments: `{"location": "San Francisco, CA", "unit": "fahrenheit"}`}},
 		StopReason:  "tool_use",
-		Usage:       contract.TokenUsage{InputTokens: 472, OutputTokens: 89, CachedTokens: ptr(100), CacheReadInputTokens: ptr(100), TotalTokens: 661},
+		Usage:       contract.TokenUsage{InputTokens: 472, OutputTokens: 89, CachedTokens: new(100), CacheReadInputTokens: new(100), TotalTokens: 661},
 		ActualModel: "claude-opus-4-1-20250805",
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -8,23 +8,6 @@ import "fmt"
 // input_json_delta), content_block_stop, message_delta (stop_reason and
 // output usage) and message_stop, with a ping after message_start.
 
-func anthropicStop(rep Reply) string {
-	switch {
-	case rep.StopReason != "":
-		return rep.StopReason
-	case len(rep.ToolCalls) > 0:
-		return "tool_use"
-	}
-	return "end_turn"
-}
-
-func anthropicCallID(c ToolCall, i int) string {
-	if c.ID != "" {
-		return c.ID
-	}
-	return fmt.Sprintf("toolu_llmtest_%d", i+1)
-}
-
 func (rep Reply) signature() string {
 	if rep.ReasoningSignature != "" {
 		return rep.ReasoningSignature
@@ -52,7 +35,7 @@ func renderAnthropic(rep Reply, seq int) rendered {
 		content = append(content, map[string]any{"type": "text", "text": rep.Text})
 	}
 	for i, c := range rep.ToolCalls {
-		content = append(content, map[string]any{"type": "tool_use", "id": anthropicCallID(c, i), "name": c.Name, "input": objectArgs(c.Arguments)})
+		content = append(content, map[string]any{"type": "tool_use", "id": c.id("toolu_llmtest_%d", i), "name": c.Name, "input": objectArgs(c.Arguments)})
 	}
 	if content == nil {
 		content = []any{}
@@ -63,7 +46,7 @@ func renderAnthropic(rep Reply, seq int) rendered {
 			"stop_reason": stop, "stop_sequence": nil, "usage": anthropicUsage(u, output),
 		}
 	}
-	full := message(content, anthropicStop(rep), u.Output)
+	full := message(content, rep.stop("tool_use", "end_turn"), u.Output)
 
 	n := rep.chunkSize()
 	var frames [][]byte
@@ -94,12 +77,12 @@ func renderAnthropic(rep Reply, seq int) rendered {
 		stop()
 	}
 	for i, c := range rep.ToolCalls {
-		start := map[string]any{"type": "tool_use", "id": anthropicCallID(c, i), "name": c.Name, "input": map[string]any{}}
+		start := map[string]any{"type": "tool_use", "id": c.id("toolu_llmtest_%d", i), "name": c.Name, "input": map[string]any{}}
 		block(start, "input_json_delta", "partial_json", split(string(objectArgs(c.Arguments)), n))
 		stop()
 	}
 	ev("message_delta", map[string]any{
-		"delta": map[string]any{"stop_reason": anthropicStop(rep), "stop_sequence": nil},
+		"delta": map[string]any{"stop_reason": rep.stop("tool_use", "end_turn"), "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": u.Output},
 	})
 	ev("message_stop", map[string]any{})

@@ -517,6 +517,27 @@ func (rep Reply) usage() Usage {
 	return *rep.Usage
 }
 
+// stop is the stop reason a reply is rendered with: its own StopReason,
+// else toolUse when it calls tools, else end.
+func (rep Reply) stop(toolUse, end string) string {
+	switch {
+	case rep.StopReason != "":
+		return rep.StopReason
+	case len(rep.ToolCalls) > 0:
+		return toolUse
+	}
+	return end
+}
+
+// id is the call's own ID, else one made from format and its place i
+// (counted from 1 in the ID).
+func (c ToolCall) id(format string, i int) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return fmt.Sprintf(format, i+1)
+}
+
 func (rep Reply) chunkSize() int {
 	if rep.ChunkSize <= 0 {
 		return 8

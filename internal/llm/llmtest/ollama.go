@@ -7,13 +7,6 @@ package llmtest
 
 const ollamaCreated = "2026-01-01T00:00:00Z"
 
-func ollamaStop(rep Reply) string {
-	if rep.StopReason != "" {
-		return rep.StopReason
-	}
-	return "stop"
-}
-
 func renderOllama(rep Reply) rendered {
 	u := rep.usage()
 	var calls []any
@@ -38,7 +31,7 @@ func renderOllama(rep Reply) rendered {
 	done := func(m map[string]any) map[string]any {
 		return map[string]any{
 			"model": rep.Model, "created_at": ollamaCreated, "message": m,
-			"done": true, "done_reason": ollamaStop(rep),
+			"done": true, "done_reason": rep.stop("stop", "stop"),
 			"total_duration": 1000000, "load_duration": 1000, "prompt_eval_count": u.Input + u.CacheRead,
 			"prompt_eval_duration": 1000, "eval_count": u.Output, "eval_duration": 1000,
 		}

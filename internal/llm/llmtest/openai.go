@@ -25,23 +25,6 @@ func openAIUsage(u Usage) map[string]any {
 	return m
 }
 
-func openAIStop(rep Reply) string {
-	switch {
-	case rep.StopReason != "":
-		return rep.StopReason
-	case len(rep.ToolCalls) > 0:
-		return "tool_calls"
-	}
-	return "stop"
-}
-
-func openAICallID(c ToolCall, i int) string {
-	if c.ID != "" {
-		return c.ID
-	}
-	return fmt.Sprintf("call_%d", i+1)
-}
-
 func renderOpenAI(rep Reply, seq int, includeUsage bool) rendered {
 	id := fmt.Sprintf("chatcmpl-llmtest-%d", seq)
 	const created = 1767225600
@@ -56,7 +39,7 @@ func renderOpenAI(rep Reply, seq int, includeUsage bool) rendered {
 		calls := make([]map[string]any, 0, len(rep.ToolCalls))
 		for i, c := range rep.ToolCalls {
 			calls = append(calls, map[string]any{
-				"id": openAICallID(c, i), "type": "function",
+				"id": c.id("call_%d", i), "type": "function",
 				"function": map[string]any{"name": c.Name, "arguments": c.Arguments},
 			})
 		}
@@ -64,7 +47,7 @@ func renderOpenAI(rep Reply, seq int, includeUsage bool) rendered {
 	}
 	full := map[string]any{
 		"id": id, "object": "chat.completion", "created": created, "model": rep.Model,
-		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": openAIStop(rep), "logprobs": nil}},
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": rep.stop("tool_calls", "stop"), "logprobs": nil}},
 		"usage":   openAIUsage(rep.usage()),
 	}
 	maps.Copy(full, rep.Extra)
@@ -87,7 +70,7 @@ func renderOpenAI(rep Reply, seq int, includeUsage bool) rendered {
 	}
 	for i, c := range rep.ToolCalls {
 		frames = append(frames, chunk(map[string]any{"tool_calls": []any{map[string]any{
-			"index": i, "id": openAICallID(c, i), "type": "function",
+			"index": i, "id": c.id("call_%d", i), "type": "function",
 			"function": map[string]any{"name": c.Name, "arguments": ""},
 		}}}, nil))
 		for _, p := range split(c.Arguments, n) {
@@ -96,7 +79,7 @@ func renderOpenAI(rep Reply, seq int, includeUsage bool) rendered {
 			}}}, nil))
 		}
 	}
-	frames = append(frames, chunk(map[string]any{}, openAIStop(rep)))
+	frames = append(frames, chunk(map[string]any{}, rep.stop("tool_calls", "stop")))
 	if includeUsage || len(rep.Extra) > 0 {
 		last := map[string]any{
 			"id": id, "object": "chat.completion.chunk", "created": created, "model": rep.Model,

@@ -43,7 +43,7 @@ func renderResponses(rep Reply, seq int) rendered {
 	}
 	for i, c := range rep.ToolCalls {
 		items = append(items, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", i+1),
-			"call_id": openAICallID(c, i), "name": c.Name, "arguments": c.Arguments, "status": "completed"})
+			"call_id": c.id("call_%d", i), "name": c.Name, "arguments": c.Arguments, "status": "completed"})
 	}
 	object := func(status string, output []map[string]any, usage any, incomplete any) map[string]any {
 		if output == nil {

@@ -2,7 +2,6 @@ package ollama
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -22,11 +21,5 @@ func BenchmarkDecode(b *testing.B) {
 
 // BenchmarkEncode measures building and encoding a 31-message request.
 func BenchmarkEncode(b *testing.B) {
-	req := providertest.Request()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := json.Marshal(buildRequest(req)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	providertest.Encode(b, buildRequest)
 }

@@ -115,12 +115,12 @@ func (p *Provider) decodeWhole(body []byte) (llm.Response, error) {
 }
 
 type chatRequest struct {
-	Model    string    `json:"model"`
-	Messages []message `json:"messages"`
-	Tools    []tool    `json:"tools,omitempty"`
-	Stream   bool      `json:"stream"`
-	Think    any       `json:"think,omitempty"`
-	Options  *options  `json:"options,omitempty"`
+	Model    string              `json:"model"`
+	Messages []message           `json:"messages"`
+	Tools    []wire.FunctionTool `json:"tools,omitempty"`
+	Stream   bool                `json:"stream"`
+	Think    any                 `json:"think,omitempty"`
+	Options  *options            `json:"options,omitempty"`
 }
 
 type options struct {
@@ -149,30 +149,13 @@ type function struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-type tool struct {
-	Type     string  `json:"type"`
-	Function toolDef `json:"function"`
-}
-
-type toolDef struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-}
-
 func buildRequest(req llm.Request) chatRequest {
 	out := chatRequest{Model: req.Model, Messages: messages(req.Messages), Stream: req.Stream, Think: think(req)}
 	o := options{Temperature: req.Temperature, TopP: req.TopP, TopK: req.TopK, RepeatPenalty: req.RepeatPenalty, NumPredict: req.MaxOutputTokens}
 	if o != (options{}) {
 		out.Options = &o
 	}
-	for _, t := range req.Tools {
-		params := t.InputSchema
-		if len(params) == 0 {
-			params = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-		out.Tools = append(out.Tools, tool{Type: "function", Function: toolDef{Name: t.Name, Description: t.Description, Parameters: params}})
-	}
+	out.Tools = wire.FunctionTools(req.Tools)
 	return out
 }
 

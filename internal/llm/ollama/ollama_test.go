@@ -19,8 +19,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
-func ptr[T any](v T) *T { return &v }
-
 func TestNormalizeBaseURL(t *testing.T) {
 	tests := map[string]string{
 		"":                           DefaultBaseURL,
@@ -53,10 +51,10 @@ func TestRequestGolden(t *testing.T) {
 			{Role: contract.RoleTool, ToolCallID: "call_2", Content: "(tool failed: invalid arguments)"},
 		},
 		Tools:           []llm.ToolDef{{Name: "fs__read", Description: "Read", InputSchema: json.RawMessage(`{"type":"object"}`)}},
-		Temperature:     ptr(0.6),
-		TopP:            ptr(0.9),
-		TopK:            ptr(20),
-		RepeatPenalty:   ptr(1.05),
+		Temperature:     new(0.6),
+		TopP:            new(0.9),
+		TopK:            new(20),
+		RepeatPenalty:   new(1.05),
 		MaxOutputTokens: 2048,
 		Reasoning:       "high",
 		Stream:          true,
@@ -80,10 +78,10 @@ func TestThinkAndUnset(t *testing.T) {
 	}{
 		{"unset", llm.Request{Model: "qwen3"}, nil},
 		{"none", llm.Request{Model: "qwen3", Reasoning: "none"}, false},
-		{"zero tokens", llm.Request{Model: "qwen3", Reasoning: "high", ReasoningTokens: ptr(0)}, false},
+		{"zero tokens", llm.Request{Model: "qwen3", Reasoning: "high", ReasoningTokens: new(0)}, false},
 		{"level on qwen", llm.Request{Model: "qwen3", Reasoning: "low"}, true},
 		{"level on gpt-oss", llm.Request{Model: "gpt-oss:20b", Reasoning: "low"}, "low"},
-		{"tokens only", llm.Request{Model: "qwen3", ReasoningTokens: ptr(100)}, true},
+		{"tokens only", llm.Request{Model: "qwen3", ReasoningTokens: new(100)}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -162,53 +160,30 @@ func TestStopLength(t *testing.T) {
 }
 
 func TestErrorClasses(t *testing.T) {
-	tests := []struct {
-		name       string
-		reply      llmtest.Reply
-		streamOnly bool
-		class      llm.Class
-		status     int
-		minRetry   time.Duration
-	}{
-		{"401", llmtest.Unauthorized(), false, llm.ClassAuth, 401, 0},
-		{"403", llmtest.Forbidden(), false, llm.ClassAuth, 403, 0},
-		{"403 quota", llmtest.ForbiddenQuota(), false, llm.ClassQuota, 403, 0},
-		{"402", llmtest.PaymentRequired(), false, llm.ClassQuota, 402, 0},
-		{"429 quota", llmtest.QuotaExceeded(), false, llm.ClassQuota, 429, 0},
-		{"429", llmtest.RateLimited("1"), false, llm.ClassRateLimit, 429, time.Second},
-		{"404 model", llmtest.Reply{Status: 404, ErrorMessage: `model "nope" not found, try pulling it first`}, false, llm.ClassModel, 404, 0},
-		{"500", llmtest.ServerError(500), false, llm.ClassServer, 500, 0},
-		{"hang", llmtest.Reply{Fault: llmtest.FaultHang}, false, llm.ClassTimeout, 0, 0},
-		{"malformed", llmtest.Reply{Text: "hello world", Fault: llmtest.FaultMalformedJSON}, false, llm.ClassInvalidResponse, 0, 0},
-		{"truncated body", llmtest.Reply{Text: "hello world", Fault: llmtest.FaultTruncateBody}, false, llm.ClassInvalidResponse, 0, 0},
-		{"dropped", llmtest.Reply{Fault: llmtest.FaultDropConnection}, false, llm.ClassNetwork, 0, 0},
-		{"not done", llmtest.Reply{Body: `{"model":"m","message":{"content":"x"},"done":false}`}, false, llm.ClassInvalidResponse, 0, 0},
-		{"truncated stream", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultTruncateStream}, true, llm.ClassInvalidResponse, 0, 0},
-		{"reset stream", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultResetStream}, true, llm.ClassInvalidResponse, 0, 0},
-		{"hang mid stream", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultHangMidStream}, true, llm.ClassTimeout, 0, 0},
-		{"error line", llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultStreamError, ErrorMessage: "an error was encountered while running the model"}, true, llm.ClassServer, 0, 0},
+	tests := []providertest.ErrorCase{
+		{Name: "401", Reply: llmtest.Unauthorized(), Class: llm.ClassAuth, Status: 401},
+		{Name: "403", Reply: llmtest.Forbidden(), Class: llm.ClassAuth, Status: 403},
+		{Name: "403 quota", Reply: llmtest.ForbiddenQuota(), Class: llm.ClassQuota, Status: 403},
+		{Name: "402", Reply: llmtest.PaymentRequired(), Class: llm.ClassQuota, Status: 402},
+		{Name: "429 quota", Reply: llmtest.QuotaExceeded(), Class: llm.ClassQuota, Status: 429},
+		{Name: "429", Reply: llmtest.RateLimited("1"), Class: llm.ClassRateLimit, Status: 429, MinRetry: time.Second},
+		{Name: "404 model", Reply: llmtest.Reply{Status: 404, ErrorMessage: `model "nope" not found, try pulling it first`}, Class: llm.ClassModel, Status: 404},
+		{Name: "500", Reply: llmtest.ServerError(500), Class: llm.ClassServer, Status: 500},
+		{Name: "hang", Reply: llmtest.Reply{Fault: llmtest.FaultHang}, Class: llm.ClassTimeout},
+		{Name: "malformed", Reply: llmtest.Reply{Text: "hello world", Fault: llmtest.FaultMalformedJSON}, Class: llm.ClassInvalidResponse},
+		{Name: "truncated body", Reply: llmtest.Reply{Text: "hello world", Fault: llmtest.FaultTruncateBody}, Class: llm.ClassInvalidResponse},
+		{Name: "dropped", Reply: llmtest.Reply{Fault: llmtest.FaultDropConnection}, Class: llm.ClassNetwork},
+		{Name: "not done", Reply: llmtest.Reply{Body: `{"model":"m","message":{"content":"x"},"done":false}`}, Class: llm.ClassInvalidResponse},
+		{Name: "truncated stream", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultTruncateStream}, StreamOnly: true, Class: llm.ClassInvalidResponse},
+		{Name: "reset stream", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultResetStream}, StreamOnly: true, Class: llm.ClassInvalidResponse},
+		{Name: "hang mid stream", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultHangMidStream}, StreamOnly: true, Class: llm.ClassTimeout},
+		{Name: "error line", Reply: llmtest.Reply{Text: "hello there my friend", Fault: llmtest.FaultStreamError, ErrorMessage: "an error was encountered while running the model"}, StreamOnly: true, Class: llm.ClassServer},
 	}
-	for _, tt := range tests {
-		for _, stream := range []bool{false, true} {
-			if tt.streamOnly && !stream {
-				continue
-			}
-			t.Run(tt.name+map[bool]string{true: "/stream", false: "/json"}[stream], func(t *testing.T) {
-				srv := llmtest.NewServer()
-				defer srv.Close()
-				srv.Push(tt.reply)
-				p := New(Options{BaseURL: srv.OllamaBaseURL(), Timeout: 300 * time.Millisecond})
-				_, err := p.Complete(context.Background(), llm.Request{Model: "m", Stream: stream})
-				e := llm.AsError(err)
-				if e == nil {
-					t.Fatal("no error")
-				}
-				if e.Class != tt.class || e.Status != tt.status || e.RetryAfter < tt.minRetry {
-					t.Fatalf("got %s/%d retry %v (%v), want %s/%d", e.Class, e.Status, e.RetryAfter, e, tt.class, tt.status)
-				}
-			})
-		}
-	}
+	providertest.ErrorClasses(t, tests, "", func(srv *llmtest.Server, stream bool) error {
+		p := New(Options{BaseURL: srv.OllamaBaseURL(), Timeout: 300 * time.Millisecond})
+		_, err := p.Complete(context.Background(), llm.Request{Model: "m", Stream: stream})
+		return err
+	})
 }
 
 func FuzzLine(f *testing.F) {

@@ -2,7 +2,6 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -23,13 +22,7 @@ func BenchmarkDecode(b *testing.B) {
 // BenchmarkEncode measures building and encoding a 31-message request.
 func BenchmarkEncode(b *testing.B) {
 	p := New(Options{BaseURL: "http://127.0.0.1:1"})
-	req := providertest.Request()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := json.Marshal(p.buildRequest(req)); err != nil {
-			b.Fatal(err)
-		}
-	}
+	providertest.Encode(b, p.buildRequest)
 }
 
 // BenchmarkDecodeResponses is BenchmarkDecode for the Responses API.

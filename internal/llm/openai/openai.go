@@ -10,7 +10,6 @@ package openai
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -112,57 +111,32 @@ func New(o Options) *Provider {
 	}
 }
 
-// Complete sends one chat completion request.
+// Complete sends one chat completion request, or in ModeResponses one
+// Responses request.
 func (p *Provider) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
-	ctx, cancel := p.ep.Bound(ctx)
-	defer cancel()
-	var body any = p.buildRequest(req)
 	if p.responses {
-		body = p.buildResponsesRequest(req)
+		return p.ep.Call(ctx, p.url, p.buildResponsesRequest(req), req, p.decodeResponses, p.readResponsesStream)
 	}
-	resp, err := p.ep.Post(ctx, p.url, body, req.Stream)
-	if err != nil {
-		return llm.Response{}, err
-	}
-	defer resp.Body.Close()
-	if req.Stream && !wire.IsJSON(resp) {
-		if p.responses {
-			return p.readResponsesStream(ctx, resp, req.OnDelta)
-		}
-		return p.readStream(ctx, resp, req.OnDelta)
-	}
-	data, err := p.ep.ReadBody(ctx, resp)
-	if err != nil {
-		return llm.Response{}, err
-	}
-	decode := p.decode
-	if p.responses {
-		decode = p.decodeResponses
-	}
-	out, err := decode(data)
-	if err == nil && req.Stream {
-		llm.EmitWhole(out, req.OnDelta)
-	}
-	return out, err
+	return p.ep.Call(ctx, p.url, p.buildRequest(req), req, p.decode, p.readStream)
 }
 
 // chatRequest is the request body. Pointer and omitempty fields are left
 // out when unset.
 type chatRequest struct {
-	Model               string          `json:"model"`
-	Messages            []chatMessage   `json:"messages"`
-	Tools               []chatTool      `json:"tools,omitempty"`
-	ToolChoice          string          `json:"tool_choice,omitempty"`
-	Temperature         *float64        `json:"temperature,omitempty"`
-	TopP                *float64        `json:"top_p,omitempty"`
-	TopK                *int            `json:"top_k,omitempty"`
-	RepetitionPenalty   *float64        `json:"repetition_penalty,omitempty"`
-	MaxTokens           int             `json:"max_tokens,omitempty"`
-	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
-	ReasoningEffort     string          `json:"reasoning_effort,omitempty"`
-	Reasoning           *routerThinking `json:"reasoning,omitempty"`
-	Stream              bool            `json:"stream,omitempty"`
-	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
+	Model               string              `json:"model"`
+	Messages            []chatMessage       `json:"messages"`
+	Tools               []wire.FunctionTool `json:"tools,omitempty"`
+	ToolChoice          string              `json:"tool_choice,omitempty"`
+	Temperature         *float64            `json:"temperature,omitempty"`
+	TopP                *float64            `json:"top_p,omitempty"`
+	TopK                *int                `json:"top_k,omitempty"`
+	RepetitionPenalty   *float64            `json:"repetition_penalty,omitempty"`
+	MaxTokens           int                 `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int                 `json:"max_completion_tokens,omitempty"`
+	ReasoningEffort     string              `json:"reasoning_effort,omitempty"`
+	Reasoning           *routerThinking     `json:"reasoning,omitempty"`
+	Stream              bool                `json:"stream,omitempty"`
+	StreamOptions       *streamOptions      `json:"stream_options,omitempty"`
 }
 
 type routerThinking struct {
@@ -193,17 +167,6 @@ type chatFunction struct {
 	Arguments string `json:"arguments"`
 }
 
-type chatTool struct {
-	Type     string  `json:"type"`
-	Function toolDef `json:"function"`
-}
-
-type toolDef struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-}
-
 // buildRequest maps an llm.Request to the wire body (see docs/llm.md for
 // the per-flavor parameter table).
 func (p *Provider) buildRequest(req llm.Request) chatRequest {
@@ -214,13 +177,7 @@ func (p *Provider) buildRequest(req llm.Request) chatRequest {
 		TopP:        req.TopP,
 		Stream:      req.Stream,
 	}
-	for _, t := range req.Tools {
-		params := t.InputSchema
-		if len(params) == 0 {
-			params = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-		out.Tools = append(out.Tools, chatTool{Type: "function", Function: toolDef{Name: t.Name, Description: t.Description, Parameters: params}})
-	}
+	out.Tools = wire.FunctionTools(req.Tools)
 	if len(out.Tools) > 0 {
 		out.ToolChoice = req.ToolChoice
 	}

@@ -23,8 +23,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
-func ptr[T any](v T) *T { return &v }
-
 const testKey = "sk-test-0123456789abcdef"
 
 func newProvider(t testing.TB, srv *llmtest.Server, flavor Flavor) *Provider {
@@ -46,13 +44,13 @@ func fullRequest() llm.Request {
 		Tools: []llm.ToolDef{{Name: "fs__read", Description: "Read a file",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)}},
 		ToolChoice:      "auto",
-		Temperature:     ptr(0.2),
-		TopP:            ptr(0.9),
-		TopK:            ptr(40),
-		RepeatPenalty:   ptr(1.1),
+		Temperature:     new(0.2),
+		TopP:            new(0.9),
+		TopK:            new(40),
+		RepeatPenalty:   new(1.1),
 		MaxOutputTokens: 1024,
 		Reasoning:       "high",
-		ReasoningTokens: ptr(2048),
+		ReasoningTokens: new(2048),
 	}
 }
 
@@ -141,7 +139,7 @@ func TestReasoningModelsDropSampling(t *testing.T) {
 	srv.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Text: "ok"} })
 	for _, tt := range tests {
 		p := New(Options{Flavor: tt.flavor, BaseURL: srv.OpenAIBaseURL()})
-		if _, err := p.Complete(context.Background(), llm.Request{Model: tt.model, Temperature: ptr(0.2), TopP: ptr(0.9)}); err != nil {
+		if _, err := p.Complete(context.Background(), llm.Request{Model: tt.model, Temperature: new(0.2), TopP: new(0.9)}); err != nil {
 			t.Fatal(err)
 		}
 		reqs := srv.Requests()
@@ -174,7 +172,7 @@ func TestComplete(t *testing.T) {
 			{ID: "call_b", Name: "fs__bad", Arguments: `{"path": "b.txt",`},
 		},
 		StopReason:  "tool_calls",
-		Usage:       contract.TokenUsage{InputTokens: 100, OutputTokens: 20, CachedTokens: ptr(900), CacheReadInputTokens: ptr(900), TotalTokens: 1020},
+		Usage:       contract.TokenUsage{InputTokens: 100, OutputTokens: 20, CachedTokens: new(900), CacheReadInputTokens: new(900), TotalTokens: 1020},
 		ActualModel: "gpt-test-2026",
 	}
 	for _, mode := range []string{ModeChat, ModeResponses} {
@@ -231,66 +229,39 @@ func TestStopReasonsAndExtras(t *testing.T) {
 
 func TestErrorClasses(t *testing.T) {
 	date := time.Now().Add(30 * time.Second).UTC().Format(http.TimeFormat)
-	tests := []struct {
-		name       string
-		reply      llmtest.Reply
-		streamOnly bool
-		class      llm.Class
-		status     int
-		minRetry   time.Duration
-	}{
-		{"401", llmtest.Unauthorized(), false, llm.ClassAuth, 401, 0},
-		{"403", llmtest.Forbidden(), false, llm.ClassAuth, 403, 0},
-		{"403 quota", llmtest.ForbiddenQuota(), false, llm.ClassQuota, 403, 0},
-		{"402", llmtest.PaymentRequired(), false, llm.ClassQuota, 402, 0},
-		{"429 insufficient_quota", llmtest.QuotaExceeded(), false, llm.ClassQuota, 429, 0},
-		{"429 seconds", llmtest.RateLimited("2"), false, llm.ClassRateLimit, 429, 2 * time.Second},
-		{"429 date", llmtest.RateLimited(date), false, llm.ClassRateLimit, 429, 20 * time.Second},
-		{"429 bare", llmtest.RateLimited(""), false, llm.ClassRateLimit, 429, 0},
-		{"500", llmtest.ServerError(500), false, llm.ClassServer, 500, 0},
-		{"503", llmtest.ServerError(503), false, llm.ClassServer, 503, 0},
-		{"400", llmtest.BadRequest("maximum context length exceeded"), false, llm.ClassModel, 400, 0},
-		{"hang", llmtest.Reply{Fault: llmtest.FaultHang}, false, llm.ClassTimeout, 0, 0},
-		{"malformed json", llmtest.Reply{Text: "hello there", Fault: llmtest.FaultMalformedJSON}, false, llm.ClassInvalidResponse, 0, 0},
-		{"truncated body", llmtest.Reply{Text: "hello there", Fault: llmtest.FaultTruncateBody}, false, llm.ClassInvalidResponse, 0, 0},
-		{"dropped connection", llmtest.Reply{Fault: llmtest.FaultDropConnection}, false, llm.ClassNetwork, 0, 0},
-		{"200 with error", llmtest.Reply{Body: `{"error":{"message":"Insufficient credits","code":402}}`,
-			Header: map[string]string{"Content-Type": "application/json"}}, false, llm.ClassQuota, 402, 0},
-		{"empty choices", llmtest.Reply{Body: `{"id":"x","choices":[]}`}, false, llm.ClassInvalidResponse, 0, 0},
-		{"truncated stream", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultTruncateStream}, true, llm.ClassInvalidResponse, 0, 0},
-		{"reset stream", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultResetStream}, true, llm.ClassInvalidResponse, 0, 0},
-		{"hang mid stream", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultHangMidStream}, true, llm.ClassTimeout, 0, 0},
-		{"stream error rate", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultStreamError, ErrorType: "rate_limit_exceeded"}, true, llm.ClassRateLimit, 0, 0},
-		{"stream error server", llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultStreamError, ErrorType: "server_error"}, true, llm.ClassServer, 0, 0},
+	tests := []providertest.ErrorCase{
+		{Name: "401", Reply: llmtest.Unauthorized(), Class: llm.ClassAuth, Status: 401},
+		{Name: "403", Reply: llmtest.Forbidden(), Class: llm.ClassAuth, Status: 403},
+		{Name: "403 quota", Reply: llmtest.ForbiddenQuota(), Class: llm.ClassQuota, Status: 403},
+		{Name: "402", Reply: llmtest.PaymentRequired(), Class: llm.ClassQuota, Status: 402},
+		{Name: "429 insufficient_quota", Reply: llmtest.QuotaExceeded(), Class: llm.ClassQuota, Status: 429},
+		{Name: "429 seconds", Reply: llmtest.RateLimited("2"), Class: llm.ClassRateLimit, Status: 429, MinRetry: 2 * time.Second},
+		{Name: "429 date", Reply: llmtest.RateLimited(date), Class: llm.ClassRateLimit, Status: 429, MinRetry: 20 * time.Second},
+		{Name: "429 bare", Reply: llmtest.RateLimited(""), Class: llm.ClassRateLimit, Status: 429},
+		{Name: "500", Reply: llmtest.ServerError(500), Class: llm.ClassServer, Status: 500},
+		{Name: "503", Reply: llmtest.ServerError(503), Class: llm.ClassServer, Status: 503},
+		{Name: "400", Reply: llmtest.BadRequest("maximum context length exceeded"), Class: llm.ClassModel, Status: 400},
+		{Name: "hang", Reply: llmtest.Reply{Fault: llmtest.FaultHang}, Class: llm.ClassTimeout},
+		{Name: "malformed json", Reply: llmtest.Reply{Text: "hello there", Fault: llmtest.FaultMalformedJSON}, Class: llm.ClassInvalidResponse},
+		{Name: "truncated body", Reply: llmtest.Reply{Text: "hello there", Fault: llmtest.FaultTruncateBody}, Class: llm.ClassInvalidResponse},
+		{Name: "dropped connection", Reply: llmtest.Reply{Fault: llmtest.FaultDropConnection}, Class: llm.ClassNetwork},
+		{Name: "200 with error", Reply: llmtest.Reply{Body: `{"error":{"message":"Insufficient credits","code":402}}`, Header: map[string]string{"Content-Type": "application/json"}}, Class: llm.ClassQuota, Status: 402},
+		{Name: "empty choices", Reply: llmtest.Reply{Body: `{"id":"x","choices":[]}`}, Class: llm.ClassInvalidResponse},
+		{Name: "truncated stream", Reply: llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultTruncateStream}, StreamOnly: true, Class: llm.ClassInvalidResponse},
+		{Name: "reset stream", Reply: llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultResetStream}, StreamOnly: true, Class: llm.ClassInvalidResponse},
+		{Name: "hang mid stream", Reply: llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultHangMidStream}, StreamOnly: true, Class: llm.ClassTimeout},
+		{Name: "stream error rate", Reply: llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultStreamError, ErrorType: "rate_limit_exceeded"}, StreamOnly: true, Class: llm.ClassRateLimit},
+		{Name: "stream error server", Reply: llmtest.Reply{Text: "hello there friend", Fault: llmtest.FaultStreamError, ErrorType: "server_error"}, StreamOnly: true, Class: llm.ClassServer},
 	}
-	for _, tt := range tests {
-		for _, c := range []struct {
-			mode   string
-			stream bool
-		}{{ModeChat, false}, {ModeChat, true}, {ModeResponses, false}, {ModeResponses, true}} {
-			stream := c.stream
-			if tt.streamOnly && !stream {
-				continue
-			}
-			t.Run(tt.name+"/"+c.mode+map[bool]string{true: "/stream", false: "/json"}[stream], func(t *testing.T) {
-				srv := llmtest.NewServer()
-				defer srv.Close()
-				srv.Push(tt.reply)
-				p := New(Options{Mode: c.mode, BaseURL: srv.OpenAIBaseURL(), APIKey: testKey, Timeout: 300 * time.Millisecond})
+	for _, mode := range []string{ModeChat, ModeResponses} {
+		t.Run(mode, func(t *testing.T) {
+			providertest.ErrorClasses(t, tests, testKey, func(srv *llmtest.Server, stream bool) error {
+				p := New(Options{Mode: mode, BaseURL: srv.OpenAIBaseURL(), APIKey: testKey, Timeout: 300 * time.Millisecond})
 				_, err := p.Complete(context.Background(), llm.Request{Model: "m", Stream: stream,
 					Messages: []llm.Message{{Role: "user", Content: "x"}}})
-				e := llm.AsError(err)
-				if e == nil {
-					t.Fatal("no error")
-				}
-				if e.Class != tt.class || e.Status != tt.status || e.RetryAfter < tt.minRetry {
-					t.Fatalf("got %s/%d retry %v (%v), want %s/%d retry ≥%v", e.Class, e.Status, e.RetryAfter, e, tt.class, tt.status, tt.minRetry)
-				}
-				if strings.Contains(e.Error(), testKey) {
-					t.Fatalf("API key in error: %v", e)
-				}
+				return err
 			})
-		}
+		})
 	}
 }
 
@@ -340,20 +311,14 @@ func TestRecordedStreams(t *testing.T) {
 				{ID: "call_def", Name: "get_time", Arguments: `{"tz":"CET"}`},
 			},
 			StopReason:  "tool_calls",
-			Usage:       contract.TokenUsage{InputTokens: 52, OutputTokens: 30, CachedTokens: ptr(30), CacheReadInputTokens: ptr(30), TotalTokens: 112},
+			Usage:       contract.TokenUsage{InputTokens: 52, OutputTokens: 30, CachedTokens: new(30), CacheReadInputTokens: new(30), TotalTokens: 112},
 			ActualModel: "gpt-4o-2024-08-06",
 		}},
 		{"stream-no-done.sse", llm.Response{Content: "Hi!", StopReason: "stop", ActualModel: "qwen3"}},
 	}
 	for _, tt := range tests {
-		raw, err := os.ReadFile(filepath.Join("testdata", tt.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := llmtest.NewServer()
-		srv.Push(llmtest.Reply{Body: string(raw)})
+		srv := providertest.Replay(t, tt.file)
 		got, err := New(Options{BaseURL: srv.OpenAIBaseURL()}).Complete(context.Background(), llm.Request{Model: "m", Stream: true})
-		srv.Close()
 		if err != nil {
 			t.Fatalf("%s: %v", tt.file, err)
 		}
@@ -367,13 +332,7 @@ func TestRecordedStreams(t *testing.T) {
 // carries no output list: the response is rebuilt from the deltas, and
 // an incomplete status maps to the stop reason "length".
 func TestResponsesGathered(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("testdata", "responses-gathered.sse"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer()
-	defer srv.Close()
-	srv.Push(llmtest.Reply{Body: string(raw)})
+	srv := providertest.Replay(t, "responses-gathered.sse")
 	got, err := New(Options{Mode: ModeResponses, BaseURL: srv.OpenAIBaseURL()}).Complete(context.Background(), llm.Request{Model: "m", Stream: true})
 	if err != nil {
 		t.Fatal(err)

@@ -81,11 +81,7 @@ func (p *Provider) buildResponsesRequest(req llm.Request) respRequest {
 		out.Temperature, out.TopP = nil, nil
 	}
 	for _, t := range req.Tools {
-		params := t.InputSchema
-		if len(params) == 0 {
-			params = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-		out.Tools = append(out.Tools, respTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params})
+		out.Tools = append(out.Tools, respTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: wire.Schema(t.InputSchema)})
 	}
 	if len(out.Tools) > 0 {
 		out.ToolChoice = req.ToolChoice

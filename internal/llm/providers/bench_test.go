@@ -27,11 +27,9 @@ func benchRequest(stream bool) llm.Request {
 			llm.Message{Role: "assistant", Content: "Looking.", ToolCalls: []llm.ToolCall{{ID: "c", Name: "fs__read_file", Arguments: `{"path":"a.go"}`}}},
 			llm.Message{Role: "tool", ToolCallID: "c", Content: strings.Repeat("package main\n", 50)})
 	}
-	return llm.Request{Model: "m", Messages: msgs, Stream: stream, Temperature: ptr(0.2), MaxOutputTokens: 4096,
+	return llm.Request{Model: "m", Messages: msgs, Stream: stream, Temperature: new(0.2), MaxOutputTokens: 4096,
 		Tools: []llm.ToolDef{{Name: "fs__read_file", InputSchema: []byte(`{"type":"object","properties":{"path":{"type":"string"}}}`)}}}
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // captured holds the bytes llmtest renders for benchReply, per path and
 // mode, so that the benchmark server only copies bytes.
@@ -140,7 +138,7 @@ func BenchmarkScripted(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := llm.Request{Model: "s", Temperature: ptr(0.2), Messages: []llm.Message{{Role: "user", Content: "go"}}}
+	req := llm.Request{Model: "s", Temperature: new(0.2), Messages: []llm.Message{{Role: "user", Content: "go"}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := p.Complete(context.Background(), req); err != nil {

@@ -167,7 +167,7 @@ func TestParametersReachTheWire(t *testing.T) {
 			t.Fatal(err)
 		}
 		req := llm.Request{Model: "m", Messages: []llm.Message{{Role: "user", Content: "hi"}},
-			Temperature: ptr(0.5), TopP: ptr(0.7), TopK: ptr(7), RepeatPenalty: ptr(1.2), MaxOutputTokens: 321, Reasoning: tt.reasoning}
+			Temperature: new(0.5), TopP: new(0.7), TopK: new(7), RepeatPenalty: new(1.2), MaxOutputTokens: 321, Reasoning: tt.reasoning}
 		if _, err := p.Complete(context.Background(), req); err != nil {
 			t.Fatalf("%s: %v", tt.typ, err)
 		}

@@ -20,8 +20,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
-func ptr[T any](v T) *T { return &v }
-
 func msg(role, content string) llm.Message { return llm.Message{Role: role, Content: content} }
 
 // history returns a request prompt that has reached turn t: a system
@@ -193,7 +191,7 @@ func TestExpectations(t *testing.T) {
 		return llm.Request{
 			Model: "s", Messages: history("be terse", "u", 1),
 			Session:     llm.SessionInfo{OfferedTools: []string{"fs__read"}},
-			Temperature: ptr(0.2), TopK: ptr(40), MaxOutputTokens: 1000, Reasoning: "high",
+			Temperature: new(0.2), TopK: new(40), MaxOutputTokens: 1000, Reasoning: "high",
 		}
 	}
 	tests := []struct {
@@ -206,16 +204,16 @@ func TestExpectations(t *testing.T) {
 			r.Session.OfferedTools = nil
 			r.Tools = []llm.ToolDef{{Name: "fs__read"}}
 		}, ""},
-		{"reasoning by tokens", func(r *llm.Request) { r.Reasoning = ""; r.ReasoningTokens = ptr(2048) }, ""},
+		{"reasoning by tokens", func(r *llm.Request) { r.Reasoning = ""; r.ReasoningTokens = new(2048) }, ""},
 		{"system fragment missing", func(r *llm.Request) { r.Messages[0].Content = "verbose" }, `does not include "terse"`},
 		{"tool missing", func(r *llm.Request) { r.Session.OfferedTools = []string{"other"} }, `"fs__read" is not offered`},
-		{"temperature differs", func(r *llm.Request) { r.Temperature = ptr(1.0) }, "temperature is 1, expected 0.2"},
+		{"temperature differs", func(r *llm.Request) { r.Temperature = new(1.0) }, "temperature is 1, expected 0.2"},
 		{"temperature unsent", func(r *llm.Request) { r.Temperature = nil }, "temperature was not sent"},
-		{"topP sent but null expected", func(r *llm.Request) { r.TopP = ptr(0.9) }, "topP is 0.9, expected it not to be sent"},
-		{"topK differs", func(r *llm.Request) { r.TopK = ptr(1) }, "topK is 1"},
+		{"topP sent but null expected", func(r *llm.Request) { r.TopP = new(0.9) }, "topP is 0.9, expected it not to be sent"},
+		{"topK differs", func(r *llm.Request) { r.TopK = new(1) }, "topK is 1"},
 		{"max tokens differ", func(r *llm.Request) { r.MaxOutputTokens = 5 }, "maxOutputTokens is 5"},
 		{"reasoning none", func(r *llm.Request) { r.Reasoning = "none" }, "reasoning is disabled, expected enabled"},
-		{"reasoning tokens zero", func(r *llm.Request) { r.ReasoningTokens = ptr(0) }, "reasoning is disabled"},
+		{"reasoning tokens zero", func(r *llm.Request) { r.ReasoningTokens = new(0) }, "reasoning is disabled"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -344,7 +342,7 @@ func TestSpecExample(t *testing.T) {
 	}
 	req := llm.Request{
 		Model: "echo-then-report", Messages: history("You are terse.", "go", 1),
-		Temperature: ptr(0.2), Session: llm.SessionInfo{ProviderName: "test", Transport: TransportXMLFinal, Nonce: "3f9a0c1e",
+		Temperature: new(0.2), Session: llm.SessionInfo{ProviderName: "test", Transport: TransportXMLFinal, Nonce: "3f9a0c1e",
 			Format: "markdown", OfferedTools: []string{"t__echo"}},
 	}
 	_, err = p.Complete(context.Background(), req)
@@ -370,7 +368,7 @@ func TestSpecExample(t *testing.T) {
 	if resp.Content != wantTag || resp.StopReason != "stop" || resp.Usage.TotalTokens != 96 {
 		t.Fatalf("turn 2 = %+v", resp)
 	}
-	req.Temperature = ptr(0.7)
+	req.Temperature = new(0.7)
 	req.Messages = history("You are terse.", "go", 1)
 	if _, err := p.Complete(context.Background(), req); classOf(err) != llm.ClassFatal {
 		t.Fatalf("wrong temperature: err = %v, want fatal", err)

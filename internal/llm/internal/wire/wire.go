@@ -1,6 +1,7 @@
-// Package wire holds what the HTTP providers share: posting a JSON request
-// with classified failures, reading a bounded body, and the two streaming
-// framings (Server-Sent Events and newline-delimited JSON).
+// Package wire holds what the HTTP providers share: making one call
+// (posting a JSON request with classified failures, reading a bounded body
+// or a stream), the two streaming framings (Server-Sent Events and
+// newline-delimited JSON), and the function-tool shape of the request.
 package wire
 
 import (
@@ -91,6 +92,35 @@ func (e Endpoint) Post(ctx context.Context, url string, body any, stream bool) (
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	return nil, llm.ClassifyHTTP(e.Provider, resp.StatusCode, resp.Header, data, e.Secrets...)
+}
+
+// Call makes one call of req within the endpoint's Timeout: it posts body
+// to url and reads the answer, a stream with readStream, or a whole JSON
+// body with decode. A streamed call the server answers with one JSON
+// document ([IsJSON]) is decoded whole and handed to req.OnDelta in one
+// piece ([llm.EmitWhole]).
+func (e Endpoint) Call(ctx context.Context, url string, body any, req llm.Request,
+	decode func([]byte) (llm.Response, error),
+	readStream func(context.Context, *http.Response, func(llm.Delta)) (llm.Response, error)) (llm.Response, error) {
+	ctx, cancel := e.Bound(ctx)
+	defer cancel()
+	resp, err := e.Post(ctx, url, body, req.Stream)
+	if err != nil {
+		return llm.Response{}, err
+	}
+	defer resp.Body.Close()
+	if req.Stream && !IsJSON(resp) {
+		return readStream(ctx, resp, req.OnDelta)
+	}
+	data, err := e.ReadBody(ctx, resp)
+	if err != nil {
+		return llm.Response{}, err
+	}
+	out, err := decode(data)
+	if err == nil && req.Stream {
+		llm.EmitWhole(out, req.OnDelta)
+	}
+	return out, err
 }
 
 // ReadBody reads a whole non-streaming response body, classifying a read

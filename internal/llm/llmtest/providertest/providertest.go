@@ -1,7 +1,9 @@
 // Package providertest is what the tests of every provider package
-// (openai, anthropic, ollama) share: the request golden files, the decode
-// benchmark (one typical answer from memory, as a whole body and as a
-// stream) and the request that encoding is measured on.
+// (openai, anthropic, ollama) share: the request golden files, the table
+// of failure classes run against [llmtest.Server], the decode benchmark
+// (one typical answer from memory, as a whole body and as a stream) and
+// the encode benchmark with the request it is measured on, and replaying
+// recorded answers.
 package providertest
 
 import (
@@ -11,8 +13,10 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/salve-dev/salve/internal/llm"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
@@ -45,6 +49,18 @@ func Decode(b *testing.B, wire llmtest.Wire, decode func([]byte) (llm.Response, 
 	})
 }
 
+// Encode benchmarks building the wire request for [Request] with build
+// and encoding it as JSON.
+func Encode[W any](b *testing.B, build func(llm.Request) W) {
+	req := Request()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := json.Marshal(build(req)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // Request is the request encoding is measured on: a long system prompt and
 // ten rounds of a user message, a tool call and its result (31 messages).
 func Request() llm.Request {
@@ -56,6 +72,20 @@ func Request() llm.Request {
 			llm.Message{Role: "tool", ToolCallID: "c", Content: strings.Repeat("package main\n", 50)})
 	}
 	return llm.Request{Model: "m", Messages: msgs}
+}
+
+// Replay returns a server whose next answer is the recorded body
+// testdata/name, byte for byte; it is closed when the test ends.
+func Replay(t testing.TB, name string) *llmtest.Server {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer()
+	t.Cleanup(srv.Close)
+	srv.Push(llmtest.Reply{Body: string(raw)})
+	return srv
 }
 
 // RequestGolden compares the JSON request body sent, indented, with the
@@ -79,5 +109,54 @@ func RequestGolden(t testing.TB, path string, body []byte, update bool) {
 	}
 	if !bytes.Equal(want, pretty.Bytes()) {
 		t.Fatalf("request differs from %s (go test -update rewrites it)\nwant:\n%s\ngot:\n%s", path, want, pretty.Bytes())
+	}
+}
+
+// ErrorCase is one row of a provider's table of failure classes: the
+// reply the test server gives and the classified error the call must
+// return.
+type ErrorCase struct {
+	// Name names the subtest.
+	Name string
+	// Reply is what the server answers.
+	Reply llmtest.Reply
+	// StreamOnly skips the non-streaming call (a fault only a stream has).
+	StreamOnly bool
+	// Class and Status are the [llm.Error] fields wanted.
+	Class  llm.Class
+	Status int
+	// MinRetry is the least RetryAfter wanted.
+	MinRetry time.Duration
+}
+
+// ErrorClasses runs every case against a fresh [llmtest.Server], as a
+// whole JSON answer (unless StreamOnly) and as a stream, in subtests
+// NAME/json and NAME/stream. complete makes one call through the provider
+// set up for srv and returns its error, which must be an [llm.Error] of
+// the case's class, status and least retry delay, and must not hold key
+// (when key is set).
+func ErrorClasses(t *testing.T, cases []ErrorCase, key string, complete func(srv *llmtest.Server, stream bool) error) {
+	t.Helper()
+	for _, tc := range cases {
+		for _, stream := range []bool{false, true} {
+			if tc.StreamOnly && !stream {
+				continue
+			}
+			t.Run(tc.Name+map[bool]string{true: "/stream", false: "/json"}[stream], func(t *testing.T) {
+				srv := llmtest.NewServer()
+				defer srv.Close()
+				srv.Push(tc.Reply)
+				e := llm.AsError(complete(srv, stream))
+				if e == nil {
+					t.Fatal("no error")
+				}
+				if e.Class != tc.Class || e.Status != tc.Status || e.RetryAfter < tc.MinRetry {
+					t.Fatalf("got %s/%d retry %v (%v), want %s/%d retry ≥%v", e.Class, e.Status, e.RetryAfter, e, tc.Class, tc.Status, tc.MinRetry)
+				}
+				if key != "" && strings.Contains(e.Error(), key) {
+					t.Fatalf("API key in error: %v", e)
+				}
+			})
+		}
 	}
 }
