@@ -6,6 +6,7 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -53,7 +54,7 @@ func TestHealAsGitHubApp(t *testing.T) {
 	defer srv.Close()
 	srv.AddApp(appID, &key.PublicKey, installation, "acme/app")
 
-	repo := brokenGoRepo(t)
+	repo := testrepo.Example(t, "go-broken")
 	remote := filepath.Join(t.TempDir(), "remote.git")
 	git(t, repo, "init", "-q", "--bare", remote)
 	git(t, repo, "remote", "add", "origin", remote)

@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -88,7 +89,7 @@ func TestHealPushesAsGitHubApp(t *testing.T) {
 
 	root := t.TempDir()
 	bare := filepath.Join(root, "app.git")
-	repo := brokenGoRepo(t)
+	repo := testrepo.Example(t, "go-broken")
 	git(t, repo, "init", "-q", "--bare", bare)
 	git(t, bare, "config", "http.receivepack", "true")
 	remote := newSmartHTTP(t, root)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ import (
 // change (empty: leaves it alone).
 func configRepo(t *testing.T, base, change string) (repo, baseCommit string) {
 	t.Helper()
-	repo = brokenGoRepo(t)
+	repo = testrepo.Example(t, "go-broken")
 	broken := git(t, repo, "rev-parse", "HEAD")
 	// The base: the configuration alone, on an empty tree.
 	git(t, repo, "checkout", "-q", "--orphan", "base")

@@ -3,6 +3,7 @@ package heal_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,7 +23,7 @@ import (
 // as a CI checkout would have it, and returns it with the remote.
 func ciRepo(t *testing.T) (repo, remote string) {
 	t.Helper()
-	repo = repoFrom(t, "go-broken")
+	repo = testrepo.Example(t, "go-broken")
 	remote = filepath.Join(t.TempDir(), "remote.git")
 	run(t, repo, "git", "init", "-q", "--bare", remote)
 	run(t, repo, "git", "remote", "add", "origin", remote)

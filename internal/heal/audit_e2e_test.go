@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,7 +83,7 @@ func getRun(t *testing.T, db, id string) store.Run {
 func TestAuditTrailSIGKILL(t *testing.T) {
 	need(t, "sh", "sleep")
 	gitIdentity(t)
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	before := userState(t, repo)
 	db := filepath.Join(t.TempDir(), "runs.db")
 	cmd, _ := startHeal(t, repo, db)
@@ -115,7 +116,7 @@ func TestAuditTrailSIGKILL(t *testing.T) {
 func TestAuditTrailSIGTERM(t *testing.T) {
 	need(t, "sh", "sleep")
 	gitIdentity(t)
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	before := userState(t, repo)
 	db := filepath.Join(t.TempDir(), "runs.db")
 	cmd, stderr := startHeal(t, repo, db)

@@ -2,6 +2,7 @@ package heal_test
 
 import (
 	"context"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -27,7 +28,7 @@ func BenchmarkHealGo(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		repo := repoFrom(b, "go-broken")
+		repo := testrepo.Example(b, "go-broken")
 		o := options(b, repo, "sh check.sh")
 		o.Recorder = adapter.Recorder{Store: st}
 		b.StartTimer()

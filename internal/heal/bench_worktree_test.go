@@ -3,6 +3,7 @@ package heal_test
 import (
 	"context"
 	"fmt"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,7 +26,7 @@ func (greenBuild) Run(context.Context, contract.ExecutorInput) (contract.Executo
 // folder.
 func bigRepo(b *testing.B, n int) string {
 	b.Helper()
-	repo := repoFrom(b, "c-broken")
+	repo := testrepo.Example(b, "c-broken")
 	for i := 0; i < n; i++ {
 		dir := filepath.Join(repo, "extra", fmt.Sprintf("d%04d", i/100))
 		if i%100 == 0 {

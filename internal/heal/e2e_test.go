@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -56,40 +57,6 @@ func run(t testing.TB, dir, name string, args ...string) string {
 		t.Fatalf("%s %v: %v %s %s", name, args, err, res.Stdout, res.Stderr)
 	}
 	return strings.TrimSpace(string(res.Stdout))
-}
-
-// repoFrom copies examples/testdata/NAME into a fresh git repository. A
-// file named X.go.input becomes X.go: deliberately unformatted Go sources
-// are kept under that name, as gofmt's own tests do, so gofmt -l over the
-// repository stays clean.
-func repoFrom(t testing.TB, name string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), name)
-	src := filepath.Join("..", "..", "examples", "testdata", name)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if strings.HasSuffix(rel, ".go.input") {
-			rel = strings.TrimSuffix(rel, ".input")
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run(t, dir, "git", "init", "-q", "-b", "main")
-	run(t, dir, "git", "add", "-A")
-	run(t, dir, "git", "commit", "-qm", "broken")
-	return dir
 }
 
 // userState is everything of the user's repository that heal must not
@@ -228,7 +195,7 @@ func TestHealByRules(t *testing.T) {
 	} {
 		t.Run(tc.example, func(t *testing.T) {
 			need(t, tc.tools...)
-			repo := repoFrom(t, tc.example)
+			repo := testrepo.Example(t, tc.example)
 			before := userState(t, repo)
 			o := options(t, repo, tc.command)
 			res, err := heal.Run(context.Background(), o)
@@ -274,7 +241,7 @@ func TestHealLogicBug(t *testing.T) {
 			outcome{outcome: heal.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: it broke the lines it wrote", "the same fix was reverted in iteration 1"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			repo := repoFrom(t, "logic-bug")
+			repo := testrepo.Example(t, "logic-bug")
 			before := userState(t, repo)
 			o := options(t, repo, "", tc.fixers()...)
 			o.KeepWorktree = true
@@ -336,7 +303,7 @@ func TestMaxIterations(t *testing.T) {
 func TestHealPushToBareRemote(t *testing.T) {
 	need(t, "go")
 	gitIdentity(t)
-	repo := repoFrom(t, "go-broken")
+	repo := testrepo.Example(t, "go-broken")
 	remote := filepath.Join(t.TempDir(), "remote.git")
 	run(t, repo, "git", "init", "-q", "--bare", remote)
 	run(t, repo, "git", "remote", "add", "origin", remote)
@@ -372,7 +339,7 @@ func TestRunStoreRecordsTheHeal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	repo := repoFrom(t, "go-broken")
+	repo := testrepo.Example(t, "go-broken")
 	o := options(t, repo, "sh check.sh")
 	o.Recorder = adapter.Recorder{Store: st}
 	res, err := heal.Run(context.Background(), o)
@@ -411,7 +378,7 @@ func TestCLIKilledMidRun(t *testing.T) {
 	need(t, "sh", "sleep")
 	gitIdentity(t)
 	gitAgent, salve := heal.Binaries()
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	before := userState(t, repo)
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
 		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()})
@@ -476,7 +443,7 @@ func TestCLIExitCodes(t *testing.T) {
 	gitIdentity(t)
 	gitAgent, salve := heal.Binaries()
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"), map[string]string{"SALVE_GIT_AGENT": gitAgent, "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()})
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -547,7 +514,7 @@ func TestHealWithGitHubCI(t *testing.T) {
 		{"failure", outcome{outcome: heal.OutcomeRed, reason: "CI is red: failed: build (failure)", commits: 2}},
 	} {
 		t.Run(tc.conclusion, func(t *testing.T) {
-			repo := repoFrom(t, "go-broken")
+			repo := testrepo.Example(t, "go-broken")
 			remote := filepath.Join(t.TempDir(), "remote.git")
 			run(t, repo, "git", "init", "-q", "--bare", remote)
 			run(t, repo, "git", "remote", "add", "origin", remote)
@@ -580,7 +547,7 @@ func TestHealWithGitHubCI(t *testing.T) {
 func TestSecretsStayOut(t *testing.T) {
 	gitIdentity(t)
 	gitAgent, salve := heal.Binaries()
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	state := t.TempDir()
 	secrets := map[string]string{"OPENAI_API_KEY": "sk-test-secret-openai-1234", "ANTHROPIC_API_KEY": "sk-ant-test-secret-5678", "GITHUB_TOKEN": "ghp_testsecret9012"}
 	over := map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_STATE_HOME": state, "SALVE_STORE": filepath.Join(state, "runs.db"), "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,7 +79,7 @@ func TestGitEscapeThroughWorktree(t *testing.T) {
 				t.Skip("bwrap is not installed or cannot create a sandbox here")
 			}
 			marker := filepath.Join(t.TempDir(), "escaped")
-			repo := repoFrom(t, "c-broken")
+			repo := testrepo.Example(t, "c-broken")
 			if err := os.WriteFile(filepath.Join(repo, "attack.sh"), []byte(attackScript(marker, tc.asDir)), 0o755); err != nil {
 				t.Fatal(err)
 			}

@@ -14,8 +14,8 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"io"
-	"io/fs"
 	"math/big"
 	"net"
 	"net/http"
@@ -92,29 +92,7 @@ func testEnv(agent string) []string {
 // .go.input files become .go) on branch main.
 func bareBroken(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "examples", "testdata", "go-broken")
-	work := filepath.Join(t.TempDir(), name)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		rel = strings.TrimSuffix(rel, ".input")
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(work, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(work, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gitRun(t, work, "init", "-q", "-b", "main")
-	gitRun(t, work, "add", "-A")
-	gitRun(t, work, "commit", "-qm", "broken")
+	work := testrepo.Example(t, "go-broken")
 	bare := filepath.Join(t.TempDir(), name+".git")
 	gitRun(t, "", "clone", "-q", "--bare", work, bare)
 	return bare
