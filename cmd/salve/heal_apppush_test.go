@@ -7,7 +7,6 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // smartHTTP serves the bare repositories under root over git's smart

@@ -3,7 +3,6 @@ package heal_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +16,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // ciRepo makes a broken project whose origin is a local bare repository,

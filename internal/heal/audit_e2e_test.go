@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // startHeal starts the salve binary on repo with the run store at db and

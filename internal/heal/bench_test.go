@@ -2,7 +2,6 @@ package heal_test
 
 import (
 	"context"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // BenchmarkHealGo heals the Go example (examples/testdata/go-broken) from

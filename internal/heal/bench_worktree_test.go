@@ -3,7 +3,6 @@ package heal_test
 import (
 	"context"
 	"fmt"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/ci"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // greenBuild is an Executor whose build passes at once, so a heal is

@@ -2,18 +2,14 @@ package heal_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -29,6 +25,7 @@ import (
 	"github.com/salve-dev/salve/internal/llm/scripted"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // These tests run whole heals over real repositories in temporary folders:
@@ -64,38 +61,7 @@ func run(t testing.TB, dir, name string, args ...string) string {
 // heal branches (and their remote-tracking refs after a push).
 func userState(t testing.TB, repo string) string {
 	t.Helper()
-	// git status refreshes the index's stat cache: run it first, so that
-	// the index is hashed as git itself leaves it.
-	status := run(t, repo, "git", "status", "--porcelain=v2", "--branch")
-	h := sha256.New()
-	_ = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			fmt.Fprintf(h, "%s %x\n", p, sha256.Sum256(b))
-		}
-		return nil
-	})
-	for _, f := range []string{"index", "HEAD"} {
-		b, _ := os.ReadFile(filepath.Join(repo, ".git", f))
-		fmt.Fprintf(h, "%s %x\n", f, sha256.Sum256(b))
-	}
-	var refs []string
-	for _, l := range strings.Split(run(t, repo, "git", "for-each-ref", "--format=%(refname) %(objectname)"), "\n") {
-		// The heal branches are salve's, and so is the remote-tracking
-		// ref a --push leaves for them.
-		if !strings.HasPrefix(l, "refs/heads/salve/") && !strings.Contains(l, "/origin/salve/") {
-			refs = append(refs, l)
-		}
-	}
-	sort.Strings(refs)
-	fmt.Fprintf(h, "%s\n%s\n", strings.Join(refs, "\n"), status)
-	return hex.EncodeToString(h.Sum(nil))
+	return testrepo.State(t, repo, "refs/heads/salve/", "refs/remotes/origin/salve/")
 }
 
 // options wires the real layers for repo.

@@ -3,7 +3,6 @@ package heal_test
 import (
 	"bufio"
 	"bytes"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // These tests drive the salve binary with builds that behave as a hostile

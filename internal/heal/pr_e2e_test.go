@@ -3,7 +3,6 @@ package heal_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 const prToken = "ghp_e2eTokenThatMustNotLeak0123"

@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"io"
 	"math/big"
 	"net"
@@ -30,6 +29,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/internal/service"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 var (

@@ -4,10 +4,14 @@
 package testrepo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -46,9 +50,9 @@ func Example(t testing.TB, name string) string {
 	if err != nil {
 		t.Fatalf("copying example %s: %v", name, err)
 	}
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "add", "-A")
-	git(t, dir, "commit", "-qm", "broken")
+	output(t, dir, "init", "-q", "-b", "main")
+	output(t, dir, "add", "-A")
+	output(t, dir, "commit", "-qm", "broken")
 	return dir
 }
 
@@ -71,15 +75,72 @@ func exampleDir(t testing.TB, name string) string {
 	}
 }
 
-// git runs git in dir with a fixed identity and no system configuration,
-// so the commit does not depend on the machine's git set-up.
-func git(t testing.TB, dir string, args ...string) {
+// output runs git in dir with a fixed identity and no system
+// configuration, so what it does does not hang on the machine's git
+// set-up, and returns what git printed, trimmed.
+func output(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=salve", "GIT_AUTHOR_EMAIL=salve@localhost",
 		"GIT_COMMITTER_NAME=salve", "GIT_COMMITTER_EMAIL=salve@localhost", "GIT_CONFIG_NOSYSTEM=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, stderr.String())
 	}
+	return strings.TrimSpace(string(out))
+}
+
+// State hashes everything of the checkout at repo that a heal must leave
+// alone: every file outside .git, the index, HEAD, git status, and every
+// ref but those named with one of the prefixes in salveRefs (the heal
+// branches, say, and the remote-tracking refs a push leaves for them). Two
+// equal States mean the user's side of the repository did not change.
+func State(t testing.TB, repo string, salveRefs ...string) string {
+	t.Helper()
+	// git status refreshes the index's stat cache: run it first, so that
+	// the index is hashed as git itself leaves it.
+	status := output(t, repo, "status", "--porcelain=v2", "--branch")
+	h := sha256.New()
+	// What cannot be walked is left out of the hash, as it is of the
+	// checkout git sees.
+	_ = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			// A file that cannot be read (a dangling link a hostile
+			// project planted) hashes as empty, not as a failure.
+			b, _ := os.ReadFile(p)
+			fmt.Fprintf(h, "%s %x\n", p, sha256.Sum256(b))
+		}
+		return nil
+	})
+	for _, f := range []string{"index", "HEAD"} {
+		b, _ := os.ReadFile(filepath.Join(repo, ".git", f))
+		fmt.Fprintf(h, "%s %x\n", f, sha256.Sum256(b))
+	}
+	var refs []string
+	for _, l := range strings.Split(output(t, repo, "for-each-ref", "--format=%(refname) %(objectname)"), "\n") {
+		if !hasAnyPrefix(l, salveRefs) {
+			refs = append(refs, l)
+		}
+	}
+	sort.Strings(refs)
+	fmt.Fprintf(h, "%s\n%s\n", strings.Join(refs, "\n"), status)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,7 +3,6 @@ package ui_test
 import (
 	"context"
 	"fmt"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/store"
 	"github.com/salve-dev/salve/internal/testdirs"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 var binDir string
