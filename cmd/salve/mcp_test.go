@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/salve-dev/salve/internal/testbuf"
 	"github.com/salve-dev/salve/internal/testdirs"
 	"github.com/salve-dev/salve/internal/testrepo"
 	"io"
@@ -176,7 +177,7 @@ func TestMCPHealOverStdio(t *testing.T) {
 	before := repoState(t, repo)
 	cmd := exec.Command(salve, "mcp", "--isolation", "none")
 	cmd.Env = mcpEnv(t, gitAgent)
-	var stderr syncBuffer
+	var stderr testbuf.Buffer
 	cmd.Stderr = &stderr
 	c, progressed := progressClient()
 	ctx := testContext(t)
@@ -391,25 +392,6 @@ func decodeStructured(t *testing.T, res *sdk.CallToolResult, v any) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for a process's writes and the
-// test's reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // nodeMCPClient runs testdata/mcp/client.cjs with the MCP TypeScript SDK,
 // or skips when node or the SDK is missing.
 func nodeMCPClient(t *testing.T, env []string, args ...string) map[string]any {
@@ -485,7 +467,7 @@ func startHTTPServer(t *testing.T, salve string, env []string) (string, func()) 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs testbuf.Buffer
 	urlc := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)

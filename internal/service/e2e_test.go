@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/internal/service"
+	"github.com/salve-dev/salve/internal/testbuf"
 	"github.com/salve-dev/salve/internal/testrepo"
 )
 
@@ -101,22 +102,14 @@ func bareBroken(t *testing.T, name string) string {
 // proc is a salve process the test started; it is killed at cleanup.
 type proc struct {
 	cmd    *exec.Cmd
-	stderr *syncBuf
+	stderr *testbuf.Buffer
 }
-
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
-func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 func start(t *testing.T, bin, agent string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = testEnv(agent)
-	p := &proc{cmd: cmd, stderr: &syncBuf{}}
+	p := &proc{cmd: cmd, stderr: &testbuf.Buffer{}}
 	cmd.Stderr = p.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
