@@ -12,24 +12,14 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/internal/store"
-	"github.com/salve-dev/salve/internal/testdirs"
+	"github.com/salve-dev/salve/internal/testbin"
 	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "ui-test-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	clean := testdirs.Isolate()
-	code := m.Run()
-	clean()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbin.Main(m, "ui-test-bin-", &binDir)
 }
 
 var buildOnce sync.Once
