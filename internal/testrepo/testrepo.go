@@ -1,6 +1,7 @@
-// Package testrepo gives tests a git repository holding one of the example
-// projects under examples/testdata, committed on branch main. It is test
-// support: only _test.go files import it.
+// Package testrepo gives tests a copy of a sample project, and a git
+// repository holding one of the example projects under examples/testdata,
+// committed on branch main, with the hash of what a heal must leave alone
+// in it. It is test support: only _test.go files import it.
 package testrepo
 
 import (
@@ -17,16 +18,26 @@ import (
 )
 
 // Example copies examples/testdata/NAME into DIR/NAME, DIR a fresh
-// temporary directory of t, makes it a git repository on branch main with
-// one commit ("broken") of every file, and returns its path. A file named
-// X.go.input becomes X.go: deliberately unformatted Go sources are kept
-// under that name, as gofmt's own tests do, so gofmt -l over this module
-// stays clean. The examples folder is found by walking up from the test's
-// working directory.
+// temporary directory of t, as Copy does, makes it a git repository on
+// branch main with one commit ("broken") of every file, and returns its
+// path. The examples folder is found by walking up from the test's working
+// directory.
 func Example(t testing.TB, name string) string {
 	t.Helper()
-	src := exampleDir(t, name)
 	dir := filepath.Join(t.TempDir(), name)
+	Copy(t, exampleDir(t, name), dir)
+	output(t, dir, "init", "-q", "-b", "main")
+	output(t, dir, "add", "-A")
+	output(t, dir, "commit", "-qm", "broken")
+	return dir
+}
+
+// Copy copies the tree at src into dst, making the folders it needs. A
+// file named X.go.input becomes X.go: deliberately unformatted Go sources
+// are kept under that name, as gofmt's own tests do, so gofmt -l over this
+// module stays clean.
+func Copy(t testing.TB, src, dst string) {
+	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -39,21 +50,17 @@ func Example(t testing.TB, name string) string {
 			rel = strings.TrimSuffix(rel, ".input")
 		}
 		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
 		b, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
 	})
 	if err != nil {
-		t.Fatalf("copying example %s: %v", name, err)
+		t.Fatalf("copying %s: %v", src, err)
 	}
-	output(t, dir, "init", "-q", "-b", "main")
-	output(t, dir, "add", "-A")
-	output(t, dir, "commit", "-qm", "broken")
-	return dir
 }
 
 // exampleDir is examples/testdata/NAME in the nearest folder at or above
