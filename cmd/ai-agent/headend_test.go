@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/internal/llm/llmtest"
+	"github.com/salve-dev/salve/internal/testbuf"
 )
 
 var (
@@ -108,26 +109,9 @@ func headendDir(t *testing.T, srv *llmtest.Server) string {
 type headendProc struct {
 	cmd    *exec.Cmd
 	addrs  map[string]string
-	stderr *syncBuffer
+	stderr *testbuf.Buffer
 	done   chan struct{}
 	code   int
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 var listenLine = regexp.MustCompile(`headend (\S+) listening on (\S+)`)
@@ -141,7 +125,7 @@ func startHeadend(t *testing.T, dir string, want int, env []string, args ...stri
 	cmd.Env = append(os.Environ(), "HOME="+filepath.Join(dir, "home"))
 	cmd.Env = append(cmd.Env, env...)
 	pr, pw := io.Pipe()
-	p := &headendProc{cmd: cmd, addrs: map[string]string{}, stderr: &syncBuffer{}, done: make(chan struct{})}
+	p := &headendProc{cmd: cmd, addrs: map[string]string{}, stderr: &testbuf.Buffer{}, done: make(chan struct{})}
 	cmd.Stderr = io.MultiWriter(pw, p.stderr)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -22,23 +22,7 @@ func sampleWorkspace(t *testing.T, name string) string {
 	t.Helper()
 	src := filepath.Join("..", "..", "internal", "heal", "executor", "testdata", "projects", name)
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testrepo.Copy(t, src, dst)
 	return dst
 }
 

@@ -10,7 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/salve-dev/salve/internal/httpguard/httpguardtest"
 )
 
 // served is a salve server running in the background, its stderr read
@@ -72,22 +73,16 @@ func port(t *testing.T, hostport string) string {
 	return p
 }
 
+// status sends one request under the Host header host, its body of
+// content type ctype when ctype is not empty, and returns the status code.
 func status(t *testing.T, method, url, host, ctype, body string) int {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Host = host
+	var hdr map[string]string
 	if ctype != "" {
-		req.Header.Set("Content-Type", ctype)
+		hdr = map[string]string{"Content-Type": ctype}
 	}
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode
+	code, _ := httpguardtest.Send(t, method, url, host, body, hdr)
+	return code
 }
 
 // TestGuardListenNeedsToken: salve serve, ui and mcp --http refuse to

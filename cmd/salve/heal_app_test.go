@@ -15,6 +15,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // addedPatch is GitHub's patch of a file a pull request added: every
@@ -53,7 +54,7 @@ func TestHealAsGitHubApp(t *testing.T) {
 	defer srv.Close()
 	srv.AddApp(appID, &key.PublicKey, installation, "acme/app")
 
-	repo := brokenGoRepo(t)
+	repo := testrepo.Example(t, "go-broken")
 	remote := filepath.Join(t.TempDir(), "remote.git")
 	git(t, repo, "init", "-q", "--bare", remote)
 	git(t, repo, "remote", "add", "origin", remote)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // smartHTTP serves the bare repositories under root over git's smart
@@ -88,7 +89,7 @@ func TestHealPushesAsGitHubApp(t *testing.T) {
 
 	root := t.TempDir()
 	bare := filepath.Join(root, "app.git")
-	repo := brokenGoRepo(t)
+	repo := testrepo.Example(t, "go-broken")
 	git(t, repo, "init", "-q", "--bare", bare)
 	git(t, bare, "config", "http.receivepack", "true")
 	remote := newSmartHTTP(t, root)

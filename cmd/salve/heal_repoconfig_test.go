@@ -12,6 +12,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/integrity"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // configRepo returns the broken Go project with two commits: a base whose
@@ -19,7 +20,7 @@ import (
 // change (empty: leaves it alone).
 func configRepo(t *testing.T, base, change string) (repo, baseCommit string) {
 	t.Helper()
-	repo = brokenGoRepo(t)
+	repo = testrepo.Example(t, "go-broken")
 	broken := git(t, repo, "rev-parse", "HEAD")
 	// The base: the configuration alone, on an empty tree.
 	git(t, repo, "checkout", "-q", "--orphan", "base")

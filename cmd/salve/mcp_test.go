@@ -6,9 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/salve-dev/salve/internal/testbuf"
 	"github.com/salve-dev/salve/internal/testdirs"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,36 +106,6 @@ func mcpEnv(t *testing.T, gitAgent string) []string {
 		"GIT_COMMITTER_EMAIL=salve@localhost", "GIT_CONFIG_NOSYSTEM=1")
 }
 
-// brokenGoRepo copies examples/testdata/go-broken into a new git
-// repository (X.go.input becomes X.go) and returns it.
-func brokenGoRepo(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "go-broken")
-	src := filepath.Join("..", "..", "examples", "testdata", "go-broken")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		rel = strings.TrimSuffix(rel, ".go.input") + map[bool]string{true: ".go", false: ""}[strings.HasSuffix(rel, ".go.input")]
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	git(t, dir, "init", "-q", "-b", "main")
-	git(t, dir, "add", "-A")
-	git(t, dir, "-c", "user.name=salve", "-c", "user.email=salve@localhost", "commit", "-qm", "broken")
-	return dir
-}
-
 func git(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
@@ -202,11 +173,11 @@ func TestMCPCommandBadFlags(t *testing.T) {
 func TestMCPHealOverStdio(t *testing.T) {
 	needTools(t, "go", "git", "sh", "gofmt", "touch", "sleep")
 	salve, gitAgent := mcpBinaries(t)
-	repo := brokenGoRepo(t)
+	repo := testrepo.Example(t, "go-broken")
 	before := repoState(t, repo)
 	cmd := exec.Command(salve, "mcp", "--isolation", "none")
 	cmd.Env = mcpEnv(t, gitAgent)
-	var stderr syncBuffer
+	var stderr testbuf.Buffer
 	cmd.Stderr = &stderr
 	c, progressed := progressClient()
 	ctx := testContext(t)
@@ -421,25 +392,6 @@ func decodeStructured(t *testing.T, res *sdk.CallToolResult, v any) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for a process's writes and the
-// test's reads.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // nodeMCPClient runs testdata/mcp/client.cjs with the MCP TypeScript SDK,
 // or skips when node or the SDK is missing.
 func nodeMCPClient(t *testing.T, env []string, args ...string) map[string]any {
@@ -478,7 +430,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	salve, gitAgent := mcpBinaries(t)
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
-			repo := brokenGoRepo(t)
+			repo := testrepo.Example(t, "go-broken")
 			before := repoState(t, repo)
 			logFile := filepath.Join(t.TempDir(), "build.log")
 			if err := os.WriteFile(logFile, []byte(goBuildLogOf(t, repo)), 0o644); err != nil {
@@ -515,7 +467,7 @@ func startHTTPServer(t *testing.T, salve string, env []string) (string, func()) 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs testbuf.Buffer
 	urlc := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pr)
@@ -613,7 +565,7 @@ func jsonString(v any) string {
 func TestMCPHTTPSignalDuringHeal(t *testing.T) {
 	needTools(t, "go", "git", "sh", "touch", "sleep")
 	salve, gitAgent := mcpBinaries(t)
-	repo := brokenGoRepo(t)
+	repo := testrepo.Example(t, "go-broken")
 	before := repoState(t, repo)
 	url, stop := startHTTPServer(t, salve, mcpEnv(t, gitAgent))
 	marker := filepath.Join(t.TempDir(), "building")

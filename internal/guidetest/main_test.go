@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/internal/testdirs"
+	"github.com/salve-dev/salve/internal/testbin"
 )
 
 // repoRoot is the checkout's root, from this package's folder.
@@ -20,17 +20,7 @@ var repoRoot = filepath.Join("..", "..")
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "guidetest-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	clean := testdirs.Isolate()
-	code := m.Run()
-	clean()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbin.Main(m, "guidetest-bin-", &binDir)
 }
 
 // programs are built once: the four programs of the guide, and the test

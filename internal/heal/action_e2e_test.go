@@ -16,13 +16,14 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // ciRepo makes a broken project whose origin is a local bare repository,
 // as a CI checkout would have it, and returns it with the remote.
 func ciRepo(t *testing.T) (repo, remote string) {
 	t.Helper()
-	repo = repoFrom(t, "go-broken")
+	repo = testrepo.Example(t, "go-broken")
 	remote = filepath.Join(t.TempDir(), "remote.git")
 	run(t, repo, "git", "init", "-q", "--bare", remote)
 	run(t, repo, "git", "remote", "add", "origin", remote)

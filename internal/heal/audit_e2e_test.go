@@ -15,6 +15,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // startHeal starts the salve binary on repo with the run store at db and
@@ -82,7 +83,7 @@ func getRun(t *testing.T, db, id string) store.Run {
 func TestAuditTrailSIGKILL(t *testing.T) {
 	need(t, "sh", "sleep")
 	gitIdentity(t)
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	before := userState(t, repo)
 	db := filepath.Join(t.TempDir(), "runs.db")
 	cmd, _ := startHeal(t, repo, db)
@@ -115,7 +116,7 @@ func TestAuditTrailSIGKILL(t *testing.T) {
 func TestAuditTrailSIGTERM(t *testing.T) {
 	need(t, "sh", "sleep")
 	gitIdentity(t)
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	before := userState(t, repo)
 	db := filepath.Join(t.TempDir(), "runs.db")
 	cmd, stderr := startHeal(t, repo, db)

@@ -9,6 +9,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // BenchmarkHealGo heals the Go example (examples/testdata/go-broken) from
@@ -27,7 +28,7 @@ func BenchmarkHealGo(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		repo := repoFrom(b, "go-broken")
+		repo := testrepo.Example(b, "go-broken")
 		o := options(b, repo, "sh check.sh")
 		o.Recorder = adapter.Recorder{Store: st}
 		b.StartTimer()

@@ -11,6 +11,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/ci"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // greenBuild is an Executor whose build passes at once, so a heal is
@@ -25,7 +26,7 @@ func (greenBuild) Run(context.Context, contract.ExecutorInput) (contract.Executo
 // folder.
 func bigRepo(b *testing.B, n int) string {
 	b.Helper()
-	repo := repoFrom(b, "c-broken")
+	repo := testrepo.Example(b, "c-broken")
 	for i := 0; i < n; i++ {
 		dir := filepath.Join(repo, "extra", fmt.Sprintf("d%04d", i/100))
 		if i%100 == 0 {

@@ -2,8 +2,6 @@ package heal_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -12,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +25,7 @@ import (
 	"github.com/salve-dev/salve/internal/llm/scripted"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // These tests run whole heals over real repositories in temporary folders:
@@ -58,77 +56,12 @@ func run(t testing.TB, dir, name string, args ...string) string {
 	return strings.TrimSpace(string(res.Stdout))
 }
 
-// repoFrom copies examples/testdata/NAME into a fresh git repository. A
-// file named X.go.input becomes X.go: deliberately unformatted Go sources
-// are kept under that name, as gofmt's own tests do, so gofmt -l over the
-// repository stays clean.
-func repoFrom(t testing.TB, name string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), name)
-	src := filepath.Join("..", "..", "examples", "testdata", name)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if strings.HasSuffix(rel, ".go.input") {
-			rel = strings.TrimSuffix(rel, ".input")
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run(t, dir, "git", "init", "-q", "-b", "main")
-	run(t, dir, "git", "add", "-A")
-	run(t, dir, "git", "commit", "-qm", "broken")
-	return dir
-}
-
 // userState is everything of the user's repository that heal must not
 // touch: the work tree's files, the index, HEAD and every ref except the
 // heal branches (and their remote-tracking refs after a push).
 func userState(t testing.TB, repo string) string {
 	t.Helper()
-	// git status refreshes the index's stat cache: run it first, so that
-	// the index is hashed as git itself leaves it.
-	status := run(t, repo, "git", "status", "--porcelain=v2", "--branch")
-	h := sha256.New()
-	_ = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			fmt.Fprintf(h, "%s %x\n", p, sha256.Sum256(b))
-		}
-		return nil
-	})
-	for _, f := range []string{"index", "HEAD"} {
-		b, _ := os.ReadFile(filepath.Join(repo, ".git", f))
-		fmt.Fprintf(h, "%s %x\n", f, sha256.Sum256(b))
-	}
-	var refs []string
-	for _, l := range strings.Split(run(t, repo, "git", "for-each-ref", "--format=%(refname) %(objectname)"), "\n") {
-		// The heal branches are salve's, and so is the remote-tracking
-		// ref a --push leaves for them.
-		if !strings.HasPrefix(l, "refs/heads/salve/") && !strings.Contains(l, "/origin/salve/") {
-			refs = append(refs, l)
-		}
-	}
-	sort.Strings(refs)
-	fmt.Fprintf(h, "%s\n%s\n", strings.Join(refs, "\n"), status)
-	return hex.EncodeToString(h.Sum(nil))
+	return testrepo.State(t, repo, "refs/heads/salve/", "refs/remotes/origin/salve/")
 }
 
 // options wires the real layers for repo.
@@ -228,7 +161,7 @@ func TestHealByRules(t *testing.T) {
 	} {
 		t.Run(tc.example, func(t *testing.T) {
 			need(t, tc.tools...)
-			repo := repoFrom(t, tc.example)
+			repo := testrepo.Example(t, tc.example)
 			before := userState(t, repo)
 			o := options(t, repo, tc.command)
 			res, err := heal.Run(context.Background(), o)
@@ -274,7 +207,7 @@ func TestHealLogicBug(t *testing.T) {
 			outcome{outcome: heal.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: it broke the lines it wrote", "the same fix was reverted in iteration 1"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			repo := repoFrom(t, "logic-bug")
+			repo := testrepo.Example(t, "logic-bug")
 			before := userState(t, repo)
 			o := options(t, repo, "", tc.fixers()...)
 			o.KeepWorktree = true
@@ -336,7 +269,7 @@ func TestMaxIterations(t *testing.T) {
 func TestHealPushToBareRemote(t *testing.T) {
 	need(t, "go")
 	gitIdentity(t)
-	repo := repoFrom(t, "go-broken")
+	repo := testrepo.Example(t, "go-broken")
 	remote := filepath.Join(t.TempDir(), "remote.git")
 	run(t, repo, "git", "init", "-q", "--bare", remote)
 	run(t, repo, "git", "remote", "add", "origin", remote)
@@ -372,7 +305,7 @@ func TestRunStoreRecordsTheHeal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	repo := repoFrom(t, "go-broken")
+	repo := testrepo.Example(t, "go-broken")
 	o := options(t, repo, "sh check.sh")
 	o.Recorder = adapter.Recorder{Store: st}
 	res, err := heal.Run(context.Background(), o)
@@ -411,7 +344,7 @@ func TestCLIKilledMidRun(t *testing.T) {
 	need(t, "sh", "sleep")
 	gitIdentity(t)
 	gitAgent, salve := heal.Binaries()
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	before := userState(t, repo)
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"),
 		map[string]string{"SALVE_GIT_AGENT": gitAgent, "TMPDIR": t.TempDir(), "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()})
@@ -476,7 +409,7 @@ func TestCLIExitCodes(t *testing.T) {
 	gitIdentity(t)
 	gitAgent, salve := heal.Binaries()
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"), map[string]string{"SALVE_GIT_AGENT": gitAgent, "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()})
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -547,7 +480,7 @@ func TestHealWithGitHubCI(t *testing.T) {
 		{"failure", outcome{outcome: heal.OutcomeRed, reason: "CI is red: failed: build (failure)", commits: 2}},
 	} {
 		t.Run(tc.conclusion, func(t *testing.T) {
-			repo := repoFrom(t, "go-broken")
+			repo := testrepo.Example(t, "go-broken")
 			remote := filepath.Join(t.TempDir(), "remote.git")
 			run(t, repo, "git", "init", "-q", "--bare", remote)
 			run(t, repo, "git", "remote", "add", "origin", remote)
@@ -580,7 +513,7 @@ func TestHealWithGitHubCI(t *testing.T) {
 func TestSecretsStayOut(t *testing.T) {
 	gitIdentity(t)
 	gitAgent, salve := heal.Binaries()
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	state := t.TempDir()
 	secrets := map[string]string{"OPENAI_API_KEY": "sk-test-secret-openai-1234", "ANTHROPIC_API_KEY": "sk-ant-test-secret-5678", "GITHUB_TOKEN": "ghp_testsecret9012"}
 	over := map[string]string{"SALVE_GIT_AGENT": gitAgent, "XDG_STATE_HOME": state, "SALVE_STORE": filepath.Join(state, "runs.db"), "SALVE_LOG_FORMAT": "json", "XDG_DATA_HOME": t.TempDir()}

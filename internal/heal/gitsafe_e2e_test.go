@@ -13,6 +13,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // bwrapUsable reports whether bubblewrap is installed and can make a
@@ -78,7 +79,7 @@ func TestGitEscapeThroughWorktree(t *testing.T) {
 				t.Skip("bwrap is not installed or cannot create a sandbox here")
 			}
 			marker := filepath.Join(t.TempDir(), "escaped")
-			repo := repoFrom(t, "c-broken")
+			repo := testrepo.Example(t, "c-broken")
 			if err := os.WriteFile(filepath.Join(repo, "attack.sh"), []byte(attackScript(marker, tc.asDir)), 0o755); err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // These tests drive the salve binary with builds that behave as a hostile
@@ -70,7 +71,7 @@ func TestHealFIFOInPlaceOfReportedFile(t *testing.T) {
 			if isolation == "bwrap" && !bwrapWorks() {
 				t.Skip("bwrap is not installed or cannot create namespaces here")
 			}
-			repo := repoFrom(t, "c-broken")
+			repo := testrepo.Example(t, "c-broken")
 			before := userState(t, repo)
 			build := `make; rc=$?; for f in *.c *.h; do rm -f "$f"; mkfifo "$f"; done; exit 1`
 			cmd, out, errb := startSalve(t, hostileEnv(t), "heal", "--workspace", repo, "--isolation", isolation, "--no-store", "--fixers", "rules", "--cmd", build)
@@ -101,7 +102,7 @@ func bwrapWorks() bool {
 func TestHealSIGTERM(t *testing.T) {
 	need(t, "sh", "sleep")
 	gitIdentity(t)
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	before := userState(t, repo)
 	marker := filepath.Join(t.TempDir(), "build-started")
 	build := "echo $$ > " + marker + "; exec sleep 300"
@@ -163,7 +164,7 @@ func alive(pid int) bool {
 func TestBuildCannotReadSalveSecrets(t *testing.T) {
 	need(t, "sh", "awk", "tr")
 	gitIdentity(t)
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	before := userState(t, repo)
 	dump := filepath.Join(t.TempDir(), "salve-environ")
 	// The build's parent may be salve or a shell salve started: walk up

@@ -14,6 +14,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 // healEnv is the environment of the salve binary with its data folder
@@ -69,7 +70,7 @@ func TestPersistentWorktreeNeverTrusted(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := t.TempDir()
 			marker := filepath.Join(t.TempDir(), "escaped")
-			repo := repoFrom(t, "c-broken")
+			repo := testrepo.Example(t, "c-broken")
 			if err := os.WriteFile(filepath.Join(repo, "evil.sh"), []byte(attackScript(marker, false)), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +121,7 @@ func TestConcurrentHeals(t *testing.T) {
 	need(t, "sh", "cc", "make", "sleep")
 	gitIdentity(t)
 	data := t.TempDir()
-	repos := []string{repoFrom(t, "c-broken"), repoFrom(t, "c-broken")}
+	repos := []string{testrepo.Example(t, "c-broken"), testrepo.Example(t, "c-broken")}
 	before := []string{userState(t, repos[0]), userState(t, repos[1])}
 	for round := 0; round < 2; round++ {
 		type out struct {
@@ -169,7 +170,7 @@ func TestGC(t *testing.T) {
 	need(t, "sh", "cc", "make")
 	gitIdentity(t)
 	data := t.TempDir()
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	userWT := filepath.Join(t.TempDir(), "mine")
 	run(t, repo, "git", "worktree", "add", "-q", "-b", "mine", userWT)
 	run(t, repo, "git", "worktree", "lock", "--reason", "my own", userWT)

@@ -12,6 +12,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
 	"github.com/salve-dev/salve/internal/sandbox"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 const prToken = "ghp_e2eTokenThatMustNotLeak0123"
@@ -29,7 +30,7 @@ func TestHealOpensPullRequest(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			srv := forgetest.New(prToken)
 			defer srv.Close()
-			repo := repoFrom(t, "go-broken")
+			repo := testrepo.Example(t, "go-broken")
 			remote := filepath.Join(t.TempDir(), "remote.git")
 			run(t, repo, "git", "init", "-q", "--bare", remote)
 			run(t, repo, "git", "remote", "add", "origin", remote)
@@ -111,7 +112,7 @@ func TestHealOpensPullRequest(t *testing.T) {
 func TestHealPRFlags(t *testing.T) {
 	gitIdentity(t)
 	gitAgent, salve := heal.Binaries()
-	repo := repoFrom(t, "c-broken")
+	repo := testrepo.Example(t, "c-broken")
 	env := sandbox.MergeEnv(sandbox.AllowedEnv(), map[string]string{"SALVE_GIT_AGENT": gitAgent})
 	for _, tc := range []struct {
 		args []string

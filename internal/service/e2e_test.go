@@ -15,7 +15,6 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
-	"io/fs"
 	"math/big"
 	"net"
 	"net/http"
@@ -30,6 +29,8 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/internal/service"
+	"github.com/salve-dev/salve/internal/testbuf"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 var (
@@ -92,29 +93,7 @@ func testEnv(agent string) []string {
 // .go.input files become .go) on branch main.
 func bareBroken(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "examples", "testdata", "go-broken")
-	work := filepath.Join(t.TempDir(), name)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		rel = strings.TrimSuffix(rel, ".input")
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(work, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(work, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	gitRun(t, work, "init", "-q", "-b", "main")
-	gitRun(t, work, "add", "-A")
-	gitRun(t, work, "commit", "-qm", "broken")
+	work := testrepo.Example(t, "go-broken")
 	bare := filepath.Join(t.TempDir(), name+".git")
 	gitRun(t, "", "clone", "-q", "--bare", work, bare)
 	return bare
@@ -123,22 +102,14 @@ func bareBroken(t *testing.T, name string) string {
 // proc is a salve process the test started; it is killed at cleanup.
 type proc struct {
 	cmd    *exec.Cmd
-	stderr *syncBuf
+	stderr *testbuf.Buffer
 }
-
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
-func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 func start(t *testing.T, bin, agent string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = testEnv(agent)
-	p := &proc{cmd: cmd, stderr: &syncBuf{}}
+	p := &proc{cmd: cmd, stderr: &testbuf.Buffer{}}
 	cmd.Stderr = p.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

@@ -3,12 +3,12 @@ package service
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/salve-dev/salve/internal/httpguard/httpguardtest"
 )
 
 // guardedServer serves the API of a fresh queue on a real loopback
@@ -21,28 +21,6 @@ func guardedServer(t *testing.T, token string) (*Server, *httptest.Server) {
 	hs := httptest.NewServer(s.Handler(nil))
 	t.Cleanup(hs.Close)
 	return s, hs
-}
-
-// send makes one request with a chosen Host header and headers.
-func send(t *testing.T, method, url, host, body string, hdr map[string]string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if host != "" {
-		req.Host = host
-	}
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
 }
 
 func queued(t *testing.T, s *Server) int {
@@ -78,7 +56,7 @@ func TestGuardServeRefusesWebPages(t *testing.T) {
 		{"form from a program", "", map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 415},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, body := send(t, "POST", hs.URL+"/api/v1/heals", tc.host, job, tc.hdr)
+			code, body := httpguardtest.Send(t, "POST", hs.URL+"/api/v1/heals", tc.host, job, tc.hdr)
 			if code != tc.want || !strings.Contains(body, `"error"`) {
 				t.Fatalf("status %d %s, want %d with a JSON error", code, body, tc.want)
 			}
@@ -88,11 +66,11 @@ func TestGuardServeRefusesWebPages(t *testing.T) {
 		t.Fatalf("refused requests queued %d jobs", n)
 	}
 	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port} {
-		if code, body := send(t, "POST", hs.URL+"/api/v1/heals", host, job, map[string]string{"Content-Type": "application/json; charset=utf-8"}); code != 202 {
+		if code, body := httpguardtest.Send(t, "POST", hs.URL+"/api/v1/heals", host, job, map[string]string{"Content-Type": "application/json; charset=utf-8"}); code != 202 {
 			t.Fatalf("Host %s: %d %s", host, code, body)
 		}
 	}
-	if code, _ := send(t, "GET", hs.URL+"/api/v1/heals", "localhost:"+port, "", nil); code != 200 {
+	if code, _ := httpguardtest.Send(t, "GET", hs.URL+"/api/v1/heals", "localhost:"+port, "", nil); code != 200 {
 		t.Fatalf("GET under localhost: %d", code)
 	}
 	if n := queued(t, s); n != 3 {
@@ -108,21 +86,21 @@ func TestGuardServeWebhooks(t *testing.T) {
 	_, hs := guardedServer(t, "api-token")
 	port := hs.Listener.Addr().String()[len("127.0.0.1:"):]
 	hook := map[string]string{"X-Gitlab-Token": "gl-secret", "X-Gitlab-Event": "Push Hook", "Content-Type": "text/plain"}
-	code, body := send(t, "POST", hs.URL+"/webhooks/gitlab", "", `{}`, hook)
+	code, body := httpguardtest.Send(t, "POST", hs.URL+"/webhooks/gitlab", "", `{}`, hook)
 	var out map[string]string
 	if code != 200 || json.Unmarshal([]byte(body), &out) != nil || out["status"] != "ignored" {
 		t.Fatalf("webhook without the API token: %d %s", code, body)
 	}
-	if code, body := send(t, "POST", hs.URL+"/webhooks/gitlab", "evil.example:"+port, `{}`, hook); code != 403 {
+	if code, body := httpguardtest.Send(t, "POST", hs.URL+"/webhooks/gitlab", "evil.example:"+port, `{}`, hook); code != 403 {
 		t.Fatalf("webhook under a rebound host: %d %s", code, body)
 	}
-	if code, _ := send(t, "GET", hs.URL+"/healthz", "", "", nil); code != 200 {
+	if code, _ := httpguardtest.Send(t, "GET", hs.URL+"/healthz", "", "", nil); code != 200 {
 		t.Fatalf("healthz without the token: %d", code)
 	}
-	if code, _ := send(t, "GET", hs.URL+"/api/v1/heals", "", "", nil); code != 401 {
+	if code, _ := httpguardtest.Send(t, "GET", hs.URL+"/api/v1/heals", "", "", nil); code != 401 {
 		t.Fatalf("API without the token: %d", code)
 	}
-	if code, _ := send(t, "GET", hs.URL+"/api/v1/heals", "", "", map[string]string{"Authorization": "Bearer api-token"}); code != 200 {
+	if code, _ := httpguardtest.Send(t, "GET", hs.URL+"/api/v1/heals", "", "", map[string]string{"Authorization": "Bearer api-token"}); code != 200 {
 		t.Fatalf("API with the token: %d", code)
 	}
 }

@@ -2,13 +2,13 @@ package ui_test
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/httpguard/httpguardtest"
 	"github.com/salve-dev/salve/internal/store"
 	"github.com/salve-dev/salve/internal/ui"
 )
@@ -39,27 +39,6 @@ func guardedViewer(t *testing.T, token string) (*httptest.Server, string) {
 	return hs, r.RunID
 }
 
-func fetch(t *testing.T, method, url, host string, hdr map[string]string) (int, string) {
-	t.Helper()
-	req, err := http.NewRequest(method, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if host != "" {
-		req.Host = host
-	}
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
-
 // TestGuardViewerRefusesReboundHost: without a token (the loopback
 // default), a page whose name was rebound to 127.0.0.1 cannot read the
 // runs: its requests carry its own name as Host. The viewer's own names
@@ -85,7 +64,7 @@ func TestGuardViewerRefusesReboundHost(t *testing.T) {
 		{"link from elsewhere", "/runs/" + id, "", map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}, 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, body := fetch(t, "GET", hs.URL+tc.path, tc.host, tc.hdr)
+			code, body := httpguardtest.Send(t, "GET", hs.URL+tc.path, tc.host, "", tc.hdr)
 			if code != tc.want {
 				t.Fatalf("status %d, want %d: %.200s", code, tc.want, body)
 			}
@@ -101,16 +80,16 @@ func TestGuardViewerRefusesReboundHost(t *testing.T) {
 func TestGuardViewerToken(t *testing.T) {
 	hs, _ := guardedViewer(t, "s3cret")
 	port := hs.Listener.Addr().String()[len("127.0.0.1:"):]
-	if code, body := fetch(t, "GET", hs.URL+"/", "", nil); code != 401 || !strings.Contains(body, "/login?token=") {
+	if code, body := httpguardtest.Send(t, "GET", hs.URL+"/", "", "", nil); code != 401 || !strings.Contains(body, "/login?token=") {
 		t.Fatalf("no token: %d %s", code, body)
 	}
-	if code, _ := fetch(t, "GET", hs.URL+"/", "", map[string]string{"Authorization": "Bearer s3cret"}); code != 200 {
+	if code, _ := httpguardtest.Send(t, "GET", hs.URL+"/", "", "", map[string]string{"Authorization": "Bearer s3cret"}); code != 200 {
 		t.Fatalf("bearer: %d", code)
 	}
-	if code, _ := fetch(t, "GET", hs.URL+"/", "", map[string]string{"Cookie": "salve_token=s3cret"}); code != 200 {
+	if code, _ := httpguardtest.Send(t, "GET", hs.URL+"/", "", "", map[string]string{"Cookie": "salve_token=s3cret"}); code != 200 {
 		t.Fatalf("cookie: %d", code)
 	}
-	if code, _ := fetch(t, "GET", hs.URL+"/", "evil.example:"+port, map[string]string{"Authorization": "Bearer s3cret"}); code != 403 {
+	if code, _ := httpguardtest.Send(t, "GET", hs.URL+"/", "evil.example:"+port, "", map[string]string{"Authorization": "Bearer s3cret"}); code != 403 {
 		t.Fatalf("rebound host with the token: %d", code)
 	}
 	req, _ := http.NewRequest("GET", hs.URL+"/login?token=s3cret", nil)

@@ -3,7 +3,6 @@ package ui_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,23 +12,14 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/internal/store"
-	"github.com/salve-dev/salve/internal/testdirs"
+	"github.com/salve-dev/salve/internal/testbin"
+	"github.com/salve-dev/salve/internal/testrepo"
 )
 
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "ui-test-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	clean := testdirs.Isolate()
-	code := m.Run()
-	clean()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbin.Main(m, "ui-test-bin-", &binDir)
 }
 
 var buildOnce sync.Once
@@ -72,26 +62,7 @@ func filledStore(t *testing.T) filled {
 		}
 	}
 	salve, gitAgent := binaries(t)
-	repo := filepath.Join(t.TempDir(), "go-broken")
-	src := filepath.Join("..", "..", "examples", "testdata", "go-broken")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		rel = strings.TrimSuffix(rel, ".input")
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(repo, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(repo, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := testrepo.Example(t, "go-broken")
 	env := append(os.Environ(), "GIT_AUTHOR_NAME=salve", "GIT_AUTHOR_EMAIL=salve@localhost", "GIT_COMMITTER_NAME=salve",
 		"GIT_COMMITTER_EMAIL=salve@localhost", "GIT_CONFIG_NOSYSTEM=1", "SALVE_GIT_AGENT="+gitAgent)
 	sh := func(name string, args ...string) string {
@@ -108,9 +79,6 @@ func filledStore(t *testing.T) filled {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	sh("git", "init", "-q", "-b", "main")
-	sh("git", "add", "-A")
-	sh("git", "commit", "-qm", "broken")
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
 	sh(salve, "heal", "--workspace", repo, "--isolation", "none", "--store", dbPath, "--cmd", "sh check.sh", "--quiet")
 	cmd := exec.Command(salve, "exec", "--workspace", repo, "--isolation", "none", "--store", dbPath, "--cmd", "sh check.sh")

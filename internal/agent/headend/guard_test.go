@@ -2,32 +2,24 @@ package headend
 
 import (
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/salve-dev/salve/internal/httpguard"
+	"github.com/salve-dev/salve/internal/httpguard/httpguardtest"
 )
 
+// hostRequest sends one request to path on addr under the Host header
+// host, its body, when there is one, as JSON.
 func hostRequest(t *testing.T, method, addr, path, host, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, "http://"+addr+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Host = host
+	var hdr map[string]string
 	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		hdr = map[string]string{"Content-Type": "application/json"}
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+	return httpguardtest.Send(t, method, "http://"+addr+path, host, body, hdr)
 }
 
 // TestGuardHeadendsRefuseReboundHost: on loopback with no token, a page

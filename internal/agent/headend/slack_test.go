@@ -1,35 +1,16 @@
 package headend
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/salve-dev/salve/internal/agent/headend/slacktest"
+	"github.com/salve-dev/salve/internal/testbuf"
 )
-
-// lockedBuffer is a log sink safe for concurrent writes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 func slackSpec(sl *slacktest.Server) Spec {
 	return Spec{Kind: KindSlack, Slack: &SlackConfig{BotToken: slacktest.BotToken, AppToken: slacktest.AppToken,
@@ -44,7 +25,7 @@ func TestSlackMentionInThread(t *testing.T) {
 	sl := slacktest.New()
 	defer sl.Close()
 	f := &fakeRun{block: make(chan struct{})}
-	logs := &lockedBuffer{}
+	logs := &testbuf.Buffer{}
 	opts := Options{Agents: agents(f), Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))}
 	start(t, opts, slackSpec(sl))
 	ctx, cancel := context.WithTimeout(context.Background(), failAfter)
@@ -262,7 +243,7 @@ func TestSlackAbortButton(t *testing.T) {
 	sl := slacktest.New()
 	defer sl.Close()
 	f := &fakeRun{block: make(chan struct{}), cancelled: make(chan string, 1)}
-	logs := &lockedBuffer{}
+	logs := &testbuf.Buffer{}
 	start(t, Options{Agents: agents(f), Logger: slog.New(slog.NewTextHandler(logs, nil))}, slackSpec(sl))
 	ctx, cancel := context.WithTimeout(context.Background(), failAfter)
 	defer cancel()

@@ -2,15 +2,13 @@ package suggest_test
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"github.com/salve-dev/salve/internal/testdirs"
-	"io/fs"
+	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -206,34 +204,8 @@ func git(t *testing.T, dir string, args ...string) string {
 // alone: every file outside .git, the index, HEAD, the refs other than
 // the heal branches, and git status.
 func userState(t *testing.T, repo string) string {
-	status := git(t, repo, "status", "--porcelain=v2", "--branch")
-	h := sha256.New()
-	_ = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() {
-			b, _ := os.ReadFile(p)
-			fmt.Fprintf(h, "%s %x\n", p, sha256.Sum256(b))
-		}
-		return nil
-	})
-	for _, f := range []string{"index", "HEAD"} {
-		b, _ := os.ReadFile(filepath.Join(repo, ".git", f))
-		fmt.Fprintf(h, "%s %x\n", f, sha256.Sum256(b))
-	}
-	var refs []string
-	for _, l := range strings.Split(git(t, repo, "for-each-ref", "--format=%(refname) %(objectname)"), "\n") {
-		if !strings.HasPrefix(l, "refs/heads/salve/") {
-			refs = append(refs, l)
-		}
-	}
-	sort.Strings(refs)
-	fmt.Fprintf(h, "%s\n%s\n", strings.Join(refs, "\n"), status)
-	return fmt.Sprintf("%x", h.Sum(nil))
+	t.Helper()
+	return testrepo.State(t, repo, "refs/heads/salve/")
 }
 
 func dropEnv(env []string, keys ...string) []string {
