@@ -135,6 +135,12 @@ func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body s
 		}
 		ids := parent.Child(name)
 		opts.Trace = agent.Trace{AgentID: ids.AgentID, CallPath: ids.CallPath, TxnID: ids.TxnID, ParentTxnID: ids.ParentTxnID, OriginTxnID: ids.OriginTxnID}
+		// The child serves its parent's headend and spends from its
+		// parent's caps (the session's own and the headend's).
+		if l, ok := agent.LimitsFrom(ctx); ok {
+			opts.Headend = l.Headend
+			opts.Budgets = append(opts.Budgets, l.Budgets...)
+		}
 		setup := &sessionSetup{opts: opts, log: child.log}
 		defer setup.close()
 		if err := child.tools(ctx, setup); err != nil {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -99,4 +100,28 @@ func (s *session) capReached() string {
 		}
 	}
 	return ""
+}
+
+// Limits are what a session hands on to the sessions its tools start (a
+// sub-agent): the headend it serves, for the telemetry label, and its cost
+// budgets, so that a child's spending counts against the caps its parent
+// runs under and a child stops once one is reached.
+type Limits struct {
+	Headend string
+	Budgets []*Budget
+}
+
+// limitsKey keys a session's Limits in the context its tools run with.
+type limitsKey struct{}
+
+// LimitsFrom returns the Limits of the session whose tool call ctx
+// belongs to; ok is false outside a tool call.
+func LimitsFrom(ctx context.Context) (l Limits, ok bool) {
+	l, ok = ctx.Value(limitsKey{}).(Limits)
+	return l, ok
+}
+
+// withLimits is ctx carrying the session's Limits, for its tool calls.
+func (s *session) withLimits(ctx context.Context) context.Context {
+	return context.WithValue(ctx, limitsKey{}, Limits{Headend: s.opts.Headend, Budgets: s.budgets})
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"testing"
@@ -153,5 +154,36 @@ func TestObserverSeesEveryStep(t *testing.T) {
 	want := "session,turn,llm priced,tool t__echo mcp mcp:t,turn,llm priced,report tool-call none,session end"
 	if got := strings.Join(rec.events, ","); got != want {
 		t.Fatalf("events:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestToolsSeeTheSessionsLimits: a tool call's context carries the
+// session's headend and budgets (its own cap and the ones it was given),
+// so a sub-agent it starts spends from the same caps.
+func TestToolsSeeTheSessionsLimits(t *testing.T) {
+	shared := NewBudget("headend api maxCostUsd", 100)
+	var got Limits
+	var seen bool
+	tp := echoTools()
+	echo := tp.call
+	tp.call = func(ctx context.Context, name string, args json.RawMessage) (tools.Result, error) {
+		got, seen = LimitsFrom(ctx)
+		return echo(ctx, name, args)
+	}
+	o := opts(t, script(toolCall("c", "t__echo", `{"text":"hi"}`)))
+	o.MaxTurns = 3
+	o.Tools = []tools.Provider{tp}
+	o.Headend = "api"
+	o.MaxCostUSD = 10
+	o.Budgets = []*Budget{shared}
+	run(t, o)
+	if !seen {
+		t.Fatal("the tool call's context carries no limits")
+	}
+	if got.Headend != "api" || len(got.Budgets) != 2 || got.Budgets[0].Name != "session maxCostUsd" || got.Budgets[1] != shared {
+		t.Fatalf("limits = %+v", got)
+	}
+	if _, ok := LimitsFrom(context.Background()); ok {
+		t.Fatal("limits outside a tool call")
 	}
 }

@@ -233,7 +233,7 @@ func (s *session) invoke(ctx context.Context, spec *toolSpec, args json.RawMessa
 	if spec.internal {
 		return s.callInternal(ctx, spec.Name, args, source)
 	}
-	res, err := spec.prov.Call(ctx, spec.Name, args)
+	res, err := spec.prov.Call(s.withLimits(ctx), spec.Name, args)
 	if err != nil {
 		return "", err
 	}
