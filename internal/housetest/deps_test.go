@@ -58,7 +58,8 @@ func TestPureDependencies(t *testing.T) {
 		module + "/internal/lazyre":         nil,
 		module + "/internal/heal/logparse":  {module + "/contract", module + "/internal/lazyre"},
 		module + "/internal/lang":           {module + "/internal/lazyre"},
-		module + "/internal/heal/integrity": {module + "/contract", module + "/internal/lazyre", module + "/internal/lang"},
+		module + "/internal/heal/integrity": {module + "/contract", module + "/internal/lazyre", module + "/internal/lang", module + "/internal/heal/missing"},
+		module + "/internal/heal/missing":   {module + "/internal/lazyre"},
 		module + "/internal/heal/results":   {module + "/contract", module + "/internal/lazyre", module + "/internal/heal/logparse"},
 		// The shared policy tables: anything may import them.
 		module + "/internal/heal/tiers": nil,

@@ -3,18 +3,8 @@ package integrity
 import (
 	"strings"
 
-	"github.com/salve-dev/salve/internal/lazyre"
+	"github.com/salve-dev/salve/internal/heal/missing"
 )
-
-// reMissingName finds the name a toolchain's report says is not declared
-// (one group per wording: go build, go vet's tests analyzer, Python, node,
-// gcc and clang).
-var reMissingName = lazyre.New(`\bundefined: (?:[A-Za-z_]\w*\.)?([A-Za-z_]\w*)` +
-	`|refers to unknown (?:identifier: |field or method: [A-Za-z_]\w*\.)([A-Za-z_]\w*)` +
-	`|\bname '([A-Za-z_]\w*)' is not defined|cannot import name '([A-Za-z_]\w*)'` +
-	`|does not provide an export named '([A-Za-z_$][\w$]*)'|(?:^|ReferenceError: )([A-Za-z_$][\w$]*) is not defined` +
-	`|(?:^|TypeError: )(?:[\w$.]*\.)?([A-Za-z_$][\w$]*) is not a function` +
-	`|[‘'"]([A-Za-z_]\w*)[’'"] undeclared|(?:implicit declaration of function|use of undeclared identifier) [‘'"]([A-Za-z_]\w*)[’'"]`)
 
 // literalNames are identifiers that stand for a value: renaming a missing
 // name to one of them changes what a test checks, not what it calls.
@@ -32,20 +22,18 @@ func (c *checker) renameLine(n int, a, b string) bool {
 	if !c.in.RenamesFromCommit {
 		return false
 	}
-	missing := map[string]bool{}
+	names := map[string]bool{}
 	for _, r := range c.in.Reports {
 		if r.LineNumber != n {
 			continue
 		}
-		for _, m := range reMissingName.FindAllStringSubmatch(r.Message, -1) {
-			for _, g := range m[1:] {
-				if g != "" {
-					missing[g] = true
-				}
-			}
+		// The names the history tier renames: package missing's reading
+		// of the report, the one table of toolchain wordings.
+		if ask, ok := missing.Of(r.Message); ok && ask.Need != missing.Arity && ask.Name != "" {
+			names[ask.Name] = true
 		}
 	}
-	if len(missing) == 0 {
+	if len(names) == 0 {
 		return false
 	}
 	ta, tb := identRuns(a), identRuns(b)
@@ -58,7 +46,7 @@ func (c *checker) renameLine(n int, a, b string) bool {
 		if x == y {
 			continue
 		}
-		if !isIdentRun(x) || !isIdentRun(y) || literalNames[y] || !missing[x] && !exampleOf(x, missing) {
+		if !isIdentRun(x) || !isIdentRun(y) || literalNames[y] || !names[x] && !exampleOf(x, names) {
 			return false
 		}
 		changed = true

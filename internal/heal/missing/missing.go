@@ -1,0 +1,109 @@
+// Package missing reads what a toolchain's report says is missing or
+// wrong about a name: a name not declared (the old name of a rename), a
+// call with the wrong number of arguments, a Go example named after a
+// name no longer declared, a keyword argument a function no longer takes.
+// One table of each toolchain's wording (go, gcc and clang, Python, node
+// and tsc) serves the history tier, which finishes such renames, and the
+// integrity policy, which lets a test be renamed only where a report says
+// a name is missing.
+package missing
+
+import "github.com/salve-dev/salve/internal/lazyre"
+
+// Need says what a report asks for.
+type Need int
+
+const (
+	// Name: a name is not declared (a rename's old name).
+	Name Need = iota + 1
+	// Arity: a call has the wrong number of arguments.
+	Arity
+	// Example: a Go example's name refers to a name no longer declared
+	// (go vet's tests analyzer); Ask.Fn is the example.
+	Example
+	// Keyword: a call passes a keyword argument the function no longer
+	// takes; Ask.Fn is the function.
+	Keyword
+)
+
+// reportRow is one shape of message. The pattern's group
+// "name", when present, is the name the message is about; a message
+// without one (tsc's TS2554) applies to the calls on the reported line.
+type reportRow struct {
+	tool string
+	need Need
+	re   *lazyre.Regexp
+}
+
+// q matches gcc's quotes, ASCII or typographic.
+const q = `[‘'"]`
+const eq = `[’'"]`
+
+// reportTable lists the messages of missing names and wrong arities, one
+// toolchain's wording per row.
+var reportTable = []reportRow{
+	{"go", Name, lazyre.New(`\bundefined: (?:[A-Za-z_]\w*\.)?(?P<name>[A-Za-z_]\w*)`)},
+	{"go", Name, lazyre.New(`\bhas no field or method (?P<name>[A-Za-z_]\w*)`)},
+	{"go", Example, lazyre.New(`\b(?P<fn>Example\w*) refers to unknown (?:identifier: |field or method: [A-Za-z_]\w*\.)(?P<name>[A-Za-z_]\w*)`)},
+	{"go", Arity, lazyre.New(`\b(?:not enough|too many) arguments in call to (?:[\w.()*]*\.)?(?P<name>[A-Za-z_]\w*)`)},
+
+	{"cc", Name, lazyre.New(q + `(?P<name>[A-Za-z_]\w*)` + eq + ` undeclared`)},
+	{"cc", Name, lazyre.New(`implicit declaration of function ` + q + `(?P<name>[A-Za-z_]\w*)` + eq)},
+	{"cc", Name, lazyre.New(`(?:use of undeclared identifier|call to undeclared function|unknown type name) ` + q + `(?P<name>[A-Za-z_]\w*)` + eq)},
+	{"cc", Name, lazyre.New(`has no member named ` + q + `(?P<name>[A-Za-z_]\w*)` + eq)},
+	{"cc", Arity, lazyre.New(`too (?:few|many) arguments to function ` + q + `(?:[\w:]*::)?(?P<name>[A-Za-z_]\w*)` + eq)},
+	{"cc", Arity, lazyre.New(`too (?:few|many) arguments to function call`)},
+
+	{"python", Name, lazyre.New(`NameError: name '(?P<name>[A-Za-z_]\w*)' is not defined`)},
+	{"python", Name, lazyre.New(`AttributeError: .* has no attribute '(?P<name>[A-Za-z_]\w*)'`)},
+	{"python", Name, lazyre.New(`ImportError: cannot import name '(?P<name>[A-Za-z_]\w*)'`)},
+	{"python", Keyword, lazyre.New(`TypeError: (?:[\w.<>]*\.)?(?P<fn>[A-Za-z_]\w*)\(\) got an unexpected keyword argument '(?P<name>[A-Za-z_]\w*)'`)},
+	{"python", Arity, lazyre.New(`TypeError: (?:[\w.<>]*\.)?(?P<name>[A-Za-z_]\w*)\(\) (?:missing \d+ required (?:positional|keyword-only) arguments?|takes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:was|were) given)`)},
+
+	{"js", Name, lazyre.New(`(?:^|ReferenceError: )(?P<name>[A-Za-z_$][\w$]*) is not defined`)},
+	{"js", Name, lazyre.New(`(?:^|TypeError: )(?:[\w$.]*\.)?(?P<name>[A-Za-z_$][\w$]*) is not a function`)},
+	{"js", Name, lazyre.New(`Cannot find name '(?P<name>[A-Za-z_$][\w$]*)'`)},
+	{"js", Name, lazyre.New(`Property '(?P<name>[A-Za-z_$][\w$]*)' does not exist on type`)},
+	{"js", Name, lazyre.New(`does not provide an export named '(?P<name>[A-Za-z_$][\w$]*)'`)},
+	{"js", Name, lazyre.New(`has no exported member (?:named )?'(?P<name>[A-Za-z_$][\w$]*)'`)},
+	{"js", Arity, lazyre.New(`Expected (?:at least )?\d+(?:-\d+)? arguments?, but got \d+`)},
+}
+
+// ask is what one report asks: a need and, when the message says, a name
+// (and, for Example and Keyword, the example or called function).
+type ask struct {
+	need Need
+	name string
+	fn   string
+}
+
+// Ask is what one report asks: a need and, when the message says, a name
+// (and, for Example and Keyword, the example or the called function).
+type Ask struct {
+	Need Need
+	Name string
+	Fn   string
+}
+
+// Of reads a report's message (its first 2000 bytes). The first row that
+// matches wins; ok is false when none does.
+func Of(msg string) (a Ask, ok bool) {
+	if len(msg) > 2000 {
+		msg = msg[:2000]
+	}
+	for _, row := range reportTable {
+		m := row.re.FindStringSubmatch(msg)
+		if m == nil {
+			continue
+		}
+		a := Ask{Need: row.need}
+		if g := row.re.SubexpIndex("name"); g >= 0 {
+			a.Name = m[g]
+		}
+		if g := row.re.SubexpIndex("fn"); g >= 0 {
+			a.Fn = m[g]
+		}
+		return a, true
+	}
+	return Ask{}, false
+}
