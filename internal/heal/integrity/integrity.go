@@ -54,6 +54,9 @@ type Input struct {
 	// any other fixer, a rename could swap what the test calls for
 	// something weaker.
 	RenamesFromCommit bool
+	// Tests are the failing tests the fix answers, read-only; nil when
+	// the fix answers no failing test (a compile error, a lint finding).
+	Tests []TestSource
 }
 
 // Violation is one way a fix weakens a check.
