@@ -152,7 +152,10 @@ func PrepareFix(ctx context.Context, p FixPlan) (FixInput, string, error) {
 	}
 	in := FixInput{Workspace: p.Workspace, Path: path, Content: content, Base: p.Base, Request: request(group, content, p.Previous[group[0].FilePath])}
 	if ut != nil {
-		in.Request, in.Windows = ut.request(group, content, p.Previous[path]), ut.windows()
+		in.Request, in.Windows, in.OnlyWindows = ut.request(group, content, p.Previous[path]), ut.windows(), true
+	}
+	if isTestFailure(group) {
+		in.Tests = failingTests(p.Workspace, group)
 	}
 	return in, abs, nil
 }
@@ -161,7 +164,8 @@ func PrepareFix(ctx context.Context, p FixPlan) (FixInput, string, error) {
 // the globs of paths no fix may edit (.salve.yml's protected_paths).
 func GateFix(in FixInput, res contract.FixResult, minConfidence float64, allowTestEdits bool, protected []string) GateDecision {
 	return Gate(GateInput{Path: in.Path, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore,
-		MinConfidence: minConfidence, AllowTestEdits: allowTestEdits, ProtectedPaths: protected, Fixer: res.Fixer, Windows: in.Windows})
+		MinConfidence: minConfidence, AllowTestEdits: allowTestEdits, ProtectedPaths: protected, Fixer: res.Fixer, Windows: in.Windows,
+		OnlyWindows: in.OnlyWindows, Tests: in.Tests})
 }
 
 // request builds the FixRequest for one file's group.

@@ -55,6 +55,13 @@ type GateInput struct {
 	// reported lines ±GateWindow, such as the code a failing test
 	// exercises. Nil adds none.
 	Windows []LineRange
+	// OnlyWindows leaves the reports' own lines out: only Windows may
+	// change (the body of the code a failing test exercises). A new
+	// unexported helper that only the windows call may be added outside
+	// them, and import lines may change, as always.
+	OnlyWindows bool
+	// Tests are the failing tests the fix answers (integrity.Input.Tests).
+	Tests []integrity.TestSource
 }
 
 // GateDecision is the gate's verdict on one fix.
@@ -94,18 +101,29 @@ func Gate(in GateInput) GateDecision {
 		d.reject(RuleLowConfidence, fmt.Sprintf("confidence %.2f is below the threshold %.2f", in.Confidence, in.MinConfidence))
 	}
 	l := lang.Of(in.Path)
+	reports := in.Reports
+	if in.OnlyWindows {
+		reports = nil
+	}
 	for _, h := range hunks {
-		if inWindows(h, in.Reports, in.Windows) || onlyImports(l, h) {
+		if in.OnlyWindows && inFunction(l, h, hunks, in.Original, in.Patched, in.Windows) {
+			continue
+		}
+		if (!in.OnlyWindows && inWindows(h, reports, in.Windows)) || onlyImports(l, h) || newHelper(l, h, hunks, in.Original, in.Patched, in.Windows, reports) {
 			continue
 		}
 		lo, hi := hunkSpan(h)
+		if in.OnlyWindows {
+			d.reject(RuleOutsideWindow, fmt.Sprintf("diff touches lines %d-%d, outside the code under test (%s); code outside it needs a report of its own", lo, hi, allowedLines(nil, in.Windows)))
+			continue
+		}
 		d.reject(RuleOutsideWindow, fmt.Sprintf("diff touches lines %d-%d, outside the reported lines ±%d (%s)", lo, hi, GateWindow, allowedLines(in.Reports, in.Windows)))
 	}
 	if lost := lostComments(l, in.Original, in.Patched); len(lost) > 0 {
 		d.reject(RuleCommentsRemoved, fmt.Sprintf("comments removed: %q", lost))
 	}
 	for _, v := range integrity.Check(integrity.Input{Path: in.Path, Original: in.Original, Patched: in.Patched, Reports: in.Reports, AllowTestEdits: in.AllowTestEdits, Protected: in.ProtectedPaths,
-		RenamesFromCommit: tiers.RenamesFromCommit(in.Fixer)}) {
+		RenamesFromCommit: tiers.RenamesFromCommit(in.Fixer), Tests: in.Tests}) {
 		d.reject(v.Rule, strings.TrimPrefix(v.String(), v.Rule+": "))
 	}
 	d.Accepted = len(d.Reasons) == 0
@@ -173,12 +191,18 @@ func allowedLines(reports []contract.BugReport, extra []LineRange) string {
 		parts[i] = fmt.Sprint(l)
 	}
 	out := "reported: " + strings.Join(parts, ", ")
+	if len(ls) == 0 {
+		out = ""
+	}
 	if len(extra) > 0 {
+		if out != "" {
+			out += "; "
+		}
 		ws := make([]string, len(extra))
 		for i, w := range extra {
 			ws[i] = fmt.Sprintf("%d-%d", w.Start, w.End)
 		}
-		out += "; also allowed: " + strings.Join(ws, ", ")
+		out += "allowed: lines " + strings.Join(ws, ", ")
 	}
 	return out
 }

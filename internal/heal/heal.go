@@ -16,6 +16,7 @@ import (
 	"context"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/integrity"
 	"github.com/salve-dev/salve/internal/heal/logparse"
 )
 
@@ -55,6 +56,16 @@ type FixInput struct {
 	// lines ±3: the code a failing test exercises, when the fix of a test
 	// failure goes to the code under test. Nil adds none.
 	Windows []LineRange
+	// OnlyWindows says the fix may change Windows alone, not the reports'
+	// lines ±3: the fix of a failing test goes to the body of the code
+	// under test, and the report there is only the test's failure restated
+	// at the function's first line (docs/heal.md, "The window").
+	OnlyWindows bool
+	// Tests are the failing tests the fix answers, read-only, for the
+	// integrity rules that judge an edit of the code under test against
+	// the test (literals the test feeds in, names it reads); nil when the
+	// reports hold no failing test.
+	Tests []integrity.TestSource
 }
 
 // Reports returns the primary bug report followed by the related ones.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/integrity"
 	"github.com/salve-dev/salve/internal/lang"
 )
 
@@ -140,4 +142,42 @@ func (u *underTest) request(group []contract.BugReport, content string, prev map
 		ErrorMessage:        msg,
 		PreviousAttemptInfo: prev,
 	}
+}
+
+// maxTestSources bounds the failing tests' files a fix is judged against.
+const maxTestSources = 8
+
+// failingTests reads the files of the failing checks in group, with the
+// names of the failing tests in each, for the integrity rules that judge
+// an edit of the code under test against the test. A file that cannot be
+// read safely is left out.
+func failingTests(ws string, group []contract.BugReport) []integrity.TestSource {
+	var out []integrity.TestSource
+	at := map[string]int{}
+	for _, b := range group {
+		if b.ErrorType != contract.ErrLogic || !lang.IsTestFile(b.FilePath) {
+			continue
+		}
+		i, ok := at[b.FilePath]
+		if !ok {
+			if len(out) == maxTestSources {
+				continue
+			}
+			abs, err := confine(ws, b.FilePath)
+			if err != nil {
+				continue
+			}
+			content, err := readSource(abs)
+			if err != nil {
+				continue
+			}
+			i = len(out)
+			at[b.FilePath] = i
+			out = append(out, integrity.TestSource{Path: b.FilePath, Content: content})
+		}
+		if b.TestName != nil && *b.TestName != "" && !slices.Contains(out[i].Names, *b.TestName) {
+			out[i].Names = append(out[i].Names, *b.TestName)
+		}
+	}
+	return out
 }
