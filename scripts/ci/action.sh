@@ -47,12 +47,14 @@ install() {
 			url="$base/download/$version"
 		fi
 		tmp=$(mktemp -d)
-		name="salve-$version-$os-$arch.tar.gz"
+		# The archive name make dist writes (scripts/dist.sh).
+		dir="salve_${version}_${os}_${arch}"
+		name="$dir.tar.gz"
 		curl -fsSL -o "$tmp/$name" "$url/$name"
 		curl -fsSL -o "$tmp/SHA256SUMS" "$url/SHA256SUMS"
 		(cd "$tmp" && grep " $name\$" SHA256SUMS | sha256sum -c -) >&2
 		tar -xzf "$tmp/$name" -C "$tmp"
-		cp "$tmp/salve-$version-$os-$arch/"{salve,git_agent,ai-agent} "$bin_dir/"
+		cp "$tmp/$dir/"{salve,git_agent,ai-agent,ai-agent-telemetry} "$bin_dir/"
 		rm -rf "$tmp"
 	fi
 	add_path "$bin_dir"
