@@ -48,6 +48,12 @@ type Plan struct {
 	// "vitest", "mocha", "node", "cargo", "maven", "gradle", "dotnet", or
 	// "" when unknown.
 	Runner string
+	// Proof re-runs the same tests as Command with the runner's own
+	// structured output switched on (go test -json, pytest -rA, TAP, jest's
+	// JSON, a JUnit report…), for [Read] to read what the run proves. Empty
+	// when the runner gives nothing salve reads, or the plan is not
+	// narrowed (the original command's output is the user's to shape).
+	Proof string
 }
 
 // failure is one failing test read from a report.
@@ -83,7 +89,11 @@ func For(command, projectType string, bugs []contract.BugReport) Plan {
 	if !ok || len(tests) == 0 || len(tests) > MaxTests {
 		return whole(command, r.name, fails)
 	}
-	return Plan{Command: cmd, Tests: tests, Narrowed: true, Runner: r.name}
+	p := Plan{Command: cmd, Tests: tests, Narrowed: true, Runner: r.name}
+	if r.proof != nil {
+		p.Proof = r.proof(cmd)
+	}
+	return p
 }
 
 // whole is the plan that re-runs the original command.

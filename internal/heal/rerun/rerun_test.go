@@ -115,6 +115,10 @@ func TestFor(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := For(tt.command, tt.project, tt.bugs)
+			if got.Narrowed && got.Runner != "dotnet" && got.Proof == "" {
+				t.Errorf("a narrowed %s plan has no proof command", got.Runner)
+			}
+			got.Proof = "" // TestProof checks it
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("For(%q) =\n  %#v\nwant\n  %#v", tt.command, got, tt.want)
 			}

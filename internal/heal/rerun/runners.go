@@ -22,7 +22,26 @@ type runner struct {
 	// build returns the command, the tests it selects, and false when a
 	// name cannot be used safely.
 	build func(inv invocation, fails []failure) (string, []string, bool)
+	// proof turns a command build made into the one that prints the
+	// runner's structured results (Plan.Proof), which Read reads; nil when
+	// the runner has none salve reads.
+	proof func(cmd string) string
 }
+
+// Proof commands: how each runner is asked for results Read can read.
+var (
+	proofGo = func(cmd string) string {
+		return strings.Replace(cmd, "go test -count=1 -v", "go test -count=1 -json", 1)
+	}
+	proofSame    = func(cmd string) string { return cmd }
+	proofPytest  = func(cmd string) string { return cmd + " -rA" }
+	proofNodeTAP = func(cmd string) string {
+		return strings.Replace(cmd, "node --test", "node --test --test-reporter=tap", 1)
+	}
+	proofMochaTAP = func(cmd string) string { return cmd + " --reporter tap" }
+	proofJest     = func(cmd string) string { return cmd + " --json" }
+	proofVitest   = func(cmd string) string { return cmd + " --reporter=junit" }
+)
 
 // invocation is what the original command says of a runner.
 type invocation struct {
@@ -43,12 +62,12 @@ var shared = map[string][]string{
 // runners is the table of test runners that can select tests.
 var runners = []runner{
 	{name: "go", tools: []string{"go test", "go test -race", "go"}, projectTypes: []string{"go"},
-		launchers: [][]string{{"go", "test"}}, build: buildGo},
+		launchers: [][]string{{"go", "test"}}, build: buildGo, proof: proofGo},
 	{name: "pytest", tools: []string{"pytest"},
 		launchers: [][]string{{"pytest"}, {"py.test"}, {"python", "-m", "pytest"}, {"python3", "-m", "pytest"}},
-		build:     buildPytest},
+		build:     buildPytest, proof: proofPytest},
 	{name: "unittest", tools: []string{"unittest"}, projectTypes: []string{"python"},
-		launchers: [][]string{{"python3", "-m", "unittest"}, {"python", "-m", "unittest"}}, build: buildUnittest},
+		launchers: [][]string{{"python3", "-m", "unittest"}, {"python", "-m", "unittest"}}, build: buildUnittest, proof: proofSame},
 	// The JavaScript runners (see jsRunner):
 	//   - jest: -t with an anchored expression of the full names, and the files;
 	//   - vitest: as jest; vitest's -t is also matched against the full name;
@@ -60,20 +79,20 @@ var runners = []runner{
 	//     script is not used, since arguments npm appends after a script's
 	//     file arguments reach the test files, not node.
 	{name: "jest", tools: []string{"jest"}, launchers: [][]string{{"npx", "jest"}, {"jest"}},
-		build: jsRunner{launch: "npx --no jest", flag: "-t", anchored: true, files: true}.build},
+		build: jsRunner{launch: "npx --no jest", flag: "-t", anchored: true, files: true}.build, proof: proofJest},
 	{name: "vitest", tools: []string{"vitest"},
 		launchers: [][]string{{"npx", "vitest", "run"}, {"npx", "vitest"}, {"vitest", "run"}, {"vitest"}},
-		build:     jsRunner{launch: "npx --no vitest run", flag: "-t", anchored: true, files: true}.build},
+		build:     jsRunner{launch: "npx --no vitest run", flag: "-t", anchored: true, files: true}.build, proof: proofVitest},
 	{name: "mocha", tools: []string{"mocha"}, launchers: [][]string{{"npx", "mocha"}, {"mocha"}},
-		build: jsRunner{launch: "npx --no mocha", flag: "--grep"}.build},
+		build: jsRunner{launch: "npx --no mocha", flag: "--grep"}.build, proof: proofMochaTAP},
 	{name: "node", tools: []string{"node:test"}, launchers: [][]string{{"node", "--test"}},
-		build: jsRunner{launch: "node --test", fixed: true, flag: "--test-name-pattern=", files: true}.build},
+		build: jsRunner{launch: "node --test", fixed: true, flag: "--test-name-pattern=", files: true}.build, proof: proofNodeTAP},
 	{name: "cargo", tools: []string{"cargo test"}, projectTypes: []string{"rust"},
-		launchers: [][]string{{"cargo", "test"}}, build: buildCargo},
+		launchers: [][]string{{"cargo", "test"}}, build: buildCargo, proof: proofSame},
 	{name: "maven", projectTypes: []string{"maven"},
-		launchers: [][]string{{"./mvnw"}, {"mvnw"}, {"mvn"}}, build: buildMaven},
+		launchers: [][]string{{"./mvnw"}, {"mvnw"}, {"mvn"}}, build: buildMaven, proof: proofSame},
 	{name: "gradle", tools: []string{"gradle"}, projectTypes: []string{"gradle"},
-		launchers: [][]string{{"./gradlew"}, {"gradlew"}, {"gradle"}}, build: buildGradle},
+		launchers: [][]string{{"./gradlew"}, {"gradlew"}, {"gradle"}}, build: buildGradle, proof: proofSame},
 	{name: "dotnet", tools: []string{"dotnet test", "dotnet"}, launchers: [][]string{{"dotnet", "test"}}, build: buildDotnet},
 }
 

@@ -1,0 +1,142 @@
+package rerun
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected evidence under testdata/evidence")
+
+// TestRead reads every captured runner output under testdata/evidence
+// (<runner>/<case>.out; a <case>/ folder beside it is the workspace, for
+// the runners whose results are report files) and compares the evidence
+// with <case>.json. capture.sh says how the real outputs were captured;
+// go test -update rewrites the .json files.
+func TestRead(t *testing.T) {
+	outs, err := filepath.Glob(filepath.Join("testdata", "evidence", "*", "*.out"))
+	if err != nil || len(outs) == 0 {
+		t.Fatalf("no captured outputs: %v", err)
+	}
+	for _, out := range outs {
+		runner := filepath.Base(filepath.Dir(out))
+		name := strings.TrimSuffix(filepath.Base(out), ".out")
+		t.Run(runner+"/"+name, func(t *testing.T) {
+			raw, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var reports = os.DirFS(strings.TrimSuffix(out, ".out"))
+			ev := Read(runner, raw, reports, time.Time{})
+			got, _ := json.MarshalIndent(ev, "", "  ")
+			golden := strings.TrimSuffix(out, ".out") + ".json"
+			if *update {
+				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (go test -update)", err)
+			}
+			if strings.TrimSpace(string(got)) != strings.TrimSpace(string(want)) {
+				t.Errorf("Read(%s) =\n%s\nwant\n%s", out, got, want)
+			}
+		})
+	}
+}
+
+// TestReadProves: what each captured run proves of its failing test.
+func TestReadProves(t *testing.T) {
+	read := func(runner, name string) Evidence {
+		raw, err := os.ReadFile(filepath.Join("testdata", "evidence", runner, name+".out"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Read(runner, raw, os.DirFS(filepath.Join("testdata", "evidence", runner, name)), time.Time{})
+	}
+	for _, tc := range []struct {
+		runner, before, after string
+		tests                 []string
+		want                  string // "" proves
+	}{
+		{"go", "fail", "pass", []string{"TestAdd"}, ""},
+		{"go", "fail", "fail", []string{"TestAdd"}, "still failing: TestAdd"},
+		{"go", "fail", "init-exit", []string{"TestAdd"}, "did not reach its normal end"},
+		{"node", "fail", "pass", []string{"adds"}, ""},
+		{"node", "fail", "exit", []string{"adds"}, "does not show these tests running"},
+		{"unittest", "fail", "pass", []string{"CalcTest.test_add"}, ""},
+		{"unittest", "fail", "pass", []string{"test_big"}, "skipped, not passed"},
+		{"unittest", "fail", "import-exit", []string{"CalcTest.test_add"}, "no structured results"},
+		{"cargo", "fail", "pass", []string{"adds"}, ""},
+		{"cargo", "fail", "exit", []string{"adds"}, "did not reach its normal end"},
+		{"pytest", "fail", "pass", []string{"tests/test_calc.py::test_add"}, ""},
+		{"pytest", "fail", "pass", []string{"test_add"}, ""},
+		{"pytest", "fail", "exit", []string{"tests/test_calc.py::test_add"}, "no structured results"},
+		{"jest", "fail", "pass", []string{"calc adds"}, ""},
+		{"vitest", "pass", "pass", []string{"calc adds"}, ""},
+		{"vitest", "pass", "cut", []string{"calc adds"}, "did not reach its normal end"},
+		{"maven", "fail", "pass", []string{"RangeTest#overlapsAtEdge"}, ""},
+		{"maven", "fail", "pass", []string{"RangeTest#contains"}, "skipped, not passed"},
+		{"maven", "fail", "fail", []string{"RangeTest#overlapsAtEdge"}, "still failing"},
+	} {
+		t.Run(tc.runner+"/"+tc.before+"-"+tc.after, func(t *testing.T) {
+			ok, why := Proves(tc.tests, read(tc.runner, tc.before), read(tc.runner, tc.after))
+			if ok != (tc.want == "") || !strings.Contains(why, tc.want) {
+				t.Errorf("Proves(%v) = %v, %q; want %q", tc.tests, ok, why, tc.want)
+			}
+		})
+	}
+}
+
+func TestProvesMissing(t *testing.T) {
+	before := Evidence{Runner: "go", Format: "go-test-json", Failed: []string{"TestAdd"}, Passed: []string{"TestSub", "TestSub/x"}, Completed: true}
+	after := Evidence{Runner: "go", Format: "go-test-json", Passed: []string{"TestAdd"}, Completed: true}
+	if ok, why := Proves([]string{"TestAdd"}, before, after); ok || !strings.Contains(why, "missing after it: TestSub") {
+		t.Errorf("Proves = %v, %q", ok, why)
+	}
+	after.Passed = append(after.Passed, "TestSub", "TestSub/x")
+	if ok, why := Proves([]string{"TestAdd"}, before, after); !ok {
+		t.Errorf("Proves = %v, %q", ok, why)
+	}
+}
+
+// TestReadReportsSince: a report older than the run proves nothing.
+func TestReadReportsSince(t *testing.T) {
+	dir := filepath.Join("testdata", "evidence", "maven", "pass")
+	ev := Read("maven", nil, os.DirFS(dir), time.Now().Add(time.Hour))
+	if ev.Format != "" || ev.Completed || len(ev.Passed) != 0 {
+		t.Errorf("a stale report was read: %+v", ev)
+	}
+}
+
+func TestReadANSI(t *testing.T) {
+	out := "\x1b[32mTAP version 13\x1b[39m\n\x1b[32mok 1 - adds\x1b[39m\n1..1\n"
+	ev := Read("node", []byte(out), nil, time.Time{})
+	if !ev.Completed || len(ev.Passed) != 1 || ev.Passed[0] != "adds" {
+		t.Errorf("coloured TAP: %+v", ev)
+	}
+}
+
+// FuzzRead: any output, for any runner, reads without panicking, within
+// its bounds.
+func FuzzRead(f *testing.F) {
+	outs, _ := filepath.Glob(filepath.Join("testdata", "evidence", "*", "*.out"))
+	for _, o := range outs {
+		if b, err := os.ReadFile(o); err == nil {
+			f.Add(filepath.Base(filepath.Dir(o)), b)
+		}
+	}
+	f.Add("vitest", []byte("<testsuites><testsuite><testcase name=\"a\"><failure/></testcase></testsuite></testsuites>"))
+	f.Fuzz(func(t *testing.T, runner string, out []byte) {
+		ev := Read(runner, out, nil, time.Time{})
+		if len(ev.Passed) > maxEvidenceNames || len(ev.Summary) > maxSummary+len("…") {
+			t.Fatalf("unbounded: %d passed, summary %d", len(ev.Passed), len(ev.Summary))
+		}
+		_, _ = Proves([]string{"a"}, ev, ev)
+	})
+}
