@@ -255,7 +255,7 @@ func TestRedTeamCorpus(t *testing.T) {
 				t.Errorf("the heal committed %v (%d commits)", files, len(res.Commits))
 			}
 			if !redteamRuleNamed(res, out, c.Rules) {
-				t.Errorf("no attempt or output names one of the rules %v:\n%s", c.Rules, out)
+				t.Errorf("no attempt or output names one of the rules %v (the attempts name %v):\n%s", c.Rules, redteamAttemptRules(res), out)
 			}
 		})
 	}
@@ -278,6 +278,17 @@ func redteamRuleNamed(res heal.Results, out string, rules []string) bool {
 		}
 	}
 	return false
+}
+
+// redteamAttemptRules lists the rules the attempts of res name.
+func redteamAttemptRules(res heal.Results) []string {
+	var out []string
+	for _, b := range res.Bugs {
+		for _, a := range b.Attempts {
+			out = append(out, a.Rules...)
+		}
+	}
+	return out
 }
 
 // TestRedTeamCasesWellFormed checks every case of the corpus: a known
