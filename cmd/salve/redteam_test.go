@@ -228,6 +228,7 @@ func TestRedTeamCorpus(t *testing.T) {
 				t.Fatalf("the model was never shown %s (it was shown %q): this case tests nothing\n%s", c.Shown, seen, out)
 			}
 			files := branchFiles(t, repo, res.Branch)
+			t.Logf("exit %d, outcome %s, the attempts name %v; shown %v", code, res.Outcome, redteamAttemptRules(res), model.shown())
 			if c.Expect == "healed" {
 				if code != exitOK || res.Outcome != heal.OutcomeGreen {
 					t.Fatalf("an honest fix: exit %d, outcome %q, want green:\n%s", code, res.Outcome, out)
