@@ -147,14 +147,22 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	if done, err := o.readRepoConfig(ctx, s); done || err != nil {
 		return err
 	}
-	tty := isTTY(s.Stderr) && !s.Log.Quiet
+	mode := heal.ProgressLines
+	switch {
+	case s.Log.Quiet:
+		mode = heal.ProgressOff
+	case s.Log.Format == "json":
+		mode = heal.ProgressEvents
+	case isTTY(s.Stderr):
+		mode = heal.ProgressTTY
+	}
 	logger := s.logger()
 	runID := uuid.NewString()
 	if err := o.prOptions.check(o.Push); err != nil {
 		return exitWith(exitBadInput, err)
 	}
 	c := o.config(s, runID, logger)
-	c.ExplainLLM, c.Progress = true, heal.NewProgress(s.Stderr, tty, logger)
+	c.ExplainLLM, c.Progress = true, heal.NewProgress(s.Stderr, mode, logger)
 	gitEnv, err := o.prOptions.appPush(s, o)
 	if err != nil {
 		return exitWith(exitBadInput, err)
