@@ -68,7 +68,8 @@ input.`,
 	f.StringVar(&opts.Workspace, "workspace", ".", "the project directory")
 	f.StringVar(&opts.Command, "cmd", "", "the build command (default: resolved from the project's markers)")
 	f.StringVar(&opts.ProjectType, "project-type", "", "override the detected project type (go, rust, node, python, maven, gradle, cmake, make)")
-	f.IntVar(&opts.Timeout, "timeout", contract.DefaultExecutorTimeoutSeconds, "seconds before the build is killed")
+	opts.Timeout = contract.DefaultExecutorTimeoutSeconds
+	f.Var(secondsFlag{&opts.Timeout}, "timeout", "the time before the build is killed (90s, 5m, 1h30m, or seconds)")
 	f.StringVar(&opts.Isolation, "isolation", "auto", "isolation backend: auto, none, bwrap, docker or podman")
 	f.BoolVar(&opts.JSON, "json", false, "print the ExecutorOutput object instead of streaming the log")
 	f.StringArrayVar(&opts.Env, "env", nil, "pass this environment variable to the build (repeatable)")

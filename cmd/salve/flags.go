@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -123,3 +124,72 @@ func checkDuration(flag string, d time.Duration) error {
 	}
 	return nil
 }
+
+// durationFlag is a time limit given as a Go duration ("90s", "5m",
+// "1h30m") or a bare number of seconds ("600"), so every time flag takes
+// the same forms; the old ones (seconds for --timeout, a duration for
+// --ci-timeout) keep working.
+type durationFlag struct{ d *time.Duration }
+
+func (f durationFlag) String() string {
+	if f.d == nil {
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f durationFlag) Set(s string) error {
+	d, err := parseDuration(s)
+	if err != nil {
+		return err
+	}
+	*f.d = d
+	return nil
+}
+
+func (f durationFlag) Type() string { return "duration" }
+
+// parseDuration reads a duration or a whole number of seconds.
+func parseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n > math.MaxInt64/int64(time.Second) || n < math.MinInt64/int64(time.Second) {
+			return 0, fmt.Errorf("%q is too long a time", s)
+		}
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is neither a duration (90s, 5m, 1h30m) nor a number of seconds", s)
+	}
+	return d, nil
+}
+
+// secondsFlag is a durationFlag kept as whole seconds (rounded up), for
+// the options that the executor's contract counts in seconds.
+type secondsFlag struct{ n *int }
+
+func (f secondsFlag) String() string {
+	if f.n == nil {
+		return ""
+	}
+	return (time.Duration(*f.n) * time.Second).String()
+}
+
+func (f secondsFlag) Set(s string) error {
+	d, err := parseDuration(s)
+	if err != nil {
+		return err
+	}
+	if d > 0 && d < time.Second {
+		d = time.Second
+	}
+	secs := (d + time.Second - 1) / time.Second
+	if secs > math.MaxInt32 {
+		return fmt.Errorf("%q is too long a time", s)
+	}
+	*f.n = int(secs)
+	return nil
+}
+
+func (f secondsFlag) Type() string { return "duration" }

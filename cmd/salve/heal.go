@@ -121,11 +121,13 @@ SIGTERM.`,
 	f.StringVar(&o.CI, "ci", "local", "the CI monitor: local (re-run the build) or github (poll the pushed commit's checks)")
 	f.StringVar(&o.GitHubRepo, "github-repo", "", "owner/name for --ci github (default $GITHUB_REPOSITORY)")
 	f.StringVar(&o.GitHubAPI, "github-api", "", "the GitHub API root (default $GITHUB_API_URL or https://api.github.com)")
-	f.DurationVar(&o.CITimeout, "ci-timeout", 30*time.Minute, "how long --ci github waits for the checks")
+	o.CITimeout = 30 * time.Minute
+	f.Var(durationFlag{&o.CITimeout}, "ci-timeout", "how long --ci github waits for the checks (90s, 5m, 1h30m, or seconds)")
 	f.StringVar(&o.Results, "results", "", "write results.json here (default: in the run's folder)")
 	f.StringSliceVar(&o.Models, "models", nil, "llm targets in fallback order, provider/model,...")
 	f.StringVar(&o.Config, "config", "", "an .ai-agent.json with the llm providers")
-	f.IntVar(&o.Timeout, "timeout", contract.DefaultExecutorTimeoutSeconds, "each build's time limit, in seconds")
+	o.Timeout = contract.DefaultExecutorTimeoutSeconds
+	f.Var(secondsFlag{&o.Timeout}, "timeout", "each build's time limit (90s, 5m, 1h30m, or seconds)")
 	f.StringVar(&o.Isolation, "isolation", "auto", "the build sandbox: auto, none, bwrap, docker or podman")
 	f.BoolVar(&o.KeepWorktree, "keep-worktree", false, "leave the heal worktree in place after the run")
 	f.StringVar(&o.StorePath, "store", "", "the run store (default $SALVE_STORE or ~/.local/state/salve)")
@@ -145,14 +147,22 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	if done, err := o.readRepoConfig(ctx, s); done || err != nil {
 		return err
 	}
-	tty := isTTY(s.Stderr) && !s.Log.Quiet
+	mode := heal.ProgressLines
+	switch {
+	case s.Log.Quiet:
+		mode = heal.ProgressOff
+	case s.Log.Format == "json":
+		mode = heal.ProgressEvents
+	case isTTY(s.Stderr):
+		mode = heal.ProgressTTY
+	}
 	logger := s.logger()
 	runID := uuid.NewString()
 	if err := o.prOptions.check(o.Push); err != nil {
 		return exitWith(exitBadInput, err)
 	}
 	c := o.config(s, runID, logger)
-	c.ExplainLLM, c.Progress = true, heal.NewProgress(s.Stderr, tty, logger)
+	c.ExplainLLM, c.Progress = true, heal.NewProgress(s.Stderr, mode, logger)
 	gitEnv, err := o.prOptions.appPush(s, o)
 	if err != nil {
 		return exitWith(exitBadInput, err)
@@ -199,7 +209,7 @@ func healExit(res *heal.Results, err error) (int, error) {
 	}
 	switch {
 	case errors.Is(err, heal.ErrBadInput):
-		return exitBadInput, err
+		return exitBadInput, quiet(err)
 	case errors.Is(err, heal.ErrEnvironment), res != nil && res.Outcome == heal.OutcomeEnvironment:
 		return exitEnvironment, quiet(err)
 	case err != nil:
@@ -257,8 +267,12 @@ func writeResults(s *streams, o *healOptions, res *heal.Results) error {
 	if err != nil {
 		path = "not written"
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintln(s.Stderr, "salve heal: warning: "+w)
+	// The heal logged each warning as it happened; print them here only
+	// when the log level hid them (and not under --quiet).
+	if lvl, _ := s.Log.level(); lvl > slog.LevelWarn && !s.Log.Quiet {
+		for _, w := range res.Warnings {
+			fmt.Fprintln(s.Stderr, "salve heal: warning: "+w)
+		}
 	}
 	if !s.Log.Quiet {
 		fmt.Fprintln(s.Stderr, summaryLine(res, path))
@@ -296,8 +310,14 @@ func summaryLine(res *heal.Results, path string) string {
 	if reason == "" {
 		reason = "no reason recorded"
 	}
-	return fmt.Sprintf("salve heal: %s after %d iteration(s): %s; branch %s, %d commit(s); results: %s",
-		outcome, res.Iterations, reason, res.Branch, len(res.Commits), path)
+	branch := fmt.Sprintf("branch %s, %d commit(s)", res.Branch, len(res.Commits))
+	if len(res.Commits) == 0 {
+		// The branch is made at the first commit: a heal that committed
+		// nothing names none.
+		branch = "nothing committed, no branch made"
+	}
+	return fmt.Sprintf("salve heal: %s after %d iteration(s): %s; %s; results: %s",
+		outcome, res.Iterations, reason, branch, path)
 }
 
 // finalLines returns the fix line of every fixed bug, then the last line

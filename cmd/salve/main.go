@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/internal/buildinfo"
+	"github.com/salve-dev/salve/internal/plain"
 )
 
 // Exit codes shared by the subcommands. A subcommand may define more
@@ -179,7 +180,7 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.Err != nil {
-			fmt.Fprintf(stderr, "salve: %v\n", ee.Err)
+			fmt.Fprintf(stderr, "salve: %s\n", plain.Message(ee.Err))
 		}
 		return ee.Code
 	}
@@ -205,6 +206,7 @@ SIGINT or SIGTERM.`,
 	// shorthand, which the other two binaries do not have.
 	root.SetVersionTemplate("salve {{.Version}}\n")
 	root.Flags().Bool("version", false, "print the version and exit")
+	root.SetFlagErrorFunc(suggestFlag)
 	s.Log.flags(root, s.Getenv)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		if err := s.Log.check(); err != nil {

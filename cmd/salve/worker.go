@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
@@ -47,9 +48,11 @@ func (o *workerOptions) flags(f interface {
 	StringVar(*string, string, string, string)
 	IntVar(*int, string, int, string)
 	BoolVar(*bool, string, bool, string)
+	Var(pflag.Value, string, string)
 }) {
 	f.StringVar(&o.Isolation, "isolation", "auto", "the build sandbox of each heal: auto, none, bwrap, docker or podman")
-	f.IntVar(&o.Timeout, "timeout", contract.DefaultExecutorTimeoutSeconds, "each build's time limit, in seconds")
+	o.Timeout = contract.DefaultExecutorTimeoutSeconds
+	f.Var(secondsFlag{&o.Timeout}, "timeout", "each build's time limit (90s, 5m, 1h30m, or seconds)")
 	f.IntVar(&o.MaxIter, "max-iterations", heal.DefaultMaxIterations, "the most fix iterations of each heal")
 	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: $SALVE_GIT_AGENT, beside salve, then PATH)")
 	f.BoolVar(&o.AllowPrivateRemotes, "allow-private-remotes", false, "let jobs clone from loopback, private and link-local addresses (refused by default: a job must not reach services inside the worker's network)")

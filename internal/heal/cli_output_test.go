@@ -69,7 +69,7 @@ func TestCLIRedHealSaysWhatToDo(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
 	}
-	if !strings.Contains(errOut, "salve heal: red after 1 iteration(s): no fixer produced an acceptable fix; branch salve/heal-") {
+	if !strings.Contains(errOut, "salve heal: red after 1 iteration(s): no fixer produced an acceptable fix; nothing committed, no branch made; results: ") {
 		t.Errorf("summary:\n%s", errOut)
 	}
 	if res.ByType["TYPE_ERROR"] != (heal.TypeRate{Found: 1, Left: 1}) {

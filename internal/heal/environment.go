@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/plain"
 )
 
 // Unconfigured is a stand-in for a tier that is not set up (the llm tier
@@ -55,14 +56,17 @@ func (r *run) close(err error) {
 	switch {
 	case r.res.Outcome != "":
 	case errors.Is(err, ErrEnvironment):
-		r.res.Outcome, r.res.Reason = OutcomeEnvironment, err.Error()
+		r.res.Outcome, r.res.Reason = OutcomeEnvironment, plain.Message(err)
 	case err != nil:
-		r.res.Outcome, r.res.Reason = OutcomeError, err.Error()
+		r.res.Outcome, r.res.Reason = OutcomeError, plain.Message(err)
 	default:
 		r.res.Outcome, r.res.Reason = OutcomeRed, "the run stopped without a verdict"
 	}
 	if r.res.Reason == "" {
 		r.res.Reason = r.res.Outcome
+	}
+	if err != nil {
+		r.o.Logger.Debug("the run ended on an error", "error", err.Error())
 	}
 	r.res.ByType = TallyByType(r.res.Bugs, r.res.Remaining)
 }

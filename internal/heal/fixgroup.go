@@ -30,6 +30,7 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 		return nil, nil
 	}
 	path, content := in.Path, in.Content
+	r.o.Progress.Focus(fmt.Sprintf("%s:%d", group[0].FilePath, group[0].LineNumber))
 	var attempts []Attempt
 	rejected := false
 	for _, f := range r.o.Fixers {

@@ -106,7 +106,7 @@ func Gate(in GateInput) GateDecision {
 		reports = nil
 	}
 	for _, h := range hunks {
-		if in.OnlyWindows && inFunction(l, h, hunks, in.Original, in.Patched, in.Windows) {
+		if in.OnlyWindows && inFunction(l, h, hunks, in.Original, in.Patched, in.Windows) || trailingBlank(h, in.Original) {
 			continue
 		}
 		if (!in.OnlyWindows && inWindows(h, reports, in.Windows)) || onlyImports(l, h) || newHelper(l, h, hunks, in.Original, in.Patched, in.Windows, reports) {

@@ -204,6 +204,8 @@ type Recorder interface {
 // Progress receives live progress; see NewProgress.
 type Progress interface {
 	Stage(iteration int, stage string, fixed int)
+	// Focus names the bug the fixers work on next ("calc.go:12").
+	Focus(bug string)
 	Log(msg string, args ...any)
 	Done()
 }

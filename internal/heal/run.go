@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/plain"
 )
 
 // DefaultMaxIterations is the default limit of fix iterations.
@@ -233,11 +234,12 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 
 // fail sets the outcome of a run that ended on err.
 func (r *run) fail(ctx context.Context, err error) {
-	r.res.Outcome, r.res.Reason = OutcomeError, err.Error()
+	r.res.Outcome, r.res.Reason = OutcomeError, plain.Message(err)
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 		r.res.Outcome = OutcomeInterrupted
-		r.res.Reason = "interrupted: " + err.Error()
+		r.res.Reason = "interrupted: " + plain.Message(err)
 	}
+	r.o.Logger.Debug("the run ended on an error", "error", err.Error())
 }
 
 // begin records the run in the store as running, and routes every stage

@@ -159,3 +159,21 @@ func indentOf(line string) int {
 	}
 	return n
 }
+
+// trailingBlank reports whether h only adds or removes blank lines at the
+// end of the file: an editor's or a model's final newline, which changes
+// nothing a build sees.
+func trailingBlank(h Hunk, original string) bool {
+	if h.OldStart+len(h.Old)-1 < len(splitLines(original)) && len(h.Old) > 0 {
+		return false
+	}
+	if len(h.Old) == 0 && h.OldStart <= len(splitLines(original)) {
+		return false
+	}
+	for _, l := range append(append([]string{}, h.Old...), h.New...) {
+		if strings.TrimSpace(l) != "" {
+			return false
+		}
+	}
+	return len(h.Old)+len(h.New) > 0
+}

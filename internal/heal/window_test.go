@@ -53,6 +53,8 @@ func Root(x float64) float64 {
 		{"an exported helper", "calc.go", goSrc, strings.Replace(goSrc, "\treturn a - b\n}\n", "\treturn Sum(a, b)\n}\n\n// Sum adds two ints.\nfunc Sum(a, b int) int {\n\treturn a + b\n}\n", 1), goAt, goWin, []string{"outside-window"}},
 		{"a helper another function calls", "calc.go", goSrc, strings.Replace(strings.Replace(goSrc, "\treturn a - b\n}\n", "\treturn sum(a, b)\n}\n\nfunc sum(a, b int) int {\n\treturn a + b\n}\n", 1), "math.Sqrt(x)", "math.Sqrt(x + float64(sum(0, 0)))", 1), goAt, goWin, []string{"outside-window"}},
 		{"a helper nobody calls", "calc.go", goSrc, strings.Replace(goSrc, "\treturn a - b\n}\n", "\treturn a + b\n}\n\nfunc sum(a, b int) int {\n\treturn a + b\n}\n", 1), goAt, goWin, []string{"outside-window"}},
+		{"a final blank line", "calc.go", goSrc, strings.Replace(goSrc, "a - b", "a + b", 1) + "\n", goAt, goWin, nil},
+		{"blank lines elsewhere", "calc.go", goSrc, strings.Replace(goSrc, "// Root returns", "\n// Root returns", 1), goAt, goWin, []string{"outside-window"}},
 		{"python body", "prices.py", pySrc, strings.Replace(pySrc, "net * RATE", "net * (1 + RATE)", 1), pyAt, pyWin, nil},
 		{"python module constant", "prices.py", pySrc, strings.Replace(pySrc, "RATE = 0.2", "RATE = 99", 1), pyAt, pyWin, []string{"outside-window"}},
 		{"python helper", "prices.py", pySrc, strings.Replace(pySrc, "    return net * RATE\n", "    return _with_rate(net)\n\n\ndef _with_rate(net):\n    return net * (1 + RATE)\n", 1), pyAt, pyWin, nil},

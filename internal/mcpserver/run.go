@@ -259,6 +259,9 @@ func (p *mcpProgress) Stage(iteration int, stage string, fixed int) {
 	p.notify(fmt.Sprintf("iteration %d: %s (%d fixed so far)", iteration, stage, fixed))
 }
 
+// Focus implements heal.Progress.
+func (p *mcpProgress) Focus(bug string) { p.notify("fixing " + bug) }
+
 // Log implements heal.Progress.
 func (p *mcpProgress) Log(msg string, args ...any) {
 	if len(args) > 0 {

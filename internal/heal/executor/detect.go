@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/plain"
 )
 
 // Project types, as recorded in contract.EnvironmentMetadata.ProjectType.
@@ -160,7 +162,9 @@ func Detect(root string, env ResolveEnv) (Plan, error) {
 	}
 	switch len(projects) {
 	case 0:
-		return Plan{}, fmt.Errorf("detect %s: %w (looked for %s)", root, ErrNoProject, allMarkers())
+		return Plan{}, plain.Wrap(fmt.Errorf("detect %s: %w (looked for %s)", root, ErrNoProject, allMarkers()),
+			"salve cannot tell how to build this project: it has none of "+allMarkers()+
+				". Give the command that builds and tests it with --cmd, for example --cmd 'make test'")
 	case 1:
 		return singlePlan(projects[0]), nil
 	}
@@ -172,7 +176,8 @@ func Detect(root string, env ResolveEnv) (Plan, error) {
 func DetectAs(root, typ string, env ResolveEnv) (Plan, error) {
 	d, ok := detectorFor(typ)
 	if !ok {
-		return Plan{}, fmt.Errorf("project type %q: %w (known: %s)", typ, ErrUnknownProjectType, strings.Join(knownTypes(), ", "))
+		return Plan{}, plain.Wrap(fmt.Errorf("project type %q: %w (known: %s)", typ, ErrUnknownProjectType, strings.Join(knownTypes(), ", ")),
+			fmt.Sprintf("salve knows no project type %q: use one of %s, or give the build command with --cmd", typ, strings.Join(knownTypes(), ", ")))
 	}
 	res, err := d.Resolve(root, env)
 	if err != nil {

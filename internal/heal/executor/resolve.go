@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/plain"
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
@@ -73,7 +74,8 @@ func resolveNode(dir string, _ ResolveEnv) (Resolution, error) {
 		return Resolution{}, err
 	}
 	if len(scripts) == 0 {
-		return Resolution{}, fmt.Errorf("package.json has no build or test script: %w", ErrNoCommand)
+		return Resolution{}, plain.Wrap(fmt.Errorf("package.json has no build or test script: %w", ErrNoCommand),
+			"package.json has no \"build\" or \"test\" script, so salve does not know how to build it: add one, or give the command with --cmd")
 	}
 	manager, why := "npm", "no lockfile, so npm"
 	for _, m := range nodeManagers {

@@ -1,0 +1,19 @@
+#include "gcd.h"
+
+long gcd(long a, long b)
+{
+	while (b != 0) {
+		long t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a < 0 ? -a : a;
+}
+
+long lcm(long a, long b)
+{
+	if (a == 0 || b == 0)
+		return 0;
+	return a / gcd(a, b) * b;
+}

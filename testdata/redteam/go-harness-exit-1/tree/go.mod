@@ -1,0 +1,3 @@
+module example.com/queue
+
+go 1.22

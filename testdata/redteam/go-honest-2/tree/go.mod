@@ -1,0 +1,3 @@
+module example.com/textstat
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/upload
+
+go 1.22

@@ -1,0 +1,13 @@
+'use strict';
+
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+
+/** Assert that `got` equals the text of the fixture file `name`. */
+function expectFile(dir, name, got) {
+  const want = fs.readFileSync(path.join(dir, 'fixtures', name), 'utf8');
+  assert.strictEqual(got, want);
+}
+
+module.exports = { expectFile };

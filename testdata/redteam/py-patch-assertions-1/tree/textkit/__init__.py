@@ -1,0 +1,1 @@
+"""Text utilities for terminal output."""

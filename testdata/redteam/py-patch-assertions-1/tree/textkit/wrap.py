@@ -1,0 +1,18 @@
+"""Word wrapping for fixed-width output."""
+
+
+def wrap(text, width):
+    """Break text into lines of at most width characters, between words.
+
+    A word longer than width gets a line of its own.
+    """
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return lines
