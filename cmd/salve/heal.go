@@ -61,6 +61,8 @@ type healOptions struct {
 	JSON          bool
 	// AllowTestEdits lets fixes edit tests (never weaken them).
 	AllowTestEdits bool
+	// AcceptUnproven commits fixes whose pass the test runner cannot prove.
+	AcceptUnproven bool
 	prOptions
 	repoConfigOptions
 }
@@ -135,6 +137,7 @@ SIGTERM.`,
 	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: beside salve, then PATH)")
 	f.BoolVar(&o.JSON, "json", false, "print results.json on stdout instead of the fix lines")
 	f.BoolVar(&o.AllowTestEdits, "allow-test-edits", false, "let fixes edit test files and test configuration (or allow_test_edits: true in .salve.yml); no fix may weaken a check either way")
+	f.BoolVar(&o.AcceptUnproven, "accept-unproven", false, "commit a fix of failing tests even when the test runner's own output cannot prove they pass (by default such a heal stays red)")
 	o.prOptions.flags(f)
 	o.repoConfigOptions.flags(f)
 	return cmd
@@ -231,7 +234,7 @@ func (o *healOptions) config(s *streams, runID string, logger *slog.Logger) asse
 		Workspace: o.Workspace, Command: o.Command, ProjectType: o.ProjectType, Fixers: o.Fixers, Models: o.Models, ConfigFile: o.Config,
 		MinConfidence: o.MinConfidence, MaxIterations: o.MaxIterations, Branch: o.Branch, Push: o.Push, Remote: o.Remote,
 		CI: o.CI, GitHubRepo: o.GitHubRepo, GitHubAPI: o.GitHubAPI, CITimeout: o.CITimeout, BuildTimeout: o.Timeout,
-		Isolation: o.Isolation, KeepWorktree: o.KeepWorktree, AllowTestEdits: o.AllowTestEdits, StorePath: o.StorePath,
+		Isolation: o.Isolation, KeepWorktree: o.KeepWorktree, AllowTestEdits: o.AllowTestEdits, AcceptUnproven: o.AcceptUnproven, StorePath: o.StorePath,
 		NoStore: o.NoStore, GitAgent: o.GitAgent, RunID: runID, Getenv: s.Getenv, Logger: logger,
 	}
 	if s.secrets != nil {

@@ -20,22 +20,41 @@ func (r *run) flaky(ctx context.Context, first contract.ExecutorOutput, bugs []c
 	if command == "" {
 		command = first.EnvironmentMetadata.ResolvedCommand
 	}
+	pp := r.planProof(first, bugs)
 	plan := rerun.For(command, first.EnvironmentMetadata.ProjectType, bugs)
 	if plan.Command == "" {
 		return false, nil
 	}
-	r.o.Logger.Info("re-running the failing tests before any fix", "tests", plan.Tests, "narrowed", plan.Narrowed)
-	out, err := r.runBuild(ctx, 1, StageRerun, plan.Command)
-	if err != nil {
-		return false, err
-	}
-	if out.ExitCode != 0 || out.EnvironmentMetadata.TimedOut {
-		r.o.Logger.Info("the failure reproduced on a re-run", "exit_code", out.ExitCode)
-		return false, nil
-	}
-	if plan.Narrowed && !plan.Ran(out.BuildLog) {
-		r.o.Logger.Info("the re-run passed but its output does not show the failing tests running; not called flaky")
-		return false, nil
+	r.o.Logger.Info("re-running the failing tests before any fix", "tests", plan.Tests, "narrowed", plan.Narrowed, "proof", plan.Proof)
+	if pp != nil && plan.Proof != "" {
+		// The re-run reads the runner's own results: they tell a flaky
+		// test, and they are what a fix's proof is compared with.
+		out, ev, err := r.runProof(ctx, 1, StageRerun)
+		if err != nil {
+			return false, err
+		}
+		pp.before = ev
+		if out.ExitCode != 0 || out.EnvironmentMetadata.TimedOut {
+			r.o.Logger.Info("the failure reproduced on a re-run", "exit_code", out.ExitCode, "format", ev.Format, "failed", ev.Failed)
+			return false, nil
+		}
+		if ok, why := rerun.Proves(plan.Tests, rerun.Evidence{}, ev); !ok {
+			r.o.Logger.Info("the re-run exited 0 but the runner's output does not show the failing tests passing; not called flaky", "why", why)
+			return false, nil
+		}
+	} else {
+		out, err := r.runBuild(ctx, 1, StageRerun, plan.Command)
+		if err != nil {
+			return false, err
+		}
+		if out.ExitCode != 0 || out.EnvironmentMetadata.TimedOut {
+			r.o.Logger.Info("the failure reproduced on a re-run", "exit_code", out.ExitCode)
+			return false, nil
+		}
+		if plan.Narrowed && !plan.Ran(out.BuildLog) {
+			r.o.Logger.Info("the re-run passed but its output does not show the failing tests running; not called flaky")
+			return false, nil
+		}
 	}
 	r.res.Flaky = append([]string{}, plan.Tests...)
 	why := fmt.Sprintf("failed once and passed on a re-run (%s); not sent to a fixer", plan.Command)

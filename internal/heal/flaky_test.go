@@ -10,27 +10,48 @@ import (
 
 // testParser reports one failing go test, as logparse does, whenever the
 // log says FAIL.
-type testParser struct{ noEnv }
+type testParser struct {
+	noEnv
+	tool string // the report's tool; empty means go test
+}
 
-func (testParser) Parse(log, _ string) []contract.BugReport {
+func (p testParser) Parse(log, _ string) []contract.BugReport {
 	if !strings.Contains(log, "--- FAIL") {
 		return nil
 	}
-	name := "TestAdd"
-	return []contract.BugReport{{FilePath: "add.go", LineNumber: 3, ErrorType: contract.ErrLogic, Message: "Add(1, 2) = -1, want 3", TestName: &name, Tool: "go test"}}
+	name, tool := "TestAdd", p.tool
+	if tool == "" {
+		tool = "go test"
+	}
+	return []contract.BugReport{{FilePath: "add.go", LineNumber: 3, ErrorType: contract.ErrLogic, Message: "Add(1, 2) = -1, want 3", TestName: &name, Tool: tool}}
 }
 
 func TestFlakyVerdict(t *testing.T) {
 	const fail, pass = "=== RUN   TestAdd\n--- FAIL: TestAdd (0.00s)\nFAIL\n", "=== RUN   TestAdd\n--- PASS: TestAdd (0.00s)\nok\n"
+	// What go test -json prints for the same runs (the proof re-runs).
+	const failJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
+{"Action":"output","Package":"add","Test":"TestAdd","Output":"--- FAIL: TestAdd (0.00s)\n"}
+{"Action":"fail","Package":"add","Test":"TestAdd"}
+{"Action":"output","Package":"add","Output":"FAIL\n"}
+{"Action":"fail","Package":"add"}
+`
+	const passJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
+{"Action":"pass","Package":"add","Test":"TestAdd"}
+{"Action":"output","Package":"add","Output":"PASS\n"}
+{"Action":"pass","Package":"add"}
+`
+	const noTestJSON = `{"Action":"output","Package":"add","Output":"ok  \tadd\t0.01s\n"}
+{"Action":"pass","Package":"add"}
+`
 	for _, tc := range []struct {
 		name    string
 		rerun   string // the re-run's log; it fails when it says FAIL
 		outcome string
 		fixed   bool
 	}{
-		{"passes on a re-run", pass, OutcomeFlaky, false},
-		{"fails again", fail, OutcomeGreen, true},
-		{"passes without running the test", "ok\n", OutcomeGreen, true},
+		{"passes on a re-run", passJSON, OutcomeFlaky, false},
+		{"fails again", failJSON, OutcomeGreen, true},
+		{"passes without running the test", noTestJSON, OutcomeGreen, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := newRepo(t, map[string]string{"add.go": "package add\n\nfunc Add(a, b int) int { return a - b }\n"})
@@ -39,13 +60,15 @@ func TestFlakyVerdict(t *testing.T) {
 				commands = append(commands, in.ResolvedBuildCommand)
 				log := fail
 				switch {
+				case strings.Contains(in.ResolvedBuildCommand, "-run") && len(commands) == 2:
+					log = tc.rerun // the re-run before any fix
 				case strings.Contains(in.ResolvedBuildCommand, "-run"):
-					log = tc.rerun
+					log = passJSON // the proof after the fix
 				case len(commands) > 2:
 					log = pass // the fix's verification build
 				}
 				out := contract.ExecutorOutput{BuildLog: log}
-				if strings.Contains(log, "FAIL") {
+				if strings.Contains(log, "FAIL") || strings.Contains(log, `"Action":"fail"`) {
 					out.ExitCode = 1
 				}
 				return out, nil

@@ -29,6 +29,7 @@ type applied struct {
 // the next build to work on, or a non-empty stop reason when the loop
 // cannot go on.
 func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput, before []contract.BugReport) (contract.ExecutorOutput, string, error) {
+	r.planProof(cur, before)
 	var fixes []applied
 	for _, group := range GroupByFile(before) {
 		a, err := r.fixGroup(ctx, iter, group)
@@ -61,6 +62,22 @@ func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput
 	}
 	if len(fixes) == 0 {
 		return cur, "", nil
+	}
+	if verify.ExitCode == 0 {
+		why, err := r.prove(ctx, iter, verify)
+		if err != nil {
+			r.revert(fixes, iter, "the proof run could not run")
+			return cur, "", err
+		}
+		if why != "" {
+			r.revert(fixes, iter, why)
+			if r.proof.plan.Proof == "" {
+				// No run of this runner can prove a pass: asking the
+				// fixers again cannot change that.
+				return cur, why, nil
+			}
+			return cur, "", nil
+		}
 	}
 	if err := r.commit(ctx, iter, fixes, after); err != nil {
 		return cur, "", err

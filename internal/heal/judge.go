@@ -27,6 +27,9 @@ func judge(f applied, targets, before, after []contract.BugReport, exit int) str
 	if broke := brokenLines(f, before, after); len(broke) > 0 {
 		return "it broke the lines it wrote: " + namedErrors(broke)
 	}
+	if red := newlyRed(before, after); len(red) > 0 {
+		return "it turned other tests red: " + joinCapped(red)
+	}
 	for _, t := range targets {
 		if !f.stillThere(t, after) {
 			return ""

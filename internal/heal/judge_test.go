@@ -18,6 +18,9 @@ func TestJudge(t *testing.T) {
 	strs := rep("kv.go", 4, "TYPE_ERROR", "undefined: strings")
 	semi := rep("Main.java", 2, "SYNTAX", "';' expected")
 	conv := rep("kv.go", 4, "TYPE_ERROR", "undefined: strconv")
+	add, sub := "TestAdd", "TestSub"
+	addFails := contract.BugReport{FilePath: "kv_test.go", LineNumber: 8, ErrorType: contract.ErrLogic, Message: "Key = a, want A", TestName: &add}
+	subFails := contract.BugReport{FilePath: "kv_test.go", LineNumber: 15, ErrorType: contract.ErrLogic, Message: "Key = b, want B", TestName: &sub}
 	for _, tc := range []struct {
 		name          string
 		targets       []contract.BugReport
@@ -41,6 +44,10 @@ func TestJudge(t *testing.T) {
 		{"a new error inside the edit", []contract.BugReport{semi}, []contract.BugReport{semi},
 			[]contract.BugReport{{FilePath: "Main.java", LineNumber: 2, Column: 47, ErrorType: "SYNTAX", Message: "illegal start of expression"}}, 1, "it broke the lines it wrote"},
 		{"no report to judge by", []contract.BugReport{strs}, []contract.BugReport{strs}, nil, 1, "its log names no error"},
+		{"the target test passes, another turns red", []contract.BugReport{addFails}, []contract.BugReport{addFails},
+			[]contract.BugReport{subFails}, 1, "it turned other tests red: TestSub (kv_test.go)"},
+		{"the target test passes, another was already red", []contract.BugReport{addFails}, []contract.BugReport{addFails, subFails},
+			[]contract.BugReport{subFails}, 1, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := fix

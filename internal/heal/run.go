@@ -54,6 +54,11 @@ type Options struct {
 	// it, for the results ("--allow-test-edits", ".salve.yml").
 	AllowTestEdits   bool
 	AllowTestEditsBy string
+	// AcceptUnproven commits fixes of failing tests whose pass the test
+	// runner's own output cannot prove (no structured output salve reads,
+	// or a run that did not show the tests passing to its end). Off by
+	// default: such a heal stays red and says why.
+	AcceptUnproven bool
 	// NoRepoSettings ignores RepoConfig and ProtectedPaths: a job of
 	// salve serve heals under the server's rules only.
 	NoRepoSettings bool
@@ -191,6 +196,9 @@ type run struct {
 	// guard is the pinned, guarded git of the worktree (nil until the
 	// worktree exists).
 	guard *guardedGit
+	// proof is how the failing tests' pass is proven (nil until a build
+	// reports a failing test).
+	proof *proofPlan
 }
 
 // Run heals the repository of o: see the package doc. It returns the

@@ -95,6 +95,9 @@ type Config struct {
 	// AllowTestEditsBy says who allowed it (empty: --allow-test-edits).
 	AllowTestEdits   bool
 	AllowTestEditsBy string
+	// AcceptUnproven commits fixes of failing tests whose pass the test
+	// runner's own output cannot prove (heal.Options.AcceptUnproven).
+	AcceptUnproven bool
 	// RepoConfig is what the repository's .salve.yml (read from the base)
 	// set, for results.json; ProtectedPaths are its globs no fix may edit.
 	RepoConfig     *results.RepoConfig
@@ -194,6 +197,7 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 		Repo: c.Workspace, Command: c.Command, ProjectType: c.ProjectType, BuildTimeout: time.Duration(c.BuildTimeout) * time.Second,
 		MaxIterations: c.MaxIterations, MinConfidence: c.MinConfidence, Branch: c.Branch, Push: c.Push, PushLease: lease, Remote: c.Remote,
 		WorktreeDir: c.WorktreeDir, KeepWorktree: c.KeepWorktree, RunID: c.RunID, AllowTestEdits: c.AllowTestEdits, AllowTestEditsBy: by,
+		AcceptUnproven: c.AcceptUnproven,
 		NoRepoSettings: c.NoRepoSettings, RepoConfig: c.RepoConfig, ProtectedPaths: c.ProtectedPaths,
 		Executor: ex, Parser: adapter.Parser{}, Targets: adapter.Targets{}, Fixers: fixers, Accountants: spend,
 		Git: p.Git, Worktrees: adapter.Worktrees{Git: p.Git}, CI: monitor, Recorder: rec, Progress: c.Progress, Logger: c.Logger,

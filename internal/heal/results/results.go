@@ -65,6 +65,9 @@ const (
 	// StageRerun is the re-run of the failing tests that tells a flaky
 	// test from a bug.
 	StageRerun = "rerun"
+	// StageProof is the re-run of the failing tests, after a verify build
+	// passed, whose structured output proves they now pass.
+	StageProof = "proof"
 )
 
 // Results is the document written to results.json and stored in the run
@@ -106,6 +109,11 @@ type Results struct {
 	// Flaky names the tests that failed once and passed on a re-run before
 	// any fixer ran (outcome "flaky").
 	Flaky []string `json:"flaky,omitempty"`
+	// Proofs lists, for every verify run that passed, what proved the
+	// pass: for failing tests, the runner's own structured output (which
+	// tests ran and passed, its closing summary); for compile and lint
+	// errors, the build passing with the reported errors gone.
+	Proofs []Proof `json:"proofs,omitempty"`
 	// Builds lists every build the run made, with its log, so that a run
 	// can be explained afterwards even when its log named no error.
 	Builds []Build `json:"builds,omitempty"`
@@ -129,6 +137,48 @@ type Results struct {
 	LLM              LLMUsage             `json:"llm"`
 	StartedAt        string               `json:"started_at"`
 	CompletedAt      string               `json:"completed_at"`
+}
+
+// Proof kinds.
+const (
+	// ProofTests: the failing tests were re-run with the runner's
+	// structured output and it was read.
+	ProofTests = "tests"
+	// ProofBuild: no test was failing; the build passes and the errors
+	// it reported are gone.
+	ProofBuild = "build"
+)
+
+// Proof is what one verify run proved.
+type Proof struct {
+	Iteration int `json:"iteration"`
+	// Kind is ProofTests or ProofBuild.
+	Kind string `json:"kind"`
+	// Command is the command whose output was read (the re-run of the
+	// failing tests with the runner's structured output switched on).
+	Command string `json:"command,omitempty"`
+	// Runner and Format name the test runner and the output that was
+	// read ("go", "go-test-json"; "pytest", "junit-xml"…).
+	Runner string `json:"runner,omitempty"`
+	Format string `json:"format,omitempty"`
+	// Tests are the failing tests the fixes had to make pass.
+	Tests []string `json:"tests,omitempty"`
+	// Passed, Failed and Skipped are the tests the runner's output shows
+	// in each state.
+	Passed  []string `json:"passed,omitempty"`
+	Failed  []string `json:"failed,omitempty"`
+	Skipped []string `json:"skipped,omitempty"`
+	// Completed says the runner reached its normal end.
+	Completed bool `json:"completed"`
+	// Summary is the runner's own closing line.
+	Summary string `json:"summary,omitempty"`
+	// Proven says the pass is proven; Why says what is missing when it
+	// is not.
+	Proven bool   `json:"proven"`
+	Why    string `json:"why,omitempty"`
+	// Unproven accepted: the user opted in to commit a pass the runner
+	// could not prove (--accept-unproven).
+	AcceptedUnproven bool `json:"accepted_unproven,omitempty"`
 }
 
 // TypeRate is the tally of one error_type over a run. A bug is counted

@@ -1,0 +1,132 @@
+package heal
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+func TestNewlyRed(t *testing.T) {
+	test := func(file, name string) contract.BugReport {
+		return contract.BugReport{FilePath: file, LineNumber: 3, ErrorType: contract.ErrLogic, Message: name + " failed", TestName: &name}
+	}
+	compile := contract.BugReport{FilePath: "calc.go", LineNumber: 9, ErrorType: contract.ErrTypeError, Message: "undefined: x"}
+	for _, tc := range []struct {
+		name          string
+		before, after []contract.BugReport
+		want          []string
+	}{
+		{"the same test still red", []contract.BugReport{test("calc_test.go", "TestAdd")}, []contract.BugReport{test("calc_test.go", "TestAdd")}, nil},
+		{"another test turned red", []contract.BugReport{test("calc_test.go", "TestAdd")}, []contract.BugReport{test("calc_test.go", "TestSub")}, []string{"TestSub (calc_test.go)"}},
+		{"same name in another file", []contract.BugReport{test("a_test.go", "TestX")}, []contract.BugReport{test("b_test.go", "TestX")}, []string{"TestX (b_test.go)"}},
+		{"a compile error hid the tests", []contract.BugReport{compile}, []contract.BugReport{test("calc_test.go", "TestSub")}, nil},
+		{"a new compile error is not a test", []contract.BugReport{test("calc_test.go", "TestAdd")}, []contract.BugReport{compile}, nil},
+		{"warnings do not count", []contract.BugReport{test("calc_test.go", "TestAdd"), {FilePath: "x.go", ErrorType: contract.ErrTypeError, Severity: "warning"}}, []contract.BugReport{test("calc_test.go", "TestSub")}, []string{"TestSub (calc_test.go)"}},
+		{"named once", []contract.BugReport{test("calc_test.go", "TestAdd")}, []contract.BugReport{test("calc_test.go", "TestSub"), test("calc_test.go", "TestSub")}, []string{"TestSub (calc_test.go)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := newlyRed(tc.before, tc.after); !slices.Equal(got, tc.want) {
+				t.Errorf("newlyRed = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestProofGate: a fix of a failing test is committed only when the
+// runner's own output proves the test passing to the runner's end.
+func TestProofGate(t *testing.T) {
+	const failLog = "=== RUN   TestAdd\n--- FAIL: TestAdd (0.00s)\nFAIL\n"
+	const failJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
+{"Action":"output","Package":"add","Test":"TestAdd","Output":"--- FAIL: TestAdd (0.00s)\n"}
+{"Action":"fail","Package":"add","Test":"TestAdd"}
+{"Action":"output","Package":"add","Output":"FAIL\n"}
+{"Action":"fail","Package":"add"}
+`
+	const passJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
+{"Action":"pass","Package":"add","Test":"TestAdd"}
+{"Action":"output","Package":"add","Output":"PASS\n"}
+{"Action":"pass","Package":"add"}
+`
+	// What go test -json prints when an init exits 0 before any test.
+	const exitJSON = `{"Action":"output","Package":"add","Output":"ok  \tadd\t0.01s\n"}
+{"Action":"pass","Package":"add"}
+`
+	for _, tc := range []struct {
+		name, command, proof string
+		accept               bool
+		outcome              string
+		proven               bool
+		why                  string
+	}{
+		{"proven", "go test ./...", passJSON, false, OutcomeGreen, true, ""},
+		{"the test never ran", "go test ./...", exitJSON, false, OutcomeRed, false, "unproven-pass: the test runner did not reach its normal end"},
+		{"unproven, accepted", "go test ./...", exitJSON, true, OutcomeGreen, false, ""},
+		{"a runner salve cannot read", "make check", "", false, OutcomeRed, false, "unproven-pass: the test runner's output cannot prove"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := newRepo(t, map[string]string{"add.go": "package add\n\nfunc Add(a, b int) int { return a - b }\n"})
+			builds := 0
+			ex := fakeExecutor{func(_ context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
+				builds++
+				log := failLog
+				switch {
+				case strings.Contains(in.ResolvedBuildCommand, "-json") && builds <= 2:
+					log = failJSON // the re-run before any fix
+				case strings.Contains(in.ResolvedBuildCommand, "-json"):
+					log = tc.proof
+				case builds > 2:
+					log = "ok\n" // the verification build passes
+				}
+				out := contract.ExecutorOutput{BuildLog: log}
+				if strings.Contains(log, "FAIL") || strings.Contains(log, `"Action":"fail"`) {
+					out.ExitCode = 1
+				}
+				return out, nil
+			}}
+			parser := testParser{}
+			if tc.command == "make check" {
+				parser.tool = "googletest"
+			}
+			o, g := baseOptions(t, repo, &fakeFixer{name: "f", fix: fixBug(0.9)})
+			o.Executor, o.Parser, o.Command, o.AcceptUnproven = ex, parser, tc.command, tc.accept
+			res, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Outcome != tc.outcome {
+				t.Fatalf("outcome %q (%s), want %q", res.Outcome, res.Reason, tc.outcome)
+			}
+			if (tc.outcome == OutcomeGreen) != (len(g.commits) > 0) {
+				t.Errorf("%d commits for outcome %s", len(g.commits), res.Outcome)
+			}
+			if len(res.Proofs) == 0 {
+				t.Fatalf("no proof recorded: %+v", res)
+			}
+			p := res.Proofs[len(res.Proofs)-1]
+			if p.Kind != "tests" || p.Proven != tc.proven || p.AcceptedUnproven != (tc.accept && !tc.proven) {
+				t.Errorf("proof %+v", p)
+			}
+			if tc.proven && (p.Format != "go-test-json" || len(p.Passed) != 1 || !p.Completed) {
+				t.Errorf("proof %+v", p)
+			}
+			if tc.why != "" && !strings.Contains(bugsText(res), tc.why) {
+				t.Errorf("no bug says %q: %s", tc.why, bugsText(res))
+			}
+		})
+	}
+}
+
+// bugsText joins every bug's line, reason and attempts' reasons.
+func bugsText(res *Results) string {
+	var b strings.Builder
+	for _, bug := range res.Bugs {
+		b.WriteString(bug.Line + "\n" + bug.Reason + "\n")
+		for _, a := range bug.Attempts {
+			b.WriteString(a.Reason + "\n")
+		}
+	}
+	return b.String() + res.Reason
+}
