@@ -103,12 +103,20 @@ var rules = []rule{
 	{RuleTestSkipped, (*checker).skipped},
 	{RuleTestRemoved, (*checker).removedTests},
 	{RuleSuppressionAdded, (*checker).suppressed},
+	{RuleTestEnvDetection, (*checker).cheatsUnderTest}, // also process-exit, test-library-patched, package-side-effect
+	{RuleTestLiteralConditional, (*checker).literalConditionals},
+	{RuleTestReadChanged, (*checker).testReads},
+	{RuleFixtureHelper, (*checker).fixtureHelper},
+	{RuleHarnessExit, (*checker).harness}, // also assertion-shadowed, unit-replaced
 }
 
 // RuleIDs returns the id of every rule Check applies.
 func RuleIDs() []string {
 	return []string{RuleTestFile, RuleTestConfig, RuleCIConfig, RuleAssertionRemoved, RuleAssertionLoosened,
-		RuleExpectedValueChanged, RuleTestSkipped, RuleTestRemoved, RuleSuppressionAdded, RuleTooLarge}
+		RuleExpectedValueChanged, RuleTestSkipped, RuleTestRemoved, RuleSuppressionAdded,
+		RuleTestEnvDetection, RuleProcessExit, RuleTestLibraryPatched, RulePackageSideEffect,
+		RuleTestLiteralConditional, RuleTestReadChanged, RuleFixtureHelper,
+		RuleHarnessExit, RuleAssertionShadowed, RuleUnitReplaced, RuleTooLarge}
 }
 
 // checker holds one Check's views of the fix.
@@ -126,6 +134,7 @@ type checker struct {
 	oldDiff, newDiff []bool
 	handled          []bool // old lines an assertion rule already judged
 	out              []Violation
+	tv               *testView // what the failing tests hold, read once
 }
 
 // Check returns every violation of the policy by the fix in, in rule

@@ -20,6 +20,7 @@ type tc struct {
 	msg     string // a report message
 	line    int    // the report's line, 1 when zero
 	anyTier bool   // the fix is not the history tier's (no RenamesFromCommit)
+	tests   []TestSource
 }
 
 // edit returns orig with old replaced by new once.
@@ -282,7 +283,7 @@ var cases = []tc{
 func TestCheck(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.rule+"/"+c.name, func(t *testing.T) {
-			in := Input{Path: c.path, Original: c.orig, Patched: c.patched, AllowTestEdits: c.allow, RenamesFromCommit: !c.anyTier}
+			in := Input{Path: c.path, Original: c.orig, Patched: c.patched, AllowTestEdits: c.allow, RenamesFromCommit: !c.anyTier, Tests: c.tests}
 			if c.msg != "" {
 				in.Reports = []contract.BugReport{{FilePath: c.path, LineNumber: max(c.line, 1), Message: c.msg}}
 			}

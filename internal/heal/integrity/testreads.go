@@ -1,0 +1,279 @@
+package integrity
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/salve-dev/salve/internal/lang"
+	"github.com/salve-dev/salve/internal/lazyre"
+)
+
+// The ids of the rules that judge an edit of the code under test against
+// the failing test itself.
+const (
+	RuleTestLiteralConditional = "test-literal-conditional"
+	RuleTestReadChanged        = "test-read-changed"
+)
+
+// maxTestLines bounds the lines of one test function read for literals.
+const maxTestLines = 400
+
+// testView is what the failing tests hold: the literals of the failing
+// test functions, and every name the test files use.
+type testView struct {
+	lits  map[string]bool
+	names map[string]bool
+}
+
+// trivial literals say nothing about one test's inputs.
+var trivial = lazyre.New(`^(-?[0-2](\.0*)?|""|''|` + "``" + `|"."|'.'|true|false|True|False|nil|None|null|NULL|nullptr|undefined)$`)
+
+// testsView reads c.in.Tests once.
+func (c *checker) testsView() *testView {
+	if c.tv != nil {
+		return c.tv
+	}
+	c.tv = &testView{lits: map[string]bool{}, names: map[string]bool{}}
+	for _, ts := range c.in.Tests {
+		if len(ts.Content) > maxInput {
+			continue
+		}
+		l := lang.Of(ts.Path)
+		f := newFile(l, ts.Content)
+		for _, w := range identifier.FindAllString(f.text, -1) {
+			c.tv.names[w] = true
+		}
+		for _, r := range testRegions(f, ts.Names) {
+			for i := r[0]; i <= r[1] && i < len(f.lines); i++ {
+				for _, v := range f.lits(i) {
+					if !trivial.MatchString(v) {
+						c.tv.lits[v] = true
+					}
+				}
+			}
+		}
+	}
+	return c.tv
+}
+
+var identifier = lazyre.New(`[A-Za-z_$][\w$]*`)
+
+// testRegions returns the line spans of the failing tests named in names
+// (a function, a method, a JS test's title; the last part of a dotted or
+// path name), or the whole file when none is found.
+func testRegions(f *file, names []string) [][2]int {
+	var out [][2]int
+	match := brackets(f.text)
+	for _, n := range names {
+		leaf := n
+		if i := strings.LastIndexAny(leaf, ".:/#>›"); i >= 0 {
+			leaf = leaf[i+1:]
+		}
+		leaf = strings.TrimSpace(leaf)
+		if leaf == "" {
+			continue
+		}
+		decl := regexp.MustCompile(`\b(func|def|fn|void|function|sub)\s+` + regexp.QuoteMeta(leaf) + `\b`)
+		title := regexp.QuoteMeta(leaf)
+		for i := range f.lines {
+			l := &f.lines[i]
+			if decl.MatchString(l.mask) {
+				lo, hi := f.blockFrom(i, match)
+				out = append(out, [2]int{lo, min(hi, lo+maxTestLines)})
+				break
+			}
+			if strings.Contains(l.raw, leaf) && regexp.MustCompile(`\b(it|test|specify|scenario)\s*\(\s*["'`+"`"+`]`+title).MatchString(l.raw) {
+				lo, hi := f.blockFrom(i, match)
+				out = append(out, [2]int{lo, min(hi, lo+maxTestLines)})
+				break
+			}
+		}
+	}
+	if len(out) == 0 && len(f.lines) > 0 {
+		out = append(out, [2]int{0, len(f.lines) - 1})
+	}
+	return out
+}
+
+// blockFrom returns the lines of the block a declaration on line i opens:
+// braces, or deeper indentation after a line ending in ':' (Python).
+func (f *file) blockFrom(i int, match map[int]int) (int, int) {
+	if strings.HasSuffix(strings.TrimSpace(f.lines[i].mask), ":") {
+		return i, f.indentedEnd(i)
+	}
+	for ln := i; ln < len(f.lines) && ln <= i+braceLookahead; ln++ {
+		if c := strings.IndexByte(f.lines[ln].mask, '{'); c >= 0 {
+			return i, f.closeLine(f.offs[ln]+c, match, ln)
+		}
+	}
+	return i, i
+}
+
+// returnsLiteral finds a line that returns a bare literal (a return
+// statement, a match arm, a lambda's value).
+var returnsLiteral = lazyre.New(`(\breturn\s+|=>\s*|->\s*)(-?[\w.]+|"[^"]*"|'[^']*')\s*[;,]?\s*\}?$`)
+
+// conditional finds a condition on a line of code (mask).
+var conditional = lazyre.New(`\b(if|elif|elsif|else\s+if|case|when|switch|match|unless|while)\b|\?[^?.:]|&&|\|\||\band\b|\bor\b|=>`)
+
+// literalConditionals refuses, in the code under test, a new condition on
+// the literals the failing test feeds in or expects (the textbook
+// special case: if a == 2 && b == 3 { return 5 }), and a new line that
+// holds two of them at once (a table keyed by the test's inputs). A
+// literal the original already used as often is not new.
+func (c *checker) literalConditionals() {
+	if !c.underTest() || len(c.in.Tests) == 0 {
+		return
+	}
+	tv := c.testsView()
+	if len(tv.lits) == 0 {
+		return
+	}
+	count := func(f *file) map[string]int {
+		n := map[string]int{}
+		for i := range f.lines {
+			if f.lines[i].test {
+				continue
+			}
+			for _, v := range f.lits(i) {
+				if tv.lits[v] {
+					n[v]++
+				}
+			}
+		}
+		return n
+	}
+	before, after := count(c.old), count(c.new)
+	for j := range c.new.lines {
+		l := &c.new.lines[j]
+		if !c.added[j] || l.test {
+			continue
+		}
+		var fresh []string
+		for _, v := range c.new.lits(j) {
+			if tv.lits[v] && after[v] > before[v] && !containsStr(fresh, v) {
+				fresh = append(fresh, v)
+			}
+		}
+		if len(fresh) == 0 {
+			continue
+		}
+		if conditional.MatchString(l.mask) || len(fresh) >= 2 || returnsLiteral.MatchString(strings.TrimSpace(codeOf(l.raw, l.comment))) {
+			c.add(RuleTestLiteralConditional, j+1, "the fix special-cases values the failing test uses (%s): `%s`", strings.Join(fresh, ", "), strings.TrimSpace(l.raw))
+			return
+		}
+	}
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// declarations find, per language, a line that gives a named constant,
+// variable or pattern its value outside any function; group 1 is the
+// name. Go's grouped declarations are found by goBlockDecl.
+var declarations = map[string][]*lazyre.Regexp{
+	"go":         {lazyre.New(`^(?:const|var)\s+([A-Za-z_]\w*)\b[^=]*=`)},
+	"python":     {lazyre.New(`^([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]`)},
+	"javascript": {lazyre.New(`^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=`), lazyre.New(`^\s*(?:static\s+)?([A-Z_][A-Z0-9_]*)\s*=`)},
+	"typescript": {lazyre.New(`^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=`), lazyre.New(`^\s*(?:static\s+)?(?:readonly\s+)?([A-Z_][A-Z0-9_]*)\s*(?::[^=]+)?=`)},
+	"java":       {lazyre.New(`\b(?:static\s+final|final\s+static)\s+[\w<>\[\], .?]+\s+([A-Za-z_]\w*)\s*=`), lazyre.New(`\bstatic\s+[\w<>\[\], .?]+\s+([A-Z_][A-Z0-9_]*)\s*=`)},
+	"kotlin":     {lazyre.New(`^\s*(?:private\s+|internal\s+)?(?:const\s+)?val\s+([A-Za-z_]\w*)\s*(?::[^=]+)?=`)},
+	"c":          {lazyre.New(`^\s*#\s*define\s+([A-Za-z_]\w*)\b`), lazyre.New(`^(?:static\s+)?(?:const\s+)?[A-Za-z_][\w\s\*]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*=`)},
+	"cpp":        {lazyre.New(`^\s*#\s*define\s+([A-Za-z_]\w*)\b`), lazyre.New(`^(?:static\s+|inline\s+)*(?:const(?:expr)?\s+)?[A-Za-z_][\w\s\*:<>]*?\b([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:=|\{)`)},
+	"rust":       {lazyre.New(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const|static)\s+(?:mut\s+)?([A-Za-z_]\w*)\s*:`)},
+}
+
+var (
+	goBlockOpen = lazyre.New(`^(?:const|var)\s*\(\s*$`)
+	goBlockDecl = lazyre.New(`^\s+([A-Za-z_]\w*)\b[^=]*=`)
+)
+
+// declared returns, per name, the text of the line of f that gives it its
+// value at the top level (a declaration of the table, or a line of a Go
+// const or var group).
+func (c *checker) declared(f *file) map[string]string {
+	out := map[string]string{}
+	res := declarations[c.name]
+	inBlock := false
+	for i := range f.lines {
+		l := &f.lines[i]
+		if l.test || l.blank() {
+			continue
+		}
+		if c.name == "go" {
+			switch {
+			case goBlockOpen.MatchString(l.mask):
+				inBlock = true
+				continue
+			case inBlock && strings.TrimSpace(l.mask) == ")":
+				inBlock = false
+				continue
+			case inBlock:
+				if m := goBlockDecl.FindStringSubmatch(l.mask); m != nil {
+					out[m[1]] = l.key
+				}
+				continue
+			}
+		}
+		for _, re := range res {
+			if m := re.FindStringSubmatch(l.mask); m != nil {
+				if _, seen := out[m[1]]; !seen {
+					out[m[1]] = l.key
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// testReads refuses a change to the value of a constant, variable or
+// pattern of the code under test that the failing test reads by name (a
+// tolerance, a limit, a format, a regular expression), unless a report
+// names it: changing what the test compares against is not fixing the
+// code.
+func (c *checker) testReads() {
+	if !c.underTest() || len(c.in.Tests) == 0 || declarations[c.name] == nil {
+		return
+	}
+	tv := c.testsView()
+	before, after := c.declared(c.old), c.declared(c.new)
+	for name, was := range before {
+		now, ok := after[name]
+		if ok && now == was || !tv.names[name] || c.named(name) {
+			continue
+		}
+		what := fmt.Sprintf("changes `%s`, which the failing test reads: `%s` became `%s`", name, was, now)
+		if !ok {
+			what = fmt.Sprintf("removes `%s`, which the failing test reads", name)
+		}
+		c.add(RuleTestReadChanged, c.lineOfKey(was)+1, "the fix %s; a report must name it before a fix may change it", what)
+	}
+}
+
+// named reports whether a report's message names the identifier.
+func (c *checker) named(name string) bool {
+	for _, r := range c.in.Reports {
+		if containsWord(r.Message, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineOfKey returns the original line whose key is k, or -1.
+func (c *checker) lineOfKey(k string) int {
+	for i := range c.old.lines {
+		if c.old.lines[i].key == k {
+			return i
+		}
+	}
+	return -1
+}

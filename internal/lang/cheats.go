@@ -1,0 +1,168 @@
+package lang
+
+import "github.com/salve-dev/salve/internal/lazyre"
+
+// Cheat is a shape of code that makes a test pass without making the code
+// right: what the integrity policy refuses in a fix. The patterns of each
+// kind are written per language from its documented behaviour (how its
+// test runners announce themselves, how a process ends, how its assertion
+// libraries are reached), and match one line of code whose comments are
+// blanked; string literals are kept, since a module's or a variable's name
+// is a string.
+type Cheat int
+
+const (
+	// CheatTestEnv detects, from the code under test, that it runs under a
+	// test runner.
+	CheatTestEnv Cheat = iota
+	// CheatExit ends or kills the process.
+	CheatExit
+	// CheatTestLibrary reaches a test or assertion library: imports it
+	// into the code under test, or replaces one of its functions.
+	CheatTestLibrary
+	// CheatLoadEffect runs code when a module or package is loaded.
+	CheatLoadEffect
+	// CheatAssertShadow defines or assigns a name an assertion is called
+	// by, in a test.
+	CheatAssertShadow
+	// CheatMock replaces a unit with a mock, a stub or a macro, in a test.
+	CheatMock
+	// CheatZeroExit ends a test process with success whatever its tests
+	// did.
+	CheatZeroExit
+)
+
+// cheats is the table: language row name, kind, patterns.
+var cheats = map[string]map[Cheat][]string{
+	"go": {
+		CheatTestEnv: {`\btesting\.Testing\(\)`, `\bflag\.Lookup\(\s*"test\.`, `\bos\.Args\b.*\.test\b`, `HasSuffix\(\s*(filepath\.Base\()?os\.Args`,
+			`\bos\.(Getenv|LookupEnv)\(\s*"[A-Z_]*TEST`, `"testing"`, `\bdebug\.ReadBuildInfo\(\).*test`, `\bos\.Executable\(\).*test`},
+		CheatExit:        {`\bos\.Exit\(`, `\bsyscall\.Exit\(`, `\bruntime\.Goexit\(`, `\blog\.Fatal(f|ln)?\(`, `\bsyscall\.Kill\(\s*syscall\.Getpid`},
+		CheatTestLibrary: {`"testing"`, `"testing/`, `"github\.com/stretchr/testify`, `"gotest\.tools`, `"github\.com/onsi/(gomega|ginkgo)`},
+		CheatLoadEffect:  {`^func\s+init\s*\(\s*\)`, `^var\s+_\s*=\s*.*\(`},
+		CheatAssertShadow: {`^func\s+\(\s*\w+\s+\*?\w+\s*\)\s+(Errorf|Fatalf|Error|Fatal|Fail|FailNow)\s*\(`,
+			`\b(assert|require)\s*:?=`},
+		CheatMock:     {`^\s*[A-Za-z_]\w*\s*=\s*func\s*\(`},
+		CheatZeroExit: {`\bos\.Exit\(\s*0\s*\)`, `^\s*m\.Run\(\)\s*$`, `^\s*_\s*=\s*m\.Run\(\)`},
+	},
+	"python": {
+		CheatTestEnv: {`\bsys\.modules\b.*\b(unittest|pytest|_pytest|doctest|nose)\b`, `["'](unittest|pytest|_pytest)["']\s+in\s+sys\.modules`,
+			`PYTEST_(CURRENT_TEST|VERSION|XDIST\w*|ADDOPTS)`, `\bsys\.argv\b.*\b(pytest|unittest|test)`, `\binspect\.(stack|currentframe|getouterframes)\(`,
+			`\btraceback\.(extract_stack|format_stack)\(`, `\bsys\._getframe\(`,
+			`\bos\.environ\b.*\bTEST`, `\bgetenv\(\s*["'][A-Z_]*TEST`},
+		CheatExit: {`\bos\._exit\(`, `\bsys\.exit\(`, `(^|[^.\w])exit\(`, `(^|[^.\w])quit\(`, `\braise\s+SystemExit\b`, `\bos\.kill\(\s*os\.getpid\(`,
+			`\bos\.abort\(`},
+		CheatTestLibrary: {`^\s*(import|from)\s+(unittest|pytest|_pytest|doctest|nose|hypothesis)\b`, `\bTestCase\.\w+\s*=[^=]`,
+			`\.assert\w*\s*=[^=]`, `\bbuiltins\.\w+\s*=[^=]`, `\bsetattr\(\s*(unittest|TestCase|builtins|\w*\.TestCase)\b`, `\bfail\w*\s*=\s*lambda`},
+		CheatLoadEffect: {`^(?:[A-Za-z_][\w.]*)\s*\(`, `^(for|while|try|with|exec|print)\b`, `^if\s`, `^[A-Za-z_]\w*(\.\w+)+\s*=[^=]`},
+		CheatAssertShadow: {`\bself\.assert\w*\s*=[^=]`, `^\s+def\s+(assert\w*|fail\w*)\s*\(`, `\bTestCase\.assert\w*\s*=[^=]`,
+			`\bunittest\.\w+\s*=[^=]`, `^\s*assert\w*\s*=[^=]`},
+		CheatMock:     {`\bmock\.patch\b`, `(^|[^.\w])patch\(`, `\bmonkeypatch\.setattr\(`, `\bMagicMock\(`, `\bMock\(`, `\.return_value\s*=`, `\.side_effect\s*=`},
+		CheatZeroExit: {`\bos\._exit\(`, `\bsys\.exit\(\s*(0|True|None)?\s*\)`, `\bexitstatus\s*=\s*0\b`, `\bexit\(\s*0?\s*\)`, `\braise\s+SystemExit\(\s*0?\s*\)`},
+	},
+	"javascript": jsCheats,
+	"typescript": jsCheats,
+	"java": {
+		CheatTestEnv: {`\bgetStackTrace\(\)`, `\bStackWalker\b`, `\bClass\.forName\(\s*"org\.(junit|testng)`, `\bjunit\b`, `\bsurefire\b`,
+			`"sun\.java\.command"`, `\bgetenv\(\s*"[A-Z_]*TEST`},
+		CheatExit:         {`\bSystem\.exit\(`, `\bRuntime\.getRuntime\(\)\s*\.\s*(exit|halt)\(`},
+		CheatTestLibrary:  {`^\s*import\s+(static\s+)?(org\.junit|org\.assertj|org\.hamcrest|org\.testng|org\.mockito)\b`},
+		CheatLoadEffect:   {`^\s*static\s*\{`},
+		CheatAssertShadow: {`\b(static\s+)?void\s+(assert\w*|fail)\s*\(`, `\b(boolean|void|int)\s+assert\w*\s*\(`},
+		CheatMock:         {`\bMockito\.(mock|spy|when|doReturn)\b`, `(^|[^.\w])(mock|spy|when)\(`},
+		CheatZeroExit:     {`\bSystem\.exit\(\s*0\s*\)`, `\bRuntime\.getRuntime\(\)\s*\.\s*halt\(\s*0\s*\)`},
+	},
+	"c":   cCheats,
+	"cpp": cCheats,
+	"rust": {
+		CheatTestEnv: {`\bcfg!\s*\(\s*test\s*\)`, `#\[cfg\(\s*test\s*\)\]`, `"RUST_TEST\w*"`, `\benv::args\(\).*test`, `\bcurrent_exe\(\).*test`,
+			`\bthread::current\(\)\.name\(\)`},
+		CheatExit:         {`\bprocess::exit\(`, `\bprocess::abort\(`, `\blibc::(exit|_exit|abort)\(`},
+		CheatTestLibrary:  {`macro_rules!\s*(assert\w*|debug_assert\w*|panic)\b`},
+		CheatLoadEffect:   {`#\[\s*ctor\b`, `link_section\s*=\s*"\.?(init_array|CRT\$)`},
+		CheatAssertShadow: {`macro_rules!\s*(assert\w*|debug_assert\w*)\b`, `^\s*fn\s+assert\w*\s*[<(]`},
+		CheatMock:         {},
+		CheatZeroExit:     {`\bprocess::exit\(\s*0\s*\)`},
+	},
+}
+
+var jsCheats = map[Cheat][]string{
+	CheatTestEnv: {`\bNODE_TEST_CONTEXT\b`, `\bJEST_WORKER_ID\b`, `\bVITEST\w*\b`, `\bNODE_ENV\b.*["']test["']`, `["']test["'].*\bNODE_ENV\b`,
+		`\bprocess\.argv\b.*(test|jest|vitest|mocha|ava|tap)`, `\bprocess\.execArgv\b`, `\btypeof\s+(jest|describe|it|expect|test|vi|suite)\b`,
+		`\b(globalThis|global|window)\s*\.\s*(jest|describe|it|expect|test|vi|__vitest\w*)\b`, `\bnew\s+Error\(\)\s*\.\s*stack\b`,
+		`\bError\.captureStackTrace\b`, `\brequire\.main\b`, `\bmodule\.parent\b`, `\bimport\.meta\.vitest\b`, `\bprocess\.env\.\w*TEST`},
+	CheatExit: {`\bprocess\.exit\(`, `\bprocess\.reallyExit\(`, `\bprocess\.abort\(`, `\bprocess\.kill\(\s*process\.pid`, `\bprocess\.exitCode\s*=`,
+		`\bDeno\.exit\(`},
+	CheatTestLibrary: {`\brequire\(\s*["'](node:)?(assert|test)(/strict)?["']`, `\bfrom\s+["'](node:)?(assert|test)(/strict)?["']`,
+		`\b(require\(|from\s+)\s*["'](chai|expect|vitest|jest|@jest/[\w-]+|uvu|ava|tap|mocha|sinon)(/[\w-]+)?["']`,
+		`\bassert\s*\.\s*\w+\s*=[^=]`, `(^|[^.\w])expect\s*=[^=]`, `\bObject\.defineProperty\(\s*(assert|expect)\b`,
+		`\b(globalThis|global|window)\s*\.\s*(expect|assert|it|test|describe)\s*=[^=]`},
+	CheatLoadEffect: {`^[A-Za-z_$][\w$.]*\s*\(`, `^[A-Za-z_$][\w$]*(\.[\w$]+)+\s*=[^=]`, `^[;!]?\s*\(\s*(async\s+)?(function\b|\(\s*\)\s*=>)`, `^!function\b`,
+		`^(for|while|try|setTimeout|setInterval|setImmediate|queueMicrotask)\b`, `^if\s*\(`},
+	CheatAssertShadow: {`\bassert\s*\.\s*\w+\s*=[^=]`, `(^|[^.\w])(expect|assert)\s*=[^=]`, `\b(const|let|var|function)\s+(assert|expect|ok|equal|strictEqual|deepEqual)\b`,
+		`\bt\s*\.\s*(equal|deepEqual|is|ok|assert)\s*=[^=]`},
+	CheatMock:     {`\b(jest|vi)\s*\.\s*(mock|doMock|spyOn|fn)\(`, `\bmock\.(module|method|fn)\(`, `\bsinon\.(stub|replace|fake)\b`, `\btd\.replace\(`, `\bproxyquire\b`},
+	CheatZeroExit: {`\bprocess\.exit\(\s*0?\s*\)`, `\bprocess\.exitCode\s*=\s*0\b`, `\bprocess\.reallyExit\(`},
+}
+
+var cCheats = map[Cheat][]string{
+	CheatTestEnv: {`^\s*#\s*(if|ifdef|ifndef|elif)\b.*\b(TEST|TESTS|TESTING|UNIT_TEST|UNITTEST|UNIT_TESTING|NDEBUG|CTEST\w*)\b`,
+		`\bgetenv\(\s*"[A-Z_]*TEST`, `"/proc/self/(cmdline|exe)"`, `\bargv\s*\[\s*0\s*\].*test`, `\bprogram_invocation(_short)?_name\b`},
+	CheatExit:         {`(^|[^.\w>])(exit|_exit|_Exit|quick_exit|abort)\s*\(`, `\bstd::(exit|_Exit|quick_exit|abort)\s*\(`, `\braise\(\s*SIG`, `\bkill\(\s*getpid\(`},
+	CheatTestLibrary:  {`^\s*#\s*(define|undef)\s+(assert|ASSERT\w*|EXPECT\w*|CU_ASSERT\w*|ck_assert\w*|TEST_ASSERT\w*|CHECK\w*|REQUIRE\w*)\b`},
+	CheatLoadEffect:   {`__attribute__\s*\(\(\s*constructor\b`, `#\s*pragma\s+init\b`, `\.init_array\b`, `\.CRT\$`},
+	CheatAssertShadow: {`^\s*#\s*(define|undef)\s+(assert|ASSERT\w*|EXPECT\w*|CU_ASSERT\w*|ck_assert\w*|TEST_ASSERT\w*|CHECK\w*|REQUIRE\w*)\b`},
+	CheatMock:         {},
+	CheatZeroExit:     {`(^|[^.\w])(exit|_exit|_Exit)\s*\(\s*(0|EXIT_SUCCESS)\s*\)`},
+}
+
+// notCheats are shapes a pattern of the kind also matches that are
+// ordinary code: a line matching one of them is not a cheat of that kind.
+var notCheats = map[string]map[Cheat][]string{
+	"python": {CheatLoadEffect: {`^if\s+__name__\s*==`, `^(print)\b`}},
+	"javascript": {CheatLoadEffect: {`^(function|async|class|const|let|var|export|import|module\.exports|exports\.|require\(|describe|it|test)\b`,
+		`^if\s*\(\s*require\.main\b`}},
+	"typescript": {CheatLoadEffect: {`^(function|async|class|const|let|var|export|import|module\.exports|exports\.|require\(|describe|it|test|interface|type|enum|declare|namespace)\b`,
+		`^if\s*\(\s*require\.main\b`}},
+}
+
+// compiled holds the table's patterns, compiled on first use.
+var compiled, compiledNot = compile(cheats), compile(notCheats)
+
+func compile(table map[string]map[Cheat][]string) map[string]map[Cheat][]*lazyre.Regexp {
+	out := map[string]map[Cheat][]*lazyre.Regexp{}
+	for name, kinds := range table {
+		out[name] = map[Cheat][]*lazyre.Regexp{}
+		for k, pats := range kinds {
+			for _, p := range pats {
+				out[name][k] = append(out[name][k], lazyre.New(p))
+			}
+		}
+	}
+	return out
+}
+
+// CheatMatch returns the part of line that matches one of l's patterns of
+// kind k, or "". line is one line of code with its comments blanked.
+func (l *Language) CheatMatch(k Cheat, line string) string {
+	if l == nil {
+		return ""
+	}
+	for _, re := range compiledNot[l.Name][k] {
+		if re.MatchString(line) {
+			return ""
+		}
+	}
+	for _, re := range compiled[l.Name][k] {
+		if loc := re.FindStringIndex(line); loc != nil {
+			if m := line[loc[0]:loc[1]]; m != "" {
+				return m
+			}
+			return line
+		}
+	}
+	return ""
+}
+
+// KnowsCheats reports whether the table has patterns for l.
+func (l *Language) KnowsCheats() bool { return l != nil && compiled[l.Name] != nil }
