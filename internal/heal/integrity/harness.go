@@ -100,20 +100,56 @@ var imports = map[string][]*lazyre.Regexp{
 	"java":       {lazyre.New(`^\s*import\s+(?:static\s+)?[\w.]+\.(\w+)\s*;`)},
 }
 
-// newDecl finds a declaration in test code: its name is group 1.
-var newDecl = lazyre.New(`\b(?:const|let|var|static|fn|def|function|val)\s+(?:mut\s+)?([A-Za-z_$][\w$]*)`)
+// newDecl finds a declaration in test code: its name is group 1 (a
+// variable, a constant, a function, a class, a Go short declaration).
+var newDecl = lazyre.New(`\b(?:const|let|var|static|fn|def|function|val|class|interface|enum|record|struct|type)\s+(?:(?:mut|final|static|class|interface|enum|record|abstract|sealed)\s+)*([A-Za-z_$][\w$]*)|^\s*([A-Za-z_]\w*)\s*:=`)
+
+var (
+	// goImport is one import spec of Go: an optional name, and the path.
+	goImport = lazyre.New(`^\s*(?:import\s+)?(?:([A-Za-z_]\w*)\s+)?"([^"]+)"\s*$`)
+	// qualifier is a name used to reach a member: Limits.MAX, upload.X.
+	qualifier = lazyre.New(`\b([A-Za-z_]\w*)\s*\.\s*[A-Za-z_]`)
+	// declares finds what a file declares by name.
+	declares = lazyre.New(`\b(?:class|interface|enum|record|struct|type|func|def|fn|function)\s+([A-Za-z_]\w*)`)
+)
 
 // shadowedImports refuses a test that declares its own copy of a name it
 // imports from the code under test: the test then checks the copy.
 func (c *checker) shadowedImports() {
-	res := imports[c.name]
-	if res == nil {
-		return
+	imported := c.importedNames(imports[c.name])
+	for j := range c.new.lines {
+		l := &c.new.lines[j]
+		if !c.added[j] || !l.test {
+			continue
+		}
+		m := newDecl.FindStringSubmatch(l.mask)
+		if m == nil {
+			continue
+		}
+		name := m[1] + m[2]
+		if imported[name] {
+			c.add(RuleUnitReplaced, j+1, "the fix declares the test's own `%s`, which it takes from the code under test: the test would check the copy", name)
+		}
 	}
+}
+
+// importedNames returns the names a test file takes from elsewhere: the
+// names its import lines list, Go's package names, and the names it
+// qualifies members with (Limits.MAX) without declaring them itself.
+func (c *checker) importedNames(res []*lazyre.Regexp) map[string]bool {
 	imported := map[string]bool{}
+	own := map[string]bool{}
 	for i := range c.old.lines {
+		for _, m := range declares.FindAllStringSubmatch(c.old.lines[i].mask, -1) {
+			own[m[1]] = true
+		}
+	}
+	inImports := false
+	for i := range c.old.lines {
+		mask := c.old.lines[i].mask
+		raw := codeOf(c.old.lines[i].raw, c.old.lines[i].comment)
 		for _, re := range res {
-			if m := re.FindStringSubmatch(c.old.lines[i].mask); m != nil {
+			if m := re.FindStringSubmatch(mask); m != nil {
 				for _, n := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '(' || r == ')' }) {
 					if n != "as" && n != "self" && n != "" {
 						imported[n] = true
@@ -121,16 +157,33 @@ func (c *checker) shadowedImports() {
 				}
 			}
 		}
-	}
-	for j := range c.new.lines {
-		l := &c.new.lines[j]
-		if !c.added[j] || !l.test {
-			continue
+		if c.name == "go" {
+			t := strings.TrimSpace(mask)
+			switch {
+			case strings.HasPrefix(t, "import ("):
+				inImports = true
+				continue
+			case inImports && t == ")":
+				inImports = false
+				continue
+			}
+			if inImports || strings.HasPrefix(t, "import ") {
+				if m := goImport.FindStringSubmatch(raw); m != nil {
+					name := m[1]
+					if name == "" {
+						name = path.Base(m[2])
+					}
+					imported[name] = true
+				}
+			}
 		}
-		if m := newDecl.FindStringSubmatch(l.mask); m != nil && imported[m[1]] {
-			c.add(RuleUnitReplaced, j+1, "the fix declares the test's own `%s`, which it imports from the code under test: the test would check the copy", m[1])
+		for _, m := range qualifier.FindAllStringSubmatch(mask, -1) {
+			if q := m[1]; q != "" && q[0] >= 'A' && q[0] <= 'Z' && !own[q] {
+				imported[q] = true
+			}
 		}
 	}
+	return imported
 }
 
 var (
