@@ -332,9 +332,10 @@ var languages = []language{
 	{name: "go", exts: []string{".go"}, enclose: encloseGoFile, calls: (*resolver).goCalls, testSpan: goTestSpan},
 	{name: "python", exts: []string{".py"}, enclose: (*resolver).enclosePython, calls: (*resolver).pyCalls, testSpan: pyTestSpan},
 	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(stripStyle{backtick: true}), calls: (*resolver).jsCalls, testSpan: jsTestSpan},
-	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(stripStyle{})},
-	{name: "rust", exts: []string{".rs"}, enclose: braces(stripStyle{lifetime: true})},
-	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(stripStyle{})},
+	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(stripStyle{}), calls: braceCallsOf("jvm", stripStyle{})},
+	{name: "rust", exts: []string{".rs"}, enclose: braces(stripStyle{lifetime: true}), calls: braceCallsOf("rust", stripStyle{lifetime: true})},
+	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh"}, enclose: braces(stripStyle{}), calls: braceCallsOf("c", stripStyle{})},
+	{name: "objc-cs-swift", exts: []string{".m", ".mm", ".cs", ".swift"}, enclose: braces(stripStyle{})},
 }
 
 func languageOf(rel string) (language, bool) {
