@@ -157,6 +157,8 @@ func PrepareFix(ctx context.Context, p FixPlan) (FixInput, string, error) {
 	}
 	if isTestFailure(group) {
 		in.Tests = failingTests(p.Workspace, group)
+	} else if ut == nil && p.Targets != nil {
+		in.Windows, in.Tests = runtimeWindows(ctx, p.Workspace, p.Targets, group)
 	}
 	return in, abs, nil
 }

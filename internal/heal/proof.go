@@ -23,6 +23,9 @@ const RuleUnprovenPass = "unproven-pass"
 type proofPlan struct {
 	plan   rerun.Plan
 	before rerun.Evidence
+	// summary is the closing "N passed, N failed" line of the failing
+	// build, for a harness no runner of the table reads.
+	summary rerun.Evidence
 }
 
 // failingChecks reports whether bugs hold a failing check (a test's
@@ -47,7 +50,8 @@ func (r *run) planProof(first contract.ExecutorOutput, bugs []contract.BugReport
 	if command == "" {
 		command = first.EnvironmentMetadata.ResolvedCommand
 	}
-	r.proof = &proofPlan{plan: rerun.For(command, first.EnvironmentMetadata.ProjectType, bugs)}
+	r.proof = &proofPlan{plan: rerun.For(command, first.EnvironmentMetadata.ProjectType, bugs),
+		summary: rerun.Read(rerun.RunnerSummary, []byte(first.BuildLog), nil, time.Time{})}
 	return r.proof
 }
 
@@ -76,10 +80,20 @@ func (r *run) prove(ctx context.Context, iter int, verify contract.ExecutorOutpu
 	p := results.Proof{Iteration: iter, Kind: results.ProofTests, Runner: r.proof.plan.Runner, Tests: r.proof.plan.Tests, Command: r.proof.plan.Proof}
 	why := ""
 	switch {
+	case r.proof.plan.Proof == "" && r.proof.summary.Format != "":
+		// A harness of the project's own: its closing summary line, in the
+		// failing build and in the verify build, is the evidence.
+		ev := rerun.Read(rerun.RunnerSummary, []byte(verify.BuildLog), nil, time.Time{})
+		p.Runner, p.Command = rerun.RunnerSummary, r.command(verify)
+		p.Format, p.Completed, p.Summary = ev.Format, ev.Completed, ev.Summary
+		var ok bool
+		if ok, why = rerun.Proves(nil, r.proof.summary, ev); ok {
+			why = ""
+		}
 	case r.proof.plan.Proof == "":
 		why = "the test runner's output cannot prove the failing tests pass: salve reads no structured output from `" + firstLine(r.command(verify)) + "`"
 		if len(r.proof.plan.Tests) == 0 {
-			why = "the failing check names no test salve can re-run and read the runner's own results of; an exit code of 0 alone proves nothing"
+			why = "the failing check names no test salve can re-run and read the runner's own results of, and the build prints no \"N passed, N failed\" summary; an exit code of 0 alone proves nothing"
 		}
 	default:
 		_, ev, err := r.runProof(ctx, iter, results.StageProof)

@@ -3,7 +3,10 @@ package heal
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"log/slog"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -179,5 +182,100 @@ func failingTests(ws string, group []contract.BugReport) []integrity.TestSource 
 			out[i].Names = append(out[i].Names, *b.TestName)
 		}
 	}
+	return out
+}
+
+// runtimeWindows returns the functions around the failing checks of a
+// group reported in code, not in a test (a runtime error, an exception
+// thrown where the code went wrong): the fix of such an error belongs
+// anywhere in the function the program failed in, not only within three
+// lines of where it stopped.
+func runtimeWindows(ctx context.Context, ws string, targets TargetFinder, group []contract.BugReport) ([]LineRange, []integrity.TestSource) {
+	var out []LineRange
+	var tests []integrity.TestSource
+	for _, b := range group {
+		if b.ErrorType != contract.ErrLogic || lang.IsTestFile(b.FilePath) {
+			continue
+		}
+		regions, err := targets.Regions(ctx, ws, b)
+		if err != nil {
+			continue
+		}
+		for _, rg := range regions {
+			if rg.Path == group[0].FilePath && rg.Start <= b.LineNumber && b.LineNumber <= rg.End {
+				out = append(out, LineRange{Start: rg.Start, End: rg.End})
+				if tests == nil {
+					tests = testsCalling(ctx, ws, rg.Path, lastName(rg.Symbol))
+				}
+				break
+			}
+		}
+	}
+	return out, tests
+}
+
+// lastName is the last identifier of a qualified symbol ("calc.(*T).Add"
+// gives "Add").
+func lastName(symbol string) string {
+	if i := strings.LastIndexAny(symbol, ".:)"); i >= 0 {
+		symbol = symbol[i+1:]
+	}
+	return strings.TrimSpace(symbol)
+}
+
+// Bounds of the search for the tests that exercise a function.
+const (
+	maxTestScan     = 3000
+	maxTestScanSize = 1 << 20
+)
+
+// skipScan are folders the search for tests never enters.
+var skipScan = map[string]bool{".git": true, "node_modules": true, "vendor": true, "target": true, "build": true, "dist": true,
+	"__pycache__": true, ".venv": true, "venv": true, ".tox": true, "out": true}
+
+// testsCalling returns the test files of the workspace, in the language
+// of path, that call symbol: the tests a runtime error in that function
+// was reached from, for the integrity rules to judge a fix against (the
+// literals they feed in, the names they read). The walk is bounded and
+// never follows a symlink.
+func testsCalling(ctx context.Context, ws, path, symbol string) []integrity.TestSource {
+	l := lang.Of(path)
+	if l == nil || symbol == "" {
+		return nil
+	}
+	call := regexp.MustCompile(`\b` + regexp.QuoteMeta(symbol) + `\s*\(`)
+	var out []integrity.TestSource
+	n := 0
+	_ = filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || ctx.Err() != nil || len(out) >= maxTestSources {
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			if p != ws && (skipScan[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if n++; n > maxTestScan {
+			return filepath.SkipAll
+		}
+		rel, err := filepath.Rel(ws, p)
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if lang.Of(rel) != l || !lang.IsTestFile(rel) {
+			return nil
+		}
+		if info, err := d.Info(); err != nil || info.Size() > maxTestScanSize {
+			return nil
+		}
+		content, err := readSource(p)
+		if err != nil || !call.MatchString(content) {
+			return nil
+		}
+		out = append(out, integrity.TestSource{Path: rel, Content: content})
+		return nil
+	})
 	return out
 }

@@ -45,7 +45,7 @@ func Root(x float64) float64 {
 	}{
 		{"the body", "calc.go", goSrc, strings.Replace(goSrc, "a - b", "a + b", 1), goAt, goWin, nil},
 		{"a constant just above the function", "calc.go", goSrc, strings.Replace(goSrc, "1e-9", "1e-1", 1), goAt, goWin, []string{"outside-window"}},
-		{"a new init after the function", "calc.go", goSrc, strings.Replace(goSrc, "return a - b\n}\n", "return a - b\n}\n\nfunc init() { println() }\n", 1), goAt, goWin, []string{"outside-window"}},
+		{"a new init after the function", "calc.go", goSrc, strings.Replace(goSrc, "return a - b\n}\n", "return a - b\n}\n\nfunc init() { println() }\n", 1), goAt, goWin, []string{"outside-window", "package-side-effect"}},
 		{"the doc comment line above", "calc.go", goSrc, strings.Replace(goSrc, "// Add returns the sum of a and b.\n", "// Add returns the sum of a and b.\nvar _ = 1\n", 1), goAt, goWin, []string{"outside-window"}},
 		{"another function", "calc.go", goSrc, strings.Replace(goSrc, "math.Sqrt(x)", "math.Sqrt(x) + 0", 1), goAt, goWin, []string{"outside-window"}},
 		{"an import", "calc.go", goSrc, strings.Replace(strings.Replace(goSrc, `import "math"`, "import (\n\t\"math\"\n\t\"math/bits\"\n)", 1), "return a - b", "s, _ := bits.Add(uint(a), uint(b), 0)\n\treturn int(s)", 1), goAt, goWin, nil},

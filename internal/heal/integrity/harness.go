@@ -68,10 +68,16 @@ func (c *checker) forcedReturn() {
 			gone = true
 		}
 	}
-	called := map[string]bool{}
+	// used are the names the test uses without defining them: what it
+	// takes from the code under test.
+	used, defined := map[string]bool{}, map[string]bool{}
 	for i := range c.old.lines {
-		for _, m := range callName.FindAllStringSubmatch(c.old.lines[i].mask, -1) {
-			called[m[1]] = true
+		if m := macroDef.FindStringSubmatch(c.old.lines[i].mask); m != nil {
+			defined[m[1]] = true
+			continue
+		}
+		for _, w := range identifier.FindAllString(c.old.lines[i].mask, -1) {
+			used[w] = true
 		}
 	}
 	for j := range c.new.lines {
@@ -82,13 +88,16 @@ func (c *checker) forcedReturn() {
 		if gone && returnZero.MatchString(l.mask) {
 			c.add(RuleHarnessExit, j+1, "the fix makes the test program return success whatever its checks found: `%s`", strings.TrimSpace(l.raw))
 		}
-		if m := macroDef.FindStringSubmatch(l.mask); m != nil && called[m[1]] {
-			c.add(RuleUnitReplaced, j+1, "the fix replaces `%s`, which the test calls, with a macro: `%s`", m[1], strings.TrimSpace(l.raw))
+		if m := macroDef.FindStringSubmatch(l.mask); m != nil && used[m[1]] && !defined[m[1]] {
+			c.add(RuleUnitReplaced, j+1, "the fix redefines `%s`, which the test takes from the code under test, with a macro of its own: `%s`", m[1], strings.TrimSpace(l.raw))
+		}
+		if m := macroUndef.FindStringSubmatch(l.mask); m != nil && used[m[1]] && !defined[m[1]] {
+			c.add(RuleUnitReplaced, j+1, "the fix undefines `%s`, which the test takes from the code under test: `%s`", m[1], strings.TrimSpace(l.raw))
 		}
 	}
 }
 
-var callName = lazyre.New(`\b([A-Za-z_]\w*)\s*\(`)
+var macroUndef = lazyre.New(`^\s*#\s*undef\s+([A-Za-z_]\w*)`)
 
 // imports find, per language, the names a test imports from the code
 // under test (group 1, a list or a single name).

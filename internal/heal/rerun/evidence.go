@@ -31,7 +31,23 @@ type Evidence struct {
 	Completed bool `json:"completed"`
 	// Summary is the runner's own closing line(s), capped.
 	Summary string `json:"summary,omitempty"`
+	// Counts are the totals of a run that names no test, only counts
+	// (Format "summary-line": a closing "N passed, N failed" line).
+	Counts *Counts `json:"counts,omitempty"`
 }
+
+// Counts are a run's totals as its closing line states them.
+type Counts struct {
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Skipped int `json:"skipped,omitempty"`
+}
+
+// RunnerSummary is the runner name under which [Read] reads only a closing
+// summary line, "N passed, N failed" (", N skipped" may follow, and one
+// word with a colon may stand before it): what a project's own harness
+// prints when no known runner runs its tests.
+const RunnerSummary = "summary"
 
 // Bounds of what Read takes in and gives back.
 const (
@@ -77,10 +93,28 @@ func Read(runner string, output []byte, reports fs.FS, since time.Time) Evidence
 		c.cargo(text)
 	case "maven", "gradle":
 		c.junitFiles(reports, since, runner)
+	case RunnerSummary:
+		ev := summaryLine(text)
+		ev.Runner = runner
+		return ev
 	}
 	ev := c.evidence()
 	ev.Runner = runner
 	return ev
+}
+
+// summaryRE is the plain closing line any harness may print.
+var summaryRE = regexp.MustCompile(`(?m)^\s*(?:[A-Za-z]+:\s*)?(\d{1,9}) passed, (\d{1,9}) failed(?:, (\d{1,9}) skipped)?\s*$`)
+
+// summaryLine reads the last "N passed, N failed" line of text.
+func summaryLine(text string) Evidence {
+	all := summaryRE.FindAllStringSubmatch(text, -1)
+	if len(all) == 0 {
+		return Evidence{}
+	}
+	m := all[len(all)-1]
+	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
+	return Evidence{Format: "summary-line", Completed: true, Summary: strings.TrimSpace(m[0]), Counts: &Counts{Passed: n(m[1]), Failed: n(m[2]), Skipped: n(m[3])}}
 }
 
 // collector gathers one run's results.
@@ -208,6 +242,9 @@ func Proves(failing []string, before, after Evidence) (ok bool, why string) {
 	if !after.Completed {
 		return false, "the test runner did not reach its normal end (no closing summary in its " + after.Format + " output): the run stopped early"
 	}
+	if after.Counts != nil {
+		return provesCounts(before, after)
+	}
 	if len(failing) == 0 {
 		return false, "no failing test was named, so there is nothing to prove passing"
 	}
@@ -261,4 +298,20 @@ func capList(names []string) string {
 		return strings.Join(names[:show], ", ") + " and " + strconv.Itoa(len(names)-show) + " more"
 	}
 	return strings.Join(names, ", ")
+}
+
+// provesCounts judges a run that gives only totals: nothing fails, and at
+// least as many tests pass as ran before (passed or failed).
+func provesCounts(before, after Evidence) (bool, string) {
+	c := after.Counts
+	if c.Failed > 0 {
+		return false, "the runner's summary says " + strconv.Itoa(c.Failed) + " still fail"
+	}
+	if c.Passed == 0 {
+		return false, "the runner's summary says no test passed"
+	}
+	if b := before.Counts; b != nil && c.Passed < b.Passed+b.Failed {
+		return false, "fewer tests passed (" + strconv.Itoa(c.Passed) + ") than ran before the fix (" + strconv.Itoa(b.Passed+b.Failed) + "): some did not run"
+	}
+	return true, ""
 }

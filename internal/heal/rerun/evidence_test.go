@@ -13,27 +13,27 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected evidence under testdata/evidence")
 
 // TestRead reads every captured runner output under testdata/evidence
-// (<runner>/<case>.out; a <case>/ folder beside it is the workspace, for
+// (<runner>/<case>.log; a <case>/ folder beside it is the workspace, for
 // the runners whose results are report files) and compares the evidence
 // with <case>.json. capture.sh says how the real outputs were captured;
 // go test -update rewrites the .json files.
 func TestRead(t *testing.T) {
-	outs, err := filepath.Glob(filepath.Join("testdata", "evidence", "*", "*.out"))
+	outs, err := filepath.Glob(filepath.Join("testdata", "evidence", "*", "*.log"))
 	if err != nil || len(outs) == 0 {
 		t.Fatalf("no captured outputs: %v", err)
 	}
 	for _, out := range outs {
 		runner := filepath.Base(filepath.Dir(out))
-		name := strings.TrimSuffix(filepath.Base(out), ".out")
+		name := strings.TrimSuffix(filepath.Base(out), ".log")
 		t.Run(runner+"/"+name, func(t *testing.T) {
 			raw, err := os.ReadFile(out)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var reports = os.DirFS(strings.TrimSuffix(out, ".out"))
+			var reports = os.DirFS(strings.TrimSuffix(out, ".log"))
 			ev := Read(runner, raw, reports, time.Time{})
 			got, _ := json.MarshalIndent(ev, "", "  ")
-			golden := strings.TrimSuffix(out, ".out") + ".json"
+			golden := strings.TrimSuffix(out, ".log") + ".json"
 			if *update {
 				if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
 					t.Fatal(err)
@@ -53,7 +53,7 @@ func TestRead(t *testing.T) {
 // TestReadProves: what each captured run proves of its failing test.
 func TestReadProves(t *testing.T) {
 	read := func(runner, name string) Evidence {
-		raw, err := os.ReadFile(filepath.Join("testdata", "evidence", runner, name+".out"))
+		raw, err := os.ReadFile(filepath.Join("testdata", "evidence", runner, name+".log"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func TestReadANSI(t *testing.T) {
 // FuzzRead: any output, for any runner, reads without panicking, within
 // its bounds.
 func FuzzRead(f *testing.F) {
-	outs, _ := filepath.Glob(filepath.Join("testdata", "evidence", "*", "*.out"))
+	outs, _ := filepath.Glob(filepath.Join("testdata", "evidence", "*", "*.log"))
 	for _, o := range outs {
 		if b, err := os.ReadFile(o); err == nil {
 			f.Add(filepath.Base(filepath.Dir(o)), b)
@@ -139,4 +139,23 @@ func FuzzRead(f *testing.F) {
 		}
 		_, _ = Proves([]string{"a"}, ev, ev)
 	})
+}
+
+func TestSummaryLine(t *testing.T) {
+	before := Read(RunnerSummary, []byte("FAIL: gcd(12, -18) == 6\n2 passed, 1 failed\n"), nil, time.Time{})
+	for _, tc := range []struct {
+		out, want string
+	}{
+		{"tests: 3 passed, 0 failed\n", ""},
+		{"3 passed, 0 failed, 1 skipped\n", ""},
+		{"1 passed, 0 failed\n", "fewer tests passed"},
+		{"2 passed, 1 failed\n", "still fail"},
+		{"ok\n", "no structured results"},
+		{"3 passed, 0 failed in the other suite, no really\n", "no structured results"},
+	} {
+		ok, why := Proves(nil, before, Read(RunnerSummary, []byte(tc.out), nil, time.Time{}))
+		if ok != (tc.want == "") || !strings.Contains(why, tc.want) {
+			t.Errorf("%q: Proves = %v, %q; want %q", tc.out, ok, why, tc.want)
+		}
+	}
 }

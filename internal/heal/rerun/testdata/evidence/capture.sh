@@ -2,14 +2,14 @@
 # Captures the real runner outputs the evidence tests read: each case
 # writes a tiny project into a temporary folder, runs the runner the way
 # a proof command does, and keeps the merged stdout and stderr as
-# <runner>/<case>.out. Run from this folder; then `go test -update` in
+# <runner>/<case>.log. Run from this folder; then `go test -update` in
 # internal/heal/rerun rewrites the expected .json files, to be read over.
 set -uo pipefail
 here=$(pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-out() { mkdir -p "$here/$1"; cat >"$here/$1/$2.out"; }
+out() { mkdir -p "$here/$1"; cat >"$here/$1/$2.log"; }
 
 # Go: a failing test, the fix, a subtest that fails, an init that exits 0.
 go_case() {
