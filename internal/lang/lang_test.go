@@ -162,9 +162,36 @@ func TestIsTestFile(t *testing.T) {
 		{"UserTest.php", true}, {"tests/A.php", true}, {"src/A.php", false},
 		{"Tests/A.swift", true}, {"README.md", false}, {"", false}, {"/", false}, {"../../etc/passwd", false},
 		{"TESTS/a.py", true}, {"a\x00_test.go", true}, {`a\tests\b.py`, false},
+		{"pkg/fixtures/users.json", true}, {"src/__fixtures__/a.ts", true}, {"cases/expected/out.txt", true},
+		{"golden/render.html", true}, {"src/snapshots/a.txt", true}, {"a.approved.txt", true}, {"a.received.json", true},
+		{"pkg/expectedvalue.go", false}, {"src/fixture.go", false}, {"src/snapshot.rs", false},
 	} {
 		if got := IsTestFile(tc.path); got != tc.want {
 			t.Errorf("IsTestFile(%q) = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestIsTestDataAndHelper(t *testing.T) {
+	for _, tc := range []struct {
+		path         string
+		data, helper bool
+	}{
+		{"pkg/testdata/in.txt", true, false}, {"x/__snapshots__/a.test.js.snap", true, false},
+		{"render.golden", true, false}, {"Expected/out.json", true, false}, {"a.approved.png", true, false},
+		{"a_test.go", false, false}, {"src/app.ts", false, false}, {"approved.go", false, false},
+		{"src/test-utils.ts", false, true}, {"src/testUtils.js", false, true}, {"pkg/testutil.go", false, true},
+		{"lib/test_helpers.rb", false, true}, {"src/main/java/a/DbTestUtils.java", false, true},
+		{"src/utils.ts", false, false}, {"pkg/util.go", false, false},
+	} {
+		if got := IsTestData(tc.path); got != tc.data {
+			t.Errorf("IsTestData(%q) = %v, want %v", tc.path, got, tc.data)
+		}
+		if got := IsTestHelper(tc.path); got != tc.helper {
+			t.Errorf("IsTestHelper(%q) = %v, want %v", tc.path, got, tc.helper)
+		}
+		if tc.data && !IsTestFile(tc.path) {
+			t.Errorf("IsTestFile(%q) = false for test data", tc.path)
 		}
 	}
 }

@@ -69,17 +69,41 @@ func matchAny(rules []pathRule, p string) bool {
 }
 
 // testData are the paths that hold tests' expected data whatever the
-// language: Go's testdata folders, Jest snapshots, golden files.
+// language: stored results a check compares with (golden files, snapshots,
+// approval files) and the trees of inputs and expectations tests read.
+// A fix that rewrites one of them changes what the test checks.
 var testData = []pathRule{
-	{dir: "testdata"}, {dir: "__snapshots__"}, {base: "*.snap"}, {base: "*.golden"},
+	{dir: "testdata"}, {dir: "__snapshots__"}, {dir: "__fixtures__"}, {dir: "fixtures"},
+	{dir: "expected"}, {dir: "golden"}, {dir: "snapshots"},
+	{base: "*.snap"}, {base: "*.golden"}, {base: "*.approved.*"}, {base: "*.received.*"},
 }
+
+// IsTestData reports whether p is data a test compares with or reads: a
+// golden file (*.golden, golden/), a snapshot (__snapshots__, *.snap,
+// snapshots/), an approval file (*.approved.*, *.received.*) or a file
+// under testdata/, fixtures/, __fixtures__/ or expected/.
+func IsTestData(p string) bool { return matchAny(testData, p) }
+
+// testHelpers are the base names of modules that, by convention, serve
+// tests only: shared test utilities that production code never imports.
+var testHelpers = []pathRule{
+	{base: "test-utils.*"}, {base: "test_utils.*"}, {base: "testUtils.*"}, {base: "testutils.*"},
+	{base: "test-helpers.*"}, {base: "test_helpers.*"}, {base: "testHelpers.*"}, {base: "testhelpers.*"},
+	{base: "testutil.*"}, {base: "testing_utils.*"}, {base: "*TestUtils.java"}, {base: "*TestUtil.java"},
+	{base: "*TestHelper.java"}, {base: "*TestHelpers.java"},
+}
+
+// IsTestHelper reports whether p is named as a test-only helper module
+// (test-utils.ts, testUtils.js, test_helpers.rb, testutil.py,
+// FooTestUtils.java…). Such a file checks results like a test does.
+func IsTestHelper(p string) bool { return matchAny(testHelpers, p) }
 
 // IsTestFile reports whether p is a test file or a test's data: a file
 // its language's test runner collects (Go "_test.go", Python "test_*.py",
-// JavaScript "*.test.*", Java under "src/test/"…, see the table) or a file
-// under a test data folder (testdata, __snapshots__, *.golden).
+// JavaScript "*.test.*", Java under "src/test/"…, see the table) or test
+// data (IsTestData).
 func IsTestFile(p string) bool {
-	if matchAny(testData, p) {
+	if IsTestData(p) {
 		return true
 	}
 	l := Of(p)
