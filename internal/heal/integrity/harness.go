@@ -210,7 +210,7 @@ var (
 	updateMode = lazyre.New(`(?i)flag\.Bool\(\s*"update|\bUPDATE_(SNAPSHOTS?|GOLDEN\w*|EXPECT\w*)\b|--update-snapshots?|\bupdate_golden\b|\bupdateSnapshot\b`)
 	// resultAsExpectation assigns what the code produced to what the check
 	// expects.
-	resultAsExpectation = lazyre.New(`(?i)\b(want|expected|expect|exp|golden|snapshot|reference)\w*\s*(?::=|=)\s*(got|actual|result|res|out|output|have|received)\b`)
+	resultAsExpectation = lazyre.New(`(?i)\b(want|expected|expect|exp|golden|snapshot|reference)\w*\s*(?::=|=)\s*(?:[\w.\[\]]+\(\s*)?(got|actual|result|res|out|output|have|received)\b`)
 	// writesStored writes a file.
 	writesStored = lazyre.New(`\b(WriteFile|writeFileSync|writeFile|write_text|write_bytes|Files\.write\w*|fs::write|fwrite|fputs)\s*\(|open\([^)]*["'][wa]b?["']`)
 	// updateOn turns the update mode on by default.
@@ -221,29 +221,28 @@ var (
 // results: a test helper folder or package, or code that compares a result
 // with a stored one or rewrites the stored one under an update switch.
 func (c *checker) checkHelper() bool {
-	if !c.underTest() {
-		return false
-	}
 	for _, d := range strings.Split(path.Dir(c.in.Path), "/") {
 		if helperDirs[strings.ToLower(d)] {
 			return true
 		}
 	}
-	if c.name == "go" && goHelperPackage.MatchString(c.in.Original) {
+	if lang.IsTestHelper(c.in.Path) || c.name == "go" && goHelperPackage.MatchString(c.in.Original) {
 		return true
 	}
 	return updateMode.MatchString(c.in.Original) || (storedResult.MatchString(c.in.Original) && readsStored.MatchString(c.in.Original))
 }
 
 // fixtureHelper protects the helpers that compare results with stored
-// ones like tests: an edit is refused unless test edits are allowed, and
-// even then one that takes the result as the expectation, writes the
-// result into the stored file, or turns the update switch on.
+// ones like tests: an edit is refused unless test edits are allowed (the
+// test-file rule says so for a helper in a test file or a test data
+// folder), and even then one that takes the result as the expectation,
+// writes the result into the stored file, or turns the update switch on,
+// wherever the helper lives.
 func (c *checker) fixtureHelper() {
 	if !c.checkHelper() {
 		return
 	}
-	if !c.in.AllowTestEdits {
+	if !c.in.AllowTestEdits && !lang.IsTestFile(c.in.Path) {
 		c.add(RuleFixtureHelper, 0, "%s helps tests compare results with stored ones; a fix may not edit it unless the repository allows test edits", c.in.Path)
 	}
 	writesBefore := 0
