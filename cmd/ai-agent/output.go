@@ -151,6 +151,9 @@ func writeSession(dir, id string, res contract.AIAgentResult) error {
 	if dir == "" || id == "" {
 		return nil
 	}
+	if !sessionID.MatchString(id) {
+		return fmt.Errorf("write session: %q is not a session id", clipID(id))
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("sessions dir: %w", err)
 	}
@@ -162,7 +165,22 @@ func writeSession(dir, id string, res contract.AIAgentResult) error {
 	if err := zw.Close(); err != nil {
 		return fmt.Errorf("compress session: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, id+".json.gz"), buf.Bytes(), 0o644); err != nil {
+	// The file is written through a root at the sessions folder: a name
+	// or a link in it cannot lead the write out of it.
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("sessions dir: %w", err)
+	}
+	defer root.Close()
+	f, err := root.OpenFile(id+".json.gz", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("write session: %w", err)
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return fmt.Errorf("write session: %w", err)
+	}
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("write session: %w", err)
 	}
 	return nil

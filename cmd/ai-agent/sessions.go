@@ -53,6 +53,11 @@ func (st *startup) resume(s *sessionSetup) error {
 		s.opts.Resume = &agent.Resume{Conversation: res.Conversation, Accounting: res.Accounting, TurnsUsed: agent.TurnsIn(res.Conversation)}
 		for _, e := range res.Accounting {
 			if e.OriginTxnID != "" {
+				// The id names the files this session writes: from a
+				// session file, it is checked before it becomes a path.
+				if !sessionID.MatchString(e.OriginTxnID) {
+					return fmt.Errorf("%w: --resume %s: the session's originTxnId %q is not a session id (letters, digits, '.', '_' and '-', at most 128)", config.ErrConfig, id, clipID(e.OriginTxnID))
+				}
 				s.opts.Trace.OriginTxnID = e.OriginTxnID
 				break
 			}
@@ -128,6 +133,9 @@ func (s *sessionSetup) saveConversations(a *cliArgs, res contract.AIAgentResult)
 	if id := s.opts.Trace.TxnID; id != "" {
 		txn = id
 	}
+	if !sessionID.MatchString(origin) || !sessionID.MatchString(txn) {
+		return fmt.Errorf("failed to save conversations to %s: session ids %q and %q are not safe file names", dir, clipID(origin), clipID(txn))
+	}
 	root := filepath.Join(dir, origin)
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return fmt.Errorf("failed to save conversations to %s: %w", dir, err)
@@ -155,6 +163,14 @@ func (s *sessionSetup) saveConversations(a *cliArgs, res contract.AIAgentResult)
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+
+// clipID bounds an id quoted in an error.
+func clipID(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
 
 // safeName makes an id or agent name usable as a file name part.
 func safeName(s string) string {
