@@ -21,7 +21,7 @@ func cleanMasked(s string, m byteMask) string {
 			// A bare CR overprints the line: keep what a terminal would
 			// show, unless what follows is only an escape sequence
 			// (GitLab sections).
-			if after := stripANSI(s[i+1:]); strings.TrimSpace(after) != "" {
+			if after := StripANSI(s[i+1:]); strings.TrimSpace(after) != "" {
 				s = s[i+1:]
 			} else {
 				s = s[:i]
@@ -29,7 +29,7 @@ func cleanMasked(s string, m byteMask) string {
 		}
 	}
 	if m&maskESC != 0 && strings.IndexByte(s, 0x1b) >= 0 {
-		s = stripANSI(s)
+		s = StripANSI(s)
 	}
 	return stripPrefixes(s)
 }
@@ -41,55 +41,6 @@ func lastCR(s string) int {
 		return -1
 	}
 	return strings.LastIndexByte(s, '\r')
-}
-
-// stripANSI removes CSI ("ESC [ ... letter") and OSC ("ESC ] ... BEL or ESC \")
-// sequences and lone escapes.
-func stripANSI(s string) string {
-	if strings.IndexByte(s, 0x1b) < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != 0x1b {
-			b.WriteByte(c)
-			continue
-		}
-		if i+1 >= len(s) {
-			break
-		}
-		switch s[i+1] {
-		case '[':
-			j := i + 2
-			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
-				j++
-			}
-			i = j
-			if j < len(s) && s[i-1] == '8' && s[i-2] == '[' && s[j] == 'm' {
-				// Concealed text (Jenkins console notes, "ESC[8mha:////...ESC[0m"):
-				// hidden on a terminal, so hidden here.
-				if k := strings.IndexByte(s[j:], 0x1b); k >= 0 {
-					i = j + k - 1
-				} else {
-					i = len(s)
-				}
-			}
-		case ']':
-			j := i + 2
-			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
-				j++
-			}
-			if j < len(s) && s[j] == 0x1b {
-				j++
-			}
-			i = j
-		default:
-			i++
-		}
-	}
-	return b.String()
 }
 
 // stripPrefixes removes CI line prefixes, repeatedly, since they nest (a

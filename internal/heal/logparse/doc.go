@@ -88,6 +88,10 @@
 //     pytest's failing line, the test frame of a JUnit failure) or the
 //     deepest stack frame inside the workspace (Go goroutine traces,
 //     Python tracebacks, Java and JavaScript stacks, Rust "panicked at").
+//     The JavaScript test runners (jest, vitest, mocha, uvu, ava, node-tap
+//     and node:test, in their default reporters) name the failing test; an
+//     error they print without its class (uvu's "x is not defined") is
+//     classified by the engine's wording.
 //     Java NoSuchMethodError and ClassCastException are TYPE_ERROR,
 //     ClassNotFoundException IMPORT. C and C++ at run time: assert()
 //     failures, UBSan's "runtime error", and the first workspace frame of

@@ -45,6 +45,11 @@ func FuzzParse(f *testing.F) {
 		{"C:\\ws\\a.cs(1,2): error CS1002: ; expected [C:\\ws\\a.csproj]\n  Failed T.t [1 ms]\n  Stack Trace:\n     at T.t() in C:\\ws\\t.cs:line 0\n", `C:\ws`},
 		{"/ws/T.swift:3: error: S.t : XCTAssertEqual failed\nA/B.swift:0: Fatal error: x\n", "/ws"},
 		{"1/1 Test #1: t ....***Failed  0.0 sec\n1: /ws/t.c:7: FAIL: x\na: /ws/t.c:9: main: Assertion `x' failed.\n", "/ws"},
+		// The JS runners' failures: uvu, ava, node-tap (TAP and base), cut short or nested oddly.
+		{"   FAIL  \"t\"\n    x is not defined\n\n    at f (/ws/a.js:1:1)\n   FAIL  s  \"\"\n    at (/ws/a.js:0:0)\n", "/ws"},
+		{"  ✘ [fail]: t Error thrown in test\n  ✘ [fail]: \n\n  t\n\n  a.js:1\n   1: x\n  › a.js:1:1\n  t\n  ReferenceError: y\n      at /ws/a.js:2:2\n", "/ws"},
+		{"# Subtest: a\n    # Subtest: b\n        not ok 1 - c\n          ---\n          type: E Error\n          stack: |\n            f (a.js:1:1)\n          stack: |-\n  not ok 2 - d\n# Subtest: \n", ""},
+		{"✖ a > b\n  a.js:1:1\n✖ > \n  x (b.js:0:0)\n✖ c\n  compare: ===\n  type: ReferenceError\n  g (c.js:3:3)\n", ""},
 		// javac diagnostics held for their caret and notes, cut short.
 		{"A.java:1: error: x\n  y y\n    ^\n  symbol: z\nA.java:1: error: x\n  y y\n  ^\n", ""},
 		{"A.java:1: warning: [w] x\n\t^\nA.java:1: error: y\nerror: warnings found and -Werror specified\n", ""},

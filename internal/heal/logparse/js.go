@@ -40,7 +40,7 @@ func init() {
 		&Row{Name: "eslint-stylish", Family: "js", Tool: "eslint",
 			Doc: "eslint's default stylish format: a file line, then   line:col  error  message  rule"},
 		&Row{Name: "js-test", Family: "js", Tool: "node",
-			Doc: "jest, mocha, node:test (spec and TAP) and uncaught Node errors: the deepest workspace stack frame"},
+			Doc: "jest, vitest, mocha, uvu, ava, node-tap (TAP and base), node:test (spec and TAP) and uncaught Node errors: the deepest workspace stack frame"},
 	)
 	addHandler(80, func() handler { return &stylish{} })
 	addHandler(100, func() handler { return &jsFail{} })
@@ -143,6 +143,9 @@ func (st *stylish) line(p *parser, s string) bool {
 func (st *stylish) flush(p *parser) {}
 
 var (
+	reUvuFail   = lazyre.New(`^FAIL\s+(?:(\S.*?)\s+)?"(.+)"$`)
+	reAvaFail   = lazyre.New(`^\s*✘ \[fail\]: (.+)$`)
+	reJSUndef   = lazyre.New(`^[A-Za-z_$][\w$]* is not defined$`)
 	reJest      = lazyre.New(`^\s*● (.+)$`)
 	reMochaHead = lazyre.New(`^\s+\d+\) (.+?):?$`)
 	reNodeX     = lazyre.New(`^\s*✖ (.+?)(?: \([\d.]+m?s\))?$`)
@@ -153,9 +156,10 @@ var (
 )
 
 // jsFail reads JavaScript test failures and uncaught errors: a context
-// (jest's ●, mocha's "1) ", node:test's ✖ or TAP's "not ok"), an error
-// line, then stack frames; the first frame inside the workspace is the
-// report.
+// (jest's ●, mocha's "1) ", node:test's ✖, TAP's "not ok", uvu's FAIL
+// "name", ava's title below its "✘ [fail]:" list, node-tap's ✖ name >
+// assertion), an error line, then stack frames; the first frame inside the
+// workspace is the report.
 type jsFail struct {
 	open    bool
 	test    string
@@ -164,13 +168,75 @@ type jsFail struct {
 	done    bool
 	tap     bool
 	mocha   bool
-	runner  string   // jest, mocha, node:test, vitest; node for uncaught errors
+	runner  string   // jest, mocha, node:test, vitest, uvu, ava, tap; node for uncaught errors
 	console bool     // inside a jest console.* block
 	loc     *finding // node's "file:line" header before an uncaught error
+	// stack is the indentation of a TAP YAML "stack: |" block being read,
+	// -1 outside one: its frames drop the "at " and may be relative.
+	stack int
+	// after counts the lines read since the context started.
+	after int
+	// block is set after a TAP "error: |-": the message is the next line.
+	block bool
+	// keep holds what outlives one failure: the titles ava listed as
+	// failed and the TAP subtests open around the current line.
+	keep *jsKeep
 }
 
+// jsKeep is the part of jsFail's state that spans failures.
+type jsKeep struct {
+	avaFailed []string
+	subtests  []tapSubtest
+}
+
+// tapSubtest is a TAP "# Subtest: name" line and its indentation.
+type tapSubtest struct {
+	indent int
+	name   string
+}
+
+// maxJSKept bounds the titles and subtests jsKeep remembers.
+const maxJSKept = 256
+
 func (j *jsFail) start(test string, tap bool) {
-	*j = jsFail{open: true, test: test, tap: tap, loc: j.loc, console: false}
+	k := j.keep
+	if k == nil {
+		k = &jsKeep{}
+	}
+	*j = jsFail{open: true, test: test, tap: tap, loc: j.loc, console: false, stack: -1, keep: k}
+}
+
+// subtest records a TAP "# Subtest:" line, closing the deeper ones.
+func (k *jsKeep) subtest(indent int, name string) {
+	for len(k.subtests) > 0 && k.subtests[len(k.subtests)-1].indent >= indent {
+		k.subtests = k.subtests[:len(k.subtests)-1]
+	}
+	if len(k.subtests) < maxJSKept {
+		k.subtests = append(k.subtests, tapSubtest{indent, name})
+	}
+}
+
+// enclosing returns the innermost open subtest at indent or less: the
+// test a TAP "not ok" belongs to (node-tap nests an assertion's "not ok"
+// below its test's "# Subtest:").
+func (k *jsKeep) enclosing(indent int) string {
+	for i := len(k.subtests) - 1; i >= 0; i-- {
+		if k.subtests[i].indent <= indent {
+			return k.subtests[i].name
+		}
+	}
+	return ""
+}
+
+// avaTitle returns the failed test ava listed whose title is t: its list
+// line is "✘ [fail]: title", sometimes followed by the failure's kind.
+func (k *jsKeep) avaTitle(t string) (string, bool) {
+	for _, f := range k.avaFailed {
+		if f == t || (strings.HasPrefix(f, t) && f[len(t)] == ' ') {
+			return t, true
+		}
+	}
+	return "", false
 }
 
 func (j *jsFail) line(p *parser, s string) bool {
@@ -196,6 +262,34 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.loc = &finding{file: strings.TrimPrefix(m[1], "file://"), line: atoi(m[2]), base: p.base(), tool: "node"}
 		return false
 	}
+	if j.keep == nil {
+		j.keep = &jsKeep{}
+	}
+	j.after++
+	if strings.HasPrefix(trimmed, "# Subtest: ") {
+		j.keep.subtest(indent, strings.TrimSpace(trimmed[len("# Subtest: "):]))
+		return false
+	}
+	if strings.HasPrefix(trimmed, "FAIL ") && strings.HasSuffix(trimmed, `"`) {
+		// uvu: `FAIL  "name"`, or `FAIL  suite  "name"`
+		if m := reUvuFail.FindStringSubmatch(strings.TrimSpace(trimmed)); m != nil {
+			name := m[2]
+			if m[1] != "" {
+				name = m[1] + " > " + name
+			}
+			j.start(name, false)
+			j.runner = "uvu"
+			return true
+		}
+	}
+	if indent == 2 && len(j.keep.avaFailed) > 0 && trimmed != "" && trimmed[0] != ' ' {
+		// ava: each failure's details open with its title, indented by two
+		if t, ok := j.keep.avaTitle(strings.TrimRight(trimmed, " ")); ok {
+			j.start(t, false)
+			j.runner = "ava"
+			return true
+		}
+	}
 	if strings.HasPrefix(trimmed, "FAIL ") && strings.Contains(trimmed, " > ") {
 		// vitest: " FAIL  file.test.js > suite > name"
 		_, name, _ := strings.Cut(strings.TrimSpace(trimmed), " > ")
@@ -215,9 +309,27 @@ func (j *jsFail) line(p *parser, s string) bool {
 			j.runner = "jest"
 			return true
 		}
+	case strings.Contains(s, "✘ [fail]: "):
+		if m := reAvaFail.FindStringSubmatch(s); m != nil {
+			if len(j.keep.avaFailed) < maxJSKept {
+				j.keep.avaFailed = append(j.keep.avaFailed, m[1])
+			}
+			return true
+		}
 	case strings.Contains(s, "✖ "):
 		if m := reNodeX.FindStringSubmatch(s); m != nil {
 			if strings.HasPrefix(m[1], "failing tests") {
+				return true
+			}
+			if !strings.HasSuffix(s, "s)") {
+				// node-tap's base reporter: "✖ test > assertion", no
+				// duration, then the assertion's file:line:col
+				name, msg := m[1], ""
+				if i := strings.LastIndex(name, " > "); i > 0 {
+					name, msg = name[:i], name[i+len(" > "):]
+				}
+				j.start(name, false)
+				j.runner, j.msg = "tap", msg
 				return true
 			}
 			j.start(m[1], false)
@@ -226,8 +338,15 @@ func (j *jsFail) line(p *parser, s string) bool {
 		}
 	case strings.Contains(s, "not ok "):
 		if m := reTapNotOK.FindStringSubmatch(s); m != nil {
-			j.start(m[1], true)
+			name, desc := m[1], m[1]
+			if t := j.keep.enclosing(indent); t != "" {
+				name = t // node-tap: the "not ok" is the assertion's
+			}
+			j.start(name, true)
 			j.runner = "node:test"
+			if name != desc {
+				j.runner, j.msg = "tap", desc
+			}
 			return true
 		}
 	}
@@ -270,14 +389,45 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.test += " " + strings.TrimSuffix(strings.TrimSpace(s), ":") // mocha's nested title
 		return true
 	}
-	if t := strings.TrimSpace(s); j.tap && strings.HasPrefix(t, "error: ") {
-		j.msg = strings.Trim(strings.TrimPrefix(t, "error: "), `'"|-`) // node:test TAP's YAML
-		return true
+	t := strings.TrimSpace(s)
+	if j.tap || j.runner == "tap" {
+		switch {
+		case j.tap && strings.HasPrefix(t, "error: "):
+			j.msg = strings.Trim(strings.TrimPrefix(t, "error: "), `'"|-`) // node:test TAP's YAML
+			j.block = j.msg == ""                                          // a block scalar: the message is on the next line
+			return true
+		case j.block && t != "":
+			j.msg, j.block = t, false
+			return true
+		case strings.HasPrefix(t, "stack: |"):
+			j.stack = indent
+			return true
+		case strings.HasPrefix(t, "name: ") || strings.HasPrefix(t, "type: "):
+			// the error's class: node:test's YAML name, node-tap's type
+			if v := strings.Trim(t[len("name: "):], `'"`); j.errName == "" && (strings.HasSuffix(v, "Error") || strings.HasSuffix(v, "Exception")) && strings.IndexByte(v, ' ') < 0 {
+				j.errName = v
+			}
+			return true
+		}
+		if j.stack >= 0 && indent <= j.stack {
+			j.stack = -1
+		}
+		return false // a TAP failure's message is its error: line, or its description
 	}
-	if j.msg == "" && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != "---" && (s[0] == ' ' || s[0] == '\t') {
-		j.msg = strings.TrimSpace(s)
+	if j.msg == "" && t != "" && t != "---" && (s[0] == ' ' || s[0] == '\t') && !(j.runner == "ava" && avaNoise(t)) {
+		j.msg = t
 	}
 	return false
+}
+
+// avaNoise reports whether a line of an ava failure is its location or
+// its source excerpt ("test.js:5", "4: code"), not its message.
+func avaNoise(t string) bool {
+	i := strings.IndexByte(t, ':')
+	if i <= 0 {
+		return false
+	}
+	return allDigits(t[:i]) || (strings.IndexByte(t, ' ') < 0 && allDigits(t[i+1:]))
 }
 
 // tapComment starts a TAP diagnostic line; node:test's TAP reporter
@@ -309,7 +459,19 @@ func (j *jsFail) frame(s string) []string {
 	if strings.IndexByte(s, ':') < 0 || (s[0] != ' ' && s[0] != '\t' && !strings.HasPrefix(s, "❯")) {
 		return nil
 	}
-	if f, l, c, ok := jsFrame(s, !j.tap); ok {
+	needAt, rel := !j.tap, false
+	switch {
+	case j.tap && j.stack >= 0:
+		rel = true // a TAP YAML stack block: node-tap's frames are relative
+	case j.runner == "tap":
+		// node-tap's base reporter: the assertion's "file:line:col" right
+		// after its ✖ line, then "fn (file:line:col)" frames
+		needAt, rel = false, true
+		if j.after > 1 && !strings.HasSuffix(s, ")") {
+			return nil
+		}
+	}
+	if f, l, c, ok := jsFrame(s, needAt, rel); ok {
 		return []string{s, "", f, l, c}
 	}
 	return nil
@@ -317,18 +479,20 @@ func (j *jsFail) frame(s string) []string {
 
 // jsFrame reads a V8 stack frame, "at fn (path:line:col)" or
 // "at path:line:col"; TAP's YAML stacks drop the "at " (needAt false),
-// and then only absolute paths count.
-func jsFrame(s string, needAt bool) (file, line, col string, ok bool) {
+// and then only absolute paths count, unless rel (a stack block whose
+// runner prints paths relative to the project). vitest's and ava's frames
+// start with "❯ " and "› ".
+func jsFrame(s string, needAt, rel bool) (file, line, col string, ok bool) {
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "at ") {
 		t = t[3:]
-	} else if strings.HasPrefix(t, "❯ ") {
-		// vitest: "❯ fn file:line:col" or "❯ file:line:col"
-		t = t[len("❯ "):]
+	} else if strings.HasPrefix(t, "❯ ") || strings.HasPrefix(t, "› ") {
+		// vitest: "❯ fn file:line:col" or "❯ file:line:col"; ava: "› file:line:col"
+		t = t[strings.IndexByte(t, ' ')+1:]
 		if i := strings.LastIndexByte(t, ' '); i >= 0 {
 			t = t[i+1:]
 		}
-		needAt = true
+		needAt, rel = true, true
 	} else if needAt {
 		return "", "", "", false
 	}
@@ -348,7 +512,7 @@ func jsFrame(s string, needAt bool) (file, line, col string, ok bool) {
 		return "", "", "", false
 	}
 	file = t[:k]
-	if strings.ContainsAny(file, " ()") || (!needAt && !strings.HasPrefix(file, "/")) {
+	if strings.ContainsAny(file, " ()") || (!needAt && !rel && !strings.HasPrefix(file, "/")) {
 		return "", "", "", false
 	}
 	return file, t[k+1 : j], t[j+1:], true
@@ -390,7 +554,12 @@ func (j *jsFail) frameLine(p *parser, m []string) bool {
 func (j *jsFail) flush(p *parser) {}
 
 // jsErrType maps a JavaScript error to an error type; see the package doc.
+// Some runners (uvu, node-tap) print an error's message without its class:
+// the engine's own wordings then name it.
 func jsErrType(name, msg string) contract.ErrorType {
+	if name == "" {
+		name = jsErrName(msg)
+	}
 	switch {
 	case strings.Contains(msg, "Cannot find module") || strings.Contains(msg, "Cannot find package") || strings.Contains(msg, "ERR_MODULE_NOT_FOUND"):
 		return contract.ErrImport
@@ -408,4 +577,17 @@ func jsErrType(name, msg string) contract.ErrorType {
 		return contract.ErrTypeError
 	}
 	return contract.ErrLogic
+}
+
+// jsErrName names the class of a V8 error from its message alone: the
+// engine's wordings for an undefined name and for calling what is not a
+// function. "" when the message is not one of them.
+func jsErrName(msg string) string {
+	switch {
+	case reJSUndef.MatchString(msg):
+		return "ReferenceError"
+	case strings.HasSuffix(msg, " is not a function") || strings.HasSuffix(msg, " is not a constructor"):
+		return "TypeError"
+	}
+	return ""
 }

@@ -11,17 +11,15 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/tools/go/ast/astutil"
-
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/rules/deadvar"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 var (
 	reUnusedImport = lazyre.New(`"([^"]+)" imported (?:as \w+ )?and not used`)
 	reUndefined    = lazyre.New(`undefined: ([A-Za-z_]\w*)\s*$`)
-	reUnusedVar    = lazyre.New(`declared and not used: ([A-Za-z_]\w*)|([A-Za-z_]\w*) declared (?:and|but) not used`)
 	reFormatting   = lazyre.New(`(?i)gofmt|not (?:properly )?formatted|formatting`)
 )
 
@@ -149,94 +147,66 @@ func addMissingImports(content string, in ruleInput) (string, []string, float64)
 	return out, quoted, conf
 }
 
-// fixGoUnusedVar silences "declared and not used: x" with `_ = x` right
-// after the declaring statement (or at the top of the body of the if/for
-// that declares it): the smallest edit that is always safe, since removing
-// the declaration could drop a call's side effects.
+// fixGoUnusedVar removes what the compiler reports as "declared and not
+// used": the declaration and the dead assignments of the variable in its
+// function (deadvar), keeping each value's side effects: a call stays as a
+// statement, `x, err := f()` becomes `_, err := f()`, and a value whose
+// calls cannot stand alone becomes `_ = value`, said in the reason. A
+// variable that is unused only because its use is misspelled is left to
+// the suggest tier.
 func fixGoUnusedVar(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "", in.content, parser.ParseComments)
-	if err != nil {
-		return edit{}, false, nil
-	}
-	type ins struct {
-		after int
-		text  string
-	}
-	var inserts []ins
-	var names []string
+	content := in.content
+	var did []string
 	for _, r := range in.reports {
-		m := reUnusedVar.FindStringSubmatch(r.Message)
-		if m == nil {
+		name := deadvar.Name(r.Message)
+		if name == "" || misspelledUse(name, in.reports) {
 			continue
 		}
-		name := m[1] + m[2]
-		if misspelledUse(name, in.reports) {
-			continue // the fix is the misspelled use, not silencing the variable
+		// one at a time: a statement may hold two unused names
+		line := r.LineNumber
+		if len(did) > 0 {
+			line = remapReports(in.content, content, []contract.BugReport{r})[0].LineNumber
 		}
-		after, indent, ok := unusedVarAnchor(fset, file, in.content, name, r.LineNumber)
+		rm, ok := deadvar.Find(content, name, line)
 		if !ok {
 			continue
 		}
-		inserts = append(inserts, ins{after, indent + "_ = " + name})
-		names = append(names, name)
+		out, ok := deadvar.Apply(content, []deadvar.Removal{rm})
+		if !ok {
+			continue
+		}
+		content = out
+		did = append(did, unusedReason(rm))
 	}
-	if len(inserts) == 0 {
+	if len(did) == 0 {
 		return edit{}, false, nil
 	}
-	sort.SliceStable(inserts, func(i, j int) bool { return inserts[i].after > inserts[j].after })
-	ls := splitContent(in.content)
-	for _, x := range inserts {
-		ls.insertAfter(x.after, x.text)
-	}
-	return edit{content: ls.String(), reason: "mark unused variable " + strings.Join(names, ", ") + " as used (`_ = name` after its declaration)", confidence: 0.85}, true, nil
+	return edit{content: content, reason: strings.Join(did, "; "), confidence: 0.9}, true, nil
 }
 
-// unusedVarAnchor finds where `_ = name` goes for the definition of name
-// on line: the line after which to insert it, and its indentation.
-func unusedVarAnchor(fset *token.FileSet, file *ast.File, content, name string, line int) (int, string, bool) {
-	var id *ast.Ident
-	ast.Inspect(file, func(n ast.Node) bool {
-		if x, ok := n.(*ast.Ident); ok && id == nil && x.Name == name && fset.Position(x.Pos()).Line == line {
-			id = x
+// unusedReason says what a removal did, and why what stays stays.
+func unusedReason(rm deadvar.Removal) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "remove unused variable %s (declared on line %d", rm.Name, rm.Decl)
+	if len(rm.Assigns) > 0 {
+		ls := make([]string, len(rm.Assigns))
+		for i, l := range rm.Assigns {
+			ls[i] = strconv.Itoa(l)
 		}
-		return id == nil
-	})
-	if id == nil {
-		return 0, "", false
+		fmt.Fprintf(&b, ", assigned and never read on line %s", strings.Join(ls, ", "))
 	}
-	src := splitContent(content)
-	lineOf := func(p token.Pos) int { return fset.Position(p).Line }
-	indent := func(l int) string { return indentOf(src.l[l-1]) }
-	path, _ := astutil.PathEnclosingInterval(file, id.Pos(), id.End())
-	for i := 1; i < len(path); i++ {
-		child := path[i-1]
-		switch p := path[i].(type) {
-		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-			end := lineOf(child.End())
-			if b, ok := p.(*ast.BlockStmt); ok && lineOf(b.Rbrace) == end {
-				return 0, "", false
-			}
-			return end, indent(lineOf(child.Pos())), true
-		case *ast.IfStmt:
-			return bodyTop(lineOf, indent, p.Pos(), p.Body)
-		case *ast.ForStmt:
-			return bodyTop(lineOf, indent, p.Pos(), p.Body)
-		case *ast.RangeStmt:
-			return bodyTop(lineOf, indent, p.Pos(), p.Body)
-		case *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.FuncDecl, *ast.File:
-			return 0, "", false
+	b.WriteString(")")
+	for _, k := range rm.Kept {
+		if strings.HasPrefix(k, "_ = ") {
+			fmt.Fprintf(&b, "; its value keeps its calls as `%s`, since Go cannot state that expression alone and dropping it would skip the calls", k)
+		} else {
+			fmt.Fprintf(&b, "; keep the call `%s` for its side effects", k)
 		}
 	}
-	return 0, "", false
-}
-
-func bodyTop(lineOf func(token.Pos) int, indent func(int) string, stmt token.Pos, body *ast.BlockStmt) (int, string, bool) {
-	l := lineOf(body.Lbrace)
-	if l == lineOf(body.Rbrace) {
-		return 0, "", false
+	if rm.Blanked {
+		b.WriteString("; the statement declares other names too, so its place becomes `_`")
 	}
-	return l, indent(lineOf(stmt)) + "\t", true
+	return b.String()
 }
 
 // fixGofmt applies gofmt's changes (goimports' for its reports) that fall

@@ -18,6 +18,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/rules/deadvar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -76,7 +77,8 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			default:
 				got = fmt.Sprintf("reason: %s\nconfidence: %.2f\n----\n%s", res.FixReason, res.ConfidenceScore, res.PatchedContent)
-				gi := heal.GateInput{Path: file, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore, MinConfidence: heal.DefaultMinConfidence}
+				gi := heal.GateInput{Path: file, Original: in.Content, Patched: res.PatchedContent, Reports: in.Reports(), Confidence: res.ConfidenceScore, MinConfidence: heal.DefaultMinConfidence,
+					Windows: deadWindows(in)}
 				if d := heal.Gate(gi); !d.Accepted {
 					// A fix of a test file passes only where the repository
 					// allows test edits: the golden says so.
@@ -131,4 +133,18 @@ func parseReports(t *testing.T, s string) []contract.BugReport {
 		out = append(out, r)
 	}
 	return out
+}
+
+// deadWindows gives the gate the lines removing an unused Go variable
+// changes (its declaration and dead assignments), as the fix gate is to
+// read them from deadvar.Spans.
+func deadWindows(in heal.FixInput) []heal.LineRange {
+	if path.Ext(in.Path) != ".go" {
+		return nil
+	}
+	var ws []heal.LineRange
+	for _, s := range deadvar.Spans(in.Content, in.Reports()) {
+		ws = append(ws, heal.LineRange{Start: s.Start, End: s.End})
+	}
+	return ws
 }

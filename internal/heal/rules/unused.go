@@ -24,9 +24,10 @@ var (
 
 // fixUnused removes what the toolchain flags as unused, on the reported
 // line only: a name from an import (the whole import when it was the
-// last), or a local variable whose value has no side effects (a literal or
-// a name: no call). A variable assigned from a call is left alone, except
-// in Python where the target becomes `_`, which keeps the call.
+// last), or a local variable. A variable whose value has no call goes with
+// its line; one assigned from a call gives way to the call alone, as a
+// statement (`x = f()` → `f()`, `const x = await f();` → `await f();`,
+// `int n = f(a, b);` → `f(a, b);`), so the call's side effects stay.
 func fixUnused(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	ls := splitContent(in.content)
 	lang := strings.ToLower(path.Ext(in.path))
@@ -48,7 +49,7 @@ func fixUnused(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 				what = "remove unused import " + m[1] + m[2]
 			} else if m := reUnusedPyVar.FindStringSubmatch(r.Message); m != nil {
 				out, ok = dropPyVar(line, m[1])
-				what = "remove unused variable " + m[1]
+				what = unusedWhat(m[1], out)
 			}
 		case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
 			if reUnusedJSAll.MatchString(r.Message) {
@@ -60,14 +61,14 @@ func fixUnused(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 				name := m[1] + m[2]
 				if out, ok = dropJSImport(line, name); ok {
 					what = "remove unused import " + name
-				} else if out, ok = dropDecl(line, name, reJSDecl); ok {
-					what = "remove unused variable " + name
+				} else if out, ok = dropDecl(line, name, reJSDecl, true); ok {
+					what = unusedWhat(name, out)
 				}
 			}
 		case ".c", ".h", ".cc", ".cpp", ".cxx":
 			if m := reUnusedC.FindStringSubmatch(r.Message); m != nil {
-				out, ok = dropDecl(line, m[1], reCDecl)
-				what = "remove unused variable " + m[1]
+				out, ok = dropDecl(line, m[1], reCDecl, false)
+				what = unusedWhat(m[1], out)
 			}
 		}
 		if !ok {
@@ -140,8 +141,8 @@ func dropPyImport(line, name string) (string, bool) {
 
 var rePyAssign = lazyre.New(`^(\s*)(\w+)(\s*(?::[^=]+)?=\s*)(.+)$`)
 
-// dropPyVar removes `name = value` when value has no call, else renames
-// the target to `_`.
+// dropPyVar removes `name = value` when value has no call, else keeps
+// the value alone as an expression statement.
 func dropPyVar(line, name string) (string, bool) {
 	m := rePyAssign.FindStringSubmatch(line)
 	if m == nil || m[2] != name || strings.HasPrefix(strings.TrimSpace(m[4]), "=") || hasAssign(m[4]) || !noComment(strings.ReplaceAll(line, "#", "//")) || !balanced(m[4]) {
@@ -150,7 +151,16 @@ func dropPyVar(line, name string) (string, bool) {
 	if !strings.Contains(m[4], "(") {
 		return "", true
 	}
-	return m[1] + "_" + m[3] + m[4], true
+	return m[1] + strings.TrimSpace(m[4]), true
+}
+
+// unusedWhat says what removing an unused variable did to its line: out
+// is what is left of it.
+func unusedWhat(name, out string) string {
+	if out == "" {
+		return "remove unused variable " + name
+	}
+	return "remove unused variable " + name + ", keeping the call `" + strings.TrimSuffix(strings.TrimSpace(out), ";") + "` for its side effects"
 }
 
 var reJSImportNamed = lazyre.New(`^(\s*import\s+(?:type\s+)?)(?:([\w$]+)\s*,?\s*)?(?:\{([^}]*)\})?(\s*from\s+.+)$`)
@@ -232,16 +242,50 @@ var (
 )
 
 // dropDecl removes a one-line declaration of name alone whose initial
-// value has no call.
-func dropDecl(line, name string, re *lazyre.Regexp) (string, bool) {
+// value has no call; a value that is one call (in JavaScript, awaited or
+// constructed too) stays as a statement of its own.
+func dropDecl(line, name string, re *lazyre.Regexp, js bool) (string, bool) {
 	if !noComment(line) {
 		return "", false
 	}
 	m := re.FindStringSubmatch(line)
-	if m == nil || m[1] != name || strings.ContainsAny(m[2], "(,") || hasAssign(m[2]) || !balanced(m[2]) || strings.Contains(m[2], "new ") || strings.Contains(m[2], "await ") {
+	if m == nil || m[1] != name || hasAssign(m[2]) || !balanced(m[2]) || topComma(m[2]) {
 		return "", false
 	}
-	return "", true
+	if !strings.ContainsAny(m[2], "(") && !strings.Contains(m[2], "new ") && !strings.Contains(m[2], "await ") {
+		return "", true
+	}
+	v := strings.TrimSpace(m[2])
+	if js {
+		v = strings.TrimPrefix(strings.TrimPrefix(v, "await "), "new ")
+	}
+	if !reOneCall.MatchString(v) {
+		return "", false
+	}
+	return indentOf(line) + strings.TrimSuffix(strings.TrimSpace(m[2]), ";") + ";", true
+}
+
+// reOneCall matches an expression that is one call of a (dotted) name:
+// what can stand as a statement without a compiler's unused-value warning.
+var reOneCall = lazyre.New(`^[A-Za-z_$][\w$]*(?:\s*(?:\.|->)\s*[A-Za-z_$][\w$]*)*\s*\(.*\)$`)
+
+// topComma reports whether s holds a comma outside brackets: several
+// declarators, whose removal is not one line's.
+func topComma(s string) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // balanced reports whether brackets open and close on the line.
