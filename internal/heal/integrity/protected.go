@@ -28,6 +28,9 @@ func CheckGlob(glob string) error {
 	if glob == "" || strings.HasPrefix(glob, "/") || strings.Contains(glob, "\\") {
 		return fmt.Errorf("%q: want a relative, slash-separated glob", glob)
 	}
+	if len(glob) > maxGlobLen || strings.Count(glob, "/") >= maxGlobParts {
+		return fmt.Errorf("%.40q…: longer than %d bytes or %d parts", glob, maxGlobLen, maxGlobParts)
+	}
 	for _, part := range strings.Split(glob, "/") {
 		if part == "" || part == "." || part == ".." {
 			return fmt.Errorf("%q: empty, \".\" or \"..\" part", glob)
@@ -63,23 +66,38 @@ func MatchAnchored(glob, p string) bool {
 	return CheckGlob(glob) == nil && matchParts(strings.Split(glob, "/"), strings.Split(p, "/"))
 }
 
+// matchParts matches glob parts g against path parts p in time
+// proportional to len(g)·len(p) part matches, whatever the number of
+// "**": m[i][j] says whether g[i:] matches p[j:], filled from the end.
+// (path.Match itself never backtracks past a star, so each part match is
+// linear.)
 func matchParts(g, p []string) bool {
-	for len(g) > 0 {
-		if g[0] == "**" {
-			for i := 0; i <= len(p); i++ {
-				if matchParts(g[1:], p[i:]) {
-					return true
+	if len(g) > maxGlobParts || len(p) > maxPathParts {
+		return false
+	}
+	w := len(p) + 1
+	m := make([]bool, (len(g)+1)*w)
+	m[len(g)*w+len(p)] = true
+	for i := len(g) - 1; i >= 0; i-- {
+		for j := len(p); j >= 0; j-- {
+			switch {
+			case g[i] == "**":
+				m[i*w+j] = m[(i+1)*w+j] || (j < len(p) && m[i*w+j+1])
+			case j < len(p):
+				if m[(i+1)*w+j+1] {
+					ok, _ := path.Match(g[i], p[j])
+					m[i*w+j] = ok
 				}
 			}
-			return false
 		}
-		if len(p) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(g[0], p[0]); !ok {
-			return false
-		}
-		g, p = g[1:], p[1:]
 	}
-	return len(p) == 0
+	return m[0]
 }
+
+// Bounds of a glob and of a path matched against it: a repository's
+// patterns and the names they meet come from the repository.
+const (
+	maxGlobLen   = 512
+	maxGlobParts = 64
+	maxPathParts = 256
+)

@@ -1,6 +1,9 @@
 package integrity
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestProtectedPath: a fix of a path a protected glob matches is refused
 // with rule protected-path; other paths pass; the glob syntax is
@@ -40,4 +43,35 @@ func TestProtectedPath(t *testing.T) {
 			t.Errorf("CheckGlob(%q) accepted", bad)
 		}
 	}
+}
+
+// TestMatchPathLinear: a pattern of many "**" against a deep name, which
+// a backtracking matcher takes exponential time on, is answered at once
+// (the test would run into the suite's timeout otherwise).
+func TestMatchPathLinear(t *testing.T) {
+	glob := strings.Repeat("**/", 12) + "x" // 37 bytes
+	name := strings.Repeat("a/", 40) + "b"  // 81 bytes
+	if MatchPath(glob, name) || MatchAnchored(glob, name) {
+		t.Fatal("matched")
+	}
+	if !MatchPath(glob, strings.Repeat("a/", 40)+"x") {
+		t.Fatal("did not match")
+	}
+	long := strings.Repeat("a", maxGlobLen+1)
+	if CheckGlob(long) == nil || MatchPath(long, long) {
+		t.Error("an over-long glob was accepted")
+	}
+}
+
+func FuzzMatchPath(f *testing.F) {
+	for _, s := range [][2]string{{"**/*.lock", "a/b/c.lock"}, {"docs/**", "docs/x/y"}, {"release/*", "release/1.2"}, {"**/**/**/x", "a/b/c/d/x"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, glob, name string) {
+		a := MatchPath(glob, name)
+		if a && CheckGlob(glob) != nil {
+			t.Fatalf("a refused glob %q matched", glob)
+		}
+		_ = MatchAnchored(glob, name)
+	})
 }
