@@ -163,7 +163,7 @@ func TestIsTestFile(t *testing.T) {
 		{"Tests/A.swift", true}, {"README.md", false}, {"", false}, {"/", false}, {"../../etc/passwd", false},
 		{"TESTS/a.py", true}, {"a\x00_test.go", true}, {`a\tests\b.py`, false},
 		{"pkg/fixtures/users.json", true}, {"src/__fixtures__/a.ts", true}, {"cases/expected/out.txt", true},
-		{"golden/render.html", true}, {"src/snapshots/a.txt", true}, {"a.approved.txt", true}, {"a.received.json", true},
+		{"golden/render.html", false}, {"src/snapshots/a.txt", true}, {"a.approved.txt", true}, {"a.received.json", true},
 		{"pkg/expectedvalue.go", false}, {"src/fixture.go", false}, {"src/snapshot.rs", false},
 	} {
 		if got := IsTestFile(tc.path); got != tc.want {

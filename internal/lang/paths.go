@@ -74,12 +74,12 @@ func matchAny(rules []pathRule, p string) bool {
 // A fix that rewrites one of them changes what the test checks.
 var testData = []pathRule{
 	{dir: "testdata"}, {dir: "__snapshots__"}, {dir: "__fixtures__"}, {dir: "fixtures"},
-	{dir: "expected"}, {dir: "golden"}, {dir: "snapshots"},
+	{dir: "expected"}, {dir: "snapshots"},
 	{base: "*.snap"}, {base: "*.golden"}, {base: "*.approved.*"}, {base: "*.received.*"},
 }
 
 // IsTestData reports whether p is data a test compares with or reads: a
-// golden file (*.golden, golden/), a snapshot (__snapshots__, *.snap,
+// golden file (*.golden), a snapshot (__snapshots__, *.snap,
 // snapshots/), an approval file (*.approved.*, *.received.*) or a file
 // under testdata/, fixtures/, __fixtures__/ or expected/.
 func IsTestData(p string) bool { return matchAny(testData, p) }
