@@ -14,6 +14,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/safeid"
 )
 
 // execute runs the prepared session and writes its outputs
@@ -146,10 +147,15 @@ func appendBilling(path string, entries []contract.AccountingEntry) error {
 	return f.Close()
 }
 
-// writeSession writes <originTxnId>.json.gz holding the result.
+// writeSession writes <originTxnId>.json.gz holding the result, inside
+// dir: an id that is not a safe id is refused, and a link in dir that
+// leads out of it is not followed.
 func writeSession(dir, id string, res contract.AIAgentResult) error {
 	if dir == "" || id == "" {
 		return nil
+	}
+	if err := safeid.Check("originTxnId", id); err != nil {
+		return fmt.Errorf("write session: %w", err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("sessions dir: %w", err)
@@ -162,7 +168,12 @@ func writeSession(dir, id string, res contract.AIAgentResult) error {
 	if err := zw.Close(); err != nil {
 		return fmt.Errorf("compress session: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, id+".json.gz"), buf.Bytes(), 0o644); err != nil {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("sessions dir: %w", err)
+	}
+	defer root.Close()
+	if err := root.WriteFile(id+".json.gz", buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write session: %w", err)
 	}
 	return nil
