@@ -21,10 +21,18 @@ func (c *checker) protectedPath() {
 	}
 }
 
+// MaxGlobLen is the longest glob CheckGlob accepts, in bytes: far above a
+// real protected_paths or skip_branches entry, and a bound on the work a
+// repository's glob can ask of MatchPath.
+const MaxGlobLen = 256
+
 // CheckGlob refuses a malformed protected-path glob: slash-separated
 // parts, each a path.Match pattern or "**" (any number of parts), not
-// absolute, with no "." or ".." part.
+// absolute, with no "." or ".." part, at most MaxGlobLen bytes.
 func CheckGlob(glob string) error {
+	if len(glob) > MaxGlobLen {
+		return fmt.Errorf("%.32q…: longer than %d bytes", glob, MaxGlobLen)
+	}
 	if glob == "" || strings.HasPrefix(glob, "/") || strings.Contains(glob, "\\") {
 		return fmt.Errorf("%q: want a relative, slash-separated glob", glob)
 	}
@@ -63,23 +71,34 @@ func MatchAnchored(glob, p string) bool {
 	return CheckGlob(glob) == nil && matchParts(strings.Split(glob, "/"), strings.Split(p, "/"))
 }
 
+// matchParts reports whether the glob parts g match the path parts p. It
+// fills, from the last glob part back to the first, which suffixes of p
+// the glob's suffix matches: len(g)·(len(p)+1) cells, each one path.Match
+// of a part at most (path.Match itself is linear in pattern times name),
+// where trying every split of p at each "**" would be exponential in the
+// number of "**" parts.
 func matchParts(g, p []string) bool {
-	for len(g) > 0 {
-		if g[0] == "**" {
-			for i := 0; i <= len(p); i++ {
-				if matchParts(g[1:], p[i:]) {
-					return true
+	n := len(p)
+	next := make([]bool, n+1) // next[j]: g[i+1:] matches p[j:]
+	cur := make([]bool, n+1)
+	next[n] = true
+	for i := len(g) - 1; i >= 0; i-- {
+		if g[i] == "**" {
+			seen := false
+			for j := n; j >= 0; j-- {
+				seen = seen || next[j]
+				cur[j] = seen
+			}
+		} else {
+			cur[n] = false
+			for j := n - 1; j >= 0; j-- {
+				cur[j] = false
+				if next[j+1] {
+					cur[j], _ = path.Match(g[i], p[j])
 				}
 			}
-			return false
 		}
-		if len(p) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(g[0], p[0]); !ok {
-			return false
-		}
-		g, p = g[1:], p[1:]
+		next, cur = cur, next
 	}
-	return len(p) == 0
+	return next[0]
 }
