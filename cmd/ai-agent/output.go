@@ -14,6 +14,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/safeid"
 )
 
 // execute runs the prepared session and writes its outputs
@@ -146,13 +147,15 @@ func appendBilling(path string, entries []contract.AccountingEntry) error {
 	return f.Close()
 }
 
-// writeSession writes <originTxnId>.json.gz holding the result.
+// writeSession writes <originTxnId>.json.gz holding the result, inside
+// dir: an id that is not a safe id is refused, and a link in dir that
+// leads out of it is not followed.
 func writeSession(dir, id string, res contract.AIAgentResult) error {
 	if dir == "" || id == "" {
 		return nil
 	}
-	if !sessionID.MatchString(id) {
-		return fmt.Errorf("write session: %q is not a session id", clipID(id))
+	if err := safeid.Check("originTxnId", id); err != nil {
+		return fmt.Errorf("write session: %w", err)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("sessions dir: %w", err)
@@ -165,22 +168,12 @@ func writeSession(dir, id string, res contract.AIAgentResult) error {
 	if err := zw.Close(); err != nil {
 		return fmt.Errorf("compress session: %w", err)
 	}
-	// The file is written through a root at the sessions folder: a name
-	// or a link in it cannot lead the write out of it.
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return fmt.Errorf("sessions dir: %w", err)
 	}
 	defer root.Close()
-	f, err := root.OpenFile(id+".json.gz", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return fmt.Errorf("write session: %w", err)
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return fmt.Errorf("write session: %w", err)
-	}
-	if err := f.Close(); err != nil {
+	if err := root.WriteFile(id+".json.gz", buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write session: %w", err)
 	}
 	return nil

@@ -15,13 +15,11 @@ import (
 	"github.com/salve-dev/salve/internal/agent"
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/safefile"
+	"github.com/salve-dev/salve/internal/safeid"
 )
 
 // maxSessionBytes bounds a conversation or session file once decompressed.
 const maxSessionBytes = 64 << 20
-
-// sessionID is what --resume accepts as an id of the sessions directory.
-var sessionID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // resume reads --load or --resume into the session options
 // (docs/ai-agent.md, "Sessions"). --load continues a conversation with
@@ -53,10 +51,10 @@ func (st *startup) resume(s *sessionSetup) error {
 		s.opts.Resume = &agent.Resume{Conversation: res.Conversation, Accounting: res.Accounting, TurnsUsed: agent.TurnsIn(res.Conversation)}
 		for _, e := range res.Accounting {
 			if e.OriginTxnID != "" {
-				// The id names the files this session writes: from a
-				// session file, it is checked before it becomes a path.
-				if !sessionID.MatchString(e.OriginTxnID) {
-					return fmt.Errorf("%w: --resume %s: the session's originTxnId %q is not a session id (letters, digits, '.', '_' and '-', at most 128)", config.ErrConfig, id, clipID(e.OriginTxnID))
+				// The id names the session's file and its --save-all
+				// folder: a shared file must not choose where they go.
+				if err := safeid.Check("originTxnId", e.OriginTxnID); err != nil {
+					return fmt.Errorf("%w: --resume %s: %v", config.ErrConfig, id, err)
 				}
 				s.opts.Trace.OriginTxnID = e.OriginTxnID
 				break
@@ -72,7 +70,7 @@ func readSession(dir, id string) (contract.AIAgentResult, error) {
 	var res contract.AIAgentResult
 	path := id
 	if st, err := os.Stat(id); err != nil || !st.Mode().IsRegular() {
-		if !sessionID.MatchString(id) {
+		if !safeid.Valid(id) {
 			return res, fmt.Errorf("%w: --resume %q: not a session file, nor a session id", config.ErrConfig, id)
 		}
 		if dir == "" {
@@ -118,7 +116,11 @@ func (s *sessionSetup) saveConversations(a *cliArgs, res contract.AIAgentResult)
 		return nil
 	}
 	if path, ok := a.values["save"]; ok {
-		if err := writeJSON(path, res.Conversation); err != nil {
+		b, err := indentJSON(res.Conversation)
+		if err == nil {
+			err = os.WriteFile(path, b, 0o644)
+		}
+		if err != nil {
 			return fmt.Errorf("failed to save conversation to %s: %w", path, err)
 		}
 	}
@@ -133,14 +135,21 @@ func (s *sessionSetup) saveConversations(a *cliArgs, res contract.AIAgentResult)
 	if id := s.opts.Trace.TxnID; id != "" {
 		txn = id
 	}
-	if !sessionID.MatchString(origin) || !sessionID.MatchString(txn) {
-		return fmt.Errorf("failed to save conversations to %s: session ids %q and %q are not safe file names", dir, clipID(origin), clipID(txn))
-	}
-	root := filepath.Join(dir, origin)
-	if err := os.MkdirAll(root, 0o755); err != nil {
+	if err := checkIDs(origin, txn); err != nil {
 		return fmt.Errorf("failed to save conversations to %s: %w", dir, err)
 	}
-	if err := writeJSON(filepath.Join(root, txn+"__master.json"), res.Conversation); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("failed to save conversations to %s: %w", dir, err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("failed to save conversations to %s: %w", dir, err)
+	}
+	defer root.Close()
+	if err := root.Mkdir(origin, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("failed to save conversations to %s: %w", dir, err)
+	}
+	if err := writeJSON(root, origin+"/"+txn+"__master.json", res.Conversation); err != nil {
 		return fmt.Errorf("failed to save conversations to %s: %w", dir, err)
 	}
 	for i, c := range s.children.results() {
@@ -154,23 +163,23 @@ func (s *sessionSetup) saveConversations(a *cliArgs, res contract.AIAgentResult)
 				break
 			}
 		}
-		file := filepath.Join(root, safeName(self)+"__"+safeName(name)+".json")
-		if err := writeJSON(file, c.res.Conversation); err != nil {
+		file := origin + "/" + safeName(self) + "__" + safeName(name) + ".json"
+		if err := writeJSON(root, file, c.res.Conversation); err != nil {
 			return fmt.Errorf("failed to save conversations to %s: %w", dir, err)
 		}
 	}
 	return nil
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
-
-// clipID bounds an id quoted in an error.
-func clipID(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
+// checkIDs checks the ids a session's files are named after.
+func checkIDs(origin, txn string) error {
+	if err := safeid.Check("originTxnId", origin); err != nil {
+		return err
 	}
-	return s
+	return safeid.Check("txnId", txn)
 }
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
 
 // safeName makes an id or agent name usable as a file name part.
 func safeName(s string) string {
@@ -181,14 +190,21 @@ func safeName(s string) string {
 	return s
 }
 
-// writeJSON writes v as 2-space indented JSON.
-func writeJSON(path string, v any) error {
+// indentJSON is v as 2-space indented JSON with a final newline; nil is
+// an empty conversation.
+func indentJSON(v any) ([]byte, error) {
 	if v == nil {
 		v = []contract.Message{}
 	}
 	b, err := json.MarshalIndent(v, "", "  ")
+	return append(b, '\n'), err
+}
+
+// writeJSON writes v as indented JSON to name under root.
+func writeJSON(root *os.Root, name string, v any) error {
+	b, err := indentJSON(v)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return root.WriteFile(name, b, 0o644)
 }

@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/salve-dev/salve/internal/gitagent"
 	"github.com/salve-dev/salve/internal/gitagent/server"
+	"github.com/salve-dev/salve/internal/gitguard"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/heal/repoconfig"
@@ -31,7 +36,7 @@ type repoConfigOptions struct {
 
 func (r *repoConfigOptions) flags(f *pflag.FlagSet) {
 	r.fs = f
-	f.StringVar(&r.RepoConfigRef, "repo-config-ref", "", "the commit "+repoconfig.File+" is read from (default: the pull request's base branch when CI names it and it is fetched, else the first parent of the commit under heal); never the work tree")
+	f.StringVar(&r.RepoConfigRef, "repo-config-ref", "", "the commit "+repoconfig.File+" is read from (default: the pull or merge request's target branch when CI names it, fetched from origin if the checkout lacks it; else none is read); never the work tree nor the change")
 	f.BoolVar(&r.NoRepoConfig, "no-repo-config", false, "do not read "+repoconfig.File)
 }
 
@@ -60,7 +65,9 @@ func (o *healOptions) readRepoConfig(ctx context.Context, s *streams) (done bool
 		return false, exitWith(exitBadInput, errors.New(why))
 	}
 	if rev == "" {
-		s.logger().Debug(repoconfig.File+" not read", "why", why)
+		// From the base or from nowhere: never from the change.
+		fmt.Fprintf(s.Stderr, "salve heal: %s not read: %s; healing under the defaults and the command line\n", repoconfig.File, why)
+		r.record = &results.RepoConfig{File: repoconfig.File, Unread: why}
 		return false, nil
 	}
 	text, err := g.ShowFile(ctx, o.Workspace, rev, repoconfig.File)
@@ -107,21 +114,24 @@ func (o *healOptions) readRepoConfig(ctx context.Context, s *streams) (done bool
 // paths, test edits (the flag's own say wins) and the record for the
 // results.
 func (r *repoConfigOptions) applyRepoConfig(c *assemble.Config) {
+	c.RepoConfig = r.record
 	if r.cfg == nil {
 		return
 	}
-	c.RepoConfig, c.ProtectedPaths = r.record, r.cfg.ProtectedPaths
+	c.ProtectedPaths = r.cfg.ProtectedPaths
 	if r.fileEdit && !c.AllowTestEdits {
 		c.AllowTestEdits, c.AllowTestEditsBy = true, repoconfig.File+" allow_test_edits"
 	}
 }
 
 // baseRev is the commit the configuration is read from: the flag; else
-// the pull or merge request's target branch (GITHUB_BASE_REF,
-// CI_MERGE_REQUEST_TARGET_BRANCH_NAME) when the checkout has it as
-// origin/<branch>; else the first parent of HEAD (on a pull request's
-// merge commit, the base branch; on a push, the commit before it). It
-// returns "" and why when there is none.
+// the tip of the pull or merge request's target branch (GITHUB_BASE_REF,
+// CI_MERGE_REQUEST_TARGET_BRANCH_NAME) as origin/<branch>, fetched from
+// origin when the checkout lacks it, provided it does not hold the commit
+// under heal. Nothing else: the first parent of HEAD may be the author's
+// own commit (a merge request pipeline, a push of several commits), and a
+// change must not choose the rules it is healed under. It returns "" and
+// why when there is no such commit.
 func (r *repoConfigOptions) baseRev(ctx context.Context, g adapter.Git, dir string, getenv func(string) string) (string, string) {
 	resolve := func(ref string) string {
 		h, err := g.RevParse(ctx, dir, ref)
@@ -133,12 +143,91 @@ func (r *repoConfigOptions) baseRev(ctx context.Context, g adapter.Git, dir stri
 	if r.RepoConfigRef != "" {
 		return resolve(r.RepoConfigRef), "--repo-config-ref " + r.RepoConfigRef + " names no commit"
 	}
-	if b := firstNonEmpty(getenv("GITHUB_BASE_REF"), getenv("CI_MERGE_REQUEST_TARGET_BRANCH_NAME")); b != "" && server.ValidateBranchName(b) == nil {
-		if h := resolve("refs/remotes/origin/" + b); h != "" {
-			return h, ""
+	b := firstNonEmpty(getenv("GITHUB_BASE_REF"), getenv("CI_MERGE_REQUEST_TARGET_BRANCH_NAME"))
+	if b == "" {
+		return "", "CI names no target branch (GITHUB_BASE_REF, CI_MERGE_REQUEST_TARGET_BRANCH_NAME), so no commit outside the change is known to read it from (give --repo-config-ref)"
+	}
+	if err := server.ValidateBranchName(b); err != nil {
+		return "", fmt.Sprintf("the target branch %q is not a branch name: %v", b, err)
+	}
+	ref := "refs/remotes/origin/" + b
+	h := resolve(ref)
+	if h == "" {
+		if err := fetchBranch(ctx, dir, b); err != nil {
+			return "", fmt.Sprintf("the target branch %s is not in the checkout and could not be fetched from origin: %v", b, err)
+		}
+		if h = resolve(ref); h == "" {
+			return "", fmt.Sprintf("the target branch %s could not be resolved after fetching it", b)
 		}
 	}
-	return resolve("HEAD^1"), "the commit under heal has no parent, so there is no base to read it from (give --repo-config-ref)"
+	if inChange, err := holdsHead(ctx, dir, h); err != nil || inChange {
+		return "", fmt.Sprintf("the target branch %s (%s) holds the commit under heal, so it is part of the change", b, h)
+	}
+	return h, ""
+}
+
+// baseGitTimeout bounds one git command of baseRev, a fetch included.
+const baseGitTimeout = 2 * time.Minute
+
+// baseGit runs git in dir under gitguard's rule for a repository salve
+// does not trust (no hooks, prompts, pagers, submodules; transports as t
+// allows), as the git agent and the worker do; remote.origin.uploadpack
+// is pinned so that the checkout's configuration cannot name a local
+// program for a fetch to start. It returns git's exit code; err is set
+// when git could not run.
+func baseGit(ctx context.Context, dir string, t gitguard.Transport, args ...string) (int, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, baseGitTimeout)
+	defer cancel()
+	full := append([]string{"-c", "remote.origin.uploadpack=git-upload-pack", "-C", dir}, args...)
+	cmd := exec.CommandContext(ctx, "git", gitguard.Args(t, full...)...)
+	cmd.Env = os.Environ()
+	for k, v := range gitguard.Env() {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), strings.TrimSpace(stderr.String()), nil
+	}
+	return 0, strings.TrimSpace(string(out)), err
+}
+
+// fetchBranch fetches branch from origin into refs/remotes/origin/branch,
+// no deeper than the checkout's own history (depth 1 in a shallow one).
+func fetchBranch(ctx context.Context, dir, branch string) error {
+	args := []string{"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules"}
+	if code, out, err := baseGit(ctx, dir, gitguard.Offline, "rev-parse", "--is-shallow-repository"); err == nil && code == 0 && out == "true" {
+		args = append(args, "--depth=1")
+	}
+	args = append(args, "origin", "+refs/heads/"+branch+":refs/remotes/origin/"+branch)
+	code, msg, err := baseGit(ctx, dir, gitguard.Remote, args...)
+	if err != nil {
+		return err
+	}
+	if code != 0 {
+		if len(msg) > 300 {
+			msg = msg[:300] + "…"
+		}
+		return fmt.Errorf("git fetch: exit %d: %s", code, msg)
+	}
+	return nil
+}
+
+// holdsHead reports whether commit is HEAD or a descendant of it: a
+// target branch that holds the change is no base to read rules from.
+func holdsHead(ctx context.Context, dir, commit string) (bool, error) {
+	code, msg, err := baseGit(ctx, dir, gitguard.Offline, "merge-base", "--is-ancestor", "HEAD", commit)
+	switch {
+	case err != nil:
+		return false, err
+	case code == 0:
+		return true, nil
+	case code == 1:
+		return false, nil
+	}
+	return false, fmt.Errorf("git merge-base: exit %d: %s", code, msg)
 }
 
 // buildBranch is the branch the failing build ran on, for skip_branches:

@@ -16,8 +16,8 @@ import (
 )
 
 // configRepo returns the broken Go project with two commits: a base whose
-// .salve.yml is base, then the change under heal, which rewrites it to
-// change (empty: leaves it alone).
+// .salve.yml is base (the target branch, as origin/base), then the change
+// under heal, which rewrites it to change (empty: leaves it alone).
 func configRepo(t *testing.T, base, change string) (repo, baseCommit string) {
 	t.Helper()
 	repo = testrepo.Example(t, "go-broken")
@@ -42,6 +42,8 @@ func configRepo(t *testing.T, base, change string) (repo, baseCommit string) {
 	git(t, repo, "-c", "user.name=salve", "-c", "user.email=salve@localhost", "commit", "-qm", "the change under heal")
 	git(t, repo, "branch", "-qf", "main")
 	git(t, repo, "checkout", "-q", "main")
+	// CI names the base as the target branch, which the checkout has.
+	git(t, repo, "update-ref", "refs/remotes/origin/base", baseCommit)
 	return repo, baseCommit
 }
 
@@ -57,7 +59,7 @@ func TestHealRepoConfig(t *testing.T) {
 	heal1 := func(t *testing.T, repo string, args ...string) (sandbox.Result, string) {
 		t.Helper()
 		out := filepath.Join(t.TempDir(), "results.json")
-		res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Env: mcpEnv(t, gitAgent), Timeout: 5 * time.Minute,
+		res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Env: ciFreeEnv(t, gitAgent, "GITHUB_BASE_REF=base"), Timeout: 5 * time.Minute,
 			Args: append([]string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--results", out}, args...)})
 		if err != nil {
 			t.Fatal(err)

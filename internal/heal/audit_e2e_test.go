@@ -155,12 +155,14 @@ func TestAuditTrailSIGTERM(t *testing.T) {
 	}
 }
 
-// summaryLine returns heal's closing summary line from stderr.
+// summaryLine returns heal's closing summary line from stderr: the
+// last line that begins "salve heal: " (a warning may come before it).
 func summaryLine(s string) string {
+	line := ""
 	for _, l := range strings.Split(s, "\n") {
 		if strings.HasPrefix(l, "salve heal: ") {
-			return l
+			line = l
 		}
 	}
-	return ""
+	return line
 }

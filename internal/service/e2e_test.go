@@ -410,7 +410,7 @@ func TestServeWebhookToGreen(t *testing.T) {
 	t.Setenv(service.EnvGitHubSecret, "e2e-secret")
 	api, _ := serve(t, salve, agent, t.TempDir(), "--isolation", "none")
 	bare := bareBroken(t, "hooked")
-	body := fmt.Sprintf(`{"action":"completed","workflow_run":{"status":"completed","conclusion":"failure","head_branch":"main"},"repository":{"clone_url":"file://%s"}}`, bare)
+	body := fmt.Sprintf(`{"action":"completed","workflow_run":{"status":"completed","conclusion":"failure","head_branch":"main","head_repository":{"full_name":"acme/hooked"}},"repository":{"full_name":"acme/hooked","clone_url":"file://%s"}}`, bare)
 	mac := hmac.New(sha256.New, []byte("e2e-secret"))
 	mac.Write([]byte(body))
 	req, _ := http.NewRequest("POST", api+"/webhooks/github", strings.NewReader(body))

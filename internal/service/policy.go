@@ -105,9 +105,11 @@ type Event struct {
 	// full_name, GitLab's path_with_namespace, else RepoName of the clone
 	// URL).
 	Repo string
-	// Fork is set when the failing commit came from a fork: a GitHub
-	// head_repository other than the repository, a GitLab merge request
-	// whose source project is not its target.
+	// Fork is set when the payload does not show the failing commit to
+	// be the repository's own: a GitHub head_repository other than the
+	// repository, null or absent, a check_suite without pull requests of
+	// the repository's own, a GitLab merge request whose source project
+	// is not its target or not known.
 	Fork bool
 	// HeadCloneURL is the fork's clone URL, when the payload gives one.
 	HeadCloneURL string
@@ -174,9 +176,9 @@ var ignoreRules = []ignoreRule{
 		func(_ Policy, e *Event) bool { return OwnCommit(e.Message) }},
 	{"skip_marker", "the commit message asks salve to skip it ([skip salve])",
 		func(_ Policy, e *Event) bool { return SkipRequested(e.Message) }},
-	{"fork", "the failure comes from a fork; salve serve --heal-forks heals forks",
+	{"fork", "the failure comes from a fork, or from a head the payload does not show to be the repository's own; salve serve --heal-forks heals forks",
 		func(p Policy, e *Event) bool { return e.Fork && !p.HealForks }},
-	{"fork_no_url", "the failure comes from a fork whose clone URL the payload does not give",
+	{"fork_no_url", "the failure comes from a fork, or a head not shown to be the repository's own, whose clone URL the payload does not give",
 		func(p Policy, e *Event) bool { return e.Fork && p.HealForks && e.HeadCloneURL == "" }},
 	{"not_allowed", "the repository is not in the server's --allow-repo list",
 		func(p Policy, e *Event) bool { return !p.Allowed(e.Repo) }},

@@ -39,6 +39,7 @@ type GitHubEvent struct {
 }
 
 type githubRepo struct {
+	ID       int64  `json:"id"`
 	CloneURL string `json:"clone_url"`
 	FullName string `json:"full_name"`
 	HTMLURL  string `json:"html_url"`
@@ -57,11 +58,52 @@ type githubSuite struct {
 	HeadCommit     *struct {
 		Message string `json:"message"`
 	} `json:"head_commit"`
-	// PullRequests are the pull requests the run belongs to (GitHub
-	// lists only those of the repository itself, never a fork's).
+	// PullRequests are the pull requests the run belongs to, each with
+	// the ids of its head and base repositories.
 	PullRequests []struct {
-		Number int `json:"number"`
+		Number int          `json:"number"`
+		Head   *githubPRRef `json:"head"`
+		Base   *githubPRRef `json:"base"`
 	} `json:"pull_requests"`
+}
+
+type githubPRRef struct {
+	Repo *struct {
+		ID int64 `json:"id"`
+	} `json:"repo"`
+}
+
+// repoID is the id of the ref's repository, 0 when the payload lacks it.
+func (r *githubPRRef) repoID() int64 {
+	if r == nil || r.Repo == nil {
+		return 0
+	}
+	return r.Repo.ID
+}
+
+// ownHead reports whether the payload shows that the failing commit is
+// the repository's own, not a fork's. The rule fails closed: what the
+// payload does not show is a fork. A workflow_run shows it by a
+// head_repository of the repository's name (and id, when both carry
+// one); a check_suite, which names no head repository, by pull requests
+// whose head and base repositories all have the repository's id (GitHub
+// gives none for a fork's branch). Anything else (head_repository null
+// or absent, a check_suite of a push, an id missing) is not shown.
+func (s *githubSuite) ownHead(event string, repo githubRepo, name string) bool {
+	if event == "workflow_run" {
+		h := s.HeadRepository
+		return h != nil && h.FullName != "" && strings.EqualFold(h.FullName, name) &&
+			(h.ID == 0 || repo.ID == 0 || h.ID == repo.ID)
+	}
+	if repo.ID == 0 || len(s.PullRequests) == 0 {
+		return false
+	}
+	for _, pr := range s.PullRequests {
+		if pr.Head.repoID() != repo.ID || pr.Base.repoID() != repo.ID {
+			return false
+		}
+	}
+	return true
 }
 
 // ParseGitHub turns a GitHub event into a heal request, or nil when the
@@ -107,11 +149,15 @@ func ParseGitHubEvent(event string, body []byte) (*Event, error) {
 	if ev.Repo == "" {
 		ev.Repo = RepoName(e.Repository.CloneURL)
 	}
-	if h := s.HeadRepository; h != nil && h.FullName != "" && !strings.EqualFold(h.FullName, ev.Repo) {
+	if !s.ownHead(event, e.Repository, ev.Repo) {
 		ev.Fork = true
-		ev.HeadCloneURL = h.CloneURL
-		if ev.HeadCloneURL == "" && strings.HasPrefix(h.HTMLURL, "https://") {
-			ev.HeadCloneURL = h.HTMLURL + ".git"
+		// The head's clone URL, when the payload names a head other than
+		// the repository; else none, and a healed fork is then refused.
+		if h := s.HeadRepository; h != nil && h.FullName != "" && !strings.EqualFold(h.FullName, ev.Repo) {
+			ev.HeadCloneURL = h.CloneURL
+			if ev.HeadCloneURL == "" && strings.HasPrefix(h.HTMLURL, "https://") {
+				ev.HeadCloneURL = h.HTMLURL + ".git"
+			}
 		}
 	}
 	if s.HeadCommit != nil {
@@ -200,11 +246,15 @@ func ParseGitLabEvent(body []byte) (*Event, error) {
 	if ev.Repo == "" {
 		ev.Repo = RepoName(e.Project.GitHTTPURL)
 	}
-	if mr := e.MergeRequest; mr != nil && mr.SourceProjectID != 0 && mr.SourceProjectID != mr.TargetProjectID {
+	// A merge request pipeline is the project's own only when the merge
+	// request's source and target are the pipeline's project; what the
+	// payload does not show (an id missing) is a fork's. A branch
+	// pipeline runs the project's own branch.
+	if mr := e.MergeRequest; mr != nil && (mr.SourceProjectID == 0 || mr.SourceProjectID != mr.TargetProjectID || e.Project.ID != mr.SourceProjectID) {
 		ev.Fork = true
 		// A fork's pipeline that runs in the fork names the fork as its
 		// project; one run in the target project gives no fork URL.
-		if e.Project.ID == mr.SourceProjectID {
+		if e.Project.ID != 0 && e.Project.ID == mr.SourceProjectID && mr.SourceProjectID != mr.TargetProjectID {
 			ev.HeadCloneURL = e.Project.GitHTTPURL
 		}
 	}

@@ -17,10 +17,12 @@ func sign(secret, body string) string {
 }
 
 const (
-	failedRun = `{"action":"completed","workflow_run":{"status":"completed","conclusion":"failure","head_branch":"main"},
+	failedRun = `{"action":"completed","workflow_run":{"status":"completed","conclusion":"failure","head_branch":"main",
+		"head_repository":{"full_name":"acme/api"}},
 		"repository":{"clone_url":"https://git.example.com/acme/api.git"}}`
-	failedSuite = `{"action":"completed","check_suite":{"status":"completed","conclusion":"failure","head_branch":"fix-1"},
-		"repository":{"clone_url":"https://git.example.com/acme/web.git"}}`
+	failedSuite = `{"action":"completed","check_suite":{"status":"completed","conclusion":"failure","head_branch":"fix-1",
+		"pull_requests":[{"number":2,"head":{"repo":{"id":7}},"base":{"repo":{"id":7}}}]},
+		"repository":{"id":7,"clone_url":"https://git.example.com/acme/web.git"}}`
 	greenRun = `{"action":"completed","workflow_run":{"status":"completed","conclusion":"success","head_branch":"main"},
 		"repository":{"clone_url":"https://git.example.com/acme/api.git"}}`
 	requestedRun = `{"action":"requested","workflow_run":{"status":"queued","conclusion":null,"head_branch":"main"},

@@ -30,7 +30,8 @@ var ErrInclude = fmt.Errorf("%w: prompt include", ErrConfig)
 // (docs/ai-agent.md, "Prompt includes"). PATH is relative to the directory
 // of the file that holds the directive. Every included file must lie in
 // the directory tree of the prompt file, symlinks resolved; an included
-// file's frontmatter is dropped; includes nest up to MaxIncludeDepth
+// file's frontmatter is dropped; env files are refused, whether named or
+// reached through a link; includes nest up to MaxIncludeDepth
 // levels, and a cycle is an error naming the chain.
 func ResolveIncludes(text, path string) (string, error) {
 	if !includeDirective.MatchString(text) {
@@ -86,7 +87,7 @@ func (in *includer) include(name, dir string, chain []string) (string, error) {
 	if name == "" {
 		return "", fail("the path is empty")
 	}
-	if strings.EqualFold(filepath.Base(name), ".env") {
+	if forbiddenInclude(name) {
 		return "", fail("including this file is forbidden")
 	}
 	target := name
@@ -105,6 +106,8 @@ func (in *includer) include(name, dir string, chain []string) (string, error) {
 		return "", fail("%v", err)
 	case !within(in.root, real):
 		return "", fail("it resolves to %s, outside the prompt's directory %s", real, in.root)
+	case forbiddenInclude(real):
+		return "", fail("it resolves to %s: including this file is forbidden", in.show(real))
 	}
 	for _, c := range chain {
 		if c == real {
@@ -125,6 +128,16 @@ func (in *includer) include(name, dir string, chain []string) (string, error) {
 	// Without a header SplitFrontmatter still drops a #! line.
 	_, body, _ := SplitFrontmatter(string(b))
 	return in.expand(body, filepath.Dir(real), append(chain[:len(chain):len(chain)], real))
+}
+
+// forbiddenInclude reports whether the file name of path is one no
+// prompt may include: an env file, which holds keys (".env", ".env.local",
+// ".ai-agent.env", "prod.env"; any case). It is asked of the name written
+// in the directive and of the file that name resolves to, links followed,
+// so that an innocent name linked to an env file is refused too.
+func forbiddenInclude(path string) bool {
+	base := strings.ToLower(filepath.Base(path))
+	return base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env")
 }
 
 // within reports whether path is root or under it.

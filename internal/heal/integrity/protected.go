@@ -28,8 +28,8 @@ func CheckGlob(glob string) error {
 	if glob == "" || strings.HasPrefix(glob, "/") || strings.Contains(glob, "\\") {
 		return fmt.Errorf("%q: want a relative, slash-separated glob", glob)
 	}
-	if len(glob) > maxGlobLen || strings.Count(glob, "/") >= maxGlobParts {
-		return fmt.Errorf("%.40q…: longer than %d bytes or %d parts", glob, maxGlobLen, maxGlobParts)
+	if len(glob) > MaxGlobLen || strings.Count(glob, "/") >= maxGlobParts {
+		return fmt.Errorf("%.40q…: longer than %d bytes or %d parts", glob, MaxGlobLen, maxGlobParts)
 	}
 	for _, part := range strings.Split(glob, "/") {
 		if part == "" || part == "." || part == ".." {
@@ -94,10 +94,10 @@ func matchParts(g, p []string) bool {
 	return m[0]
 }
 
-// Bounds of a glob and of a path matched against it: a repository's
+// Bounds of a glob (MaxGlobLen bytes) and of a path matched against it: a repository's
 // patterns and the names they meet come from the repository.
 const (
-	maxGlobLen   = 512
+	MaxGlobLen   = 512
 	maxGlobParts = 64
 	maxPathParts = 256
 )

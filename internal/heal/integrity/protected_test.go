@@ -57,7 +57,7 @@ func TestMatchPathLinear(t *testing.T) {
 	if !MatchPath(glob, strings.Repeat("a/", 40)+"x") {
 		t.Fatal("did not match")
 	}
-	long := strings.Repeat("a", maxGlobLen+1)
+	long := strings.Repeat("a", MaxGlobLen+1)
 	if CheckGlob(long) == nil || MatchPath(long, long) {
 		t.Error("an over-long glob was accepted")
 	}

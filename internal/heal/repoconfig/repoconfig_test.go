@@ -3,6 +3,7 @@ package repoconfig
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestParse: every key is read; an unknown key is an error naming it and
@@ -81,7 +82,7 @@ func TestOff(t *testing.T) {
 // FuzzParse: a repository's file never panics the parser, and what it
 // accepts passes its own checks.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"", "mode: pr\n", "fixers: [rules]\nprotected_paths: ['**/*.lock']\n", "heal: false\nskip_branches: [x]\n", "a: [", "- 1\n"} {
+	for _, s := range []string{"", "mode: pr\n", "fixers: [rules]\nprotected_paths: ['**/*.lock']\n", "heal: false\nskip_branches: [x]\n", "a: [", "- 1\n", "skip_branches: ['**/**/**/**/**/**/**/x']\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -94,4 +95,30 @@ func FuzzParse(f *testing.F) {
 		}
 		_ = c.Off("main")
 	})
+}
+
+// TestOffGlobsLinear: a .salve.yml full of skip_branches globs made of
+// "**" parts is answered at once against a long branch name, and a glob
+// past integrity.MaxGlobLen is refused when the file is read.
+func TestOffGlobsLinear(t *testing.T) {
+	glob := strings.Repeat("**/", 12) + "x" // 37 bytes
+	text := "skip_branches: [" + strings.TrimSuffix(strings.Repeat("'"+glob+"', ", maxList), ", ") + "]\nprotected_paths: ['" + glob + "']\n"
+	c, err := Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	branch := strings.Repeat("a/", 40) + "b" // 81 bytes
+	done := make(chan string, 1)
+	go func() { done <- c.Off(branch) }()
+	select {
+	case off := <-done:
+		if off != "" {
+			t.Fatalf("Off(%s) = %q", branch, off)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("skip_branches did not answer in 5s")
+	}
+	if _, err := Parse([]byte("skip_branches: ['" + strings.Repeat("**/", 90) + "x']\n")); err == nil || !strings.Contains(err.Error(), "skip_branches") {
+		t.Fatalf("a 271-byte glob: %v", err)
+	}
 }

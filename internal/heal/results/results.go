@@ -395,4 +395,8 @@ type RepoConfig struct {
 	Applied []string `json:"applied,omitempty"`
 	// Overridden lists the keys the command line overrode.
 	Overridden []string `json:"overridden,omitempty"`
+	// Unread says why no file was read (Rev is then ""): no commit
+	// outside the change under heal was found to read it from, so the
+	// heal ran under the defaults and the command line.
+	Unread string `json:"unread,omitempty"`
 }
