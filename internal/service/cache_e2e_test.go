@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/service"
@@ -51,8 +52,15 @@ func TestWorkerJobsShareTheLayer(t *testing.T) {
 	}
 	done := waitFinal(t, api, ids)
 	for i, id := range ids {
-		if j := done[id]; j.Status != jobs[i].want {
+		j := done[id]
+		if j.Status != jobs[i].want {
 			t.Errorf("job %d: %s (%s), want %s", i+1, j.Status, j.Error, jobs[i].want)
+		}
+		if n := len(j.Attempts); n > 0 {
+			a := j.Attempts[n-1]
+			began, _ := time.Parse(time.RFC3339Nano, a.StartedAt)
+			ended, _ := time.Parse(time.RFC3339Nano, a.EndedAt)
+			t.Logf("job %d took %s", i+1, ended.Sub(began).Round(time.Millisecond))
 		}
 	}
 	repos, err := os.ReadDir(filepath.Join(cache, "salve", "sandbox", "repos"))
