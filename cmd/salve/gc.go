@@ -9,6 +9,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/assemble"
+	"github.com/salve-dev/salve/internal/heal/executor"
 )
 
 // gcOptions are the flags of "salve gc".
@@ -16,6 +17,9 @@ type gcOptions struct {
 	Workspace string
 	Root      string
 	GitAgent  string
+	// CacheMax is the build cache's budget ("10G"); empty means
+	// $SALVE_BUILD_CACHE_MAX or 10 GiB.
+	CacheMax string
 }
 
 // newGCCmd builds "salve gc".
@@ -36,11 +40,17 @@ branch, or a heal branch with a fix found nowhere else.
 Without --workspace every repository salve has healed is collected, and
 salve's build cache is trimmed too: the layers that keep what a
 repository's builds compiled are removed when no build used them for 30
-days, and then, least recently used first, while the cache is over 10 GiB
-(a repository built within the last hour is kept).`,
+days, and then, least recently used first, while the cache is over its
+budget (--cache-max, else $SALVE_BUILD_CACHE_MAX, else 10 GiB; heals and
+worker jobs trim to it too). A layer a build is using is kept. gc then
+prints the layers' total.`,
 		Example: "  salve gc\n  salve gc --workspace ./repo",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			budget, err := cacheBudget(o.CacheMax, s.Getenv)
+			if err != nil {
+				return exitWith(exitBadInput, err)
+			}
 			agent, err := assemble.GitAgent(o.GitAgent, s.Getenv)
 			if err != nil {
 				return exitWith(exitEnvironment, err)
@@ -62,7 +72,7 @@ days, and then, least recently used first, while the cache is over 10 GiB
 				fmt.Fprintf(s.Stdout, "deleted branch %s\n", b)
 			}
 			if err == nil && o.Workspace == "" {
-				err = trimBuildCache(cmd.Context(), s.Stdout)
+				err = trimBuildCache(cmd.Context(), s.Stdout, budget)
 			}
 			if errors.Is(err, heal.ErrBadInput) {
 				return exitWith(exitBadInput, err)
@@ -78,5 +88,6 @@ days, and then, least recently used first, while the cache is over 10 GiB
 	f.StringVar(&o.Workspace, "workspace", "", "collect only this repository's worktrees")
 	f.StringVar(&o.Root, "worktrees", "", "the folder of salve's heal worktrees (default $XDG_DATA_HOME/salve/worktrees)")
 	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: beside salve, then PATH)")
+	f.StringVar(&o.CacheMax, "cache-max", "", "the build cache's budget: bytes, or a number with K, M, G or T (default $"+executor.EnvCacheBudget+", else 10G)")
 	return cmd
 }

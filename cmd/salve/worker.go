@@ -149,6 +149,9 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 		Isolation: o.Isolation, NoStore: true, GitAgent: o.GitAgent}
 	c := ho.config(s, sp.RunID, sp.Logger)
 	c.GitEnv = sp.PushEnv
+	// Every job of a repository shares its build-cache layer (a fork's
+	// only reads it); the worker trims the cache after each job.
+	c.RepoIdentity, c.UntrustedChange, c.CacheBudget = sp.RepoIdentity, sp.Untrusted, -1
 	// The worktree goes inside the job's own temporary folder, which is
 	// removed with it (a dead worker's leftovers never collide).
 	c.WorktreeDir = filepath.Join(filepath.Dir(sp.Dir), "heal-worktree")

@@ -230,6 +230,10 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 				args = append(args, "--ro-bind", o.layer, o.stagedLayer(i))
 				p.mkdirs = append(p.mkdirs, o.layer)
 			}
+			if o.base != "" {
+				args = append(args, "--ro-bind", o.base, o.stagedBase(i))
+				p.mkdirs = append(p.mkdirs, o.base)
+			}
 			args = append(args, "--dir", o.dst)
 			if o.env != "" {
 				p.env[o.env] = o.dst
@@ -325,19 +329,24 @@ exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-pr
 type overlay struct {
 	lower string // the user's directory on the host; empty when none
 	layer string // salve's own layer on the host, above lower; empty when none
+	base  string // salve's read-only layer between layer and lower; empty when none
 	dst   string // the mount point inside the sandbox
 	env   string // the variable that names dst, if any
 }
 
 func (o overlay) stagedLower(i int) string { return fmt.Sprintf("%s/lower/%d", overlayRoot, i) }
 func (o overlay) stagedLayer(i int) string { return fmt.Sprintf("%s/layer/%d", overlayRoot, i) }
+func (o overlay) stagedBase(i int) string  { return fmt.Sprintf("%s/base/%d", overlayRoot, i) }
 
-// lowerdir is the overlay's lowerdir option: salve's layer above the
-// user's cache.
+// lowerdir is the overlay's lowerdir option: salve's layer above its
+// read-only base, above the user's cache.
 func (o overlay) lowerdir(i int) string {
 	var dirs []string
 	if o.layer != "" {
 		dirs = append(dirs, o.stagedLayer(i))
+	}
+	if o.base != "" {
+		dirs = append(dirs, o.stagedBase(i))
 	}
 	if o.lower != "" {
 		dirs = append(dirs, o.stagedLower(i))
@@ -370,10 +379,14 @@ func (b Bwrap) overlays(job Job) []overlay {
 		if layer != "" && (layer == cleanAbs(job.CacheDir) || !within(layer, cleanAbs(job.CacheDir))) {
 			layer = ""
 		}
+		base := cleanAbs(c.Base)
+		if layer == "" || base == layer || !within(base, cleanAbs(job.CacheDir)) {
+			base = ""
+		}
 		if (lower == "" && layer == "") || !safeDst(dst) {
 			continue
 		}
-		out = append(out, overlay{lower: lower, layer: layer, dst: dst, env: c.Env})
+		out = append(out, overlay{lower: lower, layer: layer, base: base, dst: dst, env: c.Env})
 	}
 	return out
 }
@@ -511,7 +524,7 @@ func (b Bwrap) Cleanup(_ context.Context, job Job) error {
 			continue
 		}
 		upper := filepath.Join(scratchDir(job), strconv.Itoa(i), "upper")
-		if err := commitLayer(job.CacheDir, upper, o.layer, o.lower); err != nil {
+		if err := commitLayer(job.CacheDir, upper, o.layer, o.base, o.lower); err != nil {
 			errs = append(errs, err)
 		}
 	}

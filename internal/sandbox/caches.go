@@ -29,6 +29,13 @@ type Cache struct {
 	// to the next (see [Layered]). Src may then be empty or missing: the
 	// layer alone is the cache.
 	Layer string
+	// Base, when set with Layer, is a layer of salve's below Layer, read
+	// only: the repository's own layer under the throw-away layer of an
+	// untrusted change, which reads what the repository's builds compiled
+	// and writes only Layer. Only overlays stack it ([Bwrap]); where the
+	// layer is bound writable (no overlays, containers), Layer alone is
+	// the cache.
+	Base string
 }
 
 // layeredCaches names the caches that get a layer of salve's own from

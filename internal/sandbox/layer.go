@@ -15,7 +15,8 @@ const MaxLayerCommit = 4 << 30
 
 // commitLayer moves into layer the files a build created in upper, the
 // upper directory of its overlay: regular files with a single link that
-// neither layer nor lower (the user's cache) already holds. What the build
+// neither layer, base (salve's read-only layer below it, if any) nor lower
+// (the user's cache) already holds. What the build
 // changed or deleted of the lower layers is dropped: salve's layer only
 // grows by new entries, and the user's cache is never read for it. Both
 // directories lie inside cacheDir, which is opened as an [os.Root], so a
@@ -28,7 +29,7 @@ const MaxLayerCommit = 4 << 30
 // layer at the same time sees a file complete or not at all; two builds
 // that commit the same name leave one of the two (for Go's build cache,
 // whose entries are named by the hash of their inputs, the same content).
-func commitLayer(cacheDir, upper, layer, lower string) error {
+func commitLayer(cacheDir, upper, layer, base, lower string) error {
 	root, err := os.OpenRoot(cacheDir)
 	if err != nil {
 		return fmt.Errorf("commit layer: %w", err)
@@ -69,8 +70,11 @@ func commitLayer(cacheDir, upper, layer, lower string) error {
 		if _, err := root.Lstat(dst); err == nil {
 			return nil
 		}
-		if lower != "" {
-			if _, err := os.Lstat(filepath.Join(lower, rel)); err == nil {
+		for _, below := range []string{base, lower} {
+			if below == "" {
+				continue
+			}
+			if _, err := os.Lstat(filepath.Join(below, rel)); err == nil {
 				return nil
 			}
 		}

@@ -104,7 +104,9 @@ func TestWebhookHygiene(t *testing.T) {
 }
 
 // TestWebhookForkOptIn: with HealForks a fork's failure is queued on the
-// fork's clone URL.
+// fork's clone URL, untrusted, with the repository as its upstream (whose
+// build-cache layer its heal reads and never writes); the jobs API cannot
+// name an upstream.
 func TestWebhookForkOptIn(t *testing.T) {
 	_, hs := hygieneServer(t, Policy{HealForks: true}, "")
 	body := runEvent("acme/api", "mallory/api", "patch-1", shaB, "fix", 11, 1, "")
@@ -113,8 +115,20 @@ func TestWebhookForkOptIn(t *testing.T) {
 		t.Fatalf("got %d %v", code, out)
 	}
 	_, j := do(t, "GET", hs.URL+"/api/v1/heals/"+out["id"].(string), "", nil)
-	if req := j["request"].(map[string]any); req["repo"] != "https://github.com/mallory/api.git" || req["sha"] != shaB {
+	if req := j["request"].(map[string]any); req["repo"] != "https://github.com/mallory/api.git" || req["sha"] != shaB ||
+		req["untrusted"] != true || req["upstream"] != "https://github.com/acme/api.git" {
 		t.Fatalf("fork job %v", req)
+	}
+	for _, tt := range []struct {
+		body string
+		code int
+	}{
+		{`{"repo":"https://github.com/mallory/api.git","upstream":"https://github.com/acme/api.git"}`, 400},
+		{`{"repo":"https://github.com/mallory/api.git","untrusted":true}`, 202},
+	} {
+		if code, out := do(t, "POST", hs.URL+"/api/v1/heals", tt.body, map[string]string{"Content-Type": "application/json"}); code != tt.code {
+			t.Errorf("%s: got %d %v, want %d", tt.body, code, out, tt.code)
+		}
 	}
 }
 

@@ -72,6 +72,16 @@ type Request struct {
 	// the App's key and no SALVE_GITHUB_APP_INSTALLATION_ID of its own.
 	// Webhooks set it; the jobs API refuses it.
 	Installation int64 `json:"installation,omitempty"`
+	// Untrusted says the change comes from someone salve does not trust
+	// with the repository's build-cache layer: its heal reads the layer and
+	// writes a throw-away one (docs/executor.md §Caches). Webhooks set it
+	// for forks; the jobs API may set it, never unset what Upstream implies.
+	Untrusted bool `json:"untrusted,omitempty"`
+	// Upstream is the repository a fork's change is proposed to, when Repo
+	// is the fork: its build-cache layer is the one the heal reads (and
+	// never writes; a job with Upstream is untrusted). Webhooks set it;
+	// the jobs API refuses it.
+	Upstream string `json:"upstream,omitempty"`
 }
 
 // Attempt is one delivery of a job to a worker.
@@ -149,6 +159,12 @@ func (r *Request) Validate() error {
 		if _, hasPw := u.User.Password(); hasPw {
 			return fmt.Errorf("%w: repo URL carries a password or token; give workers their credentials in their environment instead", ErrBadRequest)
 		}
+	}
+	if r.Upstream != "" {
+		if err := checkRepoURL(r.Upstream); err != nil {
+			return err
+		}
+		r.Untrusted = true
 	}
 	if r.Ref != "" {
 		if err := checkRef(r.Ref); err != nil {

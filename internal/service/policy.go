@@ -185,7 +185,8 @@ var ignoreRules = []ignoreRule{
 }
 
 // judge returns the ignore rule that applies to e, or nil; with forks
-// healed, it points the request at the fork.
+// healed, it points the request at the fork, untrusted, with the
+// repository as its upstream.
 func (p Policy) judge(e *Event) *ignoreRule {
 	for i := range ignoreRules {
 		if ignoreRules[i].Applies(p, e) {
@@ -193,7 +194,9 @@ func (p Policy) judge(e *Event) *ignoreRule {
 		}
 	}
 	if e.Fork {
-		e.Request.Repo = e.HeadCloneURL
+		// The fork's change is healed in the fork, reading the build-cache
+		// layer of the repository it is proposed to, never writing it.
+		e.Request.Upstream, e.Request.Repo, e.Request.Untrusted = e.Request.Repo, e.HeadCloneURL, true
 	}
 	return nil
 }

@@ -148,6 +148,10 @@ func (s *Server) createHeal(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "installation is set by GitHub webhooks only")
 		return
 	}
+	if req.Upstream != "" {
+		writeError(w, http.StatusBadRequest, "upstream is set by webhooks only")
+		return
+	}
 	if !s.Policy.Allowed(RepoName(strings.TrimSpace(req.Repo))) {
 		writeError(w, http.StatusForbidden, "the repository is not in the server's --allow-repo list")
 		return

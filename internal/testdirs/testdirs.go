@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"testing"
 )
 
 // Isolate points XDG_DATA_HOME, XDG_STATE_HOME and XDG_CACHE_HOME at a new
@@ -32,4 +33,14 @@ func Isolate() (cleanup func()) {
 		_ = os.Setenv(k, p)
 	}
 	return func() { _ = os.RemoveAll(dir) }
+}
+
+// Main is the whole TestMain of a package whose tests run salve: it runs
+// m's tests under [Isolate], removes the folder, and exits with their
+// status.
+func Main(m *testing.M) {
+	clean := Isolate()
+	code := m.Run()
+	clean()
+	os.Exit(code)
 }

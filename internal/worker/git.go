@@ -76,8 +76,9 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 	if err != nil {
 		return nil, resumed, "", fmt.Errorf("worker: push as the GitHub App: %w", err)
 	}
+	identity, untrusted := cacheKey(msg.Request)
 	res, err := w.Heal(ctx, Spec{Dir: dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers,
-		Models: msg.Request.Models, Sha: msg.Request.Sha, PushEnv: pushEnv, Logger: log})
+		Models: msg.Request.Models, Sha: msg.Request.Sha, PushEnv: pushEnv, RepoIdentity: identity, Untrusted: untrusted, Logger: log})
 	if res != nil {
 		res.Repo = repo // the job's repository, not the temporary clone
 	}

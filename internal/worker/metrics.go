@@ -7,12 +7,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/service"
 )
 
 // Metrics are a worker's Prometheus metrics of the heals it finished:
 // their durations by final status, their bugs by class and outcome, and
-// the LLM tokens, requests and cost of the results' accounting. A nil
+// the LLM tokens, requests and cost of the results' accounting, and the
+// size of salve's build cache after each job's trim. A nil
 // *Metrics records nothing.
 type Metrics struct {
 	duration *prometheus.HistogramVec
@@ -20,6 +22,10 @@ type Metrics struct {
 	tokens   *prometheus.CounterVec
 	requests prometheus.Counter
 	cost     prometheus.Counter
+	// cacheBytes and cacheRepos are salve's build cache after the last
+	// trim: the layers' total and how many repositories have one.
+	cacheBytes prometheus.Gauge
+	cacheRepos prometheus.Gauge
 }
 
 // NewMetrics registers a worker's metrics on reg (salve serve's registry
@@ -47,8 +53,16 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "salve_llm_cost_usd_total",
 			Help: "LLM cost of finished heals, in US dollars, as the providers' accounting reported it.",
 		}),
+		cacheBytes: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "salve_build_cache_bytes",
+			Help: "Bytes in salve's build-cache layers after the last trim (checked after every job, against $SALVE_BUILD_CACHE_MAX).",
+		}),
+		cacheRepos: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "salve_build_cache_repositories",
+			Help: "Repositories with a build-cache layer after the last trim.",
+		}),
 	}
-	for _, c := range []prometheus.Collector{m.duration, m.bugs, m.tokens, m.requests, m.cost} {
+	for _, c := range []prometheus.Collector{m.duration, m.bugs, m.tokens, m.requests, m.cost, m.cacheBytes, m.cacheRepos} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -83,6 +97,15 @@ func (m *Metrics) observe(status service.Status, took time.Duration, res *heal.R
 	if res.LLM.CostUSD > 0 {
 		m.cost.Add(res.LLM.CostUSD)
 	}
+}
+
+// cache records the build cache after a trim.
+func (m *Metrics) cache(rep executor.TrimReport) {
+	if m == nil {
+		return
+	}
+	m.cacheBytes.Set(float64(rep.Kept))
+	m.cacheRepos.Set(float64(rep.Repos))
 }
 
 // errorTypeLabel bounds a label value: error types are the parser's short

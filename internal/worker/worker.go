@@ -41,7 +41,14 @@ type Spec struct {
 	// action: the worker's GitHub App pushing as the job's installation
 	// (Forges.PushEnv).
 	PushEnv func(ctx context.Context, action string) ([]string, error)
-	Logger  *slog.Logger
+	// RepoIdentity names the job's repository for its build-cache layer
+	// (gitremote.Identity of the job's repository, or of its upstream for
+	// a fork's change), so every job of a repository shares one layer.
+	RepoIdentity string
+	// Untrusted says the change is a fork's (or the job says so): its heal
+	// reads the repository's layer and writes a throw-away one.
+	Untrusted bool
+	Logger    *slog.Logger
 }
 
 // Healer runs one heal exactly as salve heal does.
@@ -68,7 +75,13 @@ type Worker struct {
 	AllowPrivateRemotes bool
 	// Metrics, when set, records every finished heal (NewMetrics).
 	Metrics *Metrics
-	Logger  *slog.Logger
+	// CacheDir is salve's build cache the heals use; empty means
+	// executor.DefaultCacheDir. After every job it is trimmed to
+	// CacheBudget (zero: $SALVE_BUILD_CACHE_MAX or the default), and its
+	// total recorded in Metrics.
+	CacheDir    string
+	CacheBudget int64
+	Logger      *slog.Logger
 }
 
 // Run pulls jobs until ctx ends.
@@ -86,6 +99,7 @@ func (w *Worker) Run(ctx context.Context) error {
 		h, _ := os.Hostname()
 		w.Name = fmt.Sprintf("%s/%d", h, os.Getpid())
 	}
+	w.trimCache(ctx, w.Logger) // the metrics start with the cache's size
 	var wg sync.WaitGroup
 	for i := 0; i < w.Concurrency; i++ {
 		wg.Go(func() { w.loop(ctx) })
@@ -167,6 +181,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	began := time.Now()
 	res, resumed, commit, herr := w.attempt(ctx, m, meta.NumDelivered, msg, log)
 	took := time.Since(began)
+	w.trimCache(ctx, log)
 	var pr *forge.PullRequest
 	var warnings []string
 	if herr == nil && msg.Request.PR && res != nil && res.Outcome == heal.OutcomeGreen && commit != "" {

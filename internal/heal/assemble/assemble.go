@@ -105,6 +105,20 @@ type Config struct {
 	// GitEnv, when set, adds to the git agent's environment before each
 	// action: a GitHub App's push credential, refreshed as it ages.
 	GitEnv func(ctx context.Context, action string) ([]string, error)
+	// UntrustedChange says the change under heal comes from someone salve
+	// does not trust with the repository's build-cache layer (a fork): its
+	// builds write a throw-away layer, removed when the heal ends
+	// (executor.Options.UntrustedChange).
+	UntrustedChange bool
+	// RepoIdentity names the repository for its build-cache layer; empty
+	// means executor.RepoIdentity of Workspace: its Remote's URL, else the
+	// root commit of RepoConfig.Rev (the base) when set, else of HEAD.
+	RepoIdentity string
+	// CacheBudget is the build cache's budget, checked after the heal
+	// (executor.TrimCaches); zero means $SALVE_BUILD_CACHE_MAX or
+	// executor.DefaultCacheCap, negative that the heal does not trim (its
+	// caller does, as the worker after each job).
+	CacheBudget int64
 	// StorePath is the run store; empty means the default one.
 	StorePath string
 	// NoStore leaves the run unrecorded.
@@ -130,6 +144,9 @@ type Pipeline struct {
 	Fixers []heal.Fixer
 	opts   heal.Options
 	store  *store.Store
+	exec   *executor.Executor
+	budget int64
+	logger *slog.Logger
 }
 
 // New assembles the heal of c. Its error wraps heal.ErrBadInput (a bad
@@ -145,8 +162,25 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	// The user's checkout: its node_modules and target/ are shared with the
 	// sandboxed builds in the heal worktree, read-only.
 	source, _ := filepath.Abs(c.Workspace)
-	ex := adapter.Executor{E: executor.New(executor.Options{Isolation: c.Isolation, Logger: c.Logger, SourceDir: source})}
-	p := &Pipeline{}
+	identity := c.RepoIdentity
+	if identity == "" {
+		base := ""
+		if c.RepoConfig != nil {
+			base = c.RepoConfig.Rev
+		}
+		identity, _ = executor.RepoIdentity(ctx, source, c.Remote, base) // none: the builds get no layer
+	}
+	budget := c.CacheBudget
+	if budget == 0 {
+		var err error
+		if budget, err = executor.CacheBudget(c.Getenv); err != nil {
+			return nil, kindError{heal.ErrBadInput, err}
+		}
+	}
+	xe := executor.New(executor.Options{Isolation: c.Isolation, Logger: c.Logger, SourceDir: source,
+		RepoIdentity: identity, UntrustedChange: c.UntrustedChange})
+	ex := adapter.Executor{E: xe}
+	p := &Pipeline{exec: xe, budget: budget, logger: c.Logger}
 	// The history tier reads the breaking commit's change through the git
 	// agent, in the user's checkout (it shares the heal worktree's
 	// objects, and no build ever ran in it).
@@ -215,8 +249,21 @@ func (e kindError) Unwrap() []error { return []error{e.kind, e.err} }
 // Options returns the core's options of the pipeline.
 func (p *Pipeline) Options() heal.Options { return p.opts }
 
-// Run runs the heal.
-func (p *Pipeline) Run(ctx context.Context) (*heal.Results, error) { return heal.Run(ctx, p.opts) }
+// Run runs the heal, then removes the throw-away build-cache layer of an
+// untrusted change and trims the build cache to its budget
+// (Config.CacheBudget).
+func (p *Pipeline) Run(ctx context.Context) (*heal.Results, error) {
+	res, err := heal.Run(ctx, p.opts)
+	if derr := p.exec.Discard(); derr != nil {
+		p.logger.Warn("the throw-away build-cache layer was not removed", "error", derr)
+	}
+	if p.budget > 0 {
+		if _, terr := executor.TrimCaches(context.WithoutCancel(ctx), p.exec.CacheDir(), p.budget, 0); terr != nil {
+			p.logger.Warn("the build cache was not trimmed", "error", terr)
+		}
+	}
+	return res, err
+}
 
 // Close closes the run store.
 func (p *Pipeline) Close() {

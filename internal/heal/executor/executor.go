@@ -110,6 +110,18 @@ type Options struct {
 	// build; elsewhere that directory is the writable cache bound into the
 	// sandbox.
 	CacheDir string
+	// RepoIdentity names the repository the builds are of, the key of its
+	// layers ([RepoIdentity], which the Executor calls on SourceDir, else
+	// the workspace, when this is empty: the origin remote's URL, else the
+	// root commit of HEAD). A folder whose repository has no identity gets
+	// no layer.
+	RepoIdentity string
+	// UntrustedChange says the builds are of a change whose author salve
+	// does not trust with the repository's layer (a fork, a pull request
+	// from someone without write access): they read the repository's
+	// layer and write a throw-away layer above it, which [Executor.Discard]
+	// removes, never the repository's own.
+	UntrustedChange bool
 	// SourceDir is the checkout the workspace was made from, when they
 	// differ (a heal worktree): its node_modules and target/ are shared with
 	// the build, read-only, like the user's other caches. Empty means none.
@@ -153,9 +165,11 @@ type Options struct {
 type Executor struct {
 	opts Options
 
-	mu       sync.Mutex
-	backends map[string]sandbox.Backend // by isolation + image
-	probes   map[string]probeResult     // by backend + image + probe script
+	mu         sync.Mutex
+	backends   map[string]sandbox.Backend // by isolation + image
+	probes     map[string]probeResult     // by backend + image + probe script
+	identities map[string]string          // RepoIdentity by checkout
+	untrusted  string                     // the throw-away layer's directory, once made
 }
 
 type probeResult struct {
@@ -165,7 +179,7 @@ type probeResult struct {
 
 // New returns an Executor with the given options.
 func New(opts Options) *Executor {
-	return &Executor{opts: opts, backends: map[string]sandbox.Backend{}, probes: map[string]probeResult{}}
+	return &Executor{opts: opts, backends: map[string]sandbox.Backend{}, probes: map[string]probeResult{}, identities: map[string]string{}}
 }
 
 // backend returns the backend for the options' isolation and image, probing
@@ -267,16 +281,17 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 	}
 	log := e.logger().With("run_id", runID)
 	env := e.env()
+	identity := e.identity(ctx, ws)
 	job := sandbox.Job{
-		Workspace: ws, Env: env, Image: image, CacheDir: e.repoCacheDir(ws),
+		Workspace: ws, Env: env, Image: image, CacheDir: RepoCacheDir(e.cacheDir(), identity),
 		Name: "salve-exec-" + runID, MaxOutput: e.opts.MaxLog,
 		Mask: sandbox.MaskerFromEnv([][]string{os.Environ(), env}, e.opts.Secrets...),
 	}
+	release := useRepoDir(job.CacheDir)
+	defer release()
 	if !e.opts.NoUserCaches {
-		caches := sandbox.Layered(sandbox.UserCaches(job.Env, e.opts.SourceDir, ws), job.Env, filepath.Join(job.CacheDir, "layer"))
-		job.Caches = cachesFor(plan.ProjectType, caches)
+		job.Caches = cachesFor(plan.ProjectType, e.layered(job, identity, ws))
 	}
-	markUsed(job.CacheDir)
 	meta := contract.EnvironmentMetadata{
 		ProjectType: plan.ProjectType, ResolvedCommand: plan.Command, CommandReason: plan.Reason,
 		RuntimeVersions: map[string]string{}, DetectedTools: []string{}, Isolation: backend.Name(),
@@ -479,15 +494,86 @@ func (e *Executor) cacheDir() string {
 	return DefaultCacheDir()
 }
 
-// repoCacheDir is the cache directory of the builds of ws: the one of the
-// checkout it was made from (Options.SourceDir) when set, so that every
-// heal worktree of a repository shares it.
-func (e *Executor) repoCacheDir(ws string) string {
+// CacheDir is salve's cache directory the Executor's builds use, for
+// [TrimCaches].
+func (e *Executor) CacheDir() string { return e.cacheDir() }
+
+// identity is the identity of the repository of ws's builds
+// (Options.RepoIdentity, else [RepoIdentity] of the checkout ws was made
+// from, Options.SourceDir, else of ws), found once per checkout; "" when
+// it has none.
+func (e *Executor) identity(ctx context.Context, ws string) string {
+	if e.opts.RepoIdentity != "" {
+		return e.opts.RepoIdentity
+	}
 	repo := e.opts.SourceDir
 	if repo == "" {
 		repo = ws
 	}
-	return RepoCacheDir(e.cacheDir(), repo)
+	e.mu.Lock()
+	id, ok := e.identities[repo]
+	e.mu.Unlock()
+	if ok {
+		return id
+	}
+	id, err := RepoIdentity(ctx, repo, "", "")
+	if err != nil {
+		e.logger().Debug("executor: the builds get no layer", "err", err)
+	}
+	e.mu.Lock()
+	e.identities[repo] = id
+	e.mu.Unlock()
+	return id
+}
+
+// layered returns the user's caches the job shares, with salve's layer of
+// the repository named identity: its own (job.CacheDir/layer), or, for an
+// untrusted change, the Executor's throw-away layer with the
+// repository's below it, read only. A repository without identity gets
+// no layer.
+func (e *Executor) layered(job sandbox.Job, identity, ws string) []sandbox.Cache {
+	caches := sandbox.UserCaches(job.Env, e.opts.SourceDir, ws)
+	if identity == "" {
+		return caches
+	}
+	own := filepath.Join(job.CacheDir, layerDir)
+	if !e.opts.UntrustedChange {
+		return sandbox.Layered(caches, job.Env, own)
+	}
+	e.mu.Lock()
+	if e.untrusted == "" || filepath.Dir(filepath.Dir(e.untrusted)) != job.CacheDir {
+		e.untrusted = newUntrustedDir(job.CacheDir)
+	}
+	dir := e.untrusted
+	e.mu.Unlock()
+	if err := os.MkdirAll(dir, 0o700); err == nil {
+		now := time.Now()
+		_ = os.Chtimes(dir, now, now) // in use: not stale for TrimCaches
+	}
+	caches = sandbox.Layered(caches, job.Env, dir)
+	for i := range caches {
+		if caches[i].Layer != "" {
+			caches[i].Base = filepath.Join(own, caches[i].Name)
+		}
+	}
+	return caches
+}
+
+// Discard removes the throw-away layer the builds of an untrusted change
+// wrote (Options.UntrustedChange); the repository's own layer is left as
+// it was. A heal calls it when it ends. Without one it does nothing.
+func (e *Executor) Discard() error {
+	e.mu.Lock()
+	dir := e.untrusted
+	e.untrusted = ""
+	e.mu.Unlock()
+	if dir == "" {
+		return nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("executor: discard the throw-away layer: %w", err)
+	}
+	return nil
 }
 
 func (e *Executor) logger() *slog.Logger {

@@ -2,71 +2,228 @@ package executor
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
+
+	"github.com/salve-dev/salve/internal/gitguard"
+	"github.com/salve-dev/salve/internal/gitremote"
+	"github.com/salve-dev/salve/internal/sandbox"
 )
 
 // reposDir is the folder, inside salve's cache directory, that holds one
 // directory per repository ([RepoCacheDir]).
 const reposDir = "repos"
 
+// Inside a repository's directory: its layers, the throw-away layers of
+// its untrusted changes, and the lock its builds hold (shared) and a trim
+// takes (exclusive) before removing the directory.
+const (
+	layerDir     = "layer"
+	untrustedDir = "untrusted"
+	lockFile     = "lock"
+)
+
 // DefaultCacheCap bounds salve's cache directory in [TrimCaches]: past it
 // the repositories built least recently lose their layers.
 const DefaultCacheCap = 10 << 30
+
+// EnvCacheBudget names the variable that sets the budget of salve's build
+// cache ([CacheBudget]): bytes, or a number with K, M, G or T (powers of
+// 1024, "GiB" and "G" alike).
+const EnvCacheBudget = "SALVE_BUILD_CACHE_MAX"
 
 // DefaultCacheMaxAge is how long [TrimCaches] keeps the layers of a
 // repository no build has used.
 const DefaultCacheMaxAge = 30 * 24 * time.Hour
 
-// cacheInUse is how recently a repository's directory must have been used
-// for [TrimCaches] to leave it alone: a heal may be building with it.
-const cacheInUse = time.Hour
+// untrustedMaxAge is how long a throw-away layer that no heal discarded
+// (its process died) is left before [TrimCaches] removes it.
+const untrustedMaxAge = 24 * time.Hour
+
+// noIdentity names the directory of the builds of a folder whose
+// repository has no identity (no git, no commit): they get a scratch
+// directory there and no layer.
+const noIdentity = "none"
+
+// RepoIdentity names the repository checked out at dir, the key of its
+// build-cache layer: the URL of its remote (empty remote: origin),
+// normalised by [gitremote.Identity] (scheme, host and path; no
+// credentials, no ".git"), for a clone; else the first commit reachable
+// from base (empty base: HEAD) along first parents, the root of its
+// history. The folder dir is never part of it, so a different repository
+// later checked out at the same path has another identity. git runs with
+// gitguard's hardened settings and reaches nothing.
+func RepoIdentity(ctx context.Context, dir, remote, base string) (string, error) {
+	if remote == "" {
+		remote = "origin"
+	}
+	if base == "" {
+		base = "HEAD"
+	}
+	if url, err := gitOutput(ctx, dir, "config", "--get", "remote."+remote+".url"); err == nil {
+		if id, ok := gitremote.Identity(url); ok {
+			return id, nil
+		}
+	}
+	out, err := gitOutput(ctx, dir, "rev-list", "--first-parent", "--max-parents=0", "--end-of-options", base, "--")
+	if err != nil {
+		return "", fmt.Errorf("executor: the repository at %s has no remote %s and no history to name it by: %w", dir, remote, err)
+	}
+	lines := strings.Fields(out)
+	if len(lines) == 0 {
+		return "", fmt.Errorf("executor: the repository at %s has no root commit reachable from %s", dir, base)
+	}
+	return "root:" + lines[len(lines)-1], nil
+}
+
+// gitOutput runs git in dir with gitguard's hardened settings and no
+// transport, and returns its output, trimmed.
+func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", gitguard.Args(gitguard.Offline, append([]string{"-C", dir}, args...)...)...)
+	over := gitguard.Env()
+	over["LC_ALL"] = "C"
+	cmd.Env = sandbox.MergeEnv(sandbox.AllowedEnv(), over)
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
 
 // RepoCacheDir is the directory, under salve's cache directory cacheDir,
-// of the builds of the repository checked out at repo: it holds salve's
-// layers of the build caches and the builds' scratch layers. One per
-// repository, so that a build can reach with what it writes there only the
-// later builds of its own repository, never another's (docs/executor.md
-// §Caches). The name is a hash of repo's absolute path.
-func RepoCacheDir(cacheDir, repo string) string {
-	if abs, err := filepath.Abs(repo); err == nil {
-		repo = abs
+// of the builds of the repository named identity ([RepoIdentity]): it
+// holds salve's layers of the build caches, the throw-away layers of its
+// untrusted changes and the builds' scratch layers. One per repository,
+// so that a build can reach with what it writes there only the later
+// builds of its own repository, never another's (docs/executor.md
+// §Caches). The name is a hash of the identity; an empty identity names
+// the directory of builds that get no layer.
+func RepoCacheDir(cacheDir, identity string) string {
+	if identity == "" {
+		return filepath.Join(cacheDir, reposDir, noIdentity)
 	}
-	sum := sha256.Sum256([]byte(filepath.Clean(repo)))
+	sum := sha256.Sum256([]byte(identity))
 	return filepath.Join(cacheDir, reposDir, hex.EncodeToString(sum[:8]))
 }
 
-// markUsed creates dir and sets its modification time to now: the last
-// use [TrimCaches] goes by. A failure only costs the cache, not the build.
-func markUsed(dir string) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return
+// CacheBudget reads the budget of salve's build cache from EnvCacheBudget
+// through getenv: unset or empty is [DefaultCacheCap].
+func CacheBudget(getenv func(string) string) (int64, error) {
+	v := strings.TrimSpace(getenv(EnvCacheBudget))
+	if v == "" {
+		return DefaultCacheCap, nil
 	}
-	now := time.Now()
-	_ = os.Chtimes(dir, now, now)
+	n, err := ParseSize(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", EnvCacheBudget, err)
+	}
+	return n, nil
+}
+
+// ParseSize reads a size: a whole number of bytes, or one followed by K,
+// M, G or T (with or without "iB" or "B"; powers of 1024). It must be
+// positive.
+func ParseSize(s string) (int64, error) {
+	num := strings.TrimRight(s, "KMGTiBkmgtb ")
+	unit := strings.ToUpper(strings.TrimSpace(s[len(num):]))
+	unit = strings.TrimSuffix(strings.TrimSuffix(unit, "B"), "I")
+	shift := map[string]uint{"": 0, "K": 10, "M": 20, "G": 30, "T": 40}
+	sh, ok := shift[unit]
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if !ok || err != nil || n <= 0 || n > (1<<62)>>sh {
+		return 0, fmt.Errorf("size %q: want a positive number of bytes, or one with K, M, G or T (10G)", s)
+	}
+	return n << sh, nil
+}
+
+// useRepoDir creates dir, marks it used now (the last use [TrimCaches]
+// goes by) and takes its lock, shared, until the returned function is
+// called: a trim does not remove a directory a build holds. A trim that
+// removed dir between its creation and the lock is noticed (the lock file
+// is no longer the one at its path) and the directory made again. A
+// failure only costs the cache, never the build: the function returned
+// then holds nothing.
+func useRepoDir(dir string) func() {
+	for range 3 {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return func() {}
+		}
+		f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			continue
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH); err != nil {
+			_ = f.Close()
+			return func() {}
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(filepath.Join(dir, lockFile))
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			t := time.Now()
+			_ = os.Chtimes(dir, t, t)
+			return func() { _ = f.Close() }
+		}
+		_ = f.Close()
+	}
+	return func() {}
+}
+
+// tryRemove removes dir unless a build holds its lock; it reports whether
+// it did.
+func tryRemove(dir string) (bool, error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return false, nil // in use
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// newUntrustedDir returns a fresh throw-away directory of a heal of an
+// untrusted change inside the repository's directory repoDir.
+func newUntrustedDir(repoDir string) string {
+	return filepath.Join(repoDir, untrustedDir, rand.Text())
 }
 
 // TrimReport says what [TrimCaches] did.
 type TrimReport struct {
 	// Removed are the repository directories removed.
 	Removed []string
-	// Kept is the size in bytes of what is left.
+	// Kept is the size in bytes of what is left: the layers' total.
 	Kept int64
+	// Repos is how many repository directories are left.
+	Repos int
+	// InUse are the directories over the budget or age that were kept
+	// because a build holds them.
+	InUse []string
 }
 
 // TrimCaches removes from salve's cache directory cacheDir the directories
 // of repositories not built for maxAge, then, while the rest is larger than
-// maxBytes, those built least recently; a directory used within the last
-// hour is kept whatever its size. Zero maxAge or maxBytes means the
-// defaults ([DefaultCacheMaxAge], [DefaultCacheCap]). A missing cacheDir
-// is no error.
+// maxBytes, those built least recently. A directory a build holds (its
+// lock) is kept whatever its size or age, and listed in InUse. It also
+// removes the throw-away layers of untrusted changes that no heal
+// discarded within a day (a heal that died). Zero maxAge or maxBytes
+// means the defaults ([DefaultCacheMaxAge], [DefaultCacheCap]). A missing
+// cacheDir is no error.
 func TrimCaches(ctx context.Context, cacheDir string, maxBytes int64, maxAge time.Duration) (TrimReport, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultCacheCap
@@ -88,6 +245,7 @@ func TrimCaches(ctx context.Context, cacheDir string, maxBytes int64, maxAge tim
 		used time.Time
 		size int64
 	}
+	now := time.Now()
 	var dirs []repoDir
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
@@ -98,30 +256,51 @@ func TrimCaches(ctx context.Context, cacheDir string, maxBytes int64, maxAge tim
 			continue
 		}
 		p := filepath.Join(root, e.Name())
+		dropStaleUntrusted(p, now)
 		dirs = append(dirs, repoDir{path: p, used: info.ModTime(), size: treeSize(p)})
 		rep.Kept += dirs[len(dirs)-1].size
 	}
 	sort.Slice(dirs, func(i, j int) bool { return dirs[i].used.Before(dirs[j].used) })
-	now := time.Now()
 	var errs []error
+	rep.Repos = len(dirs)
 	for _, d := range dirs {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		if now.Sub(d.used) < cacheInUse || (now.Sub(d.used) < maxAge && rep.Kept <= maxBytes) {
+		if now.Sub(d.used) < maxAge && rep.Kept <= maxBytes {
 			continue
 		}
-		if err := os.RemoveAll(d.path); err != nil {
+		removed, err := tryRemove(d.path)
+		if err != nil {
 			errs = append(errs, err)
+			continue
+		}
+		if !removed {
+			rep.InUse = append(rep.InUse, d.path)
 			continue
 		}
 		rep.Removed = append(rep.Removed, d.path)
 		rep.Kept -= d.size
+		rep.Repos--
 	}
 	if err := errors.Join(errs...); err != nil {
 		return rep, fmt.Errorf("executor: trim caches: %w", err)
 	}
 	return rep, nil
+}
+
+// dropStaleUntrusted removes the throw-away layers in the repository
+// directory dir last used more than untrustedMaxAge before now.
+func dropStaleUntrusted(dir string, now time.Time) {
+	entries, err := os.ReadDir(filepath.Join(dir, untrustedDir))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > untrustedMaxAge {
+			_ = os.RemoveAll(filepath.Join(dir, untrustedDir, e.Name()))
+		}
+	}
 }
 
 // treeSize is the size of the regular files under dir, links not followed.

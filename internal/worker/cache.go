@@ -1,0 +1,55 @@
+package worker
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/salve-dev/salve/internal/gitremote"
+	"github.com/salve-dev/salve/internal/heal/executor"
+	"github.com/salve-dev/salve/internal/service"
+)
+
+// cacheKey is the identity of the repository whose build-cache layer the
+// job's heal uses, and whether the heal may only read it: a fork's change
+// is keyed by its upstream and is untrusted. A repository with no
+// identity (a name the worker would refuse anyway) gives "", and the
+// heal then names its checkout's own.
+func cacheKey(r service.Request) (identity string, untrusted bool) {
+	repo := r.Repo
+	if r.Upstream != "" {
+		repo = r.Upstream
+	}
+	identity, _ = gitremote.Identity(repo)
+	return identity, r.Untrusted || r.Upstream != ""
+}
+
+// trimCache trims salve's build cache to the worker's budget and records
+// the layers' total in the metrics. A failure is only logged: the job is
+// done either way.
+func (w *Worker) trimCache(ctx context.Context, log *slog.Logger) {
+	dir := w.CacheDir
+	if dir == "" {
+		dir = executor.DefaultCacheDir()
+	}
+	budget := w.CacheBudget
+	if budget <= 0 {
+		var err error
+		getenv := w.Getenv
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		if budget, err = executor.CacheBudget(getenv); err != nil {
+			log.Warn("the build cache is trimmed to the default budget", "error", err)
+			budget = executor.DefaultCacheCap
+		}
+	}
+	rep, err := executor.TrimCaches(context.WithoutCancel(ctx), dir, budget, 0)
+	if err != nil {
+		log.Warn("the build cache was not trimmed", "error", err)
+	}
+	if len(rep.Removed) > 0 {
+		log.Info("build cache trimmed", "removed", len(rep.Removed), "bytes", rep.Kept, "budget", budget)
+	}
+	w.Metrics.cache(rep)
+}
