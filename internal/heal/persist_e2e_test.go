@@ -188,7 +188,12 @@ func TestGC(t *testing.T) {
 		if err != nil || r.ExitCode != 0 {
 			t.Fatalf("salve gc: %v exit %d: %s", err, r.ExitCode, r.Stderr)
 		}
-		return string(r.Stdout)
+		// The last line totals the build cache against its budget.
+		out, cache, _ := strings.Cut(string(r.Stdout), "build cache: ")
+		if !strings.Contains(cache, " bytes in ") || !strings.Contains(cache, "budget ") {
+			t.Errorf("gc printed no build-cache total: %q", r.Stdout)
+		}
+		return out
 	}
 	// A heal holding the worktree: gc leaves it.
 	lock, err := os.OpenFile(wt+".lock", os.O_RDWR, 0)
