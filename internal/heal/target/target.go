@@ -68,8 +68,10 @@ type Options struct {
 	// DefaultPython, looked up in PATH. A missing interpreter is not an
 	// error: the resolver reads Python lexically instead.
 	Python string
-	// ParseTimeout bounds the interpreter's run; zero means
-	// DefaultParseTimeout.
+	// ParseTimeout bounds the interpreter's run, every wait for one of
+	// its answers included; zero means DefaultParseTimeout. An interpreter
+	// that has not answered by then is killed with its process group, and
+	// the resolver reads Python lexically, saying so in each Region's Why.
 	ParseTimeout time.Duration
 	// Lexical reads Python lexically, never starting an interpreter.
 	Lexical bool
