@@ -102,6 +102,7 @@ func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt 
 	if err != nil {
 		return nil, err
 	}
+	w.ctx = ctx
 	r := &resolver{ctx: ctx, w: w, bug: bug, opt: opt.withDefaults(), src: map[string][]byte{}}
 	defer r.close()
 	out := r.fromFrames()
@@ -336,7 +337,7 @@ var languages = []language{
 	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(stripStyle{backtick: true}), calls: (*resolver).jsCalls, testSpan: jsTestSpan},
 	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(stripStyle{})},
 	{name: "rust", exts: []string{".rs"}, enclose: braces(stripStyle{lifetime: true})},
-	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(stripStyle{})},
+	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(stripStyle{}), calls: (*resolver).cCalls},
 }
 
 func languageOf(rel string) (language, bool) {

@@ -1,0 +1,64 @@
+package target
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+// callCases are failing tests of the lexical languages whose code under
+// test is reached through the test's calls: each asserts every region
+// returned, in order.
+var callCases = []struct {
+	name string
+	ws   string
+	bug  contract.BugReport
+	want []want
+}{
+	{name: "c/header-to-source", ws: "clib",
+		bug:  contract.BugReport{FilePath: "tests/test_calc.c", LineNumber: 13, Message: "test_calc: tests/test_calc.c:13: test_add: Assertion `add(2, 3) == 5' failed."},
+		want: []want{{"src/calc.c", 8, 11, "add", "called by test_add (lexical, declared in include/calc.h)"}}},
+	{name: "c/through-helper", ws: "clib",
+		bug:  contract.BugReport{FilePath: "tests/test_calc.c", LineNumber: 8, Message: "Assertion `sub(a, b) == want' failed.", TestName: strp("test_sub")},
+		want: []want{{"src/calc.c", 13, 17, "sub", "called by check_sub (lexical, declared in include/calc.h)"}}},
+	{name: "c/helper-from-test", ws: "clib",
+		bug:  contract.BugReport{FilePath: "tests/test_calc.c", LineNumber: 18, Message: "Aborted"},
+		want: []want{{"src/calc.c", 13, 17, "sub", "called by test_sub through check_sub (lexical, declared in include/calc.h)"}}},
+	{name: "c/macro", ws: "clib",
+		bug:  contract.BugReport{FilePath: "tests/test_calc.c", LineNumber: 23, Message: "Assertion `CALC_SQUARE(3) == 9' failed."},
+		want: []want{{"src/calc.c", 19, 26, "calc_mul", "called by test_square through CALC_SQUARE (lexical, declared in include/calc.h)"}}},
+	{name: "cpp/gtest-method", ws: "cppproj",
+		bug: contract.BugReport{FilePath: "tests/rect_test.cpp", LineNumber: 7, TestName: strp("RectTest.Area"),
+			Message: "tests/rect_test.cpp:7: Failure\nExpected equality of these values:\n  r.area()\n    Which is: 5\n  6"},
+		want: []want{{"src/rect.cpp", 7, 11, "Rect::area", "called by Area (lexical, declared in include/shapes/rect.hpp)"}}},
+	{name: "cpp/inline-in-header", ws: "cppproj",
+		bug:  contract.BugReport{FilePath: "tests/rect_test.cpp", LineNumber: 12, TestName: strp("RectTest.Perimeter"), Message: "Which is: 5"},
+		want: []want{{"include/shapes/rect.hpp", 9, 9, "Rect::perimeter", "called by Perimeter (lexical, declared in include/shapes/rect.hpp)"}}},
+}
+
+func TestResolveCalls(t *testing.T) {
+	for _, tc := range callCases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Resolve(context.Background(), filepath.Join("testdata", tc.ws), tc.bug, Options{Lexical: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d regions, want %d:\n%s", len(got), len(tc.want), regions(got))
+			}
+			for i, w := range tc.want {
+				if g := got[i]; g.Path != w.Path || g.Start != w.Start || g.End != w.End || g.Symbol != w.Symbol || g.Why != w.Why {
+					t.Errorf("region %d = %v\nwant        %s:%d-%d %s (%s)", i, g, w.Path, w.Start, w.End, w.Symbol, w.Why)
+				}
+			}
+			for _, g := range got {
+				if isTestFile(g.Path) || strings.Contains(g.Why, "test module") {
+					t.Errorf("%v: a test is never a target", g)
+				}
+			}
+		})
+	}
+}
