@@ -159,17 +159,8 @@ func cOutsideDefs(code string, defs []braceDef) string {
 // method or a function-like macro: the name before '(' outside a call's
 // arguments, or after #define.
 func cDeclares(code, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(code[i:], name)
-		if j < 0 {
-			return false
-		}
-		j += i
-		i = j + len(name)
-		if j > 0 && isIdentByte(code[j-1]) || i < len(code) && isIdentByte(code[i]) {
-			continue
-		}
-		k := i
+	for j := range wordsAt(code, name) {
+		k := j + len(name)
 		for k < len(code) && (code[k] == ' ' || code[k] == '\t') {
 			k++
 		}
@@ -177,6 +168,7 @@ func cDeclares(code, name string) bool {
 			return true
 		}
 	}
+	return false
 }
 
 // cDeclContext reports whether the name at j starts a declaration rather

@@ -277,17 +277,30 @@ func rankCalls(cs []cand, bug contract.BugReport) []cand {
 
 // mentions reports whether msg holds name as a whole word.
 func mentions(msg, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(msg[i:], name)
-		if j < 0 {
-			return false
+	for range wordsAt(msg, name) {
+		return true
+	}
+	return false
+}
+
+// wordsAt yields the offsets where s holds name as a whole word.
+func wordsAt(s, name string) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		if name == "" {
+			return
 		}
-		j += i
-		end := j + len(name)
-		if (j == 0 || !isIdentByte(msg[j-1])) && (end == len(msg) || !isIdentByte(msg[end])) {
-			return true
+		for i := 0; ; {
+			j := strings.Index(s[i:], name)
+			if j < 0 {
+				return
+			}
+			j += i
+			end := j + len(name)
+			if (j == 0 || !isIdentByte(s[j-1])) && (end == len(s) || !isIdentByte(s[end])) && !yield(j) {
+				return
+			}
+			i = j + 1
 		}
-		i = j + 1
 	}
 }
 
