@@ -37,6 +37,24 @@ var callCases = []struct {
 	{name: "cpp/inline-in-header", ws: "cppproj",
 		bug:  contract.BugReport{FilePath: "tests/rect_test.cpp", LineNumber: 12, TestName: strp("RectTest.Perimeter"), Message: "Which is: 5"},
 		want: []want{{"include/shapes/rect.hpp", 9, 9, "Rect::perimeter", "called by Perimeter (lexical, declared in include/shapes/rect.hpp)"}}},
+	{name: "java/field-receiver", ws: "mvnproj",
+		bug:  contract.BugReport{FilePath: "src/test/java/org/example/calc/CalculatorTest.java", LineNumber: 21, TestName: strp("addsTwoNumbers"), Message: "org.opentest4j.AssertionFailedError: expected: <5> but was: <-1>"},
+		want: []want{{"src/main/java/org/example/calc/Calculator.java", 17, 19, "Calculator.add", "called by addsTwoNumbers (lexical)"}}},
+	{name: "java/chained-new", ws: "mvnproj",
+		bug: contract.BugReport{FilePath: "src/test/java/org/example/calc/CalculatorTest.java", LineNumber: 26, Message: "expected: <2> but was: <18>"},
+		want: []want{
+			{"src/main/java/org/example/calc/Calculator.java", 21, 26, "Calculator.divide", "called by dividesOnAFreshInstance (lexical)"},
+			{"src/main/java/org/example/calc/Calculator.java", 9, 11, "Calculator.Calculator", "called by dividesOnAFreshInstance (lexical)"},
+		}},
+	{name: "java/static-import", ws: "mvnproj",
+		bug:  contract.BugReport{FilePath: "src/test/java/org/example/calc/CalculatorTest.java", LineNumber: 32, TestName: strp("org.example.calc.CalculatorTest.clampsToRange"), Message: "expected: <10> but was: <0>"},
+		want: []want{{"src/main/java/org/example/calc/util/MathUtil.java", 7, 9, "MathUtil.clamp", "called by clampsToRange (lexical)"}}},
+	{name: "java/conventional-class", ws: "mvnproj",
+		bug: contract.BugReport{FilePath: "src/test/java/org/example/calc/CalculatorTest.java", LineNumber: 39, Message: "expected: <3> but was: <-1>"},
+		want: []want{
+			{"src/main/java/org/example/calc/Calculator.java", 17, 19, "Calculator.add", "called by chainsFromTheFactory (lexical)"},
+			{"src/main/java/org/example/calc/Calculator.java", 13, 15, "Calculator.create", "called by chainsFromTheFactory (lexical)"},
+		}},
 }
 
 func TestResolveCalls(t *testing.T) {

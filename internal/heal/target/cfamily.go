@@ -54,19 +54,14 @@ type cHeader struct {
 // definitions in the workspace, following a function-like macro one level
 // and the test file's own helpers one level.
 func (r *resolver) cCalls() []cand {
-	testRel, ok := r.w.file(r.bug.FilePath)
-	if !ok || !slices.Contains(cExts, path.Ext(testRel)) {
-		return nil
-	}
-	src, ok := r.read(testRel)
+	t, ok := r.readTest(cExts, stripStyle{})
 	if !ok {
 		return nil
 	}
-	code, defs := braceDefs(string(src), stripStyle{})
-	lines := lineStarts(code)
-	from, to, testName := r.testBlock(code, defs)
-	headers := r.cHeaders(testRel, string(src))
-	macros := cMacros(string(src), headers)
+	testRel, src, code, defs, lines := t.rel, t.src, t.code, t.defs, t.lines
+	from, to, testName := t.from, t.to, t.name
+	headers := r.cHeaders(testRel, src)
+	macros := cMacros(src, headers)
 	declared := func(name string) (string, bool) {
 		for _, h := range headers {
 			if cDeclares(h.code, name) {

@@ -1,6 +1,8 @@
 package target
 
 import (
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/salve-dev/salve/internal/lazyre"
@@ -214,4 +216,31 @@ func (r *resolver) testBlock(code string, defs []braceDef) (int, int, string) {
 		name = names[len(names)-1]
 	}
 	return d.open, d.close, name
+}
+
+// testSource is a failing test's file read for a lexical resolver: its
+// code, its functions, and the body of the failing test in it.
+type testSource struct {
+	rel, src, code string
+	defs           []braceDef
+	lines          []int
+	from, to       int    // the failing test's body, or the whole file
+	name           string // the failing test's name
+}
+
+// readTest reads the report's file when its extension is one of exts.
+func (r *resolver) readTest(exts []string, st stripStyle) (testSource, bool) {
+	rel, ok := r.w.file(r.bug.FilePath)
+	if !ok || !slices.Contains(exts, path.Ext(rel)) {
+		return testSource{}, false
+	}
+	src, ok := r.read(rel)
+	if !ok {
+		return testSource{}, false
+	}
+	t := testSource{rel: rel, src: string(src)}
+	t.code, t.defs = braceDefs(t.src, st)
+	t.lines = lineStarts(t.code)
+	t.from, t.to, t.name = r.testBlock(t.code, t.defs)
+	return t, true
 }
