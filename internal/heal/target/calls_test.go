@@ -55,6 +55,30 @@ var callCases = []struct {
 			{"src/main/java/org/example/calc/Calculator.java", 17, 19, "Calculator.add", "called by chainsFromTheFactory (lexical)"},
 			{"src/main/java/org/example/calc/Calculator.java", 13, 15, "Calculator.create", "called by chainsFromTheFactory (lexical)"},
 		}},
+	{name: "rust/integration-methods", ws: "rustcrate",
+		bug: contract.BugReport{FilePath: "tests/account.rs", LineNumber: 8, TestName: strp("deposit_adds_to_balance"),
+			Message: "thread 'deposit_adds_to_balance' panicked at tests/account.rs:8:5:\nassertion `left == right` failed\n  left: 50\n right: 150"},
+		want: []want{
+			{"src/account.rs", 16, 18, "account::Account::balance", "called by deposit_adds_to_balance (lexical)"},
+			{"src/account.rs", 12, 14, "account::Account::deposit", "called by deposit_adds_to_balance (lexical)"},
+			{"src/account.rs", 8, 10, "account::Account::new", "called by deposit_adds_to_balance (lexical)"},
+		}},
+	{name: "rust/reexport-alias", ws: "rustcrate",
+		bug:  contract.BugReport{FilePath: "tests/account.rs", LineNumber: 13, Message: "thread 'fee_for_small_transfer' panicked at tests/account.rs:13:5:\nassertion `left == right` failed\n  left: 50\n right: 5"},
+		want: []want{{"src/fees.rs", 2, 8, "fees::transfer_fee", "called by fee_for_small_transfer (lexical)"}}},
+	{name: "rust/crate-path", ws: "rustcrate",
+		bug:  contract.BugReport{FilePath: "tests/account.rs", LineNumber: 19, Message: "assertion `left == right` failed"},
+		want: []want{{"src/lib.rs", 8, 10, "round_cents", "called by rounds_by_crate_path (lexical)"}}},
+	{name: "rust/inline-super", ws: "rustcrate",
+		bug:  contract.BugReport{FilePath: "src/lib.rs", LineNumber: 22, TestName: strp("tests::rounds_down"), Message: "thread 'tests::rounds_down' panicked at src/lib.rs:22:9:\nassertion `left == right` failed\n  left: 25\n right: 2"},
+		want: []want{{"src/lib.rs", 8, 10, "round_cents", "called by rounds_down (lexical)"}}},
+	{name: "rust/inline-glob-methods", ws: "rustcrate",
+		bug: contract.BugReport{FilePath: "src/account.rs", LineNumber: 35, TestName: strp("account::tests::deposit_then_read"), Message: "thread 'account::tests::deposit_then_read' panicked at src/account.rs:35:9:\nassertion `left == right` failed"},
+		want: []want{
+			{"src/account.rs", 16, 18, "account::Account::balance", "called by deposit_then_read (lexical)"},
+			{"src/account.rs", 12, 14, "account::Account::deposit", "called by deposit_then_read (lexical)"},
+			{"src/account.rs", 8, 10, "account::Account::new", "called by deposit_then_read (lexical)"},
+		}},
 }
 
 func TestResolveCalls(t *testing.T) {

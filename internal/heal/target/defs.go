@@ -153,6 +153,7 @@ type call struct {
 	recv   string // the last element before the name: "calc" in calc.add(, "" for a bare call
 	path   []string
 	name   string
+	member bool // reached through '.' or '->' (a method), not "::"
 	isNew  bool // new Calc(…)
 	macro  bool // name!(…), a Rust macro
 	line   int
@@ -166,12 +167,13 @@ func readCalls(code string, from, to int, lines []int) []call {
 	seg := code[from:to]
 	for _, m := range callRe.FindAllStringSubmatchIndex(seg, maxCalls) {
 		name := seg[m[6]:m[7]]
-		if controlWords[name] {
+		if controlWords[name] && m[5] == m[4] { // Calc::new( is a call
 			continue
 		}
 		c := call{name: name, isNew: m[2] >= 0, line: lineOf(lines, from+m[6]), offset: from + m[6]}
 		c.macro = strings.Contains(seg[m[7]:m[1]], "!")
 		if m[4] >= 0 {
+			c.member = m[5] > m[4] && !strings.HasSuffix(strings.TrimSpace(seg[m[4]:m[5]]), "::")
 			for _, p := range strings.FieldsFunc(seg[m[4]:m[5]], func(r rune) bool {
 				return r == '.' || r == '-' || r == '>' || r == ':' || r == ' ' || r == '\t' || r == '\n'
 			}) {

@@ -349,7 +349,7 @@ var languages = []language{
 	{name: "python", exts: []string{".py"}, enclose: (*resolver).enclosePython, calls: (*resolver).pyCalls, testSpan: pyTestSpan},
 	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(stripStyle{backtick: true}), calls: (*resolver).jsCalls, testSpan: jsTestSpan},
 	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(stripStyle{}), calls: (*resolver).javaCalls},
-	{name: "rust", exts: []string{".rs"}, enclose: braces(stripStyle{lifetime: true})},
+	{name: "rust", exts: []string{".rs"}, enclose: braces(stripStyle{lifetime: true}), calls: (*resolver).rustCalls},
 	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(stripStyle{}), calls: (*resolver).cCalls},
 }
 
