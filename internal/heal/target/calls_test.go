@@ -79,6 +79,19 @@ var callCases = []struct {
 			{"src/account.rs", 12, 14, "account::Account::deposit", "called by deposit_then_read (lexical)"},
 			{"src/account.rs", 8, 10, "account::Account::new", "called by deposit_then_read (lexical)"},
 		}},
+	{name: "ts/class-method-through-index", ws: "tsproj",
+		bug: contract.BugReport{FilePath: "test/cart.test.ts", LineNumber: 9, TestName: strp("Cart > sums its lines"),
+			Message: "AssertionError: expected -350 to be 350 // Object.is equality\n ❯ test/cart.test.ts:9:26"},
+		want: []want{
+			{"src/cart/cart.ts", 14, 17, "Cart.total", "called by the test (lexical)"},
+			{"src/cart/cart.ts", 9, 12, "Cart.add", "called by the test (lexical)"},
+		}},
+	{name: "ts/static-method", ws: "tsproj",
+		bug:  contract.BugReport{FilePath: "test/cart.test.ts", LineNumber: 13, Message: "AssertionError: expected -0 to be +0"},
+		want: []want{{"src/cart/cart.ts", 19, 21, "Cart.empty", "called by the test (lexical)"}}},
+	{name: "ts/mts-module", ws: "tsproj",
+		bug:  contract.BugReport{FilePath: "test/cart.test.ts", LineNumber: 17, Message: "expected '$12.5' to be '$12.05'"},
+		want: []want{{"src/money.mts", 1, 3, "formatCents", "called by the test (lexical)"}}},
 }
 
 func TestResolveCalls(t *testing.T) {

@@ -116,13 +116,7 @@ func braceDefs(src string, st stripStyle) (string, []braceDef) {
 
 // sortByOpen orders block indexes by their opening brace.
 func sortByOpen(order []int, blocks []block) {
-	// Insertion into place by open offset: blocks are mostly in order
-	// already (siblings close in source order).
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && blocks[order[j]].open < blocks[order[j-1]].open; j-- {
-			order[j], order[j-1] = order[j-1], order[j]
-		}
-	}
+	slices.SortFunc(order, func(a, b int) int { return blocks[a].open - blocks[b].open })
 }
 
 // qualName is the name as a header spells it before its parameters: a

@@ -8,9 +8,18 @@
 // JavaScript, Rust, sanitizer and valgrind traces), and at the functions
 // the failing test calls, resolved with the language's own parser: Go's
 // go/parser and go/types, Python's ast module run in a child process
-// (lexically when no interpreter is found), and a lexical reading of
-// imports for JavaScript and TypeScript. [TestContext] returns the failing
-// test's own source.
+// (lexically when no interpreter is found), and lexical readings for the
+// others: imports, re-exports and class methods for JavaScript and
+// TypeScript; quoted headers, their declarations and a bounded search of
+// the workspace for the definition for C and C++ (one level of
+// function-like macro followed); imports, package, variable types and the
+// FooTest -> Foo convention for Java; crate paths, uses, re-exports and
+// impls for Rust. [TestContext] returns the failing test's own source.
+//
+// Every helper process and pipe read is bounded by the caller's context
+// and the parse timeout: a helper that stalls is killed with its process
+// group, and the resolver goes on lexically, saying so in each Region's
+// Why.
 //
 // Everything a report holds is hostile: the message is bounded, and every
 // path is confined to the workspace after symlinks are resolved. A test
@@ -46,8 +55,11 @@ type Region struct {
 	// included).
 	Start, End int
 	// Symbol names the declaration: "calc.Add" or "calc.(*Stack).Push" for
-	// Go, "calc.ops.add" or "calc.ops.Calc.add" for Python, the bare name
-	// for the lexical languages; empty when no declaration was found.
+	// Go, "calc.ops.add" or "calc.ops.Calc.add" for Python, "Calc.add" for
+	// a Java or TypeScript method, "Rect::area" for a C++ one,
+	// "fees::transfer_fee" or "account::Account::new" for Rust (the module
+	// path in its crate), the bare name otherwise; empty when no
+	// declaration was found.
 	Symbol string
 	// Why says how the region was found: "report location", "stack frame",
 	// "called by TestAdd", "called by TestAdd through check"; a lexical
