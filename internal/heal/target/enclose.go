@@ -138,10 +138,10 @@ func funcName(header string) (string, bool) {
 	}
 	before := strings.TrimSpace(skipGenerics(strings.TrimSpace(h[:open])))
 	name := lastWord(before)
-	if name == "" || controlWords[name] {
+	rest := strings.TrimSpace(before[:len(before)-len(name)])
+	if name == "" || controlWords[name] && lastWord(rest) != "fn" { // Rust's fn new is a function
 		return "", false
 	}
-	rest := strings.TrimSpace(before[:len(before)-len(name)])
 	if strings.HasSuffix(rest, "new") || strings.HasSuffix(rest, ".") {
 		return "", false // new Foo() {…}, or a call with a trailing block
 	}

@@ -95,7 +95,9 @@ func FuzzResolveFrames(f *testing.F) {
 // FuzzEnclose feeds hostile sources to the lexical readers: they must
 // never panic, and a span they find must hold the line.
 func FuzzEnclose(f *testing.F) {
-	for _, name := range []string{"cproj/src/add.c", "javaproj/src/main/java/com/acme/Cart.java", "jsproj/src/add.js", "rustproj/src/lib.rs", "pyproj/calc/ops.py"} {
+	for _, name := range []string{"cproj/src/add.c", "javaproj/src/main/java/com/acme/Cart.java", "jsproj/src/add.js", "rustproj/src/lib.rs", "pyproj/calc/ops.py",
+		"clib/include/calc.h", "clib/tests/test_calc.c", "cppproj/src/rect.cpp", "mvnproj/src/test/java/org/example/calc/CalculatorTest.java",
+		"rustcrate/src/lib.rs", "rustcrate/tests/account.rs", "tsproj/src/cart/cart.ts"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
@@ -125,5 +127,29 @@ func FuzzEnclose(f *testing.F) {
 			t.Fatalf("identifiers kept %d", len(ids))
 		}
 		_, _ = funcName(hint)
+		for _, st := range []stripStyle{{}, {lifetime: true}} {
+			code, defs := braceDefs(src, st)
+			for _, d := range defs {
+				if d.start < 1 || d.end < d.start || d.end > n || d.open >= d.close || d.close >= len(src) || d.name == "" {
+					t.Fatalf("braceDefs def %+v outside the source (1-%d lines, %d bytes)", d, n, len(src))
+				}
+			}
+			lines := lineStarts(code)
+			for _, c := range readCalls(code, 0, len(code), lines) {
+				if c.line < 1 || c.line > n || c.name == "" || c.offset < 0 || c.offset >= len(code) {
+					t.Fatalf("readCalls call %+v outside the source", c)
+				}
+			}
+			_ = cDeclares(code, hint)
+			_ = cMacros(src, nil)
+		}
+		for _, p := range expandUse(normUse(src), nil, 0) {
+			if len(p) == 0 {
+				t.Fatalf("expandUse(%q) gave an empty path", src)
+			}
+		}
+		_ = readRustUses(src)
+		_ = readJavaScope("src/test/java/FooTest.java", src)
+		_, _ = javaChained(src)
 	})
 }

@@ -75,6 +75,9 @@ func (g *goLoader) parseDir(dir string, withTests bool) []goFile {
 	for _, e := range ents {
 		name := e.Name()
 		test := strings.HasSuffix(name, "_test.go")
+		if g.w.ctx != nil && g.w.ctx.Err() != nil {
+			break
+		}
 		if !strings.HasSuffix(name, ".go") || (test && !withTests) || len(out) >= maxGoFiles {
 			continue
 		}

@@ -16,6 +16,8 @@ var (
 	jsRequireRe = lazyre.New(`(?:const|let|var)\s+(?:\{([^}]{0,1000})\}|([\w$]+))\s*=\s*require\(\s*['"]([^'"]{1,512})['"]\s*\)`)
 	jsCallRe    = lazyre.New(`([A-Za-z_$][\w$]*)(?:\s*\.\s*([A-Za-z_$][\w$]*))?\s*\(`)
 	jsTestRe    = lazyre.New(`\b(?:it|test)(?:\.\w+)*\s*\(`)
+	// jsNewVarRe is `const c = new Calc(…)`, typed or not.
+	jsNewVarRe = lazyre.New(`\b(?:const|let|var)\s+([\w$]+)\s*(?::\s*[\w$.<>, ]{1,200})?=\s*new\s+([\w$]+)`)
 )
 
 // jsExts are the extensions tried for an import without one.
@@ -47,6 +49,10 @@ func (r *resolver) jsCalls() []cand {
 	}
 	code := stripCode(string(src), stripStyle{backtick: true})
 	binds := jsBindings(string(src))
+	vars := map[string]string{}
+	for _, m := range jsNewVarRe.FindAllStringSubmatch(code, 512) {
+		vars[m[1]] = m[2]
+	}
 	from, to := jsTestBlock(code, r.bug.LineNumber)
 	lines := lineStarts(code)
 	why := "called by the test"
@@ -57,18 +63,36 @@ func (r *resolver) jsCalls() []cand {
 			member = code[from+m[4] : from+m[5]]
 		}
 		b, ok := binds[name]
+		if cls, isVar := vars[name]; !ok && isVar && member != "" {
+			// c.add() after const c = new Calc(): a method of Calc
+			b, ok = binds[cls]
+		}
 		if !ok {
 			continue
 		}
 		export := b.export
 		switch {
 		case export == "*" && member != "":
-			export = member
+			export, member = member, ""
 		case export == "*":
 			continue
 		}
 		file, ok := r.jsModule(path.Dir(testRel), b.spec)
 		if !ok || isTestFile(file) {
+			continue
+		}
+		file = r.jsExporter(file, export, 0)
+		if lastWord(strings.TrimSpace(code[from:from+m[0]])) == "new" && member == "" {
+			// new Calc(…): its constructor, when it declares one; the whole
+			// class is no code under test.
+			member = "constructor"
+		}
+		if c, ok := r.jsMethod(file, export, member, why); ok {
+			c.line = lineOf(lines, from+m[0])
+			out = append(out, c)
+			continue
+		}
+		if member == "constructor" {
 			continue
 		}
 		if c, ok := r.jsDecl(file, export, why); ok {
@@ -138,11 +162,13 @@ func (r *resolver) jsModule(dir, spec string) (string, bool) {
 			return f, true
 		}
 	}
-	// TypeScript sources imported with a .js specifier.
-	if trimmed, ok := strings.CutSuffix(base, ".js"); ok {
-		for _, ext := range []string{".ts", ".tsx"} {
-			if f, ok := r.w.file(trimmed + ext); ok {
-				return f, true
+	// TypeScript sources imported with the specifier of their output.
+	for js, tss := range map[string][]string{".js": {".ts", ".tsx"}, ".mjs": {".mts"}, ".cjs": {".cts"}} {
+		if trimmed, ok := strings.CutSuffix(base, js); ok {
+			for _, ext := range tss {
+				if f, ok := r.w.file(trimmed + ext); ok {
+					return f, true
+				}
 			}
 		}
 	}
@@ -184,6 +210,62 @@ func (r *resolver) jsDecl(file, export, why string) (cand, bool) {
 		s = span{start: line, end: statementEnd(code, lines, line), name: export}
 	}
 	return cand{Region: Region{Path: file, Start: s.start, End: s.end, Symbol: export, Why: why + " (lexical)"}, name: export}, true
+}
+
+// jsReexportRe is `export { a, b as c } from "./m"` or `export * from
+// "./m"`.
+var jsReexportRe = lazyre.New(`(?m)^\s*export\s+(?:type\s+)?(?:\{([^}]{0,1000})\}|\*)\s*from\s*['"]([^'"]{1,512})['"]`)
+
+// jsExporter follows a module's re-exports (an index.ts that exports
+// from "./cart") to the module that declares export, a few hops deep;
+// the module itself when it declares it or re-exports nothing of it.
+func (r *resolver) jsExporter(file, export string, depth int) string {
+	src, ok := r.read(file)
+	if !ok || depth > 3 {
+		return file
+	}
+	for _, m := range jsReexportRe.FindAllStringSubmatch(string(src), 64) {
+		names := jsBindings("import {" + m[1] + "} from '" + m[2] + "'")
+		b, named := names[export]
+		if m[1] != "" && !named {
+			continue
+		}
+		if named {
+			export = b.export
+		}
+		if next, ok := r.jsModule(path.Dir(file), m[2]); ok && next != file {
+			if m[1] != "" || r.jsDeclares(next, export) {
+				return r.jsExporter(next, export, depth+1)
+			}
+		}
+	}
+	return file
+}
+
+// jsDeclares reports whether a module declares name.
+func (r *resolver) jsDeclares(file, name string) bool {
+	_, ok := r.jsDecl(file, name, "")
+	return ok
+}
+
+// jsMethod finds a method of a class a module declares (the default
+// export's class when export is "default"); false when member is empty or
+// the class has no such method.
+func (r *resolver) jsMethod(file, export, member, why string) (cand, bool) {
+	if member == "" {
+		return cand{}, false
+	}
+	src, ok := r.read(file)
+	if !ok {
+		return cand{}, false
+	}
+	_, defs := braceDefs(string(src), stripStyle{backtick: true})
+	for _, d := range defs {
+		if d.name == member && !d.nested && (d.owner() == export || export == "default" && d.owner() != "") {
+			return cand{Region: Region{Path: file, Start: d.start, End: d.end, Symbol: d.owner() + "." + member, Why: why + " (lexical)"}, name: member}, true
+		}
+	}
+	return cand{}, false
 }
 
 // statementEnd returns the line of the first ';' after the start of line

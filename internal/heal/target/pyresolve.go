@@ -52,7 +52,7 @@ func (r *resolver) pyOutlines(ps *pyState, rels []string, refs bool) {
 		r.py = startPython(r.ctx, r.opt.Python, r.opt.ParseTimeout)
 	}
 	if err == nil {
-		got, err = r.py.outline(srcs, want)
+		got, err = r.py.outline(r.ctx, srcs, want)
 	}
 	if err != nil {
 		ps.note = pyNote(err)

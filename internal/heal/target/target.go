@@ -8,9 +8,18 @@
 // JavaScript, Rust, sanitizer and valgrind traces), and at the functions
 // the failing test calls, resolved with the language's own parser: Go's
 // go/parser and go/types, Python's ast module run in a child process
-// (lexically when no interpreter is found), and a lexical reading of
-// imports for JavaScript and TypeScript. [TestContext] returns the failing
-// test's own source.
+// (lexically when no interpreter is found), and lexical readings for the
+// others: imports, re-exports and class methods for JavaScript and
+// TypeScript; quoted headers, their declarations and a bounded search of
+// the workspace for the definition for C and C++ (one level of
+// function-like macro followed); imports, package, variable types and the
+// FooTest -> Foo convention for Java; crate paths, uses, re-exports and
+// impls for Rust. [TestContext] returns the failing test's own source.
+//
+// Every helper process and pipe read is bounded by the caller's context
+// and the parse timeout: a helper that stalls is killed with its process
+// group, and the resolver goes on lexically, saying so in each Region's
+// Why.
 //
 // Everything a report holds is hostile: the message is bounded, and every
 // path is confined to the workspace after symlinks are resolved. A test
@@ -46,8 +55,11 @@ type Region struct {
 	// included).
 	Start, End int
 	// Symbol names the declaration: "calc.Add" or "calc.(*Stack).Push" for
-	// Go, "calc.ops.add" or "calc.ops.Calc.add" for Python, the bare name
-	// for the lexical languages; empty when no declaration was found.
+	// Go, "calc.ops.add" or "calc.ops.Calc.add" for Python, "Calc.add" for
+	// a Java or TypeScript method, "Rect::area" for a C++ one,
+	// "fees::transfer_fee" or "account::Account::new" for Rust (the module
+	// path in its crate), the bare name otherwise; empty when no
+	// declaration was found.
 	Symbol string
 	// Why says how the region was found: "report location", "stack frame",
 	// "called by TestAdd", "called by TestAdd through check"; a lexical
@@ -68,8 +80,10 @@ type Options struct {
 	// DefaultPython, looked up in PATH. A missing interpreter is not an
 	// error: the resolver reads Python lexically instead.
 	Python string
-	// ParseTimeout bounds the interpreter's run; zero means
-	// DefaultParseTimeout.
+	// ParseTimeout bounds the interpreter's run, every wait for one of
+	// its answers included; zero means DefaultParseTimeout. An interpreter
+	// that has not answered by then is killed with its process group, and
+	// the resolver reads Python lexically, saying so in each Region's Why.
 	ParseTimeout time.Duration
 	// Lexical reads Python lexically, never starting an interpreter.
 	Lexical bool
@@ -100,12 +114,24 @@ func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt 
 	if err != nil {
 		return nil, err
 	}
+	w.ctx = ctx
 	r := &resolver{ctx: ctx, w: w, bug: bug, opt: opt.withDefaults(), src: map[string][]byte{}}
 	defer r.close()
 	out := r.fromFrames()
 	if len(out) == 0 {
 		if l, ok := languageOf(bug.FilePath); ok && l.calls != nil {
-			out = rankCalls(l.calls(r), bug)
+			calls := l.calls(r)
+			if len(calls) == 0 && l.wholeFile {
+				// The report's function calls no code of the project (a
+				// check helper that throws): the file's tests do.
+				r.wholeFile = true
+				calls = l.calls(r)
+				r.wholeFile = false
+			}
+			if l.wholeFile && len(calls) > 0 {
+				calls = append(calls, r.callees(calls[0], l.style)...)
+			}
+			out = rankCalls(calls, bug)
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -130,6 +156,9 @@ type resolver struct {
 	opt Options
 	src map[string][]byte
 	py  *pyParser
+	// wholeFile reads the whole test file as the failing test, for a
+	// report inside a helper that calls no code of the project.
+	wholeFile bool
 }
 
 func (r *resolver) close() {
@@ -274,17 +303,30 @@ func rankCalls(cs []cand, bug contract.BugReport) []cand {
 
 // mentions reports whether msg holds name as a whole word.
 func mentions(msg, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(msg[i:], name)
-		if j < 0 {
-			return false
+	for range wordsAt(msg, name) {
+		return true
+	}
+	return false
+}
+
+// wordsAt yields the offsets where s holds name as a whole word.
+func wordsAt(s, name string) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		if name == "" {
+			return
 		}
-		j += i
-		end := j + len(name)
-		if (j == 0 || !isIdentByte(msg[j-1])) && (end == len(msg) || !isIdentByte(msg[end])) {
-			return true
+		for i := 0; ; {
+			j := strings.Index(s[i:], name)
+			if j < 0 {
+				return
+			}
+			j += i
+			end := j + len(name)
+			if (j == 0 || !isIdentByte(s[j-1])) && (end == len(s) || !isIdentByte(s[end])) && !yield(j) {
+				return
+			}
+			i = j + 1
 		}
-		i = j + 1
 	}
 }
 
@@ -322,6 +364,11 @@ type language struct {
 	// calls resolves the functions a failing test in this language uses;
 	// nil when the resolver cannot.
 	calls func(r *resolver) []cand
+	// wholeFile: when the report's own function calls nothing of the
+	// project, calls is asked again with the whole test file; and the
+	// first function found brings the functions of its file it calls.
+	wholeFile bool
+	style     stripStyle // how the lexical readers strip its sources
 	// testSpan finds the failing test's function in its file; nil means
 	// enclose with the last identifier of the test name as the hint.
 	testSpan func(r *resolver, rel string, src []byte) (span, bool)
@@ -332,10 +379,9 @@ var languages = []language{
 	{name: "go", exts: []string{".go"}, enclose: encloseGoFile, calls: (*resolver).goCalls, testSpan: goTestSpan},
 	{name: "python", exts: []string{".py"}, enclose: (*resolver).enclosePython, calls: (*resolver).pyCalls, testSpan: pyTestSpan},
 	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(stripStyle{backtick: true}), calls: (*resolver).jsCalls, testSpan: jsTestSpan},
-	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(stripStyle{}), calls: braceCallsOf("jvm", stripStyle{})},
-	{name: "rust", exts: []string{".rs"}, enclose: braces(stripStyle{lifetime: true}), calls: braceCallsOf("rust", stripStyle{lifetime: true})},
-	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh"}, enclose: braces(stripStyle{}), calls: braceCallsOf("c", stripStyle{})},
-	{name: "objc-cs-swift", exts: []string{".m", ".mm", ".cs", ".swift"}, enclose: braces(stripStyle{})},
+	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(stripStyle{}), calls: (*resolver).javaCalls, wholeFile: true},
+	{name: "rust", exts: []string{".rs"}, enclose: braces(stripStyle{lifetime: true}), calls: (*resolver).rustCalls, wholeFile: true, style: stripStyle{lifetime: true}},
+	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(stripStyle{}), calls: (*resolver).cCalls, wholeFile: true},
 }
 
 func languageOf(rel string) (language, bool) {

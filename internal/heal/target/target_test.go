@@ -103,18 +103,18 @@ var resolveCases = []struct {
 	// function it calls, outside the module, is.
 	{name: "rust/unit-test-calls-its-crate", ws: "rustproj",
 		bug:  contract.BugReport{FilePath: "src/lib.rs", LineNumber: 19, Message: "thread 'tests::adds' panicked at src/lib.rs:19:9:\nassertion `left == right` failed"},
-		want: []want{{"src/lib.rs", 1, 4, "add", "called by the test (lib.rs)"}}},
+		want: []want{{"src/lib.rs", 1, 4, "add", "called by adds (lexical)"}}},
 	{name: "rust/integration-test-calls-its-crate", ws: "rustproj",
 		bug:  contract.BugReport{FilePath: "tests/it.rs", LineNumber: 5, Message: "assertion `left == right` failed\n  left: -1\n right: 5"},
-		want: []want{{"src/lib.rs", 1, 4, "add", "called by the test (it.rs)"}}},
+		want: []want{{"src/lib.rs", 1, 4, "add", "called by adds_two (lexical)"}}},
 	// A C test reaches its code through a header: the definition with a
 	// body is the code under test, never the prototype or the test.
 	{name: "c/header-to-implementation", ws: "cproj",
 		bug:  contract.BugReport{FilePath: "tests/test_add.c", LineNumber: 16, Message: "FAIL: add(2, 3) == 5"},
-		want: []want{{"src/add.c", 4, 7, "add", "called by the test (test_add.c)"}}},
+		want: []want{{"src/add.c", 4, 7, "add", "called by main (lexical, declared in include/add.h)"}}},
 	{name: "java/method-the-test-calls", ws: "javaproj",
 		bug:  contract.BugReport{FilePath: "src/test/java/com/acme/CartTest.java", LineNumber: 13, TestName: strp("totalAddsItems"), Message: "expected: <30> but was: <20>"},
-		want: []want{{"src/main/java/com/acme/Cart.java", 15, 21, "total", "called by the test (CartTest.java)"}}},
+		want: []want{{"src/main/java/com/acme/Cart.java", 15, 21, "Cart.total", "called by totalAddsItems (lexical)"}}},
 	{name: "c/sanitizer", ws: "cproj",
 		bug: contract.BugReport{FilePath: "tests/test_add.c", LineNumber: 5, Message: "==1==ERROR: AddressSanitizer: stack-buffer-overflow\n" +
 			"    #0 0x7f in strcpy (/lib/x86_64-linux-gnu/libasan.so.8+0x1)\n    #1 0x55d in copy /src/cproj/src/add.c:12:5\n    #2 0x55e in main /src/cproj/tests/test_add.c:5"},

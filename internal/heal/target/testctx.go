@@ -38,6 +38,7 @@ func TestContext(ctx context.Context, workspace string, bug contract.BugReport, 
 	if err != nil {
 		return "", err
 	}
+	w.ctx = ctx
 	r := &resolver{ctx: ctx, w: w, bug: bug, opt: opt.withDefaults(), src: map[string][]byte{}}
 	defer r.close()
 	src, ok := r.read(rel)

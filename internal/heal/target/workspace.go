@@ -1,6 +1,7 @@
 package target
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -47,6 +48,7 @@ var foreignMarkers = []string{
 // workspace is a checkout the resolver reads, with every path confined to
 // it after symlinks are resolved.
 type workspace struct {
+	ctx    context.Context     // ends the walk early; nil means none
 	root   string              // absolute
 	real   string              // root with symlinks resolved
 	byBase map[string][]string // repo-relative files by base name; nil until walked
@@ -193,6 +195,9 @@ func (w *workspace) index() {
 		if err != nil {
 			return nil
 		}
+		if w.ctx != nil && w.ctx.Err() != nil {
+			return filepath.SkipAll
+		}
 		if d.IsDir() {
 			if p != w.real && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
@@ -212,6 +217,23 @@ func (w *workspace) index() {
 		}
 		return nil
 	})
+}
+
+// sources returns the workspace's files with one of exts, sorted, from
+// the bounded walk.
+func (w *workspace) sources(exts []string) []string {
+	w.index()
+	var out []string
+	for base, files := range w.byBase {
+		for _, e := range exts {
+			if strings.HasSuffix(base, e) {
+				out = append(out, files...)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // cleanName reports whether a path from outside is worth looking at: not

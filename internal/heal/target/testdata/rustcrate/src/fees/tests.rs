@@ -1,0 +1,6 @@
+use super::*;
+
+#[test]
+fn fee_is_one_percent() {
+    assert_eq!(transfer_fee(500), 5);
+}

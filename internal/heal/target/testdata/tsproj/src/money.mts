@@ -1,0 +1,3 @@
+export function formatCents(cents: number): string {
+  return `$${Math.floor(cents / 100)}.${cents % 100}`;
+}
