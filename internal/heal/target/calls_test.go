@@ -28,7 +28,7 @@ var callCases = []struct {
 		bug:  contract.BugReport{FilePath: "tests/test_calc.c", LineNumber: 18, Message: "Aborted"},
 		want: []want{{"src/calc.c", 13, 17, "sub", "called by test_sub through check_sub (lexical, declared in include/calc.h)"}}},
 	{name: "c/macro", ws: "clib",
-		bug:  contract.BugReport{FilePath: "tests/test_calc.c", LineNumber: 23, Message: "Assertion `CALC_SQUARE(3) == 9' failed."},
+		bug: contract.BugReport{FilePath: "tests/test_calc.c", LineNumber: 23, Message: "Assertion `CALC_SQUARE(3) == 9' failed."},
 		// calc_mul delegates to add: a wrong sum there fails this test too.
 		want: []want{
 			{"src/calc.c", 19, 26, "calc_mul", "called by test_square through CALC_SQUARE (lexical, declared in include/calc.h)"},
