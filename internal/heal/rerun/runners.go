@@ -79,12 +79,12 @@ var runners = []runner{
 	//     script is not used, since arguments npm appends after a script's
 	//     file arguments reach the test files, not node.
 	{name: "jest", tools: []string{"jest"}, launchers: [][]string{{"npx", "jest"}, {"jest"}},
-		build: jsRunner{launch: "npx --no jest", flag: "-t", anchored: true, files: true}.build, proof: proofJest},
+		build: jsRunner{launch: "npx --no -- jest", flag: "-t", anchored: true, files: true}.build, proof: proofJest},
 	{name: "vitest", tools: []string{"vitest"},
 		launchers: [][]string{{"npx", "vitest", "run"}, {"npx", "vitest"}, {"vitest", "run"}, {"vitest"}},
-		build:     jsRunner{launch: "npx --no vitest run", flag: "-t", anchored: true, files: true}.build, proof: proofVitest},
+		build:     jsRunner{launch: "npx --no -- vitest run", flag: "-t", anchored: true, files: true}.build, proof: proofVitest},
 	{name: "mocha", tools: []string{"mocha"}, launchers: [][]string{{"npx", "mocha"}, {"mocha"}},
-		build: jsRunner{launch: "npx --no mocha", flag: "--grep"}.build, proof: proofMochaTAP},
+		build: jsRunner{launch: "npx --no -- mocha", flag: "--grep"}.build, proof: proofMochaTAP},
 	{name: "node", tools: []string{"node:test"}, launchers: [][]string{{"node", "--test"}},
 		build: jsRunner{launch: "node --test", fixed: true, flag: "--test-name-pattern=", files: true}.build, proof: proofNodeTAP},
 	{name: "cargo", tools: []string{"cargo test"}, projectTypes: []string{"rust"},
