@@ -28,6 +28,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal/results"
 	"github.com/salve-dev/salve/internal/heal/rules"
 	"github.com/salve-dev/salve/internal/heal/suggest"
+	"github.com/salve-dev/salve/internal/heal/target"
 	"github.com/salve-dev/salve/internal/heal/tiers"
 	"github.com/salve-dev/salve/internal/store"
 	"github.com/salve-dev/salve/internal/toolrun"
@@ -233,7 +234,7 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 		WorktreeDir: c.WorktreeDir, KeepWorktree: c.KeepWorktree, RunID: c.RunID, AllowTestEdits: c.AllowTestEdits, AllowTestEditsBy: by,
 		AcceptUnproven: c.AcceptUnproven,
 		NoRepoSettings: c.NoRepoSettings, RepoConfig: c.RepoConfig, ProtectedPaths: c.ProtectedPaths,
-		Executor: ex, Parser: adapter.Parser{}, Targets: adapter.Targets{}, Fixers: fixers, Accountants: spend,
+		Executor: ex, Parser: adapter.Parser{}, Targets: adapter.Targets{Options: target.Options{Helper: &target.HelperHealth{}}}, Fixers: fixers, Accountants: spend,
 		Git: p.Git, Worktrees: adapter.Worktrees{Git: p.Git}, CI: monitor, Recorder: rec, Progress: c.Progress, Logger: c.Logger,
 	}
 	return p, nil

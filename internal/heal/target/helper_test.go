@@ -134,3 +134,35 @@ func checkGone(t *testing.T, pidFile string) {
 		}
 	}
 }
+
+// TestStalledHelperOncePerHeal: resolutions that share a HelperHealth
+// wait out a stalled interpreter once; the next reads Python lexically at
+// once, saying why, without starting the interpreter again.
+func TestStalledHelperOncePerHeal(t *testing.T) {
+	script, pidFile := stallInterpreter(t, stallScripts[0].body)
+	opt := Options{Python: script, ParseTimeout: 500 * time.Millisecond, Helper: &HelperHealth{}}
+	bug := contract.BugReport{FilePath: "tests/test_ops.py", LineNumber: 11, Message: "assert -1 == 3", TestName: strp("tests/test_ops.py::test_add")}
+	if _, err := Resolve(context.Background(), "testdata/pyproj", bug, opt); err != nil {
+		t.Fatal(err)
+	}
+	if !opt.Helper.Stalled() {
+		t.Fatal("the stall was not remembered")
+	}
+	checkGone(t, pidFile)
+	if err := os.Remove(pidFile); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Resolve(context.Background(), "testdata/pyproj", bug, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRegions(t, got, []want{{"calc/ops.py", 4, 6, "calc.ops.add", "called by test_add"}})
+	for _, r := range got {
+		if !strings.Contains(r.Why, "earlier in this heal") {
+			t.Errorf("%v: Why must say the parser stalled earlier", r)
+		}
+	}
+	if _, err := os.Stat(pidFile); err == nil {
+		t.Error("the stalled interpreter was started again")
+	}
+}

@@ -2,6 +2,7 @@ package target
 
 import (
 	"cmp"
+	"errors"
 	"path"
 	"slices"
 	"strings"
@@ -48,6 +49,8 @@ func (r *resolver) pyOutlines(ps *pyState, rels []string, refs bool) {
 	switch {
 	case r.opt.Lexical:
 		err = errLexical
+	case r.opt.Helper.Stalled():
+		err = errStalledBefore
 	case err == nil && r.py == nil:
 		r.py = startPython(r.ctx, r.opt.Python, r.opt.ParseTimeout)
 	}
@@ -55,6 +58,9 @@ func (r *resolver) pyOutlines(ps *pyState, rels []string, refs bool) {
 		got, err = r.py.outline(r.ctx, srcs, want)
 	}
 	if err != nil {
+		if errors.Is(err, ErrHelperStalled) {
+			r.opt.Helper.markStalled()
+		}
 		ps.note = pyNote(err)
 		got = make([]pyOutline, len(srcs))
 		for i, s := range srcs {

@@ -232,6 +232,10 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 // errLexical stands for an interpreter the options turned off.
 var errLexical = errors.New("lexical reading asked for")
 
+// errStalledBefore stands for an interpreter that stalled earlier in the
+// same heal, not started again.
+var errStalledBefore = errors.New("the Python parser stalled earlier")
+
 // pyNote is what a Region's Why says when Python was read lexically.
 func pyNote(err error) string {
 	switch {
@@ -239,6 +243,8 @@ func pyNote(err error) string {
 		return "lexical"
 	case errors.Is(err, sandbox.ErrNotFound):
 		return "lexical: no Python interpreter found"
+	case errors.Is(err, errStalledBefore):
+		return "lexical: the Python parser gave no answer earlier in this heal and is not started again"
 	case errors.Is(err, ErrHelperStalled):
 		return "lexical: the Python parser gave no answer in time and was stopped"
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

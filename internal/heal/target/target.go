@@ -32,6 +32,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
@@ -87,6 +88,24 @@ type Options struct {
 	ParseTimeout time.Duration
 	// Lexical reads Python lexically, never starting an interpreter.
 	Lexical bool
+	// Helper, when set, is shared by the resolutions of one heal: once
+	// the interpreter has stalled, later resolutions read Python
+	// lexically at once instead of waiting out ParseTimeout again.
+	Helper *HelperHealth
+}
+
+// HelperHealth remembers, across the resolutions that share it, that the
+// Python interpreter stalled. The zero value is a healthy helper; it is
+// safe for concurrent use.
+type HelperHealth struct{ stalled atomic.Bool }
+
+// Stalled reports whether the helper has stalled once.
+func (h *HelperHealth) Stalled() bool { return h != nil && h.stalled.Load() }
+
+func (h *HelperHealth) markStalled() {
+	if h != nil {
+		h.stalled.Store(true)
+	}
 }
 
 func (o Options) withDefaults() Options {
