@@ -136,3 +136,33 @@ func TestPaging(t *testing.T) {
 		t.Error("page 2 is not the 7 oldest runs with a previous link")
 	}
 }
+
+// TestLogPageStripsColours: a log kept with terminal escapes (an older
+// run's, an attachment) is shown as its text: no escape, escaped or not,
+// reaches the page, and the raw download keeps the bytes as stored.
+func TestLogPageStripsColours(t *testing.T) {
+	st, err := store.Open(filepath.Join(t.TempDir(), "runs.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	run, err := st.CreateRun(ctx, store.Run{Kind: store.KindExec, Title: "coloured"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.PutArtifact(ctx, run.RunID, "build.log", []byte("\x1b[31m FAIL \x1b[39m a.test.js\n\x1b[39m | Total: 32\x1b[31m\n")); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := ui.New(st, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, body, _ := get(t, srv, "GET", "/runs/"+run.RunID+"/artifacts/build.log", nil)
+	if code != 200 || !strings.Contains(body, "<pre> FAIL  a.test.js</pre>") || !strings.Contains(body, "<pre> | Total: 32</pre>") {
+		t.Fatalf("%d:\n%s", code, body)
+	}
+	if strings.ContainsRune(body, 0x1b) || strings.Contains(body, "[39m") || strings.Contains(body, "&#27;") {
+		t.Errorf("the page shows an escape:\n%s", body)
+	}
+}

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/ansi"
 	"github.com/salve-dev/salve/internal/heal/results"
 	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/internal/store"
@@ -476,7 +477,13 @@ func (s *Server) streamLog(ctx context.Context, w http.ResponseWriter, id string
 		bw.Write(num)
 		bw.WriteString(`</a></td><td><pre>`)
 		for {
-			writeEscaped(bw, bytes.TrimRight(line, "\r\n"))
+			text := bytes.TrimRight(line, "\r\n")
+			if bytes.IndexByte(text, 0x1b) >= 0 {
+				// A log kept before salve stripped colours, or an
+				// attachment: the page shows text, not escapes.
+				text = []byte(ansi.Strip(string(text)))
+			}
+			writeEscaped(bw, text)
 			if err != bufio.ErrBufferFull {
 				break
 			}

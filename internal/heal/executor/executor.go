@@ -46,6 +46,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/ansi"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/statedir"
 )
@@ -375,7 +376,9 @@ func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job
 	if e.opts.Live != nil {
 		sinks = append(sinks, &stickyWriter{w: e.opts.Live})
 	}
-	job.Script, job.Timeout, job.Output = command, timeout, io.MultiWriter(sinks...)
+	// What salve keeps or shows of the log carries no terminal escapes:
+	// a build's colours would reach a summary, a comment or the viewer.
+	job.Script, job.Timeout, job.Output = command, timeout, ansi.NewWriter(io.MultiWriter(sinks...))
 	res, runErr := sandbox.RunJob(ctx, b, job)
 	closeErr := f.Close()
 	if errors.Is(runErr, sandbox.ErrCleanup) {
@@ -393,7 +396,7 @@ func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job
 	meta.LogDroppedBytes = f.Dropped()
 	return contract.ExecutorOutput{
 		ExitCode:             ExitCode(res),
-		BuildLog:             string(res.Stdout),
+		BuildLog:             ansi.Strip(string(res.Stdout)),
 		LogExcerpt:           excerpt.String(),
 		ExecutionTimeSeconds: res.Duration.Seconds(),
 		EnvironmentMetadata:  meta,

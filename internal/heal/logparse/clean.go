@@ -2,6 +2,8 @@ package logparse
 
 import (
 	"strings"
+
+	"github.com/salve-dev/salve/internal/ansi"
 )
 
 // cleanLine removes what terminals and CI systems add around a tool's own
@@ -21,7 +23,7 @@ func cleanMasked(s string, m byteMask) string {
 			// A bare CR overprints the line: keep what a terminal would
 			// show, unless what follows is only an escape sequence
 			// (GitLab sections).
-			if after := StripANSI(s[i+1:]); strings.TrimSpace(after) != "" {
+			if after := ansi.Strip(s[i+1:]); strings.TrimSpace(after) != "" {
 				s = s[i+1:]
 			} else {
 				s = s[:i]
@@ -29,7 +31,7 @@ func cleanMasked(s string, m byteMask) string {
 		}
 	}
 	if m&maskESC != 0 && strings.IndexByte(s, 0x1b) >= 0 {
-		s = StripANSI(s)
+		s = ansi.Strip(s)
 	}
 	return stripPrefixes(s)
 }

@@ -234,8 +234,8 @@ func itoa(n int) string {
 }
 
 // TestStdlibOnly enforces the house rule: logparse imports only the
-// standard library, contract and internal/lazyre (itself standard library
-// only: regular expressions compiled on first use).
+// standard library, contract, internal/lazyre (regular expressions
+// compiled on first use) and internal/ansi, both standard library only.
 func TestStdlibOnly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -247,9 +247,9 @@ func TestStdlibOnly(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		switch dep {
 		case "github.com/salve-dev/salve/internal/heal/logparse", "github.com/salve-dev/salve/contract",
-			"github.com/salve-dev/salve/internal/lazyre":
+			"github.com/salve-dev/salve/internal/lazyre", "github.com/salve-dev/salve/internal/ansi":
 		default:
-			t.Errorf("logparse depends on %s; only the standard library, contract and internal/lazyre are allowed", dep)
+			t.Errorf("logparse depends on %s; only the standard library, contract, internal/lazyre and internal/ansi are allowed", dep)
 		}
 	}
 }

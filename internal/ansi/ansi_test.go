@@ -1,4 +1,4 @@
-package logparse
+package ansi
 
 import (
 	"strings"
@@ -20,20 +20,20 @@ func TestStripANSI(t *testing.T) {
 		{"a two-byte escape", "a\x1b(Bb", "ab"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := StripANSI(c.in); got != c.want {
-				t.Errorf("StripANSI(%q) = %q, want %q", c.in, got, c.want)
+			if got := Strip(c.in); got != c.want {
+				t.Errorf("Strip(%q) = %q, want %q", c.in, got, c.want)
 			}
 			if got := writeInPieces(t, c.in, 1); got != c.want {
-				t.Errorf("ANSIWriter, a byte at a time: %q, want %q", got, c.want)
+				t.Errorf("Writer, a byte at a time: %q, want %q", got, c.want)
 			}
 		})
 	}
 }
 
-// writeInPieces writes s to an ANSIWriter n bytes at a time.
+// writeInPieces writes s to an Writer n bytes at a time.
 func writeInPieces(t testing.TB, s string, n int) string {
 	var b strings.Builder
-	w := NewANSIWriter(&b)
+	w := NewWriter(&b)
 	for i := 0; i < len(s); i += n {
 		p := []byte(s[i:min(i+n, len(s))])
 		if k, err := w.Write(p); err != nil || k != len(p) {
@@ -43,8 +43,8 @@ func writeInPieces(t testing.TB, s string, n int) string {
 	return b.String()
 }
 
-// FuzzStripANSI checks that no escape survives, and that an ANSIWriter
-// gives what StripANSI gives, however the log is cut into writes.
+// FuzzStripANSI checks that no escape survives, and that an Writer
+// gives what Strip gives, however the log is cut into writes.
 func FuzzStripANSI(f *testing.F) {
 	f.Add("\x1b[1m\x1b[41m FAIL \x1b[22m\x1b[49m x\n", 3)
 	f.Add("\x1b]8;;u\x1b\\t\x1b]0;x\x07\x1b[8mhid\x1b[0m\x1b", 2)
@@ -53,15 +53,15 @@ func FuzzStripANSI(f *testing.F) {
 		if len(s) > maxPendingEscape {
 			return
 		}
-		want := StripANSI(s)
+		want := Strip(s)
 		if strings.IndexByte(want, 0x1b) >= 0 {
-			t.Fatalf("StripANSI(%q) = %q keeps an escape", s, want)
+			t.Fatalf("Strip(%q) = %q keeps an escape", s, want)
 		}
 		if n < 1 {
 			n = 1 - n%16
 		}
 		if got := writeInPieces(t, s, n); got != want {
-			t.Fatalf("ANSIWriter in pieces of %d: %q, StripANSI: %q", n, got, want)
+			t.Fatalf("Writer in pieces of %d: %q, Strip: %q", n, got, want)
 		}
 	})
 }

@@ -1,11 +1,14 @@
-package logparse
+// Package ansi removes terminal escape sequences (colours, cursor moves,
+// titles) from text a build or a tool printed, in one string or as a
+// stream, so that no log salve shows or stores carries them.
+package ansi
 
 import (
 	"io"
 	"strings"
 )
 
-// StripANSI returns s without its terminal escape sequences: CSI ("ESC [
+// Strip returns s without its terminal escape sequences: CSI ("ESC [
 // ... final byte": colours, cursor moves, erasures), OSC ("ESC ] ... BEL"
 // or "ESC ] ... ESC \": titles, hyperlinks) and the short escapes ("ESC (
 // B", "ESC 7"). As on a
@@ -14,8 +17,8 @@ import (
 // notes) goes too, and a sequence cut off at the end is dropped. Line
 // breaks and carriage returns are kept. It is the one place salve removes
 // a build's colours: every log it shows or stores goes through it (or
-// through [ANSIWriter]), and the parser cleans each line with it.
-func StripANSI(s string) string {
+// through [Writer]), and the parser cleans each line with it.
+func Strip(s string) string {
 	if strings.IndexByte(s, 0x1b) < 0 {
 		return s
 	}
@@ -78,28 +81,28 @@ func StripANSI(s string) string {
 	return b.String()
 }
 
-// maxPendingEscape bounds what an ANSIWriter holds back waiting for the
+// maxPendingEscape bounds what an Writer holds back waiting for the
 // end of an escape sequence (or of concealed text); past it, what is held
 // is written out stripped, which drops it.
 const maxPendingEscape = 64 << 10
 
-// ANSIWriter writes to W what is written to it, less the escape sequences
-// StripANSI removes, whatever the boundaries of the writes: a sequence
+// Writer writes to W what is written to it, less the escape sequences
+// Strip removes, whatever the boundaries of the writes: a sequence
 // split across two writes is held until its end arrives. A sequence still
-// unfinished when the writes stop is never written, as StripANSI drops
+// unfinished when the writes stop is never written, as Strip drops
 // it. It is not safe for concurrent use.
-type ANSIWriter struct {
+type Writer struct {
 	w       io.Writer
 	pending []byte
 }
 
-// NewANSIWriter returns an ANSIWriter writing to w.
-func NewANSIWriter(w io.Writer) *ANSIWriter { return &ANSIWriter{w: w} }
+// NewWriter returns an Writer writing to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
 // Write strips p (with what an earlier write left unfinished) and writes
 // the result to the underlying writer. It reports len(p) written unless
 // the underlying writer fails.
-func (a *ANSIWriter) Write(p []byte) (int, error) {
+func (a *Writer) Write(p []byte) (int, error) {
 	if len(a.pending) == 0 && !hasByte(p, 0x1b) {
 		if _, err := a.w.Write(p); err != nil {
 			return 0, err
@@ -111,7 +114,7 @@ func (a *ANSIWriter) Write(p []byte) (int, error) {
 	if len(buf)-cut > maxPendingEscape {
 		cut = len(buf)
 	}
-	out := StripANSI(string(buf[:cut]))
+	out := Strip(string(buf[:cut]))
 	a.pending = append(a.pending[:0:0], buf[cut:]...)
 	if _, err := io.WriteString(a.w, out); err != nil {
 		return 0, err
