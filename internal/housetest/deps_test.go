@@ -49,18 +49,20 @@ func isStd(path string) bool {
 }
 
 // TestPureDependencies enforces that contract imports only the standard
-// library, and logparse only that, contract and internal/lazyre (house
-// rule 1); lazyre, itself standard library only, keeps the parser's
-// regular expressions from being compiled at every start.
+// library, and logparse only that, contract, internal/lazyre and
+// internal/ansi (house rule 1); lazyre and ansi, themselves standard
+// library only, keep the parser's regular expressions from being compiled
+// at every start and strip terminal escapes.
 func TestPureDependencies(t *testing.T) {
 	allowed := map[string][]string{
 		module + "/contract":                nil,
 		module + "/internal/lazyre":         nil,
-		module + "/internal/heal/logparse":  {module + "/contract", module + "/internal/lazyre"},
+		module + "/internal/ansi":           nil,
+		module + "/internal/heal/logparse":  {module + "/contract", module + "/internal/lazyre", module + "/internal/ansi"},
 		module + "/internal/lang":           {module + "/internal/lazyre"},
 		module + "/internal/heal/integrity": {module + "/contract", module + "/internal/lazyre", module + "/internal/lang", module + "/internal/heal/missing"},
 		module + "/internal/heal/missing":   {module + "/internal/lazyre"},
-		module + "/internal/heal/results":   {module + "/contract", module + "/internal/lazyre", module + "/internal/heal/logparse"},
+		module + "/internal/heal/results":   {module + "/contract", module + "/internal/lazyre", module + "/internal/ansi", module + "/internal/heal/logparse"},
 		// The shared policy tables: anything may import them.
 		module + "/internal/heal/tiers": nil,
 		module + "/internal/secret":     nil,

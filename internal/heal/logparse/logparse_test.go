@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -231,27 +230,6 @@ func checkValid(t testing.TB, rs []contract.BugReport) {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
-}
-
-// TestStdlibOnly enforces the house rule: logparse imports only the
-// standard library, contract, internal/lazyre (regular expressions
-// compiled on first use) and internal/ansi, both standard library only.
-func TestStdlibOnly(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").Output()
-	if err != nil {
-		t.Skipf("go list unavailable: %v", err)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		switch dep {
-		case "github.com/salve-dev/salve/internal/heal/logparse", "github.com/salve-dev/salve/contract",
-			"github.com/salve-dev/salve/internal/lazyre", "github.com/salve-dev/salve/internal/ansi":
-		default:
-			t.Errorf("logparse depends on %s; only the standard library, contract, internal/lazyre and internal/ansi are allowed", dep)
-		}
-	}
 }
 
 // TestDocsListEveryRow keeps docs/logparse.md's table in step with Rows.
