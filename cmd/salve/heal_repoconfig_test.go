@@ -110,7 +110,7 @@ func TestHealRepoConfig(t *testing.T) {
 	}{
 		{"heal: false", "heal: false\n", 0, "nothing to do: .salve.yml says heal: false"},
 		{"a skipped branch", "skip_branches: [main]\n", 0, "skips branch main"},
-		{"an unknown key", "command: make\nprotect_paths: [x]\n", 2, "line 2: field protect_paths not found"},
+		{"an unknown key", "command: make\nprotect_paths: [x]\n", 2, `line 2: unknown key "protect_paths"; did you mean "protected_paths"?`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo, _ := configRepo(t, tc.base, "")

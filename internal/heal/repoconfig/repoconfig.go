@@ -11,12 +11,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/salve-dev/salve/internal/heal/integrity"
 	"github.com/salve-dev/salve/internal/heal/tiers"
+	"github.com/salve-dev/salve/internal/textdist"
 )
 
 // File is the configuration's path at the repository's root.
@@ -78,7 +81,7 @@ func Parse(b []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %w", File, err)
+		return nil, fmt.Errorf("%s: %w", File, explain(err))
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
@@ -150,4 +153,58 @@ func (c *Config) Off(branch string) string {
 		}
 	}
 	return ""
+}
+
+// Keys are the configuration's keys, in the order the guide lists them.
+func Keys() []string {
+	t := reflect.TypeFor[Config]()
+	keys := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		if k, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); k != "" {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// unknownField is how the YAML decoder reports a key Config lacks.
+var unknownField = regexp.MustCompile(`^line (\d+): field (.+) not found in type \S+$`)
+
+// wrongType is how the YAML decoder reports a value of the wrong kind.
+var wrongType = regexp.MustCompile(`^line (\d+): cannot unmarshal (!!\w+)( .*)? into (\S+)$`)
+
+// What a person calls the kinds of values in a message about the file.
+var (
+	yamlKinds = map[string]string{"!!seq": "a list", "!!map": "a mapping", "!!str": "text", "!!int": "a number",
+		"!!float": "a number", "!!bool": "true or false", "!!null": "nothing", "!!timestamp": "a date"}
+	goKinds = map[string]string{"bool": "true or false", "string": "text", "[]string": "a list of text", "repoconfig.Config": "a mapping of keys"}
+)
+
+// explain rewrites the decoder's messages about the file's content for
+// the person who wrote it: an unknown key is named with the key it is
+// nearest to, and Go's type names stay out.
+func explain(err error) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	msgs := make([]string, 0, len(te.Errors))
+	for _, m := range te.Errors {
+		if sub := unknownField.FindStringSubmatch(m); sub != nil {
+			msg := fmt.Sprintf("line %s: unknown key %q", sub[1], sub[2])
+			if near := textdist.Closest(sub[2], Keys()); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			} else {
+				msg += " (the keys are " + strings.Join(Keys(), ", ") + ")"
+			}
+			msgs = append(msgs, msg)
+			continue
+		}
+		if sub := wrongType.FindStringSubmatch(m); sub != nil {
+			msgs = append(msgs, fmt.Sprintf("line %s: %s where %s belongs", sub[1], yamlKinds[sub[2]], goKinds[strings.TrimPrefix(sub[4], "*")]))
+			continue
+		}
+		msgs = append(msgs, strings.ReplaceAll(m, "repoconfig.", ""))
+	}
+	return errors.New(strings.Join(msgs, "; "))
 }

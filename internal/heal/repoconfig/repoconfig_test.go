@@ -24,7 +24,7 @@ allow_test_edits: true
 		{"empty", "", ""},
 		{"comments only", "# nothing\n", ""},
 		{"every key", full, ""},
-		{"unknown key", "command: make\nprotect_paths: [x]\n", `line 2: field protect_paths not found`},
+		{"unknown key", "command: make\nprotect_paths: [x]\n", `line 2: unknown key "protect_paths"; did you mean "protected_paths"?`},
 		{"unknown fixer", "fixers: [gpt]\n", `fixers: unknown fixer "gpt"`},
 		{"bad model", "models: [gpt-4o]\n", `models: "gpt-4o" is not provider/model`},
 		{"bad glob", "protected_paths: [\"../secrets\"]\n", "protected_paths:"},
@@ -120,5 +120,28 @@ func TestOffGlobsLinear(t *testing.T) {
 	}
 	if _, err := Parse([]byte("skip_branches: ['" + strings.Repeat("**/", 90) + "x']\n")); err == nil || !strings.Contains(err.Error(), "skip_branches") {
 		t.Fatalf("a 271-byte glob: %v", err)
+	}
+}
+
+// TestParseExplains: a mistake in the file is named the way its author
+// wrote it, with the key meant when one is near, and no Go type names.
+func TestParseExplains(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"typo", "comand: make test\n", `.salve.yml: line 1: unknown key "comand"; did you mean "command"?`},
+		{"prefix", "heal: true\nprotected: [a]\n", `.salve.yml: line 2: unknown key "protected"; did you mean "protected_paths"?`},
+		{"far", "timeout: 5m\n", `.salve.yml: line 1: unknown key "timeout" (the keys are command, fixers, models, protected_paths, mode, heal, skip_branches, allow_test_edits)`},
+		{"wrong type", "heal: [yes]\n", `.salve.yml: line 1: a list where true or false belongs`},
+		{"text for a list", "models: openai/gpt-4o\n", `.salve.yml: line 1: text where a list of text belongs`},
+		{"not a mapping", "- make\n", `.salve.yml: line 1: a list where a mapping of keys belongs`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.text))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("Parse(%q) = %v\nwant %s", tc.text, err, tc.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "repoconfig.") {
+				t.Errorf("a Go type name: %v", err)
+			}
+		})
 	}
 }

@@ -2,7 +2,6 @@ package suggest
 
 import (
 	"context"
-	"github.com/salve-dev/salve/internal/srcscan"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -15,6 +14,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/srcscan"
+	"github.com/salve-dev/salve/internal/textdist"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
@@ -220,37 +222,13 @@ func nearestIn(name string, names map[string]bool) (string, int, int) {
 	return best, bestD, n
 }
 
-// distance is the optimal string alignment distance (Levenshtein with
-// adjacent transpositions) between a and b, by bytes.
+// distance is textdist's distance of a and b, cut short when their
+// lengths alone put them more than 3 apart.
 func distance(a, b string) int {
-	if a == b {
-		return 0
-	}
-	la, lb := len(a), len(b)
-	if d := la - lb; d > 3 || d < -3 {
+	if d := len(a) - len(b); d > 3 || d < -3 {
 		return 4
 	}
-	prev2 := make([]int, lb+1)
-	prev := make([]int, lb+1)
-	cur := make([]int, lb+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= la; i++ {
-		cur[0] = i
-		for j := 1; j <= lb; j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[lb]
+	return textdist.Distance(a, b)
 }
 
 func firstLine(s string) string {
