@@ -131,7 +131,7 @@ SIGTERM.`,
 	o.Timeout = contract.DefaultExecutorTimeoutSeconds
 	f.Var(secondsFlag{&o.Timeout}, "timeout", "each build's time limit (90s, 5m, 1h30m, or seconds)")
 	f.StringVar(&o.Isolation, "isolation", "auto", "the build sandbox: auto, none, bwrap, docker or podman")
-	f.BoolVar(&o.KeepWorktree, "keep-worktree", false, "leave the heal worktree in place after the run")
+	f.BoolVar(&o.KeepWorktree, "keep-worktree", false, "keep the heal worktree (registered in the repository, detached) after the run, to look at; by default it is removed whatever the outcome")
 	f.StringVar(&o.StorePath, "store", "", "the run store (default $SALVE_STORE or ~/.local/state/salve)")
 	f.BoolVar(&o.NoStore, "no-store", false, "do not record the run in the run store")
 	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: beside salve, then PATH)")

@@ -375,9 +375,9 @@ func TestCLIKilledMidRun(t *testing.T) {
 	if err != nil || res.Signal != "killed" {
 		t.Fatalf("first run: %v, signal %q, exit %d: %s", err, res.Signal, res.ExitCode, res.Stderr)
 	}
-	// The killed run's worktree stays (salve's own, for the next heal);
-	// its lock went with the process. The next run verifies, resets and
-	// reuses it.
+	// The killed run's worktree stays (nothing ran to remove it); its
+	// lock went with the process. The next run verifies, resets and
+	// reuses it, and removes it when it ends.
 	args[len(args)-1] = "true"
 	res, err = sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: args, Env: env, Timeout: time.Minute})
 	if err != nil || res.ExitCode != 0 {
@@ -386,7 +386,7 @@ func TestCLIKilledMidRun(t *testing.T) {
 	if !strings.Contains(string(res.Stderr), `"reused":true`) {
 		t.Errorf("second run did not reuse the worktree:\n%s", res.Stderr)
 	}
-	if list := worktreeList(repo); strings.Count(list, "worktree ") != 2 || strings.Contains(list, "salve heal pid=") {
+	if list := worktreeList(repo); strings.Count(list, "worktree ") != 1 || strings.Contains(list, "salve") {
 		t.Errorf("worktrees after the second run:\n%s", list)
 	}
 	if b := run(t, repo, "git", "branch", "--list", "salve/*"); b != "" {

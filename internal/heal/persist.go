@@ -250,10 +250,36 @@ func (r *run) recreate(ctx context.Context, top string) error {
 	return nil
 }
 
-// releasePersistent detaches the worktree from the heal branch (so the
-// user can check the branch out; with --keep-worktree too, the files stay
-// as they are), leaves the rest for the next heal's reset, and frees the
-// slot.
+// removePersistent removes the slot's worktree and its record in the
+// repository, and frees the slot: the user's repository is left as it
+// was, with the heal branch and nothing else. A worktree that cannot be
+// removed is left for salve gc, with a warning.
+func (r *run) removePersistent(ctx context.Context) {
+	defer r.slot.release()
+	dir := r.o.WorktreeDir
+	top := filepath.Dir(r.o.Repo)
+	if list, err := r.o.Worktrees.List(ctx, r.o.Repo); err == nil && len(list) > 0 {
+		top = list[0].Path
+	}
+	unlock, err := lockRegistry(ctx, filepath.Dir(dir))
+	if err != nil {
+		r.o.Logger.Warn("could not remove the heal worktree; salve gc will", "path", dir, "error", err)
+		return
+	}
+	defer unlock()
+	err = r.o.Worktrees.Remove(ctx, top, dir)
+	if rerr := removeAllForce(dir); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		r.o.Logger.Warn("could not remove the heal worktree; salve gc will", "path", dir, "error", err)
+	}
+}
+
+// releasePersistent, under --keep-worktree, detaches the worktree from
+// the heal branch (so the user can check the branch out) and leaves its
+// files as they are, registered in the repository, for the user to look
+// at and for the next heal to reset and reuse; then it frees the slot.
 func (r *run) releasePersistent(ctx context.Context) {
 	defer r.slot.release()
 	if r.guard == nil || !r.guard.created {

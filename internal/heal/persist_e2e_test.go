@@ -134,7 +134,7 @@ func TestConcurrentHeals(t *testing.T) {
 			wg.Add(1)
 			go func(i int) {
 				defer wg.Done()
-				res, stderr := healWith(t, data, repos[i%2], "--cmd", "sleep 1; make", "--branch", fmt.Sprintf("salve/r%d-h%d", round, i))
+				res, stderr := healWith(t, data, repos[i%2], "--cmd", "sleep 1; make", "--keep-worktree", "--branch", fmt.Sprintf("salve/r%d-h%d", round, i))
 				outs[i] = out{res, stderr}
 			}(i)
 		}
@@ -177,7 +177,7 @@ func TestGC(t *testing.T) {
 	// An empty heal branch, as older versions left: merged, so stale.
 	run(t, repo, "git", "branch", "salve/heal-0ld00000")
 	before := userState(t, repo)
-	res, out := healWith(t, data, repo, "--cmd", "make")
+	res, out := healWith(t, data, repo, "--cmd", "make", "--keep-worktree")
 	if res == nil || len(res.Commits) != 1 {
 		t.Fatalf("heal: %+v\n%s", res, out)
 	}
@@ -232,5 +232,47 @@ func TestGC(t *testing.T) {
 	// The next heal makes a new worktree.
 	if res, out := healWith(t, data, repo, "--cmd", "true"); res == nil || res.Outcome != heal.OutcomeGreen {
 		t.Errorf("heal after gc: %+v\n%s", res, out)
+	}
+}
+
+// TestWorktreeGoneAfterHeal: whatever the outcome, a heal leaves the
+// user's repository with no worktree of its own registered, and nothing
+// of it in salve's data folder; --keep-worktree keeps it, detached, for
+// the user to look at and for the next heal to reuse.
+func TestWorktreeGoneAfterHeal(t *testing.T) {
+	need(t, "sh", "cc", "make")
+	gitIdentity(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		keep bool
+	}{
+		{"green", []string{"--cmd", "make"}, false},
+		{"red", []string{"--cmd", "echo nothing to parse; exit 1"}, false},
+		{"kept", []string{"--cmd", "make", "--keep-worktree"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := t.TempDir()
+			repo := testrepo.Example(t, "c-broken")
+			_, out := healWith(t, data, repo, tc.args...)
+			wt, _ := readyPath(out)
+			if wt == "" {
+				t.Fatalf("no worktree was made:\n%s", out)
+			}
+			list := worktreeList(repo)
+			_, statErr := os.Stat(wt)
+			if tc.keep {
+				if strings.Count(list, "worktree ") != 2 || !strings.Contains(list, "detached") || statErr != nil {
+					t.Errorf("--keep-worktree: worktrees\n%s(stat: %v)", list, statErr)
+				}
+				return
+			}
+			if strings.Count(list, "worktree ") != 1 || strings.Contains(list, wt) {
+				t.Errorf("worktrees after the heal:\n%s", list)
+			}
+			if statErr == nil {
+				t.Errorf("the worktree's folder %s is still there", wt)
+			}
+		})
 	}
 }

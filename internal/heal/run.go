@@ -362,7 +362,11 @@ func (r *run) finish(ctx context.Context) {
 	if r.slot != nil {
 		stop := r.timed(StageCleanup)
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-		r.releasePersistent(cctx)
+		if r.o.KeepWorktree {
+			r.releasePersistent(cctx)
+		} else {
+			r.removePersistent(cctx)
+		}
 		cancel()
 		stop()
 	} else if !r.o.KeepWorktree && r.added {
