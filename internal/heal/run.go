@@ -217,6 +217,9 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 	}
 	for _, f := range o.Fixers {
 		r.res.Fixers = append(r.res.Fixers, f.Name())
+		if _, ok := f.(Unconfigured); ok {
+			r.res.Unconfigured = append(r.res.Unconfigured, f.Name())
+		}
 	}
 	r.begin(ctx)
 	if err := r.setup(ctx); err != nil {

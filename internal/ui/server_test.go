@@ -166,3 +166,27 @@ func TestLogPageStripsColours(t *testing.T) {
 		t.Errorf("the page shows an escape:\n%s", body)
 	}
 }
+
+// TestHealPageWithoutNoise: a green heal without a model shows no
+// "rejected attempts" for tiers that merely had nothing to offer, and its
+// tiers say the llm one was not configured.
+func TestHealPageWithoutNoise(t *testing.T) {
+	f := filledStore(t)
+	srv, err := ui.New(f.st, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, body, _ := get(t, srv, "GET", "/runs/"+f.healID, nil)
+	if code != 200 {
+		t.Fatalf("%d", code)
+	}
+	if !strings.Contains(body, "llm (not configured)") {
+		t.Errorf("the tiers do not say the llm tier was not configured:\n%s", body)
+	}
+	if strings.Contains(body, "Rejected attempts") || strings.Contains(body, "no_fix") {
+		t.Errorf("tiers that had no fix are shown as rejected attempts:\n%s", body)
+	}
+	if !strings.Contains(body, `<span class="badge ok">fixed</span>`) {
+		t.Errorf("the heal fixed nothing, so this test shows nothing:\n%s", body)
+	}
+}

@@ -244,6 +244,7 @@ type runPage struct {
 	Running  bool
 	Heal     *results.Results
 	HealBugs []bugRow
+	Tiers    string // the heal's tiers, those not configured marked so
 	Commits  []commitView
 	Exec     *execView
 	Split    bool
@@ -295,11 +296,40 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		if len(v.Run.Summary) > 0 && json.Unmarshal(v.Run.Summary, &res) == nil && res.RunID != "" {
 			p.Heal = &res
 			p.HealBugs, p.Commits = healParts(&res)
+			p.Tiers = tiersLine(&res)
 		}
 	case store.KindExec:
 		p.Exec = execParts(v)
 	}
 	s.render(w, http.StatusOK, "run.html", p)
+}
+
+// tiersLine lists the heal's tiers in order, marking "(not configured)"
+// a tier the heal had not set up, or every attempt of which found it so
+// (the llm tier without a model): the page must not suggest a model was
+// asked.
+func tiersLine(res *results.Results) string {
+	seen, idle := map[string]bool{}, map[string]bool{}
+	for _, f := range res.Unconfigured {
+		idle[f] = true
+	}
+	for _, b := range res.Bugs {
+		for _, a := range b.Attempts {
+			if a.Outcome == results.AttemptNotConfigured {
+				idle[a.Fixer] = true
+			} else {
+				seen[a.Fixer] = true
+			}
+		}
+	}
+	parts := make([]string, len(res.Fixers))
+	for i, f := range res.Fixers {
+		parts[i] = f
+		if idle[f] && !seen[f] {
+			parts[i] += " (not configured)"
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // healParts groups a heal's bugs and its commits' diffs for the page.
@@ -308,7 +338,10 @@ func healParts(res *results.Results) ([]bugRow, []commitView) {
 	for _, b := range res.Bugs {
 		row := bugRow{BugResult: b}
 		for _, a := range b.Attempts {
-			if a.Outcome != "accepted" {
+			// A tier that had nothing to offer, or was not configured,
+			// turned nothing down: the bug's own line says so.
+			switch a.Outcome {
+			case results.AttemptRejected, results.AttemptReverted, results.AttemptError:
 				row.Rejections = append(row.Rejections, a)
 			}
 		}

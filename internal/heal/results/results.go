@@ -97,11 +97,14 @@ type Results struct {
 	RepoConfig *RepoConfig `json:"repo_config,omitempty"`
 	// Warnings lists what the user should know (uncommitted changes that
 	// the heal did not see).
-	Warnings   []string `json:"warnings,omitempty"`
-	Command    string   `json:"command"`
-	Fixers     []string `json:"fixers"`
-	Commits    []Commit `json:"commits"`
-	Iterations int      `json:"iterations"`
+	Warnings []string `json:"warnings,omitempty"`
+	Command  string   `json:"command"`
+	Fixers   []string `json:"fixers"`
+	// Unconfigured names the tiers of Fixers that were not set up (the
+	// llm tier without a model): listed, never run.
+	Unconfigured []string `json:"unconfigured,omitempty"`
+	Commits      []Commit `json:"commits"`
+	Iterations   int      `json:"iterations"`
 	// MaxIterations is the limit the run had.
 	MaxIterations int `json:"max_iterations"`
 	// Bugs lists every bug handled, per iteration, with its status.
