@@ -12,7 +12,8 @@ all: build
 
 ## build: the three binaries, static (CGO_ENABLED=0), into bin/
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
+	@echo "build: compiling salve, git_agent and ai-agent into $(BIN)/; on a cold cache each package is named as it compiles (SQLite, gRPC and the tokenizer take a few minutes)" >&2
+	CGO_ENABLED=0 $(GO) build -v -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/ ./cmd/...
 
 ## setup: install what the tests need (idempotent; each part skips with a note when it cannot)
 setup:
