@@ -14,6 +14,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/assemble"
+	"github.com/salve-dev/salve/internal/heal/repoconfig"
 	"github.com/salve-dev/salve/internal/heal/tiers"
 	"github.com/salve-dev/salve/internal/safefile"
 )
@@ -68,6 +69,9 @@ The reports come from --bug (a BugReport JSON object or array) or from --log
 	f.Float64Var(&o.heal.MinConfidence, "min-confidence", heal.DefaultMinConfidence, "the fix gate's confidence threshold")
 	f.StringSliceVar(&o.heal.Models, "models", nil, "llm targets in fallback order, provider/model,...")
 	f.StringVar(&o.heal.Config, "config", "", "an .ai-agent.json with the llm providers")
+	f.BoolVar(&o.heal.AllowTestEdits, "allow-test-edits", false, "let fixes edit test files and test configuration (never weaken them)")
+	f.StringVar(&o.heal.GitAgent, "git-agent", "", "the git_agent program (default: beside salve, then PATH)")
+	o.heal.repoConfigOptions.flags(f)
 	return cmd
 }
 
@@ -83,13 +87,30 @@ func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
-	fixers, _, err := assemble.Fixers(o.heal.config(s, "", s.logger()), nil, nil)
+	// The gate judges with the rules a heal of this repository has: its
+	// .salve.yml, read from the base, as salve heal reads it.
+	c := o.heal.config(s, "", s.logger())
+	c.Workspace = ws
+	o.heal.repoRules(&c)
+	notes, err := assemble.ReadRules(ctx, &c)
+	switch {
+	case errors.Is(err, heal.ErrEnvironment):
+		// No git agent: salve fix still runs, under the flags' rules.
+		notes = append(notes, fmt.Sprintf("%s not read: %v", repoconfig.File, err))
+	case err != nil && !turnedOff(s, "fix", err):
+		return exitWith(exitCode(err), err)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(s.Stderr, "salve fix: %s\n", n)
+	}
+	fixers, _, err := assemble.Fixers(c, nil, nil)
 	if err != nil {
 		return exitWith(exitBadInput, err)
 	}
+	rules := gateRules{minConf: c.MinConfidence, allowTestEdits: c.AllowTestEdits, protected: c.ProtectedPaths}
 	var outs []fixOutput
 	for _, group := range heal.GroupByFile(reports) {
-		out, err := fixOnce(ctx, ws, group, fixers, o.heal.MinConfidence, s.logger())
+		out, err := fixOnce(ctx, ws, group, fixers, rules, s.logger())
 		if err != nil {
 			return exitWith(exitBadInput, err)
 		}
@@ -136,11 +157,18 @@ func fixReports(o *fixOptions, ws string) ([]contract.BugReport, error) {
 	return nil, errors.New("give --bug JSON or --log FILE")
 }
 
+// gateRules are what the fix gate judges with: the repository's rules.
+type gateRules struct {
+	minConf        float64
+	allowTestEdits bool
+	protected      []string
+}
+
 // fixOnce runs the tiers on one file's reports, gating each answer, and
 // stops at the first accepted fix. The request is the one salve heal sends
 // (heal.PrepareFix: a failing test's fix goes to the code under test), and
 // the gate is heal's. The file is never written.
-func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers []heal.Fixer, minConf float64, logger *slog.Logger) (fixOutput, error) {
+func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers []heal.Fixer, rules gateRules, logger *slog.Logger) (fixOutput, error) {
 	in, _, err := heal.PrepareFix(ctx, heal.FixPlan{Workspace: ws, Group: group, Targets: adapter.Targets{}, Logger: logger})
 	if err != nil {
 		return fixOutput{}, err
@@ -155,7 +183,7 @@ func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers 
 			continue
 		}
 		a.Result = &res
-		d := heal.GateFix(in, res, minConf, false, nil)
+		d := heal.GateFix(in, res, rules.minConf, rules.allowTestEdits, rules.protected)
 		d.Hunks = nil
 		a.Gate = &d
 		out.Results = append(out.Results, a)

@@ -19,6 +19,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/heal/executor"
+	"github.com/salve-dev/salve/internal/heal/repoconfig"
 	"github.com/salve-dev/salve/internal/heal/tiers"
 )
 
@@ -147,9 +148,6 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 	if err := o.validate(); err != nil {
 		return exitWith(exitBadInput, err)
 	}
-	if done, err := o.readRepoConfig(ctx, s); done || err != nil {
-		return err
-	}
 	mode := heal.ProgressLines
 	switch {
 	case s.Log.Quiet:
@@ -171,16 +169,26 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 		return exitWith(exitBadInput, err)
 	}
 	c.GitEnv = gitEnv
-	o.applyRepoConfig(&c)
+	o.repoRules(&c)
 	c.Lease = func(ctx context.Context, git adapter.Git) (string, string, error) {
 		lease, err := o.prOptions.prepare(ctx, s, o, git)
 		return o.Branch, lease, err
 	}
 	p, err := assemble.New(ctx, c)
+	if turnedOff(s, "heal", err) {
+		return nil
+	}
 	if err != nil {
 		return exitWith(exitCode(err), err)
 	}
 	defer p.Close()
+	for _, n := range p.Notes {
+		fmt.Fprintf(s.Stderr, "salve heal: %s\n", n)
+	}
+	// The file's mode asks for suggestions where the flag did not.
+	if m := p.Config.Mode; m == repoconfig.ModeSuggest || m == repoconfig.ModeBoth {
+		o.SuggestReview = true
+	}
 	res, err := p.Run(ctx)
 	var werr error
 	if res != nil {

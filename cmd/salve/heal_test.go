@@ -70,3 +70,30 @@ func TestFinalLines(t *testing.T) {
 		t.Errorf("finalLines = %q", got)
 	}
 }
+
+// TestFixGatesWithRepoRules: salve fix judges with the repository's
+// .salve.yml, read from the commit given: a fix to a protected file is
+// refused by rule protected-path, as a heal would refuse it.
+func TestFixGatesWithRepoRules(t *testing.T) {
+	needTools(t, "git")
+	_, gitAgent := mcpBinaries(t)
+	ws := t.TempDir()
+	src := "package main\n\nimport \"os\"\n\nfunc main() {}\n"
+	for name, content := range map[string]string{"main.go": src, ".salve.yml": "protected_paths: [main.go]\n"} {
+		if err := os.WriteFile(filepath.Join(ws, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, ws, "init", "-q", "-b", "main")
+	git(t, ws, "add", "-A")
+	git(t, ws, "-c", "user.name=t", "-c", "user.email=t@localhost", "commit", "-qm", "init")
+	bug := `{"file_path":"main.go","line_number":3,"error_type":"IMPORT","message":"\"os\" imported and not used"}`
+	code, out, errOut := runSalve(t, "fix", "--workspace", ws, "--git-agent", gitAgent, "--repo-config-ref", "HEAD", "--fixers", "rules", "--bug", bug)
+	if code != exitFailure || !strings.Contains(out, "protected-path") || strings.Contains(out, `"accepted": {`) {
+		t.Errorf("exit %d, want %d with the fix refused by protected-path:\n%s\n%s", code, exitFailure, out, errOut)
+	}
+	code, out, errOut = runSalve(t, "fix", "--workspace", ws, "--git-agent", gitAgent, "--no-repo-config", "--fixers", "rules", "--bug", bug)
+	if code != exitOK || strings.Contains(out, "protected-path") {
+		t.Errorf("--no-repo-config: exit %d:\n%s\n%s", code, out, errOut)
+	}
+}

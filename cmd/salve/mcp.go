@@ -168,11 +168,17 @@ func mcpHealFunc(s *streams, o *mcpOptions, storePath string, logger *slog.Logge
 		// an MCP client's heals leave nothing in the repository.
 		c.WorktreeDir = filepath.Join(os.TempDir(), "salve-heal-"+runID)
 		c.Progress = progress
+		// The caller's settings are the floor; the repository's
+		// .salve.yml, from its base, may only tighten them.
+		c.Rules = assemble.RulesFloor
 		p, err := assemble.New(ctx, c)
 		if err != nil {
 			return nil, err
 		}
 		defer p.Close()
+		for _, n := range p.Notes {
+			logger.Info(n)
+		}
 		res, err := p.Run(ctx)
 		if res != nil {
 			if werr := res.WriteFile(filepath.Join(executor.DefaultRunDir(res.RunID), "results.json")); werr != nil {

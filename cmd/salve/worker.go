@@ -155,10 +155,15 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 	// The worktree goes inside the job's own temporary folder, which is
 	// removed with it (a dead worker's leftovers never collide).
 	c.WorktreeDir = filepath.Join(filepath.Dir(sp.Dir), "heal-worktree")
-	// A job heals a commit someone pushed: its own .salve.yml must not
-	// loosen the rules it is healed under.
-	c.NoRepoSettings = true
+	// A job heals a commit someone pushed: the repository's .salve.yml,
+	// from its default branch, may tighten the worker's rules, never
+	// loosen them.
+	c.Rules, c.TargetBranch, c.BuildBranch = assemble.RulesFloor, sp.Target, sp.Ref
 	p, err := assemble.New(ctx, c)
+	var off *assemble.OffError
+	if errors.As(err, &off) {
+		return nil, fmt.Errorf("%w: %w", heal.ErrBadInput, err)
+	}
 	if err != nil {
 		kind := heal.ErrBadInput
 		if errors.Is(err, heal.ErrEnvironment) {
@@ -167,6 +172,9 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 		return nil, fmt.Errorf("%w: %w", kind, err)
 	}
 	defer p.Close()
+	for _, n := range p.Notes {
+		sp.Logger.Info(n)
+	}
 	return p.Run(ctx)
 }
 

@@ -59,9 +59,6 @@ type Options struct {
 	// or a run that did not show the tests passing to its end). Off by
 	// default: such a heal stays red and says why.
 	AcceptUnproven bool
-	// NoRepoSettings ignores RepoConfig and ProtectedPaths: a job of
-	// salve serve heals under the server's rules only.
-	NoRepoSettings bool
 	// RepoConfig is the repository's configuration (.salve.yml, package
 	// repoconfig) as the caller read it from the base, never from the
 	// change under heal; the heal records it in the results. Its

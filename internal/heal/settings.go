@@ -9,22 +9,14 @@ import (
 // change under heal or the work tree.
 const SettingsFile = repoconfig.File
 
-// protectedPaths returns the globs no fix may edit, unless the run
-// ignores the repository's configuration.
-func (r *run) protectedPaths() []string {
-	if r.o.NoRepoSettings {
-		return nil
-	}
-	return r.o.ProtectedPaths
-}
+// protectedPaths returns the globs no fix may edit.
+func (r *run) protectedPaths() []string { return r.o.ProtectedPaths }
 
 // testEdits records the repository configuration the caller applied and
 // whether fixes may edit tests. When they may, it says so in the results
 // and the log, on every heal.
 func (r *run) testEdits() error {
-	if !r.o.NoRepoSettings {
-		r.res.RepoConfig = r.o.RepoConfig
-	}
+	r.res.RepoConfig = r.o.RepoConfig
 	if !r.o.AllowTestEdits {
 		return nil
 	}

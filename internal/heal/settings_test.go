@@ -11,28 +11,24 @@ import (
 
 // TestRepoConfigApplied: the repository configuration the caller read is
 // recorded in the results; its protected paths make the gate refuse a
-// fix of a matching file (rule protected-path); a job that ignores the
-// repository's configuration (NoRepoSettings) neither records nor
-// applies it; allow_test_edits, given as AllowTestEdits, is recorded
-// with who allowed it.
+// fix of a matching file (rule protected-path); allow_test_edits, given
+// as AllowTestEdits, is recorded with who allowed it.
 func TestRepoConfigApplied(t *testing.T) {
 	cfg := &results.RepoConfig{File: SettingsFile, Rev: "abc123", Applied: []string{"protected_paths: [a.x]"}}
 	for _, tc := range []struct {
 		name      string
 		protected []string
-		noRepo    bool
 		testEdits bool
 		outcome   string
 		recorded  bool
 	}{
-		{"nothing protected", nil, false, false, OutcomeGreen, true},
-		{"the fixed file is protected", []string{"*.x"}, false, false, OutcomeRed, true},
-		{"a job ignores the repository's configuration", []string{"*.x"}, true, false, OutcomeGreen, false},
-		{"test edits allowed by the file", nil, false, true, OutcomeGreen, true},
+		{"nothing protected", nil, false, OutcomeGreen, true},
+		{"the fixed file is protected", []string{"*.x"}, false, OutcomeRed, true},
+		{"test edits allowed by the file", nil, true, OutcomeGreen, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, _ := baseOptions(t, newRepo(t, map[string]string{"a.x": tenLines}), &fakeFixer{name: "f", fix: fixBug(0.9)})
-			o.RepoConfig, o.ProtectedPaths, o.NoRepoSettings = cfg, tc.protected, tc.noRepo
+			o.RepoConfig, o.ProtectedPaths = cfg, tc.protected
 			if tc.testEdits {
 				o.AllowTestEdits, o.AllowTestEditsBy = true, SettingsFile+" allow_test_edits"
 			}

@@ -77,8 +77,17 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 		return nil, resumed, "", fmt.Errorf("worker: push as the GitHub App: %w", err)
 	}
 	identity, untrusted := cacheKey(msg.Request)
+	// The repository's rules come from its default branch, never from
+	// the commit under heal (the assembly checks the branch does not hold
+	// it: a push to the default branch has no base).
+	target, err := defaultBranch(ctx, repo)
+	if err != nil {
+		log.Warn("the remote's default branch is unknown; the repository's .salve.yml is not read", "error", err)
+		target = ""
+	}
 	res, err := w.Heal(ctx, Spec{Dir: dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers,
-		Models: msg.Request.Models, Sha: msg.Request.Sha, PushEnv: pushEnv, RepoIdentity: identity, Untrusted: untrusted, Logger: log})
+		Models: msg.Request.Models, Sha: msg.Request.Sha, PushEnv: pushEnv, RepoIdentity: identity, Untrusted: untrusted,
+		Ref: ref, Target: target, Logger: log})
 	if res != nil {
 		res.Repo = repo // the job's repository, not the temporary clone
 	}

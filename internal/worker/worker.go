@@ -48,7 +48,11 @@ type Spec struct {
 	// Untrusted says the change is a fork's (or the job says so): its heal
 	// reads the repository's layer and writes a throw-away one.
 	Untrusted bool
-	Logger    *slog.Logger
+	// Ref is the branch the job heals (the failing build's), and Target
+	// the branch whose tip holds the rules the repository's .salve.yml
+	// sets for it: the remote's default branch.
+	Ref, Target string
+	Logger      *slog.Logger
 }
 
 // Healer runs one heal exactly as salve heal does.

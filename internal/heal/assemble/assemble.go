@@ -8,6 +8,7 @@ package assemble
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -89,9 +90,26 @@ type Config struct {
 	WorktreeDir string
 	// KeepWorktree leaves the worktree in place after the run.
 	KeepWorktree bool
-	// NoRepoSettings leaves the repository's .salve.yml unread (a heal of
-	// a change salve did not write).
-	NoRepoSettings bool
+	// Rules says how the repository's .salve.yml, read from the base of
+	// the change, applies: the caller's settings win where Explicit
+	// names them (RulesRepo, the zero value), or are a floor the file may
+	// only tighten (RulesFloor), or the file is left unread (RulesNone).
+	Rules Rules
+	// Explicit names the settings the caller set itself (SetCommand…);
+	// under RulesRepo they win over the file.
+	Explicit []string
+	// RepoConfigRef is the commit to read the file from; empty means the
+	// target branch's tip, else the remote's default branch (see baseRev).
+	RepoConfigRef string
+	// TargetBranch is the branch the change is proposed to; empty means
+	// what CI names (GITHUB_BASE_REF, CI_MERGE_REQUEST_TARGET_BRANCH_NAME).
+	TargetBranch string
+	// BuildBranch is the branch the failing build ran on, for
+	// skip_branches; empty means what CI names, else the checkout's.
+	BuildBranch string
+	// Mode is what a failing pull request gets (repoconfig.ModePR…):
+	// the caller's, else the file's; New fills it from the file.
+	Mode string
 	// AllowTestEdits lets fixes edit tests (never weaken them);
 	// AllowTestEditsBy says who allowed it (empty: --allow-test-edits).
 	AllowTestEdits   bool
@@ -99,8 +117,9 @@ type Config struct {
 	// AcceptUnproven commits fixes of failing tests whose pass the test
 	// runner's own output cannot prove (heal.Options.AcceptUnproven).
 	AcceptUnproven bool
-	// RepoConfig is what the repository's .salve.yml (read from the base)
-	// set, for results.json; ProtectedPaths are its globs no fix may edit.
+	// ProtectedPaths are globs no fix may edit: the caller's, to which
+	// New adds the file's. RepoConfig, filled by New, records what the
+	// file set, for results.json.
 	RepoConfig     *results.RepoConfig
 	ProtectedPaths []string
 	// GitEnv, when set, adds to the git agent's environment before each
@@ -141,6 +160,12 @@ type Pipeline struct {
 	// Git is the git agent the heal commits through; a caller opens its
 	// pull request with it.
 	Git adapter.Git
+	// Config is the configuration the heal runs under, the repository's
+	// file applied (its Mode, Command, Fixers…).
+	Config Config
+	// Notes are what the caller should show the user before the heal
+	// (the file was not read, and why).
+	Notes []string
 	// Fixers are the tiers, in order (a stand-in included).
 	Fixers []heal.Fixer
 	opts   heal.Options
@@ -159,6 +184,29 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	// git and the git agent; a missing one is reported after the
+	// settings are checked, so a bad flag is named first.
+	var missing error
+	if _, err := exec.LookPath("git"); err != nil {
+		missing = fmt.Errorf("git is not installed: %w", err)
+	}
+	agent, err := GitAgent(c.GitAgent, c.Getenv)
+	if missing == nil && err != nil {
+		missing = err
+	}
+	git := adapter.Git{Bin: agent, ExtraEnv: c.GitEnv}
+	// The repository's rules, from the base, before anything they shape.
+	var notes []string
+	if missing == nil {
+		notes, err = repoRules(ctx, &c, git)
+		var off *OffError
+		if errors.As(err, &off) {
+			return nil, err
+		}
+		if err != nil {
+			return nil, kindError{heal.ErrBadInput, err}
+		}
 	}
 	// The user's checkout: its node_modules and target/ are shared with the
 	// sandboxed builds in the heal worktree, read-only.
@@ -181,7 +229,7 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	xe := executor.New(executor.Options{Isolation: c.Isolation, Logger: c.Logger, SourceDir: source,
 		RepoIdentity: identity, UntrustedChange: c.UntrustedChange})
 	ex := adapter.Executor{E: xe}
-	p := &Pipeline{exec: xe, budget: budget, logger: c.Logger}
+	p := &Pipeline{Git: git, Notes: notes, exec: xe, budget: budget, logger: c.Logger}
 	// The history tier reads the breaking commit's change through the git
 	// agent, in the user's checkout (it shares the heal worktree's
 	// objects, and no build ever ran in it).
@@ -196,14 +244,9 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	if err != nil {
 		return nil, kindError{heal.ErrBadInput, err}
 	}
-	if _, err := exec.LookPath("git"); err != nil {
-		return nil, kindError{heal.ErrEnvironment, fmt.Errorf("git is not installed: %w", err)}
+	if missing != nil {
+		return nil, kindError{heal.ErrEnvironment, missing}
 	}
-	agent, err := GitAgent(c.GitAgent, c.Getenv)
-	if err != nil {
-		return nil, kindError{heal.ErrEnvironment, err}
-	}
-	p.Git = adapter.Git{Bin: agent, ExtraEnv: c.GitEnv}
 	var lease string
 	if c.Lease != nil {
 		var branch string
@@ -233,10 +276,11 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 		MaxIterations: c.MaxIterations, MinConfidence: c.MinConfidence, Branch: c.Branch, Push: c.Push, PushLease: lease, Remote: c.Remote,
 		WorktreeDir: c.WorktreeDir, KeepWorktree: c.KeepWorktree, RunID: c.RunID, AllowTestEdits: c.AllowTestEdits, AllowTestEditsBy: by,
 		AcceptUnproven: c.AcceptUnproven,
-		NoRepoSettings: c.NoRepoSettings, RepoConfig: c.RepoConfig, ProtectedPaths: c.ProtectedPaths,
+		RepoConfig:     c.RepoConfig, ProtectedPaths: c.ProtectedPaths,
 		Executor: ex, Parser: adapter.Parser{}, Targets: adapter.Targets{Options: target.Options{Helper: &target.HelperHealth{}}}, Fixers: fixers, Accountants: spend,
 		Git: p.Git, Worktrees: adapter.Worktrees{Git: p.Git}, CI: monitor, Recorder: rec, Progress: c.Progress, Logger: c.Logger,
 	}
+	p.Config = c
 	return p, nil
 }
 

@@ -69,7 +69,14 @@ type Config struct {
 	// AllowTestEdits lets fixes edit test files and test configuration
 	// (never weaken a check).
 	AllowTestEdits bool `yaml:"allow_test_edits" json:"allow_test_edits,omitempty"`
+
+	// keys are the keys the file sets (Has).
+	keys map[string]bool
 }
+
+// Has reports whether the file sets key, even to its zero value
+// (allow_test_edits: false).
+func (c *Config) Has(key string) bool { return c != nil && c.keys[key] }
 
 // Parse reads and checks a configuration. An empty file is an empty
 // configuration.
@@ -89,6 +96,13 @@ func Parse(b []byte) (*Config, error) {
 	}
 	if err := c.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", File, err)
+	}
+	var top map[string]yaml.Node
+	if err := yaml.Unmarshal(b, &top); err == nil {
+		c.keys = make(map[string]bool, len(top))
+		for k := range top {
+			c.keys[k] = true
+		}
 	}
 	return c, nil
 }

@@ -145,3 +145,20 @@ func TestParseExplains(t *testing.T) {
 		})
 	}
 }
+
+// TestHas tells a key set to its zero value from one left out.
+func TestHas(t *testing.T) {
+	c, err := Parse([]byte("allow_test_edits: false\ncommand: make\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]bool{"allow_test_edits": true, "command": true, "heal": false, "fixers": false} {
+		if c.Has(key) != want {
+			t.Errorf("Has(%q) = %v, want %v", key, !want, want)
+		}
+	}
+	var none *Config
+	if none.Has("command") {
+		t.Error("a nil configuration has a key")
+	}
+}

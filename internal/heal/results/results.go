@@ -396,10 +396,11 @@ type RepoConfig struct {
 	Rev string `json:"rev"`
 	// Applied lists each key that took effect, as "key: value".
 	Applied []string `json:"applied,omitempty"`
-	// Overridden lists the keys the command line overrode.
+	// Overridden lists the keys the caller kept: a flag that overrode the
+	// file, or a floor the file could not loosen.
 	Overridden []string `json:"overridden,omitempty"`
 	// Unread says why no file was read (Rev is then ""): no commit
 	// outside the change under heal was found to read it from, so the
-	// heal ran under the defaults and the command line.
+	// heal ran under the defaults and the caller's settings.
 	Unread string `json:"unread,omitempty"`
 }
