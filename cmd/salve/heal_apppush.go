@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/forge"
 	"github.com/salve-dev/salve/internal/worker"
 )
@@ -30,13 +29,7 @@ func (p *prOptions) appPush(s *streams, o *healOptions) (func(ctx context.Contex
 	if app == nil {
 		return nil, nil // GitLab
 	}
-	server := firstNonEmpty(s.Getenv("GITHUB_SERVER_URL"), forge.DefaultGitHubServer)
-	return func(ctx context.Context, action string) ([]string, error) {
-		if action != contract.ActionGitPush {
-			return nil, nil
-		}
-		return app.GitEnv(ctx, server)
-	}, nil
+	return app.PushEnv(firstNonEmpty(s.Getenv("GITHUB_SERVER_URL"), forge.DefaultGitHubServer)), nil
 }
 
 // withApp adds the GitHub App of the worker's environment, when one is

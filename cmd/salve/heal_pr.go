@@ -4,21 +4,17 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/buildinfo"
 	"github.com/salve-dev/salve/internal/gitagent/server"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/forge"
-	"github.com/salve-dev/salve/internal/heal/pullrequest"
+	"github.com/salve-dev/salve/internal/heal/publish"
 	"github.com/salve-dev/salve/internal/heal/report"
 )
 
@@ -238,83 +234,50 @@ func (p *prOptions) prepare(ctx context.Context, s *streams, o *healOptions, git
 	return pr.HeadSHA, nil
 }
 
-// afterHeal writes the --report files, opens the request, posts the
-// suggestion review and the check run. Its errors are reported but do not
-// change the heal's own outcome, except that a request that was asked for
-// and could not be opened is an error.
+// afterHeal publishes the heal as the flags say (package
+// internal/heal/publish: the report files, the request, the suggestion
+// review, the check run). Its errors are reported but do not change the
+// heal's own outcome, except that a request that was asked for and could
+// not be opened is an error.
 func (p *prOptions) afterHeal(ctx context.Context, s *streams, o *healOptions, res *heal.Results, git adapter.Git, logger *slog.Logger) error {
+	po := publish.Options{Request: p.PR, OnRed: p.PROnRed, CheckRun: p.CheckRun, Review: p.SuggestReview,
+		RunURL: runURL(s.Getenv), SourceRequest: sourceRequest(s.Getenv), CheckRef: s.Getenv("CI_COMMIT_REF_NAME"),
+		ToolVersion: buildinfo.Version(version), Out: s.Stderr, Logger: logger}
 	for _, spec := range p.reportSpecs {
-		if err := writeReportFile(s, spec, res); err != nil {
-			return err
+		po.Reports = append(po.Reports, publish.ReportFile{Format: spec.Format, Path: spec.Path})
+	}
+	opens := p.PR && res.Pushed && (res.Outcome == heal.OutcomeGreen && len(res.Commits) > 0 || res.Outcome != heal.OutcomeGreen && p.PROnRed)
+	if opens || p.CheckRun || p.SuggestReview {
+		f, err := p.newForge(o, s)
+		switch {
+		case err != nil && opens:
+			return fmt.Errorf("--pr: %w", err)
+		case err != nil:
+			fmt.Fprintf(s.Stderr, "salve heal: %v\n", err)
+		default:
+			po.Forge = f
 		}
 	}
-	var pr *forge.PullRequest
-	var prErr error
-	if p.PR {
-		pr, prErr = p.openRequest(ctx, s, o, res, git, logger)
-	}
-	reviewed := false
-	if p.SuggestReview {
-		reviewed = p.suggestReview(ctx, s, o, res, pr, logger)
-	}
-	if pr != nil && !reviewed {
-		p.linkSource(ctx, s, res, pr, logger)
+	if opens {
+		base, err := p.prBase(ctx, o, git, s.Getenv)
+		if err != nil {
+			return fmt.Errorf("--pr: %w", err)
+		}
+		po.Base = base
 	}
 	if p.CheckRun {
-		p.postCheck(ctx, s, o, res, pr, logger)
+		po.CheckSHA = p.checkSHA(res, s.Getenv)
 	}
-	return prErr
-}
-
-// openRequest opens or updates the pull or merge request of a pushed
-// heal; nil when there is nothing to open.
-func (p *prOptions) openRequest(ctx context.Context, s *streams, o *healOptions, res *heal.Results, git adapter.Git, logger *slog.Logger) (*forge.PullRequest, error) {
-	green := res.Outcome == heal.OutcomeGreen
-	switch {
-	case green && len(res.Commits) == 0:
-		fmt.Fprintln(s.Stderr, "salve heal: --pr: the build was green without a fix; no request opened")
-		return nil, nil
-	case !green && !p.PROnRed:
-		fmt.Fprintln(s.Stderr, "salve heal: --pr: the heal stayed red; no request opened (--pr-on-red opens a draft with the analysis)")
-		return nil, nil
-	case !res.Pushed:
-		return nil, fmt.Errorf("--pr: the heal branch %s was not pushed, so there is nothing to open a request from", res.Branch)
+	if p.SuggestReview {
+		po.ReviewNumber = p.reviewNumber(s.Getenv)
 	}
-	f, err := p.newForge(o, s)
-	if err != nil {
-		return nil, fmt.Errorf("--pr: %w", err)
+	if po.Forge == nil {
+		// Without a forge only the report files are written; what asked
+		// for one was reported above.
+		po.CheckRun, po.Review = false, false
 	}
-	base, err := p.prBase(ctx, o, git, s.Getenv)
-	if err != nil {
-		return nil, fmt.Errorf("--pr: %w", err)
-	}
-	pr, err := pullrequest.Open(ctx, f, res, res.Branch, base, runURL(s.Getenv))
-	if err != nil {
-		return nil, fmt.Errorf("--pr: %w", err)
-	}
-	verb := "opened"
-	if !pr.Created {
-		verb = "updated"
-	}
-	fmt.Fprintf(s.Stderr, "salve heal: %s %s request #%d: %s\n", verb, f.Name(), pr.Number, pr.URL)
-	logger.Info("pull request", "forge", f.Name(), "number", pr.Number, "url", pr.URL, "created", pr.Created)
-	return &pr, nil
-}
-
-// linkSource comments on the request whose branch was healed with a link
-// to salve's request.
-func (p *prOptions) linkSource(ctx context.Context, s *streams, res *heal.Results, pr *forge.PullRequest, logger *slog.Logger) {
-	n := sourceRequest(s.Getenv)
-	if n <= 0 || n == pr.Number || p.fg == nil {
-		return
-	}
-	msg := fmt.Sprintf("salve healed this branch's failing build: see #%d (%s).", pr.Number, pr.URL)
-	if res.Outcome != heal.OutcomeGreen {
-		msg = fmt.Sprintf("salve could not heal this branch's build; its analysis is in draft #%d (%s).", pr.Number, pr.URL)
-	}
-	if err := p.fg.Comment(ctx, n, msg); err != nil {
-		logger.Warn("could not comment on the source request", "number", n, "error", err)
-	}
+	_, err := publish.Publish(ctx, res, po)
+	return err
 }
 
 // runURL links the CI run that healed, when CI tells it.
@@ -323,105 +286,6 @@ func runURL(getenv func(string) string) string {
 		return s + "/" + r + "/actions/runs/" + id
 	}
 	return getenv("CI_JOB_URL")
-}
-
-// writeReportFile writes the bug reports of the failing build: every bug
-// the heal handled, once, then what remained. rdjson and rdjsonl carry the
-// verified fixes as suggestions.
-func writeReportFile(s *streams, spec reportSpec, res *heal.Results) error {
-	reports, fixes, _ := failingReports(res)
-	path := spec.Path
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("--report: %w", err)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--report: %w", err)
-	}
-	werr := report.Write(f, spec.Format, reports, report.Options{
-		ToolName:       "salve",
-		ToolVersion:    buildinfo.Version(version),
-		InformationURI: "https://github.com/salve-dev/salve",
-		Warn:           func(msg string) { fmt.Fprintf(s.Stderr, "salve: warning: %s\n", msg) },
-		Fixes:          fixes,
-	})
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return fmt.Errorf("--report %s: %w", path, werr)
-	}
-	fmt.Fprintf(s.Stderr, "salve heal: %d bug report(s) written as %s to %s\n", len(reports), spec.Format, path)
-	return nil
-}
-
-// failingReports returns the bug reports of the failing build (every bug
-// the heal handled, once, then what remained), the verified fix of each
-// fixed one as line edits keyed by its index, and its fix line.
-func failingReports(res *heal.Results) ([]contract.BugReport, map[int][]report.Fix, map[int]string) {
-	var reports []contract.BugReport
-	index := map[string]int{}
-	add := func(b contract.BugReport) int {
-		k := fmt.Sprintf("%s|%d|%s", b.FilePath, b.LineNumber, b.Message)
-		if i, ok := index[k]; ok {
-			return i
-		}
-		index[k] = len(reports)
-		reports = append(reports, b)
-		return len(reports) - 1
-	}
-	lines := map[int]string{}
-	byDiff := map[string][]int{} // a fix's diff: the reports it fixed
-	var diffs []string
-	for _, b := range res.Bugs {
-		i := add(b.Bug)
-		if b.Status != heal.StatusFixed {
-			continue
-		}
-		lines[i] = b.Line
-		if b.Diff != "" {
-			if _, ok := byDiff[b.Diff]; !ok {
-				diffs = append(diffs, b.Diff)
-			}
-			byDiff[b.Diff] = append(byDiff[b.Diff], i)
-		}
-	}
-	for _, b := range res.Remaining {
-		add(b)
-	}
-	fixes := map[int][]report.Fix{}
-	for _, d := range diffs {
-		for _, c := range forge.Changes(d) {
-			if i := nearestReport(reports, byDiff[d], c); i >= 0 {
-				fixes[i] = append(fixes[i], report.Fix{StartLine: c.OldStart, EndLine: c.OldStart + len(c.Old) - 1, Lines: c.New})
-			}
-		}
-	}
-	return reports, fixes, lines
-}
-
-// nearestReport returns which of the reports idx (those a fix fixed) in
-// the changed file is nearest to the change, or -1: the gate keeps a fix
-// within a few lines of its report.
-func nearestReport(reports []contract.BugReport, idx []int, c forge.Change) int {
-	best, dist := -1, 0
-	for _, i := range idx {
-		r := reports[i]
-		if strings.TrimPrefix(r.FilePath, "./") != c.Path {
-			continue
-		}
-		if d := abs(r.LineNumber - c.OldStart); best < 0 || d < dist {
-			best, dist = i, d
-		}
-	}
-	return best
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
 
 // ciEvent is the CI event payload ($GITHUB_EVENT_PATH), read once; the
@@ -441,48 +305,6 @@ func (p *prOptions) ciEvent(getenv func(string) string) forge.Event {
 	return *p.event
 }
 
-// checkConclusion maps a heal's outcome to the conclusion of its check run
-// on the failing commit: success when salve healed it, neutral when there
-// was nothing to heal for sure (flaky tests; fixes that passed locally
-// with no verdict from CI), cancelled when interrupted, else failure.
-var checkConclusion = map[string]string{
-	heal.OutcomeGreen:       forge.ConclusionSuccess,
-	heal.OutcomeFlaky:       forge.ConclusionNeutral,
-	heal.OutcomeNoSignal:    forge.ConclusionNeutral,
-	heal.OutcomeInterrupted: forge.ConclusionCancelled,
-	heal.OutcomeRed:         forge.ConclusionFailure,
-	heal.OutcomeEnvironment: forge.ConclusionFailure,
-	heal.OutcomeError:       forge.ConclusionFailure,
-}
-
-// annotationLevel maps report.Severity to a check run annotation level.
-var annotationLevel = map[string]string{"error": forge.LevelFailure, "warning": forge.LevelWarning, "note": forge.LevelNotice}
-
-// checkTitle is the one-line headline of the check run.
-func checkTitle(res *heal.Results) string {
-	fixed := len(res.FixLines())
-	switch res.Outcome {
-	case heal.OutcomeGreen:
-		if fixed == 0 {
-			return "salve: the build is green without a fix"
-		}
-		return fmt.Sprintf("salve healed the build: %d bug(s) fixed", fixed)
-	case heal.OutcomeFlaky:
-		return "salve: flaky, the failing tests passed when run again"
-	case heal.OutcomeNoSignal:
-		return "salve: the fixes pass locally; CI gave no verdict"
-	}
-	return "salve could not heal the build: " + oneLineText(res.Reason, 200)
-}
-
-func oneLineText(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return s
-}
-
 // checkSHA is the failing commit: a pull request's head on GitHub pull
 // request events (GitHub shows a pull request the checks of its head; the
 // workflow built a merge commit nobody sees), else the heal's base commit.
@@ -491,83 +313,6 @@ func (p *prOptions) checkSHA(res *heal.Results, getenv func(string) string) stri
 		return ev.HeadSHA
 	}
 	return res.BaseCommit
-}
-
-// postCheck reports the heal on the failing commit; failures are warnings.
-func (p *prOptions) postCheck(ctx context.Context, s *streams, o *healOptions, res *heal.Results, pr *forge.PullRequest, logger *slog.Logger) {
-	f, err := p.newForge(o, s)
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "salve heal: --check-run: %v\n", err)
-		return
-	}
-	reports, _, lines := failingReports(res)
-	var anns []forge.Annotation
-	for i, r := range reports {
-		msg := r.Message
-		if l, ok := lines[i]; ok {
-			msg += "\n\nsalve: " + l
-		}
-		anns = append(anns, forge.Annotation{Path: r.FilePath, StartLine: r.LineNumber, Level: annotationLevel[report.Severity(r)],
-			Title: strings.TrimSpace(string(r.ErrorType) + " " + r.Tool), Message: msg})
-	}
-	conclusion := checkConclusion[res.Outcome]
-	if conclusion == "" {
-		conclusion = forge.ConclusionFailure
-	}
-	req := forge.CheckRequest{SHA: p.checkSHA(res, s.Getenv), Conclusion: conclusion, Title: checkTitle(res),
-		Summary: checkSummary(res, pr), DetailsURL: runURL(s.Getenv), Ref: s.Getenv("CI_COMMIT_REF_NAME"), Annotations: anns}
-	if req.DetailsURL == "" && pr != nil {
-		req.DetailsURL = pr.URL
-	}
-	run, err := f.Check(ctx, req)
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "salve heal: --check-run: %v\n", err)
-		return
-	}
-	fmt.Fprintf(s.Stderr, "salve heal: %s check %q on %s: %s (%d annotation(s))\n", f.Name(), forge.DefaultCheckName, shortSHA(req.SHA), conclusion, run.Annotations)
-	logger.Info("check run", "forge", f.Name(), "sha", req.SHA, "conclusion", conclusion, "id", run.ID, "annotations", run.Annotations, "dropped", run.Dropped)
-}
-
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
-}
-
-// checkSummary is the check run's Markdown body: the fix lines, the tally
-// by error type, and where the fix is.
-func checkSummary(res *heal.Results, pr *forge.PullRequest) string {
-	var b strings.Builder
-	if lines := res.FixLines(); len(lines) > 0 {
-		b.WriteString("### Fixes\n\n")
-		for _, l := range lines {
-			b.WriteString("- " + l + "\n")
-		}
-		b.WriteString("\n")
-	}
-	if len(res.ByType) > 0 {
-		types := make([]string, 0, len(res.ByType))
-		for t := range res.ByType {
-			types = append(types, t)
-		}
-		sort.Strings(types)
-		b.WriteString("| type | found | fixed | rejected | flaky | left |\n|---|---|---|---|---|---|\n")
-		for _, t := range types {
-			r := res.ByType[t]
-			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", t, r.Found, r.Fixed, r.Rejected, r.Flaky, r.Left)
-		}
-		b.WriteString("\n")
-	}
-	if pr != nil {
-		fmt.Fprintf(&b, "The fix is in #%d (%s).\n", pr.Number, pr.URL)
-	} else if res.Reason != "" {
-		b.WriteString(oneLineText(res.Reason, 1000) + "\n")
-	}
-	if b.Len() == 0 {
-		b.WriteString(checkTitle(res))
-	}
-	return b.String()
 }
 
 // reviewNumber is the pull request the failing build belongs to:
@@ -580,60 +325,4 @@ func (p *prOptions) reviewNumber(getenv func(string) string) int {
 		return ev.Number
 	}
 	return sourceRequest(getenv)
-}
-
-// suggestReview posts the verified fixes as suggestions on the pull
-// request of the failing build; it reports whether it did. Failures are
-// warnings.
-func (p *prOptions) suggestReview(ctx context.Context, s *streams, o *healOptions, res *heal.Results, pr *forge.PullRequest, logger *slog.Logger) bool {
-	warn := func(format string, args ...any) bool {
-		fmt.Fprintf(s.Stderr, "salve heal: --suggest-review: "+format+"\n", args...)
-		return false
-	}
-	n := p.reviewNumber(s.Getenv)
-	if n <= 0 {
-		return warn("this build belongs to no pull request (give --pr-number)")
-	}
-	var patches []string
-	seen := map[string]bool{}
-	for _, b := range res.Bugs {
-		if b.Status == heal.StatusFixed && b.Diff != "" && !seen[b.Diff] {
-			seen[b.Diff] = true
-			patches = append(patches, b.Diff)
-		}
-	}
-	if len(patches) == 0 {
-		return warn("no verified fix to suggest")
-	}
-	f, err := p.newForge(o, s)
-	if err != nil {
-		return warn("%v", err)
-	}
-	g, ok := f.(*forge.GitHub)
-	if !ok {
-		return warn("%s takes no suggestions; only GitHub does", f.Name())
-	}
-	head, err := g.Pull(ctx, n)
-	if err != nil {
-		return warn("%v", err)
-	}
-	files, err := g.PullFiles(ctx, n)
-	if err != nil {
-		return warn("%v", err)
-	}
-	sg := forge.Suggestions(patches, files)
-	intro := fmt.Sprintf("salve fixed %d bug(s) of this pull request's failing build; every fix passed salve's gate and the build was re-run on it.", len(res.FixLines()))
-	if pr != nil {
-		intro += fmt.Sprintf(" The same fix is in #%d (%s).", pr.Number, pr.URL)
-	}
-	if u := runURL(s.Getenv); u != "" {
-		intro += " [Run record](" + u + ")."
-	}
-	_, url, err := g.Review(ctx, n, forge.Review{CommitID: head.HeadSHA, Body: sg.Body(intro), Comments: sg.Comments})
-	if err != nil {
-		return warn("%v", err)
-	}
-	fmt.Fprintf(s.Stderr, "salve heal: suggested %d change(s) on pull request #%d (%d in the review's text): %s\n", len(sg.Comments), n, len(sg.Outside), url)
-	logger.Info("suggestion review", "number", n, "suggestions", len(sg.Comments), "outside", len(sg.Outside))
-	return true
 }

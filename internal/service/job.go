@@ -54,8 +54,13 @@ type Request struct {
 	Fixers string `json:"fixers,omitempty"`
 	// Cmd is the build command, as salve heal --cmd.
 	Cmd string `json:"cmd,omitempty"`
-	// PR asks for a pull request for the heal branch.
+	// PR asks for a pull request for the heal branch, opened after a
+	// green heal (as salve heal --pr).
 	PR bool `json:"pr,omitempty"`
+	// CheckRun asks for the heal to be reported on the failing commit (Sha,
+	// else the healed commit): a GitHub check run with one annotation per
+	// bug, or a GitLab commit status (as salve heal --check-run).
+	CheckRun bool `json:"check_run,omitempty"`
 	// Source says where the job came from: api, github or gitlab.
 	Source string `json:"source,omitempty"`
 	// Sha is the commit to heal: the one whose CI failed (a webhook's

@@ -9,7 +9,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/forge"
 )
 
@@ -159,11 +158,5 @@ func (f *Forges) PushEnv(repo, source string, installation int64) (func(ctx cont
 	if err != nil {
 		return nil, err
 	}
-	server := "https://" + u.Host
-	return func(ctx context.Context, action string) ([]string, error) {
-		if action != contract.ActionGitPush {
-			return nil, nil
-		}
-		return app.GitEnv(ctx, server)
-	}, nil
+	return app.PushEnv("https://" + u.Host), nil
 }

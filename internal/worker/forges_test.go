@@ -95,7 +95,7 @@ func pushes(_ context.Context, s Spec) (*heal.Results, error) {
 			return nil, &failure{err: fmt.Errorf("git %v: %w: %s", a, err, out)}
 		}
 	}
-	return &heal.Results{Outcome: heal.OutcomeGreen, Commits: []heal.Commit{{}}}, nil
+	return &heal.Results{Outcome: heal.OutcomeGreen, Commits: []heal.Commit{{}}, Branch: s.Branch, Pushed: true}, nil
 }
 
 // TestRequestOncePerJob: a job asking for a pull request gets one on
@@ -128,13 +128,13 @@ func TestRequestOncePerJob(t *testing.T) {
 			if prs[0].Head != got.Branch || prs[0].Base != "main" || !prs[0].Open {
 				t.Errorf("request %+v, want %s into main, open", prs[0], got.Branch)
 			}
-			// The body is salve heal --pr's (internal/heal/pullrequest).
+			// The body is salve heal --pr's (internal/heal/publish).
 			if title, body := heal.PullRequestText(got.Results, ""); prs[0].Title != title || prs[0].Body != body {
 				t.Errorf("request %q %q, want the heal's own title and body %q", prs[0].Title, prs[0].Body, title)
 			}
-			pr, err := w.openPR(context.Background(), service.Message{ID: j.ID, Request: j.Request}, got.Results)
-			if err != nil || pr.URL != got.PullRequest || pr.Created || len(srv.PRs(kind, key)) != 1 {
-				t.Fatalf("second open: %+v %v, %d opened", pr, err, len(srv.PRs(kind, key)))
+			pr, warnings := w.publish(context.Background(), service.Message{ID: j.ID, Request: j.Request}, got.Results, nil)
+			if len(warnings) != 0 || pr == nil || pr.URL != got.PullRequest || pr.Created || len(srv.PRs(kind, key)) != 1 {
+				t.Fatalf("second open: %+v %v, %d opened", pr, warnings, len(srv.PRs(kind, key)))
 			}
 			for _, c := range srv.Calls() {
 				if !strings.Contains(c.Auth, "worker-token") {

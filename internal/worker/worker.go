@@ -19,7 +19,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/forge"
-	"github.com/salve-dev/salve/internal/heal/pullrequest"
+	"github.com/salve-dev/salve/internal/heal/publish"
 	"github.com/salve-dev/salve/internal/service"
 )
 
@@ -188,11 +188,8 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	w.trimCache(ctx, log)
 	var pr *forge.PullRequest
 	var warnings []string
-	if herr == nil && msg.Request.PR && res != nil && res.Outcome == heal.OutcomeGreen && commit != "" {
-		var werr error
-		if pr, werr = w.openPR(ctx, msg, res); werr != nil {
-			warnings = append(warnings, "the pull or merge request was not opened: "+werr.Error())
-		}
+	if herr == nil && res != nil && (msg.Request.PR && res.Outcome == heal.OutcomeGreen && commit != "" || msg.Request.CheckRun) {
+		pr, warnings = w.publish(ctx, msg, res, log)
 	}
 	stop()
 	if errors.Is(herr, errAlreadyDone) {
@@ -268,30 +265,37 @@ func backoff(n uint64) time.Duration {
 	return min(time.Duration(n)*2*time.Second, 30*time.Second)
 }
 
-// openPR opens the job's pull or merge request, from its heal branch into
-// its ref (or the remote's default branch), or updates the one already
-// open (a redelivered job never opens a second), with the same body as
-// salve heal --pr (package internal/heal/pullrequest).
-func (w *Worker) openPR(ctx context.Context, msg service.Message, res *heal.Results) (*forge.PullRequest, error) {
+// publish does for a job what salve heal --pr --check-run does (package
+// internal/heal/publish, with the same defaults): it opens the job's pull
+// or merge request from its heal branch into its ref (or the remote's
+// default branch), or updates the one already open (a redelivered job
+// never opens a second), and reports the heal on the failing commit. What
+// could not be done comes back as warnings.
+func (w *Worker) publish(ctx context.Context, msg service.Message, res *heal.Results, log *slog.Logger) (*forge.PullRequest, []string) {
 	if w.Forges == nil {
-		return nil, fmt.Errorf("%w: this worker has no forge token (GITHUB_TOKEN, GH_TOKEN or GITLAB_TOKEN in its environment)", ErrNoForge)
+		return nil, []string{fmt.Sprintf("nothing was published: %v: this worker has no forge token (GITHUB_TOKEN, GH_TOKEN or GITLAB_TOKEN in its environment)", ErrNoForge)}
 	}
 	f, err := w.Forges.For(msg.Request.Repo, msg.Request.Source, msg.Request.Installation)
 	if err != nil {
-		return nil, err
+		return nil, []string{"nothing was published: " + err.Error()}
 	}
-	base := msg.Request.Ref
-	if base == "" {
-		if base, err = defaultBranch(ctx, msg.Request.Repo); err != nil {
-			return nil, err
+	o := publish.Options{Forge: f, Request: msg.Request.PR, CheckRun: msg.Request.CheckRun, CheckSHA: msg.Request.Sha,
+		CheckRef: msg.Request.Ref, Logger: log}
+	var warnings []string
+	if o.Request {
+		if o.Base = msg.Request.Ref; o.Base == "" {
+			if o.Base, err = defaultBranch(ctx, msg.Request.Repo); err != nil {
+				o.Request = false
+				warnings = append(warnings, "the pull or merge request was not opened: "+err.Error())
+			}
 		}
 	}
-	branch := service.BranchFor(msg.ID)
-	pr, err := pullrequest.Open(ctx, f, res, branch, base, "")
+	out, err := publish.Publish(ctx, res, o)
+	warnings = append(warnings, out.Warnings...)
 	if err != nil {
-		return nil, err
+		warnings = append(warnings, "the pull or merge request was not opened: "+err.Error())
 	}
-	return &pr, nil
+	return out.PR, warnings
 }
 
 // heartbeat tells JetStream the job is in progress every third of the ack

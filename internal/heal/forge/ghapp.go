@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
@@ -391,6 +392,18 @@ func (a *App) GitEnv(ctx context.Context, server string) ([]string, error) {
 		"GIT_CONFIG_KEY_0=" + key, "GIT_CONFIG_VALUE_0=",
 		"GIT_CONFIG_KEY_1=" + key, "GIT_CONFIG_VALUE_1=AUTHORIZATION: " + GitBasicAuth(tok),
 	}, nil
+}
+
+// PushEnv returns the git agent's environment hook that makes every
+// git_push go as the App (GitEnv for server), and gives every other
+// action nothing: one rule for salve heal --push and the queue worker.
+func (a *App) PushEnv(server string) func(ctx context.Context, action string) ([]string, error) {
+	return func(ctx context.Context, action string) ([]string, error) {
+		if action != contract.ActionGitPush {
+			return nil, nil
+		}
+		return a.GitEnv(ctx, server)
+	}
 }
 
 // extraHeaderKey returns the http.<url>.extraHeader key of a GitHub

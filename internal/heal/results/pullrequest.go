@@ -54,7 +54,7 @@ func PullRequestText(r *Results, runURL string) (title, body string) {
 		b.WriteString("### Changes\n\n```\n" + stat + "```\n\n")
 	}
 	b.WriteString("### Run\n\n")
-	fmt.Fprintf(&b, "- tiers: %s\n", strings.Join(orNone(r.Fixers), ", "))
+	fmt.Fprintf(&b, "- tiers: %s\n", strings.Join(orNone(r.TiersRun()), ", "))
 	fmt.Fprintf(&b, "- commits: %d on `%s`, from `%s`\n", len(r.Commits), cell(r.Branch), short(r.BaseCommit))
 	if r.LLM.Requests > 0 {
 		fmt.Fprintf(&b, "- LLM: %d request(s), %d input and %d output tokens, $%.4f\n", r.LLM.Requests, r.LLM.InputTokens, r.LLM.OutputTokens, r.LLM.CostUSD)

@@ -6,14 +6,16 @@
 package results
 
 import (
+	"slices"
 	"strings"
 
 	"encoding/json"
 	"fmt"
-	"github.com/salve-dev/salve/internal/lazyre"
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/salve-dev/salve/internal/lazyre"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/logparse"
@@ -403,4 +405,16 @@ type RepoConfig struct {
 	// outside the change under heal was found to read it from, so the
 	// heal ran under the defaults and the caller's settings.
 	Unread string `json:"unread,omitempty"`
+}
+
+// TiersRun returns the tiers of Fixers that were set up, in order: the
+// llm tier listed without a model is left out.
+func (r *Results) TiersRun() []string {
+	var out []string
+	for _, f := range r.Fixers {
+		if !slices.Contains(r.Unconfigured, f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

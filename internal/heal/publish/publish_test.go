@@ -1,31 +1,31 @@
-package main
+package publish
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/report"
+	"github.com/salve-dev/salve/internal/heal/results"
 )
 
 // TestFailingReportsFixes: reports are listed once each, and each change
 // of a fix's diff goes to the fixed report nearest to it, as line edits.
 func TestFailingReportsFixes(t *testing.T) {
-	diff := "--- a/main.go\n+++ b/main.go\n@@ -1,12 +1,12 @@\n package main\n \n-import \"os\"\n+import \"strings\"\n \n" +
+	diff := "--- a/main.go\n+++ b/main.go\n@@ -1,12 +1,12 @@\n package publish\n \n-import \"os\"\n+import \"strings\"\n \n" +
 		" func a() {}\n func b() {}\n func c() {}\n func d() {}\n-\tx:=1\n+\tx := 1\n"
 	imp := contract.BugReport{FilePath: "main.go", LineNumber: 3, ErrorType: contract.ErrImport, Message: "undefined: strings"}
 	fmtBug := contract.BugReport{FilePath: "main.go", LineNumber: 9, ErrorType: contract.ErrLinting, Message: "not gofmt"}
 	left := contract.BugReport{FilePath: "util.go", LineNumber: 2, ErrorType: contract.ErrLogic, Message: "wrong"}
-	res := &heal.Results{
-		Bugs: []heal.BugResult{
-			{Bug: imp, Status: heal.StatusFailed},
-			{Bug: imp, Status: heal.StatusFixed, Diff: diff, Line: "IMPORT fixed"},
-			{Bug: fmtBug, Status: heal.StatusFixed, Diff: diff, Line: "LINTING fixed"},
+	res := &results.Results{
+		Bugs: []results.BugResult{
+			{Bug: imp, Status: results.StatusFailed},
+			{Bug: imp, Status: results.StatusFixed, Diff: diff, Line: "IMPORT fixed"},
+			{Bug: fmtBug, Status: results.StatusFixed, Diff: diff, Line: "LINTING fixed"},
 		},
 		Remaining: []contract.BugReport{left, fmtBug},
 	}
-	reports, fixes, lines := failingReports(res)
+	reports, fixes, lines := FailingReports(res)
 	if len(reports) != 3 || reports[2] != left {
 		t.Fatalf("reports %+v", reports)
 	}
@@ -43,12 +43,12 @@ func TestFailingReportsFixes(t *testing.T) {
 
 // TestCheckConclusions: every outcome of a heal has a check conclusion.
 func TestCheckConclusions(t *testing.T) {
-	for _, o := range []string{heal.OutcomeGreen, heal.OutcomeRed, heal.OutcomeNoSignal, heal.OutcomeEnvironment,
-		heal.OutcomeFlaky, heal.OutcomeInterrupted, heal.OutcomeError} {
+	for _, o := range []string{results.OutcomeGreen, results.OutcomeRed, results.OutcomeNoSignal, results.OutcomeEnvironment,
+		results.OutcomeFlaky, results.OutcomeInterrupted, results.OutcomeError} {
 		if checkConclusion[o] == "" {
 			t.Errorf("outcome %q has no check conclusion", o)
 		}
-		if checkTitle(&heal.Results{Outcome: o, Reason: "r"}) == "" {
+		if CheckTitle(&results.Results{Outcome: o, Reason: "r"}) == "" {
 			t.Errorf("outcome %q has no title", o)
 		}
 	}
