@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,4 +60,30 @@ func TestHealExit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBenchTestFileKeepsChecks: a slip in a test file (an unused variable
+// and its dead assignment, seven lines apart) heals green through the
+// real binaries, with the parser's proof that every check of the file is
+// as it was, and no false success.
+func TestBenchTestFileKeepsChecks(t *testing.T) {
+	needTools(t, "go", "git")
+	salve, gitAgent := mcpBinaries(t)
+	corpus := filepath.Join("..", "..", "testdata", "heal-corpus")
+	cmd := exec.Command(salve, "bench", corpus, "--case", "go-test-unused-var")
+	cmd.Env = mcpEnv(t, gitAgent)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("salve bench: %v\n%s", err, out)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(l); len(f) > 9 && f[0] == "go-test-unused-var" {
+			// case class expect exit commits healed false-success untouched minimal pass
+			if f[5] != "yes" || f[6] != "no" || f[7] != "yes" || f[9] != "yes" {
+				t.Errorf("the case did not heal cleanly:\n%s", out)
+			}
+			return
+		}
+	}
+	t.Fatalf("no line for the case:\n%s", out)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/results"
+	"github.com/salve-dev/salve/internal/heal/rules/deadvar"
 )
 
 // fixGroup asks each fixer tier in turn for a fix of one file's reports,
@@ -159,6 +160,13 @@ func PrepareFix(ctx context.Context, p FixPlan) (FixInput, string, error) {
 		in.Tests = failingTests(p.Workspace, group)
 	} else if ut == nil && p.Targets != nil {
 		in.Windows, in.Tests = runtimeWindows(ctx, p.Workspace, p.Targets, group)
+	}
+	// Removing an unused Go variable removes its declaration and its dead
+	// assignments, wherever they are in its function: the window follows.
+	if strings.HasSuffix(path, ".go") && !in.OnlyWindows {
+		for _, sp := range deadvar.Spans(content, group) {
+			in.Windows = append(in.Windows, LineRange{Start: sp.Start, End: sp.End})
+		}
 	}
 	return in, abs, nil
 }

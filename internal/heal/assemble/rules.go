@@ -103,6 +103,9 @@ func repoRules(ctx context.Context, c *Config, g adapter.Git) ([]string, error) 
 	}
 	if rev == "" {
 		c.RepoConfig = &results.RepoConfig{File: repoconfig.File, Unread: why}
+		if _, err := g.ShowFile(ctx, c.Workspace, "HEAD", repoconfig.File); err != nil {
+			return nil, nil // the repository has no such file: nothing to say
+		}
 		return []string{fmt.Sprintf("%s not read: %s; healing under the defaults and the caller's settings", repoconfig.File, why)}, nil
 	}
 	text, err := g.ShowFile(ctx, c.Workspace, rev, repoconfig.File)

@@ -135,6 +135,27 @@ type checker struct {
 	handled          []bool // old lines an assertion rule already judged
 	out              []Violation
 	tv               *testView // what the failing tests hold, read once
+	// kept caches checksKept: 0 not yet known, 1 proven, -1 not.
+	kept int
+}
+
+// checksKept reports whether the language's own parser proves the edit
+// of a test file keeps every check (goChecksKept); the rules that judge
+// checks line by line then have nothing to find.
+func (c *checker) checksKept() bool {
+	if c.kept == 0 {
+		c.kept = -1
+		if c.name == "go" && lang.IsTestFile(c.in.Path) {
+			reported := map[int]bool{}
+			for _, r := range c.in.Reports {
+				reported[r.LineNumber] = true
+			}
+			if goChecksKept(c.in.Original, c.in.Patched, reported) {
+				c.kept = 1
+			}
+		}
+	}
+	return c.kept == 1
 }
 
 // Check returns every violation of the policy by the fix in, in rule

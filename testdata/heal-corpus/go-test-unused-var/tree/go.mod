@@ -1,0 +1,3 @@
+module example.com/textwrap
+
+go 1.21
