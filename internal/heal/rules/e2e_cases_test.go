@@ -280,4 +280,67 @@ const parse = require('./parse');
 console.log(format(parse('a=1')));
 `},
 	},
+	// V8 names the token after a missing comma ("Unexpected identifier"),
+	// one line below the slip: the comma goes at the end of the line
+	// before, and node's own parser says the file then parses.
+	{
+		name: "js-missing-comma-in-object", tools: []string{"node"}, cmd: "node --test", iterations: 1,
+		files: map[string]string{
+			"package.json": `{"name": "cfg", "version": "1.0.0"}` + "\n",
+			"config.js": `'use strict';
+
+const defaults = {
+  host: 'localhost',
+  port: 8080
+  retries: 3,
+};
+
+module.exports = { defaults };
+`,
+			"config.test.js": `const test = require('node:test');
+const assert = require('node:assert');
+const { defaults } = require('./config.js');
+
+test('defaults', () => {
+  assert.strictEqual(defaults.retries, 3);
+});
+`,
+		},
+		want: map[string]string{"config.js": `'use strict';
+
+const defaults = {
+  host: 'localhost',
+  port: 8080,
+  retries: 3,
+};
+
+module.exports = { defaults };
+`},
+	},
+	{
+		name: "js-missing-paren-in-call", tools: []string{"node"}, cmd: "node --test", iterations: 1,
+		files: map[string]string{
+			"package.json": `{"name": "sum", "version": "1.0.0"}` + "\n",
+			"sum.js": `function total(xs) {
+  return xs.reduce((a, b) => a + b, 0;
+}
+
+module.exports = { total };
+`,
+			"sum.test.js": `const test = require('node:test');
+const assert = require('node:assert');
+const { total } = require('./sum.js');
+
+test('total', () => {
+  assert.strictEqual(total([1, 2, 3]), 6);
+});
+`,
+		},
+		want: map[string]string{"sum.js": `function total(xs) {
+  return xs.reduce((a, b) => a + b, 0);
+}
+
+module.exports = { total };
+`},
+	},
 }

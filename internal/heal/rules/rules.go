@@ -70,6 +70,7 @@ var table = []rule{
 	{name: "java-imports", langs: []string{".java"}, fix: fixJavaImports},
 	{name: "rust-imports", langs: []string{".rs"}, fix: fixRustImports},
 	{name: "js-imports", langs: []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}, fix: fixJSImports},
+	{name: "js-syntax", langs: []string{".js", ".mjs", ".cjs"}, fix: fixJSSyntax},
 	{name: "unused", langs: []string{".py", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".c", ".h", ".cc", ".cpp", ".cxx"}, fix: fixUnused},
 	{name: "external", langs: []string{".py", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"}, fix: fixExternal},
 }
