@@ -25,11 +25,11 @@ GOBIN="$gobin" go install "github.com/reviewdog/errorformat/cmd/errorformat@$EF_
 GOBIN="$gobin" go install golang.org/x/perf/cmd/benchstat@latest || echo "bench: benchstat unavailable" >&2
 
 cd "$repo"
-SALVE_BENCH_DIR="$out" go test -count=1 -run TestWriteBenchLogs ./logparse >/dev/null
+SALVE_BENCH_DIR="$out" go test -count=1 -run TestWriteBenchLogs ./internal/heal/logparse >/dev/null
 go build -o "$out/salve" ./cmd/salve
 
 echo "== go test -bench (GOMAXPROCS=1, -count 5)"
-GOMAXPROCS=1 go test -run XXX -bench 'BenchmarkParse(1|100)MB' -benchmem -count 5 ./logparse | tee "$out/bench.txt"
+GOMAXPROCS=1 go test -run XXX -bench 'BenchmarkParse(1|100)MB' -benchmem -count 5 ./internal/heal/logparse | tee "$out/bench.txt"
 if [ -x "$gobin/benchstat" ]; then "$gobin/benchstat" "$out/bench.txt"; fi
 
 # The errorformat patterns: the GNU shape most tools share, tsc's, and
