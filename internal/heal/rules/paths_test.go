@@ -14,6 +14,7 @@ func TestSiblingReadsStayInWorkspace(t *testing.T) {
 	for name, content := range map[string]string{
 		"Leaked.java": "package com.secret;\npublic class Leaked {}\n",
 		"leaked.py":   "def leaked():\n    pass\n",
+		"leaked.go":   "package app\n\nfunc Leaked() {}\n",
 	} {
 		if err := os.WriteFile(filepath.Join(outside, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
@@ -29,6 +30,9 @@ func TestSiblingReadsStayInWorkspace(t *testing.T) {
 		}},
 		{"Java class of the project", "src/Leaked.java", func(ws string) bool {
 			return len(javaProjectClasses(ws, "A.java")["Leaked"]) > 0
+		}},
+		{"Go file of the package", "leaked.go", func(ws string) bool {
+			return goPackageNames(ws, "a.go", "app")["Leaked"]
 		}},
 		{"Python module beside the file", "leaked.py", func(ws string) bool {
 			_, ok := pySiblingDefining(ws, "a.py", "leaked")
@@ -59,6 +63,7 @@ func TestSiblingReadsInWorkspace(t *testing.T) {
 	for name, content := range map[string]string{
 		"Own.java": "package app;\npublic class Own {}\n",
 		"own.py":   "def own():\n    pass\n",
+		"own.go":   "package app\n\nfunc Own() {}\n",
 	} {
 		if err := os.WriteFile(filepath.Join(ws, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
@@ -69,6 +74,9 @@ func TestSiblingReadsInWorkspace(t *testing.T) {
 	}
 	if len(javaProjectClasses(ws, "A.java")["Own"]) == 0 {
 		t.Error("javaProjectClasses: Own not found")
+	}
+	if !goPackageNames(ws, "a.go", "app")["Own"] {
+		t.Error("goPackageNames: Own not found")
 	}
 	if _, ok := pySiblingDefining(ws, "a.py", "own"); !ok {
 		t.Error("pySiblingDefining: own not found")
