@@ -494,7 +494,13 @@ func headState(dir string) string {
 		dirs = append(dirs, cd)
 	}
 	for _, d := range dirs {
-		if v, err := readRegular(filepath.Join(d, filepath.FromSlash(ref)), 4096); err == nil {
+		// refs/ is not guarded: a link planted there must not lead the
+		// read (whose content goes into an event) out of the git directory.
+		p := filepath.Join(d, filepath.FromSlash(ref))
+		if checkInside(d, filepath.Dir(p)) != nil {
+			continue
+		}
+		if v, err := readRegular(p, 4096); err == nil {
 			return head + " " + strings.TrimSpace(string(v))
 		}
 	}

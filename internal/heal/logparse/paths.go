@@ -374,7 +374,15 @@ func readWorkspaceFile(ws, rel string) string {
 	}
 	// A hostile build may leave a FIFO or a device under a reported name:
 	// open without blocking, and read regular files only, at most 1 MiB.
-	f, err := os.OpenFile(filepath.Join(ws, filepath.FromSlash(rel)), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	// The name comes from the log, and the repository may hold links:
+	// open it under the workspace as an os.Root, so that neither ".." nor
+	// a link leads the read out of it.
+	root, err := os.OpenRoot(ws)
+	if err != nil {
+		return ""
+	}
+	defer root.Close()
+	f, err := root.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return ""
 	}

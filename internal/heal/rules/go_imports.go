@@ -150,7 +150,7 @@ func goTopLevel(dir, skip, pkg string) map[string]bool {
 			continue
 		}
 		n++
-		b, err := safefile.Read(filepath.Join(dir, name), safefile.MaxSource)
+		b, err := safefile.ReadOpts(filepath.Join(dir, name), safefile.MaxSource, safefile.Options{NoFollow: true})
 		if err != nil {
 			continue
 		}

@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"github.com/salve-dev/salve/internal/lazyre"
+	"github.com/salve-dev/salve/internal/safefile"
 	"github.com/salve-dev/salve/internal/srcscan"
 	"io/fs"
 	"os"
@@ -163,8 +164,8 @@ func javaProjectClasses(ws, self string) map[string][]string {
 			return nil
 		}
 		n++
-		b, err := os.ReadFile(p)
-		if err != nil || len(b) > 1<<20 {
+		b, err := safefile.ReadOpts(p, 1<<20, safefile.Options{NoFollow: true})
+		if err != nil {
 			return nil
 		}
 		name := strings.TrimSuffix(path.Base(filepath.ToSlash(p)), ".java")
@@ -326,8 +327,8 @@ func javaPackageTypes(ws, file string) map[string]bool {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".java") || e.Name() == path.Base(file) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil || len(b) > 1<<20 {
+		b, err := safefile.ReadOpts(filepath.Join(dir, e.Name()), 1<<20, safefile.Options{NoFollow: true})
+		if err != nil {
 			continue
 		}
 		for _, m := range reJavaDeclType.FindAllStringSubmatch(srcscan.StripJava(string(b)), -1) {

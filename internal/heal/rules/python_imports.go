@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/internal/lazyre"
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // rePyUndefined matches an undefined name as Python (NameError), pyflakes,
@@ -190,8 +191,8 @@ func pySiblingDefining(ws, file, name string) (string, bool) {
 		if !isIdent(mod) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil || len(b) > 1<<20 {
+		b, err := safefile.ReadOpts(filepath.Join(dir, n), 1<<20, safefile.Options{NoFollow: true})
+		if err != nil {
 			continue
 		}
 		if pyDefines(string(b), name) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/lazyre"
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // reGoNoMember reads the go compiler's "x.Name undefined (type T has no
@@ -40,8 +41,8 @@ func goPackageFiles(ws, file, content string) (fset *token.FileSet, self *ast.Fi
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || n == path.Base(file) || (strings.HasSuffix(n, "_test.go") && !strings.HasSuffix(file, "_test.go")) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil || len(b) > 4<<20 {
+		b, err := safefile.ReadOpts(filepath.Join(dir, n), 4<<20, safefile.Options{NoFollow: true})
+		if err != nil {
 			continue
 		}
 		if af, _ := parser.ParseFile(fset, n, b, parser.SkipObjectResolution); af != nil && af.Name != nil && af.Name.Name == self.Name.Name {

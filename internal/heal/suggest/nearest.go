@@ -22,6 +22,8 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/logparse"
 	"github.com/salve-dev/salve/internal/lazyre"
+	"github.com/salve-dev/salve/internal/safefile"
+	"golang.org/x/mod/module"
 )
 
 // nearestApplicability marks a suggestion the tier made itself: the one
@@ -356,7 +358,7 @@ func javaScope(ws, file, content, kind string) (map[string]bool, map[string]bool
 			if e.IsDir() || !strings.HasSuffix(e.Name(), ".java") || e.Name() == path.Base(file) {
 				continue
 			}
-			if b, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil && len(b) < 1<<20 {
+			if b, err := safefile.ReadOpts(filepath.Join(dir, e.Name()), 1<<20-1, safefile.Options{NoFollow: true}); err == nil {
 				srcs = append(srcs, srcscan.StripJava(string(b)))
 			}
 		}
@@ -407,7 +409,9 @@ func goExported(ws, file, content, pkg string) map[string]bool {
 			imp = p
 		}
 	}
-	if imp == "" {
+	// The import path is the file's text: one with ".." (or any element
+	// Go refuses) could name a folder outside GOROOT or the module.
+	if imp == "" || module.CheckImportPath(imp) != nil {
 		return nil
 	}
 	var dir string
@@ -429,7 +433,7 @@ func goExported(ws, file, content, pkg string) map[string]bool {
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, n))
+		b, err := safefile.ReadOpts(filepath.Join(dir, n), safefile.MaxSource, safefile.Options{NoFollow: true})
 		if err != nil {
 			continue
 		}
@@ -478,7 +482,7 @@ func goroot() string {
 // returns its folder and module path.
 func goModule(ws, dir string) (string, string) {
 	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		b, err := safefile.Read(filepath.Join(dir, "go.mod"), safefile.MaxConfig)
 		if err == nil {
 			if m := reModule.FindSubmatch(b); m != nil {
 				return dir, strings.Trim(string(m[1]), `"`)
@@ -574,8 +578,12 @@ func pyModuleNames(ws, file, mod string) map[string]bool {
 	rel := strings.ReplaceAll(mod, ".", "/")
 	for _, dir := range []string{path.Dir(file), ".", "src"} {
 		for _, cand := range []string{rel + ".py", rel + "/__init__.py"} {
-			b, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(path.Join(dir, cand))))
-			if err != nil || len(b) > 1<<20 {
+			abs, err := heal.Confine(ws, path.Join(dir, cand))
+			if err != nil {
+				continue
+			}
+			b, err := safefile.ReadOpts(abs, 1<<20, safefile.Options{NoFollow: true})
+			if err != nil {
 				continue
 			}
 			names := map[string]bool{}

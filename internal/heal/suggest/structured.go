@@ -12,6 +12,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/logparse"
 	"github.com/salve-dev/salve/internal/lazyre"
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // cached is the parsed output of one structured re-run, valid for a file
@@ -67,18 +68,14 @@ func (f *Fixer) rerunFor(ctx context.Context, in heal.FixInput, reports []contra
 	if err != nil {
 		return cached{}, nil // the re-run could not start: no structured suggestions
 	}
-	c = cached{hashes: map[string][32]byte{}}
+	c = cached{}
 	if r.parse != nil {
 		c.sugs, c.syms = r.parse(out.BuildLog)
 	}
 	if r.diags != nil {
 		c.diags = r.diags(out.BuildLog)
 	}
-	for _, p := range touched(c.sugs, c.syms, in.Path) {
-		if b, err := os.ReadFile(filepath.Join(in.Workspace, filepath.FromSlash(p))); err == nil {
-			c.hashes[p] = sha256.Sum256(b)
-		}
-	}
+	c.hashes = hashFiles(in.Workspace, touched(c.sugs, c.syms, in.Path))
 	f.mu.Lock()
 	if f.cache == nil {
 		f.cache = map[string]cached{}
@@ -86,6 +83,23 @@ func (f *Fixer) rerunFor(ctx context.Context, in heal.FixInput, reports []contra
 	f.cache[r.key] = c
 	f.mu.Unlock()
 	return c, nil
+}
+
+// hashFiles hashes the workspace files paths names. The names come from a
+// compiler's output: each must stay inside the workspace once links are
+// followed, and only a regular file that is not a link is read.
+func hashFiles(ws string, paths []string) map[string][32]byte {
+	out := map[string][32]byte{}
+	for _, p := range paths {
+		abs, err := heal.Confine(ws, p)
+		if err != nil {
+			continue
+		}
+		if b, err := safefile.ReadOpts(abs, safefile.MaxSource, safefile.Options{NoFollow: true}); err == nil {
+			out[p] = sha256.Sum256(b)
+		}
+	}
+	return out
 }
 
 func touched(sugs []logparse.Suggestion, syms []logparse.MissingSymbol, self string) []string {
