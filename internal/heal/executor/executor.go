@@ -47,6 +47,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/ansi"
+	"github.com/salve-dev/salve/internal/safeid"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/statedir"
 )
@@ -273,7 +274,7 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 	if runID == "" {
 		runID = uuid.NewString()
 	}
-	if !validRunID(runID) {
+	if !safeid.Valid(runID) {
 		return contract.ExecutorOutput{}, fmt.Errorf("%w: run id %q: use letters, digits, '.', '_' and '-' only", ErrBadInput, runID)
 	}
 	runDir := e.opts.RunDir
@@ -658,21 +659,6 @@ const EnvPassEnv = "SALVE_EXEC_ENV"
 // by getenv.
 func PassEnvFromEnv(getenv func(string) string) []string {
 	return strings.FieldsFunc(getenv(EnvPassEnv), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
-}
-
-// validRunID reports whether id can name a run directory and a container:
-// letters, digits, '.', '_' and '-', not starting with '.' or '-', at most
-// 128 bytes.
-func validRunID(id string) bool {
-	if id == "" || len(id) > 128 || id[0] == '.' || id[0] == '-' {
-		return false
-	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 func writeOutput(runDir string, out contract.ExecutorOutput) error {

@@ -3,7 +3,6 @@ package rules
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/internal/lazyre"
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // reJSUndefined matches an undefined name as node (ReferenceError), tsc
@@ -155,7 +155,7 @@ func jsStyleOf(ws, file, content string) jsStyle {
 // packageType is the "type" of the nearest package.json above file.
 func packageType(ws, file string) string {
 	for dir := path.Dir(file); ; dir = path.Dir(dir) {
-		b, err := os.ReadFile(filepath.Join(ws, filepath.FromSlash(dir), "package.json"))
+		b, err := safefile.ReadOpts(filepath.Join(ws, filepath.FromSlash(dir), "package.json"), safefile.MaxSource, safefile.Options{NoFollow: true})
 		if err == nil {
 			var p struct {
 				Type string `json:"type"`
