@@ -200,7 +200,7 @@ func TestMCPHealOverStdio(t *testing.T) {
 	if out.Outcome != heal.OutcomeGreen || len(out.Commits) != 2 || out.Branch == "" {
 		t.Fatalf("heal results: outcome %s, %d commits, branch %q: %s", out.Outcome, len(out.Commits), out.Branch, toolText(res))
 	}
-	if !strings.Contains(toolText(res), `IMPORT error in main.go line 6 → Fix: remove unused import "os" and add missing import "strings"`) {
+	if !strings.Contains(toolText(res), `IMPORT error in main.go line 6 → Fix: remove unused import "os"`) {
 		t.Errorf("heal text %q", toolText(res))
 	}
 	if repoState(t, repo) != before {

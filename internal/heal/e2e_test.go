@@ -152,8 +152,8 @@ func TestHealByRules(t *testing.T) {
 	}{
 		{"go-broken", "sh check.sh", []string{"go", "gofmt"}, outcome{outcome: heal.OutcomeGreen, statuses: "fixed,fixed,fixed", commits: 2, lines: []string{
 			`LINTING error in sum.go line 5 → Fix: gofmt line 5`,
-			`IMPORT error in main.go line 6 → Fix: remove unused import "os" and add missing import "strings"`,
-			`TYPE_ERROR error in main.go line 11 → Fix: remove unused import "os" and add missing import "strings"`}}},
+			`IMPORT error in main.go line 6 → Fix: remove unused import "os"`,
+			`TYPE_ERROR error in main.go line 11 → Fix: add missing import "strings"`}}},
 		{"python-broken", "python3 -m unittest discover -v", []string{"python3"}, outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{
 			"INDENTATION error in stats.py line 7 → Fix: indent line 7 with spaces instead of tabs"}}},
 		{"c-broken", "", []string{"cc", "make"}, outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{

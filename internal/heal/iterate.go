@@ -241,7 +241,7 @@ func (r *run) settle(b *BugResult, still bool, f applied) {
 		return
 	}
 	b.Status = StatusFixed
-	b.Line = FormatFixLine(b.Bug, f.result.FixReason)
+	b.Line = FormatFixLine(b.Bug, reasonFor(b.Bug, f.result.FixReason))
 	r.fixedN++
 	r.o.Logger.Info("fixed", "line", b.Line)
 }
@@ -352,3 +352,76 @@ func readSource(abs string) (string, error) {
 	}
 	return string(b), nil
 }
+
+// reasonFor picks, from a fix's reason that joins what it did for several
+// reports ("add import \"os\"; remove unused variable x"), the parts that
+// speak of bug: those sharing a word of two letters or more with its
+// message. It returns the whole reason when no part, or every part, does.
+func reasonFor(bug contract.BugReport, reason string) string {
+	parts := reasonParts(reason)
+	if len(parts) < 2 {
+		return reason
+	}
+	words := map[string]bool{}
+	for _, w := range wordsOf(bug.Message) {
+		words[w] = true
+	}
+	var keep []string
+	for _, p := range parts {
+		for _, w := range wordsOf(p) {
+			if words[w] {
+				keep = append(keep, p)
+				break
+			}
+		}
+	}
+	if len(keep) == 0 || len(keep) == len(parts) {
+		return reason
+	}
+	return strings.Join(keep, "; ")
+}
+
+// reasonParts splits a fix's reason into what it did for each report:
+// parts joined by "; ", and within one, edits joined by " and " when
+// each begins with a verb of an edit ("remove unused import "os" and add
+// missing import "strings"").
+func reasonParts(reason string) []string {
+	var out []string
+	for _, p := range strings.Split(reason, "; ") {
+		sub := strings.Split(p, " and ")
+		ok := len(sub) > 1
+		for _, s := range sub {
+			verb, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+			ok = ok && editVerbs[verb]
+		}
+		if ok {
+			out = append(out, sub...)
+		} else {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// editVerbs begin the parts of a fix's reason.
+var editVerbs = map[string]bool{"add": true, "remove": true, "rename": true, "replace": true, "delete": true, "insert": true, "drop": true, "use": true}
+
+// wordsOf returns the identifiers and quoted names of s that are two
+// bytes or longer, less the words every reason shares.
+func wordsOf(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || r == '.' || r == '/' || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9'))
+	}) {
+		w = strings.Trim(w, "./")
+		if len(w) >= 2 && !commonWords[strings.ToLower(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// commonWords are words of fix reasons and messages that name no bug.
+var commonWords = map[string]bool{"the": true, "and": true, "not": true, "add": true, "remove": true, "import": true, "imported": true,
+	"used": true, "unused": true, "declared": true, "undefined": true, "missing": true, "expected": true, "for": true, "with": true,
+	"variable": true, "name": true, "found": true, "cannot": true, "find": true, "symbol": true, "error": true, "fix": true}
