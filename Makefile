@@ -5,8 +5,10 @@ BIN     := bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 PKGS    := ./...
+# staticcheck, installed at its pinned version by `make setup` (scripts/staticcheck/setup.sh)
+STATICCHECK := .deps/bin/staticcheck
 
-.PHONY: all build setup test check fmt-check vet validate unit demo bench cross dist clean
+.PHONY: all build setup test check fmt-check vet staticcheck validate unit demo bench cross dist clean
 
 all: build
 
@@ -19,10 +21,10 @@ build:
 setup:
 	bash scripts/setup.sh
 
-## test: setup, then formatting, vet, the contract validator and every test
+## test: setup, then formatting, vet, staticcheck, the contract validator and every test
 test: setup build check unit
 
-check: fmt-check vet validate
+check: fmt-check vet staticcheck validate
 
 fmt-check:
 	@out=$$(git ls-files '*.go' | grep -Ev '(^|/)testdata/' | xargs gofmt -l); \
@@ -30,6 +32,10 @@ fmt-check:
 
 vet:
 	$(GO) vet $(PKGS)
+
+staticcheck:
+	@if [ ! -x "$(STATICCHECK)" ]; then echo "staticcheck: $(STATICCHECK) is missing; run make setup to install it" >&2; exit 1; fi
+	$(STATICCHECK) $(PKGS)
 
 validate:
 	bash scripts/validate.sh

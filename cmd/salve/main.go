@@ -272,16 +272,3 @@ func signalName(s syscall.Signal) string {
 
 // version is set at link time with -ldflags "-X main.version=…".
 var version = ""
-
-// notYet is the body of a subcommand that has not landed yet. It fails
-// loudly rather than pretending to work.
-func notYet(name string) *cobra.Command {
-	return &cobra.Command{
-		Use:                name,
-		Short:              "(not implemented yet)",
-		DisableFlagParsing: true,
-		RunE: func(*cobra.Command, []string) error {
-			return exitWith(exitFailure, fmt.Errorf("%s: not implemented yet", name))
-		},
-	}
-}

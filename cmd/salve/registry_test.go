@@ -92,11 +92,11 @@ func TestRegistryListFromEnv(t *testing.T) {
 
 func TestRegistryListMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "none", "registry.db")
-	code, out, errOut := runSalve(t, "registry", "list", "--registry-db", path, "--json")
+	code, out, _ := runSalve(t, "registry", "list", "--registry-db", path, "--json")
 	if code != exitOK || out != "[]\n" {
 		t.Errorf("code %d out %q", code, out)
 	}
-	code, out, errOut = runSalve(t, "registry", "list", "--registry-db", path)
+	code, out, errOut := runSalve(t, "registry", "list", "--registry-db", path)
 	if code != exitOK || out != "" || !strings.Contains(errOut, "no tools registered") {
 		t.Errorf("code %d out %q stderr %q", code, out, errOut)
 	}

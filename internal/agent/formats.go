@@ -61,8 +61,3 @@ func FormatDescription(format string) string {
 	}
 	return format
 }
-
-// isTextFormat reports whether the format's report carries content.
-func isTextFormat(format string) bool {
-	return format != FormatJSON && format != FormatSlack
-}

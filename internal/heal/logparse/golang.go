@@ -24,7 +24,6 @@ func init() {
 }
 
 var (
-	reGoVet      = lazyre.New(`^(?:\S+\.)?(?:Printf|Sprintf|Fprintf|Errorf|Fatalf|Logf|Println|Print|Sprint|Fprintln|Errorf) (?:format|call|arg)|fmt\.\w+ (?:format|call|arg)|^unreachable code|^self-assignment|^the cancel function|possible misuse|^struct field tag|^result of .* call not used|passes lock by value|copies lock|^loop variable|composite literal uses unkeyed|^suspect or|^redundant (?:and|or)|^comparison of function|using \S+ before checking for errors|non-constant format string|^call has possible|^possible formatting directive|^\S+ arg list ends with redundant newline|should (?:be|have|not|use|omit|replace|check|merge)|^func \S+ is unused|is never used|^error strings should|^exported|^this value of \S+ is never used|^ineffectual assignment|^Error return value|^empty branch|^SA\d|^S\d|^ST\d|^QF\d|^U1000`)
 	reGoLintTag  = lazyre.New(`\((?:[A-Z]{1,3}\d{3,5}|errcheck|govet|staticcheck|unused|gosimple|ineffassign|revive|gocritic|stylecheck|gofmt|goimports|misspell|unparam|gosec|dupl|lll|godot|errorlint|nilerr|prealloc|bodyclose|noctx|whitespace|wsl|nakedret|gocyclo|funlen|goconst|exhaustive|forcetypeassert|predeclared|unconvert|copyloopvar|intrange|perfsprint|testifylint|usestdlibvars)\)$`)
 	reGoLintCode = lazyre.New(`\(([A-Z]{1,3}\d{3,5}|[a-z][a-z0-9]+)\)$`)
 )

@@ -176,7 +176,6 @@ type context struct {
 	dirs     []string  // make's "Entering directory" stack
 	goVet    bool      // inside `go vet` output
 	maven    bool      // the log is a Maven build
-	javaTest string    // the JUnit test a stack trace belongs to
 	werror   bool      // javac -Werror seen
 	javaWarn []finding // javac warnings, reported if -Werror follows
 	cxxHere  *finding  // the last "required from here" inside the workspace

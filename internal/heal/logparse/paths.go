@@ -361,12 +361,6 @@ func commonSuffixElems(a, b string) int {
 	}
 }
 
-// exists reports whether the workspace index holds rel; without an index it
-// answers true.
-func (r *resolver) exists(rel string) bool {
-	return r.files == nil || r.files[rel]
-}
-
 // readWorkspaceFile reads a small file of the workspace, for go.mod.
 func readWorkspaceFile(ws, rel string) string {
 	if ws == "" {

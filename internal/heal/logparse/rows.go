@@ -299,33 +299,3 @@ func classifyUncached(msg string, def contract.ErrorType) contract.ErrorType {
 	}
 	return def
 }
-
-// Common Classify functions.
-
-// compilerError keeps errors (and warnings promoted to errors), classifies
-// them by message, and drops warnings and notes.
-func compilerError(m *match) (contract.ErrorType, bool) {
-	sev := strings.ToLower(m.get("sev"))
-	msg := m.get("msg")
-	if strings.Contains(msg, "[-Werror") {
-		return contract.ErrLinting, true
-	}
-	if !strings.Contains(sev, "error") && sev != "e" && sev != "fatal" {
-		return "", false
-	}
-	return classifyMessage(msg, contract.ErrTypeError), true
-}
-
-// lintFinding is LINTING unless the message names an import, syntax or
-// undefined-name defect.
-func lintFinding(m *match) (contract.ErrorType, bool) {
-	t := classifyMessage(m.get("msg"), contract.ErrLinting)
-	if t == contract.ErrTypeError && !looksUndefined(m.get("msg")) {
-		t = contract.ErrLinting
-	}
-	return t, true
-}
-
-var undefinedRe = lazyre.New(`(?i)undefined (?:name|variable)|is not defined|undefined:|Cannot find name|not found in this scope|undeclared`)
-
-func looksUndefined(msg string) bool { return undefinedRe.MatchString(msg) }

@@ -69,14 +69,6 @@ var reportTable = []reportRow{
 	{"js", Arity, lazyre.New(`Expected (?:at least )?\d+(?:-\d+)? arguments?, but got \d+`)},
 }
 
-// ask is what one report asks: a need and, when the message says, a name
-// (and, for Example and Keyword, the example or called function).
-type ask struct {
-	need Need
-	name string
-	fn   string
-}
-
 // Ask is what one report asks: a need and, when the message says, a name
 // (and, for Example and Keyword, the example or the called function).
 type Ask struct {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -46,13 +45,12 @@ func (x *stdIndex) lookup(name string) []string {
 }
 
 // goroot finds the standard library's sources without running a
-// program: $GOROOT, the toolchain that built salve, else the folder above
-// the bin/ holding the go found in PATH.
+// program: $GOROOT, else the folder above the bin/ holding the go found in
+// PATH. The toolchain that built salve is not asked (runtime.GOROOT): its
+// folder need not exist where salve runs, and release builds (-trimpath)
+// do not record it.
 func goroot() string {
 	if r := os.Getenv("GOROOT"); r != "" {
-		return filepath.Join(r, "src")
-	}
-	if r := runtime.GOROOT(); r != "" { //nolint:staticcheck // empty in -trimpath builds, handled below
 		return filepath.Join(r, "src")
 	}
 	if g, err := exec.LookPath("go"); err == nil {

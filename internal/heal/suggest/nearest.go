@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -462,7 +461,9 @@ func goExported(ws, file, content, pkg string) map[string]bool {
 }
 
 // goroot finds the standard library's sources: $GOROOT, else the folder
-// above the bin/ holding the go found in PATH.
+// above the bin/ holding the go found in PATH. The toolchain that built
+// salve is not asked (runtime.GOROOT): its folder need not exist where
+// salve runs, and release builds (-trimpath) do not record it.
 func goroot() string {
 	if r := os.Getenv("GOROOT"); r != "" {
 		return filepath.Join(r, "src")
@@ -471,9 +472,6 @@ func goroot() string {
 		if real, err := filepath.EvalSymlinks(g); err == nil {
 			return filepath.Join(filepath.Dir(filepath.Dir(real)), "src")
 		}
-	}
-	if r := runtime.GOROOT(); r != "" { //nolint:staticcheck // a fallback for builds that keep it
-		return filepath.Join(r, "src")
 	}
 	return ""
 }

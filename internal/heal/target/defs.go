@@ -177,11 +177,9 @@ func readCalls(code string, from, to int, lines []int) []call {
 		c.macro = strings.Contains(seg[m[7]:m[1]], "!")
 		if m[4] >= 0 {
 			c.member = m[5] > m[4] && !strings.HasSuffix(strings.TrimSpace(seg[m[4]:m[5]]), "::")
-			for _, p := range strings.FieldsFunc(seg[m[4]:m[5]], func(r rune) bool {
+			c.path = append(c.path, strings.FieldsFunc(seg[m[4]:m[5]], func(r rune) bool {
 				return r == '.' || r == '-' || r == '>' || r == ':' || r == ' ' || r == '\t' || r == '\n'
-			}) {
-				c.path = append(c.path, p)
-			}
+			})...)
 			if len(c.path) > 0 {
 				c.recv = c.path[len(c.path)-1]
 			}

@@ -73,11 +73,11 @@ func TestWireGolden(t *testing.T) {
 func TestQueueHandlerAndRecording(t *testing.T) {
 	srv := NewServer()
 	defer srv.Close()
-	resp, body := post(t, srv.URL+"/v1/unknown", `{}`)
+	resp, _ := post(t, srv.URL+"/v1/unknown", `{}`)
 	if resp.StatusCode != 404 {
 		t.Fatalf("unknown endpoint: %d", resp.StatusCode)
 	}
-	resp, body = post(t, srv.OpenAIBaseURL()+"/chat/completions", `{"model":"m"}`)
+	resp, body := post(t, srv.OpenAIBaseURL()+"/chat/completions", `{"model":"m"}`)
 	if resp.StatusCode != 500 || !bytes.Contains(body, []byte("no scripted reply left")) {
 		t.Fatalf("empty queue: %d %s", resp.StatusCode, body)
 	}

@@ -266,7 +266,7 @@ func run(nJobs, nWorkers, nNodes int, doKill bool, timeout time.Duration) error 
 	}
 
 	// Figures.
-	var queue, end []float64
+	var queue []float64
 	var last time.Time
 	green, oneBranch, redelivered := 0, 0, 0
 	var recovery []float64
@@ -277,7 +277,6 @@ func run(nJobs, nWorkers, nNodes int, doKill bool, timeout time.Duration) error 
 			queue = append(queue, parse(j.Attempts[0].StartedAt).Sub(created).Seconds())
 		}
 		done := parse(j.UpdatedAt)
-		end = append(end, done.Sub(t0).Seconds())
 		if done.After(last) {
 			last = done
 		}

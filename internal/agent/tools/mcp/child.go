@@ -95,13 +95,3 @@ func (c *child) waitFor(d time.Duration) bool {
 		return false
 	}
 }
-
-// exited reports whether the child was reaped.
-func (c *child) exited() bool {
-	select {
-	case <-c.waitDone:
-		return true
-	default:
-		return false
-	}
-}

@@ -79,6 +79,13 @@ func (s *Server) now() time.Time {
 // after the time it is checked.
 const MaxJWTLifetime = 10 * time.Minute
 
+// errUndecodable is GitHub's own message for a JWT it cannot read. VerifyJWT's
+// errors are served word for word as the API error's message, so this one
+// keeps GitHub's capital letter.
+//
+//lint:ignore ST1005 not a Go-style error string: GitHub's message, quoted verbatim for the fake's responses
+var errUndecodable = errors.New("A JSON web token could not be decoded")
+
 // VerifyJWT checks a GitHub App JWT as GitHub does: three base64url parts,
 // header alg RS256, a PKCS#1 v1.5 SHA-256 signature by pub's private key,
 // an integer iat not in the future and an exp after now and at most ten
@@ -86,13 +93,13 @@ const MaxJWTLifetime = 10 * time.Minute
 func VerifyJWT(jwt string, pub *rsa.PublicKey, now time.Time) (Claims, error) {
 	parts := strings.Split(jwt, ".")
 	if len(parts) != 3 {
-		return Claims{}, errors.New("A JSON web token could not be decoded")
+		return Claims{}, errUndecodable
 	}
 	hb, err1 := base64.RawURLEncoding.DecodeString(parts[0])
 	cb, err2 := base64.RawURLEncoding.DecodeString(parts[1])
 	sig, err3 := base64.RawURLEncoding.DecodeString(parts[2])
 	if err1 != nil || err2 != nil || err3 != nil {
-		return Claims{}, errors.New("A JSON web token could not be decoded")
+		return Claims{}, errUndecodable
 	}
 	var header struct {
 		Alg string `json:"alg"`
@@ -102,7 +109,7 @@ func VerifyJWT(jwt string, pub *rsa.PublicKey, now time.Time) (Claims, error) {
 	}
 	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
 	if rsa.VerifyPKCS1v15(pub, crypto.SHA256, sum[:], sig) != nil {
-		return Claims{}, errors.New("A JSON web token could not be decoded: the signature does not verify")
+		return Claims{}, fmt.Errorf("%w: the signature does not verify", errUndecodable)
 	}
 	var raw struct {
 		Iss json.RawMessage `json:"iss"`
@@ -112,7 +119,7 @@ func VerifyJWT(jwt string, pub *rsa.PublicKey, now time.Time) (Claims, error) {
 	dec := json.NewDecoder(strings.NewReader(string(cb)))
 	dec.UseNumber()
 	if dec.Decode(&raw) != nil {
-		return Claims{}, errors.New("A JSON web token could not be decoded")
+		return Claims{}, errUndecodable
 	}
 	c := Claims{Iss: issuer(raw.Iss)}
 	if c.Iss == "" {
