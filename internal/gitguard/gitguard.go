@@ -27,7 +27,15 @@
 // data folders (objects/, refs/, logs/,
 // lfs/, annex/) are never entered: objects, refs, HEAD and the index
 // cannot make git run a program, and reading them would cost as much as
-// the repository.
+// the repository. Around the git directories, the user's and the system's
+// git config files ([GlobalConfig]) apply to every repository.
+//
+// The walkers are here too, shared by every guard of git metadata: the
+// search of a tree for its .git entries ([FindEntries], [Find]), the walk
+// of a git directory's guarded parts ([WalkGitDir]) and the search for a
+// git directory moved elsewhere ([FindFolder]). The tool adapter
+// (internal/toolrun) keeps and reverts what a tool changed its own way,
+// but asks this package what to watch and walks through it.
 //
 // It also holds the rule for running git itself on a repository salve does
 // not trust ([Args], [Env]): the "-c" settings that keep hooks, the file
@@ -38,7 +46,6 @@ package gitguard
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -66,7 +73,8 @@ var guardedNames = map[string]bool{"config": true, "config.worktree": true, "com
 var guardedDirs = map[string]bool{"hooks": true, "info": true, "rebase-merge": true, "rebase-apply": true, "sequencer": true}
 
 // skipDirs are the folders of a work tree the search for nested .git
-// entries does not enter: dependency and tool caches, which hold no
+// entries does not enter unless its caller says otherwise
+// ([FindOptions.Skip]): dependency and tool caches, which hold no
 // submodule and may hold many folders. A repository planted there is not
 // one git recurses into from the checkout.
 var skipDirs = map[string]bool{
@@ -102,78 +110,6 @@ type Repo struct {
 	// directory, with symbolic links resolved. Empty when Entry leads to
 	// no git directory.
 	Dirs []string
-}
-
-// Find returns the repositories of root (an absolute, symlink-free
-// folder): root's own .git and those nested in its tree (submodules,
-// vendored repositories), sorted by entry, and the repository that holds
-// root when root is not its top (searching upwards as git does), last.
-// maxEntries bounds the folders searched; zero means [DefaultMaxEntries].
-func Find(root string, maxEntries int) ([]Repo, error) {
-	nested, err := findEntries(root, maxEntries)
-	if err != nil {
-		return nil, err
-	}
-	var out []Repo
-	for _, p := range nested {
-		out = append(out, Repo{Entry: p, Dirs: GitDirs(p)})
-	}
-	if _, err := os.Lstat(filepath.Join(root, ".git")); err == nil {
-		return out, nil
-	}
-	for dir := filepath.Dir(root); ; dir = filepath.Dir(dir) {
-		p := filepath.Join(dir, ".git")
-		if _, err := os.Lstat(p); err == nil {
-			return append(out, Repo{Entry: p, Dirs: GitDirs(p)}), nil
-		}
-		if filepath.Dir(dir) == dir {
-			return out, nil
-		}
-	}
-}
-
-// findEntries lists the .git entries under root, root's own included,
-// sorted, entering neither them nor the folders of skipDirs, and never
-// following a link.
-func findEntries(root string, maxEntries int) ([]string, error) {
-	if maxEntries <= 0 {
-		maxEntries = DefaultMaxEntries
-	}
-	var found []string
-	seen := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if path == root {
-				return err
-			}
-			return nil
-		}
-		if path == root {
-			return nil
-		}
-		if d.Name() == ".git" {
-			found = append(found, path)
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if seen++; seen > maxEntries {
-			return fmt.Errorf("%w: more than %d folders under %s", ErrTooMany, maxEntries, root)
-		}
-		if skipDirs[d.Name()] {
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gitguard: find .git entries: %w", err)
-	}
-	sort.Strings(found)
-	return found, nil
 }
 
 // GitDirs returns the git directory of a .git entry (the folder itself,
@@ -249,7 +185,7 @@ func isGitDir(dir string) bool {
 // sorted. An error (too large a tree) comes with root's own .git paths
 // still listed, so a caller can bind those and report the rest.
 func ReadOnlyPaths(root string, maxEntries int) ([]string, error) {
-	entries, err := findEntries(root, maxEntries)
+	entries, err := FindEntries(root, FindOptions{MaxEntries: maxEntries})
 	if err != nil {
 		entries = nil
 		if _, lerr := os.Lstat(filepath.Join(root, ".git")); lerr == nil {

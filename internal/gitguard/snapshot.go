@@ -129,7 +129,7 @@ func New(root string, o Options) (*Guard, error) {
 	if maxEntries <= 0 {
 		maxEntries = DefaultMaxEntries
 	}
-	repos, err := Find(root, maxEntries)
+	repos, err := Find(root, FindOptions{MaxEntries: maxEntries})
 	if err != nil {
 		return nil, err
 	}
@@ -181,30 +181,13 @@ func (g *Guard) Take() (*Snapshot, error) {
 	return s, nil
 }
 
-// walk records the guarded parts of git directory dir.
+// walk records the guarded parts of git directory dir. Other worktrees'
+// folders are left alone: a heal or the user may add a worktree while the
+// build runs. The worktree being built, if linked, is a git directory of
+// its own here.
 func (g *Guard) walk(dir string) (map[string]state, error) {
 	out := map[string]state{}
-	n := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir {
-				return err
-			}
-			return nil
-		}
-		if p == dir {
-			return nil
-		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, dir+string(filepath.Separator)))
-		if d.IsDir() && (DataDir(d.Name()) || rel == "worktrees") {
-			// Other worktrees' folders are left alone: a heal or the user
-			// may add a worktree while the build runs. The worktree being
-			// built, if linked, is a git directory of its own here.
-			return filepath.SkipDir
-		}
-		if n++; n > g.maxEntries {
-			return fmt.Errorf("%w: more than %d entries in %s", ErrTooMany, g.maxEntries, dir)
-		}
+	err := WalkGitDir(dir, WalkOptions{MaxEntries: g.maxEntries, SkipWorktrees: true}, func(p, rel string, d fs.DirEntry) error {
 		if !Guarded(rel) {
 			return nil
 		}
@@ -289,7 +272,7 @@ func (g *Guard) Restore(before *Snapshot) []Change {
 	for _, d := range g.dirs {
 		out = append(out, g.restoreDir(d, before.dirs[d])...)
 	}
-	entries, err := findEntries(g.root, g.maxEntries)
+	entries, err := FindEntries(g.root, FindOptions{MaxEntries: g.maxEntries})
 	if err != nil {
 		return append(out, Change{Path: g.root, What: "cannot be searched for new .git entries", Err: err})
 	}
@@ -345,33 +328,10 @@ func (g *Guard) putBackFolder(p string, b, now state) error {
 			return fmt.Errorf("move the planted %s aside: %w", p, err)
 		}
 	}
-	if q := findSame(filepath.Dir(p), b.info, g.maxEntries); q != "" {
+	if q := FindFolder(filepath.Dir(p), b.info, g.maxEntries); q != "" {
 		return os.Rename(q, p)
 	}
 	return errors.New("the git directory was moved or removed and cannot be found to put back")
-}
-
-// findSame searches the tree under root, entering no .git entry and no
-// link, for the folder that is info, and returns its path or "".
-func findSame(root string, info fs.FileInfo, maxEntries int) string {
-	found, n := "", 0
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() || p == root {
-			return nil
-		}
-		if n++; n > maxEntries {
-			return filepath.SkipAll
-		}
-		if fi, err := os.Lstat(p); err == nil && os.SameFile(fi, info) {
-			found = p
-			return filepath.SkipAll
-		}
-		if d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	return found
 }
 
 // realParents checks that every folder between base and p (base

@@ -16,48 +16,18 @@ import (
 )
 
 // The git guard keeps a tool from leaving behind anything that makes the
-// user's next git command run a program: hooks, config keys such as
-// core.fsmonitor, core.hooksPath, core.pager or filter drivers, a .git file
-// pointed at a git directory the tool made, a worktree's commondir pointed
-// at another repository's config, a pending rebase with "exec" lines.
-//
-// What it snapshots is small on purpose. In each git directory it keeps,
-// with content: every file named config, config.worktree, commondir or
-// gitdir; everything under hooks/, info/, rebase-merge/, rebase-apply/
-// and sequencer/ — at any depth, so submodules (modules/*) and linked
-// worktrees (worktrees/*) are covered too. It never enters objects/, refs/,
-// logs/ or lfs/: objects, refs, HEAD, packed-refs and the index cannot make
-// git run a program, and reading them would cost as much as the repository.
-// For each .git entry (the repository's, nested ones in the tree, a
-// worktree's .git file) it keeps the file's content or the folder's
-// identity; a .git entry that did not exist before is removed. The user's
-// global git config files (~/.gitconfig, the XDG git/config) and the
-// system's /etc/gitconfig are kept too: a key planted there would run in
-// every repository.
-
-// gitDataDirs are the folders of a git directory the guard never enters.
-var gitDataDirs = map[string]bool{"objects": true, "refs": true, "logs": true, "lfs": true}
-
-// gitGuardedNames are the file names guarded at any depth of a git directory.
-var gitGuardedNames = map[string]bool{"config": true, "config.worktree": true, "commondir": true, "gitdir": true}
-
-// gitGuardedDirs are the folders whose whole content is guarded.
-var gitGuardedDirs = map[string]bool{"hooks": true, "info": true, "rebase-merge": true, "rebase-apply": true, "sequencer": true}
-
-// gitGuarded reports whether rel (slash path inside a git directory) is a
-// file the guard keeps.
-func gitGuarded(rel string) bool {
-	parts := strings.Split(rel, "/")
-	if gitGuardedNames[parts[len(parts)-1]] {
-		return true
-	}
-	for _, p := range parts[:len(parts)-1] {
-		if gitGuardedDirs[p] {
-			return true
-		}
-	}
-	return gitGuardedDirs[parts[len(parts)-1]] // a folder replaced by a file or link
-}
+// user's next git command run a program. What counts as such, in a git
+// directory and around it, is internal/gitguard's rule, and its walkers
+// find the .git entries of the tree, the repository above it, and walk each
+// git directory's guarded parts (never its data folders). What is this
+// adapter's own is how it keeps and puts them back: every guarded entry by
+// content hash (FIFOs, sockets and hard links included, reverted like any
+// out-of-scope change), linked worktrees' folders under worktrees/ watched
+// too, a planted git directory moved aside to a quarantine name, HEAD moves
+// reported, and each change an ERROR event and exit -5 (see unsafe.go).
+// The user's global git config files (gitguard.GlobalConfig, under the
+// tool's HOME and XDG_CONFIG_HOME) are kept too: a key planted there would
+// run in every repository.
 
 // entryState is the state of one path: absent, a folder (by identity), or
 // a file or link (by content).
@@ -66,6 +36,8 @@ type entryState struct {
 	Dir      bool
 	Dev, Ino uint64
 	File     fileState
+	// info is what Lstat said, to find a moved folder by identity.
+	info fs.FileInfo
 }
 
 func (e entryState) same(f entryState) bool {
@@ -104,7 +76,7 @@ func statEntry(path string, max int64) (entryState, error) {
 	if err != nil {
 		return entryState{}, err
 	}
-	e := entryState{Exists: true}
+	e := entryState{Exists: true, info: fi}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		e.Dev, e.Ino = uint64(st.Dev), st.Ino
 	}
@@ -167,18 +139,17 @@ type gitSnapshot struct {
 	Heads map[string]string
 }
 
-// newGitGuard finds what to guard around root: the .git entries inside
-// the tree (nested: submodules, vendored repositories, the root's own), the
-// repository that holds root (searching upwards as git does), their git
-// and common directories, the global config files under home (and
-// xdgConfig), and the system config.
+// newGitGuard finds what to guard around root (gitguard.Find): the .git
+// entries inside the tree (nested: submodules, vendored repositories, the
+// root's own), the repository that holds root, their git and common
+// directories, the global config files under home (and xdgConfig), and the
+// system config.
 func newGitGuard(root, home, xdgConfig string, limits Limits) (*gitGuard, error) {
-	g := &gitGuard{root: root, limits: limits}
-	nested, err := findGitEntries(root, limits.MaxFiles)
+	g := &gitGuard{root: root, limits: limits, nested: map[string]bool{}}
+	repos, err := gitguard.Find(root, gitEntryOptions(limits))
 	if err != nil {
 		return nil, err
 	}
-	g.nested = nested
 	seenEntry, seenDir := map[string]bool{}, map[string]bool{}
 	addEntry := func(p string) {
 		if !seenEntry[p] {
@@ -186,86 +157,58 @@ func newGitGuard(root, home, xdgConfig string, limits Limits) (*gitGuard, error)
 			g.entries = append(g.entries, p)
 		}
 	}
-	addRepo := func(dotGit string) {
-		addEntry(dotGit)
-		for _, d := range gitguard.GitDirs(dotGit) {
+	for _, r := range repos {
+		addEntry(r.Entry)
+		if rel, ok := relInside(root, r.Entry); ok {
+			g.nested[rel] = true
+		}
+		for _, d := range r.Dirs {
 			if !seenDir[d] {
 				seenDir[d] = true
 				g.dirs = append(g.dirs, d)
 			}
 		}
 	}
-	for rel := range nested {
-		addRepo(filepath.Join(root, filepath.FromSlash(rel)))
-	}
-	// The repository above root, if root is not its top.
-	for dir := root; ; {
-		p := filepath.Join(dir, ".git")
-		if _, err := os.Lstat(p); err == nil {
-			addRepo(p)
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
 	// Where root has no .git, one the tool creates is caught as a new
 	// nested entry; watch the root's own name as well.
 	addEntry(filepath.Join(root, ".git"))
-	if filepath.IsAbs(home) {
-		addEntry(filepath.Join(home, ".gitconfig"))
-		addEntry(filepath.Join(home, ".config", "git", "config"))
+	for _, p := range gitguard.GlobalConfig(home, xdgConfig) {
+		addEntry(p)
 	}
-	if filepath.IsAbs(xdgConfig) {
-		addEntry(filepath.Join(xdgConfig, "git", "config"))
-	}
-	// The system config: writable when salve runs as root (CI containers).
-	addEntry("/etc/gitconfig")
 	sort.Strings(g.entries)
 	sort.Strings(g.dirs)
 	return g, nil
 }
 
-// findGitEntries lists the .git entries of the tree (slash paths), without
-// entering them nor the folders every snapshot skips. It reads folders
-// only, no file content.
-func findGitEntries(root string, maxEntries int) (map[string]bool, error) {
-	found := map[string]bool{}
-	seen := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if path == root {
-				return err
-			}
-			return nil
-		}
-		if path == root {
-			return nil
-		}
-		seen++
-		if seen > 4*maxEntries {
-			return fmt.Errorf("%w: more than %d entries under %s", ErrTooManyFiles, 4*maxEntries, root)
-		}
-		if d.Name() == ".git" {
-			rel, err := filepath.Rel(root, path)
-			if err != nil {
-				return err
-			}
-			found[filepath.ToSlash(rel)] = true
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() && isIgnoredDir(d.Name()) {
-			return filepath.SkipDir
-		}
-		return nil
-	})
+// gitEntryOptions are the options of the search for .git entries: it
+// passes over the folders this package's snapshot does not read (and no
+// other), so that a .git anywhere the scope check looks is found.
+func gitEntryOptions(limits Limits) gitguard.FindOptions {
+	return gitguard.FindOptions{MaxEntries: 4 * limits.MaxFiles, Skip: isIgnoredDir}
+}
+
+// relInside returns p as a slash path relative to root when p lies below
+// root.
+func relInside(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// findGitEntries lists the .git entries of the tree (slash paths relative
+// to root).
+func findGitEntries(root string, limits Limits) (map[string]bool, error) {
+	entries, err := gitguard.FindEntries(root, gitEntryOptions(limits))
 	if err != nil {
-		return nil, fmt.Errorf("toolrun: find .git entries: %w", err)
+		return nil, err
+	}
+	found := map[string]bool{}
+	for _, p := range entries {
+		if rel, ok := relInside(root, p); ok {
+			found[rel] = true
+		}
 	}
 	return found, nil
 }
@@ -292,7 +235,7 @@ func (g *gitGuard) take() (*gitSnapshot, error) {
 	g.nested = nil
 	if nested == nil {
 		var err error
-		if nested, err = findGitEntries(g.root, g.limits.MaxFiles); err != nil {
+		if nested, err = findGitEntries(g.root, g.limits); err != nil {
 			return nil, err
 		}
 	}
@@ -360,7 +303,7 @@ func (g *gitGuard) restore(before *gitSnapshot, quarantine string) []gitChange {
 			out = append(out, c)
 		}
 	}
-	now, err := findGitEntries(g.root, g.limits.MaxFiles)
+	now, err := findGitEntries(g.root, g.limits)
 	if err != nil {
 		out = append(out, gitChange{Path: g.root, What: "cannot be searched for new .git entries", Err: err})
 		return out
@@ -438,8 +381,9 @@ func restoreEntry(p string, b, now entryState, quarantine string) error {
 				return os.Rename(q, p)
 			}
 		}
-		// Moved deeper into the tree (the work tree holds the .git).
-		if q := findDir(parent, devIno{b.Dev, b.Ino}); q != "" {
+		// Moved deeper into the tree (the work tree holds the .git), the
+		// dependency folders included.
+		if q := gitguard.FindFolder(parent, b.info, 0); q != "" {
 			return os.Rename(q, p)
 		}
 		return fmt.Errorf("the git directory %s was moved or removed and cannot be found to put back", p)
@@ -544,26 +488,4 @@ func (g *gitGuard) dirIDs(before *gitSnapshot) map[devIno]bool {
 		}
 	}
 	return out
-}
-
-// findDir searches the tree under root for the folder with identity id
-// (not entering .git entries), and returns its path or "".
-func findDir(root string, id devIno) string {
-	found := ""
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() || p == root {
-			return nil
-		}
-		if e, err := statEntry(p, 0); err == nil && e.Dir && e.Dev == id.Dev && e.Ino == id.Ino {
-			found = p
-			return filepath.SkipAll
-		}
-		// Every folder but .git entries: the dependency folders too, whose
-		// watch would otherwise remove a repository moved into them.
-		if d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	return found
 }

@@ -332,3 +332,22 @@ func TestGitGuardAboveCwd(t *testing.T) {
 		t.Errorf("a planted command ran on the user's next git command")
 	}
 }
+
+// TestGitDataFoldersNotGuarded: what a tool writes in a git directory's
+// data folders (LFS and git-annex content here) runs nothing, even under a
+// guarded name such as config: the guard, which never enters them, neither
+// reports nor reverts it.
+func TestGitDataFoldersNotGuarded(t *testing.T) {
+	root := newWorkTree(t)
+	req := aiderRequest(t, root, []string{"src/app.py"},
+		"write src/app.py x = 2",
+		"write .git/annex/journal/config data",
+		"write .git/lfs/tmp/hooks/x data")
+	out := newAdapter(t).RunAider(context.Background(), req, toolrun.RunOptions{})
+	if out.Result.ExitCode != 0 || out.Record.Status != contract.RunSucceeded {
+		t.Fatalf("result %+v status %s events %+v", out.Result, out.Record.Status, out.Record.Events)
+	}
+	if got := readFile(t, filepath.Join(root, ".git/annex/journal/config")); got != "data\n" {
+		t.Errorf("annex content %q", got)
+	}
+}

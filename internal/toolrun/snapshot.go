@@ -14,6 +14,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/salve-dev/salve/internal/gitguard"
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
@@ -114,8 +115,9 @@ type snapshotter struct {
 	// priority paths keep their content whatever the total budget (the
 	// file scope: their diffs are the point of the run).
 	priority map[string]bool
-	// gitDir walks a git directory instead of a work tree: only the files
-	// the git guard keeps (gitGuarded), never objects/, refs/, logs/, lfs/.
+	// gitDir walks a git directory instead of a work tree: only what
+	// internal/gitguard guards (gitguard.WalkGitDir), never its data
+	// folders (objects/, refs/, logs/, lfs/, annex/).
 	gitDir bool
 	// gitDirIDs are the identities of the guarded git directories: a
 	// folder of the tree that is one of them (a .git the tool moved under
@@ -160,30 +162,31 @@ func isIgnoredDir(name string) bool {
 // take walks the root without following symbolic links.
 func (sn *snapshotter) take() (*snapshot, error) {
 	s := &snapshot{Root: sn.root, Files: map[string]fileState{}, Dirs: map[string]bool{}}
-	err := filepath.WalkDir(sn.root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(sn.root, path)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		if rel == "." {
-			return nil
-		}
-		if sn.gitDir {
+	var err error
+	if sn.gitDir {
+		// What a git directory holds that can run a program, and what of
+		// it is never entered, is internal/gitguard's rule; every entry
+		// that cannot be read fails the snapshot.
+		err = gitguard.WalkGitDir(sn.root, gitguard.WalkOptions{Strict: true}, func(path, rel string, d fs.DirEntry) error {
 			if d.IsDir() {
-				if gitDataDirs[d.Name()] {
-					return filepath.SkipDir
-				}
 				s.Dirs[rel] = true
 				return nil
 			}
-			if !gitGuarded(rel) {
+			return sn.add(s, path, rel, d)
+		})
+	} else {
+		err = filepath.WalkDir(sn.root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, err := filepath.Rel(sn.root, path)
+			if err != nil {
+				return err
+			}
+			rel = filepath.ToSlash(rel)
+			if rel == "." {
 				return nil
 			}
-		} else {
 			// .git entries (folders, a worktree's .git file) belong to the
 			// git guard, never to the file scope.
 			if d.Name() == ".git" {
@@ -202,23 +205,28 @@ func (sn *snapshotter) take() (*snapshot, error) {
 			if sn.ignored(rel) {
 				return nil
 			}
-		}
-		if len(s.Files) >= sn.limits.MaxFiles {
-			return fmt.Errorf("%w: more than %d under %s", ErrTooManyFiles, sn.limits.MaxFiles, sn.root)
-		}
-		st, err := sn.readFile(s, path, rel, d)
-		if err != nil {
-			return err
-		}
-		if st != nil {
-			s.Files[rel] = *st
-		}
-		return nil
-	})
+			return sn.add(s, path, rel, d)
+		})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("toolrun: snapshot %s: %w", sn.root, err)
 	}
 	return s, nil
+}
+
+// add records one entry that is not a folder into s, within MaxFiles.
+func (sn *snapshotter) add(s *snapshot, path, rel string, d fs.DirEntry) error {
+	if len(s.Files) >= sn.limits.MaxFiles {
+		return fmt.Errorf("%w: more than %d under %s", ErrTooManyFiles, sn.limits.MaxFiles, sn.root)
+	}
+	st, err := sn.readFile(s, path, rel, d)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		s.Files[rel] = *st
+	}
+	return nil
 }
 
 // readFile records one entry that is not a folder: a regular file (by

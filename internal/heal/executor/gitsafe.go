@@ -3,7 +3,6 @@ package executor
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/salve-dev/salve/internal/gitguard"
 	"github.com/salve-dev/salve/internal/sandbox"
@@ -62,15 +61,9 @@ func (w *gitWatch) restore() []string {
 }
 
 // globalGitConfig names the git config files outside the repository that
-// git reads on the host: the user's (~/.gitconfig, the XDG one) and the
+// git reads on the host (gitguard.GlobalConfig): the user's and the
 // system's.
 func globalGitConfig() []string {
-	out := []string{"/etc/gitconfig"}
-	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
-		out = append(out, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
-	}
-	if x := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
-		out = append(out, filepath.Join(x, "git", "config"))
-	}
-	return out
+	home, _ := os.UserHomeDir()
+	return gitguard.GlobalConfig(home, os.Getenv("XDG_CONFIG_HOME"))
 }
