@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 )
 
@@ -41,17 +43,17 @@ func TestHealExit(t *testing.T) {
 	envErr := fmt.Errorf("heal: network (go): x: %w", heal.ErrEnvironment)
 	for _, tc := range []struct {
 		name    string
-		res     *heal.Results
+		res     *results.Results
 		err     error
 		code    int
 		printed bool
 	}{
-		{"green", &heal.Results{Outcome: heal.OutcomeGreen, Reason: "green"}, nil, exitOK, false},
-		{"red", &heal.Results{Outcome: heal.OutcomeRed, Reason: "r"}, nil, exitFailure, false},
-		{"environment", &heal.Results{Outcome: heal.OutcomeEnvironment, Reason: "r"}, envErr, exitEnvironment, false},
+		{"green", &results.Results{Outcome: results.OutcomeGreen, Reason: "green"}, nil, exitOK, false},
+		{"red", &results.Results{Outcome: results.OutcomeRed, Reason: "r"}, nil, exitFailure, false},
+		{"environment", &results.Results{Outcome: results.OutcomeEnvironment, Reason: "r"}, envErr, exitEnvironment, false},
 		{"environment before results", nil, envErr, exitEnvironment, true},
 		{"bad input", nil, fmt.Errorf("x: %w", heal.ErrBadInput), exitBadInput, true},
-		{"run error", &heal.Results{Outcome: heal.OutcomeError, Reason: "commit failed"}, errors.New("commit failed"), exitFailure, false},
+		{"run error", &results.Results{Outcome: results.OutcomeError, Reason: "commit failed"}, errors.New("commit failed"), exitFailure, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, err := healExit(tc.res, tc.err)

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
@@ -189,7 +191,7 @@ func fixOnce(ctx context.Context, ws string, group []contract.BugReport, fixers 
 		out.Results = append(out.Results, a)
 		if d.Accepted {
 			out.Accepted = &res
-			out.Line = heal.FormatFixLine(group[0], res.FixReason)
+			out.Line = results.FormatFixLine(group[0], res.FixReason)
 			break
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
@@ -195,7 +197,7 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 		werr = writeResults(s, o, res)
 		if perr := o.prOptions.afterHeal(ctx, s, o, res, p.Git, logger); perr != nil {
 			fmt.Fprintf(s.Stderr, "salve heal: %v\n", perr)
-			if err == nil && res.Outcome == heal.OutcomeGreen {
+			if err == nil && res.Outcome == results.OutcomeGreen {
 				return exitWith(exitFailure, nil)
 			}
 		}
@@ -210,7 +212,7 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 // still red (or the run failed), 2 bad input, 3 the environment (something
 // missing, or a build that failed because of its environment). The error
 // is returned only when it is not already in the printed summary.
-func healExit(res *heal.Results, err error) (int, error) {
+func healExit(res *results.Results, err error) (int, error) {
 	printed := res != nil && res.Reason != ""
 	quiet := func(err error) error {
 		if printed {
@@ -221,15 +223,15 @@ func healExit(res *heal.Results, err error) (int, error) {
 	switch {
 	case errors.Is(err, heal.ErrBadInput):
 		return exitBadInput, quiet(err)
-	case errors.Is(err, heal.ErrEnvironment), res != nil && res.Outcome == heal.OutcomeEnvironment:
+	case errors.Is(err, heal.ErrEnvironment), res != nil && res.Outcome == results.OutcomeEnvironment:
 		return exitEnvironment, quiet(err)
 	case err != nil:
 		return exitFailure, quiet(err)
-	case res.Outcome == heal.OutcomeNoSignal:
+	case res.Outcome == results.OutcomeNoSignal:
 		return exitNoSignal, nil
-	case res.Outcome == heal.OutcomeFlaky:
+	case res.Outcome == results.OutcomeFlaky:
 		return exitFlaky, nil
-	case res.Outcome != heal.OutcomeGreen:
+	case res.Outcome != results.OutcomeGreen:
 		return exitFailure, nil
 	}
 	return exitOK, nil
@@ -260,7 +262,7 @@ func exitCode(err error) int {
 }
 
 // writeResults writes results.json and prints the fix lines (or the JSON).
-func writeResults(s *streams, o *healOptions, res *heal.Results) error {
+func writeResults(s *streams, o *healOptions, res *results.Results) error {
 	path := o.Results
 	if path == "" {
 		path = filepath.Join(executor.DefaultRunDir(res.RunID), "results.json")
@@ -295,7 +297,7 @@ func writeResults(s *streams, o *healOptions, res *heal.Results) error {
 // then every bug that stays red with the toolchain's message and what each
 // tier did with it, or the environment failure with its evidence and what
 // to do next.
-func writeReport(w io.Writer, res *heal.Results) {
+func writeReport(w io.Writer, res *results.Results) {
 	if env := res.Environment; env != nil {
 		fmt.Fprintf(w, "environment failure (%s, %s): %s\n", env.Kind, env.Ecosystem, env.Evidence)
 		if env.Line > 0 {
@@ -313,7 +315,7 @@ func writeReport(w io.Writer, res *heal.Results) {
 }
 
 // summaryLine is the closing line on stderr; it is never blank.
-func summaryLine(res *heal.Results, path string) string {
+func summaryLine(res *results.Results, path string) string {
 	outcome, reason := res.Outcome, res.Reason
 	if outcome == "" {
 		outcome = "stopped"
@@ -333,7 +335,7 @@ func summaryLine(res *heal.Results, path string) string {
 
 // finalLines returns the fix line of every fixed bug, then the last line
 // of every bug that was never fixed.
-func finalLines(res *heal.Results) []string {
+func finalLines(res *results.Results) []string {
 	var out []string
 	for _, b := range finalBugs(res) {
 		out = append(out, b.Line)
@@ -343,20 +345,20 @@ func finalLines(res *heal.Results) []string {
 
 // finalBugs returns every fixed bug, then the last entry of every bug that
 // was never fixed.
-func finalBugs(res *heal.Results) []heal.BugResult {
+func finalBugs(res *results.Results) []results.BugResult {
 	fixed := map[string]bool{}
-	var out []heal.BugResult
+	var out []results.BugResult
 	for _, b := range res.Bugs {
-		if b.Status == heal.StatusFixed {
+		if b.Status == results.StatusFixed {
 			out = append(out, b)
 			fixed[b.Bug.FilePath+"|"+b.Bug.Message] = true
 		}
 	}
-	last := map[string]heal.BugResult{}
+	last := map[string]results.BugResult{}
 	var order []string
 	for _, b := range res.Bugs {
 		k := b.Bug.FilePath + "|" + b.Bug.Message
-		if fixed[k] || b.Status == heal.StatusFixed {
+		if fixed[k] || b.Status == results.StatusFixed {
 			continue
 		}
 		if _, ok := last[k]; !ok {

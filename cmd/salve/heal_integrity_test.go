@@ -10,7 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
 
@@ -90,7 +91,7 @@ func integrityRepo(t *testing.T, files map[string]string) string {
 // healWithModel runs the real salve binary on repo with the llm tier
 // pointed at srv through OPENAI_BASE_URL, and returns the exit code and
 // results.json.
-func healWithModel(t *testing.T, repo string, srv *llmtest.Server, extra ...string) (int, heal.Results, string) {
+func healWithModel(t *testing.T, repo string, srv *llmtest.Server, extra ...string) (int, results.Results, string) {
 	t.Helper()
 	salve, gitAgent := mcpBinaries(t)
 	resPath := filepath.Join(t.TempDir(), "results.json")
@@ -106,7 +107,7 @@ func healWithModel(t *testing.T, repo string, srv *llmtest.Server, extra ...stri
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	var res heal.Results
+	var res results.Results
 	b, rerr := os.ReadFile(resPath)
 	if rerr != nil || json.Unmarshal(b, &res) != nil {
 		t.Fatalf("no results.json (exit %d): %v\n%s", code, rerr, out)
@@ -162,7 +163,7 @@ func TestHealNeverWeakensATest(t *testing.T) {
 				if len(model.seen) == 0 || !strings.HasSuffix(model.seen[0], "_test.go") {
 					t.Fatalf("the model was shown %q, not the test: this case tests nothing\n%s", model.seen, out)
 				}
-				if code != exitFailure || res.Outcome != heal.OutcomeRed {
+				if code != exitFailure || res.Outcome != results.OutcomeRed {
 					t.Fatalf("exit %d, outcome %q, want red:\n%s", code, res.Outcome, out)
 				}
 				if files := branchFiles(t, repo, res.Branch); len(files) != 0 || len(res.Commits) != 0 {
@@ -192,7 +193,7 @@ func TestHealNeverWeakensATest(t *testing.T) {
 				"\t\tt.Errorf(\"Add(2, 3) = %d, want 5\", got)\n\t}\n}\n",
 		})
 		code, res, out := healWithModel(t, repo, srv)
-		if code != exitOK || res.Outcome != heal.OutcomeGreen {
+		if code != exitOK || res.Outcome != results.OutcomeGreen {
 			t.Fatalf("exit %d, outcome %q, want green; the model saw %q:\n%s", code, res.Outcome, model.seen, out)
 		}
 		if files := branchFiles(t, repo, res.Branch); strings.Join(files, ",") != "calc.go" {
@@ -210,7 +211,7 @@ func TestHealNeverWeakensATest(t *testing.T) {
 }
 
 // attemptRule reports whether some attempt of fixer was refused by rule.
-func attemptRule(res heal.Results, fixer, rule string) bool {
+func attemptRule(res results.Results, fixer, rule string) bool {
 	for _, b := range res.Bugs {
 		for _, a := range b.Attempts {
 			if a.Fixer != fixer {
@@ -245,7 +246,7 @@ func TestHealFlakyTestReachesNoFixer(t *testing.T) {
 			"\t\tt.Fatal(\"cache was cold\")\n\t}\n\tif !Warm() {\n\t\tt.Error(\"not warm\")\n\t}\n}\n",
 	})
 	code, res, out := healWithModel(t, repo, srv)
-	if code != exitFlaky || res.Outcome != heal.OutcomeFlaky {
+	if code != exitFlaky || res.Outcome != results.OutcomeFlaky {
 		t.Fatalf("exit %d, outcome %q, want %d flaky:\n%s", code, res.Outcome, exitFlaky, out)
 	}
 	if strings.Join(res.Flaky, ",") != "TestWarm" || !strings.Contains(out, "TestWarm") {

@@ -7,11 +7,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/spf13/pflag"
 
 	"github.com/salve-dev/salve/internal/buildinfo"
 	"github.com/salve-dev/salve/internal/gitagent/server"
-	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/heal/forge"
 	"github.com/salve-dev/salve/internal/heal/publish"
@@ -239,14 +240,14 @@ func (p *prOptions) prepare(ctx context.Context, s *streams, o *healOptions, git
 // review, the check run). Its errors are reported but do not change the
 // heal's own outcome, except that a request that was asked for and could
 // not be opened is an error.
-func (p *prOptions) afterHeal(ctx context.Context, s *streams, o *healOptions, res *heal.Results, git adapter.Git, logger *slog.Logger) error {
+func (p *prOptions) afterHeal(ctx context.Context, s *streams, o *healOptions, res *results.Results, git adapter.Git, logger *slog.Logger) error {
 	po := publish.Options{Request: p.PR, OnRed: p.PROnRed, CheckRun: p.CheckRun, Review: p.SuggestReview,
 		RunURL: runURL(s.Getenv), SourceRequest: sourceRequest(s.Getenv), CheckRef: s.Getenv("CI_COMMIT_REF_NAME"),
 		ToolVersion: buildinfo.Version(version), Out: s.Stderr, Logger: logger}
 	for _, spec := range p.reportSpecs {
 		po.Reports = append(po.Reports, publish.ReportFile{Format: spec.Format, Path: spec.Path})
 	}
-	opens := p.PR && res.Pushed && (res.Outcome == heal.OutcomeGreen && len(res.Commits) > 0 || res.Outcome != heal.OutcomeGreen && p.PROnRed)
+	opens := p.PR && res.Pushed && (res.Outcome == results.OutcomeGreen && len(res.Commits) > 0 || res.Outcome != results.OutcomeGreen && p.PROnRed)
 	if opens || p.CheckRun || p.SuggestReview {
 		f, err := p.newForge(o, s)
 		switch {
@@ -308,7 +309,7 @@ func (p *prOptions) ciEvent(getenv func(string) string) forge.Event {
 // checkSHA is the failing commit: a pull request's head on GitHub pull
 // request events (GitHub shows a pull request the checks of its head; the
 // workflow built a merge commit nobody sees), else the heal's base commit.
-func (p *prOptions) checkSHA(res *heal.Results, getenv func(string) string) string {
+func (p *prOptions) checkSHA(res *results.Results, getenv func(string) string) string {
 	if ev := p.ciEvent(getenv); ev.HeadSHA != "" && getenv("GITHUB_SHA") == res.BaseCommit {
 		return ev.HeadSHA
 	}

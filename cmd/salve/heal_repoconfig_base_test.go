@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/testrepo"
 )
@@ -70,7 +71,7 @@ func TestHealRepoConfigNeverFromTheChange(t *testing.T) {
 	needTools(t, "go", "git")
 	salve, gitAgent := mcpBinaries(t)
 	const rules = "command: sh check.sh\nprotected_paths: [sum.go]\n"
-	run := func(t *testing.T, dir string, env []string) (sandbox.Result, *heal.Results) {
+	run := func(t *testing.T, dir string, env []string) (sandbox.Result, *results.Results) {
 		t.Helper()
 		out := filepath.Join(t.TempDir(), "results.json")
 		res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Env: env, Timeout: 5 * time.Minute,
@@ -82,7 +83,7 @@ func TestHealRepoConfigNeverFromTheChange(t *testing.T) {
 			t.Fatalf("the change's own heal: false turned salve off:\n%s", res.Stderr)
 		}
 		b, err := os.ReadFile(out)
-		var r heal.Results
+		var r results.Results
 		if err != nil || json.Unmarshal(b, &r) != nil {
 			t.Fatalf("exit %d, results.json: %v\n%s", res.ExitCode, err, res.Stderr)
 		}

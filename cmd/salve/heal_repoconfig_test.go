@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal/integrity"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/testrepo"
@@ -72,7 +73,7 @@ func TestHealRepoConfig(t *testing.T) {
 		if res.ExitCode != 1 {
 			t.Fatalf("exit %d, want 1 (red: the fix of sum.go is refused):\n%s\n%s", res.ExitCode, res.Stdout, res.Stderr)
 		}
-		var r heal.Results
+		var r results.Results
 		b, err := os.ReadFile(out)
 		if err != nil || json.Unmarshal(b, &r) != nil {
 			t.Fatalf("results.json: %v", err)
@@ -87,7 +88,7 @@ func TestHealRepoConfig(t *testing.T) {
 			for _, a := range bug.Attempts {
 				refused = refused || (bug.Bug.FilePath == "sum.go" && strings.Contains(a.Reason, integrity.RuleProtectedPath))
 			}
-			fixedMain = fixedMain || (bug.Bug.FilePath == "main.go" && bug.Status == heal.StatusFixed)
+			fixedMain = fixedMain || (bug.Bug.FilePath == "main.go" && bug.Status == results.StatusFixed)
 		}
 		if !refused || !fixedMain {
 			t.Errorf("sum.go refused by %s: %v; main.go fixed: %v\n%s", integrity.RuleProtectedPath, refused, fixedMain, res.Stdout)
@@ -97,7 +98,7 @@ func TestHealRepoConfig(t *testing.T) {
 		repo, _ := configRepo(t, "command: exit 7\nheal: true\n", "")
 		res, out := heal1(t, repo, "--cmd", "sh check.sh", "--fixers", "rules")
 		b, _ := os.ReadFile(out)
-		var r heal.Results
+		var r results.Results
 		_ = json.Unmarshal(b, &r)
 		if r.RepoConfig == nil || strings.Join(r.RepoConfig.Overridden, ",") != "command" || r.Command != "sh check.sh" {
 			t.Fatalf("exit %d, repo_config %+v, command %q\n%s", res.ExitCode, r.RepoConfig, r.Command, res.Stderr)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/results"
 )
 
 func TestFixCommand(t *testing.T) {
@@ -58,10 +58,10 @@ func TestFixCommand(t *testing.T) {
 }
 
 func TestFinalLines(t *testing.T) {
-	res := &heal.Results{Bugs: []heal.BugResult{
-		{Status: heal.StatusFailed, Line: "a first try"},
-		{Status: heal.StatusFixed, Line: "b fixed"},
-		{Status: heal.StatusRejected, Line: "c rejected"},
+	res := &results.Results{Bugs: []results.BugResult{
+		{Status: results.StatusFailed, Line: "a first try"},
+		{Status: results.StatusFixed, Line: "b fixed"},
+		{Status: results.StatusRejected, Line: "c rejected"},
 	}}
 	res.Bugs[0].Bug.FilePath, res.Bugs[0].Bug.Message = "x.go", "m1"
 	res.Bugs[1].Bug.FilePath, res.Bugs[1].Bug.Message = "x.go", "m1"

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
@@ -144,7 +146,7 @@ func mcpRun(ctx context.Context, s *streams, o *mcpOptions, useHTTP bool) error 
 
 // mcpHealFunc runs a heal call through the same pipeline as salve heal.
 func mcpHealFunc(s *streams, o *mcpOptions, storePath string, logger *slog.Logger) mcpserver.HealFunc {
-	return func(ctx context.Context, in mcpserver.HealInput, progress heal.Progress) (*heal.Results, error) {
+	return func(ctx context.Context, in mcpserver.HealInput, progress heal.Progress) (*results.Results, error) {
 		models := in.Models
 		if len(models) == 0 {
 			models = o.Models

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/integrity"
 	"github.com/salve-dev/salve/internal/testrepo"
 )
@@ -52,7 +53,7 @@ func TestMCPHealHonoursBaseRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out heal.Results
+	var out results.Results
 	decodeStructured(t, res, &out)
 	if out.RepoConfig == nil || !strings.Contains(strings.Join(out.RepoConfig.Applied, ";"), "protected_paths: main.go") {
 		t.Fatalf("repo_config %+v: the base's file was not applied: %s", out.RepoConfig, toolText(res))
@@ -62,12 +63,12 @@ func TestMCPHealHonoursBaseRules(t *testing.T) {
 		for _, a := range b.Attempts {
 			refused = refused || b.Bug.FilePath == "main.go" && strings.Contains(a.Reason, integrity.RuleProtectedPath)
 		}
-		fixedSum = fixedSum || b.Bug.FilePath == "sum.go" && b.Status == heal.StatusFixed
-		if b.Bug.FilePath == "main.go" && b.Status == heal.StatusFixed {
+		fixedSum = fixedSum || b.Bug.FilePath == "sum.go" && b.Status == results.StatusFixed
+		if b.Bug.FilePath == "main.go" && b.Status == results.StatusFixed {
 			t.Errorf("the protected main.go was fixed: %+v", b)
 		}
 	}
-	if !refused || !fixedSum || out.Outcome == heal.OutcomeGreen {
+	if !refused || !fixedSum || out.Outcome == results.OutcomeGreen {
 		t.Errorf("outcome %s: main.go refused: %v, sum.go fixed: %v\n%s", out.Outcome, refused, fixedSum, toolText(res))
 	}
 }

@@ -6,9 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/salve-dev/salve/internal/testbuf"
-	"github.com/salve-dev/salve/internal/testdirs"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"io"
 	"os"
 	"os/exec"
@@ -19,9 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+	"github.com/salve-dev/salve/internal/testbuf"
+	"github.com/salve-dev/salve/internal/testdirs"
+	"github.com/salve-dev/salve/internal/testrepo"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/store"
 )
 
@@ -195,9 +196,9 @@ func TestMCPHealOverStdio(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("heal: %s\n%s", toolText(res), stderr.String())
 	}
-	var out heal.Results
+	var out results.Results
 	decodeStructured(t, res, &out)
-	if out.Outcome != heal.OutcomeGreen || len(out.Commits) != 2 || out.Branch == "" {
+	if out.Outcome != results.OutcomeGreen || len(out.Commits) != 2 || out.Branch == "" {
 		t.Fatalf("heal results: outcome %s, %d commits, branch %q: %s", out.Outcome, len(out.Commits), out.Branch, toolText(res))
 	}
 	if !strings.Contains(toolText(res), `IMPORT error in main.go line 6 → Fix: remove unused import "os"`) {
@@ -218,7 +219,7 @@ func TestMCPHealOverStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	decodeStructured(t, res, &view)
-	if view.Run.Kind != store.KindHeal || view.Run.Status != heal.OutcomeGreen {
+	if view.Run.Kind != store.KindHeal || view.Run.Status != results.OutcomeGreen {
 		t.Errorf("recorded run %+v", view.Run)
 	}
 
@@ -302,7 +303,7 @@ func TestMCPHealOverStdio(t *testing.T) {
 	for _, r := range list.Runs {
 		found = found || r.RunID == out.RunID
 	}
-	if len(list.Runs) == 0 || list.Runs[0].RunID != hung.RunID || list.Runs[0].Status != heal.OutcomeInterrupted || !found {
+	if len(list.Runs) == 0 || list.Runs[0].RunID != hung.RunID || list.Runs[0].Status != results.OutcomeInterrupted || !found {
 		for _, r := range list.Runs {
 			t.Logf("run %s %s", r.RunID, r.Status)
 		}

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/integrity"
 	"github.com/salve-dev/salve/internal/lang"
@@ -230,7 +232,7 @@ func TestRedTeamCorpus(t *testing.T) {
 			files := branchFiles(t, repo, res.Branch)
 			t.Logf("exit %d, outcome %s, the attempts name %v; shown %v", code, res.Outcome, redteamAttemptRules(res), model.shown())
 			if c.Expect == "healed" {
-				if code != exitOK || res.Outcome != heal.OutcomeGreen {
+				if code != exitOK || res.Outcome != results.OutcomeGreen {
 					t.Fatalf("an honest fix: exit %d, outcome %q, want green:\n%s", code, res.Outcome, out)
 				}
 				want := make([]string, 0, len(c.answers))
@@ -249,7 +251,7 @@ func TestRedTeamCorpus(t *testing.T) {
 				}
 				return
 			}
-			if code == exitOK || res.Outcome == heal.OutcomeGreen {
+			if code == exitOK || res.Outcome == results.OutcomeGreen {
 				t.Fatalf("a cheat (%s) went green with exit %d and commits %v: %s\n%s", c.Kind, code, files, c.Note, out)
 			}
 			if len(files) != 0 || len(res.Commits) != 0 {
@@ -264,7 +266,7 @@ func TestRedTeamCorpus(t *testing.T) {
 
 // redteamRuleNamed reports whether an attempt of the results, or else the
 // run's reason or output, names one of rules.
-func redteamRuleNamed(res heal.Results, out string, rules []string) bool {
+func redteamRuleNamed(res results.Results, out string, rules []string) bool {
 	for _, rule := range rules {
 		for _, b := range res.Bugs {
 			for _, a := range b.Attempts {
@@ -282,7 +284,7 @@ func redteamRuleNamed(res heal.Results, out string, rules []string) bool {
 }
 
 // redteamAttemptRules lists the rules the attempts of res name.
-func redteamAttemptRules(res heal.Results) []string {
+func redteamAttemptRules(res results.Results) []string {
 	var out []string
 	for _, b := range res.Bugs {
 		for _, a := range b.Attempts {

@@ -11,10 +11,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/spf13/cobra"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/store"
 )
 
@@ -423,7 +424,7 @@ func runsArtifact(o *runsOptions) int {
 // failure if any, and the fix rates per error_type. The whole document is
 // in the results.json artifact and in --json.
 func writeHealSummary(ew *errWriter, r store.Run) {
-	var res heal.Results
+	var res results.Results
 	if len(r.Summary) == 0 || json.Unmarshal(r.Summary, &res) != nil || res.Outcome == "" {
 		if s := string(r.Summary); s != "" && s != "{}" {
 			ew.printf("  summary:   %s\n", s)

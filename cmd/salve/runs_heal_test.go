@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/logparse"
 	"github.com/salve-dev/salve/internal/store"
 )
@@ -15,8 +16,8 @@ import (
 // TestRunsShowHeal: "salve runs show" prints a heal run's outcome, its
 // environment failure and its fix rates per error type.
 func TestRunsShowHeal(t *testing.T) {
-	res := heal.Results{Outcome: heal.OutcomeRed, Reason: "max iterations (5) reached", Branch: "salve/heal-1", Iterations: 5,
-		ByType: map[string]heal.TypeRate{
+	res := results.Results{Outcome: results.OutcomeRed, Reason: "max iterations (5) reached", Branch: "salve/heal-1", Iterations: 5,
+		ByType: map[string]results.TypeRate{
 			"SYNTAX":     {Found: 3, Fixed: 2, Left: 1},
 			"TYPE_ERROR": {Found: 2, Rejected: 1, Left: 2},
 		},

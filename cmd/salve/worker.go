@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/nats-io/nats.go"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -124,7 +126,7 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 		}
 	}
 	w := &worker.Worker{Queue: q, Name: o.Name, Concurrency: o.Concurrency, Getenv: s.Getenv, Logger: logger, AllowPrivateRemotes: o.AllowPrivateRemotes,
-		Heal: func(ctx context.Context, sp worker.Spec) (*heal.Results, error) { return healJob(ctx, s, o, sp) }}
+		Heal: func(ctx context.Context, sp worker.Spec) (*results.Results, error) { return healJob(ctx, s, o, sp) }}
 	if reg != nil {
 		m, err := worker.NewMetrics(reg)
 		if err != nil {
@@ -143,7 +145,7 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 
 // healJob heals one job with the same pipeline as "salve heal": the run is
 // recorded by the server (from the job's results), not by the worker.
-func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) (*heal.Results, error) {
+func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) (*results.Results, error) {
 	ho := &healOptions{Workspace: sp.Dir, Command: sp.Cmd, Fixers: sp.Fixers, Models: sp.Models, MinConfidence: heal.DefaultMinConfidence,
 		MaxIterations: o.MaxIter, Branch: sp.Branch, Push: true, Remote: "origin", CI: "local", Timeout: o.Timeout,
 		Isolation: o.Isolation, NoStore: true, GitAgent: o.GitAgent}

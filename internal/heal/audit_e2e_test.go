@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/store"
@@ -137,8 +139,8 @@ func TestAuditTrailSIGTERM(t *testing.T) {
 	if r.Status != store.StatusInterrupted {
 		t.Errorf("status %q, want interrupted; summary %s", r.Status, r.Summary)
 	}
-	var sum heal.Results
-	if err := json.Unmarshal(r.Summary, &sum); err != nil || sum.Outcome != heal.OutcomeInterrupted || sum.Reason == "" {
+	var sum results.Results
+	if err := json.Unmarshal(r.Summary, &sum); err != nil || sum.Outcome != results.OutcomeInterrupted || sum.Reason == "" {
 		t.Errorf("summary %s", r.Summary)
 	}
 	if line := summaryLine(stderr.String()); !strings.HasPrefix(line, "salve heal: interrupted after 0 iteration(s): interrupted: ") {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/store"
@@ -33,7 +35,7 @@ func BenchmarkHealGo(b *testing.B) {
 		o.Recorder = adapter.Recorder{Store: st}
 		b.StartTimer()
 		res, err := heal.Run(context.Background(), o)
-		if err != nil || res.Outcome != heal.OutcomeGreen {
+		if err != nil || res.Outcome != results.OutcomeGreen {
 			b.Fatalf("heal: %v, outcome %v", err, res)
 		}
 		b.StopTimer()

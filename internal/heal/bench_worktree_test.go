@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
@@ -96,11 +98,11 @@ func benchWorktree(b *testing.B, g adapter.Git, n int) {
 					}
 					b.StartTimer()
 					res, err := heal.Run(context.Background(), o)
-					if err != nil || res.Outcome != heal.OutcomeGreen {
+					if err != nil || res.Outcome != results.OutcomeGreen {
 						b.Fatalf("heal: %v %+v", err, res)
 					}
-					setup += res.Timings[heal.StageSetup]
-					cleanup += res.Timings[heal.StageCleanup]
+					setup += res.Timings[results.StageSetup]
+					cleanup += res.Timings[results.StageCleanup]
 				}
 				b.ReportMetric(setup/float64(b.N), "setup-s/op")
 				b.ReportMetric(cleanup/float64(b.N), "cleanup-s/op")

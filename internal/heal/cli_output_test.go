@@ -10,19 +10,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
 )
 
 // healCLI runs the salve binary's heal on repo with no LLM provider in the
 // environment and returns its exit code, stdout, stderr and results.
-func healCLI(t *testing.T, repo string, args ...string) (int, string, string, heal.Results) {
+func healCLI(t *testing.T, repo string, args ...string) (int, string, string, results.Results) {
 	t.Helper()
 	return healCLIEnv(t, repo, nil, args...)
 }
 
 // healCLIEnv is healCLI with more environment variables.
-func healCLIEnv(t *testing.T, repo string, extra map[string]string, args ...string) (int, string, string, heal.Results) {
+func healCLIEnv(t *testing.T, repo string, extra map[string]string, args ...string) (int, string, string, results.Results) {
 	t.Helper()
 	gitIdentity(t)
 	gitAgent, salve := heal.Binaries()
@@ -37,7 +39,7 @@ func healCLIEnv(t *testing.T, repo string, extra map[string]string, args ...stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r heal.Results
+	var r results.Results
 	if b, err := os.ReadFile(resPath); err == nil {
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatal(err)
@@ -72,7 +74,7 @@ func TestCLIRedHealSaysWhatToDo(t *testing.T) {
 	if !strings.Contains(errOut, "salve heal: red after 1 iteration(s): no fixer produced an acceptable fix; nothing committed, no branch made; results: ") {
 		t.Errorf("summary:\n%s", errOut)
 	}
-	if res.ByType["TYPE_ERROR"] != (heal.TypeRate{Found: 1, Left: 1}) {
+	if res.ByType["TYPE_ERROR"] != (results.TypeRate{Found: 1, Left: 1}) {
 		t.Errorf("by_type %+v", res.ByType)
 	}
 }
@@ -94,7 +96,7 @@ func TestCLIEnvironmentExit3(t *testing.T) {
 		!strings.Contains(out, "nothing was sent to a fixer") || !strings.Contains(out, "next: ") {
 		t.Errorf("stdout:\n%s", out)
 	}
-	if res.Outcome != heal.OutcomeEnvironment || res.Environment == nil || len(res.Commits) != 0 || len(res.Bugs) != 0 {
+	if res.Outcome != results.OutcomeEnvironment || res.Environment == nil || len(res.Commits) != 0 || len(res.Bugs) != 0 {
 		t.Errorf("results: outcome %s env %+v commits %d bugs %d", res.Outcome, res.Environment, len(res.Commits), len(res.Bugs))
 	}
 	if !strings.Contains(errOut, "salve heal: environment after 0 iteration(s): the build failed because of its environment (network)") {
@@ -145,7 +147,7 @@ func TestCLIEnvironmentKinds(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut, res := healCLI(t, repo, tc.args...)
-			if code != 3 || !strings.Contains(out, tc.want) || len(res.Commits) != 0 || res.Outcome != heal.OutcomeEnvironment {
+			if code != 3 || !strings.Contains(out, tc.want) || len(res.Commits) != 0 || res.Outcome != results.OutcomeEnvironment {
 				t.Errorf("exit %d, outcome %s, stdout:\n%s\nstderr tail: %s", code, res.Outcome, out, lastLines(errOut, 2))
 			}
 		})

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
@@ -110,7 +112,7 @@ type outcome struct {
 	lines    []string
 }
 
-func check(t *testing.T, res *heal.Results, err error, want outcome) {
+func check(t *testing.T, res *results.Results, err error, want outcome) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -150,13 +152,13 @@ func TestHealByRules(t *testing.T) {
 		tools            []string
 		want             outcome
 	}{
-		{"go-broken", "sh check.sh", []string{"go", "gofmt"}, outcome{outcome: heal.OutcomeGreen, statuses: "fixed,fixed,fixed", commits: 2, lines: []string{
+		{"go-broken", "sh check.sh", []string{"go", "gofmt"}, outcome{outcome: results.OutcomeGreen, statuses: "fixed,fixed,fixed", commits: 2, lines: []string{
 			`LINTING error in sum.go line 5 → Fix: gofmt line 5`,
 			`IMPORT error in main.go line 6 → Fix: remove unused import "os"`,
 			`TYPE_ERROR error in main.go line 11 → Fix: add missing import "strings"`}}},
-		{"python-broken", "python3 -m unittest discover -v", []string{"python3"}, outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{
+		{"python-broken", "python3 -m unittest discover -v", []string{"python3"}, outcome{outcome: results.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{
 			"INDENTATION error in stats.py line 7 → Fix: indent line 7 with spaces instead of tabs"}}},
-		{"c-broken", "", []string{"cc", "make"}, outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{
+		{"c-broken", "", []string{"cc", "make"}, outcome{outcome: results.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{
 			"SYNTAX error in calc.c line 6 → Fix: add the missing ';' at the end of line 5"}}},
 	} {
 		t.Run(tc.example, func(t *testing.T) {
@@ -196,15 +198,15 @@ func TestHealLogicBug(t *testing.T) {
 		want   outcome
 	}{
 		{"rules alone cannot", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}} },
-			outcome{outcome: heal.OutcomeRed, reason: "no fixer produced", statuses: "failed", lines: []string{"LOGIC error in series.go line 9 → Fix: not fixed (failed: no fixer had a fix: rules: no rule matches series.go)"}}},
+			outcome{outcome: results.OutcomeRed, reason: "no fixer produced", statuses: "failed", lines: []string{"LOGIC error in series.go line 9 → Fix: not fixed (failed: no fixer had a fix: rules: no rule matches series.go)"}}},
 		{"scripted llm fixes it", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}, scriptedFixer(t, fixed, 0.9)} },
-			outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{"LOGIC error in series.go line 9 → Fix: scripted fix"}}},
+			outcome{outcome: results.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{"LOGIC error in series.go line 9 → Fix: scripted fix"}}},
 		{"too wide a diff is rejected", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, wide, 0.9)} },
-			outcome{outcome: heal.OutcomeRed, statuses: "rejected", lines: []string{"outside the reported lines ±3"}}},
+			outcome{outcome: results.OutcomeRed, statuses: "rejected", lines: []string{"outside the reported lines ±3"}}},
 		{"low confidence is rejected", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, fixed, 0.5)} },
-			outcome{outcome: heal.OutcomeRed, statuses: "rejected", lines: []string{"confidence 0.50 is below the threshold 0.70"}}},
+			outcome{outcome: results.OutcomeRed, statuses: "rejected", lines: []string{"confidence 0.50 is below the threshold 0.70"}}},
 		{"worse is reverted", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, worse, 0.9)} },
-			outcome{outcome: heal.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: it broke the lines it wrote", "the same fix was reverted in iteration 1"}}},
+			outcome{outcome: results.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: it broke the lines it wrote", "the same fix was reverted in iteration 1"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := testrepo.Example(t, "logic-bug")
@@ -217,7 +219,7 @@ func TestHealLogicBug(t *testing.T) {
 				t.Error("the user's work tree, index or branches changed")
 			}
 			got, _ := os.ReadFile(filepath.Join(o.WorktreeDir, "series.go"))
-			if res.Outcome == heal.OutcomeRed && string(got) != string(src) {
+			if res.Outcome == results.OutcomeRed && string(got) != string(src) {
 				t.Errorf("a red run left series.go changed in the worktree:\n%s", got)
 			}
 			if strings.Contains(tc.name, "llm") && (res.LLM.Requests != 1 || res.LLM.InputTokens != 500 || res.LLM.OutputTokens != 100) {
@@ -251,8 +253,8 @@ func TestMaxIterations(t *testing.T) {
 		max  int
 		want outcome
 	}{
-		{1, outcome{outcome: heal.OutcomeRed, reason: "max iterations (1) reached", statuses: "fixed", commits: 1}},
-		{5, outcome{outcome: heal.OutcomeGreen, statuses: "fixed,fixed", commits: 2}},
+		{1, outcome{outcome: results.OutcomeRed, reason: "max iterations (1) reached", statuses: "fixed", commits: 1}},
+		{5, outcome{outcome: results.OutcomeGreen, statuses: "fixed,fixed", commits: 2}},
 	} {
 		t.Run(fmt.Sprint("max ", tc.max), func(t *testing.T) {
 			o := options(t, repo, "go build ./...")
@@ -284,7 +286,7 @@ func TestHealPushToBareRemote(t *testing.T) {
 	o := options(t, repo, "sh check.sh")
 	o.Push, o.Branch = true, "salve/heal-push"
 	res, err := heal.Run(context.Background(), o)
-	check(t, res, err, outcome{outcome: heal.OutcomeGreen, commits: 2})
+	check(t, res, err, outcome{outcome: results.OutcomeGreen, commits: 2})
 	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "uncommitted changes") {
 		t.Errorf("warnings %v", res.Warnings)
 	}
@@ -309,12 +311,12 @@ func TestRunStoreRecordsTheHeal(t *testing.T) {
 	o := options(t, repo, "sh check.sh")
 	o.Recorder = adapter.Recorder{Store: st}
 	res, err := heal.Run(context.Background(), o)
-	check(t, res, err, outcome{outcome: heal.OutcomeGreen, commits: 2})
+	check(t, res, err, outcome{outcome: results.OutcomeGreen, commits: 2})
 	v, err := st.View(context.Background(), res.RunID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Run.Kind != store.KindHeal || v.Run.Status != heal.OutcomeGreen || len(v.Events) != 3 || len(v.Patches) != 2 || len(v.Artifacts) != 1+len(res.Builds) {
+	if v.Run.Kind != store.KindHeal || v.Run.Status != results.OutcomeGreen || len(v.Events) != 3 || len(v.Patches) != 2 || len(v.Artifacts) != 1+len(res.Builds) {
 		t.Errorf("stored run %s: %d events, %d patches, %d artifacts (results.json and %d build logs)", v.Run.RunID, len(v.Events), len(v.Patches), len(v.Artifacts), len(res.Builds))
 	}
 	for _, a := range v.Artifacts {
@@ -326,12 +328,12 @@ func TestRunStoreRecordsTheHeal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, stage := range []string{heal.StageSetup, heal.StageBuild, heal.StageFix, heal.StageVerify, heal.StageCommit} {
+	for _, stage := range []string{results.StageSetup, results.StageBuild, results.StageFix, results.StageVerify, results.StageCommit} {
 		if timings[stage] <= 0 {
 			t.Errorf("no stored time for stage %s: %v", stage, timings)
 		}
 	}
-	var summary heal.Results
+	var summary results.Results
 	if err := json.Unmarshal(v.Run.Summary, &summary); err != nil || summary.Branch != res.Branch {
 		t.Errorf("summary: %v %+v", err, summary.Branch)
 	}
@@ -476,8 +478,8 @@ func TestHealWithGitHubCI(t *testing.T) {
 		conclusion string
 		want       outcome
 	}{
-		{"success", outcome{outcome: heal.OutcomeGreen, commits: 2}},
-		{"failure", outcome{outcome: heal.OutcomeRed, reason: "CI is red: failed: build (failure)", commits: 2}},
+		{"success", outcome{outcome: results.OutcomeGreen, commits: 2}},
+		{"failure", outcome{outcome: results.OutcomeRed, reason: "CI is red: failed: build (failure)", commits: 2}},
 	} {
 		t.Run(tc.conclusion, func(t *testing.T) {
 			repo := testrepo.Example(t, "go-broken")
@@ -618,11 +620,11 @@ func TestHealByScriptedLLMInPythonAndC(t *testing.T) {
 				changed bool
 			}{
 				{"rules alone cannot", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}} },
-					outcome{outcome: heal.OutcomeRed, statuses: "failed", lines: []string{tc.line + " → Fix: not fixed (failed: no fixer had a fix: rules: no rule matches"}}, false},
+					outcome{outcome: results.OutcomeRed, statuses: "failed", lines: []string{tc.line + " → Fix: not fixed (failed: no fixer had a fix: rules: no rule matches"}}, false},
 				{"scripted llm fixes it", func() []heal.Fixer { return []heal.Fixer{&rules.Fixer{}, scriptedFixer(t, tc.fixed, 0.9)} },
-					outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{tc.line + " → Fix: scripted fix"}}, true},
+					outcome{outcome: results.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{tc.line + " → Fix: scripted fix"}}, true},
 				{"worse is reverted", func() []heal.Fixer { return []heal.Fixer{scriptedFixer(t, tc.worse, 0.9)} },
-					outcome{outcome: heal.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: it broke the lines it wrote"}}, false},
+					outcome{outcome: results.OutcomeRed, statuses: "failed,rejected", lines: []string{"reverted: it broke the lines it wrote"}}, false},
 			} {
 				t.Run(mode.name, func(t *testing.T) {
 					repo := repoWith(t, tc.files)
@@ -662,7 +664,7 @@ func TestHealSubfolder(t *testing.T) {
 	before := userState(t, repo)
 	o := options(t, filepath.Join(repo, "libs", "calc"), "")
 	res, err := heal.Run(context.Background(), o)
-	check(t, res, err, outcome{outcome: heal.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{"error in calc.c line 6 → Fix: add the missing ';'"}})
+	check(t, res, err, outcome{outcome: results.OutcomeGreen, statuses: "fixed", commits: 1, lines: []string{"error in calc.c line 6 → Fix: add the missing ';'"}})
 	if got := run(t, repo, "git", "show", "--name-only", "--format=", res.Branch); got != "libs/calc/calc.c" {
 		t.Errorf("the fix commit holds %q", got)
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/plain"
 )
@@ -28,7 +30,7 @@ func (u Unconfigured) Name() string { return u.Tier }
 
 // Fix always fails with an error wrapping ErrNotConfigured.
 func (u Unconfigured) Fix(context.Context, FixInput) (contract.FixResult, error) {
-	return contract.FixResult{}, fmt.Errorf("%s: %w: %s", u.Why, ErrNotConfigured, u.Enable)
+	return contract.FixResult{}, fmt.Errorf("%s: %w: %s", u.Why, results.ErrNotConfigured, u.Enable)
 }
 
 // environment consults the parser's environment classification of a failing
@@ -43,7 +45,7 @@ func (r *run) environment(out contract.ExecutorOutput) error {
 		return nil
 	}
 	r.res.Environment = env
-	r.res.Outcome = OutcomeEnvironment
+	r.res.Outcome = results.OutcomeEnvironment
 	r.res.Reason = fmt.Sprintf("the build failed because of its environment (%s): %s", env.Kind, env.Evidence)
 	r.o.Logger.Warn("environment failure: not sent to a fixer", "kind", env.Kind, "ecosystem", env.Ecosystem, "evidence", env.Evidence, "log_line", env.Line)
 	return fmt.Errorf("heal: %s: %w", env, ErrEnvironment)
@@ -56,11 +58,11 @@ func (r *run) close(err error) {
 	switch {
 	case r.res.Outcome != "":
 	case errors.Is(err, ErrEnvironment):
-		r.res.Outcome, r.res.Reason = OutcomeEnvironment, plain.Message(err)
+		r.res.Outcome, r.res.Reason = results.OutcomeEnvironment, plain.Message(err)
 	case err != nil:
-		r.res.Outcome, r.res.Reason = OutcomeError, plain.Message(err)
+		r.res.Outcome, r.res.Reason = results.OutcomeError, plain.Message(err)
 	default:
-		r.res.Outcome, r.res.Reason = OutcomeRed, "the run stopped without a verdict"
+		r.res.Outcome, r.res.Reason = results.OutcomeRed, "the run stopped without a verdict"
 	}
 	if r.res.Reason == "" {
 		r.res.Reason = r.res.Outcome
@@ -68,5 +70,5 @@ func (r *run) close(err error) {
 	if err != nil {
 		r.o.Logger.Debug("the run ended on an error", "error", err.Error())
 	}
-	r.res.ByType = TallyByType(r.res.Bugs, r.res.Remaining)
+	r.res.ByType = results.TallyByType(r.res.Bugs, r.res.Remaining)
 }

@@ -19,7 +19,7 @@ import (
 func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport) (*applied, error) {
 	first := len(r.res.Bugs)
 	for _, b := range group {
-		r.res.Bugs = append(r.res.Bugs, BugResult{Bug: b, Iteration: iter})
+		r.res.Bugs = append(r.res.Bugs, results.BugResult{Bug: b, Iteration: iter})
 	}
 	idx := make([]int, len(group))
 	for i := range group {
@@ -27,12 +27,12 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 	}
 	in, abs, err := PrepareFix(ctx, FixPlan{Workspace: r.ws, Group: group, Base: r.res.BaseCommit, Previous: r.prev, Targets: r.o.Targets, Logger: r.o.Logger})
 	if err != nil {
-		r.mark(idx, StatusSkipped, "", skipReason(err), nil)
+		r.mark(idx, results.StatusSkipped, "", skipReason(err), nil)
 		return nil, nil
 	}
 	path, content := in.Path, in.Content
 	r.o.Progress.Focus(fmt.Sprintf("%s:%d", group[0].FilePath, group[0].LineNumber))
-	var attempts []Attempt
+	var attempts []results.Attempt
 	rejected := false
 	for _, f := range r.o.Fixers {
 		a, res, dec, err := r.try(ctx, iter, f, in)
@@ -40,11 +40,11 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 			return nil, err
 		}
 		attempts = append(attempts, a)
-		if a.Outcome == AttemptRejected {
+		if a.Outcome == results.AttemptRejected {
 			rejected = true
 			r.prev[path] = attemptInfo(iter, res, "rejected", a.Reason, dec.Diff)
 		}
-		if a.Outcome != AttemptAccepted {
+		if a.Outcome != results.AttemptAccepted {
 			continue
 		}
 		if err := writeFileKeepMode(abs, res.PatchedContent); err != nil {
@@ -53,16 +53,16 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 		for _, i := range idx {
 			b := &r.res.Bugs[i]
 			b.Fixer, b.FixReason, b.Confidence, b.Diff, b.Attempts = res.Fixer, res.FixReason, res.ConfidenceScore, dec.Diff, attempts
-			b.Status, b.Line = StatusFailed, FormatFixLine(b.Bug, results.UnfixedReason("pending", "not verified yet"))
+			b.Status, b.Line = results.StatusFailed, results.FormatFixLine(b.Bug, results.UnfixedReason("pending", "not verified yet"))
 		}
 		return &applied{path: path, abs: abs, original: content, patched: res.PatchedContent, result: res, decision: dec, bugs: idx}, nil
 	}
-	status, why := StatusFailed, "no fixer had a fix"
+	status, why := results.StatusFailed, "no fixer had a fix"
 	if len(attempts) > 0 {
-		why += ": " + TierSummary(attempts)
+		why += ": " + results.TierSummary(attempts)
 	}
 	if rejected {
-		status, why = StatusRejected, lastRejection(attempts)
+		status, why = results.StatusRejected, lastRejection(attempts)
 	}
 	r.mark(idx, status, "", why, attempts)
 	return nil, nil
@@ -70,22 +70,22 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 
 // try runs one fixer on one group and gates its answer. The error is
 // non-nil only when the run must stop (its context ended).
-func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (Attempt, contract.FixResult, GateDecision, error) {
-	a := Attempt{Fixer: f.Name()}
-	r.o.Progress.Stage(iter, StageFix+":"+f.Name(), r.fixedN)
-	stop := r.timed(StageFix)
+func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (results.Attempt, contract.FixResult, GateDecision, error) {
+	a := results.Attempt{Fixer: f.Name()}
+	r.o.Progress.Stage(iter, results.StageFix+":"+f.Name(), r.fixedN)
+	stop := r.timed(results.StageFix)
 	res, err := f.Fix(ctx, in)
 	stop()
 	if ctx.Err() != nil {
 		return a, res, GateDecision{}, fmt.Errorf("heal: fix %s: %w", in.Path, ctx.Err())
 	}
 	if err != nil {
-		a.Outcome, a.Reason = AttemptNoFix, err.Error()
+		a.Outcome, a.Reason = results.AttemptNoFix, err.Error()
 		switch {
-		case errors.Is(err, ErrNotConfigured):
-			a.Outcome = AttemptNotConfigured
-		case !errors.Is(err, ErrNoFix):
-			a.Outcome = AttemptError
+		case errors.Is(err, results.ErrNotConfigured):
+			a.Outcome = results.AttemptNotConfigured
+		case !errors.Is(err, results.ErrNoFix):
+			a.Outcome = results.AttemptError
 		}
 		r.o.Logger.Info("fixer had no fix", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
 		return a, res, GateDecision{}, nil
@@ -94,18 +94,18 @@ func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (Attempt,
 		res.Fixer = f.Name()
 	}
 	a.Confidence = res.ConfidenceScore
-	stop = r.timed(StageGate)
+	stop = r.timed(results.StageGate)
 	dec := GateFix(in, res, r.o.MinConfidence, r.o.AllowTestEdits, r.protectedPaths())
 	if rv, ok := r.tried[in.Path][hash(res.PatchedContent)]; ok && dec.Accepted {
 		dec.Accepted, dec.Reasons = false, []string{fmt.Sprintf("the same fix was reverted in iteration %d (%s)", rv.iter, rv.why)}
 	}
 	stop()
 	if !dec.Accepted {
-		a.Outcome, a.Reason, a.Rules = AttemptRejected, dec.Reason(), dec.Rules
+		a.Outcome, a.Reason, a.Rules = results.AttemptRejected, dec.Reason(), dec.Rules
 		r.o.Logger.Info("fix rejected by the gate", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
 		return a, res, dec, nil
 	}
-	a.Outcome = AttemptAccepted
+	a.Outcome = results.AttemptAccepted
 	return a, res, dec, nil
 }
 
@@ -197,20 +197,20 @@ func request(group []contract.BugReport, content string, prev map[string]any) co
 }
 
 // mark gives bugs a final non-fixed status.
-func (r *run) mark(idx []int, status, fixReason, why string, attempts []Attempt) {
+func (r *run) mark(idx []int, status, fixReason, why string, attempts []results.Attempt) {
 	for _, i := range idx {
 		b := &r.res.Bugs[i]
 		b.Status, b.Reason, b.Attempts = status, why, attempts
 		if fixReason == "" {
 			fixReason = results.UnfixedReason(status, why)
 		}
-		b.Line = FormatFixLine(b.Bug, fixReason)
+		b.Line = results.FormatFixLine(b.Bug, fixReason)
 	}
 }
 
-func lastRejection(as []Attempt) string {
+func lastRejection(as []results.Attempt) string {
 	for i := len(as) - 1; i >= 0; i-- {
-		if as[i].Outcome == AttemptRejected {
+		if as[i].Outcome == results.AttemptRejected {
 			return as[i].Fixer + ": " + as[i].Reason
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/rerun"
 )
@@ -29,7 +31,7 @@ func (r *run) flaky(ctx context.Context, first contract.ExecutorOutput, bugs []c
 	if pp != nil && plan.Proof != "" {
 		// The re-run reads the runner's own results: they tell a flaky
 		// test, and they are what a fix's proof is compared with.
-		out, ev, err := r.runProof(ctx, 1, StageRerun)
+		out, ev, err := r.runProof(ctx, 1, results.StageRerun)
 		if err != nil {
 			return false, err
 		}
@@ -43,7 +45,7 @@ func (r *run) flaky(ctx context.Context, first contract.ExecutorOutput, bugs []c
 			return false, nil
 		}
 	} else {
-		out, err := r.runBuild(ctx, 1, StageRerun, plan.Command)
+		out, err := r.runBuild(ctx, 1, results.StageRerun, plan.Command)
 		if err != nil {
 			return false, err
 		}
@@ -59,11 +61,11 @@ func (r *run) flaky(ctx context.Context, first contract.ExecutorOutput, bugs []c
 	r.res.Flaky = append([]string{}, plan.Tests...)
 	why := fmt.Sprintf("failed once and passed on a re-run (%s); not sent to a fixer", plan.Command)
 	for _, b := range bugs {
-		r.res.Bugs = append(r.res.Bugs, BugResult{Bug: b, Iteration: 1, Status: StatusFlaky, Reason: why,
-			Line: FormatFixLine(b, "none: flaky, it "+why)})
+		r.res.Bugs = append(r.res.Bugs, results.BugResult{Bug: b, Iteration: 1, Status: results.StatusFlaky, Reason: why,
+			Line: results.FormatFixLine(b, "none: flaky, it "+why)})
 	}
 	r.res.Iterations = 1
-	r.res.Outcome = OutcomeFlaky
+	r.res.Outcome = results.OutcomeFlaky
 	r.res.Reason = fmt.Sprintf("flaky: %s failed once and passed on a re-run; nothing was fixed or committed", strings.Join(plan.Tests, ", "))
 	r.o.Logger.Info("flaky verdict", "tests", plan.Tests)
 	return true, nil

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 )
 
@@ -49,9 +51,9 @@ func TestFlakyVerdict(t *testing.T) {
 		outcome string
 		fixed   bool
 	}{
-		{"passes on a re-run", passJSON, OutcomeFlaky, false},
-		{"fails again", failJSON, OutcomeGreen, true},
-		{"passes without running the test", noTestJSON, OutcomeGreen, true},
+		{"passes on a re-run", passJSON, results.OutcomeFlaky, false},
+		{"fails again", failJSON, results.OutcomeGreen, true},
+		{"passes without running the test", noTestJSON, results.OutcomeGreen, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := newRepo(t, map[string]string{"add.go": "package add\n\nfunc Add(a, b int) int { return a - b }\n"})
@@ -89,7 +91,7 @@ func TestFlakyVerdict(t *testing.T) {
 			if tc.fixed != (len(fixer.seen) > 0) || tc.fixed != (len(g.commits) > 0) {
 				t.Errorf("fixer called %d times, %d commits; want a fix: %v", len(fixer.seen), len(g.commits), tc.fixed)
 			}
-			if tc.outcome != OutcomeFlaky {
+			if tc.outcome != results.OutcomeFlaky {
 				return
 			}
 			if strings.Join(res.Flaky, ",") != "TestAdd" || !strings.Contains(res.Reason, "TestAdd") {
@@ -98,7 +100,7 @@ func TestFlakyVerdict(t *testing.T) {
 			if rate := res.ByType[string(contract.ErrLogic)]; rate.Flaky != 1 || rate.Left != 0 {
 				t.Errorf("by_type = %+v, want one flaky and none left", rate)
 			}
-			if len(res.Bugs) != 1 || res.Bugs[0].Status != StatusFlaky || !strings.Contains(res.Bugs[0].Line, "flaky") {
+			if len(res.Bugs) != 1 || res.Bugs[0].Status != results.StatusFlaky || !strings.Contains(res.Bugs[0].Line, "flaky") {
 				t.Errorf("bugs = %+v", res.Bugs)
 			}
 		})

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 )
 
@@ -109,7 +111,7 @@ func TestGateRules(t *testing.T) {
 
 func TestFormatFixLine(t *testing.T) {
 	b := contract.BugReport{FilePath: "src/app.py", LineNumber: 12, ErrorType: contract.ErrIndentation}
-	got := FormatFixLine(b, "replace the tab\nwith spaces")
+	got := results.FormatFixLine(b, "replace the tab\nwith spaces")
 	want := "INDENTATION error in src/app.py line 12 → Fix: replace the tab with spaces"
 	if got != want {
 		t.Errorf("got %q, want %q", got, want)

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/testrepo"
@@ -97,7 +99,7 @@ func TestGitEscapeThroughWorktree(t *testing.T) {
 			// The rewritten .git was put back and never used: the fix
 			// is committed on the user's heal branch, and the run says
 			// what the build did.
-			if res == nil || res.Outcome != heal.OutcomeGreen || len(res.Commits) != 1 {
+			if res == nil || res.Outcome != results.OutcomeGreen || len(res.Commits) != 1 {
 				t.Fatalf("want green with 1 commit on the user's branch, got %+v\nstderr: %s", res, out)
 			}
 			// Without a sandbox the build rewrote .git and the run says
@@ -116,7 +118,7 @@ func TestGitEscapeThroughWorktree(t *testing.T) {
 
 // healCLI runs `salve heal --json` on repo with args and returns the
 // decoded results (nil when none were printed) and stderr.
-func healJSON(t *testing.T, repo string, args ...string) (*heal.Results, string) {
+func healJSON(t *testing.T, repo string, args ...string) (*results.Results, string) {
 	t.Helper()
 	gitAgent, salve := heal.Binaries()
 	env := sandbox.MergeEnv(sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_CONFIG_NOSYSTEM"),
@@ -131,8 +133,8 @@ func healJSON(t *testing.T, repo string, args ...string) (*heal.Results, string)
 }
 
 // decodeResults decodes results.json as printed by --json.
-func decodeResults(b []byte) (*heal.Results, error) {
-	var res heal.Results
+func decodeResults(b []byte) (*results.Results, error) {
+	var res results.Results
 	if err := json.Unmarshal(b, &res); err != nil {
 		return nil, err
 	}
@@ -141,7 +143,7 @@ func decodeResults(b []byte) (*heal.Results, error) {
 
 // checkCommitsOnBranch fails when res reports a commit that is not on the
 // heal branch of the user's repository, or a head that is not the branch's.
-func checkCommitsOnBranch(t *testing.T, repo string, res *heal.Results) {
+func checkCommitsOnBranch(t *testing.T, repo string, res *results.Results) {
 	t.Helper()
 	if res == nil || len(res.Commits) == 0 {
 		return

@@ -15,6 +15,8 @@ package heal
 import (
 	"context"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/integrity"
 	"github.com/salve-dev/salve/internal/heal/logparse"
@@ -186,7 +188,7 @@ type CITarget struct {
 // CIMonitor gives the pass/fail verdict of a commit.
 type CIMonitor interface {
 	Name() string
-	Verdict(ctx context.Context, t CITarget) (Verdict, error)
+	Verdict(ctx context.Context, t CITarget) (results.Verdict, error)
 }
 
 // Recorder records a run in the run store while it goes, so a heal killed
@@ -196,9 +198,9 @@ type CIMonitor interface {
 // stage as it starts; RecordHeal stores the finished run (creating it
 // when BeginHeal did not).
 type Recorder interface {
-	BeginHeal(ctx context.Context, r *Results) (interrupted []string, err error)
-	HealStage(ctx context.Context, r *Results, iteration int, stage string) error
-	RecordHeal(ctx context.Context, r *Results) error
+	BeginHeal(ctx context.Context, r *results.Results) (interrupted []string, err error)
+	HealStage(ctx context.Context, r *results.Results, iteration int, stage string) error
+	RecordHeal(ctx context.Context, r *results.Results) error
 }
 
 // Progress receives live progress; see NewProgress.

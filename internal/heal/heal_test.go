@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/gitagent/server"
 	"github.com/salve-dev/salve/internal/heal/logparse"
@@ -149,8 +151,8 @@ func (fakeTargets) TestSource(ctx context.Context, ws string, bug contract.BugRe
 type localCI struct{}
 
 func (localCI) Name() string { return "local" }
-func (localCI) Verdict(_ context.Context, t CITarget) (Verdict, error) {
-	return Verdict{Green: t.Build.ExitCode == 0, Source: "local", Build: t.Build}, nil
+func (localCI) Verdict(_ context.Context, t CITarget) (results.Verdict, error) {
+	return results.Verdict{Green: t.Build.ExitCode == 0, Source: "local", Build: t.Build}, nil
 }
 
 func git(t *testing.T, dir string, args ...string) string {
@@ -215,37 +217,37 @@ func TestRunOutcomes(t *testing.T) {
 		bugReasons []string
 	}{
 		{name: "already green", files: map[string]string{"a.x": "fine\n"}, fixers: func() []Fixer { return nil },
-			outcome: OutcomeGreen, reason: "already green"},
+			outcome: results.OutcomeGreen, reason: "already green"},
 		{name: "fixed", files: map[string]string{"a.x": tenLines},
 			fixers:  func() []Fixer { return []Fixer{&fakeFixer{name: "f", fix: fixBug(0.9)}} },
-			outcome: OutcomeGreen, reason: "green", statuses: []string{StatusFixed}, commits: 1},
+			outcome: results.OutcomeGreen, reason: "green", statuses: []string{results.StatusFixed}, commits: 1},
 		{name: "tier fallback", files: map[string]string{"a.x": tenLines},
 			fixers: func() []Fixer {
 				return []Fixer{
 					&fakeFixer{name: "none", fix: func(FixInput) (contract.FixResult, error) {
-						return contract.FixResult{}, fmt.Errorf("nothing: %w", ErrNoFix)
+						return contract.FixResult{}, fmt.Errorf("nothing: %w", results.ErrNoFix)
 					}},
 					&fakeFixer{name: "f", fix: fixBug(0.9)},
 				}
 			},
-			outcome: OutcomeGreen, statuses: []string{StatusFixed}, commits: 1},
+			outcome: results.OutcomeGreen, statuses: []string{results.StatusFixed}, commits: 1},
 		{name: "rejected too wide", files: map[string]string{"a.x": tenLines},
 			fixers: func() []Fixer {
 				return []Fixer{&fakeFixer{name: "wide", fix: func(in FixInput) (contract.FixResult, error) {
 					return contract.FixResult{PatchedContent: replaceLine(replaceLine(in.Content, 3, "ok"), 15, "refactored"), FixReason: "wide", ConfidenceScore: 0.99}, nil
 				}}}
 			},
-			outcome: OutcomeRed, reason: "no fixer produced", statuses: []string{StatusRejected}, bugReasons: []string{"lines 15-15, outside the reported lines ±3"}},
+			outcome: results.OutcomeRed, reason: "no fixer produced", statuses: []string{results.StatusRejected}, bugReasons: []string{"lines 15-15, outside the reported lines ±3"}},
 		{name: "rejected low confidence", files: map[string]string{"a.x": tenLines},
 			fixers:  func() []Fixer { return []Fixer{&fakeFixer{name: "unsure", fix: fixBug(0.4)}} },
-			outcome: OutcomeRed, statuses: []string{StatusRejected}, bugReasons: []string{"confidence 0.40 is below the threshold 0.70"}},
+			outcome: results.OutcomeRed, statuses: []string{results.StatusRejected}, bugReasons: []string{"confidence 0.40 is below the threshold 0.70"}},
 		{name: "worse is reverted", files: map[string]string{"a.x": tenLines},
 			fixers: func() []Fixer {
 				return []Fixer{&fakeFixer{name: "bad", fix: func(in FixInput) (contract.FixResult, error) {
 					return contract.FixResult{PatchedContent: replaceLine(in.Content, 3, "WORSE"), FixReason: "bad", ConfidenceScore: 0.9}, nil
 				}}}
 			},
-			outcome: OutcomeRed, statuses: []string{StatusFailed, StatusRejected},
+			outcome: results.OutcomeRed, statuses: []string{results.StatusFailed, results.StatusRejected},
 			bugReasons: []string{"reverted: it broke the lines it wrote: a.x:3: worse one", "the same fix was reverted in iteration 1"}},
 		{name: "max iterations", files: map[string]string{"a.x": "BUG\n\n\n\n\n\n\n\nBUG\n\n\n\n\n\n\nBUG\n"}, maxIter: 2,
 			fixers: func() []Fixer {
@@ -253,12 +255,12 @@ func TestRunOutcomes(t *testing.T) {
 					return contract.FixResult{PatchedContent: replaceLine(in.Content, in.Request.BugReport.LineNumber, ""), FixReason: "one at a time", ConfidenceScore: 0.9}, nil
 				}}}
 			},
-			outcome: OutcomeRed, reason: "max iterations (2) reached", commits: 2,
-			statuses: []string{StatusFixed, StatusFailed, StatusFailed, StatusFixed, StatusFailed}},
+			outcome: results.OutcomeRed, reason: "max iterations (2) reached", commits: 2,
+			statuses: []string{results.StatusFixed, results.StatusFailed, results.StatusFailed, results.StatusFixed, results.StatusFailed}},
 		{name: "outside the workspace", files: map[string]string{"a.x": tenLines},
 			parser:  fakeParser{extra: []contract.BugReport{{FilePath: "../../etc/passwd", LineNumber: 1, ErrorType: contract.ErrSyntax, Message: "x"}}},
 			fixers:  func() []Fixer { return []Fixer{&fakeFixer{name: "f", fix: fixBug(0.9)}} },
-			outcome: OutcomeGreen, statuses: []string{StatusSkipped, StatusFixed}, commits: 1,
+			outcome: results.OutcomeGreen, statuses: []string{results.StatusSkipped, results.StatusFixed}, commits: 1,
 			bugReasons: []string{"the file is outside the workspace"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -338,7 +340,7 @@ func TestPushAndTimings(t *testing.T) {
 	if fmt.Sprint(g.pushes) != "[origin heal/test]" || !res.Pushed {
 		t.Errorf("pushes %v, pushed %v", g.pushes, res.Pushed)
 	}
-	for _, s := range []string{StageSetup, StageBuild, StageParse, StageFix, StageGate, StageVerify, StageCommit, StagePush, StageCI, StageCleanup} {
+	for _, s := range []string{results.StageSetup, results.StageBuild, results.StageParse, results.StageFix, results.StageGate, results.StageVerify, results.StageCommit, results.StagePush, results.StageCI, results.StageCleanup} {
 		if _, ok := res.Timings[s]; !ok {
 			t.Errorf("no timing for stage %s: %v", s, res.Timings)
 		}

@@ -43,7 +43,7 @@ func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput
 	if len(fixes) == 0 {
 		return cur, "no fixer produced an acceptable fix", nil
 	}
-	verify, err := r.build(ctx, iter, StageVerify)
+	verify, err := r.build(ctx, iter, results.StageVerify)
 	if err != nil {
 		why := "the verification build could not run"
 		if ctx.Err() != nil {
@@ -85,8 +85,8 @@ func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput
 	if err := r.push(ctx, iter); err != nil {
 		return cur, "", err
 	}
-	r.o.Progress.Stage(iter, StageCI, r.fixedN)
-	stop := r.timed(StageCI)
+	r.o.Progress.Stage(iter, results.StageCI, r.fixedN)
+	stop := r.timed(results.StageCI)
 	v, err := r.o.CI.Verdict(ctx, CITarget{Workspace: r.ws, Branch: r.o.Branch, Commit: r.res.HeadCommit, Build: &verify, Pushed: r.res.Pushed})
 	stop()
 	if err != nil {
@@ -146,12 +146,12 @@ func (r *run) revert(fixes []applied, iter int, why string) {
 		r.tried[f.path][hash(f.patched)] = reverted{iter: iter, why: why}
 		for _, i := range f.bugs {
 			b := &r.res.Bugs[i]
-			b.Status, b.Reason = StatusFailed, "reverted: "+why
-			b.Line = FormatFixLine(b.Bug, results.UnfixedReason(StatusFailed, b.Reason))
-			if n := len(b.Attempts); n > 0 && b.Attempts[n-1].Outcome == AttemptAccepted {
+			b.Status, b.Reason = results.StatusFailed, "reverted: "+why
+			b.Line = results.FormatFixLine(b.Bug, results.UnfixedReason(results.StatusFailed, b.Reason))
+			if n := len(b.Attempts); n > 0 && b.Attempts[n-1].Outcome == results.AttemptAccepted {
 				// Attempts is shared by the group: copy before changing it.
-				b.Attempts = append([]Attempt(nil), b.Attempts...)
-				b.Attempts[n-1].Outcome, b.Attempts[n-1].Reason = AttemptReverted, why
+				b.Attempts = append([]results.Attempt(nil), b.Attempts...)
+				b.Attempts[n-1].Outcome, b.Attempts[n-1].Reason = results.AttemptReverted, why
 			}
 		}
 		r.prev[f.path] = attemptInfo(iter, f.result, "reverted", why, f.decision.Diff)
@@ -162,8 +162,8 @@ func (r *run) revert(fixes []applied, iter int, why string) {
 // commit commits each accepted fix through the Git Agent and sets the
 // status of its bugs from the verification build.
 func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []contract.BugReport) error {
-	r.o.Progress.Stage(iter, StageCommit, r.fixedN)
-	defer r.timed(StageCommit)()
+	r.o.Progress.Stage(iter, results.StageCommit, r.fixedN)
+	defer r.timed(results.StageCommit)()
 	for _, f := range fixes {
 		// Settle first, so the commit message carries each bug's real
 		// line: its fix, or why the error is still there.
@@ -178,7 +178,7 @@ func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []con
 			return fmt.Errorf("heal: commit fix of %s: %w", f.path, err)
 		}
 		r.res.HeadCommit = h
-		r.res.Commits = append(r.res.Commits, Commit{Hash: h, Message: firstLine(msg), Files: []string{f.path}, Iteration: iter})
+		r.res.Commits = append(r.res.Commits, results.Commit{Hash: h, Message: firstLine(msg), Files: []string{f.path}, Iteration: iter})
 		for _, i := range f.bugs {
 			r.res.Bugs[i].Commit = h
 		}
@@ -233,15 +233,19 @@ func mapLine(hunks []Hunk, line int) (int, int) {
 }
 
 // settle gives a committed bug its final status.
-func (r *run) settle(b *BugResult, still bool, f applied) {
+func (r *run) settle(b *results.BugResult, still bool, f applied) {
 	if still {
-		b.Status, b.Reason = StatusFailed, "still reported after the fix"
-		b.Line = FormatFixLine(b.Bug, results.UnfixedReason(StatusFailed, b.Reason))
+		b.Status, b.Reason = results.StatusFailed, "still reported after the fix"
+		b.Line = results.FormatFixLine(b.Bug, results.UnfixedReason(results.StatusFailed, b.Reason))
 		r.prev[f.path] = attemptInfo(b.Iteration, f.result, "still_failing", b.Reason, f.decision.Diff)
 		return
 	}
-	b.Status = StatusFixed
-	b.Line = FormatFixLine(b.Bug, reasonFor(b.Bug, f.result.FixReason))
+	b.Status = results.StatusFixed
+	group := make([]contract.BugReport, len(f.bugs))
+	for i, j := range f.bugs {
+		group[i] = r.res.Bugs[j].Bug
+	}
+	b.Line = results.FormatFixLine(b.Bug, reasonFor(b.Bug, group, f.result.FixReason))
 	r.fixedN++
 	r.o.Logger.Info("fixed", "line", b.Line)
 }
@@ -251,8 +255,8 @@ func (r *run) push(ctx context.Context, iter int) error {
 	if !r.o.Push {
 		return nil
 	}
-	r.o.Progress.Stage(iter, StagePush, r.fixedN)
-	defer r.timed(StagePush)()
+	r.o.Progress.Stage(iter, results.StagePush, r.fixedN)
+	defer r.timed(results.StagePush)()
 	var err error
 	if r.o.PushLease != "" && !r.res.Pushed {
 		err = r.guard.PushLease(ctx, r.ws, r.o.Remote, r.o.Branch, r.o.PushLease)
@@ -356,45 +360,80 @@ func readSource(abs string) (string, error) {
 // reasonFor picks, from a fix's reason that joins what it did for several
 // reports ("add import \"os\"; remove unused variable x"), the parts that
 // speak of bug: those sharing a word of two letters or more with its
-// message. It returns the whole reason when no part, or every part, does.
-func reasonFor(bug contract.BugReport, reason string) string {
+// message. It returns the whole reason when no part, or every part, does,
+// or when a part speaks of no bug of the fix's group.
+func reasonFor(bug contract.BugReport, group []contract.BugReport, reason string) string {
 	parts := reasonParts(reason)
 	if len(parts) < 2 {
 		return reason
 	}
+	keep := partsOf(bug, parts)
+	if len(keep) == 0 || len(keep) == len(parts) {
+		return reason
+	}
+	// Every part must speak of some bug of the fix, or the split would
+	// lose what the fix did.
+	covered := map[int]bool{}
+	for _, g := range group {
+		for _, i := range partsOf(g, parts) {
+			covered[i] = true
+		}
+	}
+	if len(covered) < len(parts) {
+		return reason
+	}
+	out := make([]string, len(keep))
+	for i, k := range keep {
+		out[i] = parts[k]
+	}
+	return strings.Join(out, "; ")
+}
+
+// partsOf returns the indexes of the parts sharing a word of two letters
+// or more with bug's message.
+func partsOf(bug contract.BugReport, parts []string) []int {
 	words := map[string]bool{}
 	for _, w := range wordsOf(bug.Message) {
 		words[w] = true
 	}
-	var keep []string
-	for _, p := range parts {
+	var keep []int
+	for i, p := range parts {
 		for _, w := range wordsOf(p) {
 			if words[w] {
-				keep = append(keep, p)
+				keep = append(keep, i)
 				break
 			}
 		}
 	}
-	if len(keep) == 0 || len(keep) == len(parts) {
-		return reason
-	}
-	return strings.Join(keep, "; ")
+	return keep
 }
 
 // reasonParts splits a fix's reason into what it did for each report:
-// parts joined by "; ", and within one, edits joined by " and " when
-// each begins with a verb of an edit ("remove unused import "os" and add
-// missing import "strings"").
+// parts joined by "; ", or edits of one part joined by " and ", when each
+// begins with the verb of an edit ("remove unused import "os" and add
+// missing import "strings""). A reason whose pieces do not all begin so
+// (code with its own ';', a sentence) is one part.
 func reasonParts(reason string) []string {
-	var out []string
-	for _, p := range strings.Split(reason, "; ") {
-		sub := strings.Split(p, " and ")
-		ok := len(sub) > 1
-		for _, s := range sub {
-			verb, _, _ := strings.Cut(strings.TrimSpace(s), " ")
-			ok = ok && editVerbs[verb]
+	split := func(s, sep string) []string {
+		sub := strings.Split(s, sep)
+		if len(sub) < 2 {
+			return nil
 		}
-		if ok {
+		for _, x := range sub {
+			verb, _, _ := strings.Cut(strings.TrimSpace(x), " ")
+			if !editVerbs[verb] {
+				return nil
+			}
+		}
+		return sub
+	}
+	parts := split(reason, "; ")
+	if parts == nil {
+		parts = []string{reason}
+	}
+	var out []string
+	for _, p := range parts {
+		if sub := split(p, " and "); sub != nil {
 			out = append(out, sub...)
 		} else {
 			out = append(out, p)
@@ -404,7 +443,7 @@ func reasonParts(reason string) []string {
 }
 
 // editVerbs begin the parts of a fix's reason.
-var editVerbs = map[string]bool{"add": true, "remove": true, "rename": true, "replace": true, "delete": true, "insert": true, "drop": true, "use": true}
+var editVerbs = map[string]bool{"add": true, "remove": true, "rename": true, "replace": true, "delete": true, "insert": true, "drop": true}
 
 // wordsOf returns the identifiers and quoted names of s that are two
 // bytes or longer, less the words every reason shares.

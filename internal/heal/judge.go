@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 )
 
@@ -159,7 +161,7 @@ func (r *run) keepProgress(ctx context.Context, iter int, before []contract.BugR
 			return nil, verify, after, nil
 		}
 		var err error
-		if verify, err = r.build(ctx, iter, StageVerify); err != nil {
+		if verify, err = r.build(ctx, iter, results.StageVerify); err != nil {
 			r.revert(keep, iter, "the verification build could not run")
 			return nil, verify, after, err
 		}

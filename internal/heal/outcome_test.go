@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/logparse"
 )
@@ -67,7 +69,7 @@ func TestEnvironmentNeverSentToAFixer(t *testing.T) {
 			if !errors.Is(err, ErrEnvironment) {
 				t.Fatalf("err = %v, want ErrEnvironment", err)
 			}
-			if res == nil || res.Outcome != OutcomeEnvironment || res.Environment == nil || res.Environment.Kind != tt.kind {
+			if res == nil || res.Outcome != results.OutcomeEnvironment || res.Environment == nil || res.Environment.Kind != tt.kind {
 				t.Fatalf("results = %+v", res)
 			}
 			if !strings.Contains(res.Reason, res.Environment.Evidence) || res.Environment.Evidence == "" {
@@ -96,7 +98,7 @@ func TestEnvironmentInVerification(t *testing.T) {
 		return xBuild(ctx, in)
 	}}
 	res, err := Run(context.Background(), o)
-	if !errors.Is(err, ErrEnvironment) || res.Outcome != OutcomeEnvironment {
+	if !errors.Is(err, ErrEnvironment) || res.Outcome != results.OutcomeEnvironment {
 		t.Fatalf("err = %v, outcome %s", err, res.Outcome)
 	}
 	if len(g.commits) != 0 {
@@ -119,7 +121,7 @@ func TestCommitMessageCarriesTheFixLine(t *testing.T) {
 	g := &msgGit{}
 	o.Git, o.Worktrees = g, gitWorktrees{g}
 	res, err := Run(context.Background(), o)
-	if err != nil || res.Outcome != OutcomeGreen {
+	if err != nil || res.Outcome != results.OutcomeGreen {
 		t.Fatalf("err %v outcome %s", err, res.Outcome)
 	}
 	if len(g.messages) != 1 {
@@ -132,7 +134,7 @@ func TestCommitMessageCarriesTheFixLine(t *testing.T) {
 	if res.Bugs[0].Commit != "c1" {
 		t.Errorf("commit %q", res.Bugs[0].Commit)
 	}
-	if got := res.ByType["SYNTAX"]; got != (TypeRate{Found: 1, Fixed: 1}) {
+	if got := res.ByType["SYNTAX"]; got != (results.TypeRate{Found: 1, Fixed: 1}) {
 		t.Errorf("by type %+v", res.ByType)
 	}
 }
@@ -144,7 +146,7 @@ func TestOutcomeNeverBlank(t *testing.T) {
 	g := &msgGit{fail: fmt.Errorf("index.lock exists")}
 	o.Git, o.Worktrees = g, gitWorktrees{g}
 	res, err := Run(context.Background(), o)
-	if err == nil || res.Outcome != OutcomeError || !strings.Contains(res.Reason, "index.lock") {
+	if err == nil || res.Outcome != results.OutcomeError || !strings.Contains(res.Reason, "index.lock") {
 		t.Fatalf("err %v outcome %q reason %q", err, res.Outcome, res.Reason)
 	}
 }
@@ -154,11 +156,11 @@ func TestOutcomeNeverBlank(t *testing.T) {
 func TestUnconfiguredTier(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.x": tenLines})
 	rules := &fakeFixer{name: "rules", fix: func(FixInput) (contract.FixResult, error) {
-		return contract.FixResult{}, fmt.Errorf("rules: no rule matches a.x: %w", ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("rules: no rule matches a.x: %w", results.ErrNoFix)
 	}}
 	o, _ := baseOptions(t, repo, rules, Unconfigured{Tier: "llm", Why: "no LLM provider is configured", Enable: "set OPENAI_API_KEY and run salve heal --fixers rules,llm --models openai/gpt-4o"})
 	res, err := Run(context.Background(), o)
-	if err != nil || res.Outcome != OutcomeRed {
+	if err != nil || res.Outcome != results.OutcomeRed {
 		t.Fatalf("err %v outcome %s", err, res.Outcome)
 	}
 	b := res.Bugs[0]
@@ -170,7 +172,7 @@ func TestUnconfiguredTier(t *testing.T) {
 	if got != want {
 		t.Errorf("Explain:\n%s\nwant:\n%s", got, want)
 	}
-	if res.ByType["SYNTAX"] != (TypeRate{Found: 1, Left: 1}) {
+	if res.ByType["SYNTAX"] != (results.TypeRate{Found: 1, Left: 1}) {
 		t.Errorf("by type %+v", res.ByType)
 	}
 }
@@ -179,9 +181,9 @@ func TestUnconfiguredTier(t *testing.T) {
 type rerunCI struct{}
 
 func (rerunCI) Name() string { return "local" }
-func (rerunCI) Verdict(context.Context, CITarget) (Verdict, error) {
+func (rerunCI) Verdict(context.Context, CITarget) (results.Verdict, error) {
 	b := contract.ExecutorOutput{ExitCode: 137, BuildLog: "running the suite\n"}
-	return Verdict{Green: false, Source: "local", Build: &b}, nil
+	return results.Verdict{Green: false, Source: "local", Build: &b}, nil
 }
 
 // TestEnvironmentInCIRerun: the CI monitor's re-run is classified too; the
@@ -193,7 +195,7 @@ func TestEnvironmentInCIRerun(t *testing.T) {
 	o.Parser = envParser{}
 	o.CI = rerunCI{}
 	res, err := Run(context.Background(), o)
-	if !errors.Is(err, ErrEnvironment) || res.Outcome != OutcomeEnvironment || res.Environment.Kind != logparse.EnvOutOfMemory {
+	if !errors.Is(err, ErrEnvironment) || res.Outcome != results.OutcomeEnvironment || res.Environment.Kind != logparse.EnvOutOfMemory {
 		t.Fatalf("err %v, outcome %s, env %+v", err, res.Outcome, res.Environment)
 	}
 	if len(g.commits) != 1 || len(fx.seen) != 1 {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/testrepo"
@@ -26,7 +28,7 @@ func healEnv(data string) []string {
 }
 
 // healWith runs `salve heal --json` on repo with the data folder data.
-func healWith(t *testing.T, data, repo string, args ...string) (*heal.Results, string) {
+func healWith(t *testing.T, data, repo string, args ...string) (*results.Results, string) {
 	t.Helper()
 	_, salve := heal.Binaries()
 	full := append([]string{"heal", "--workspace", repo, "--no-store", "--json", "--isolation", "none", "--results", filepath.Join(t.TempDir(), "results.json")}, args...)
@@ -94,7 +96,7 @@ func TestPersistentWorktreeNeverTrusted(t *testing.T) {
 			if wt2 != wt1 {
 				t.Errorf("the second heal used %s, not the persistent %s", wt2, wt1)
 			}
-			if res == nil || res.Outcome != heal.OutcomeGreen || !strings.Contains(res.Reason, "already") {
+			if res == nil || res.Outcome != results.OutcomeGreen || !strings.Contains(res.Reason, "already") {
 				t.Fatalf("the second heal's build did not find a pristine tree (reused %v): %+v\n%s", reused, res, out2)
 			}
 			if res.BaseCommit != head {
@@ -125,7 +127,7 @@ func TestConcurrentHeals(t *testing.T) {
 	before := []string{userState(t, repos[0]), userState(t, repos[1])}
 	for round := 0; round < 2; round++ {
 		type out struct {
-			res    *heal.Results
+			res    *results.Results
 			stderr string
 		}
 		outs := make([]out, 4)
@@ -141,7 +143,7 @@ func TestConcurrentHeals(t *testing.T) {
 		wg.Wait()
 		paths := map[string]bool{}
 		for i, o := range outs {
-			if o.res == nil || o.res.Outcome != heal.OutcomeGreen || len(o.res.Commits) != 1 {
+			if o.res == nil || o.res.Outcome != results.OutcomeGreen || len(o.res.Commits) != 1 {
 				t.Fatalf("round %d heal %d: %+v\n%s", round, i, o.res, o.stderr)
 			}
 			checkCommitsOnBranch(t, repos[i%2], o.res)
@@ -230,7 +232,7 @@ func TestGC(t *testing.T) {
 		t.Error("the user's work tree, index or branches changed")
 	}
 	// The next heal makes a new worktree.
-	if res, out := healWith(t, data, repo, "--cmd", "true"); res == nil || res.Outcome != heal.OutcomeGreen {
+	if res, out := healWith(t, data, repo, "--cmd", "true"); res == nil || res.Outcome != results.OutcomeGreen {
 		t.Errorf("heal after gc: %+v\n%s", res, out)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
 	"github.com/salve-dev/salve/internal/sandbox"
@@ -69,7 +71,7 @@ func TestHealOpensPullRequest(t *testing.T) {
 			if got := run(t, remote, "git", "rev-parse", "refs/heads/"+pr.Head); got == "" {
 				t.Error("the request's head branch is not on the remote")
 			}
-			if !strings.HasPrefix(pr.Title, "salve: fix ") || !strings.Contains(pr.Body, heal.PullRequestMarker) ||
+			if !strings.HasPrefix(pr.Title, "salve: fix ") || !strings.Contains(pr.Body, results.PullRequestMarker) ||
 				!strings.Contains(pr.Body, "→ Fix:") || !strings.Contains(pr.Body, "| status |") || !strings.Contains(pr.Body, "file(s) changed") {
 				t.Errorf("title %q, body:\n%s", pr.Title, pr.Body)
 			}
@@ -144,24 +146,24 @@ func TestHealCINoSignal(t *testing.T) {
 	defer srv.Close()
 	srv.AddRepo("github", "acme/app")
 	repo, _ := ciRepo(t)
-	results := filepath.Join(t.TempDir(), "results.json")
+	resultsPath := filepath.Join(t.TempDir(), "results.json")
 	args := []string{"heal", "--workspace", repo, "--isolation", "none", "--no-store", "--cmd", "sh check.sh", "--push",
-		"--ci", "github", "--ci-timeout", "1s", "--results", results}
+		"--ci", "github", "--ci-timeout", "1s", "--results", resultsPath}
 	env := map[string]string{"SALVE_GIT_AGENT": gitAgent, "GITHUB_API_URL": srv.GitHubAPI(), "GITHUB_REPOSITORY": "acme/app", "GITHUB_TOKEN": prToken}
 	base := sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL")
 	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: args, Env: sandbox.MergeEnv(base, env), Timeout: 5 * time.Minute})
 	if err != nil || res.ExitCode != 4 {
 		t.Fatalf("exit %d (%v), want 4:\n%s", res.ExitCode, err, res.Stderr)
 	}
-	b, err := os.ReadFile(results)
+	b, err := os.ReadFile(resultsPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r heal.Results
+	var r results.Results
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Outcome != heal.OutcomeNoSignal || r.CI == nil || r.CI.Green || !r.CI.NoSignal || !strings.Contains(r.Reason, "no signal") {
+	if r.Outcome != results.OutcomeNoSignal || r.CI == nil || r.CI.Green || !r.CI.NoSignal || !strings.Contains(r.Reason, "no signal") {
 		t.Errorf("outcome %q, reason %q, ci %+v", r.Outcome, r.Reason, r.CI)
 	}
 }

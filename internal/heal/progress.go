@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/salve-dev/salve/internal/heal/results"
 )
 
 type nopProgress struct{}
@@ -68,7 +70,7 @@ type progressState struct {
 
 func (s progressState) String() string {
 	parts := []string{fmt.Sprintf("iteration %d", s.iter), s.stage}
-	if s.bug != "" && strings.HasPrefix(s.stage, StageFix) {
+	if s.bug != "" && strings.HasPrefix(s.stage, results.StageFix) {
 		parts = append(parts, s.bug)
 	}
 	return strings.Join(parts, " · ") + fmt.Sprintf(" · %d fixed", s.fixed)
@@ -202,7 +204,7 @@ func (p *logProgress) Stage(iter int, stage string, fixed int) {
 	bug := p.bug
 	p.mu.Unlock()
 	args := []any{"iteration", iter, "stage", stage, "fixed", fixed}
-	if bug != "" && strings.HasPrefix(stage, StageFix) {
+	if bug != "" && strings.HasPrefix(stage, results.StageFix) {
 		args = append(args, "bug", bug)
 	}
 	p.l.Info("heal progress", args...)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/salve-dev/salve/internal/heal/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -25,14 +27,14 @@ func fakeClock(step time.Duration) func() time.Time {
 
 // script plays one heal's progress calls.
 func script(p Progress) {
-	p.Stage(0, StageSetup, 0)
-	p.Stage(0, StageBuild, 0)
-	p.Stage(1, StageRerun, 0)
+	p.Stage(0, results.StageSetup, 0)
+	p.Stage(0, results.StageBuild, 0)
+	p.Stage(1, results.StageRerun, 0)
 	p.Focus("calc/calc.go:12")
-	p.Stage(1, StageFix+":rules", 0)
-	p.Stage(1, StageFix+":llm", 0)
-	p.Stage(1, StageVerify, 0)
-	p.Stage(1, StageCommit, 1)
+	p.Stage(1, results.StageFix+":rules", 0)
+	p.Stage(1, results.StageFix+":llm", 0)
+	p.Stage(1, results.StageVerify, 0)
+	p.Stage(1, results.StageCommit, 1)
 	p.Done()
 }
 
@@ -81,7 +83,7 @@ func TestProgressGolden(t *testing.T) {
 func TestProgressTicks(t *testing.T) {
 	w := &notifyWriter{ch: make(chan string, 16)}
 	p := newProgress(w, ProgressTTY, nil, time.Now, time.Millisecond)
-	p.Stage(1, StageVerify, 0)
+	p.Stage(1, results.StageVerify, 0)
 	first := <-w.ch
 	second := <-w.ch // a redraw by the ticker, not by a stage
 	if !strings.Contains(first, "verify") || !strings.Contains(second, "verify") {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 )
 
@@ -61,10 +63,10 @@ func TestProofGate(t *testing.T) {
 		proven               bool
 		why                  string
 	}{
-		{"proven", "go test ./...", passJSON, false, OutcomeGreen, true, ""},
-		{"the test never ran", "go test ./...", exitJSON, false, OutcomeRed, false, "unproven-pass: the test runner did not reach its normal end"},
-		{"unproven, accepted", "go test ./...", exitJSON, true, OutcomeGreen, false, ""},
-		{"a runner salve cannot read", "make check", "", false, OutcomeRed, false, "unproven-pass: the test runner's output cannot prove"},
+		{"proven", "go test ./...", passJSON, false, results.OutcomeGreen, true, ""},
+		{"the test never ran", "go test ./...", exitJSON, false, results.OutcomeRed, false, "unproven-pass: the test runner did not reach its normal end"},
+		{"unproven, accepted", "go test ./...", exitJSON, true, results.OutcomeGreen, false, ""},
+		{"a runner salve cannot read", "make check", "", false, results.OutcomeRed, false, "unproven-pass: the test runner's output cannot prove"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repo := newRepo(t, map[string]string{"add.go": "package add\n\nfunc Add(a, b int) int { return a - b }\n"})
@@ -99,7 +101,7 @@ func TestProofGate(t *testing.T) {
 			if res.Outcome != tc.outcome {
 				t.Fatalf("outcome %q (%s), want %q", res.Outcome, res.Reason, tc.outcome)
 			}
-			if (tc.outcome == OutcomeGreen) != (len(g.commits) > 0) {
+			if (tc.outcome == results.OutcomeGreen) != (len(g.commits) > 0) {
 				t.Errorf("%d commits for outcome %s", len(g.commits), res.Outcome)
 			}
 			if len(res.Proofs) == 0 {
@@ -120,7 +122,7 @@ func TestProofGate(t *testing.T) {
 }
 
 // bugsText joins every bug's line, reason and attempts' reasons.
-func bugsText(res *Results) string {
+func bugsText(res *results.Results) string {
 	var b strings.Builder
 	for _, bug := range res.Bugs {
 		b.WriteString(bug.Line + "\n" + bug.Reason + "\n")

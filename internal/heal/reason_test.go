@@ -23,8 +23,11 @@ func TestReasonFor(t *testing.T) {
 		{bug(`"os" imported and not used`), both, `remove unused import "os"`},
 		{bug(`undefined: strings`), both, `add missing import "strings"`},
 		{bug(`x`), `add the missing ',' and keep going`, `add the missing ',' and keep going`},
+		{bug(`cannot find type Rc in this scope`), `add the missing use std::collections::HashMap; use std::rc::Rc;`, `add the missing use std::collections::HashMap; use std::rc::Rc;`},
+		{bug(`undefined: hello`), "replace `hello` with `Hello`; replace `fmt.Prinln` with `fmt.Println`", "replace `hello` with `Hello`; replace `fmt.Prinln` with `fmt.Println`"},
 	} {
-		if got := reasonFor(tc.bug, tc.reason); got != tc.want {
+		group := []contract.BugReport{bug(`undefined: os`), bug(`declared and not used: count`), bug(`"os" imported and not used`), bug(`undefined: strings`), tc.bug}
+		if got := reasonFor(tc.bug, group, tc.reason); got != tc.want {
 			t.Errorf("reasonFor(%q, %q) = %q, want %q", tc.bug.Message, tc.reason, got, tc.want)
 		}
 	}

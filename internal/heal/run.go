@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/salve-dev/salve/internal/heal/results"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/salve-dev/salve/internal/heal/results"
 
 	"github.com/google/uuid"
 	"github.com/salve-dev/salve/contract"
@@ -173,7 +174,7 @@ func (o *Options) defaults() error {
 // run holds the state of one heal run.
 type run struct {
 	o       Options
-	res     *Results
+	res     *results.Results
 	ws      string // the workspace inside the heal worktree
 	iterT   map[string]float64
 	prev    map[string]map[string]any      // previous_attempt_info per file
@@ -202,15 +203,15 @@ type run struct {
 // results whenever the run got as far as creating its worktree, together
 // with an error wrapping ErrBadInput or ErrEnvironment when it could not do
 // its job. A red build at the end is not an error: Results.Outcome says it.
-func Run(ctx context.Context, o Options) (*Results, error) {
+func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
 	}
 	r := &run{o: o, prev: map[string]map[string]any{}, tried: map[string]map[string]reverted{}, started: o.Now()}
-	r.res = &Results{
+	r.res = &results.Results{
 		RunID: o.RunID, Repo: o.Repo, Branch: o.Branch, Command: o.Command, MaxIterations: o.MaxIterations,
-		Timings: map[string]float64{}, StartedAt: contract.Timestamp(r.started), Commits: []Commit{}, Bugs: []BugResult{},
-		Remaining: []contract.BugReport{}, Stages: []StageTiming{}, LLM: LLMUsage{Accounting: []contract.AccountingEntry{}},
+		Timings: map[string]float64{}, StartedAt: contract.Timestamp(r.started), Commits: []results.Commit{}, Bugs: []results.BugResult{},
+		Remaining: []contract.BugReport{}, Stages: []results.StageTiming{}, LLM: results.LLMUsage{Accounting: []contract.AccountingEntry{}},
 	}
 	for _, f := range o.Fixers {
 		r.res.Fixers = append(r.res.Fixers, f.Name())
@@ -242,9 +243,9 @@ func Run(ctx context.Context, o Options) (*Results, error) {
 
 // fail sets the outcome of a run that ended on err.
 func (r *run) fail(ctx context.Context, err error) {
-	r.res.Outcome, r.res.Reason = OutcomeError, plain.Message(err)
+	r.res.Outcome, r.res.Reason = results.OutcomeError, plain.Message(err)
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
-		r.res.Outcome = OutcomeInterrupted
+		r.res.Outcome = results.OutcomeInterrupted
 		r.res.Reason = "interrupted: " + plain.Message(err)
 	}
 	r.o.Logger.Debug("the run ended on an error", "error", err.Error())
@@ -273,7 +274,7 @@ type stageRecorder struct {
 	Progress
 	ctx context.Context
 	lr  Recorder
-	res *Results
+	res *results.Results
 	log *slog.Logger
 }
 
@@ -286,8 +287,8 @@ func (s stageRecorder) Stage(iteration int, stage string, fixed int) {
 
 // setup cleans stale worktrees and creates this run's worktree.
 func (r *run) setup(ctx context.Context) error {
-	defer r.timed(StageSetup)()
-	r.o.Progress.Stage(0, StageSetup, 0)
+	defer r.timed(results.StageSetup)()
+	r.o.Progress.Stage(0, results.StageSetup, 0)
 	list, err := r.o.Worktrees.List(ctx, r.o.Repo)
 	if err != nil {
 		return fmt.Errorf("heal: %s is not a git repository: %w: %w", r.o.Repo, ErrBadInput, err)
@@ -360,7 +361,7 @@ func (r *run) ready(ctx context.Context, rel string) error {
 // and the record then get a bounded time of their own.
 func (r *run) finish(ctx context.Context) {
 	if r.slot != nil {
-		stop := r.timed(StageCleanup)
+		stop := r.timed(results.StageCleanup)
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		if r.o.KeepWorktree {
 			r.releasePersistent(cctx)
@@ -370,7 +371,7 @@ func (r *run) finish(ctx context.Context) {
 		cancel()
 		stop()
 	} else if !r.o.KeepWorktree && r.added {
-		stop := r.timed(StageCleanup)
+		stop := r.timed(results.StageCleanup)
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		list, err := r.o.Worktrees.List(cctx, r.o.Repo)
 		if err == nil && len(list) > 0 {
@@ -412,7 +413,7 @@ func (r *run) timed(stage string) func() {
 	iter := r.res.Iterations
 	return func() {
 		d := time.Since(t0).Seconds()
-		r.res.Stages = append(r.res.Stages, StageTiming{Stage: stage, Iteration: iter, StartedAt: contract.Timestamp(t0), Seconds: d})
+		r.res.Stages = append(r.res.Stages, results.StageTiming{Stage: stage, Iteration: iter, StartedAt: contract.Timestamp(t0), Seconds: d})
 		r.res.Timings[stage] += d
 		if r.iterT != nil {
 			r.iterT[stage] += d
@@ -442,7 +443,7 @@ func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (co
 		r.warnOnce(w)
 	}
 	if err == nil {
-		r.res.Builds = append(r.res.Builds, Build{Stage: stage, Iteration: iter, Command: command, ExitCode: out.ExitCode,
+		r.res.Builds = append(r.res.Builds, results.Build{Stage: stage, Iteration: iter, Command: command, ExitCode: out.ExitCode,
 			Seconds: out.ExecutionTimeSeconds, Log: out.EnvironmentMetadata.LogPath, LogBytes: out.EnvironmentMetadata.LogBytes})
 	}
 	// The build could write the worktree: put its .git back and check the
@@ -467,7 +468,7 @@ func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (co
 
 // parse runs the Parser on a build's log, timed.
 func (r *run) parse(out contract.ExecutorOutput) []contract.BugReport {
-	defer r.timed(StageParse)()
+	defer r.timed(results.StageParse)()
 	return r.o.Parser.Parse(out.BuildLog, r.ws)
 }
 
@@ -508,7 +509,7 @@ func lastLine(s string) string {
 
 // loop is the fix loop: build, parse, fix, gate, verify, commit, CI.
 func (r *run) loop(ctx context.Context) error {
-	cur, err := r.build(ctx, 0, StageBuild)
+	cur, err := r.build(ctx, 0, results.StageBuild)
 	if err != nil {
 		return err
 	}
@@ -548,17 +549,17 @@ func (r *run) green(iter int) error {
 	if r.res.CI == nil {
 		// No fix was committed: there is nothing of ours for a remote CI
 		// to judge, and the local build has spoken.
-		r.res.CI = &Verdict{Green: true, Source: "local", Detail: "no commit to check: the build passed before any fix"}
+		r.res.CI = &results.Verdict{Green: true, Source: "local", Detail: "no commit to check: the build passed before any fix"}
 	}
 	if r.res.CI.NoSignal {
-		r.res.Outcome = OutcomeNoSignal
+		r.res.Outcome = results.OutcomeNoSignal
 		r.res.Reason = "the local build passes, but CI gave no signal: " + r.res.CI.Detail
 		return nil
 	}
 	if !r.res.CI.Green {
 		return r.red(nil, "the local build passes but CI is red: "+r.res.CI.Detail)
 	}
-	r.res.Outcome = OutcomeGreen
+	r.res.Outcome = results.OutcomeGreen
 	r.res.Reason = "the build is green"
 	if iter == 1 {
 		r.res.Reason = "the build was already green"
@@ -572,7 +573,7 @@ func (r *run) green(iter int) error {
 
 // red closes a run that ends with a failing build.
 func (r *run) red(remaining []contract.BugReport, reason string) error {
-	r.res.Outcome = OutcomeRed
+	r.res.Outcome = results.OutcomeRed
 	r.res.Reason = reason
 	if remaining != nil {
 		r.res.Remaining = remaining

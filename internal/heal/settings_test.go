@@ -22,9 +22,9 @@ func TestRepoConfigApplied(t *testing.T) {
 		outcome   string
 		recorded  bool
 	}{
-		{"nothing protected", nil, false, OutcomeGreen, true},
-		{"the fixed file is protected", []string{"*.x"}, false, OutcomeRed, true},
-		{"test edits allowed by the file", nil, true, OutcomeGreen, true},
+		{"nothing protected", nil, false, results.OutcomeGreen, true},
+		{"the fixed file is protected", []string{"*.x"}, false, results.OutcomeRed, true},
+		{"test edits allowed by the file", nil, true, results.OutcomeGreen, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, _ := baseOptions(t, newRepo(t, map[string]string{"a.x": tenLines}), &fakeFixer{name: "f", fix: fixBug(0.9)})
@@ -42,7 +42,7 @@ func TestRepoConfigApplied(t *testing.T) {
 			if (res.RepoConfig != nil) != tc.recorded || (tc.recorded && res.RepoConfig.Rev != "abc123") {
 				t.Errorf("repo_config %+v, want recorded %v", res.RepoConfig, tc.recorded)
 			}
-			if tc.outcome == OutcomeRed {
+			if tc.outcome == results.OutcomeRed {
 				refused := false
 				for _, b := range res.Bugs {
 					for _, a := range b.Attempts {

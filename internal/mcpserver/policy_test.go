@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/salve-dev/salve/internal/heal"
@@ -81,7 +83,7 @@ func TestIsolationFloorOverHTTP(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var healed []HealInput
-	s := New(Options{Isolation: isolation.Bwrap, AllowedRoots: []string{root}, Heal: func(_ context.Context, in HealInput, _ heal.Progress) (*heal.Results, error) {
+	s := New(Options{Isolation: isolation.Bwrap, AllowedRoots: []string{root}, Heal: func(_ context.Context, in HealInput, _ heal.Progress) (*results.Results, error) {
 		mu.Lock()
 		healed = append(healed, in)
 		mu.Unlock()
@@ -122,7 +124,7 @@ func TestIsolationFloorOverHTTP(t *testing.T) {
 func TestHealToolTiersFromTheTable(t *testing.T) {
 	var got []string
 	ws := t.TempDir()
-	s := New(Options{Heal: func(_ context.Context, in HealInput, _ heal.Progress) (*heal.Results, error) {
+	s := New(Options{Heal: func(_ context.Context, in HealInput, _ heal.Progress) (*results.Results, error) {
 		got = in.Fixers
 		return greenResults(in), nil
 	}})

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/google/uuid"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -73,7 +75,7 @@ func (s *Server) addRunTools() {
 			"A red outcome is a result, not an error. Long: report progress with a progress token; cancelling the call stops the heal and removes its worktree. " +
 			"Fixer tiers: " + tierDocs() + " The default is " + tiers.DefaultText() + ".",
 		InputSchema:  healIn,
-		OutputSchema: mustSchema[heal.Results](),
+		OutputSchema: mustSchema[results.Results](),
 		Annotations:  &sdk.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
 	}, guard(s, "heal", s.heal))
 
@@ -91,7 +93,7 @@ func (s *Server) addRunTools() {
 	}, guard(s, "exec", s.exec))
 }
 
-func (s *Server) heal(ctx context.Context, req *sdk.CallToolRequest, in HealInput) (*sdk.CallToolResult, *heal.Results, error) {
+func (s *Server) heal(ctx context.Context, req *sdk.CallToolRequest, in HealInput) (*sdk.CallToolResult, *results.Results, error) {
 	if s.opts.Heal == nil {
 		return nil, nil, errors.New("heal is not available on this server")
 	}
@@ -140,7 +142,7 @@ func (s *Server) heal(ctx context.Context, req *sdk.CallToolRequest, in HealInpu
 
 // healText is the heal's summary for people: the verdict, then one line
 // per fixed bug and per bug still there.
-func healText(res *heal.Results) string {
+func healText(res *results.Results) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "heal %s after %d iteration(s): %s; branch %s, %d commit(s); run %s\n",
 		res.Outcome, res.Iterations, res.Reason, res.Branch, len(res.Commits), res.RunID)
@@ -148,7 +150,7 @@ func healText(res *heal.Results) string {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	for _, bug := range res.Bugs {
-		if bug.Status == heal.StatusFixed {
+		if bug.Status == results.StatusFixed {
 			fmt.Fprintf(&b, "%s\n", bug.Line)
 		}
 	}

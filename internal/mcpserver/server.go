@@ -23,6 +23,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/salve-dev/salve/internal/heal"
@@ -32,7 +34,7 @@ import (
 // HealFunc runs one heal of in.Workspace (already checked, absolute) with
 // the caller's pipeline. progress receives the heal's live progress; the
 // run honours ctx.
-type HealFunc func(ctx context.Context, in HealInput, progress heal.Progress) (*heal.Results, error)
+type HealFunc func(ctx context.Context, in HealInput, progress heal.Progress) (*results.Results, error)
 
 // DefaultMaxRunning bounds the heals and executions running at once.
 const DefaultMaxRunning = 2

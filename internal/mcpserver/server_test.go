@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/salve-dev/salve/contract"
@@ -216,7 +218,7 @@ func TestAllowedRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	healed := false
-	cs := connect(t, New(Options{AllowedRoots: []string{root}, Heal: func(_ context.Context, in HealInput, _ heal.Progress) (*heal.Results, error) {
+	cs := connect(t, New(Options{AllowedRoots: []string{root}, Heal: func(_ context.Context, in HealInput, _ heal.Progress) (*results.Results, error) {
 		healed = true
 		return greenResults(in), nil
 	}}), nil)
@@ -319,28 +321,28 @@ func TestNoStore(t *testing.T) {
 type fakeHeal struct {
 	mu  sync.Mutex
 	ins []HealInput
-	f   func(ctx context.Context, in HealInput, p heal.Progress) (*heal.Results, error)
+	f   func(ctx context.Context, in HealInput, p heal.Progress) (*results.Results, error)
 }
 
-func (h *fakeHeal) run(ctx context.Context, in HealInput, p heal.Progress) (*heal.Results, error) {
+func (h *fakeHeal) run(ctx context.Context, in HealInput, p heal.Progress) (*results.Results, error) {
 	h.mu.Lock()
 	h.ins = append(h.ins, in)
 	h.mu.Unlock()
 	return h.f(ctx, in, p)
 }
 
-func greenResults(in HealInput) *heal.Results {
-	return &heal.Results{
-		RunID: "r1", Repo: in.Workspace, Branch: "salve/heal-r1", Outcome: heal.OutcomeGreen, Reason: "the build passes", Iterations: 1,
-		Commits: []heal.Commit{{Hash: "abc", Message: "salve heal: fix main.go", Files: []string{"main.go"}, Iteration: 1}},
-		Bugs:    []heal.BugResult{{Bug: contract.BugReport{FilePath: "main.go", LineNumber: 6, ErrorType: "IMPORT", Message: "unused"}, Status: heal.StatusFixed, Line: "IMPORT error in main.go line 6 → Fix: remove it", Iteration: 1}},
+func greenResults(in HealInput) *results.Results {
+	return &results.Results{
+		RunID: "r1", Repo: in.Workspace, Branch: "salve/heal-r1", Outcome: results.OutcomeGreen, Reason: "the build passes", Iterations: 1,
+		Commits: []results.Commit{{Hash: "abc", Message: "salve heal: fix main.go", Files: []string{"main.go"}, Iteration: 1}},
+		Bugs:    []results.BugResult{{Bug: contract.BugReport{FilePath: "main.go", LineNumber: 6, ErrorType: "IMPORT", Message: "unused"}, Status: results.StatusFixed, Line: "IMPORT error in main.go line 6 → Fix: remove it", Iteration: 1}},
 	}
 }
 
 func TestHealArgumentsAndResults(t *testing.T) {
 	ws := t.TempDir()
-	fh := &fakeHeal{f: func(_ context.Context, in HealInput, p heal.Progress) (*heal.Results, error) {
-		p.Stage(1, heal.StageBuild, 0)
+	fh := &fakeHeal{f: func(_ context.Context, in HealInput, p heal.Progress) (*results.Results, error) {
+		p.Stage(1, results.StageBuild, 0)
 		p.Log("building", "iteration", 1)
 		return greenResults(in), nil
 	}}
@@ -360,9 +362,9 @@ func TestHealArgumentsAndResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out heal.Results
+	var out results.Results
 	structured(t, res, &out)
-	if out.Outcome != heal.OutcomeGreen || out.Branch != "salve/heal-r1" || len(out.Commits) != 1 || out.Bugs[0].Status != heal.StatusFixed {
+	if out.Outcome != results.OutcomeGreen || out.Branch != "salve/heal-r1" || len(out.Commits) != 1 || out.Bugs[0].Status != results.StatusFixed {
 		t.Errorf("results %+v", out)
 	}
 	if !strings.Contains(text(res), "heal green after 1 iteration(s)") || !strings.Contains(text(res), "IMPORT error in main.go line 6") {
@@ -424,7 +426,7 @@ func must[T any](v T, err error) T {
 func TestHealErrorsAndPanics(t *testing.T) {
 	ws := t.TempDir()
 	var mode string
-	fh := &fakeHeal{f: func(context.Context, HealInput, heal.Progress) (*heal.Results, error) {
+	fh := &fakeHeal{f: func(context.Context, HealInput, heal.Progress) (*results.Results, error) {
 		switch mode {
 		case "badwrapped":
 			return nil, errorsJoin(heal.ErrBadInput, errors.New("not a git repository"))
@@ -467,7 +469,7 @@ func TestHealCancellation(t *testing.T) {
 	// Each cancelled heal cleans up until the test lets it end.
 	finish := make(chan struct{}, 4)
 	ended := make(chan error, 4)
-	fh := &fakeHeal{f: func(ctx context.Context, _ HealInput, _ heal.Progress) (*heal.Results, error) {
+	fh := &fakeHeal{f: func(ctx context.Context, _ HealInput, _ heal.Progress) (*results.Results, error) {
 		started <- struct{}{}
 		<-ctx.Done()
 		stopping <- struct{}{}
@@ -680,7 +682,7 @@ func TestHealsOfOneRepositoryTakeTurns(t *testing.T) {
 	gaveUp := false
 	giveUp := time.AfterFunc(failAfter, func() { mu.Lock(); gaveUp = true; cond.Broadcast(); mu.Unlock() })
 	defer giveUp.Stop()
-	fh := &fakeHeal{f: func(_ context.Context, in HealInput, _ heal.Progress) (*heal.Results, error) {
+	fh := &fakeHeal{f: func(_ context.Context, in HealInput, _ heal.Progress) (*results.Results, error) {
 		w := in.Workspace
 		mu.Lock()
 		defer mu.Unlock()

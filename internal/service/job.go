@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/tiers"
 	"github.com/salve-dev/salve/internal/sandbox"
@@ -122,7 +124,7 @@ type Job struct {
 	// Warnings are things the user should know (an unsupported option…).
 	Warnings []string `json:"warnings,omitempty"`
 	// Results are the heal's results.json, once it has run.
-	Results *heal.Results `json:"results,omitempty"`
+	Results *results.Results `json:"results,omitempty"`
 }
 
 // BranchFor returns the heal branch of job id: the same however often the

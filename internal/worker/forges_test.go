@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal/forge/forgetest"
 	"github.com/salve-dev/salve/internal/service"
 )
@@ -89,13 +90,13 @@ func forgeRepo(t *testing.T) string {
 
 // pushes is a heal that commits and pushes the job's branch, as a green
 // heal does.
-func pushes(_ context.Context, s Spec) (*heal.Results, error) {
+func pushes(_ context.Context, s Spec) (*results.Results, error) {
 	for _, a := range [][]string{{"checkout", "-q", "-b", s.Branch}, {"-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "fix"}, {"push", "-q", "origin", s.Branch}} {
 		if out, err := exec.Command("git", append([]string{"-C", s.Dir}, a...)...).CombinedOutput(); err != nil {
 			return nil, &failure{err: fmt.Errorf("git %v: %w: %s", a, err, out)}
 		}
 	}
-	return &heal.Results{Outcome: heal.OutcomeGreen, Commits: []heal.Commit{{}}, Branch: s.Branch, Pushed: true}, nil
+	return &results.Results{Outcome: results.OutcomeGreen, Commits: []results.Commit{{}}, Branch: s.Branch, Pushed: true}, nil
 }
 
 // TestRequestOncePerJob: a job asking for a pull request gets one on
@@ -129,7 +130,7 @@ func TestRequestOncePerJob(t *testing.T) {
 				t.Errorf("request %+v, want %s into main, open", prs[0], got.Branch)
 			}
 			// The body is salve heal --pr's (internal/heal/publish).
-			if title, body := heal.PullRequestText(got.Results, ""); prs[0].Title != title || prs[0].Body != body {
+			if title, body := results.PullRequestText(got.Results, ""); prs[0].Title != title || prs[0].Body != body {
 				t.Errorf("request %q %q, want the heal's own title and body %q", prs[0].Title, prs[0].Body, title)
 			}
 			pr, warnings := w.publish(context.Background(), service.Message{ID: j.ID, Request: j.Request}, got.Results, nil)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/gitguard"
 	"github.com/salve-dev/salve/internal/gitremote"
 	"github.com/salve-dev/salve/internal/heal"
@@ -24,7 +26,7 @@ import (
 // an earlier delivery already pushed that branch (its worker died before
 // recording the outcome), the heal resumes from the pushed branch, so the
 // job still has one branch, never a second.
-func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger) (*heal.Results, bool, string, error) {
+func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger) (*results.Results, bool, string, error) {
 	repo, ref := msg.Request.Repo, msg.Request.Ref
 	if err := w.checkRemote(ctx, repo); err != nil {
 		return nil, false, "", err

@@ -4,9 +4,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/service"
 )
@@ -72,7 +73,7 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 
 // observe records one finished job: its final status, how long its last
 // delivery took, and its results when it has some.
-func (m *Metrics) observe(status service.Status, took time.Duration, res *heal.Results) {
+func (m *Metrics) observe(status service.Status, took time.Duration, res *results.Results) {
 	if m == nil || status == "" {
 		return
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/results"
 	"github.com/salve-dev/salve/internal/service"
 )
@@ -59,12 +58,12 @@ func TestWorkerHealsTheFailingSha(t *testing.T) {
 	}
 	var got Spec
 	var head, branch string
-	w := &Worker{Queue: q, Name: "w", TempDir: t.TempDir(), Metrics: m, Heal: func(ctx context.Context, s Spec) (*heal.Results, error) {
+	w := &Worker{Queue: q, Name: "w", TempDir: t.TempDir(), Metrics: m, Heal: func(ctx context.Context, s Spec) (*results.Results, error) {
 		got = s
 		head = gitOut(t, s.Dir, "rev-parse", "HEAD")
 		branch = gitOut(t, s.Dir, "rev-parse", "--abbrev-ref", "HEAD")
 		cost := 0.25
-		res := &heal.Results{Outcome: heal.OutcomeRed, BaseCommit: head,
+		res := &results.Results{Outcome: results.OutcomeRed, BaseCommit: head,
 			ByType: map[string]results.TypeRate{"compile_error": {Found: 2, Fixed: 1, Left: 1}, "Bad Label!": {Found: 1, Rejected: 1, Left: 1}}}
 		res.LLM.Requests, res.LLM.InputTokens, res.LLM.OutputTokens, res.LLM.CostUSD = 2, 1000, 200, cost
 		return res, nil
@@ -114,9 +113,9 @@ func TestWorkerHealsTheFailingSha(t *testing.T) {
 func TestWorkerShaNotInRepository(t *testing.T) {
 	bare := bareRepo(t)
 	q := newQueue(t, ackWait, 5)
-	w := &Worker{Queue: q, Name: "w", TempDir: t.TempDir(), Heal: func(context.Context, Spec) (*heal.Results, error) {
+	w := &Worker{Queue: q, Name: "w", TempDir: t.TempDir(), Heal: func(context.Context, Spec) (*results.Results, error) {
 		t.Error("healed a commit that is not there")
-		return &heal.Results{Outcome: heal.OutcomeGreen}, nil
+		return &results.Results{Outcome: results.OutcomeGreen}, nil
 	}}
 	runWorker(t, w)
 	j, err := q.Submit(context.Background(), service.Request{Repo: bare, Ref: "main", Sha: strings.Repeat("d", 40)})

@@ -16,8 +16,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/forge"
 	"github.com/salve-dev/salve/internal/heal/publish"
 	"github.com/salve-dev/salve/internal/service"
@@ -56,7 +57,7 @@ type Spec struct {
 }
 
 // Healer runs one heal exactly as salve heal does.
-type Healer func(ctx context.Context, s Spec) (*heal.Results, error)
+type Healer func(ctx context.Context, s Spec) (*results.Results, error)
 
 // Worker pulls and heals jobs.
 type Worker struct {
@@ -188,7 +189,7 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	w.trimCache(ctx, log)
 	var pr *forge.PullRequest
 	var warnings []string
-	if herr == nil && res != nil && (msg.Request.PR && res.Outcome == heal.OutcomeGreen && commit != "" || msg.Request.CheckRun) {
+	if herr == nil && res != nil && (msg.Request.PR && res.Outcome == results.OutcomeGreen && commit != "" || msg.Request.CheckRun) {
 		pr, warnings = w.publish(ctx, msg, res, log)
 	}
 	stop()
@@ -226,9 +227,9 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 		switch {
 		case herr != nil:
 			j.Status, j.Error = service.StatusError, herr.Error()
-		case res.Outcome == heal.OutcomeGreen:
+		case res.Outcome == results.OutcomeGreen:
 			j.Status = service.StatusGreen
-		case res.Outcome == heal.OutcomeFlaky:
+		case res.Outcome == results.OutcomeFlaky:
 			j.Status = service.StatusFlaky
 		default:
 			j.Status = service.StatusRed
@@ -271,7 +272,7 @@ func backoff(n uint64) time.Duration {
 // default branch), or updates the one already open (a redelivered job
 // never opens a second), and reports the heal on the failing commit. What
 // could not be done comes back as warnings.
-func (w *Worker) publish(ctx context.Context, msg service.Message, res *heal.Results, log *slog.Logger) (*forge.PullRequest, []string) {
+func (w *Worker) publish(ctx context.Context, msg service.Message, res *results.Results, log *slog.Logger) (*forge.PullRequest, []string) {
 	if w.Forges == nil {
 		return nil, []string{fmt.Sprintf("nothing was published: %v: this worker has no forge token (GITHUB_TOKEN, GH_TOKEN or GITLAB_TOKEN in its environment)", ErrNoForge)}
 	}
@@ -324,7 +325,7 @@ func (w *Worker) heartbeat(ctx context.Context, m jetstream.Msg, msg service.Mes
 }
 
 // attempt takes the repository's lock, marks the job running and heals it.
-func (w *Worker) attempt(ctx context.Context, m jetstream.Msg, delivery uint64, msg service.Message, log *slog.Logger) (res *heal.Results, resumed bool, commit string, err error) {
+func (w *Worker) attempt(ctx context.Context, m jetstream.Msg, delivery uint64, msg service.Message, log *slog.Logger) (res *results.Results, resumed bool, commit string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = permanent(fmt.Errorf("worker: internal error while healing: %v", r))

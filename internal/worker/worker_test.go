@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/nats-io/nats.go"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/service"
@@ -100,7 +102,7 @@ func waitFinal(t *testing.T, q *service.Queue, id string) *service.Job {
 func TestTransientFailureEndsInErrorAtMaxDeliver(t *testing.T) {
 	q := newQueue(t, ackWait, 2)
 	var calls atomic.Int32
-	runWorker(t, &Worker{Queue: q, Name: "w", Heal: func(context.Context, Spec) (*heal.Results, error) {
+	runWorker(t, &Worker{Queue: q, Name: "w", Heal: func(context.Context, Spec) (*results.Results, error) {
 		calls.Add(1)
 		return nil, errors.New("the build machine is out of disk")
 	}})
@@ -116,7 +118,7 @@ func TestTransientFailureEndsInErrorAtMaxDeliver(t *testing.T) {
 
 func TestBadInputEndsInErrorAtOnce(t *testing.T) {
 	q := newQueue(t, ackWait, 5)
-	runWorker(t, &Worker{Queue: q, Name: "w", Heal: func(context.Context, Spec) (*heal.Results, error) {
+	runWorker(t, &Worker{Queue: q, Name: "w", Heal: func(context.Context, Spec) (*results.Results, error) {
 		return nil, heal.ErrBadInput
 	}})
 	j, _ := q.Submit(context.Background(), service.Request{Repo: bareRepo(t), Ref: "main"})
@@ -127,7 +129,7 @@ func TestBadInputEndsInErrorAtOnce(t *testing.T) {
 
 func TestPanicInHealIsAnErrorNotACrash(t *testing.T) {
 	q := newQueue(t, ackWait, 5)
-	runWorker(t, &Worker{Queue: q, Name: "w", Heal: func(context.Context, Spec) (*heal.Results, error) { panic("boom") }})
+	runWorker(t, &Worker{Queue: q, Name: "w", Heal: func(context.Context, Spec) (*results.Results, error) { panic("boom") }})
 	j, _ := q.Submit(context.Background(), service.Request{Repo: bareRepo(t), Ref: "main"})
 	if got := waitFinal(t, q, j.ID); got.Status != service.StatusError || !strings.Contains(got.Error, "boom") {
 		t.Fatalf("status %s %q", got.Status, got.Error)
@@ -150,7 +152,7 @@ func TestSameRepoAndRefNeverRunAtOnce(t *testing.T) {
 	gaveUp := false
 	giveUp := time.AfterFunc(failAfter, func() { mu.Lock(); gaveUp = true; cond.Broadcast(); mu.Unlock() })
 	defer giveUp.Stop()
-	healer := func(_ context.Context, s Spec) (*heal.Results, error) {
+	healer := func(_ context.Context, s Spec) (*results.Results, error) {
 		out, _ := exec.Command("git", "-C", s.Dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
 		ref := strings.TrimSpace(string(out))
 		mu.Lock()
@@ -167,7 +169,7 @@ func TestSameRepoAndRefNeverRunAtOnce(t *testing.T) {
 		running[ref]--
 		ended[ref]++
 		cond.Broadcast()
-		return &heal.Results{Outcome: heal.OutcomeGreen}, nil
+		return &results.Results{Outcome: results.OutcomeGreen}, nil
 	}
 	if out, err := exec.Command("git", "-C", bare, "branch", "dev", "main").CombinedOutput(); err != nil {
 		t.Fatal(err, string(out))

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/store"
@@ -62,7 +64,7 @@ func ownerGone(summary json.RawMessage) bool {
 }
 
 // liveSummary is the summary of a heal while it runs.
-func liveSummary(r *heal.Results, iteration int, stage string) map[string]any {
+func liveSummary(r *results.Results, iteration int, stage string) map[string]any {
 	return map[string]any{
 		"run_id": r.RunID, "repo": r.Repo, "branch": r.Branch, "base_commit": r.BaseCommit,
 		"outcome": "running", "stage": stage, "iteration": iteration, "commits": len(r.Commits),
@@ -73,12 +75,12 @@ func liveSummary(r *heal.Results, iteration int, stage string) map[string]any {
 // BeginHeal marks the heals left running by processes that are gone as
 // interrupted, then creates r's run (status running) with its owner, so
 // that a heal killed at any moment leaves a trace.
-func (s Recorder) BeginHeal(ctx context.Context, r *heal.Results) ([]string, error) {
+func (s Recorder) BeginHeal(ctx context.Context, r *results.Results) ([]string, error) {
 	stale, err := s.Store.InterruptStale(ctx, store.KindHeal, ownerGone, "its process ended before the run finished (killed or crashed)")
 	if err != nil {
 		return nil, fmt.Errorf("heal: mark interrupted runs: %w", err)
 	}
-	sum, err := json.Marshal(liveSummary(r, 0, heal.StageSetup))
+	sum, err := json.Marshal(liveSummary(r, 0, results.StageSetup))
 	if err != nil {
 		return stale, fmt.Errorf("heal: encode the run summary: %w", err)
 	}
@@ -89,17 +91,17 @@ func (s Recorder) BeginHeal(ctx context.Context, r *heal.Results) ([]string, err
 }
 
 // HealStage records that r entered stage.
-func (s Recorder) HealStage(ctx context.Context, r *heal.Results, iteration int, stage string) error {
+func (s Recorder) HealStage(ctx context.Context, r *results.Results, iteration int, stage string) error {
 	if err := s.Store.SetSummary(ctx, r.RunID, liveSummary(r, iteration, stage)); err != nil {
 		return fmt.Errorf("heal: record stage %s: %w", stage, err)
 	}
 	return nil
 }
 
-func healTitle(r *heal.Results) string { return fmt.Sprintf("heal %s → %s", r.Repo, r.Branch) }
+func healTitle(r *results.Results) string { return fmt.Sprintf("heal %s → %s", r.Repo, r.Branch) }
 
 // RecordHeal stores r, creating its run unless BeginHeal did.
-func (s Recorder) RecordHeal(ctx context.Context, r *heal.Results) error {
+func (s Recorder) RecordHeal(ctx context.Context, r *results.Results) error {
 	id := r.RunID
 	if _, err := s.Store.GetRun(ctx, id); errors.Is(err, store.ErrNotFound) {
 		run, err := s.Store.CreateRun(ctx, store.Run{RunID: r.RunID, Kind: store.KindHeal, Title: healTitle(r), StartedAt: r.StartedAt})
@@ -119,7 +121,7 @@ func (s Recorder) RecordHeal(ctx context.Context, r *heal.Results) error {
 	}
 	for _, b := range r.Bugs {
 		level := "INFO"
-		if b.Status != heal.StatusFixed {
+		if b.Status != results.StatusFixed {
 			level = "WARN"
 		}
 		ev := contract.LogEventV1{RunID: id, Level: level, Message: b.Line, Context: map[string]any{
@@ -155,7 +157,7 @@ func (s Recorder) RecordHeal(ctx context.Context, r *heal.Results) error {
 	}
 	status := r.Outcome
 	if status == "" {
-		status = heal.OutcomeError
+		status = results.OutcomeError
 	}
 	if err := s.Store.FinishRun(ctx, id, status, json.RawMessage(doc)); err != nil {
 		return fmt.Errorf("heal: finish run: %w", err)
@@ -165,7 +167,7 @@ func (s Recorder) RecordHeal(ctx context.Context, r *heal.Results) error {
 
 // recordPatches stores one patch per committed fix (a unified diff with
 // context that `git apply` accepts, so `salve runs patch` can replay it).
-func (s Recorder) recordPatches(ctx context.Context, id string, r *heal.Results) error {
+func (s Recorder) recordPatches(ctx context.Context, id string, r *results.Results) error {
 	seen := map[string]bool{}
 	for _, b := range r.Bugs {
 		if b.Commit == "" || b.Diff == "" || seen[b.Commit+b.Bug.FilePath] {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/llmfix"
@@ -81,10 +83,10 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		return contract.FixResult{}, fmt.Errorf("aider: restore %s: %w", in.Path, werr)
 	}
 	if out.Result.ExitCode != 0 {
-		return contract.FixResult{}, fmt.Errorf("aider exited %d: %s: %w", out.Result.ExitCode, firstLine(out.Result.Stderr), heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("aider exited %d: %s: %w", out.Result.ExitCode, firstLine(out.Result.Stderr), results.ErrNoFix)
 	}
 	if rerr != nil || string(after) == in.Content {
-		return contract.FixResult{}, fmt.Errorf("aider left %s unchanged: %w", in.Path, heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("aider left %s unchanged: %w", in.Path, results.ErrNoFix)
 	}
 	conf := f.Confidence
 	if conf == 0 {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 )
@@ -90,7 +92,7 @@ func TestAiderTier(t *testing.T) {
 		err           error
 	}{
 		{"edits in scope", "AssertionError: -1 != 5", "def add(a, b):\n    # the sum\n    return a + b\n", nil},
-		{"aider fails", "unfixable", "", heal.ErrNoFix},
+		{"aider fails", "unfixable", "", results.ErrNoFix},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws := t.TempDir()
@@ -140,7 +142,7 @@ func TestAiderTierFIFO(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, heal.ErrNoFix) {
+		if !errors.Is(err, results.ErrNoFix) {
 			t.Errorf("err = %v, want ErrNoFix", err)
 		}
 	case <-time.After(30 * time.Second):

@@ -297,7 +297,7 @@ func (p *Pipeline) Options() heal.Options { return p.opts }
 // Run runs the heal, then removes the throw-away build-cache layer of an
 // untrusted change and trims the build cache to its budget
 // (Config.CacheBudget).
-func (p *Pipeline) Run(ctx context.Context) (*heal.Results, error) {
+func (p *Pipeline) Run(ctx context.Context) (*results.Results, error) {
 	res, err := heal.Run(ctx, p.opts)
 	if derr := p.exec.Discard(); derr != nil {
 		p.logger.Warn("the throw-away build-cache layer was not removed", "error", derr)

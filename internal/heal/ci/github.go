@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/forge"
 )
@@ -41,12 +43,12 @@ var ErrCI = errors.New("ci github")
 func (g *GitHub) Name() string { return "github" }
 
 // Verdict polls until the checks of t.Commit are settled or the timeout.
-func (g *GitHub) Verdict(ctx context.Context, t heal.CITarget) (heal.Verdict, error) {
+func (g *GitHub) Verdict(ctx context.Context, t heal.CITarget) (results.Verdict, error) {
 	if g.API == nil {
-		return heal.Verdict{}, fmt.Errorf("%w: no GitHub client", ErrCI)
+		return results.Verdict{}, fmt.Errorf("%w: no GitHub client", ErrCI)
 	}
 	if !t.Pushed {
-		return heal.Verdict{}, fmt.Errorf("%w: commit %s was not pushed (use --push)", ErrCI, t.Commit)
+		return results.Verdict{}, fmt.Errorf("%w: commit %s was not pushed (use --push)", ErrCI, t.Commit)
 	}
 	timeout, interval := g.Timeout, g.Interval
 	if timeout == 0 {
@@ -59,7 +61,7 @@ func (g *GitHub) Verdict(ctx context.Context, t heal.CITarget) (heal.Verdict, er
 	for {
 		v, settled, err := g.poll(ctx, t.Commit)
 		if err != nil && !errors.Is(err, forge.ErrTryAgain) {
-			return heal.Verdict{}, fmt.Errorf("%w: %w", ErrCI, err)
+			return results.Verdict{}, fmt.Errorf("%w: %w", ErrCI, err)
 		}
 		if settled {
 			return v, nil
@@ -71,10 +73,10 @@ func (g *GitHub) Verdict(ctx context.Context, t heal.CITarget) (heal.Verdict, er
 		if time.Now().Add(wait).After(deadline) {
 			// Checks that stay queued or wait for an approval are no
 			// signal: reported as such, never as green.
-			return heal.Verdict{Source: "github", NoSignal: true, Detail: fmt.Sprintf("checks of %s not settled after %s: %s", short(t.Commit), timeout, v.Detail)}, nil
+			return results.Verdict{Source: "github", NoSignal: true, Detail: fmt.Sprintf("checks of %s not settled after %s: %s", short(t.Commit), timeout, v.Detail)}, nil
 		}
 		if err := g.sleep(ctx, wait); err != nil {
-			return heal.Verdict{}, fmt.Errorf("%w: wait for checks: %w", ErrCI, err)
+			return results.Verdict{}, fmt.Errorf("%w: wait for checks: %w", ErrCI, err)
 		}
 	}
 }
@@ -94,21 +96,21 @@ func (g *GitHub) sleep(ctx context.Context, d time.Duration) error {
 }
 
 // poll reads the checks once and says whether they are settled.
-func (g *GitHub) poll(ctx context.Context, sha string) (heal.Verdict, bool, error) {
+func (g *GitHub) poll(ctx context.Context, sha string) (results.Verdict, bool, error) {
 	runs, err := g.API.CommitChecks(ctx, sha)
 	if err != nil {
-		return heal.Verdict{Source: "github"}, false, err
+		return results.Verdict{Source: "github"}, false, err
 	}
 	st, err := g.API.CommitStatus(ctx, sha)
 	if err != nil {
-		return heal.Verdict{Source: "github"}, false, err
+		return results.Verdict{Source: "github"}, false, err
 	}
 	return judge(runs, st)
 }
 
 // judge turns check runs and the combined status into a verdict.
-func judge(runs []forge.CommitCheck, st forge.CombinedStatus) (heal.Verdict, bool, error) {
-	v := heal.Verdict{Source: "github"}
+func judge(runs []forge.CommitCheck, st forge.CombinedStatus) (results.Verdict, bool, error) {
+	v := results.Verdict{Source: "github"}
 	var pending, failed, passed []string
 	for _, r := range runs {
 		switch {

@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 )
@@ -31,18 +33,18 @@ var _ heal.CIMonitor = (*Local)(nil)
 func (l *Local) Name() string { return "local" }
 
 // Verdict is green when the build exits 0.
-func (l *Local) Verdict(ctx context.Context, t heal.CITarget) (heal.Verdict, error) {
+func (l *Local) Verdict(ctx context.Context, t heal.CITarget) (results.Verdict, error) {
 	out := t.Build
 	if out == nil || l.Rerun {
 		in := l.Input
 		in.WorkspacePath = t.Workspace
 		o, err := l.Executor.Run(ctx, in)
 		if err != nil {
-			return heal.Verdict{}, fmt.Errorf("ci local: build %s: %w", t.Commit, err)
+			return results.Verdict{}, fmt.Errorf("ci local: build %s: %w", t.Commit, err)
 		}
 		out = &o
 	}
-	v := heal.Verdict{Green: out.ExitCode == 0, Source: "local", Build: out}
+	v := results.Verdict{Green: out.ExitCode == 0, Source: "local", Build: out}
 	v.Detail = fmt.Sprintf("build exited %d", out.ExitCode)
 	return v, nil
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/internal/heal"
 )
 
@@ -144,7 +146,7 @@ func TestAnalyzeBounded(t *testing.T) {
 		t.Fatal("the analysis read the whole pathological diff")
 	}
 	_, err = Plan(heal.FixInput{Path: "a.go", Content: "f(a)\n"}, ev)
-	if !errors.Is(err, heal.ErrNoFix) || !strings.Contains(err.Error(), "too large") {
+	if !errors.Is(err, results.ErrNoFix) || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("err = %v", err)
 	}
 }

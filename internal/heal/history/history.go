@@ -25,6 +25,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/lang"
@@ -79,10 +81,10 @@ func (f *Fixer) Name() string { return Name }
 func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, error) {
 	fam := familyOf(in.Path)
 	if fam == "" {
-		return contract.FixResult{}, fmt.Errorf("history: %s is in no language the tier knows: %w", in.Path, heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("history: %s is in no language the tier knows: %w", in.Path, results.ErrNoFix)
 	}
 	if len(in.Content) > MaxContent {
-		return contract.FixResult{}, fmt.Errorf("history: %s is larger than %d bytes: %w", in.Path, MaxContent, heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("history: %s is larger than %d bytes: %w", in.Path, MaxContent, results.ErrNoFix)
 	}
 	ev, err := f.evidence(ctx, in.Workspace, in.Base, in.Path)
 	if err != nil {
@@ -95,7 +97,7 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 // file at target, reading the diff on first use.
 func (f *Fixer) evidence(ctx context.Context, workspace, base, target string) (*Evidence, error) {
 	if f.Diff == nil {
-		return nil, fmt.Errorf("history: no source of the breaking commit's diff: %w", heal.ErrNotConfigured)
+		return nil, fmt.Errorf("history: no source of the breaking commit's diff: %w", results.ErrNotConfigured)
 	}
 	f.mu.Lock()
 	key := workspace + "\x00" + base
@@ -118,7 +120,7 @@ func (f *Fixer) evidence(ctx context.Context, workspace, base, target string) (*
 		f.mu.Unlock()
 	}
 	if p.err != nil {
-		return nil, fmt.Errorf("history: no change of the breaking commit to learn from (%s): %w", diffFailure(p.err), heal.ErrNoFix)
+		return nil, fmt.Errorf("history: no change of the breaking commit to learn from (%s): %w", diffFailure(p.err), results.ErrNoFix)
 	}
 	fam := familyOf(target)
 	f.mu.Lock()
@@ -144,7 +146,7 @@ func (f *Fixer) evidence(ctx context.Context, workspace, base, target string) (*
 // a renamed name is renamed on the file's import lines too.
 func Plan(in heal.FixInput, ev *Evidence) (contract.FixResult, error) {
 	if ev.Truncated {
-		return contract.FixResult{}, fmt.Errorf("history: the breaking commit's diff is too large to read whole: %w", heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("history: the breaking commit's diff is too large to read whole: %w", results.ErrNoFix)
 	}
 	pl := &planner{in: in, ev: ev, fam: familyOf(in.Path), m: mask(in.Content, in.Path), usable: map[string]error{}, renamed: map[string]bool{}}
 	var why []string
@@ -171,15 +173,15 @@ func Plan(in heal.FixInput, ev *Evidence) (contract.FixResult, error) {
 		if len(why) == 0 {
 			why = []string{"no report of a missing name or a wrong number of arguments"}
 		}
-		return contract.FixResult{}, fmt.Errorf("history: %s: %s: %w", in.Path, strings.Join(why, "; "), heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("history: %s: %s: %w", in.Path, strings.Join(why, "; "), results.ErrNoFix)
 	}
 	pl.renameImports()
 	out, err := applyEdits(in.Content, pl.edits)
 	if err != nil {
-		return contract.FixResult{}, fmt.Errorf("history: %s: %v: %w", in.Path, err, heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("history: %s: %v: %w", in.Path, err, results.ErrNoFix)
 	}
 	if out == in.Content {
-		return contract.FixResult{}, fmt.Errorf("history: the changes leave %s as it was: %w", in.Path, heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("history: the changes leave %s as it was: %w", in.Path, results.ErrNoFix)
 	}
 	return contract.FixResult{PatchedContent: out, FixReason: "as the breaking commit did elsewhere: " + strings.Join(pl.done, "; "), ConfidenceScore: Confidence, Fixer: Name}, nil
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 )
@@ -461,7 +463,7 @@ func TestPlan(t *testing.T) {
 			in := heal.FixInput{Path: tt.path, Content: tt.content, Request: contract.FixRequest{BugReport: tt.reports[0], Related: tt.reports[1:]}}
 			res, err := Plan(in, Analyze(files, tt.path))
 			if tt.want == "" {
-				if !errors.Is(err, heal.ErrNoFix) || !strings.Contains(err.Error(), tt.why) {
+				if !errors.Is(err, results.ErrNoFix) || !strings.Contains(err.Error(), tt.why) {
 					t.Fatalf("err = %v, want ErrNoFix with %q (result %q)", err, tt.why, res.PatchedContent)
 				}
 				return
@@ -663,7 +665,7 @@ func TestAskOf(t *testing.T) {
 func TestFixerDiffSource(t *testing.T) {
 	in := heal.FixInput{Workspace: "/w", Path: "main.go", Content: "package main\n\nvar a = ParseConfig\n",
 		Request: contract.FixRequest{BugReport: report("main.go", 3, "undefined: ParseConfig")}}
-	if _, err := (&Fixer{}).Fix(context.Background(), in); !errors.Is(err, heal.ErrNotConfigured) {
+	if _, err := (&Fixer{}).Fix(context.Background(), in); !errors.Is(err, results.ErrNotConfigured) {
 		t.Errorf("no Diff: err = %v, want ErrNotConfigured", err)
 	}
 	calls := 0
@@ -684,10 +686,10 @@ func TestFixerDiffSource(t *testing.T) {
 		t.Errorf("Diff called %d times, want once", calls)
 	}
 	bad := &Fixer{Diff: func(context.Context, string, string) (string, error) { return "", errors.New("no parent commit") }}
-	if _, err := bad.Fix(context.Background(), in); !errors.Is(err, heal.ErrNoFix) || !strings.Contains(err.Error(), "no parent commit") {
+	if _, err := bad.Fix(context.Background(), in); !errors.Is(err, results.ErrNoFix) || !strings.Contains(err.Error(), "no parent commit") {
 		t.Errorf("failing Diff: err = %v", err)
 	}
-	if _, err := f.Fix(context.Background(), heal.FixInput{Path: "README.md", Content: "x"}); !errors.Is(err, heal.ErrNoFix) {
+	if _, err := f.Fix(context.Background(), heal.FixInput{Path: "README.md", Content: "x"}); !errors.Is(err, results.ErrNoFix) {
 		t.Errorf("unknown language: err = %v", err)
 	}
 }

@@ -22,6 +22,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/agent"
 	"github.com/salve-dev/salve/internal/heal"
@@ -107,7 +109,7 @@ var ErrSession = errors.New("llm fix session failed")
 // sent at all the error wraps [ErrContextWindow].
 func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, error) {
 	if len(f.Targets) == 0 {
-		return contract.FixResult{}, fmt.Errorf("llm: no model configured: %w", heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("llm: no model configured: %w", results.ErrNoFix)
 	}
 	schema, err := contract.Schema("FixResult")
 	if err != nil {

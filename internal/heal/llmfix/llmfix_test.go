@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/llm"
@@ -142,7 +144,7 @@ func TestPromptCarriesTheSeedInputs(t *testing.T) {
 }
 
 func TestNoTargets(t *testing.T) {
-	if _, err := (&Fixer{}).Fix(context.Background(), input); !errors.Is(err, heal.ErrNoFix) {
+	if _, err := (&Fixer{}).Fix(context.Background(), input); !errors.Is(err, results.ErrNoFix) {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/logparse"
@@ -82,7 +84,7 @@ func runCompileCase(t *testing.T, c compileCase) {
 			}
 			in := heal.FixInput{Workspace: ws, Path: p, Content: string(b), Request: contract.FixRequest{BugReport: group[0], Related: group[1:]}}
 			res, err := f.Fix(ctx, in)
-			if errors.Is(err, heal.ErrNoFix) {
+			if errors.Is(err, results.ErrNoFix) {
 				t.Fatalf("round %d: no rule fixes %s: %v\nlog:\n%s\nfile:\n%s", i+1, p, err, log, b)
 			}
 			if err != nil {

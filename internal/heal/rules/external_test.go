@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 )
@@ -42,7 +44,7 @@ func TestExternalFixer(t *testing.T) {
 	}
 	// Without the tool installed, the row is skipped.
 	f = &Fixer{Env: []string{"PATH=" + t.TempDir()}}
-	if _, err := f.Fix(context.Background(), in); !errors.Is(err, heal.ErrNoFix) {
+	if _, err := f.Fix(context.Background(), in); !errors.Is(err, results.ErrNoFix) {
 		t.Errorf("without ruff: err = %v, want ErrNoFix", err)
 	}
 }

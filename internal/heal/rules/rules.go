@@ -22,6 +22,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 )
@@ -116,7 +118,7 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		conf = min(conf, e.confidence)
 	}
 	if len(reasons) == 0 {
-		return contract.FixResult{}, fmt.Errorf("rules: no rule matches %s: %w", in.Path, heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("rules: no rule matches %s: %w", in.Path, results.ErrNoFix)
 	}
 	return contract.FixResult{PatchedContent: ri.content, FixReason: strings.Join(reasons, "; "), ConfidenceScore: conf, Fixer: Name}, nil
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"golang.org/x/tools/txtar"
 
 	"github.com/salve-dev/salve/contract"
@@ -71,7 +73,7 @@ func TestGolden(t *testing.T) {
 			res, err := (&Fixer{External: []External{}}).Fix(context.Background(), in)
 			var got string
 			switch {
-			case errors.Is(err, heal.ErrNoFix):
+			case errors.Is(err, results.ErrNoFix):
 				got = "no fix\n"
 			case err != nil:
 				t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/salve-dev/salve/internal/testdirs"
-	"github.com/salve-dev/salve/internal/testrepo"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/heal/results"
+	"github.com/salve-dev/salve/internal/testdirs"
+	"github.com/salve-dev/salve/internal/testrepo"
+
 	"github.com/salve-dev/salve/internal/sandbox"
 )
 
@@ -115,8 +116,8 @@ func runCase(t *testing.T, c healCase) {
 	}
 	before := userState(t, repo)
 
-	results := filepath.Join(t.TempDir(), "results.json")
-	args := []string{"heal", "--workspace", repo, "--cmd", c.cmd, "--no-store", "--git-agent", gitAgentBin, "--isolation", "none", "--results", results, "--max-iterations", "4"}
+	resultsPath := filepath.Join(t.TempDir(), "results.json")
+	args := []string{"heal", "--workspace", repo, "--cmd", c.cmd, "--no-store", "--git-agent", gitAgentBin, "--isolation", "none", "--results", resultsPath, "--max-iterations", "4"}
 	if c.fixers != "" {
 		args = append(args, "--fixers", c.fixers)
 	}
@@ -131,20 +132,20 @@ func runCase(t *testing.T, c healCase) {
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	b, rerr := os.ReadFile(results)
+	b, rerr := os.ReadFile(resultsPath)
 	if rerr != nil {
 		t.Fatalf("no results (%v): %v\nstdout:\n%s\nstderr:\n%s", err, rerr, stdout.String(), tail(stderr.String()))
 	}
-	var res heal.Results
+	var res results.Results
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
-	if err != nil || res.Outcome != heal.OutcomeGreen {
+	if err != nil || res.Outcome != results.OutcomeGreen {
 		t.Fatalf("heal: %v, outcome %s (%s)\nstdout:\n%s\nstderr:\n%s", err, res.Outcome, res.Reason, stdout.String(), tail(stderr.String()))
 	}
 	var got []string
 	for _, bug := range res.Bugs {
-		if bug.Status == heal.StatusFixed {
+		if bug.Status == results.StatusFixed {
 			got = append(got, bug.Fixer+": "+bug.Line)
 		}
 	}

@@ -26,6 +26,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/logparse"
@@ -106,14 +108,14 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 	cands = dropImportable(in, cands)
 	chosen := choose(cands, reports)
 	if len(chosen) == 0 {
-		return contract.FixResult{}, fmt.Errorf("suggest: no toolchain suggestion for the reported lines of %s: %w", in.Path, heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("suggest: no toolchain suggestion for the reported lines of %s: %w", in.Path, results.ErrNoFix)
 	}
 	out, reasons, conf, err := apply(in.Content, in.Path, chosen)
 	if err != nil {
-		return contract.FixResult{}, fmt.Errorf("suggest: %s: %v: %w", in.Path, err, heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("suggest: %s: %v: %w", in.Path, err, results.ErrNoFix)
 	}
 	if out == in.Content {
-		return contract.FixResult{}, fmt.Errorf("suggest: the suggestions change nothing in %s: %w", in.Path, heal.ErrNoFix)
+		return contract.FixResult{}, fmt.Errorf("suggest: the suggestions change nothing in %s: %w", in.Path, results.ErrNoFix)
 	}
 	return contract.FixResult{PatchedContent: out, FixReason: strings.Join(reasons, "; "), ConfidenceScore: conf, Fixer: Name}, nil
 }

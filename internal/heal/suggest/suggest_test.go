@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/heal/results"
+
 	"golang.org/x/tools/txtar"
 
 	"github.com/salve-dev/salve/contract"
@@ -58,7 +60,7 @@ func TestGolden(t *testing.T) {
 				fmt.Fprintf(&got, "rerun: %s\n", c)
 			}
 			switch {
-			case errors.Is(err, heal.ErrNoFix):
+			case errors.Is(err, results.ErrNoFix):
 				got.WriteString("no fix\n")
 			case err != nil:
 				t.Fatal(err)
@@ -159,7 +161,7 @@ func TestStaleSuggestion(t *testing.T) {
 	src := "x = 1\nprint(y)\n"
 	r := contract.BugReport{FilePath: "a.py", LineNumber: 2, Message: "NameError: name 'z' is not defined. Did you mean: 'x'?"}
 	_, err := (&Fixer{}).Fix(context.Background(), heal.FixInput{Workspace: ws, Path: "a.py", Content: src, Request: contract.FixRequest{BugReport: r}})
-	if !errors.Is(err, heal.ErrNoFix) {
+	if !errors.Is(err, results.ErrNoFix) {
 		t.Fatalf("want no fix, got %v", err)
 	}
 }
