@@ -285,93 +285,13 @@ func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
 	} else if ok {
 		ctxWindow = &v.Int
 	}
-	clients := map[string]llm.Provider{}
-	var out []agent.Target
-	for _, m := range models {
-		pname, model, err := config.SplitModel(m)
-		if err != nil {
-			return nil, err
-		}
-		entry, err := st.cfg.ProviderEntry(pname)
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range entry.Warnings {
-			st.log.Warn(w)
-		}
-		client, ok := clients[pname]
-		if !ok {
-			if client, err = st.deps.newProvider(providerSpec{Name: pname, Config: entry, Logger: st.log}); err != nil {
-				return nil, err
-			}
-			clients[pname] = client
-		}
-		buffer, err := st.bufferTokens()
-		if err != nil {
-			return nil, err
-		}
-		t, err := target(pname, model, entry, client, base, buffer)
-		if err != nil {
-			return nil, err
-		}
-		if ctxWindow != nil {
-			t.ContextWindow = *ctxWindow
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-// bufferTokens is defaults.contextWindowBufferTokens (0 is a value),
-// else 8192; an invalid value is a configuration error.
-func (st *startup) bufferTokens() (int, error) {
-	if !st.cfg.Has("defaults", "contextWindowBufferTokens") {
-		return config.DefaultBufferTokens, nil
-	}
-	n, err := config.Int(st.cfg.Raw("defaults", "contextWindowBufferTokens"), 0)
-	if err != nil {
-		return 0, fmt.Errorf("defaults.contextWindowBufferTokens: %w", err)
-	}
-	return n, nil
-}
-
-// target builds one fallback target. The model's settings beat the
-// provider's, which beat the defaults; a setting is taken when present,
-// whatever its value (0 included).
-func target(pname, model string, entry config.Provider, client llm.Provider, base agent.Params, buffer int) (agent.Target, error) {
-	t := agent.Target{Provider: pname, Model: model, Client: client, Params: base, ToolChoice: entry.ToolChoice}
-	t.ContextWindow, t.ContextWindowBufferTokens, t.Tokenizer = entry.Window(model, buffer)
-	mc, ok := entry.Models[model]
-	if !ok {
-		return t, nil
-	}
-	if mc.ToolChoice != "" {
-		t.ToolChoice = mc.ToolChoice
-	}
-	ov, err := mc.ParsedOverrides()
-	if err != nil {
-		return t, fmt.Errorf("providers.%s.models.%s: %w", pname, model, err)
-	}
-	floats := map[string]**float64{"temperature": &t.Params.Temperature, "topP": &t.Params.TopP, "repeatPenalty": &t.Params.RepeatPenalty}
-	for key, dst := range floats {
-		if o, has := ov[key]; has {
-			if o.Unset {
-				*dst = nil
-			} else {
-				x := o.Value
-				*dst = &x
-			}
-		}
-	}
-	if o, has := ov["topK"]; has {
-		if o.Unset {
-			t.Params.TopK = nil
-		} else {
-			k := int(o.Value)
-			t.Params.TopK = &k
-		}
-	}
-	return t, nil
+	return st.cfg.Targets(config.TargetSetup{
+		Models: models, Params: base, ContextWindow: ctxWindow,
+		NewClient: func(name string, entry config.Provider) (llm.Provider, error) {
+			return st.deps.newProvider(providerSpec{Name: name, Config: entry, Logger: st.log})
+		},
+		Warn: func(w string) { st.log.Warn(w) },
+	})
 }
 
 // fullSchemas compiles output and tool schemas as the reference ai-agent
