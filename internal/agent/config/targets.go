@@ -127,3 +127,65 @@ func target(pname, model string, entry Provider, client llm.Provider, base agent
 	}
 	return t, nil
 }
+
+// TargetSettings resolves, from s, what every target of a session shares
+// (docs/contracts/ai-agent-cli.md §4): the request parameters temperature,
+// topP, repeatPenalty, topK, maxOutputTokens, reasoningTokens, caching and
+// reasoning, over the caller's built-in values in builtin, and the
+// contextWindow option. The caller adds the models and its client maker.
+func (s Sources) TargetSettings(builtin agent.Params) (TargetSetup, error) {
+	p := builtin
+	for _, f := range []struct {
+		key string
+		dst **float64
+	}{{"temperature", &p.Temperature}, {"topP", &p.TopP}, {"repeatPenalty", &p.RepeatPenalty}} {
+		v, ok, err := s.Resolve(f.key)
+		if err != nil {
+			return TargetSetup{}, err
+		}
+		switch {
+		case ok && v.Unset:
+			*f.dst = nil
+		case ok:
+			x := v.Float
+			*f.dst = &x
+		}
+	}
+	if v, ok, err := s.Resolve("topK"); err != nil {
+		return TargetSetup{}, err
+	} else if ok && v.Unset {
+		p.TopK = nil
+	} else if ok {
+		k := v.Int
+		p.TopK = &k
+	}
+	if v, ok, err := s.Resolve("maxOutputTokens"); err != nil {
+		return TargetSetup{}, err
+	} else if ok {
+		p.MaxOutputTokens = v.Int
+	}
+	if v, ok, err := s.Resolve("reasoningTokens"); err != nil {
+		return TargetSetup{}, err
+	} else if ok {
+		n := v.Int
+		p.ReasoningTokens = &n
+	}
+	for _, e := range []struct {
+		key string
+		dst *string
+	}{{"caching", &p.Caching}, {"reasoning", &p.Reasoning}} {
+		if v, ok, err := s.Resolve(e.key); err != nil {
+			return TargetSetup{}, err
+		} else if ok {
+			*e.dst = v.Str
+		}
+	}
+	ts := TargetSetup{Params: p}
+	if v, ok, err := s.Resolve("contextWindow"); err != nil {
+		return TargetSetup{}, err
+	} else if ok {
+		n := v.Int
+		ts.ContextWindow = &n
+	}
+	return ts, nil
+}

@@ -137,3 +137,29 @@ func TestTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetSettings: --override beats the flag, which beats the
+// frontmatter, then the config's defaults, then the caller's built-in
+// values; an UNSET spelling stops a parameter being sent.
+func TestTargetSettings(t *testing.T) {
+	temp := 0.2
+	s := Sources{
+		Override:    map[string]string{"topP": "0.4"},
+		CLI:         map[string]string{"topP": "0.9", "temperature": "unset"},
+		Frontmatter: map[string]any{"maxOutputTokens": 900},
+		Defaults:    map[string]any{"maxOutputTokens": 700.0, "topK": 9.0, "contextWindow": 4096.0, "reasoning": "high"},
+	}
+	ts, err := s.TargetSettings(agent.Params{Temperature: &temp, MaxOutputTokens: 100, Caching: "full"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ts.Params
+	if p.Temperature != nil || p.TopP == nil || *p.TopP != 0.4 || p.MaxOutputTokens != 900 || p.TopK == nil || *p.TopK != 9 ||
+		p.Caching != "full" || p.Reasoning != "high" || ts.ContextWindow == nil || *ts.ContextWindow != 4096 {
+		t.Errorf("%+v window %v", p, ts.ContextWindow)
+	}
+	if _, err := (Sources{Defaults: map[string]any{"temperature": 5.0}}).TargetSettings(agent.Params{}); !errors.Is(err, ErrConfig) ||
+		!strings.Contains(err.Error(), "defaults") {
+		t.Errorf("out-of-range default: %v", err)
+	}
+}
