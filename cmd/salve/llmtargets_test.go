@@ -12,12 +12,13 @@ import (
 	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
 
-// TestOneConfigSameRequests: one .ai-agent.json, whose models carry their
-// own overrides, makes the ai-agent binary and the heal's llm tier (salve
-// fix --fixers llm) send the same sampling parameters, both against a
-// local OpenAI-compatible server. Both build their targets through the one
-// builder in internal/agent/config; if either stopped applying a model's
-// overrides, its request would carry the caller's value instead.
+// TestOneConfigSameRequests: one .ai-agent.json, with defaults and models
+// that carry their own overrides, makes the ai-agent binary and the heal's
+// llm tier (salve fix --fixers llm) send the same temperature, top_p and
+// max_tokens, both against a local OpenAI-compatible server. Both resolve
+// their targets through internal/agent/config; if either stopped applying
+// the defaults or a model's overrides, its request would carry its own
+// built-in value instead.
 func TestOneConfigSameRequests(t *testing.T) {
 	srv := llmtest.NewServer()
 	defer srv.Close()
@@ -33,7 +34,8 @@ func TestOneConfigSameRequests(t *testing.T) {
 
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "agent.json")
-	if err := os.WriteFile(cfg, []byte(`{"providers": {"local": {"type": "openai-compatible", "baseUrl": "`+srv.OpenAIBaseURL()+`",
+	if err := os.WriteFile(cfg, []byte(`{"defaults": {"temperature": 0.3, "maxOutputTokens": 777},
+  "providers": {"local": {"type": "openai-compatible", "baseUrl": "`+srv.OpenAIBaseURL()+`",
   "models": {
     "tuned": {"overrides": {"temperature": 0.7, "top_p": 0.5}},
     "muted": {"overrides": {"temperature": null}}}}}}`), 0o600); err != nil {
@@ -88,8 +90,9 @@ func TestOneConfigSameRequests(t *testing.T) {
 		model string
 		want  map[string]string
 	}{
-		{"local/tuned", map[string]string{"temperature": "0.7", "top_p": "0.5"}},
-		{"local/muted", map[string]string{"temperature": "", "top_p": ""}},
+		{"local/plain", map[string]string{"temperature": "0.3", "top_p": "", "max_tokens": "777"}},
+		{"local/tuned", map[string]string{"temperature": "0.7", "top_p": "0.5", "max_tokens": "777"}},
+		{"local/muted", map[string]string{"temperature": "", "top_p": "", "max_tokens": "777"}},
 	} {
 		for _, c := range callers {
 			t.Run(tc.model+"/"+c.name, func(t *testing.T) {

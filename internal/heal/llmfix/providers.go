@@ -25,15 +25,18 @@ type Setup struct {
 	ConfigFile, Cwd, Home string
 	// Getenv reads the environment.
 	Getenv func(string) string
-	// Params are the request parameters of every target; a model's own
-	// overrides in the configuration beat them. Zero sends the engine's
-	// defaults.
+	// Params are the tier's own request parameters for every target; the
+	// configuration's defaults beat them (temperature, topP, topK,
+	// repeatPenalty, maxOutputTokens, reasoning, caching, contextWindow),
+	// as they do ai-agent's built-in values, and a model's own overrides
+	// beat both. Zero sends the engine's defaults.
 	Params agent.Params
 }
 
-// Targets builds the targets of s through config.Config.Targets, the one
-// builder ai-agent uses too, so each carries its model's overrides,
-// toolChoice, context window and buffer. It returns no target and no
+// Targets builds the targets of s through config.Sources.TargetSettings
+// and config.Config.Targets, as ai-agent does, so each carries the
+// configuration's defaults, its model's overrides, toolChoice, context
+// window and buffer. It returns no target and no
 // error when nothing is configured, so the caller can leave the tier out.
 func Targets(s Setup) ([]Target, error) {
 	getenv := s.Getenv
@@ -46,9 +49,21 @@ func Targets(s Setup) ([]Target, error) {
 	if len(models) == 0 {
 		models = cfg.DefaultModels()
 	}
+	if len(models) == 0 {
+		return nil, nil
+	}
+	defaults, err := cfg.Defaults()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	setup, err := config.Sources{Defaults: defaults}.TargetSettings(s.Params)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
 	f := &providers.Factory{}
-	ts, err := cfg.Targets(config.TargetSetup{Models: models, Params: s.Params,
-		NewClient: func(name string, p config.Provider) (llm.Provider, error) { return newClient(f, name, p) }})
+	setup.Models = models
+	setup.NewClient = func(name string, p config.Provider) (llm.Provider, error) { return newClient(f, name, p) }
+	ts, err := cfg.Targets(setup)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
