@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/salve-dev/salve/internal/agent"
-	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
 
@@ -81,39 +79,6 @@ func TestModelsFromEnvironment(t *testing.T) {
 			t.Fatalf("exit %d, stderr %s", code, errOut.String())
 		}
 	})
-}
-
-func intp(n int) *int { return &n }
-
-// TestTargetZeroIsAValue: contextWindowBufferTokens 0 at the model or
-// provider level beats the level below, as any other value does.
-func TestTargetZeroIsAValue(t *testing.T) {
-	tests := []struct {
-		name          string
-		entry         config.Provider
-		defaultBuffer int
-		wantBuffer    int
-		wantWindow    int
-	}{
-		{"defaults only", config.Provider{}, 8192, 8192, 131072},
-		{"defaults 0", config.Provider{}, 0, 0, 131072},
-		{"provider 0 beats defaults", config.Provider{ContextWindowBufferTokens: intp(0)}, 8192, 0, 131072},
-		{"model 0 beats provider", config.Provider{ContextWindowBufferTokens: intp(4096),
-			Models: map[string]config.Model{"m": {ContextWindowBufferTokens: intp(0)}}}, 8192, 0, 131072},
-		{"model window", config.Provider{ContextWindow: intp(32000), Models: map[string]config.Model{"m": {ContextWindow: intp(16000)}}}, 100, 100, 16000},
-		{"other model unaffected", config.Provider{ContextWindowBufferTokens: intp(7), Models: map[string]config.Model{"x": {ContextWindowBufferTokens: intp(0)}}}, 100, 7, 131072},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := target("p", "m", tt.entry, &fakeProvider{}, agent.Params{}, tt.defaultBuffer)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.ContextWindowBufferTokens != tt.wantBuffer || got.ContextWindow != tt.wantWindow {
-				t.Fatalf("buffer %d window %d, want %d %d", got.ContextWindowBufferTokens, got.ContextWindow, tt.wantBuffer, tt.wantWindow)
-			}
-		})
-	}
 }
 
 // TestZeroSettingsAreNotUnset: numeric settings set to 0 are used or

@@ -95,11 +95,11 @@ func (st *startup) options(stdout io.Writer) (agent.Options, error) {
 	if o.Transport, err = st.transport(); err != nil {
 		return o, err
 	}
-	params, err := st.params()
+	setup, err := st.targetSettings()
 	if err != nil {
 		return o, err
 	}
-	if o.Targets, err = st.targets(params); err != nil {
+	if o.Targets, err = st.targets(setup); err != nil {
 		return o, err
 	}
 	counter, err := tiktoken.New(o.Targets[0].Tokenizer, o.Targets[0].Model)
@@ -191,51 +191,15 @@ func (st *startup) transport() (string, error) {
 	return "", fmt.Errorf("%w: unknown tooling transport %q", config.ErrConfig, t)
 }
 
-// params resolves the session-level request parameters.
-func (st *startup) params() (agent.Params, error) {
-	p := agent.Params{MaxOutputTokens: agent.DefaultMaxOutputTokens, Caching: defaultCaching}
+// targetSettings resolves what every target shares, over ai-agent's
+// built-in parameters, then the reasoning of ai-agent's own precedence.
+func (st *startup) targetSettings() (config.TargetSetup, error) {
 	t := defaultTemperature
-	p.Temperature = &t
-	floats := []struct {
-		key string
-		dst **float64
-	}{{"temperature", &p.Temperature}, {"topP", &p.TopP}, {"repeatPenalty", &p.RepeatPenalty}}
-	for _, f := range floats {
-		v, ok, err := st.src.Resolve(f.key)
-		if err != nil {
-			return p, err
-		}
-		switch {
-		case ok && v.Unset:
-			*f.dst = nil
-		case ok:
-			x := v.Float
-			*f.dst = &x
-		}
+	ts, err := st.src.TargetSettings(agent.Params{MaxOutputTokens: agent.DefaultMaxOutputTokens, Caching: defaultCaching, Temperature: &t})
+	if err != nil {
+		return ts, err
 	}
-	if v, ok, err := st.src.Resolve("topK"); err != nil {
-		return p, err
-	} else if ok && !v.Unset {
-		k := v.Int
-		p.TopK = &k
-	}
-	if v, ok, err := st.src.Resolve("maxOutputTokens"); err != nil {
-		return p, err
-	} else if ok {
-		p.MaxOutputTokens = v.Int
-	}
-	if v, ok, err := st.src.Resolve("reasoningTokens"); err != nil {
-		return p, err
-	} else if ok {
-		n := v.Int
-		p.ReasoningTokens = &n
-	}
-	if v, ok, err := st.src.Resolve("caching"); err != nil {
-		return p, err
-	} else if ok {
-		p.Caching = v.Str
-	}
-	return p, st.reasoning(&p)
+	return ts, st.reasoning(&ts.Params)
 }
 
 // reasoning: the agent's reasoning (override, CLI, frontmatter), else
@@ -271,107 +235,19 @@ func (st *startup) reasoning(p *agent.Params) error {
 
 // targets builds the fallback list with each model's overrides
 // (docs/contracts/ai-agent-cli.md §4, §9.4).
-func (st *startup) targets(base agent.Params) ([]agent.Target, error) {
-	models := st.list("models", st.fm.Models)
-	if len(models) == 0 {
-		models = st.inheritModels
+func (st *startup) targets(setup config.TargetSetup) ([]agent.Target, error) {
+	setup.Models = st.list("models", st.fm.Models)
+	if len(setup.Models) == 0 {
+		setup.Models = st.inheritModels
 	}
-	if len(models) == 0 {
+	if len(setup.Models) == 0 {
 		return nil, fmt.Errorf("%w: no model configured (use --models or the frontmatter models key)", config.ErrConfig)
 	}
-	var ctxWindow *int
-	if v, ok, err := st.src.Resolve("contextWindow"); err != nil {
-		return nil, err
-	} else if ok {
-		ctxWindow = &v.Int
+	setup.NewClient = func(name string, entry config.Provider) (llm.Provider, error) {
+		return st.deps.newProvider(providerSpec{Name: name, Config: entry, Logger: st.log})
 	}
-	clients := map[string]llm.Provider{}
-	var out []agent.Target
-	for _, m := range models {
-		pname, model, err := config.SplitModel(m)
-		if err != nil {
-			return nil, err
-		}
-		entry, err := st.cfg.ProviderEntry(pname)
-		if err != nil {
-			return nil, err
-		}
-		for _, w := range entry.Warnings {
-			st.log.Warn(w)
-		}
-		client, ok := clients[pname]
-		if !ok {
-			if client, err = st.deps.newProvider(providerSpec{Name: pname, Config: entry, Logger: st.log}); err != nil {
-				return nil, err
-			}
-			clients[pname] = client
-		}
-		buffer, err := st.bufferTokens()
-		if err != nil {
-			return nil, err
-		}
-		t, err := target(pname, model, entry, client, base, buffer)
-		if err != nil {
-			return nil, err
-		}
-		if ctxWindow != nil {
-			t.ContextWindow = *ctxWindow
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-// bufferTokens is defaults.contextWindowBufferTokens (0 is a value),
-// else 8192; an invalid value is a configuration error.
-func (st *startup) bufferTokens() (int, error) {
-	if !st.cfg.Has("defaults", "contextWindowBufferTokens") {
-		return config.DefaultBufferTokens, nil
-	}
-	n, err := config.Int(st.cfg.Raw("defaults", "contextWindowBufferTokens"), 0)
-	if err != nil {
-		return 0, fmt.Errorf("defaults.contextWindowBufferTokens: %w", err)
-	}
-	return n, nil
-}
-
-// target builds one fallback target. The model's settings beat the
-// provider's, which beat the defaults; a setting is taken when present,
-// whatever its value (0 included).
-func target(pname, model string, entry config.Provider, client llm.Provider, base agent.Params, buffer int) (agent.Target, error) {
-	t := agent.Target{Provider: pname, Model: model, Client: client, Params: base, ToolChoice: entry.ToolChoice}
-	t.ContextWindow, t.ContextWindowBufferTokens, t.Tokenizer = entry.Window(model, buffer)
-	mc, ok := entry.Models[model]
-	if !ok {
-		return t, nil
-	}
-	if mc.ToolChoice != "" {
-		t.ToolChoice = mc.ToolChoice
-	}
-	ov, err := mc.ParsedOverrides()
-	if err != nil {
-		return t, fmt.Errorf("providers.%s.models.%s: %w", pname, model, err)
-	}
-	floats := map[string]**float64{"temperature": &t.Params.Temperature, "topP": &t.Params.TopP, "repeatPenalty": &t.Params.RepeatPenalty}
-	for key, dst := range floats {
-		if o, has := ov[key]; has {
-			if o.Unset {
-				*dst = nil
-			} else {
-				x := o.Value
-				*dst = &x
-			}
-		}
-	}
-	if o, has := ov["topK"]; has {
-		if o.Unset {
-			t.Params.TopK = nil
-		} else {
-			k := int(o.Value)
-			t.Params.TopK = &k
-		}
-	}
-	return t, nil
+	setup.Warn = func(w string) { st.log.Warn(w) }
+	return st.cfg.Targets(setup)
 }
 
 // fullSchemas compiles output and tool schemas as the reference ai-agent

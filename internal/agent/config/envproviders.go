@@ -8,21 +8,54 @@ import (
 // envProvider says how a well-known provider is found in the environment
 // when no config layer configures it.
 type envProvider struct {
+	// name is the provider's name and type.
+	name string
 	// keyVar holds the API key; "" means the provider needs none.
 	keyVar string
 	// urlVar names the variable that holds the base URL.
 	urlVar string
 	// baseURL normalises the urlVar value; nil keeps it.
 	baseURL func(string) string
+	// model is the model a caller may use when it names none (the heal's
+	// llm tier does); "" means there is none.
+	model string
 }
 
 // envProviders are the providers that --models finds in the environment
-// with no config file: the name is the type.
-var envProviders = map[string]envProvider{
-	"openai":     {keyVar: "OPENAI_API_KEY", urlVar: "OPENAI_BASE_URL"},
-	"anthropic":  {keyVar: "ANTHROPIC_API_KEY", urlVar: "ANTHROPIC_BASE_URL", baseURL: anthropicBase},
-	"openrouter": {keyVar: "OPENROUTER_API_KEY", urlVar: "OPENROUTER_BASE_URL"},
-	"ollama":     {urlVar: "OLLAMA_HOST", baseURL: ollamaBase},
+// with no config file, the one table of the well-known providers'
+// defaults, in the order DefaultModels lists them.
+var envProviders = []envProvider{
+	{name: "openai", keyVar: "OPENAI_API_KEY", urlVar: "OPENAI_BASE_URL", model: "gpt-4o-mini"},
+	{name: "anthropic", keyVar: "ANTHROPIC_API_KEY", urlVar: "ANTHROPIC_BASE_URL", baseURL: anthropicBase, model: "claude-3-5-haiku-latest"},
+	{name: "openrouter", keyVar: "OPENROUTER_API_KEY", urlVar: "OPENROUTER_BASE_URL"},
+	{name: "ollama", urlVar: "OLLAMA_HOST", baseURL: ollamaBase, model: "qwen2.5-coder"},
+}
+
+// envProviderNamed returns the row of envProviders for name.
+func envProviderNamed(name string) (envProvider, bool) {
+	for _, ep := range envProviders {
+		if ep.name == name {
+			return ep, true
+		}
+	}
+	return envProvider{}, false
+}
+
+// DefaultModels returns "provider/model" for each well-known provider that
+// the environment configures (the layers' env files count) and that has a
+// default model, in the order of the table: the targets of a caller that
+// was given no model and takes the environment's.
+func (c *Config) DefaultModels() []string {
+	var out []string
+	for _, ep := range envProviders {
+		if ep.model == "" {
+			continue
+		}
+		if _, ok := c.providerFromEnv(ep.name); ok {
+			out = append(out, ep.name+"/"+ep.model)
+		}
+	}
+	return out
 }
 
 // anthropicBase accepts the SDKs' spelling without the version
@@ -65,7 +98,7 @@ func (c *Config) lookupEnv(name string) (string, bool) {
 // providerFromEnv builds the entry of a well-known provider from the
 // environment, when its variables are set.
 func (c *Config) providerFromEnv(name string) (Provider, bool) {
-	ep, ok := envProviders[name]
+	ep, ok := envProviderNamed(name)
 	if !ok {
 		return Provider{}, false
 	}

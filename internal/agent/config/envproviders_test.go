@@ -124,3 +124,27 @@ func TestZeroIsAValue(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultModels lists the default target of each well-known provider
+// the environment configures, in the table's order; openrouter has none.
+func TestDefaultModels(t *testing.T) {
+	tests := []struct {
+		env  map[string]string
+		want string
+	}{
+		{nil, ""},
+		{map[string]string{"OPENAI_API_KEY": "k"}, "openai/gpt-4o-mini"},
+		{map[string]string{"OLLAMA_HOST": "h", "ANTHROPIC_API_KEY": "a", "OPENROUTER_API_KEY": "o"},
+			"anthropic/claude-3-5-haiku-latest,ollama/qwen2.5-coder"},
+		{map[string]string{"OPENAI_API_KEY": " ", "OPENAI_BASE_URL": "http://h/v1"}, ""},
+	}
+	for _, tt := range tests {
+		cfg, err := Load(Locations{Getenv: envOf(tt.env), SystemDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(cfg.DefaultModels(), ","); got != tt.want {
+			t.Errorf("%v: %q, want %q", tt.env, got, tt.want)
+		}
+	}
+}

@@ -124,7 +124,7 @@ func (c *Config) ProviderEntry(name string) (Provider, error) {
 		if env, ok := c.providerFromEnv(name); ok {
 			return env, nil
 		}
-		if ep, ok := envProviders[name]; ok {
+		if ep, ok := envProviderNamed(name); ok {
 			return p, fmt.Errorf("%w: provider %q is not configured in providers, and %s is not set", ErrConfig, name, ep.requiredVar())
 		}
 		return p, fmt.Errorf("%w: provider %q is not configured in providers", ErrConfig, name)

@@ -91,8 +91,8 @@ func TestTargetsCarryTheWindow(t *testing.T) {
 	}{{8192, 512, "tiktoken"}, {32768, config.DefaultBufferTokens, "approx"}}
 	for i, w := range want {
 		got := ts[i]
-		if got.ContextWindow != w.window || got.BufferTokens != w.buffer || got.Tokenizer != w.tokenizer {
-			t.Errorf("%s: window %d buffer %d tokenizer %q, want %+v", got.Model, got.ContextWindow, got.BufferTokens, got.Tokenizer, w)
+		if got.ContextWindow != w.window || got.ContextWindowBufferTokens != w.buffer || got.Tokenizer != w.tokenizer {
+			t.Errorf("%s: window %d buffer %d tokenizer %q, want %+v", got.Model, got.ContextWindow, got.ContextWindowBufferTokens, got.Tokenizer, w)
 		}
 	}
 }

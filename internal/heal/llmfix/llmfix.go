@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,7 +28,6 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/agent"
 	"github.com/salve-dev/salve/internal/heal"
-	"github.com/salve-dev/salve/internal/llm"
 )
 
 // Name is the tier's name in results and --fixers.
@@ -40,23 +40,12 @@ const DefaultMaxRetries = agent.DefaultMaxRetries
 // engine to ask again after an invalid final report.
 const DefaultMaxTurns = 3
 
-// Target is one provider/model pair of the fallback list.
-type Target struct {
-	// Provider is the configured provider name (accounting "provider").
-	Provider string
-	// Model is the model name within the provider.
-	Model string
-	// Client performs the requests.
-	Client llm.Provider
-	// ContextWindow is the model's capacity in tokens; zero means
-	// config.DefaultContextWindow. BufferTokens is the safety margin kept
-	// free of it; zero means none. [Targets] fills both from the provider
-	// entry.
-	ContextWindow, BufferTokens int
-	// Tokenizer is the model's `tokenizer` setting, passed on to the engine
-	// for the record: heal always estimates with tokens.Approx.
-	Tokenizer string
-}
+// Target is one provider/model pair of the fallback list, as
+// [Targets] resolves it: its client, its request parameters with the
+// model's overrides applied, its toolChoice, context window, buffer and
+// tokenizer (the tokenizer is for the record: heal always estimates with
+// tokens.Approx).
+type Target = agent.Target
 
 // Fixer is the llm tier. Targets is required.
 type Fixer struct {
@@ -66,10 +55,6 @@ type Fixer struct {
 	MaxRetries int
 	// MaxTurns bounds one fix session; zero means DefaultMaxTurns.
 	MaxTurns int
-	// MaxOutputTokens bounds each answer; zero means the engine default.
-	MaxOutputTokens int
-	// Temperature, when set, is sent with each request.
-	Temperature *float64
 	// Timeout bounds each attempt; zero means the engine default.
 	Timeout time.Duration
 	// Sleep waits before a retry; nil means a timer honouring ctx.
@@ -115,13 +100,7 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 	if err != nil {
 		return contract.FixResult{}, fmt.Errorf("llm: %w", err)
 	}
-	targets := make([]agent.Target, len(f.Targets))
-	for i, t := range f.Targets {
-		targets[i] = agent.Target{Provider: t.Provider, Model: t.Model, Client: t.Client,
-			Params:        agent.Params{Temperature: f.Temperature, MaxOutputTokens: f.MaxOutputTokens},
-			ContextWindow: t.ContextWindow, ContextWindowBufferTokens: t.BufferTokens, Tokenizer: t.Tokenizer}
-	}
-	g, targets, err := guard(targets, f.Logger)
+	g, targets, err := guard(slices.Clone(f.Targets), f.Logger)
 	if err != nil {
 		return contract.FixResult{}, err
 	}
