@@ -15,6 +15,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/rules/deadvar"
 	"github.com/salve-dev/salve/internal/lazyre"
+	"github.com/salve-dev/salve/internal/textdist"
 )
 
 var (
@@ -326,25 +327,8 @@ func closeNames(a, b string) bool {
 	if d := len(a) - len(b); d > limit || d < -limit {
 		return false
 	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	if len(a) > 64 || len(b) > 64 {
+		return false // textdist compares names no longer than that
 	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)] <= limit
+	return textdist.Distance(a, b) <= limit
 }
