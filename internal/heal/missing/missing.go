@@ -2,10 +2,11 @@
 // wrong about a name: a name not declared (the old name of a rename), a
 // call with the wrong number of arguments, a Go example named after a
 // name no longer declared, a keyword argument a function no longer takes.
-// One table of each toolchain's wording (go, gcc and clang, Python, node
-// and tsc) serves the history tier, which finishes such renames, and the
-// integrity policy, which lets a test be renamed only where a report says
-// a name is missing.
+// One table of each toolchain's wording (go, gcc and clang, Python with
+// pyflakes, ruff and pyright, node, tsc and eslint) serves the history
+// tier, which finishes such renames, and the integrity policy, which lets
+// a test be renamed only where a report says a name is missing; the rules
+// tier's own patterns for a missing import are held to it by a test.
 package missing
 
 import "github.com/salve-dev/salve/internal/lazyre"
@@ -57,12 +58,15 @@ var reportTable = []reportRow{
 	{"python", Name, lazyre.New(`NameError: name '(?P<name>[A-Za-z_]\w*)' is not defined`)},
 	{"python", Name, lazyre.New(`AttributeError: .* has no attribute '(?P<name>[A-Za-z_]\w*)'`)},
 	{"python", Name, lazyre.New(`ImportError: cannot import name '(?P<name>[A-Za-z_]\w*)'`)},
+	{"python", Name, lazyre.New(`\bundefined name [` + "`" + `'"](?P<name>[A-Za-z_]\w*)[` + "`" + `'"]`)}, // pyflakes, ruff F821
+	{"python", Name, lazyre.New(`^"(?P<name>[A-Za-z_]\w*)" is not defined`)},                              // pyright, mypy
 	{"python", Keyword, lazyre.New(`TypeError: (?:[\w.<>]*\.)?(?P<fn>[A-Za-z_]\w*)\(\) got an unexpected keyword argument '(?P<name>[A-Za-z_]\w*)'`)},
 	{"python", Arity, lazyre.New(`TypeError: (?:[\w.<>]*\.)?(?P<name>[A-Za-z_]\w*)\(\) (?:missing \d+ required (?:positional|keyword-only) arguments?|takes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:was|were) given)`)},
 
 	{"js", Name, lazyre.New(`(?:^|ReferenceError: )(?P<name>[A-Za-z_$][\w$]*) is not defined`)},
 	{"js", Name, lazyre.New(`(?:^|TypeError: )(?:[\w$.]*\.)?(?P<name>[A-Za-z_$][\w$]*) is not a function`)},
 	{"js", Name, lazyre.New(`Cannot find name '(?P<name>[A-Za-z_$][\w$]*)'`)},
+	{"js", Name, lazyre.New(`^'(?P<name>[A-Za-z_$][\w$]*)' is not defined`)}, // eslint no-undef
 	{"js", Name, lazyre.New(`Property '(?P<name>[A-Za-z_$][\w$]*)' does not exist on type`)},
 	{"js", Name, lazyre.New(`does not provide an export named '(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", Name, lazyre.New(`has no exported member (?:named )?'(?P<name>[A-Za-z_$][\w$]*)'`)},
