@@ -17,6 +17,7 @@ import (
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/agent/headend"
 	"github.com/salve-dev/salve/internal/agent/telemetry"
+	"github.com/salve-dev/salve/internal/buildinfo"
 )
 
 // telemetryFlags are the telemetry and cost flags, with the original's
@@ -172,7 +173,7 @@ func (ts *telemetryState) start(cfg *config.Config) (*telemetry.Helper, error) {
 	if !flagBool("telemetry-enabled", tc.Enabled) {
 		return nil, nil
 	}
-	set := telemetry.Settings{Mode: telemetry.ModeCLI, Version: version, Labels: map[string]string{},
+	set := telemetry.Settings{Mode: telemetry.ModeCLI, Version: buildinfo.Version(version), Labels: map[string]string{},
 		Sampler: telemetry.SamplerParent, Ratio: telemetry.DefaultRatio}
 	if len(a.headends) > 0 {
 		set.Mode = telemetry.ModeServer

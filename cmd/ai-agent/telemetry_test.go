@@ -15,6 +15,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/agent/telemetry"
 	"github.com/salve-dev/salve/internal/agent/telemetry/otlptest"
+	"github.com/salve-dev/salve/internal/buildinfo"
 )
 
 var (
@@ -167,6 +168,10 @@ func TestTelemetryCLITraceReachesCollector(t *testing.T) {
 				if len(c.Named(name)) == 0 {
 					t.Fatalf("no %s span", name)
 				}
+			}
+			// The resource names the program and the version it reports.
+			if c.Resource("service.name") != "ai-agent" || c.Resource("service.version") != buildinfo.Version(version) || c.Resource("service.version") == "" {
+				t.Errorf("resource service.name %q, service.version %q; want ai-agent and %q", c.Resource("service.name"), c.Resource("service.version"), buildinfo.Version(version))
 			}
 		})
 	}

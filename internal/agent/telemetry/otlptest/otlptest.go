@@ -22,6 +22,8 @@ import (
 type Collector struct {
 	mu    sync.Mutex
 	spans []*tracepb.Span
+	// resource holds the string attributes of the spans' resources.
+	resource map[string]string
 	// Addr is the collector's address (host:port).
 	Addr string
 	// URL is the HTTP collector's base URL; empty for gRPC.
@@ -96,6 +98,12 @@ func (c *Collector) keep(req *coltrace.ExportTraceServiceRequest) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, rs := range req.GetResourceSpans() {
+		for _, kv := range rs.GetResource().GetAttributes() {
+			if c.resource == nil {
+				c.resource = map[string]string{}
+			}
+			c.resource[kv.GetKey()] = kv.GetValue().GetStringValue()
+		}
 		for _, ss := range rs.GetScopeSpans() {
 			c.spans = append(c.spans, ss.GetSpans()...)
 		}
@@ -110,6 +118,14 @@ func (c *Collector) Spans() []*tracepb.Span {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]*tracepb.Span{}, c.spans...)
+}
+
+// Resource returns the string attribute key of the resources the spans
+// came with ("service.name", "service.version").
+func (c *Collector) Resource(key string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.resource[key]
 }
 
 // Named returns the received spans with that name.
