@@ -3,6 +3,8 @@ package integrity
 import (
 	"strings"
 	"testing"
+
+	"github.com/salve-dev/salve/contract"
 )
 
 const goCheckTest = `package calc
@@ -93,5 +95,33 @@ func TestGoChecksKept(t *testing.T) {
 	hooked := strings.Replace(goCheckTest, "\t\"testing\"\n", "\t\"testing\"\n\n\t_ \"example.com/hooks\"\n", 1)
 	if goChecksKept(hooked, goCheckTest, nil) {
 		t.Error("removing a blank import keeps the checks")
+	}
+}
+
+// TestChecksKeptOnlyForArgumentReports: the proof lets a call's
+// arguments change only on a line whose report asks for other arguments
+// (the compiler's arity error, a go vet print finding); a panic or a
+// failure reported on the same call's line leaves the test's input closed.
+func TestChecksKeptOnlyForArgumentReports(t *testing.T) {
+	patched := strings.Replace(goCheckTest, "got := Add(1)", "got := Add(1, 2)", 1)
+	for _, tc := range []struct {
+		name, msg string
+		refused   bool
+	}{
+		{"arity", "not enough arguments in call to Add\n\thave (number)\n\twant (int, int)", false},
+		{"panic on the call's line", "panic: runtime error: index out of range [1] with length 1", true},
+		{"failure on the call's line", "calc_test.go:13: Add(1) = 1, want 3", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := Check(Input{Path: "calc/calc_test.go", Original: goCheckTest, Patched: patched,
+				Reports: []contract.BugReport{{FilePath: "calc/calc_test.go", LineNumber: 13, Message: tc.msg}}})
+			got := false
+			for _, v := range vs {
+				got = got || v.Rule == RuleTestFile
+			}
+			if got != tc.refused {
+				t.Errorf("test-file refused %v, want %v: %+v", got, tc.refused, vs)
+			}
+		})
 	}
 }

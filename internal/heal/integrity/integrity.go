@@ -14,6 +14,7 @@ import (
 	"sort"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/missing"
 	"github.com/salve-dev/salve/internal/lang"
 )
 
@@ -146,9 +147,16 @@ func (c *checker) checksKept() bool {
 	if c.kept == 0 {
 		c.kept = -1
 		if c.name == "go" && lang.IsTestFile(c.in.Path) {
+			// Only a report that asks for other arguments opens its line:
+			// a call the compiler says has the wrong number of them, a
+			// print go vet flags. A failure or a panic reported on a
+			// call's line never does: changing that call's arguments
+			// would change the test's input.
 			reported := map[int]bool{}
 			for _, r := range c.in.Reports {
-				reported[r.LineNumber] = true
+				if a, ok := missing.Of(r.Message); ok && a.Need == missing.Arity || reVetArgs.MatchString(r.Message) {
+					reported[r.LineNumber] = true
+				}
 			}
 			if goChecksKept(c.in.Original, c.in.Patched, reported) {
 				c.kept = 1

@@ -13,6 +13,10 @@ var (
 	rePrintfVerb = lazyre.New(`%[-+# 0]*(?:\d+|\*)?(?:\.(?:\d+|\*)?)?[a-zA-Z]`)
 	// go vet's printf finding of a verb of the wrong type for its argument.
 	reVetWrongVerb = lazyre.New(`format %\S* has arg .+ of wrong type `)
+	// go vet's printf findings that a print call's arguments answer: a
+	// verb of the wrong type, a redundant newline, a directive in a
+	// print call.
+	reVetArgs = lazyre.New(`format %\S* has arg .+ of wrong type |arg list ends with redundant newline|call has possible Printf formatting directive %`)
 	// go test's refusal of a test function's signature, with the one it wants.
 	reWantSignature = lazyre.New(`wrong signature for \w+, must be: (func \w+\(\w+ \*testing\.[TBFM]\))`)
 )
