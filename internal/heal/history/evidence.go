@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -55,6 +56,9 @@ type Signature struct {
 	// Disagree, when not empty, says which call the commit's added lines
 	// make with another argument where its updated calls inserted one.
 	Disagree string
+	// Others are the other arguments the commit's added calls pass where
+	// its updated calls inserted one: more candidates for a missed call.
+	Others []ArgChange
 	// Files are the files of the changed declarations.
 	Files []string
 }
@@ -140,12 +144,21 @@ func (ev *Evidence) agree(l *diffLine, p string, want map[string]ArgChange) {
 	for _, c := range calls(mask(l.text, p), func(name string) bool { _, ok := want[name]; return ok }) {
 		ch := want[c.name]
 		s := ev.Signatures[c.name]
-		if s.Disagree != "" || len(c.args) != ch.Before+1 || l.isDecl && l.decl.name == c.name {
+		if len(c.args) != ch.Before+1 || l.isDecl && l.decl.name == c.name {
 			continue
 		}
-		if got := argNorms(l, c)[ch.Index]; got != ch.norm {
-			a := c.args[ch.Index]
+		got := argNorms(l, c)[ch.Index]
+		if got == ch.norm {
+			continue
+		}
+		a := c.args[ch.Index]
+		if s.Disagree == "" {
 			s.Disagree = fmt.Sprintf("%s passes %q where its updated calls insert %q (%s)", c.name, l.text[a.start:a.end], ch.Text, p)
+		}
+		o := ch
+		o.Text, o.norm = l.text[a.start:a.end], got
+		if !slices.ContainsFunc(s.Others, o.same) && len(s.Others) < maxCandidates {
+			s.Others = append(s.Others, o)
 		}
 	}
 }

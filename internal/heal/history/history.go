@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -57,6 +58,10 @@ type Fixer struct {
 	// workspace and base (by each of concurrent first calls); the result,
 	// or its error, is kept for the Fixer's life.
 	Diff func(ctx context.Context, workspace, base string) (string, error)
+	// Check type-checks a file with other content, to choose among the
+	// arguments the commit's calls disagree on (see [Checker]). Nil means
+	// [GoCheck] with the environment of sandbox.AllowedEnv.
+	Check Checker
 
 	mu    sync.Mutex
 	cache map[string]*parsed
@@ -90,7 +95,11 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 	if err != nil {
 		return contract.FixResult{}, err
 	}
-	return Plan(in, ev)
+	check := f.Check
+	if check == nil {
+		check = GoCheck(nil)
+	}
+	return PlanChecked(ctx, in, ev, check)
 }
 
 // evidence returns the evidence of workspace's diff for the family of the
@@ -144,16 +153,36 @@ func (f *Fixer) evidence(ctx context.Context, workspace, base, target string) (*
 // fixed together (an interpreter reports one at a time, without a column,
 // and a fix that uncovers the next on its own line looks like a breakage);
 // a renamed name is renamed on the file's import lines too.
+//
+// Plan declines a call whose commit's calls disagree on the argument;
+// [PlanChecked] chooses among them with a type check.
 func Plan(in heal.FixInput, ev *Evidence) (contract.FixResult, error) {
+	return PlanChecked(context.Background(), in, ev, nil)
+}
+
+// PlanChecked is [Plan] with a type check: when the commit's calls of a
+// function insert different arguments at the same place, each one is
+// tried at the file's missed calls, and the one that alone type-checks
+// there is used (see [Checker]); when none or several do, or check is
+// nil, the calls are declined.
+func PlanChecked(ctx context.Context, in heal.FixInput, ev *Evidence, check Checker) (contract.FixResult, error) {
 	if ev.Truncated {
 		return contract.FixResult{}, fmt.Errorf("history: the breaking commit's diff is too large to read whole: %w", results.ErrNoFix)
 	}
-	pl := &planner{in: in, ev: ev, fam: familyOf(in.Path), m: mask(in.Content, in.Path), usable: map[string]error{}, renamed: map[string]bool{}}
+	pl := &planner{ctx: ctx, check: check, in: in, ev: ev, fam: familyOf(in.Path), m: mask(in.Content, in.Path), usable: map[string]error{}, renamed: map[string]bool{}, chosen: map[string]choice{}}
 	var why []string
 	seen := map[int]bool{}
 	reports := in.Reports()
 	if len(reports) > maxReports {
 		reports = reports[:maxReports]
+	}
+	for _, r := range reports {
+		if r.FilePath != "" && r.FilePath != in.Path {
+			continue
+		}
+		if _, ok := askOf(r); ok {
+			pl.reported = append(pl.reported, r.LineNumber)
+		}
 	}
 	for _, r := range reports {
 		if r.FilePath != "" && r.FilePath != in.Path {
@@ -188,6 +217,8 @@ func Plan(in heal.FixInput, ev *Evidence) (contract.FixResult, error) {
 
 // planner gathers the edits of one Plan.
 type planner struct {
+	ctx    context.Context
+	check  Checker // nil: no type check
 	in     heal.FixInput
 	ev     *Evidence
 	fam    family
@@ -200,6 +231,18 @@ type planner struct {
 	// imported lists the names the file's import lines bind; nil until
 	// first needed.
 	imported map[string]bool
+	// reported are the lines of reports of a missing name or a wrong
+	// number of arguments.
+	reported []int
+	// chosen is the argument change of a function's missed calls, or why
+	// there is none, once [planner.change] decided it.
+	chosen map[string]choice
+}
+
+// choice is what [planner.change] decided for one function.
+type choice struct {
+	ch  ArgChange
+	err error
 }
 
 // errNoEvidence is wrapped by a report the diff says nothing about.
@@ -318,11 +361,11 @@ func (pl *planner) checkRename(old string) error {
 // target returns the function whose signature change applies to a call
 // of name: name itself, or the new name of a usable rename; "" when none.
 func (pl *planner) target(name string) string {
-	if _, err := pl.ev.change(name); err == nil {
+	if _, err := pl.ev.candidates(name); err == nil {
 		return name
 	}
 	if r := pl.ev.Renames[name]; r != nil && pl.rename(name) == nil {
-		if _, err := pl.ev.change(r.New); err == nil {
+		if _, err := pl.ev.candidates(r.New); err == nil {
 			return r.New
 		}
 	}
@@ -332,7 +375,7 @@ func (pl *planner) target(name string) string {
 // arity checks that line ln calls fn (or a name renamed to fn) with the
 // number of arguments the commit's calls of fn had.
 func (pl *planner) arity(fn string, ln span) error {
-	ch, err := pl.ev.change(fn)
+	ch, err := pl.change(fn)
 	if err != nil {
 		return err
 	}
@@ -365,8 +408,8 @@ func (pl *planner) lineEdits(ln span) ([]edit, []string) {
 		if fn == "" {
 			continue
 		}
-		ch, _ := pl.ev.change(fn)
-		if len(c.args) != ch.Before {
+		ch, err := pl.change(fn)
+		if err != nil || len(c.args) != ch.Before {
 			continue
 		}
 		e, err := callEdit(pl.in.Content, c, ch)
@@ -374,6 +417,10 @@ func (pl *planner) lineEdits(ln span) ([]edit, []string) {
 			continue
 		}
 		es = append(es, e)
+		if cs, _ := pl.ev.candidates(fn); len(cs) > 1 {
+			what = append(what, fmt.Sprintf("%s in the call of %s (the commit's calls insert %s; only %q type-checks here)", ch, fn, texts(cs), ch.Text))
+			continue
+		}
 		what = append(what, fmt.Sprintf("%s in the call of %s (as in %d call(s) the commit updated)", ch, fn, len(pl.ev.Signatures[fn].Sites)))
 	}
 	return es, what
@@ -569,6 +616,46 @@ func (ev *Evidence) change(fn string) (ArgChange, error) {
 		return ArgChange{}, fmt.Errorf("the commit's calls of %s disagree: %s", fn, s.Disagree)
 	}
 	return ch, nil
+}
+
+// maxCandidates bounds the arguments a missed call is tried with.
+const maxCandidates = 4
+
+// candidates returns the argument changes a missed call of fn may take:
+// the one change of [Evidence.change] when the commit's calls agree, or,
+// when its updated calls (and the calls its added lines make) insert
+// different arguments at the same place of a declaration that changed by
+// one parameter, each argument they insert. A removal is the same change
+// whatever argument each call dropped: the parameter's place says it.
+func (ev *Evidence) candidates(fn string) ([]ArgChange, error) {
+	ch, err := ev.change(fn)
+	if err == nil {
+		return []ArgChange{ch}, nil
+	}
+	s := ev.Signatures[fn]
+	if s == nil || len(s.Sites) == 0 || len(s.Deltas) == 0 {
+		return nil, err
+	}
+	first := s.Sites[0]
+	out := []ArgChange{first}
+	for _, c := range append(append([]ArgChange(nil), s.Sites[1:]...), s.Others...) {
+		if c.Delta != first.Delta || c.Index != first.Index || c.Before != first.Before {
+			return nil, err // the calls disagree on the place, not only the value
+		}
+		if first.Delta < 0 || slices.ContainsFunc(out, c.same) {
+			continue
+		}
+		if len(out) == maxCandidates {
+			return nil, fmt.Errorf("the commit's calls of %s insert more than %d different arguments", fn, maxCandidates)
+		}
+		out = append(out, c)
+	}
+	for _, d := range s.Deltas {
+		if d != first.Delta {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // maxFailure bounds the reason a diff could not be read, in one line.
