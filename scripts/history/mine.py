@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Mine fail->pass commit pairs from a local clone's history.
 
-Walks the first-parent history of a local git repository (no remote is
+Walks the history (every commit with one parent) of a local git repository (no remote is
 ever contacted), picks the commits that look like a build or test fix (a
 message that says so, or any small change with --all-small), and for each
 one checks the parent and the commit with the same command, scoped to the
@@ -79,13 +79,13 @@ def candidates(repo, args):
     first-parent history, newest first, that qualify."""
     rng = [(args.since + ".." + args.until) if args.since else args.until]
     try:
-        out = git(repo, "log", "--first-parent", "--no-merges", "--format=%x00%H %P%x01%s", "--numstat",
+        out = git(repo, "log", "--no-merges", "--format=%x00%H %P%x01%s", "--numstat",
                   "--diff-filter=AMDR", *rng)
     except RuntimeError:
         # A snapshot may lack its largest blobs: read commit by commit and
         # leave out the commits whose change cannot be read.
         out = ""
-        for c in git(repo, "rev-list", "--first-parent", "--no-merges", *rng).split():
+        for c in git(repo, "rev-list", "--no-merges", *rng).split():
             r = subprocess.run(["git", "-C", repo, "show", "--format=%x00%H %P%x01%s", "--numstat",
                                 "--diff-filter=AMDR", c], capture_output=True, text=True, errors="replace")
             if r.returncode == 0:

@@ -64,6 +64,7 @@ var table = []rule{
 	{name: "gofmt", langs: []string{".go"}, fix: fixGofmt},
 	{name: "go-vet-printf", langs: []string{".go"}, fix: fixGoVetPrintf},
 	{name: "go-test-signature", langs: []string{".go"}, fix: fixTestSignature},
+	{name: "go-vet-atomic", langs: []string{".go"}, fix: fixGoVetAtomic},
 	{name: "format", langs: formatterExts(), fix: fixFormatter},
 	{name: "c-semicolon", langs: []string{".c", ".h", ".cc", ".cpp", ".java", ".js", ".mjs", ".cjs", ".ts", ".cs", ".rs"}, fix: fixSemicolon},
 	{name: "py-indent-mix", langs: []string{".py"}, fix: fixPyIndent},
