@@ -85,7 +85,9 @@ func GoCheck(env []string) Checker {
 			if !filepath.IsAbs(f) {
 				f = filepath.Join(dir, f)
 			}
-			if n, err := strconv.Atoi(m[2]); err == nil && filepath.Clean(f) == target {
+			// The compiler names the overlay's file by the path of its
+			// replacement.
+			if n, err := strconv.Atoi(m[2]); err == nil && (filepath.Clean(f) == target || filepath.Clean(f) == file) {
 				lines[n] = true
 			}
 		}

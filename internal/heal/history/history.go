@@ -45,8 +45,15 @@ const MaxContent = 4 << 20
 // maxReports bounds the reports of one file the tier reads.
 const maxReports = 200
 
-// maxCached bounds the workspaces whose diff a Fixer keeps.
-const maxCached = 16
+// maxCached bounds the diffs (of a workspace and a commit) a Fixer keeps.
+const maxCached = 32
+
+// MaxDepth is how many commits the tier reads, from the one the heal
+// started from back along first parents, for the change a report's line
+// did not follow: the commit that broke the build is often not the last
+// one (a changelog or an unrelated commit came after it). The newest
+// commit whose change covers the reports is used.
+const MaxDepth = 8
 
 // Fixer is the history tier. Its zero value has no diff to read, and
 // every Fix fails with an error wrapping heal.ErrNotConfigured.
@@ -91,15 +98,37 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 	if len(in.Content) > MaxContent {
 		return contract.FixResult{}, fmt.Errorf("history: %s is larger than %d bytes: %w", in.Path, MaxContent, results.ErrNoFix)
 	}
-	ev, err := f.evidence(ctx, in.Workspace, in.Base, in.Path)
-	if err != nil {
-		return contract.FixResult{}, err
-	}
 	check := f.Check
 	if check == nil {
 		check = GoCheck(nil)
 	}
-	return PlanChecked(ctx, in, ev, check)
+	var first error
+	for depth := 0; depth < MaxDepth; depth++ {
+		ref := in.Base
+		if depth > 0 {
+			ref = fmt.Sprintf("%s~%d", in.Base, depth)
+		}
+		ev, err := f.evidence(ctx, in.Workspace, ref, in.Path)
+		if err != nil {
+			if depth == 0 {
+				return contract.FixResult{}, err
+			}
+			break // no older commit, or one whose diff cannot be read
+		}
+		res, err := PlanChecked(ctx, in, ev, check)
+		switch {
+		case err == nil && depth > 0:
+			res.FixReason = fmt.Sprintf("%s (in the change of %s, %d commit(s) before the one the heal started from)", res.FixReason, ref, depth)
+			return res, nil
+		case err == nil:
+			return res, nil
+		case !errors.Is(err, results.ErrNoFix) || ctx.Err() != nil:
+			return contract.FixResult{}, err
+		case first == nil:
+			first = err
+		}
+	}
+	return contract.FixResult{}, first
 }
 
 // evidence returns the evidence of workspace's diff for the family of the
