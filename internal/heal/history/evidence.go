@@ -73,6 +73,8 @@ type Evidence struct {
 	Signatures map[string]*Signature
 	// Declared lists the names the added lines declare.
 	Declared map[string]bool
+	// Removed lists the names the removed lines declare.
+	Removed map[string]bool
 	// Conflicts says, by old name, why the diff's renames of it disagree.
 	Conflicts map[string]string
 	// Keywords are the parameters renamed in a function's declaration,
@@ -95,7 +97,7 @@ type Evidence struct {
 // then the others.
 func Analyze(files []File, target string) *Evidence {
 	fam := familyOf(target)
-	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Conflicts: map[string]string{}, Keywords: map[string]map[string]string{}}
+	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Removed: map[string]bool{}, Conflicts: map[string]string{}, Keywords: map[string]map[string]string{}}
 	if fam == "" {
 		return ev
 	}
@@ -270,6 +272,9 @@ func (ev *Evidence) block(b block, p string, fam family) {
 	removed := make([]diffLine, len(b.removed))
 	for i, r := range b.removed {
 		removed[i] = readLine(r, p, fam)
+		if removed[i].isDecl {
+			ev.Removed[removed[i].decl.name] = true
+		}
 	}
 	added := make([]diffLine, len(b.added))
 	for i, a := range b.added {

@@ -375,7 +375,10 @@ func (pl *planner) checkRename(old string) error {
 	switch {
 	case r == nil:
 		return fmt.Errorf("%s: %w", old, errNoEvidence)
-	case r.Declared == 0:
+	case r.Declared == 0 && !(ev.Removed[old] && ev.Declared[r.New] && r.References > 0):
+		// A declaration the commit removed, one it added, and a use it
+		// renamed from the one to the other corroborate the rename when
+		// the lines do not pair (a block of constants rewritten).
 		return fmt.Errorf("the commit replaces %s by %s but renames no declaration of it", old, r.New)
 	case r.References == 0 && r.Declared < 2:
 		return fmt.Errorf("the commit renames the declaration %s to %s but no use of it: no corroboration", old, r.New)

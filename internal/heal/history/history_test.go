@@ -93,6 +93,26 @@ diff --git a/cmd/app/main.go b/cmd/app/main.go
 +	tmp, err := Open(t, &Options{Temp: true})
  	_ = tmp
 `
+	// A block of constants rewritten: two removed, one added, one
+	// renamed use elsewhere; the lines do not pair.
+	goConstBlockDiff = `diff --git a/keys/keys.go b/keys/keys.go
+--- a/keys/keys.go
++++ b/keys/keys.go
+@@ -10,4 +10,3 @@ const (
+ 	Enter
+-	Invalid
+-	BTab
++	ShiftTab
+ 	Up
+diff --git a/term/term.go b/term/term.go
+--- a/term/term.go
++++ b/term/term.go
+@@ -40,3 +40,3 @@ func read(b byte) keys.Key {
+ 	case 9:
+-		return keys.BTab
++		return keys.ShiftTab
+ 	}
+`
 	goMethodDiff = `diff --git a/server/server.go b/server/server.go
 --- a/server/server.go
 +++ b/server/server.go
@@ -358,6 +378,18 @@ func TestPlan(t *testing.T) {
 			content: "package main\n\nvar db, err = Open(p)\n",
 			reports: []contract.BugReport{report("x.go", 3, "not enough arguments in call to Open")},
 			why:     "disagree",
+		},
+		{
+			name: "go constant renamed in a rewritten block", diff: goConstBlockDiff, path: "term/term_test.go",
+			content: "package term\n\nvar want = map[byte]keys.Key{9: keys.BTab}\n",
+			reports: []contract.BugReport{report("term/term_test.go", 3, "undefined: keys.BTab")},
+			want:    "package term\n\nvar want = map[byte]keys.Key{9: keys.ShiftTab}\n",
+		},
+		{
+			name: "go constant removed and another added, no use renamed", diff: strings.SplitAfter(goConstBlockDiff, "diff --git a/term")[0], path: "term/term_test.go",
+			content: "package term\n\nvar want = map[byte]keys.Key{9: keys.Invalid}\n",
+			reports: []contract.BugReport{report("term/term_test.go", 3, "undefined: keys.Invalid")},
+			why:     "no corroboration",
 		},
 		{
 			name: "go call of another package's function of the same name", diff: goArityDiff, path: "x.go",
