@@ -71,6 +71,7 @@ var table = []rule{
 	{name: "py-imports", langs: []string{".py"}, fix: fixPyImports},
 	{name: "py-missing-colon", langs: []string{".py"}, fix: fixPyColon},
 	{name: "java-imports", langs: []string{".java"}, fix: fixJavaImports},
+	{name: "java-public-class", langs: []string{".java"}, fix: fixJavaPublicClass},
 	{name: "rust-imports", langs: []string{".rs"}, fix: fixRustImports},
 	{name: "js-imports", langs: []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}, fix: fixJSImports},
 	{name: "js-syntax", langs: []string{".js", ".mjs", ".cjs"}, fix: fixJSSyntax},
