@@ -54,15 +54,16 @@ import tempfile
 CLASSES = [
     ("unused-import", True, r"imported and not used|unused import|F401|is defined but never used.*import"),
     ("unused-variable", True, r"declared and not used|declared but not used|unused variable|-Wunused-(but-set-)?variable"),
-    ("missing-import", True, r"undefined: \w+\.\w+|implicit declaration of function|was not declared in this scope|cannot find symbol|"
-                             r"is not defined|has not been declared|Cannot find name|unknown type name|No such file or directory.*#include|"
-                             r"fatal error: .*: No such file or directory"),
-    ("arity", True, r"not enough arguments in call|too many arguments in call|too few arguments to function|too many arguments to function|"
+    ("missing-import", True, r"implicit declaration of function|did you forget to '#include|is defined in header|"
+                             r"unknown type name|fatal error: .*: No such file or directory"),
+    ("arity", True, r"not enough arguments in call|too few values in struct literal|too many arguments in call|too few arguments to function|too many arguments to function|"
                     r"no matching function for call|takes \d+ positional arguments? but \d+ (were|was) given|missing \d+ required positional argument|"
                     r"Expected \d+ arguments?, but got \d+|this function takes \d+ arguments? but \d+ arguments? (were|was) supplied|"
                     r"method \w+ in \w+ \w+ cannot be applied to given types|constructor \w+ in class \w+ cannot be applied"),
-    ("undefined-name", True, r"undefined: \w+|undeclared|not declared|cannot find value|unresolved (name|import)|NameError|"
+    ("undefined-name", True, r"undefined: \w+|undeclared|not declared|was not declared in this scope|cannot find symbol|is not defined|"
+                             r"Cannot find name|has not been declared|is not a member of|cannot find value|unresolved (name|import)|NameError|"
                              r"has no field or method|has no member named|cannot find function"),
+    ("java-class-file", True, r"is public, should be declared in a file named"),
     ("syntax", True, r"syntax error|SyntaxError|IndentationError|TabError|expected ';'|expected '\)'|expected expression|"
                      r"expected primary-expression|unexpected token|';' expected|illegal start of|missing terminating|"
                      r"unterminated|expected one of"),
@@ -162,6 +163,8 @@ def measure(pair, mirror, args, review):
         log = pair.get("parent_tail", "")
         rec["class"], rec["compiler_determined"] = classify(log)
         key = "%s %s" % (pair["repo"], pair["commit"])
+        if key in review and review[key].get("note"):
+            rec["note"] = review[key]["note"]
         if key in review and "class" in review[key]:
             rec["class"] = review[key]["class"]
             rec["compiler_determined"] = review[key].get("compiler_determined", rec["compiler_determined"])
