@@ -66,6 +66,7 @@ var table = []rule{
 	{name: "go-test-signature", langs: []string{".go"}, fix: fixTestSignature},
 	{name: "go-vet-atomic", langs: []string{".go"}, fix: fixGoVetAtomic},
 	{name: "format", langs: formatterExts(), fix: fixFormatter},
+	{name: "c-include-case", langs: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp"}, fix: fixCIncludeCase},
 	{name: "c-semicolon", langs: []string{".c", ".h", ".cc", ".cpp", ".java", ".js", ".mjs", ".cjs", ".ts", ".cs", ".rs"}, fix: fixSemicolon},
 	{name: "py-indent-mix", langs: []string{".py"}, fix: fixPyIndent},
 	{name: "py-imports", langs: []string{".py"}, fix: fixPyImports},
