@@ -494,17 +494,8 @@ func TestPlan(t *testing.T) {
 			}
 			in := heal.FixInput{Path: tt.path, Content: tt.content, Request: contract.FixRequest{BugReport: tt.reports[0], Related: tt.reports[1:]}}
 			res, err := Plan(in, Analyze(files, tt.path))
-			if tt.want == "" {
-				if !errors.Is(err, results.ErrNoFix) || !strings.Contains(err.Error(), tt.why) {
-					t.Fatalf("err = %v, want ErrNoFix with %q (result %q)", err, tt.why, res.PatchedContent)
-				}
+			if !wantPlan(t, res, err, tt.want, tt.why) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.PatchedContent != tt.want {
-				t.Errorf("patched:\n%s\nwant:\n%s", res.PatchedContent, tt.want)
 			}
 			if res.ConfidenceScore != Confidence || res.Fixer != Name || res.FixReason == "" {
 				t.Errorf("result %+v", res)
@@ -740,4 +731,24 @@ func TestMaskInterpolations(t *testing.T) {
 			t.Errorf("mask changed the length of %q", tt.src)
 		}
 	}
+}
+
+// wantPlan checks a plan's result: the patched content want, or, when
+// want is empty, an ErrNoFix whose message holds why. It reports whether
+// the plan gave a fix to check further.
+func wantPlan(t *testing.T, res contract.FixResult, err error, want, why string) bool {
+	t.Helper()
+	if want == "" {
+		if !errors.Is(err, results.ErrNoFix) || !strings.Contains(err.Error(), why) {
+			t.Fatalf("err = %v, want ErrNoFix with %q (result %q)", err, why, res.PatchedContent)
+		}
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PatchedContent != want {
+		t.Errorf("patched:\n%s\nwant:\n%s", res.PatchedContent, want)
+	}
+	return true
 }
