@@ -17,7 +17,8 @@ import json
 
 def load(p):
     with open(p) as f:
-        return {(r["repo"], r["commit"]): r for r in (json.loads(l) for l in f if l.strip())}
+        return {(r["repo"], r["commit"]): r for r in (json.loads(l) for l in f if l.strip())
+                if r.get("outcome") != "not-reproduced"}
 
 
 def healed(r):

@@ -12,7 +12,9 @@ with no LLM provider in the environment. It then records, one JSON line
 per pair:
 
   outcome      green (exit 0), red (exit 1), environment (exit 3),
-               flaky (5), or the exit code
+               flaky (5), or the exit code; not-reproduced when the
+               command passes at the failing commit in a fresh clone (the
+               pair is left out of the figures)
   verified     the heal branch, cloned fresh, passes the command
   false_success  exit 0 where the fresh clone fails, or where the heal's
                change of the files differs from upstream's fix and
@@ -47,6 +49,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gitsnap  # noqa: E402
 
 # Classes of a fix, from the failing build's log, tried in order; the
 # compiler-determined ones are those whose fix the compiler's own output
@@ -136,9 +141,27 @@ def measure(pair, mirror, args, review):
            "command": pair["command"]}
     try:
         subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", mirror, repo], check=True)
-        git(repo, "checkout", "-q", "-B", "work", pair["parent"])
         git(repo, "config", "user.email", "measure@example.invalid")
         git(repo, "config", "user.name", "measure")
+        # A snapshot that lacks some blobs: the failing commit and its
+        # ancestors without those files, so that they check out.
+        parent = gitsnap.strip(repo, pair["parent"])
+        if parent != pair["parent"]:
+            rec["stripped"] = gitsnap.missing(repo, pair["parent"])
+            tree = gitsnap._strip_tree(repo, pair["commit"])[0]
+            upstream = git(repo, "commit-tree", tree, "-p", parent, "-m", "upstream").strip()
+        else:
+            upstream = pair["commit"]
+        git(repo, "checkout", "-q", "-B", "work", parent)
+        # The pair must fail here as it did when mined: a failure of the
+        # mining run's own (a download, a timeout) is no pair.
+        probe = os.path.join(tmp, "probe")
+        subprocess.run(["git", "clone", "-q", "--shared", repo, probe], check=True)
+        pcode, _ = run(pair["command"], probe, env, args.timeout)
+        shutil.rmtree(probe, ignore_errors=True)
+        if pcode == 0:
+            rec["outcome"] = "not-reproduced"
+            return rec
         before = state(repo)
         results = os.path.join(tmp, "results.json")
         code, out = run([args.salve, "heal", "--cmd", pair["command"], "--fixers", "history,rules,suggest",
@@ -172,16 +195,16 @@ def measure(pair, mirror, args, review):
         heal_head = res.get("head_commit") or ""
         rec["verified"] = False
         rec["same_as_upstream"] = False
-        if code == 0 and branch and heal_head and heal_head != pair["parent"]:
+        if code == 0 and branch and heal_head and heal_head != parent:
             check = os.path.join(tmp, "check")
             subprocess.run(["git", "clone", "-q", "--shared", "-b", branch, repo, check], check=True)
             ok, _ = run(pair["command"], check, env, args.timeout)
             rec["verified"] = ok == 0
-            rec["same_as_upstream"] = same_tree(repo, heal_head, pair["commit"], pair["parent"])
-            rec["heal_diff"] = git(repo, "diff", pair["parent"], heal_head)[:4000]
+            rec["same_as_upstream"] = same_tree(repo, heal_head, upstream, parent)
+            rec["heal_diff"] = git(repo, "diff", parent, heal_head)[:4000]
         same = rec["same_as_upstream"] or review.get(key, {}).get("same_behaviour") is True
-        rec["false_success"] = code == 0 and heal_head != pair["parent"] and (not rec["verified"] or not same)
-        if code == 0 and heal_head == pair["parent"]:
+        rec["false_success"] = code == 0 and heal_head != parent and (not rec["verified"] or not same)
+        if code == 0 and heal_head == parent:
             rec["false_success"] = True  # green with nothing fixed: the failing build was not seen
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

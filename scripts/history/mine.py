@@ -30,7 +30,8 @@ files of that language, PKGS the Go packages holding them):
           (ROOT from each file's package declaration; main code only)
   c, cpp  gcc or g++ -fsyntax-only -I. FILES (standalone files)
   make    make -s (the project's own build)
-  rust    cargo build --offline --all-targets (test: cargo test --offline)
+  rust    cargo build --offline --all-targets in the crate of the files,
+          the nearest Cargo.toml above them (test: cargo test --offline)
 
 The script only reads the repository at --repo: it clones it (shared
 objects) into --scratch and checks commits out there. It writes the
@@ -186,11 +187,22 @@ def command(repo, args, parent, commit, files):
     if eco == "make":
         return "make -s" if keep else None
     if eco == "rust":
-        if not keep or not exists(repo, parent, "Cargo.toml"):
+        # The crate of the files: the nearest Cargo.toml above them.
+        crates = set()
+        for f in keep:
+            d = os.path.dirname(f)
+            while d and not exists(repo, parent, d + "/Cargo.toml"):
+                d = os.path.dirname(d)
+            crates.add(d)
+        if not keep or len(crates) != 1:
             return None
+        d = crates.pop()
+        if not exists(repo, parent, (d + "/" if d else "") + "Cargo.toml"):
+            return None
+        where = " --manifest-path %s/Cargo.toml" % shlex.quote(d) if d else ""
         if args.mode == "test":
-            return "cargo test --offline -q"
-        return "cargo build --offline -q --all-targets"
+            return "cargo test --offline -q" + where
+        return "cargo build --offline -q --all-targets" + where
     raise SystemExit("unknown ecosystem " + eco)
 
 

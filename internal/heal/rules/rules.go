@@ -71,6 +71,7 @@ var table = []rule{
 	{name: "py-indent-mix", langs: []string{".py"}, fix: fixPyIndent},
 	{name: "py-imports", langs: []string{".py"}, fix: fixPyImports},
 	{name: "py-missing-colon", langs: []string{".py"}, fix: fixPyColon},
+	{name: "py-print-statement", langs: []string{".py"}, fix: fixPyPrint},
 	{name: "java-imports", langs: []string{".java"}, fix: fixJavaImports},
 	{name: "java-public-class", langs: []string{".java"}, fix: fixJavaPublicClass},
 	{name: "rust-imports", langs: []string{".rs"}, fix: fixRustImports},
