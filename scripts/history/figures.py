@@ -3,6 +3,11 @@
 
 Usage:
   scripts/history/figures.py --before BEFORE.jsonl --after AFTER.jsonl
+      [--review REVIEW.json]
+
+--review overrides the class, compiler_determined and note of a pair,
+and its "same_behaviour" decides whether a verified green heal whose
+change differs from upstream's is a false success.
 
 Prints per ecosystem and per class: pairs, compiler-determined pairs,
 healed before and after (green, verified by a fresh clone), false
@@ -15,10 +20,21 @@ import collections
 import json
 
 
-def load(p):
+def load(p, review):
+    out = {}
     with open(p) as f:
-        return {(r["repo"], r["commit"]): r for r in (json.loads(l) for l in f if l.strip())
-                if r.get("outcome") != "not-reproduced"}
+        for r in (json.loads(l) for l in f if l.strip()):
+            if r.get("outcome") == "not-reproduced":
+                continue
+            v = review.get("%s %s" % (r["repo"], r["commit"]), {})
+            for k in ("class", "compiler_determined", "note"):
+                if k in v:
+                    r[k] = v[k]
+            green = r.get("outcome") == "green" and r.get("verified")
+            if green and "same_behaviour" in v:
+                r["false_success"] = not v["same_behaviour"]
+            out[(r["repo"], r["commit"])] = r
+    return out
 
 
 def healed(r):
@@ -55,8 +71,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--before", required=True)
     ap.add_argument("--after", required=True)
+    ap.add_argument("--review", help="a reader's verdicts, as measure.py takes them")
     args = ap.parse_args()
-    before, after = load(args.before), load(args.after)
+    review = {}
+    if args.review:
+        with open(args.review) as f:
+            review = json.load(f)
+    before, after = load(args.before, review), load(args.after, review)
     table("ecosystem", lambda r: r["ecosystem"], before, after)
     table("class", lambda r: r["class"], before, after)
     print("| repository | commit | class | before | after | why not healed |")

@@ -48,6 +48,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gitsnap  # noqa: E402
+
 FIX_RE = (r"\b(fix(es|ed|ing)?|repair|unbreak|broken|revert)\b.*\b(build|compil\w*|syntax|tests?|imports?|vet|lint|typo|ci|travis|errors?|warnings?)\b"
           r"|\b(build|compile|compilation|syntax|import)\s+(fix|error|errors|failure)\b"
           r"|\bunused\b|\bundefined\b|\bmissing (import|include|argument|semicolon|comma)\b"
@@ -220,27 +223,16 @@ def run(cmd, cwd, timeout):
 
 
 def checkout(scratch, rev):
-    # A snapshot may lack its largest blobs: such a file is left out of
-    # the checkout (a sparse pattern), and the checkout tried again.
-    for _ in range(50):
-        r = subprocess.run(["git", "-C", scratch, "checkout", "-q", "-f", "--detach", rev],
-                           capture_output=True, text=True, errors="replace")
-        if r.returncode == 0:
-            break
-        m = re.search(r"invalid object \w+ \w+ for '([^']+)'", r.stderr)
-        if not m:
+    # A snapshot may lack its largest blobs: the commit is then checked
+    # out as a copy without those files (their diffs are not checked).
+    r = subprocess.run(["git", "-C", scratch, "checkout", "-q", "-f", "--detach", rev],
+                       capture_output=True, text=True, errors="replace")
+    if r.returncode != 0 or "invalid object" in r.stderr:
+        if not gitsnap.missing(scratch, rev):
             raise RuntimeError("git checkout %s: %s" % (rev, r.stderr.strip()))
-        info = os.path.join(scratch, ".git", "info")
-        os.makedirs(info, exist_ok=True)
-        pats = os.path.join(info, "sparse-checkout")
-        if not os.path.exists(pats):
-            with open(pats, "w") as f:
-                f.write("/*\n")
-            git(scratch, "config", "core.sparseCheckout", "true")
-        with open(pats, "a") as f:
-            f.write("!/%s\n" % m.group(1))
-    else:
-        raise RuntimeError("git checkout %s: too many missing blobs" % rev)
+        stripped = gitsnap.strip(scratch, rev, depth=0)
+        git(scratch, "read-tree", "--empty")  # the failed checkout's entries
+        git(scratch, "checkout", "-q", "-f", "--detach", stripped)
     # Build products stay (target/, node_modules/) so that the next
     # commit's build is incremental; everything else untracked goes.
     git(scratch, "clean", "-q", "-fdx", "-e", "target/", "-e", "node_modules/")
