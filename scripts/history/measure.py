@@ -138,7 +138,9 @@ def measure(pair, mirror, args, review):
     repo = os.path.join(tmp, "repo")
     env = env_without_llm()
     rec = {"repo": pair["repo"], "ecosystem": pair["ecosystem"], "commit": pair["commit"], "parent": pair["parent"],
-           "command": pair["command"]}
+           "command": pair["command"], "verified": False, "same_as_upstream": False, "untouched": True,
+           "parser_types": [], "false_success": False}
+    rec["class"], rec["compiler_determined"] = classify(pair.get("parent_tail", ""))
     try:
         subprocess.run(["git", "clone", "-q", "--shared", "--no-checkout", mirror, repo], check=True)
         git(repo, "config", "user.email", "measure@example.invalid")

@@ -85,6 +85,8 @@ type Evidence struct {
 	// holds could contradict the evidence, so the tier declines.
 	Truncated bool
 
+	removedIn map[string][]string // the files of Removed's declarations
+
 	work     int // bytes of line pairs read, bounded by maxWork
 	deferred []deferredPair
 	added    []deferredPair // every added line (its r is nil), for agreement
@@ -97,7 +99,7 @@ type Evidence struct {
 // then the others.
 func Analyze(files []File, target string) *Evidence {
 	fam := familyOf(target)
-	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Removed: map[string]bool{}, Conflicts: map[string]string{}, Keywords: map[string]map[string]string{}}
+	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Removed: map[string]bool{}, removedIn: map[string][]string{}, Conflicts: map[string]string{}, Keywords: map[string]map[string]string{}}
 	if fam == "" {
 		return ev
 	}
@@ -117,6 +119,13 @@ func Analyze(files []File, target string) *Evidence {
 	}
 	ev.renamedCalls()
 	ev.agreement()
+	// A rename whose declarations did not pair line by line is in the
+	// files of the old name's removed declaration.
+	for old, r := range ev.Renames {
+		if len(r.Files) == 0 && ev.Removed[old] {
+			r.Files = append(r.Files, ev.removedIn[old]...)
+		}
+	}
 	return ev
 }
 
@@ -273,7 +282,11 @@ func (ev *Evidence) block(b block, p string, fam family) {
 	for i, r := range b.removed {
 		removed[i] = readLine(r, p, fam)
 		if removed[i].isDecl {
-			ev.Removed[removed[i].decl.name] = true
+			n := removed[i].decl.name
+			ev.Removed[n] = true
+			if !contains(ev.removedIn[n], p) {
+				ev.removedIn[n] = append(ev.removedIn[n], p)
+			}
 		}
 	}
 	added := make([]diffLine, len(b.added))

@@ -381,9 +381,9 @@ func TestPlan(t *testing.T) {
 		},
 		{
 			name: "go constant renamed in a rewritten block", diff: goConstBlockDiff, path: "term/term_test.go",
-			content: "package term\n\nvar want = map[byte]keys.Key{9: keys.BTab}\n",
-			reports: []contract.BugReport{report("term/term_test.go", 3, "undefined: keys.BTab")},
-			want:    "package term\n\nvar want = map[byte]keys.Key{9: keys.ShiftTab}\n",
+			content: "package term\n\nimport \"example.com/app/keys\"\n\nvar want = map[byte]keys.Key{9: keys.BTab}\n",
+			reports: []contract.BugReport{report("term/term_test.go", 5, "undefined: keys.BTab")},
+			want:    "package term\n\nimport \"example.com/app/keys\"\n\nvar want = map[byte]keys.Key{9: keys.ShiftTab}\n",
 		},
 		{
 			name: "go constant removed and another added, no use renamed", diff: strings.SplitAfter(goConstBlockDiff, "diff --git a/term")[0], path: "term/term_test.go",
