@@ -21,14 +21,12 @@ var rePrintStatement = lazyre.New(`^(\s*)print(?:\s+(\S.*?))?\s*$`)
 // and of the lines within 3 of it (Python stops at the first, and the
 // next would be the next error), into calls, as 2to3 does: `print x, y`
 // becomes `print(x, y)`, a trailing comma `print(x, end=" ")`, a bare
-// `print` `print()`. A statement that redirects (`print >>f, x`), runs on
-// past its line, or shares it with a comment is left alone.
+// `print` `print()`; a comment after the statement stays after it. A
+// statement that redirects (`print >>f, x`) or runs on past its line is
+// left alone.
 func fixPyPrint(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	ls := splitContent(in.content)
-	code := splitContent(lang.Of(in.path).Code(in.content))
-	if len(code.l) != len(ls.l) {
-		return edit{}, false, nil
-	}
+	l := lang.Of(in.path)
 	done := map[int]bool{}
 	var reasons []string
 	for _, r := range in.reports {
@@ -39,7 +37,7 @@ func fixPyPrint(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 			if done[n] {
 				continue
 			}
-			if out, ok := printCall(ls.l[n-1], code.l[n-1]); ok {
+			if out, ok := printCall(l, ls.l[n-1]); ok {
 				ls.l[n-1] = out
 				done[n] = true
 				reasons = append(reasons, fmt.Sprintf("line %d", n))
@@ -52,25 +50,38 @@ func fixPyPrint(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	return edit{content: ls.String(), reason: "Python 2 print statement made a call, as 2to3 does: " + strings.Join(reasons, ", "), confidence: 0.9}, true, nil
 }
 
-// printCall returns the call form of a print statement line, whose code
-// (strings and comments blanked) is code.
-func printCall(line, code string) (string, bool) {
-	m := rePrintStatement.FindStringSubmatch(line)
-	if m == nil || strings.Contains(line, "#") || strings.HasSuffix(strings.TrimSpace(code), "\\") {
+// printCall returns the call form of a print statement line of a file of
+// language l.
+func printCall(l *lang.Language, line string) (string, bool) {
+	stmt, comment := line, ""
+	for _, sp := range l.Spans(line) {
+		if sp.Kind == lang.Comment {
+			stmt, comment = line[:sp.Start], line[sp.Start:]
+			break
+		}
+	}
+	gap := stmt[len(strings.TrimRight(stmt, " \t")):]
+	stmt = strings.TrimRight(stmt, " \t")
+	code := l.Code(stmt)
+	m := rePrintStatement.FindStringSubmatch(stmt)
+	if m == nil || strings.HasSuffix(code, "\\") {
 		return "", false
 	}
 	args := m[2]
+	var out string
 	switch {
 	case args == "":
-		return m[1] + "print()", true
+		out = m[1] + "print()"
 	case strings.HasPrefix(args, "(") && balanced(code[strings.Index(code, "print")+5:]) && closesAtEnd(code):
 		return "", false // already a call: print (x)
 	case strings.HasPrefix(args, ">>") || !balanced(code):
 		return "", false
-	case strings.HasSuffix(strings.TrimSpace(code), ","):
-		return m[1] + "print(" + strings.TrimSuffix(strings.TrimSpace(args), ",") + `, end=" ")`, true
+	case strings.HasSuffix(code, ","):
+		out = m[1] + "print(" + strings.TrimSuffix(args, ",") + `, end=" ")`
+	default:
+		out = m[1] + "print(" + args + ")"
 	}
-	return m[1] + "print(" + args + ")", true
+	return out + gap + comment, true
 }
 
 // closesAtEnd reports whether the first bracket after print closes at
