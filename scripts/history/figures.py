@@ -41,11 +41,21 @@ def healed(r):
     return r is not None and r.get("outcome") == "green" and r.get("verified") and not r.get("false_success")
 
 
+def outcome(r):
+    if not r:
+        return "—"
+    if healed(r):
+        return "healed"
+    if r.get("false_success"):
+        return "false success"
+    return r.get("outcome")
+
+
 def table(title, key, before, after):
     rows = collections.OrderedDict()
     for k, a in sorted(after.items(), key=lambda kv: (key(kv[1]), kv[0])):
         rows.setdefault(key(a), []).append(k)
-    print("| %s | pairs | compiler-determined | healed before | healed after | determined healed before | determined healed after | false successes (after) | untouched (after) |" % title)
+    print("| %s | pairs | compiler-determined | healed before | healed after | determined healed before | determined healed after | false successes before / after | untouched (after) |" % title)
     print("|---|---|---|---|---|---|---|---|---|")
     tot = collections.Counter()
     for name, keys in list(rows.items()) + [("all", list(after))]:
@@ -59,10 +69,11 @@ def table(title, key, before, after):
             c["ha"] += healed(a)
             c["dhb"] += det and healed(b)
             c["dha"] += det and healed(a)
-            c["fs"] += bool(a.get("false_success")) or bool(b and b.get("false_success"))
+            c["fs"] += bool(a.get("false_success"))
+            c["fsb"] += bool(b and b.get("false_success"))
             c["un"] += bool(a.get("untouched"))
         label = "**all**" if name == "all" else name
-        print("| %s | %d | %d | %d | %d | %d | %d | %d | %d / %d |" % (label, c["pairs"], c["det"], c["hb"], c["ha"], c["dhb"], c["dha"], c["fs"], c["un"], c["pairs"]))
+        print("| %s | %d | %d | %d | %d | %d | %d | %d / %d | %d / %d |" % (label, c["pairs"], c["det"], c["hb"], c["ha"], c["dhb"], c["dha"], c["fsb"], c["fs"], c["un"], c["pairs"]))
         tot += c
     print()
 
@@ -94,8 +105,7 @@ def main():
                         why = tries[0]
                         break
         print("| %s | %s | %s | %s | %s | %s |" % (a["repo"], a["commit"][:12], a["class"],
-                                                 "healed" if healed(b) else b.get("outcome", "—"),
-                                                 "healed" if healed(a) else a.get("outcome"), why.replace("|", "\\|")[:160]))
+                                                 outcome(b), outcome(a), why.replace("|", "\\|")[:200]))
 
 
 if __name__ == "__main__":
