@@ -33,7 +33,7 @@ func init() {
 			Classify: pyrightClassify, Confidence: 0.95,
 			Doc: "pyright: the file, then   /path/file.py:line:col - error: message"},
 		&Row{Name: "python-traceback", Family: "python", Tool: "python",
-			Doc: "Python tracebacks and SyntaxError blocks: the deepest frame inside the workspace; unittest FAIL:/ERROR: names the test"},
+			Doc: "Python tracebacks and SyntaxError blocks: the deepest frame inside the workspace; unittest FAIL:/ERROR: names the test; compileall's and py_compile's Sorry: IndentationError: … (file.py, line N)"},
 		&Row{Name: "pytest", Family: "python", Tool: "pytest",
 			Doc: "pytest failures: ____ test ____ sections, E lines, and file.py:line: Exception"},
 	)
