@@ -25,6 +25,11 @@ func FuzzRules(f *testing.F) {
 	f.Add("use std::fs::File;\nfn main() { std::io::stdin().read_to_string(&mut s); }\n", 2, "no method named `read_to_string` found for struct `Stdin` in the current scope")
 	f.Add("package a;\n\nimport static x.Y.z;\n\nimport com.a.B;\nclass A { List<B> x = null }\n", 6, "cannot find symbol")
 	f.Add("import { a } from './a.js';\nparse(a);\n", 2, "ReferenceError: parse is not defined")
+	f.Add("def f(x):\n    print x,  # x\n    print\n", 2, "SyntaxError: Missing parentheses in call to 'print'. Did you mean print(...)?")
+	f.Add("def add(a, b);\n    return a\n", 1, "SyntaxError: expected ':'")
+	f.Add("package p\n\nfunc f() { n = atomic.AddInt64(&n, 1) }\n", 3, "direct assignment to atomic value")
+	f.Add("public class Old {\n}\n", 1, "class Old is public, should be declared in a file named Old.java")
+	f.Add("#include \"Ring.h\"\nint main(void) { return 0; }\n", 1, "Ring.h: No such file or directory")
 	f.Fuzz(func(t *testing.T, content string, line int, msg string) {
 		ws := t.TempDir()
 		for _, file := range []string{"a.py", "a.js", "a.ts", "A.java", "a.rs", "a.c", "a.go"} {
