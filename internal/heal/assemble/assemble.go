@@ -284,6 +284,18 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	return p, nil
 }
 
+// SettingError is an assembly error about one setting of Config. The
+// setting is named as .salve.yml, a job and the MCP heal tool name it
+// (fixers, models, ci, github_repo, push); each door shows it in its own
+// words (salve heal as the flag that sets it).
+type SettingError struct {
+	Setting string
+	Err     error
+}
+
+func (e *SettingError) Error() string { return e.Setting + ": " + e.Err.Error() }
+func (e *SettingError) Unwrap() error { return e.Err }
+
 // kindError is an assembly error of a kind (heal.ErrBadInput or
 // heal.ErrEnvironment) that reads as its cause alone.
 type kindError struct{ kind, err error }
@@ -335,7 +347,7 @@ func Fixers(c Config, ex heal.Executor, commitDiff func(ctx context.Context, wor
 	}
 	names, err := tiers.Parse(c.Fixers)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--fixers: %w", err)
+		return nil, nil, &SettingError{Setting: "fixers", Err: err}
 	}
 	explicit := names != nil
 	var targets []llmfix.Target
@@ -365,14 +377,14 @@ func Fixers(c Config, ex heal.Executor, commitDiff func(ctx context.Context, wor
 			out = append(out, &suggest.Fixer{Executor: ex, TimeoutSeconds: c.BuildTimeout})
 		case llmfix.Name:
 			if len(targets) == 0 {
-				return nil, nil, fmt.Errorf("--fixers llm: no model configured (give --models provider/model with --config, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")
+				return nil, nil, &SettingError{Setting: "fixers", Err: errors.New("llm: no model configured (name provider/model in models, with an .ai-agent.json, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")}
 			}
 			llm := &llmfix.Fixer{Targets: targets, Logger: logger}
 			out, spend = append(out, llm), append(spend, llm)
 		case aiderfix.Name:
 			out = append(out, newAider(c))
 		default:
-			return nil, nil, fmt.Errorf("--fixers: %w %q: this salve cannot build it (want %s)", tiers.ErrUnknown, n, tiers.Want())
+			return nil, nil, &SettingError{Setting: "fixers", Err: fmt.Errorf("%w %q: this salve cannot build it (want %s)", tiers.ErrUnknown, n, tiers.Want())}
 		}
 	}
 	return out, spend, nil
@@ -417,18 +429,18 @@ func newCI(c Config, ex heal.Executor) (heal.CIMonitor, error) {
 		}
 		owner, name, ok := strings.Cut(repo, "/")
 		if !ok || owner == "" || name == "" {
-			return nil, fmt.Errorf("--ci github needs --github-repo owner/name (or $GITHUB_REPOSITORY)")
+			return nil, &SettingError{Setting: "github_repo", Err: errors.New("ci github needs the repository as owner/name (or $GITHUB_REPOSITORY)")}
 		}
 		if !c.Push {
-			return nil, fmt.Errorf("--ci github judges the pushed commit: add --push")
+			return nil, &SettingError{Setting: "push", Err: errors.New("ci github judges the pushed commit, so the heal must push")}
 		}
 		api, _, err := forge.GitHubFromEnv(c.GitHubAPI, repo, c.Getenv)
 		if err != nil {
-			return nil, fmt.Errorf("--ci github: %w", err)
+			return nil, &SettingError{Setting: "ci", Err: fmt.Errorf("github: %w", err)}
 		}
 		return &ci.GitHub{API: api, Timeout: c.CITimeout}, nil
 	}
-	return nil, fmt.Errorf("--ci: want local or github, got %q", c.CI)
+	return nil, &SettingError{Setting: "ci", Err: fmt.Errorf("want local or github, got %q", c.CI)}
 }
 
 // GitAgent locates the git_agent program: flag, $SALVE_GIT_AGENT, beside
