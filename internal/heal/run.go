@@ -185,7 +185,10 @@ type run struct {
 	added bool
 	// slot is the persistent worktree in use (nil for a fresh one);
 	// reused says it was verified and reset rather than created.
-	slot   *slot
+	slot *slot
+	// top is the repository's main worktree, where the slot's worktree
+	// is added and removed.
+	top    string
 	reused bool
 	// gitDir is the reused worktree's git directory, already verified.
 	gitDir string
@@ -301,7 +304,7 @@ func (r *run) setup(ctx context.Context) error {
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return fmt.Errorf("heal: %s is outside its repository %s: %w", r.o.Repo, top, ErrBadInput)
 	}
-	removed, err := CleanStale(ctx, r.o.Worktrees, top)
+	removed, err := cleanStale(ctx, r.o.Worktrees, top, list)
 	if err != nil {
 		return err
 	}

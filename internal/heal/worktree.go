@@ -56,6 +56,11 @@ func CleanStale(ctx context.Context, wt Worktrees, repo string) ([]string, error
 	if err != nil {
 		return nil, fmt.Errorf("heal: list worktrees of %s: %w", repo, err)
 	}
+	return cleanStale(ctx, wt, repo, list)
+}
+
+// cleanStale is CleanStale on the worktrees list, already read.
+func cleanStale(ctx context.Context, wt Worktrees, repo string, list []Worktree) ([]string, error) {
 	var removed []string
 	for _, w := range list {
 		pid, _, ok := parseLockReason(w.Locked)
