@@ -59,4 +59,3 @@ func headendConfigs(specs []headend.Spec, hopts headend.Options, cfg *config.Con
 	}
 	return nil
 }
-

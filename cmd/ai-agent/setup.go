@@ -231,4 +231,3 @@ func (st *startup) trace() agent.Trace {
 	}
 	return agent.Trace{AgentID: name, CallPath: name, TxnID: id, OriginTxnID: id}
 }
-
