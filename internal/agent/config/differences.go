@@ -29,68 +29,80 @@ type Difference struct {
 	Key string
 	// Instead says what salve does in its place.
 	Instead string
+	// Value, when set, limits a config row to string values matching
+	// this path.Match pattern.
+	Value string
 }
 
 // Differences is the one table of the original's keys that salve reads
 // differently. A key salve honours has no row.
 var Differences = []Difference{
-	{InFrontmatter, "usage", "the sub-agent tool's prompt parameter carries no description; write the usage into description"},
-	{InFrontmatter, "parallelToolCalls", parallelCalls},
-	{InFrontmatter, "maxConcurrentTools", concurrentTools},
-	{InFrontmatter, "plugins", "final-report plugins are JavaScript modules, which salve cannot load"},
-	{InFrontmatter, "advisors", orchestration},
-	{InFrontmatter, "router", orchestration},
-	{InFrontmatter, "handoff", orchestration},
-	{InFrontmatter, "toolOutput.storeDir", storeDir},
-	{InFrontmatter, "toolOutput.models", extractModels},
+	{InFrontmatter, "usage", "the sub-agent tool's prompt parameter carries no description; write the usage into description", ""},
+	{InFrontmatter, "parallelToolCalls", parallelCalls, ""},
+	{InFrontmatter, "maxConcurrentTools", concurrentTools, ""},
+	{InFrontmatter, "plugins", plugins, ""},
+	{InFrontmatter, "advisors", orchestration, ""},
+	{InFrontmatter, "router", orchestration, ""},
+	{InFrontmatter, "handoff", orchestration, ""},
+	{InFrontmatter, "toolOutput.storeDir", storeDir, ""},
+	{InFrontmatter, "toolOutput.models", extractModels, ""},
 
-	{InConfig, "providers.*.custom", "provider-specific request options are not sent"},
-	{InConfig, "providers.*.mergeStrategy", "entries merge key by key across the layers, always"},
-	{InConfig, "providers.*.toolsAllowed", providerTools},
-	{InConfig, "providers.*.toolsDenied", providerTools},
-	{InConfig, "providers.*.stringSchemaFormatsAllowed", schemaFormats},
-	{InConfig, "providers.*.stringSchemaFormatsDenied", schemaFormats},
-	{InConfig, "providers.*.reasoning", reasoningMap},
-	{InConfig, "providers.*.models.*.reasoning", reasoningMap},
-	{InConfig, "providers.*.reasoningAutoStreamLevel", "streaming follows --stream and defaults.stream alone"},
-	{InConfig, "providers.*.models.*.interleaved", "reasoning is sent back only to Anthropic models (as thinking blocks), never to OpenAI-compatible ones"},
-	{InConfig, "defaults.parallelToolCalls", parallelCalls},
-	{InConfig, "defaults.maxConcurrentTools", concurrentTools},
-	{InConfig, "defaults.mcpInitConcurrency", mcpInit},
-	{InConfig, "defaults.outputFormat", outputFormat},
-	{InConfig, "defaults.formats", outputFormat},
-	{InConfig, "defaults.reasoningValue", "use reasoningTokens (frontmatter, --reasoning-tokens or --override)"},
-	{InConfig, "toolOutput.storeDir", storeDir},
-	{InConfig, "toolOutput.models", extractModels},
-	{InConfig, "telemetry.logging", noOTLPLogs},
-	{InConfig, "openapiSpecs", "OpenAPI documents are not imported as tools; declare the operations as restTools"},
-	{InConfig, "api", "the REST headend starts with --api PORT and its token is --headend-token; the api section is not read"},
-	{InConfig, "slack.enabled", "the Slack headend starts with --slack"},
-	{InConfig, "embed.*.enabled", embedFlag},
-	{InConfig, "embed.*.port", embedFlag},
-	{InConfig, "embed.*.metrics", "the embed headend serves no metrics of its own; use the telemetry section"},
-	{InConfig, "embed.*.auth.signedTokens.ttlSeconds", "signed tokens do not expire: the secret is compared as a bearer token"},
+	{InConfig, "providers.*.custom", "provider-specific request options are not sent", ""},
+	{InConfig, "providers.*.tokenizer", estimated, "anthropic"},
+	{InConfig, "providers.*.tokenizer", estimated, "gemini:*"},
+	{InConfig, "providers.*.models.*.tokenizer", estimated, "anthropic"},
+	{InConfig, "providers.*.models.*.tokenizer", estimated, "gemini:*"},
+	{InConfig, "providers.*.mergeStrategy", "entries merge key by key across the layers, always", ""},
+	{InConfig, "providers.*.toolsAllowed", providerTools, ""},
+	{InConfig, "providers.*.toolsDenied", providerTools, ""},
+	{InConfig, "providers.*.stringSchemaFormatsAllowed", schemaFormats, ""},
+	{InConfig, "providers.*.stringSchemaFormatsDenied", schemaFormats, ""},
+	{InConfig, "providers.*.reasoning", reasoningMap, ""},
+	{InConfig, "providers.*.models.*.reasoning", reasoningMap, ""},
+	{InConfig, "providers.*.reasoningAutoStreamLevel", "streaming follows --stream and defaults.stream alone", ""},
+	{InConfig, "providers.*.models.*.interleaved", "reasoning is sent back only to Anthropic models (as thinking blocks), never to OpenAI-compatible ones", ""},
+	{InConfig, "defaults.parallelToolCalls", parallelCalls, ""},
+	{InConfig, "defaults.maxConcurrentTools", concurrentTools, ""},
+	{InConfig, "defaults.mcpInitConcurrency", mcpInit, ""},
+	{InConfig, "defaults.outputFormat", outputFormat, ""},
+	{InConfig, "defaults.formats", outputFormat, ""},
+	{InConfig, "defaults.reasoningValue", "use reasoningTokens (frontmatter, --reasoning-tokens or --override)", ""},
+	{InConfig, "restTools.*.streaming", "the response is read whole; json-stream events are not assembled into an answer", ""},
+	{InConfig, "restTools.*.hasComplexQueryParams", restQuery, ""},
+	{InConfig, "restTools.*.queryParamNames", restQuery, ""},
+	{InConfig, "mcpServers.*.toolSchemas", "tool input schemas come from the server; they are not replaced", ""},
+	{InConfig, "toolOutput.storeDir", storeDir, ""},
+	{InConfig, "toolOutput.models", extractModels, ""},
+	{InConfig, "telemetry.logging", noOTLPLogs, ""},
+	{InConfig, "openapiSpecs", "OpenAPI documents are not imported as tools; declare the operations as restTools", ""},
+	{InConfig, "api", "the REST headend starts with --api PORT and its token is --headend-token; the api section is not read", ""},
+	{InConfig, "slack.enabled", "the Slack headend starts with --slack", ""},
+	{InConfig, "embed.*.enabled", embedFlag, ""},
+	{InConfig, "embed.*.port", embedFlag, ""},
+	{InConfig, "embed.*.metrics", "the embed headend serves no metrics of its own; use the telemetry section", ""},
+	{InConfig, "embed.*.auth.signedTokens.ttlSeconds", "signed tokens do not expire: the secret is compared as a bearer token", ""},
 
-	{InFlag, "parallel-tool-calls", parallelCalls},
-	{InFlag, "no-parallel-tool-calls", parallelCalls},
-	{InFlag, "max-concurrent-tools", concurrentTools},
-	{InFlag, "maxConcurrentTools", concurrentTools},
-	{InFlag, "mcp-init-concurrency", mcpInit},
-	{InFlag, "plugins", "final-report plugins are JavaScript modules, which salve cannot load"},
-	{InFlag, "trace-slack", "the Slack headend logs at debug level with --verbose"},
-	{InFlag, "trace-sdk", "there is no SDK between salve and the providers; --trace-llm logs each request and response"},
-	{InFlag, "show-tree", "the session tree is not drawn; --verbose logs each step"},
-	{InFlag, "chat", "there is no interactive chat mode: give the prompt as an argument or on stdin"},
-	{InFlag, "no-chat", "there is no interactive chat mode: give the prompt as an argument or on stdin"},
-	{InFlag, "telemetry-log-format", noOTLPLogs},
-	{InFlag, "telemetry-log-extra", noOTLPLogs},
-	{InFlag, "telemetry-logging-otlp-endpoint", noOTLPLogs},
-	{InFlag, "telemetry-logging-otlp-timeout-ms", noOTLPLogs},
-	{InFlag, "telemetry-*", "this telemetry flag is not one of salve's (see docs/ai-agent.md, Telemetry and cost)"},
+	{InFlag, "parallel-tool-calls", parallelCalls, ""},
+	{InFlag, "no-parallel-tool-calls", parallelCalls, ""},
+	{InFlag, "max-concurrent-tools", concurrentTools, ""},
+	{InFlag, "maxConcurrentTools", concurrentTools, ""},
+	{InFlag, "mcp-init-concurrency", mcpInit, ""},
+	{InFlag, "plugins", plugins, ""},
+	{InFlag, "trace-slack", "the Slack headend logs at debug level with --verbose", ""},
+	{InFlag, "trace-sdk", "there is no SDK between salve and the providers; --trace-llm logs each request and response", ""},
+	{InFlag, "show-tree", "the session tree is not drawn; --verbose logs each step", ""},
+	{InFlag, "chat", "there is no interactive chat mode: give the prompt as an argument or on stdin", ""},
+	{InFlag, "no-chat", "there is no interactive chat mode: give the prompt as an argument or on stdin", ""},
+	{InFlag, "telemetry-log-format", noOTLPLogs, ""},
+	{InFlag, "telemetry-log-extra", noOTLPLogs, ""},
+	{InFlag, "telemetry-logging-otlp-endpoint", noOTLPLogs, ""},
+	{InFlag, "telemetry-logging-otlp-timeout-ms", noOTLPLogs, ""},
+	{InFlag, "telemetry-*", "this telemetry flag is not one of salve's (see docs/ai-agent.md, Telemetry and cost)", ""},
 }
 
 // Reasons shared by several rows.
 const (
+	plugins         = "final-report plugins are JavaScript modules, which salve cannot load"
 	parallelCalls   = "a turn's tool calls always run concurrently, bounded by maxToolCallsPerTurn and the queues"
 	concurrentTools = "tool concurrency is bounded by the queues (queues.NAME.concurrent)"
 	mcpInit         = "MCP servers start one after another"
@@ -103,11 +115,16 @@ const (
 	outputFormat    = "the format comes from --format, the agent's output.format, else tty or pipe; a headend request names its own"
 	noOTLPLogs      = "there is no OTLP log export; logs go to stderr"
 	embedFlag       = "the embed headend starts with --embed [NAME:]PORT"
+	estimated       = "salve has no exact count for this tokenizer and estimates (approx)"
+	restQuery       = "parameters reach the request through ${parameters.NAME} in the url, headers and bodyTemplate only"
 )
 
 // Warning is the text logged when the row's key is found at the concrete
 // key or path at.
 func (d Difference) Warning(at string) string {
+	if d.Value != "" {
+		at += " (" + d.Value + ")"
+	}
 	switch d.Where {
 	case InFlag:
 		return fmt.Sprintf("flag --%s is accepted but salve differs: %s", at, d.Instead)
@@ -115,6 +132,18 @@ func (d Difference) Warning(at string) string {
 		return fmt.Sprintf("frontmatter key %s is accepted but salve differs: %s", at, d.Instead)
 	}
 	return fmt.Sprintf("config key %s is accepted but salve differs: %s", at, d.Instead)
+}
+
+// DocKey is the row's key as docs/ai-agent.md shows it: a flag with its
+// dashes, a row limited to values with "KEY: VALUE".
+func DocKey(d Difference) string {
+	switch {
+	case d.Where == InFlag:
+		return "--" + d.Key
+	case d.Value != "":
+		return d.Key + ": " + d.Value
+	}
+	return d.Key
 }
 
 // FlagWarning is the warning for an accepted flag that salve does not
@@ -155,7 +184,13 @@ func differenceWarnings(tree map[string]any) []string {
 		if d.Where != InConfig {
 			continue
 		}
-		findPath(tree, strings.Split(d.Key, "."), "", func(at string) {
+		findPath(tree, strings.Split(d.Key, "."), "", func(at string, leaf any) {
+			if d.Value != "" {
+				v, _ := leaf.(string)
+				if ok, err := path.Match(d.Value, v); err != nil || !ok {
+					return
+				}
+			}
 			out = append(out, d.Warning(at))
 		})
 	}
@@ -191,10 +226,10 @@ func (c *Config) UnreadSections(read ...string) []string {
 }
 
 // findPath calls found with each concrete path under node that matches
-// segs.
-func findPath(node any, segs []string, prefix string, found func(string)) {
+// segs, and the value there.
+func findPath(node any, segs []string, prefix string, found func(string, any)) {
 	if len(segs) == 0 {
-		found(prefix)
+		found(prefix, node)
 		return
 	}
 	m, ok := node.(map[string]any)

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -69,7 +70,7 @@ func (p Provider) Window(model string, buffer int) (window, buf int, tokenizer s
 	}
 	mc, ok := p.Models[model]
 	if !ok {
-		return window, buf, tokenizer
+		return window, buf, salveTokenizer(tokenizer)
 	}
 	if mc.ContextWindow != nil {
 		window = *mc.ContextWindow
@@ -80,7 +81,20 @@ func (p Provider) Window(model string, buffer int) (window, buf int, tokenizer s
 	if mc.Tokenizer != "" {
 		tokenizer = mc.Tokenizer
 	}
-	return window, buf, tokenizer
+	return window, buf, salveTokenizer(tokenizer)
+}
+
+// salveTokenizer is "approx" for the original's tokenizers that salve
+// cannot count exactly (the tokenizer rows of Differences), else spec.
+func salveTokenizer(spec string) string {
+	for _, d := range Differences {
+		if d.Value != "" && strings.HasSuffix(d.Key, ".tokenizer") {
+			if ok, err := path.Match(d.Value, strings.ToLower(strings.TrimSpace(spec))); err == nil && ok {
+				return "approx"
+			}
+		}
+	}
+	return spec
 }
 
 // ModelOverride is one per-model parameter override.
