@@ -26,7 +26,7 @@ func (st *startup) options() (agent.Options, error) {
 	for _, w := range s.Warnings {
 		st.log.Warn(w)
 	}
-	if o.Format == agent.FormatJSON {
+	if len(o.Schema) > 0 {
 		if _, err := o.SchemaCompiler.Compile(o.Schema); err != nil {
 			return o, err
 		}
