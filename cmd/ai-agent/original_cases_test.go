@@ -1,8 +1,10 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,7 +108,7 @@ func offers(names ...string) check {
 		tools := toolsOf(first(t, r))
 		for _, n := range names {
 			if _, ok := tools[n]; !ok {
-				t.Errorf("the request does not offer %s (it offers %v)", n, keysOf(tools))
+				t.Errorf("the request does not offer %s (it offers %v)", n, slices.Collect(maps.Keys(tools)))
 			}
 		}
 	}
@@ -296,12 +298,4 @@ func failFirst(n int, fail llmtest.Reply) func(int, llmtest.Request) llmtest.Rep
 		}
 		return finalReply(r)
 	}
-}
-
-func keysOf[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
@@ -136,28 +137,25 @@ func streamed(t *testing.T, r *keyRun) {
 	}
 }
 
-func accountedTo(provider string) check {
+// accounted: some accounting entry of type typ has the field value want.
+func accounted(typ string, field func(contract.AccountingEntry) string, want string) check {
 	return func(t *testing.T, r *keyRun) {
 		t.Helper()
 		for _, e := range r.result.Accounting {
-			if e.Type == "llm" && e.Provider == provider {
+			if e.Type == typ && field(e) == want {
 				return
 			}
 		}
-		t.Errorf("no llm accounting entry for provider %s: %+v", provider, r.result.Accounting)
+		t.Errorf("no %s accounting entry with %q: %+v", typ, want, r.result.Accounting)
 	}
 }
 
+func accountedTo(provider string) check {
+	return accounted("llm", func(e contract.AccountingEntry) string { return e.Provider }, provider)
+}
+
 func queued(queue string) check {
-	return func(t *testing.T, r *keyRun) {
-		t.Helper()
-		for _, e := range r.result.Accounting {
-			if e.Type == "tool" && e.Queue == queue {
-				return
-			}
-		}
-		t.Errorf("no tool accounting entry on queue %s: %+v", queue, r.result.Accounting)
-	}
+	return accounted("tool", func(e contract.AccountingEntry) string { return e.Queue }, queue)
 }
 
 func cost(want float64) check {

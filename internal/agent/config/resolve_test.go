@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -65,27 +66,10 @@ func TestResolvePrecedence(t *testing.T) {
 		{"format (not a terminal)", s.Format, agent.FormatPipe},
 	}
 	for _, c := range checks {
-		if !equal(c.got, c.want) {
+		if !reflect.DeepEqual(c.got, c.want) {
 			t.Errorf("%s = %v, want %v", c.what, c.got, c.want)
 		}
 	}
-}
-
-func equal(a, b any) bool {
-	as, aok := a.([]string)
-	bs, bok := b.([]string)
-	if aok && bok {
-		if len(as) != len(bs) {
-			return false
-		}
-		for i := range as {
-			if as[i] != bs[i] {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
 }
 
 // TestOriginalSpellings: maxToolTurns is maxTurns wherever an option may
