@@ -31,33 +31,27 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 	if err != nil {
 		return err
 	}
-	batch := false
+	src, err := st.cfg.ToolSources(st.set.Tools)
+	if err != nil {
+		return err
+	}
 	restSpecs := map[string]rest.Spec{}
-	for _, name := range st.list("tools", st.fm.Tools) {
-		switch {
-		case name == "batch":
-			batch = true
-		case st.cfg.Has("restTools", name):
-			if err := st.cfg.Check("restTools", name); err != nil {
-				return err
-			}
-			var spec rest.Spec
-			if err := st.cfg.Decode(&spec, "restTools", name); err != nil {
-				return err
-			}
-			if err := checkQueue(queues, "restTools", name, spec.Queue); err != nil {
-				return err
-			}
-			restSpecs[name] = spec
-		case st.mcpEnabled(name):
-			if err := st.startMCP(ctx, s, name, queues); err != nil {
-				return err
-			}
-		default:
-			return fmt.Errorf("%w: tool %q is neither an MCP server, a REST tool nor batch", errInit, name)
+	for _, e := range src.REST {
+		var spec rest.Spec
+		if err := json.Unmarshal(e.JSON, &spec); err != nil {
+			return fmt.Errorf("restTools.%s: %w: %v", e.Name, config.ErrConfig, err)
+		}
+		if err := checkQueue(queues, "restTools", e.Name, e.Queue); err != nil {
+			return err
+		}
+		restSpecs[e.Name] = spec
+	}
+	for _, e := range src.MCP {
+		if err := st.startMCP(ctx, s, e, queues); err != nil {
+			return err
 		}
 	}
-	s.opts.Batch = s.opts.Batch && batch
+	s.opts.Batch = s.opts.Batch && src.Batch
 	s.opts.Queuer = queue.Queuer{Set: queues}
 	if len(restSpecs) > 0 {
 		p, err := rest.New(restSpecs, nil)
@@ -67,57 +61,39 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 		s.opts.Tools = append(s.opts.Tools, p)
 		s.closers = append(s.closers, p)
 	}
-	if err := st.subAgents(s); err != nil {
-		return err
-	}
-	return nil
+	return st.subAgents(s)
 }
 
-func (st *startup) mcpEnabled(name string) bool {
-	if !st.cfg.Has("mcpServers", name) {
-		return false
-	}
-	enabled, ok := st.cfg.Raw("mcpServers", name, "enabled").(bool)
-	return !ok || enabled
-}
-
-func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, queues *queue.Set) error {
-	if err := st.cfg.Check("mcpServers", name); err != nil {
-		return err
-	}
-	q, _ := st.cfg.Raw("mcpServers", name, "queue").(string)
-	if err := checkQueue(queues, "mcpServers", name, q); err != nil {
+// startMCP starts one MCP server of the session, or shares its parent's.
+func (st *startup) startMCP(ctx context.Context, s *sessionSetup, e config.ToolEntry, queues *queue.Set) error {
+	if err := checkQueue(queues, "mcpServers", e.Name, e.Queue); err != nil {
 		return err
 	}
 	if st.dryRun {
 		return nil
 	}
-	if p, ok := st.sharedMCP[name]; ok {
+	if p, ok := st.sharedMCP[e.Name]; ok {
 		s.opts.Tools = append(s.opts.Tools, p)
-		s.addMCP(name, p)
+		s.addMCP(e.Name, p)
 		return nil
 	}
 	start := st.deps.mcp
 	if start == nil {
-		return fmt.Errorf("%w: MCP server %q: MCP servers are not available in this build", errInit, name)
-	}
-	entry, err := st.cfg.RawJSON("mcpServers", name)
-	if err != nil {
-		return err
+		return fmt.Errorf("%w: MCP server %q: MCP servers are not available in this build", errInit, e.Name)
 	}
 	if st.a.bools["trace-mcp"] {
 		start = st.tracedMCP
 	}
-	p, err := start(ctx, name, entry, st.cfg.Env, st.log)
+	p, err := start(ctx, e.Name, e.JSON, st.cfg.Env, st.log)
 	if err != nil {
 		if errors.Is(err, toolschema.ErrSchema) {
-			return fmt.Errorf("MCP server %q: %w", name, err)
+			return fmt.Errorf("MCP server %q: %w", e.Name, err)
 		}
-		return fmt.Errorf("%w: MCP server %q: %w", errInit, name, err)
+		return fmt.Errorf("%w: MCP server %q: %w", errInit, e.Name, err)
 	}
 	s.opts.Tools = append(s.opts.Tools, p)
 	s.closers = append(s.closers, p)
-	s.addMCP(name, p)
+	s.addMCP(e.Name, p)
 	return nil
 }
 
@@ -138,13 +114,9 @@ func (st *startup) tracedMCP(ctx context.Context, name string, entry json.RawMes
 // queues builds the queue set from queues.NAME.concurrent, with the default
 // queue added when missing (docs/contracts/ai-agent-cli.md §9.7).
 func (st *startup) queues() (*queue.Set, error) {
-	cfg := map[string]int{}
-	for _, q := range st.cfg.Keys("queues") {
-		n, err := config.Int(st.cfg.Raw("queues", q, "concurrent"), 1)
-		if err != nil {
-			return nil, fmt.Errorf("%w: queues.%s.concurrent must be a positive integer", config.ErrConfig, q)
-		}
-		cfg[q] = n
+	cfg, err := st.cfg.Queues()
+	if err != nil {
+		return nil, err
 	}
 	set, err := queue.New(cfg, st.log)
 	if err != nil {

@@ -164,6 +164,10 @@ type Options struct {
 
 	// Tools are the tool providers of the session (MCP, REST, sub-agents).
 	Tools []tools.Provider
+	// ToolFilter, when set, offers only the providers' tools it returns
+	// true for (an agent's toolsAllowed and toolsDenied); the internal
+	// tools are never filtered. Nil offers every tool.
+	ToolFilter func(tools.Tool) bool
 	// Batch enables agent__batch; Progress enables agent__progress_report
 	// (offered only when there is a non-internal tool).
 	Batch    bool
