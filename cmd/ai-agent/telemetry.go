@@ -24,7 +24,7 @@ import (
 // spellings (docs/ai-agent.md "Telemetry and cost").
 var telemetryFlags = []flagDef{
 	{names: []string{"telemetry-enabled"}, kind: flagBool, usage: "turn on metrics (and traces with --telemetry-traces-enabled)", def: "off"},
-	{names: []string{"telemetry-otlp-endpoint"}, usage: "OTLP trace collector: host:port or a grpc://, http:// or https:// URL", def: "URL"},
+	{names: []string{"telemetry-otlp-endpoint"}, usage: "OTLP collector of the metrics and traces: host:port or a grpc://, http:// or https:// URL", def: "URL"},
 	{names: []string{"telemetry-otlp-timeout-ms"}, usage: "OTLP export timeout in milliseconds", def: "2000"},
 	{names: []string{"telemetry-prometheus-enabled"}, kind: flagBool, usage: "serve Prometheus GET /metrics (needs --telemetry-enabled)", def: "off"},
 	{names: []string{"telemetry-prometheus-host"}, usage: "host the metrics listener binds", def: telemetry.DefaultPrometheusHost},
@@ -246,7 +246,8 @@ func (ts *telemetryState) labels(dst, cfg map[string]string) {
 	}
 }
 
-// traceSettings fills the exporter, protocol and sampler settings.
+// traceSettings fills the OTLP endpoint, timeout and protocols (traces and
+// metrics) and the sampler.
 func (ts *telemetryState) traceSettings(set *telemetry.Settings, tc config.Telemetry) {
 	a := ts.a
 	if tc.OTLP.Endpoint != nil {
@@ -291,16 +292,26 @@ func (ts *telemetryState) traceSettings(set *telemetry.Settings, tc config.Telem
 			ts.log.Warn(fmt.Sprintf("Ignoring invalid --telemetry-trace-ratio value '%s'", v))
 		}
 	}
-	set.Protocol = telemetry.ProtocolGRPC
-	proto := ts.getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+	set.Protocol = ts.protocol("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+	// The metrics are pushed over OTLP whenever telemetry is on, as the
+	// original does (its main export path).
+	set.PushMetrics = true
+	set.MetricsProtocol = ts.protocol("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL")
+}
+
+// protocol is the OTLP protocol of one signal: its own variable, else
+// OTEL_EXPORTER_OTLP_PROTOCOL; grpc unless one says http/protobuf.
+func (ts *telemetryState) protocol(signalVar string) string {
+	proto := ts.getenv(signalVar)
 	if proto == "" {
 		proto = ts.getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
 	}
 	switch strings.TrimSpace(proto) {
 	case "", telemetry.ProtocolGRPC:
 	case telemetry.ProtocolHTTP:
-		set.Protocol = telemetry.ProtocolHTTP
+		return telemetry.ProtocolHTTP
 	default:
-		ts.log.Warn("unsupported OTLP protocol; using grpc", "protocol", proto)
+		ts.log.Warn("unsupported OTLP protocol; using grpc", "protocol", proto, "variable", signalVar)
 	}
+	return telemetry.ProtocolGRPC
 }
