@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"io"
 	"net/http"
@@ -176,24 +175,9 @@ func TestComplete(t *testing.T) {
 		Usage:       contract.TokenUsage{InputTokens: 12, OutputTokens: 47, CachedTokens: new(1000), CacheReadInputTokens: new(1000), TotalTokens: 1059},
 		ActualModel: "gemini-test-002",
 	}
-	for _, stream := range []bool{false, true} {
-		srv := llmtest.NewServer()
-		srv.Push(reply)
-		var text, reasoning strings.Builder
-		req := llm.Request{Model: "m", Stream: stream, Messages: []llm.Message{{Role: "user", Content: "x"}},
-			OnDelta: func(d llm.Delta) { text.WriteString(d.Text); reasoning.WriteString(d.Reasoning) }}
-		got, err := New(Options{BaseURL: srv.GeminiBaseURL(), APIKey: testKey}).Complete(context.Background(), req)
-		srv.Close()
-		if err != nil {
-			t.Fatalf("stream=%v: %v", stream, err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("stream=%v:\n got %+v\nwant %+v", stream, got, want)
-		}
-		if stream && (text.String() != want.Content || reasoning.String() != "Two files to read.") {
-			t.Errorf("deltas %q / %q", text.String(), reasoning.String())
-		}
-	}
+	providertest.Complete(t, reply, want, func(srv *llmtest.Server, req llm.Request) (llm.Response, error) {
+		return New(Options{BaseURL: srv.GeminiBaseURL(), APIKey: testKey}).Complete(context.Background(), req)
+	})
 }
 
 // TestSignatureReplay checks that the thought signature read with a
@@ -346,7 +330,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"promptFeedback":{"blockReason":"SAFETY"}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_, err := fuzzProvider().decode(body)
-		checkClassified(t, err)
+		providertest.Classified(t, err)
 	})
 }
 
@@ -357,7 +341,7 @@ func FuzzStream(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body))}
 		out, err := fuzzProvider().readStream(context.Background(), resp, nil)
-		checkClassified(t, err)
+		providertest.Classified(t, err)
 		for _, c := range out.ToolCalls {
 			if c.ID == "" || c.Arguments == "" {
 				t.Fatalf("tool call without id or arguments: %+v", c)
@@ -380,12 +364,4 @@ func FuzzClassifyHTTP(f *testing.F) {
 			t.Fatalf("key in message %q", e.Message)
 		}
 	})
-}
-
-func checkClassified(t *testing.T, err error) {
-	t.Helper()
-	var e *llm.Error
-	if err != nil && (!errors.As(err, &e) || e.Class == "") {
-		t.Fatalf("unclassified error %T %v", err, err)
-	}
 }
