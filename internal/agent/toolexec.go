@@ -161,9 +161,12 @@ func (s *session) execTool(ctx context.Context, spec *toolSpec, args json.RawMes
 		if err != nil {
 			return toolRun{text: toolFailed(err.Error()), failed: true, reason: err.Error(), code: "EXECUTION_ERROR"}
 		}
-		defer release()
+		defer func() {
+			release()
+			s.queueEvent(ctx, QueueEvent{Queue: spec.Queue, Released: true})
+		}()
 		te.queueWait, te.queueDepth = &waited, &depth
-		s.opts.Observer.Queue(ctx, QueueEvent{Queue: spec.Queue, Wait: waited, Depth: depth})
+		s.queueEvent(ctx, QueueEvent{Queue: spec.Queue, Wait: waited, Depth: depth})
 	}
 	te.start = s.opts.Now()
 	out, err := s.callCached(ctx, spec, args, source)

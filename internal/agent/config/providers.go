@@ -131,9 +131,10 @@ func (m Model) ParsedOverrides() (map[string]ModelOverride, error) {
 // ProviderEntry resolves providers.NAME: checks its variables, decodes it
 // and settles its type (docs/contracts/ai-agent-cli.md §9.4). A configured
 // entry always wins; with none, the well-known providers openai, anthropic,
-// openrouter and ollama come from the environment (OPENAI_API_KEY and
-// OPENAI_BASE_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL,
-// OPENROUTER_API_KEY, OLLAMA_HOST; the layers' env files count). A missing
+// openrouter, ollama and google come from the environment (OPENAI_API_KEY
+// and OPENAI_BASE_URL, ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL,
+// OPENROUTER_API_KEY, OLLAMA_HOST, GOOGLE_API_KEY or GEMINI_API_KEY; the
+// layers' env files count). A missing
 // entry or an unknown type is an error wrapping ErrConfig.
 func (c *Config) ProviderEntry(name string) (Provider, error) {
 	var p Provider

@@ -116,19 +116,29 @@ func (c *Config) TelemetrySettings(cli CLI, getenv func(string) string) (set tel
 		}
 	}
 	warnings = append(warnings, sampling(&set, tc, cli.Flags)...)
-	set.Protocol = telemetry.ProtocolGRPC
-	proto := getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+	set.Protocol = otlpProtocol(getenv, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", warn)
+	// The metrics are pushed over OTLP whenever telemetry is on, as the
+	// original does (its main export path).
+	set.PushMetrics = true
+	set.MetricsProtocol = otlpProtocol(getenv, "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", warn)
+	return set, true, warnings, nil
+}
+
+// otlpProtocol is the OTLP protocol of one signal: its own variable, else
+// OTEL_EXPORTER_OTLP_PROTOCOL; grpc unless one says http/protobuf.
+func otlpProtocol(getenv func(string) string, signalVar string, warn func(string, ...any)) string {
+	proto := getenv(signalVar)
 	if proto == "" {
 		proto = getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
 	}
 	switch strings.TrimSpace(proto) {
 	case "", telemetry.ProtocolGRPC:
 	case telemetry.ProtocolHTTP:
-		set.Protocol = telemetry.ProtocolHTTP
+		return telemetry.ProtocolHTTP
 	default:
-		warn("unsupported OTLP protocol %q; using grpc", proto)
+		warn("unsupported OTLP protocol %q (%s); using grpc", proto, signalVar)
 	}
-	return set, true, warnings, nil
+	return telemetry.ProtocolGRPC
 }
 
 // sampling fills the trace sampler and its ratio: the flag beats the

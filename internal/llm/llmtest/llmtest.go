@@ -5,7 +5,9 @@
 //     (including the usage chunk of stream_options.include_usage);
 //   - Anthropic messages: POST …/messages, JSON or SSE events;
 //   - Ollama: POST …/api/chat, JSON or NDJSON;
-//   - OpenAI Responses: POST …/responses, JSON or SSE events.
+//   - OpenAI Responses: POST …/responses, JSON or SSE events;
+//   - Gemini: POST …/models/{model}:generateContent, JSON, or
+//     …:streamGenerateContent?alt=sse, SSE chunks.
 //
 // A test queues [Reply] values with [Server.Push] (or answers dynamically
 // with [Server.Handle]); each request takes the next reply, rendered in the
@@ -43,6 +45,10 @@ const (
 	Ollama    Wire = "ollama"
 	// OpenAIResponses is the OpenAI Responses API (…/responses).
 	OpenAIResponses Wire = "openai-responses"
+	// Gemini is the Gemini API (…/models/{model}:generateContent and
+	// :streamGenerateContent), which names the model and the streaming in
+	// the path.
+	Gemini Wire = "gemini"
 )
 
 // Fault is a failure injected into a reply.
@@ -80,19 +86,21 @@ const (
 // ToolCall is a tool call of a reply.
 type ToolCall struct {
 	// ID defaults to "call_N" (OpenAI), "toolu_N" (Anthropic); Ollama
-	// sends none.
+	// and Gemini send none.
 	ID   string `json:"id,omitempty"`
 	Name string `json:"name"`
 	// Arguments is the argument text. OpenAI streams it verbatim, so it
-	// may be malformed; Anthropic and Ollama carry an object, so it must
-	// be a JSON object there (anything else is sent as {}).
+	// may be malformed; Anthropic, Ollama and Gemini carry an object, so
+	// it must be a JSON object there (anything else is sent as {}).
 	Arguments string `json:"arguments"`
 }
 
 // Usage is the token usage a reply reports. Input excludes cached tokens;
 // each wire format reports them its own way (OpenAI: prompt_tokens
 // includes them and prompt_tokens_details.cached_tokens names them;
-// Anthropic: input_tokens excludes them; Ollama has no cache counts).
+// Anthropic: input_tokens excludes them; Gemini: promptTokenCount
+// includes them and cachedContentTokenCount names them; Ollama has no
+// cache counts).
 type Usage struct {
 	Input      int `json:"input"`
 	Output     int `json:"output"`
@@ -222,6 +230,9 @@ func (s *Server) AnthropicBaseURL() string { return s.URL + "/v1" }
 // OllamaBaseURL is the baseUrl for the Ollama provider ("…/api").
 func (s *Server) OllamaBaseURL() string { return s.URL + "/api" }
 
+// GeminiBaseURL is the baseUrl for the google provider ("…/v1beta").
+func (s *Server) GeminiBaseURL() string { return s.URL + "/v1beta" }
+
 // Push queues replies; each request takes the first one left.
 func (s *Server) Push(replies ...Reply) {
 	s.mu.Lock()
@@ -263,6 +274,9 @@ func wireOf(path string) (Wire, bool) {
 	case strings.HasSuffix(path, "/responses"):
 		return OpenAIResponses, true
 	}
+	if _, _, ok := geminiModel(path); ok {
+		return Gemini, true
+	}
 	return "", false
 }
 
@@ -283,6 +297,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	req.Stream = head.Stream != nil && *head.Stream
 	if wire == Ollama && head.Stream == nil {
 		req.Stream = true // Ollama streams unless told not to
+	}
+	if wire == Gemini {
+		req.Model, req.Stream, _ = geminiModel(r.URL.Path)
 	}
 	reply, seq, ok := s.next(req)
 	if !ok {
@@ -500,6 +517,8 @@ func render(req Request, rep Reply, seq int) rendered {
 		return renderOllama(rep)
 	case OpenAIResponses:
 		return renderResponses(rep, seq)
+	case Gemini:
+		return renderGemini(rep, seq)
 	}
 	var opts struct {
 		StreamOptions struct {
