@@ -21,7 +21,7 @@ import (
 // spellings (docs/ai-agent.md "Telemetry and cost").
 var telemetryFlags = []flagDef{
 	{names: []string{"telemetry-enabled"}, kind: flagBool, usage: "turn on metrics (and traces with --telemetry-traces-enabled)", def: "off"},
-	{names: []string{"telemetry-otlp-endpoint"}, usage: "OTLP trace collector: host:port or a grpc://, http:// or https:// URL", def: "URL"},
+	{names: []string{"telemetry-otlp-endpoint"}, usage: "OTLP collector of the metrics and traces: host:port or a grpc://, http:// or https:// URL", def: "URL"},
 	{names: []string{"telemetry-otlp-timeout-ms"}, usage: "OTLP export timeout in milliseconds", def: "2000"},
 	{names: []string{"telemetry-prometheus-enabled"}, kind: flagBool, usage: "serve Prometheus GET /metrics (needs --telemetry-enabled)", def: "off"},
 	{names: []string{"telemetry-prometheus-host"}, usage: "host the metrics listener binds", def: telemetry.DefaultPrometheusHost},
