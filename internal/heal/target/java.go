@@ -81,7 +81,7 @@ func readJavaScope(testRel, code string) javaScope {
 // Java test calls on the classes it can name, to their declarations in
 // the workspace's non-test sources.
 func (r *resolver) javaCalls() []cand {
-	t, ok := r.readTest([]string{".java"}, stripStyle{})
+	t, ok := r.readTest([]string{".java"}, javaLex)
 	if !ok {
 		return nil
 	}
@@ -196,7 +196,7 @@ func (r *resolver) javaMethods(file, cls, method string) []braceDef {
 	if !ok {
 		return nil
 	}
-	_, defs := braceDefs(string(src), stripStyle{})
+	_, defs := braceDefs(string(src), lexOf(file, javaLex))
 	var out []braceDef
 	for _, d := range defs {
 		if d.name == method && !d.nested && d.owner() == cls {

@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lang"
 )
 
 // Defaults of [Options].
@@ -148,7 +149,7 @@ func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt 
 				r.wholeFile = false
 			}
 			if l.wholeFile && len(calls) > 0 {
-				calls = append(calls, r.callees(calls[0], l.style)...)
+				calls = append(calls, r.callees(calls[0], l.lex)...)
 			}
 			out = rankCalls(calls, bug)
 		}
@@ -387,7 +388,8 @@ type language struct {
 	// project, calls is asked again with the whole test file; and the
 	// first function found brings the functions of its file it calls.
 	wholeFile bool
-	style     stripStyle // how the lexical readers strip its sources
+	// lex reads the family's files the language table does not know.
+	lex *lang.Language
 	// testSpan finds the failing test's function in its file; nil means
 	// enclose with the last identifier of the test name as the hint.
 	testSpan func(r *resolver, rel string, src []byte) (span, bool)
@@ -397,10 +399,10 @@ type language struct {
 var languages = []language{
 	{name: "go", exts: []string{".go"}, enclose: encloseGoFile, calls: (*resolver).goCalls, testSpan: goTestSpan},
 	{name: "python", exts: []string{".py"}, enclose: (*resolver).enclosePython, calls: (*resolver).pyCalls, testSpan: pyTestSpan},
-	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(stripStyle{backtick: true}), calls: (*resolver).jsCalls, testSpan: jsTestSpan},
-	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(stripStyle{}), calls: (*resolver).javaCalls, wholeFile: true},
-	{name: "rust", exts: []string{".rs"}, enclose: braces(stripStyle{lifetime: true}), calls: (*resolver).rustCalls, wholeFile: true, style: stripStyle{lifetime: true}},
-	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(stripStyle{}), calls: (*resolver).cCalls, wholeFile: true},
+	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(jsLex), calls: (*resolver).jsCalls, testSpan: jsTestSpan, lex: jsLex},
+	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(javaLex), calls: (*resolver).javaCalls, wholeFile: true, lex: javaLex},
+	{name: "rust", exts: []string{".rs"}, enclose: braces(rustLex), calls: (*resolver).rustCalls, wholeFile: true, lex: rustLex},
+	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(cLex), calls: (*resolver).cCalls, wholeFile: true, lex: cLex},
 }
 
 func languageOf(rel string) (language, bool) {
@@ -415,10 +417,11 @@ func languageOf(rel string) (language, bool) {
 	return language{}, false
 }
 
-// braces is the enclose of a brace language.
-func braces(st stripStyle) func(*resolver, string, []byte, int, string) (span, bool, string) {
-	return func(_ *resolver, _ string, src []byte, line int, hint string) (span, bool, string) {
-		s, ok := encloseBraces(string(src), st, line, hint)
+// braces is the enclose of a brace language: the file is lexed as its
+// language, else as family.
+func braces(family *lang.Language) func(*resolver, string, []byte, int, string) (span, bool, string) {
+	return func(_ *resolver, rel string, src []byte, line int, hint string) (span, bool, string) {
+		s, ok := encloseBraces(string(src), lexOf(rel, family), line, hint)
 		return s, ok, ""
 	}
 }
