@@ -28,22 +28,8 @@ var gitDirNames = []string{"info", "annex", "lfs", "rebase-merge", "rebase-apply
 // (Guarded, DataDir, WalkGitDir) instead.
 func TestGitDirRuleHasOneHome(t *testing.T) {
 	root := filepath.Join("..", "..")
-	home := filepath.Join(root, "internal", "gitguard")
 	var found []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			name := d.Name()
-			if p == home || (p != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "vendor" || name == "node_modules")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
+	err := walkGoSources(root, filepath.Join(root, "internal", "gitguard"), func(p string) error {
 		lits, err := stringLiterals(p)
 		if err != nil {
 			return err
@@ -72,6 +58,28 @@ func TestGitDirRuleHasOneHome(t *testing.T) {
 	for _, f := range found {
 		t.Errorf("%s names git directory folders: a second copy of internal/gitguard's rule? Use gitguard.Guarded, DataDir or WalkGitDir", f)
 	}
+}
+
+// walkGoSources calls fn with the path of every non-test Go file below
+// root, outside home (a policy's own package), hidden folders, testdata,
+// vendor and node_modules.
+func walkGoSources(root, home string, fn func(p string) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			name := d.Name()
+			if p == home || (p != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "vendor" || name == "node_modules")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		return fn(p)
+	})
 }
 
 // stringLiterals returns the values of the string literals of Go file p.
