@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -124,7 +125,7 @@ func (r *resolver) cCalls() []cand {
 				why += " through " + w.via
 			}
 			why += " (lexical, declared in " + w.decl + ")"
-			out = append(out, cand{Region: Region{Path: f.rel, Start: f.def.start, End: f.def.end, Symbol: f.def.symbol("::"), Why: why}, name: w.name, line: w.line})
+			out = append(out, cand{Region: undertest.Region{Path: f.rel, Start: f.def.start, End: f.def.end, Symbol: f.def.symbol("::"), Why: why}, name: w.name, line: w.line})
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lang"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
@@ -283,7 +284,7 @@ func (r *resolver) callees(c cand, family *lang.Language) []cand {
 		if !called[d.name] || d.test || d.nested || (d.start == self.start && d.end == self.end) {
 			continue
 		}
-		out = append(out, cand{Region: Region{Path: c.Path, Start: d.start, End: d.end, Symbol: d.symbol("."), Why: "called by " + c.Symbol}, name: d.name, line: c.line + 1})
+		out = append(out, cand{Region: undertest.Region{Path: c.Path, Start: d.start, End: d.end, Symbol: d.symbol("."), Why: "called by " + c.Symbol}, name: d.name, line: c.line + 1})
 	}
 	return out
 }

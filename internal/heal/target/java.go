@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -123,7 +124,7 @@ func (r *resolver) javaCalls() []cand {
 				continue
 			}
 			for _, d := range r.javaMethods(file, lastDotted(cls), method) {
-				cd := cand{Region: Region{Path: file, Start: d.start, End: d.end, Symbol: d.symbol("."), Why: why}, name: method, line: c.line}
+				cd := cand{Region: undertest.Region{Path: file, Start: d.start, End: d.end, Symbol: d.symbol("."), Why: why}, name: method, line: c.line}
 				if c.isNew {
 					ctors = append(ctors, cd)
 				} else {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -209,7 +210,7 @@ func (r *resolver) jsDecl(file, export, why string) (cand, bool) {
 	if !ok || s.start != line {
 		s = span{start: line, end: statementEnd(code, lines, line), name: export}
 	}
-	return cand{Region: Region{Path: file, Start: s.start, End: s.end, Symbol: export, Why: why + " (lexical)"}, name: export}, true
+	return cand{Region: undertest.Region{Path: file, Start: s.start, End: s.end, Symbol: export, Why: why + " (lexical)"}, name: export}, true
 }
 
 // jsReexportRe is `export { a, b as c } from "./m"` or `export * from
@@ -262,7 +263,7 @@ func (r *resolver) jsMethod(file, export, member, why string) (cand, bool) {
 	_, defs := braceDefs(string(src), jsLex)
 	for _, d := range defs {
 		if d.name == member && !d.nested && (d.owner() == export || export == "default" && d.owner() != "") {
-			return cand{Region: Region{Path: file, Start: d.start, End: d.end, Symbol: d.owner() + "." + member, Why: why + " (lexical)"}, name: member}, true
+			return cand{Region: undertest.Region{Path: file, Start: d.start, End: d.end, Symbol: d.owner() + "." + member, Why: why + " (lexical)"}, name: member}, true
 		}
 	}
 	return cand{}, false

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -76,7 +77,7 @@ func (r *resolver) rustCalls() []cand {
 		if m := rustModPath(cr, it.file); m != "" {
 			sym = m + "::" + sym
 		}
-		out = append(out, cand{Region: Region{Path: it.file, Start: d.start, End: d.end, Symbol: sym, Why: why}, name: c.name, line: c.line})
+		out = append(out, cand{Region: undertest.Region{Path: it.file, Start: d.start, End: d.end, Symbol: sym, Why: why}, name: c.name, line: c.line})
 	}
 	for _, c := range readCalls(t.code, t.from, t.to, t.lines) {
 		if r.ctx.Err() != nil {

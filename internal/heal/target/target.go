@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lang"
 )
 
@@ -45,34 +46,6 @@ const (
 	DefaultPython       = "python3"
 	DefaultParseTimeout = 10 * time.Second
 )
-
-// Region is a span of a non-test source file that a failing test
-// exercises.
-type Region struct {
-	// Path is repo-relative, with forward slashes, symlinks resolved; never
-	// a test file.
-	Path string
-	// Start and End are 1-based inclusive lines: the whole function or
-	// method declaration (with its doc comment excluded, its decorators
-	// included).
-	Start, End int
-	// Symbol names the declaration: "calc.Add" or "calc.(*Stack).Push" for
-	// Go, "calc.ops.add" or "calc.ops.Calc.add" for Python, "Calc.add" for
-	// a Java or TypeScript method, "Rect::area" for a C++ one,
-	// "fees::transfer_fee" or "account::Account::new" for Rust (the module
-	// path in its crate), the bare name otherwise; empty when no
-	// declaration was found.
-	Symbol string
-	// Why says how the region was found: "report location", "stack frame",
-	// "called by TestAdd", "called by TestAdd through check"; a lexical
-	// fallback says so in parentheses.
-	Why string
-}
-
-// String renders r as path:start-end symbol (why).
-func (r Region) String() string {
-	return fmt.Sprintf("%s:%d-%d %s (%s)", r.Path, r.Start, r.End, r.Symbol, r.Why)
-}
 
 // Options tune [Resolve] and [TestContext]. The zero value is ready to use.
 type Options struct {
@@ -129,7 +102,7 @@ func (o Options) withDefaults() Options {
 // calls, those named in the message first, then by their distance from
 // the report's line. No region is an answer, not an error: the error is
 // non-nil only when the workspace cannot be opened or ctx ends.
-func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt Options) ([]Region, error) {
+func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt Options) ([]undertest.Region, error) {
 	w, err := newWorkspace(workspace)
 	if err != nil {
 		return nil, err
@@ -162,7 +135,7 @@ func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt 
 
 // cand is a region found, with what ranks it among the test's calls.
 type cand struct {
-	Region
+	undertest.Region
 	name string // the bare name, looked for in the message
 	line int    // the line of its use in the test
 }
@@ -264,7 +237,7 @@ func (r *resolver) enclose(rel string, line int, hint, why string) (cand, bool) 
 	if note != "" {
 		why += " (" + note + ")"
 	}
-	return cand{Region: Region{Path: rel, Start: s.start, End: s.end, Symbol: s.name, Why: why}, line: line}, true
+	return cand{Region: undertest.Region{Path: rel, Start: s.start, End: s.end, Symbol: s.name, Why: why}, line: line}, true
 }
 
 // fallbackWindow is the half-size of the window returned when no
@@ -363,8 +336,8 @@ func dedupe(cs []cand) []cand {
 	return out
 }
 
-func top(cs []cand, n int) []Region {
-	var out []Region
+func top(cs []cand, n int) []undertest.Region {
+	var out []undertest.Region
 	for _, c := range cs {
 		if len(out) == n {
 			break
