@@ -27,12 +27,10 @@ var gitDirNames = []string{"info", "annex", "lfs", "rebase-merge", "rebase-apply
 // "lfs" together with "annex"; such a file should ask internal/gitguard
 // (Guarded, DataDir, WalkGitDir) instead.
 func TestGitDirRuleHasOneHome(t *testing.T) {
-	root := filepath.Join("..", "..")
-	var found []string
-	err := walkGoSources(root, filepath.Join(root, "internal", "gitguard"), func(p string) error {
+	found := findOutside(t, "internal/gitguard", func(p string) ([]string, error) {
 		lits, err := stringLiterals(p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var with []string
 		if lits["hooks"] {
@@ -45,9 +43,31 @@ func TestGitDirRuleHasOneHome(t *testing.T) {
 		if lits["lfs"] && lits["annex"] {
 			with = append(with, `"lfs" with "annex"`)
 		}
-		if len(with) > 0 {
-			rel, _ := filepath.Rel(root, p)
-			found = append(found, filepath.ToSlash(rel)+" ("+strings.Join(with, ", ")+")")
+		if len(with) == 0 {
+			return nil, nil
+		}
+		return []string{strings.Join(with, ", ")}, nil
+	})
+	for _, f := range found {
+		t.Errorf("%s: names git directory folders: a second copy of internal/gitguard's rule? Use gitguard.Guarded, DataDir or WalkGitDir", f)
+	}
+}
+
+// findOutside runs find over every non-test Go file of the module outside
+// home, a policy's own package (a slash path from the module's root), and
+// returns what it found, each as "file: finding", sorted.
+func findOutside(t *testing.T, home string, find func(p string) ([]string, error)) []string {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	var found []string
+	err := walkGoSources(root, filepath.Join(root, filepath.FromSlash(home)), func(p string) error {
+		got, err := find(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		for _, g := range got {
+			found = append(found, filepath.ToSlash(rel)+": "+g)
 		}
 		return nil
 	})
@@ -55,9 +75,7 @@ func TestGitDirRuleHasOneHome(t *testing.T) {
 		t.Fatal(err)
 	}
 	sort.Strings(found)
-	for _, f := range found {
-		t.Errorf("%s names git directory folders: a second copy of internal/gitguard's rule? Use gitguard.Guarded, DataDir or WalkGitDir", f)
-	}
+	return found
 }
 
 // walkGoSources calls fn with the path of every non-test Go file below

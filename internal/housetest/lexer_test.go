@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -21,24 +19,7 @@ import (
 // SplitLine, Comments or Interpolations, and what a row lacks goes into
 // the table.
 func TestLexerHasOneHome(t *testing.T) {
-	root := filepath.Join("..", "..")
-	var found []string
-	err := walkGoSources(root, filepath.Join(root, "internal", "lang"), func(p string) error {
-		funcs, err := lexerFuncs(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		for _, f := range funcs {
-			found = append(found, filepath.ToSlash(rel)+": "+f)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(found)
-	for _, f := range found {
+	for _, f := range findOutside(t, "internal/lang", lexerFuncs) {
 		t.Errorf("%s: a second lexer? Use internal/lang (Spans, Code, Hollow, SplitLine, Comments, Interpolations)", f)
 	}
 }
