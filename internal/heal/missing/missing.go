@@ -80,7 +80,7 @@ var reportTable = []reportRow{
 	// find symbol" lacks.
 	{"java", Name, lazyre.New(`cannot find symbol(?:\s*\n(?:\[ERROR\])?\s*symbol:\s+(?:class|variable|method|interface|enum|record|static)\s+(?P<name>[A-Za-z_$][\w$]*))?`)},
 	{"java", Name, lazyre.New(`\b(?P<name>[A-Za-z_$][\w$]*) cannot be resolved(?: to a type)?\b`)}, // ecj
-	{"java", Name, lazyre.New(`(?i:unresolved reference):? '?(?P<name>[A-Za-z_$][\w$]*)`)},          // kotlinc
+	{"java", Name, lazyre.New(`(?i:unresolved reference):? '?(?P<name>[A-Za-z_$][\w$]*)`)},         // kotlinc
 
 	{"rust", Name, lazyre.New("cannot find (?:type|trait|function|value|struct|enum|module or crate|crate or module|macro|tuple struct or tuple variant|unit struct, unit variant or constant|attribute macro|derive macro)? ?`(?P<name>[A-Za-z_]\\w*)` in (?:this scope|crate|module)")},
 	{"rust", Name, lazyre.New("use of undeclared (?:type|crate or module|type or module|lifetime name) `'?(?P<name>[A-Za-z_]\\w*)`")},
