@@ -12,34 +12,16 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/integrity"
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lang"
 )
-
-// Region is a span of a non-test source file that a failing test
-// exercises (docs/heal.md, "The code under test").
-type Region struct {
-	// Path is repo-relative, with forward slashes; never a test file.
-	Path string
-	// Start and End are 1-based inclusive lines.
-	Start, End int
-	// Symbol names the declaration; empty when none was found.
-	Symbol string
-	// Why says how the region was found ("stack frame", "called by
-	// TestAdd").
-	Why string
-}
-
-// String renders r as path:start-end symbol (why).
-func (r Region) String() string {
-	return fmt.Sprintf("%s:%d-%d %s (%s)", r.Path, r.Start, r.End, r.Symbol, r.Why)
-}
 
 // TargetFinder finds the code a failing test exercises, with the
 // language's own tooling where there is one.
 type TargetFinder interface {
 	// Regions returns the regions bug, a failing check in a test file of
 	// workspace, points at, best first; none is an answer, not an error.
-	Regions(ctx context.Context, workspace string, bug contract.BugReport) ([]Region, error)
+	Regions(ctx context.Context, workspace string, bug contract.BugReport) ([]undertest.Region, error)
 	// TestSource returns the failing test's own source, numbered.
 	TestSource(ctx context.Context, workspace string, bug contract.BugReport) (string, error)
 }
@@ -49,7 +31,7 @@ type TargetFinder interface {
 // under test").
 type underTest struct {
 	// regions of one non-test file, best first.
-	regions []Region
+	regions []undertest.Region
 	// context is the failing test's own source, numbered: shown to the
 	// fixer as read-only context.
 	context string
@@ -89,7 +71,7 @@ func resolveUnderTest(ctx context.Context, ws string, targets TargetFinder, logg
 		return nil
 	}
 	// One file is fixed at a time: keep the best region's file.
-	var keep []Region
+	var keep []undertest.Region
 	for _, rg := range regions {
 		if rg.Path == regions[0].Path {
 			keep = append(keep, rg)
