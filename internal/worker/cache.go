@@ -24,9 +24,9 @@ func cacheKey(r service.Request) (identity string, untrusted bool) {
 	return identity, r.Untrusted || r.Upstream != ""
 }
 
-// trimCache trims salve's build cache to the worker's budget and records
-// the layers' total in the metrics. A failure is only logged: the job is
-// done either way.
+// trimCache trims salve's build cache, and then the kept clones, each to
+// the worker's budget, and records their totals in the metrics. A failure
+// is only logged: the job is done either way.
 func (w *Worker) trimCache(ctx context.Context, log *slog.Logger) {
 	dir := w.CacheDir
 	if dir == "" {
@@ -52,4 +52,15 @@ func (w *Worker) trimCache(ctx context.Context, log *slog.Logger) {
 		log.Info("build cache trimmed", "removed", len(rep.Removed), "bytes", rep.Kept, "budget", budget)
 	}
 	w.Metrics.cache(rep)
+	if w.clones == "" {
+		return
+	}
+	crep, err := TrimClones(context.WithoutCancel(ctx), w.clones, budget)
+	if err != nil {
+		log.Warn("the kept clones were not trimmed", "error", err)
+	}
+	if len(crep.Removed) > 0 {
+		log.Info("kept clones trimmed", "removed", len(crep.Removed), "bytes", crep.Kept, "budget", budget)
+	}
+	w.Metrics.clones(crep)
 }
