@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/salve-dev/salve/internal/gitremote"
 	"github.com/salve-dev/salve/internal/heal/executor"
@@ -28,6 +29,8 @@ func cacheKey(r service.Request) (identity string, untrusted bool) {
 // the worker's budget, and records their totals in the metrics. A failure
 // is only logged: the job is done either way.
 func (w *Worker) trimCache(ctx context.Context, log *slog.Logger) {
+	began := time.Now()
+	defer func() { log.Debug("caches trimmed", "seconds", time.Since(began).Seconds()) }()
 	dir := w.CacheDir
 	if dir == "" {
 		dir = executor.DefaultCacheDir()

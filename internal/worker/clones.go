@@ -15,6 +15,14 @@ package worker
 //   - A fork's branches go to refs/salve/untrusted/<fork>/heads/*, which a
 //     job's clone never copies: no later job reads them as the repository's.
 //
+// Job folders: a kept clone's folder also holds the folders jobs heal in,
+// jobs/0, jobs/1 and so on, each with its lock (jobs/N.lock, exclusive). A
+// job takes the first free one, so the jobs of a repository make their
+// clone and heal worktree at the same paths from one job to the next,
+// where the toolchains' caches that are keyed by path (Go's compile of the
+// main module and go test's results, cargo's fingerprints) hit as they do
+// on a CI runner that builds in the same folder each time.
+//
 // Concurrency: a kept clone's folder holds two lock files. Every job using
 // it holds executor.LockFile shared until its heal ends (its clone reads
 // the kept objects), so a trim (executor.TrimCaches) never removes it under
@@ -31,11 +39,13 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/salve-dev/salve/internal/gitremote"
+	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/statedir"
 )
@@ -43,12 +53,17 @@ import (
 // clonesFolder is the folder, in salve's data folder, of the kept clones.
 const clonesFolder = "clones"
 
-// Inside a kept clone's folder: the bare clone, and the lock its fetches
-// take.
+// Inside a kept clone's folder: the bare clone, the lock its fetches
+// take, and the folder of the job folders.
 const (
 	keptGit   = "git"
 	fetchLock = "fetch.lock"
+	jobsDir   = "jobs"
 )
+
+// Inside a job folder: the job's clone (Spec.Dir); the heal puts its
+// worktree beside it.
+const jobClone = "repo"
 
 // untrustedRefs is the namespace, in a kept clone, of the branches fetched
 // from forks.
@@ -145,15 +160,15 @@ type checkout struct {
 	release func()
 }
 
-// checkout makes the job's clone at tmp/repo: from the kept clone of
-// src.Base, fetched first, or (when there is none to keep) from a clone of
-// its own in tmp. A fetch into the kept clone that fails gives a clean
-// clone: of the kept one when no other job uses it, else of the job's own.
+// checkout makes the job's clone: in a job folder of the kept clone of
+// src.Base, fetched first, or (when there is none to keep) at tmp/repo,
+// from a clone of its own in tmp. A fetch into the kept clone that fails
+// gives a clean clone: of the kept one when no other job uses it, else of
+// the job's own.
 func (w *Worker) checkout(ctx context.Context, tmp string, src source, log *slog.Logger) (*checkout, error) {
-	dir := filepath.Join(tmp, "repo")
 	id, ok := gitremote.Identity(src.Base)
 	if w.clones == "" || !ok {
-		return private(ctx, tmp, dir, src)
+		return private(ctx, tmp, src)
 	}
 	kept := executor.RepoCacheDir(w.clones, id)
 	lock, err := useKept(ctx, kept)
@@ -162,11 +177,11 @@ func (w *Worker) checkout(ctx context.Context, tmp string, src source, log *slog
 			return nil, ctx.Err()
 		}
 		log.Warn("the kept clone cannot be used; cloning for this job alone", "error", err)
-		return private(ctx, tmp, dir, src)
+		return private(ctx, tmp, src)
 	}
-	co, err := fromKept(ctx, kept, lock, dir, src, log)
+	co, err := fromKept(ctx, kept, lock, src, log)
 	if errors.Is(err, errKeptBusy) {
-		return private(ctx, tmp, dir, src)
+		return private(ctx, tmp, src)
 	}
 	if err != nil {
 		_ = lock.Close()
@@ -180,9 +195,18 @@ func (w *Worker) checkout(ctx context.Context, tmp string, src source, log *slog
 var errKeptBusy = errors.New("the kept clone is broken and in use")
 
 // fromKept fetches src into the kept clone in the folder kept, whose lock
-// the caller holds shared, and makes the job's clone at dir from it. On
-// errKeptBusy the lock is released.
-func fromKept(ctx context.Context, kept string, lock *os.File, dir string, src source, log *slog.Logger) (*checkout, error) {
+// the caller holds shared, and makes the job's clone from it in a job
+// folder of its own. On errKeptBusy the lock is released.
+func fromKept(ctx context.Context, kept string, lock *os.File, src source, log *slog.Logger) (co *checkout, err error) {
+	slot, freeSlot, err := takeSlot(kept)
+	if err != nil {
+		return nil, fmt.Errorf("worker: job folder: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			freeSlot()
+		}
+	}()
 	fl, err := os.OpenFile(filepath.Join(kept, fetchLock), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("worker: kept clone: %w", err)
@@ -217,25 +241,62 @@ func fromKept(ctx context.Context, kept string, lock *os.File, dir string, src s
 	if err != nil {
 		return nil, err
 	}
-	if err := jobClone(ctx, bare, dir, src, sha); err != nil {
+	dir := filepath.Join(slot, jobClone)
+	if err := makeJobClone(ctx, bare, dir, src, sha); err != nil {
 		return nil, err
 	}
-	return &checkout{Dir: dir, How: how, release: func() { _ = lock.Close() }}, nil
+	return &checkout{Dir: dir, How: how, release: func() { freeSlot(); _ = lock.Close() }}, nil
 }
 
-// private makes the job's clone at dir from a clone of its own in tmp,
-// removed with tmp.
-func private(ctx context.Context, tmp, dir string, src source) (*checkout, error) {
+// private makes the job's clone at tmp/repo from a clone of its own in
+// tmp, removed with tmp.
+func private(ctx context.Context, tmp string, src source) (*checkout, error) {
 	bare := filepath.Join(tmp, "clone.git")
 	sha, err := fill(ctx, bare, src)
 	if err != nil {
 		return nil, err
 	}
-	if err := jobClone(ctx, bare, dir, src, sha); err != nil {
+	dir := filepath.Join(tmp, jobClone)
+	if err := makeJobClone(ctx, bare, dir, src, sha); err != nil {
 		return nil, err
 	}
 	return &checkout{Dir: dir, How: HowPrivate, release: func() {}}, nil
 }
+
+// takeSlot takes the first free job folder of the kept clone's folder
+// kept (its lock, exclusive), emptied of what an earlier job left there.
+// free empties it again and lets it go.
+func takeSlot(kept string) (dir string, free func(), err error) {
+	jobs := filepath.Join(kept, jobsDir)
+	if err := os.MkdirAll(jobs, 0o700); err != nil {
+		return "", nil, err
+	}
+	for n := 0; n < maxSlots; n++ {
+		f, err := os.OpenFile(filepath.Join(jobs, strconv.Itoa(n)+".lock"), os.O_RDWR|os.O_CREATE, 0o600)
+		if err != nil {
+			return "", nil, err
+		}
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+			_ = f.Close()
+			continue
+		}
+		dir := filepath.Join(jobs, strconv.Itoa(n))
+		if err := heal.RemoveAllForce(dir); err != nil {
+			_ = f.Close()
+			return "", nil, err
+		}
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			_ = f.Close()
+			return "", nil, err
+		}
+		return dir, func() { _ = heal.RemoveAllForce(dir); _ = f.Close() }, nil
+	}
+	return "", nil, fmt.Errorf("all %d job folders of %s are taken", maxSlots, kept)
+}
+
+// maxSlots bounds the job folders of one kept clone: far more than the
+// jobs of one repository a machine heals at once.
+const maxSlots = 256
 
 // useKept takes the lock of the kept clone's folder kept shared, making
 // the folder first, and marks it used now (the last use a trim goes by).
@@ -381,12 +442,12 @@ func fill(ctx context.Context, bare string, src source) (string, error) {
 	return src.Sha, nil
 }
 
-// jobClone makes the job's clone at dir from the bare repository bare: it
+// makeJobClone makes the job's clone at dir from the bare repository bare: it
 // borrows bare's objects and has bare's branches (the repository's own,
 // never a fork's) as origin's, with origin fetching from src.Base and
 // pushing to the job's repository; it is at sha, on src.Local or detached,
 // with nothing checked out (the heal makes its own worktree).
-func jobClone(ctx context.Context, bare, dir string, src source, sha string) error {
+func makeJobClone(ctx context.Context, bare, dir string, src source, sha string) error {
 	if _, err := git(ctx, "", "clone", "--quiet", "--shared", "--no-checkout", "--no-tags", "--", bare, dir); err != nil {
 		return fmt.Errorf("worker: clone the kept clone: %w", err)
 	}

@@ -106,7 +106,7 @@ func keptBare(t *testing.T, clones, repo string) string {
 // TestSecondJobFetches: the first job of a repository makes its kept
 // clone, the second fetches into it (a commit pushed in between reaches
 // the heal) and makes no other; each heal gets a clone of its own, on the
-// job's branch, whose origin is the repository.
+// job's branch, whose origin is the repository, in the same job folder.
 func TestSecondJobFetches(t *testing.T) {
 	bare, work := upstream(t, "a")
 	q := newQueue(t, ackWait, 2)
@@ -123,11 +123,13 @@ func TestSecondJobFetches(t *testing.T) {
 	if second.head != tip || second.branch != "main" || second.ref != bare || second.pushURL != "" {
 		t.Errorf("second heal at %s on %s, origin %s, push %q; want %s on main, origin %s", second.head, second.branch, second.ref, second.pushURL, tip, bare)
 	}
-	if first.spec.Dir == second.spec.Dir {
-		t.Errorf("both heals got the clone %s", first.spec.Dir)
+	// One job at a time: both heal in the kept clone's first job folder,
+	// at the same path, which is emptied after each job.
+	if first.spec.Dir != second.spec.Dir || filepath.Dir(filepath.Dir(first.spec.Dir)) != filepath.Join(filepath.Dir(keptBare(t, clones, bare)), jobsDir) {
+		t.Errorf("the heals got the clones %s and %s, want one job folder of the kept clone", first.spec.Dir, second.spec.Dir)
 	}
 	if _, err := os.Stat(first.spec.Dir); !os.IsNotExist(err) {
-		t.Errorf("the first job's clone is still there: %v", err)
+		t.Errorf("the job's clone is still there: %v", err)
 	}
 	for how, want := range map[string]float64{HowClone: 1, HowFetch: 1, HowPrivate: -1} {
 		if v := metricValue(t, reg, `salve_worker_checkouts_total{how="`+how+`"}`); v != want {
@@ -246,8 +248,8 @@ func TestBrokenKeptCloneIsClonedAgain(t *testing.T) {
 }
 
 // TestConcurrentCheckouts makes the clones of many jobs of one repository
-// at once, on different branches: each gets its branch's commit, and the
-// kept clone is sound afterwards.
+// at once, on different branches: each gets its branch's commit in a job
+// folder of its own, and the kept clone is sound afterwards.
 func TestConcurrentCheckouts(t *testing.T) {
 	bare, work := upstream(t, "a")
 	want := map[string]string{}
@@ -261,6 +263,8 @@ func TestConcurrentCheckouts(t *testing.T) {
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make(chan error, len(want))
+	var mu sync.Mutex
+	held := map[string]bool{}
 	for b, sha := range want {
 		wg.Go(func() {
 			tmp := t.TempDir()
@@ -269,7 +273,18 @@ func TestConcurrentCheckouts(t *testing.T) {
 				errs <- fmt.Errorf("%s: %w", b, err)
 				return
 			}
-			defer co.release()
+			mu.Lock()
+			if held[co.Dir] {
+				errs <- fmt.Errorf("%s: the job folder %s is another running job's too", b, co.Dir)
+			}
+			held[co.Dir] = true
+			mu.Unlock()
+			defer func() {
+				mu.Lock()
+				held[co.Dir] = false
+				mu.Unlock()
+				co.release()
+			}()
 			if head, err := gitTry(co.Dir, "rev-parse", "HEAD"); err != nil || head != sha || co.How == HowPrivate {
 				errs <- fmt.Errorf("%s: HEAD %s (%v) by %s, want %s from the kept clone", b, head, err, co.How, sha)
 			}

@@ -71,8 +71,9 @@ type Worker struct {
 	Name string
 	// Concurrency is how many jobs the worker heals at once (default 1).
 	Concurrency int
-	// TempDir is where each job's clone and heal worktree go; empty
-	// means the system temp dir.
+	// TempDir is where a job's clone and heal worktree go when the worker
+	// keeps no clone of its repository (they go in the kept clone's job
+	// folders otherwise); empty means the system temp dir.
 	TempDir string
 	// ClonesDir is where the worker keeps a bare clone of each repository
 	// it heals, fetched into by every job of that repository; empty means
