@@ -15,6 +15,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/heal/results"
 
+	"github.com/salve-dev/salve/internal/gitagent/server"
 	"github.com/salve-dev/salve/internal/gitguard"
 	"github.com/salve-dev/salve/internal/gitremote"
 	"github.com/salve-dev/salve/internal/heal"
@@ -62,7 +63,7 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 	resumed := prev != ""
 	src.Ref = ref
 	if ref == "" {
-		if src.Ref = head; head == "" {
+		if src.Ref = head; head == "" || refs["HEAD"] == "" {
 			return nil, false, "", permanent(fmt.Errorf("%s has no default branch", repo))
 		}
 	}
@@ -139,10 +140,19 @@ func remoteHeads(ctx context.Context, repo string, refs ...string) (string, map[
 	if err != nil {
 		return "", nil, classify(fmt.Errorf("git ls-remote %s: %w", repo, err))
 	}
+	head, commits := parseHeads(out, refs)
+	return head, commits, nil
+}
+
+// parseHeads reads the output of git ls-remote --symref (a remote's
+// answer, so anything): the branch HEAD names, when it is a branch name
+// the git agent accepts (it becomes part of refspecs), and the commits of
+// HEAD and of the exact names in refs; every other line is passed over.
+func parseHeads(out string, refs []string) (string, map[string]string) {
 	head, commits := "", map[string]string{}
 	for _, l := range strings.Split(out, "\n") {
 		if rest, ok := strings.CutPrefix(l, "ref: refs/heads/"); ok {
-			if b, name, ok := strings.Cut(rest, "\t"); ok && name == "HEAD" {
+			if b, name, ok := strings.Cut(rest, "\t"); ok && name == "HEAD" && server.ValidateBranchName(b) == nil {
 				head = b
 			}
 			continue
@@ -151,7 +161,7 @@ func remoteHeads(ctx context.Context, repo string, refs ...string) (string, map[
 			commits[name] = sha
 		}
 	}
-	return head, commits, nil
+	return head, commits
 }
 
 // lsRemote returns the commit of ref on repo, or "" when it has none.
