@@ -48,12 +48,13 @@ demo: build
 	bash scripts/demo.sh
 
 ## bench: a small run of every benchmark behind BENCHMARKS.md, so that a move cannot silently
-## break one: each Go benchmark once, and each benchmark script at its small size (BENCH_SMALL=1,
-## or the flags of a small run). Its figures are not to quote: BENCHMARKS.md gives each command
-## at full size. internal/housetest checks that every script the benchmark pages name is run here.
+## break one: each Go benchmark once (-short: scale benchmarks at their smallest size), and each
+## benchmark script at its small size (BENCH_SMALL=1, or the flags of a small run). Its figures
+## are not to quote: BENCHMARKS.md gives each command at full size. internal/housetest checks
+## that every script the benchmark pages name is run here.
 BENCH_PKGS = $(shell git ls-files '*_test.go' | grep -v '/testdata/' | xargs grep -l '^func Benchmark' | xargs -n1 dirname | sort -u | sed 's|^|./|')
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 1x -benchmem $(BENCH_PKGS)
+	$(GO) test -short -run '^$$' -bench . -benchtime 1x -benchmem $(BENCH_PKGS)
 	BENCH_SMALL=1 bash scripts/corpus/bench.sh
 	BENCH_SMALL=1 bash scripts/bench-heal-speed.sh
 	BENCH_SMALL=1 bash scripts/ai-agent/bench.sh
