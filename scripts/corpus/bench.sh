@@ -20,9 +20,15 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-out=${1:-$(mktemp -d)}
+# The temporary folders (the logs' when no OUTDIR is given, and the tools')
+# are removed at the end.
+temps=()
+trap 'rm -rf "${temps[@]}"' EXIT
+out=${1:-}
+if [ -z "$out" ]; then out=$(mktemp -d) && temps+=("$out"); fi
 mkdir -p "$out"
-gobin=${GOBIN_BENCH:-$(mktemp -d)}
+gobin=${GOBIN_BENCH:-}
+if [ -z "$gobin" ]; then gobin=$(mktemp -d) && temps+=("$gobin"); fi
 EF_VERSION=${EF_VERSION:-v0.0.0-20260721110140-13bff69235f3}
 small=${BENCH_SMALL:-}
 logs=(bench-1MB.log bench-100MB.log) count=5 tries=3 benchre='BenchmarkParse(1|100)MB'
