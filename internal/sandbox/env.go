@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -56,4 +57,30 @@ func AllowedEnv(extra ...string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// LookPath finds bin in the PATH of env (a child's environment, not the
+// caller's own), and returns "" when no executable file of that name is
+// there. An absolute bin is returned when it is an executable file (a
+// project's own copy, such as node_modules/.bin).
+func LookPath(bin string, env []string) string {
+	if filepath.IsAbs(bin) {
+		if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return bin
+		}
+		return ""
+	}
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, bin)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
 }

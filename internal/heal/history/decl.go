@@ -29,6 +29,10 @@ var declTable = []declRow{
 	{fam: famGo, kind: "func", params: true, re: lazyre.New(`^\s*func\s+(?:\([^()]*\)\s*)?(?P<name>[A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?\(`)},
 	{fam: famGo, kind: "type", re: lazyre.New(`^\s*type\s+(?P<name>[A-Za-z_]\w*)\b`)},
 	{fam: famGo, kind: "var", re: lazyre.New(`^\s*(?:var|const)\s+(?P<name>[A-Za-z_]\w*)\b`)},
+	// A line of a const or var block: "\tName", "\tName Type = value".
+	// No statement of a function body has either shape.
+	{fam: famGo, kind: "spec", re: lazyre.New(`^\s+(?P<name>[A-Za-z_]\w*)\s*$`)},
+	{fam: famGo, kind: "spec", re: lazyre.New(`^\s+(?P<name>[A-Za-z_]\w*)\s+[A-Za-z_][\w.]*\s*=[^=]`)},
 
 	{fam: famC, kind: "define", re: lazyre.New(`^\s*#\s*define\s+(?P<name>[A-Za-z_]\w*)`)},
 	{fam: famC, kind: "func", params: true, not: cStatements,

@@ -27,6 +27,9 @@ type e2eCase struct {
 	before map[string]string
 	// after is written over before for the second commit.
 	after map[string]string
+	// later, when set, is written over after for a third commit that
+	// changes something else: the breaking commit is then HEAD~1.
+	later map[string]string
 }
 
 var e2eCases = []e2eCase{
@@ -103,6 +106,90 @@ func main() {
 		},
 	},
 	{
+		// The breaking commit gave a method a parameter; its updated
+		// calls pass a variable in one place and nil in another; the
+		// test's calls were missed, and a changelog commit came after.
+		// Only nil exists in the test: the type check picks it.
+		name: "go new parameter, calls disagree, an older commit", tool: "go", build: []string{"go", "vet", "./..."},
+		before: map[string]string{
+			"go.mod":     "module example.com/feed\n\ngo 1.21\n",
+			"CHANGES.md": "# Changes\n",
+			"feed/reader.go": `package feed
+
+import "os/exec"
+
+// Reader reads items from a command's output.
+type Reader struct{ Items []string }
+
+// load runs the command and keeps its output.
+func (r *Reader) load(command string) bool {
+	out, err := exec.Command("sh", "-c", command).Output()
+	if err != nil {
+		return false
+	}
+	r.Items = append(r.Items, string(out))
+	return true
+}
+
+// Run loads the user's command.
+func (r *Reader) Run(command string, env []string) bool {
+	return r.load(command)
+}
+
+// Default loads the default command.
+func (r *Reader) Default() bool {
+	return r.load("ls")
+}
+`,
+			"feed/reader_test.go": `package feed
+
+import "testing"
+
+func TestLoad(t *testing.T) {
+	var r Reader
+	if !r.load("echo a") {
+		t.Fatal("echo failed")
+	}
+	if r.load("no-such-command-here") {
+		t.Fatal("a missing command loaded")
+	}
+}
+`,
+		},
+		after: map[string]string{
+			"feed/reader.go": `package feed
+
+import "os/exec"
+
+// Reader reads items from a command's output.
+type Reader struct{ Items []string }
+
+// load runs the command, with env added to its environment, and keeps its output.
+func (r *Reader) load(command string, env []string) bool {
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Env = append(cmd.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil {
+		return false
+	}
+	r.Items = append(r.Items, string(out))
+	return true
+}
+
+// Run loads the user's command.
+func (r *Reader) Run(command string, env []string) bool {
+	return r.load(command, env)
+}
+
+// Default loads the default command.
+func (r *Reader) Default() bool {
+	return r.load("ls", nil)
+}
+`,
+		},
+		later: map[string]string{"CHANGES.md": "# Changes\n\n- the user's command sees the environment\n"},
+	},
+	{
 		name: "c renamed macro and function", tool: "gcc", build: []string{"gcc", "-Wall", "-Werror", "-o", "app", "main.c", "buf.c", "log.c"},
 		before: map[string]string{
 			"buf.h":  "#ifndef BUF_H\n#define BUF_H\n#define BUF_SIZE 64\nint buf_fill(char *dst, const char *src, int base);\n#endif\n",
@@ -166,6 +253,11 @@ func TestEndToEnd(t *testing.T) {
 			run(t, repo, "git", "commit", "-qm", "before")
 			write(t, repo, c.after)
 			run(t, repo, "git", "commit", "-qam", "rename and change signatures")
+			if c.later != nil {
+				write(t, repo, c.later)
+				run(t, repo, "git", "add", "-A")
+				run(t, repo, "git", "commit", "-qm", "an unrelated change")
+			}
 			fixer := &history.Fixer{Diff: gitShow}
 			for round := 1; ; round++ {
 				log, ok := build(t, repo, c.build)
@@ -213,7 +305,7 @@ func fixFiles(t *testing.T, f *history.Fixer, repo string, reports []contract.Bu
 			t.Logf("skip %s: %v", p, err)
 			continue
 		}
-		in := heal.FixInput{Workspace: repo, Path: p, Content: string(b), Request: contract.FixRequest{BugReport: rs[0], Related: rs[1:]}}
+		in := heal.FixInput{Workspace: repo, Path: p, Content: string(b), Base: "HEAD", Request: contract.FixRequest{BugReport: rs[0], Related: rs[1:]}}
 		res, err := f.Fix(context.Background(), in)
 		if err != nil {
 			t.Logf("%s: %v", p, err)
@@ -228,9 +320,10 @@ func fixFiles(t *testing.T, f *history.Fixer, repo string, reports []contract.Bu
 	return fixed
 }
 
-// gitShow is the tier's Diff in these tests: HEAD's patch.
-func gitShow(ctx context.Context, dir, _ string) (string, error) {
-	res, err := sandbox.Run(ctx, sandbox.Cmd{Path: "git", Args: []string{"show", "--format=", "--no-color", "--no-ext-diff", "HEAD"}, Dir: dir, Env: gitEnv(), Timeout: time.Minute})
+// gitShow is the tier's Diff in these tests: the patch of base (HEAD,
+// HEAD~1…).
+func gitShow(ctx context.Context, dir, base string) (string, error) {
+	res, err := sandbox.Run(ctx, sandbox.Cmd{Path: "git", Args: []string{"show", "--format=", "--no-color", "--no-ext-diff", base}, Dir: dir, Env: gitEnv(), Timeout: time.Minute})
 	if err != nil {
 		return "", err
 	}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -55,6 +56,9 @@ type Signature struct {
 	// Disagree, when not empty, says which call the commit's added lines
 	// make with another argument where its updated calls inserted one.
 	Disagree string
+	// Others are the other arguments the commit's added calls pass where
+	// its updated calls inserted one: more candidates for a missed call.
+	Others []ArgChange
 	// Files are the files of the changed declarations.
 	Files []string
 }
@@ -69,6 +73,8 @@ type Evidence struct {
 	Signatures map[string]*Signature
 	// Declared lists the names the added lines declare.
 	Declared map[string]bool
+	// Removed lists the names the removed lines declare.
+	Removed map[string]bool
 	// Conflicts says, by old name, why the diff's renames of it disagree.
 	Conflicts map[string]string
 	// Keywords are the parameters renamed in a function's declaration,
@@ -78,6 +84,8 @@ type Evidence struct {
 	// Truncated says the diff was too large to read whole: what the rest
 	// holds could contradict the evidence, so the tier declines.
 	Truncated bool
+
+	removedIn map[string][]string // the files of Removed's declarations
 
 	work     int // bytes of line pairs read, bounded by maxWork
 	deferred []deferredPair
@@ -91,7 +99,7 @@ type Evidence struct {
 // then the others.
 func Analyze(files []File, target string) *Evidence {
 	fam := familyOf(target)
-	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Conflicts: map[string]string{}, Keywords: map[string]map[string]string{}}
+	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Removed: map[string]bool{}, removedIn: map[string][]string{}, Conflicts: map[string]string{}, Keywords: map[string]map[string]string{}}
 	if fam == "" {
 		return ev
 	}
@@ -111,6 +119,13 @@ func Analyze(files []File, target string) *Evidence {
 	}
 	ev.renamedCalls()
 	ev.agreement()
+	// A rename whose declarations did not pair line by line is in the
+	// files of the old name's removed declaration.
+	for old, r := range ev.Renames {
+		if len(r.Files) == 0 && ev.Removed[old] {
+			r.Files = append(r.Files, ev.removedIn[old]...)
+		}
+	}
 	return ev
 }
 
@@ -140,12 +155,21 @@ func (ev *Evidence) agree(l *diffLine, p string, want map[string]ArgChange) {
 	for _, c := range calls(mask(l.text, p), func(name string) bool { _, ok := want[name]; return ok }) {
 		ch := want[c.name]
 		s := ev.Signatures[c.name]
-		if s.Disagree != "" || len(c.args) != ch.Before+1 || l.isDecl && l.decl.name == c.name {
+		if len(c.args) != ch.Before+1 || l.isDecl && l.decl.name == c.name {
 			continue
 		}
-		if got := argNorms(l, c)[ch.Index]; got != ch.norm {
-			a := c.args[ch.Index]
+		got := argNorms(l, c)[ch.Index]
+		if got == ch.norm {
+			continue
+		}
+		a := c.args[ch.Index]
+		if s.Disagree == "" {
 			s.Disagree = fmt.Sprintf("%s passes %q where its updated calls insert %q (%s)", c.name, l.text[a.start:a.end], ch.Text, p)
+		}
+		o := ch
+		o.Text, o.norm = l.text[a.start:a.end], got
+		if !slices.ContainsFunc(s.Others, o.same) && len(s.Others) < maxCandidates {
+			s.Others = append(s.Others, o)
 		}
 	}
 }
@@ -257,6 +281,13 @@ func (ev *Evidence) block(b block, p string, fam family) {
 	removed := make([]diffLine, len(b.removed))
 	for i, r := range b.removed {
 		removed[i] = readLine(r, p, fam)
+		if removed[i].isDecl {
+			n := removed[i].decl.name
+			ev.Removed[n] = true
+			if !contains(ev.removedIn[n], p) {
+				ev.removedIn[n] = append(ev.removedIn[n], p)
+			}
+		}
 	}
 	added := make([]diffLine, len(b.added))
 	for i, a := range b.added {

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -44,8 +45,15 @@ const MaxContent = 4 << 20
 // maxReports bounds the reports of one file the tier reads.
 const maxReports = 200
 
-// maxCached bounds the workspaces whose diff a Fixer keeps.
-const maxCached = 16
+// maxCached bounds the diffs (of a workspace and a commit) a Fixer keeps.
+const maxCached = 32
+
+// MaxDepth is how many commits the tier reads, from the one the heal
+// started from back along first parents, for the change a report's line
+// did not follow: the commit that broke the build is often not the last
+// one (a changelog or an unrelated commit came after it). The newest
+// commit whose change covers the reports is used.
+const MaxDepth = 8
 
 // Fixer is the history tier. Its zero value has no diff to read, and
 // every Fix fails with an error wrapping heal.ErrNotConfigured.
@@ -57,6 +65,10 @@ type Fixer struct {
 	// workspace and base (by each of concurrent first calls); the result,
 	// or its error, is kept for the Fixer's life.
 	Diff func(ctx context.Context, workspace, base string) (string, error)
+	// Check type-checks a file with other content, to choose among the
+	// arguments the commit's calls disagree on (see [Checker]). Nil means
+	// [GoCheck] with the environment of sandbox.AllowedEnv.
+	Check Checker
 
 	mu    sync.Mutex
 	cache map[string]*parsed
@@ -86,11 +98,37 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 	if len(in.Content) > MaxContent {
 		return contract.FixResult{}, fmt.Errorf("history: %s is larger than %d bytes: %w", in.Path, MaxContent, results.ErrNoFix)
 	}
-	ev, err := f.evidence(ctx, in.Workspace, in.Base, in.Path)
-	if err != nil {
-		return contract.FixResult{}, err
+	check := f.Check
+	if check == nil {
+		check = GoCheck(nil)
 	}
-	return Plan(in, ev)
+	var first error
+	for depth := 0; depth < MaxDepth; depth++ {
+		ref := in.Base
+		if depth > 0 {
+			ref = fmt.Sprintf("%s~%d", in.Base, depth)
+		}
+		ev, err := f.evidence(ctx, in.Workspace, ref, in.Path)
+		if err != nil {
+			if depth == 0 {
+				return contract.FixResult{}, err
+			}
+			break // no older commit, or one whose diff cannot be read
+		}
+		res, err := PlanChecked(ctx, in, ev, check)
+		switch {
+		case err == nil && depth > 0:
+			res.FixReason = fmt.Sprintf("%s (in the change of %s, %d commit(s) before the one the heal started from)", res.FixReason, ref, depth)
+			return res, nil
+		case err == nil:
+			return res, nil
+		case !errors.Is(err, results.ErrNoFix) || ctx.Err() != nil:
+			return contract.FixResult{}, err
+		case first == nil:
+			first = err
+		}
+	}
+	return contract.FixResult{}, first
 }
 
 // evidence returns the evidence of workspace's diff for the family of the
@@ -144,16 +182,36 @@ func (f *Fixer) evidence(ctx context.Context, workspace, base, target string) (*
 // fixed together (an interpreter reports one at a time, without a column,
 // and a fix that uncovers the next on its own line looks like a breakage);
 // a renamed name is renamed on the file's import lines too.
+//
+// Plan declines a call whose commit's calls disagree on the argument;
+// [PlanChecked] chooses among them with a type check.
 func Plan(in heal.FixInput, ev *Evidence) (contract.FixResult, error) {
+	return PlanChecked(context.Background(), in, ev, nil)
+}
+
+// PlanChecked is [Plan] with a type check: when the commit's calls of a
+// function insert different arguments at the same place, each one is
+// tried at the file's missed calls, and the one that alone type-checks
+// there is used (see [Checker]); when none or several do, or check is
+// nil, the calls are declined.
+func PlanChecked(ctx context.Context, in heal.FixInput, ev *Evidence, check Checker) (contract.FixResult, error) {
 	if ev.Truncated {
 		return contract.FixResult{}, fmt.Errorf("history: the breaking commit's diff is too large to read whole: %w", results.ErrNoFix)
 	}
-	pl := &planner{in: in, ev: ev, fam: familyOf(in.Path), m: mask(in.Content, in.Path), usable: map[string]error{}, renamed: map[string]bool{}}
+	pl := &planner{ctx: ctx, check: check, in: in, ev: ev, fam: familyOf(in.Path), m: mask(in.Content, in.Path), usable: map[string]error{}, renamed: map[string]bool{}, chosen: map[string]choice{}}
 	var why []string
 	seen := map[int]bool{}
 	reports := in.Reports()
 	if len(reports) > maxReports {
 		reports = reports[:maxReports]
+	}
+	for _, r := range reports {
+		if r.FilePath != "" && r.FilePath != in.Path {
+			continue
+		}
+		if _, ok := askOf(r); ok {
+			pl.reported = append(pl.reported, r.LineNumber)
+		}
 	}
 	for _, r := range reports {
 		if r.FilePath != "" && r.FilePath != in.Path {
@@ -188,6 +246,8 @@ func Plan(in heal.FixInput, ev *Evidence) (contract.FixResult, error) {
 
 // planner gathers the edits of one Plan.
 type planner struct {
+	ctx    context.Context
+	check  Checker // nil: no type check
 	in     heal.FixInput
 	ev     *Evidence
 	fam    family
@@ -200,6 +260,18 @@ type planner struct {
 	// imported lists the names the file's import lines bind; nil until
 	// first needed.
 	imported map[string]bool
+	// reported are the lines of reports of a missing name or a wrong
+	// number of arguments.
+	reported []int
+	// chosen is the argument change of a function's missed calls, or why
+	// there is none, once [planner.change] decided it.
+	chosen map[string]choice
+}
+
+// choice is what [planner.change] decided for one function.
+type choice struct {
+	ch  ArgChange
+	err error
 }
 
 // errNoEvidence is wrapped by a report the diff says nothing about.
@@ -303,7 +375,10 @@ func (pl *planner) checkRename(old string) error {
 	switch {
 	case r == nil:
 		return fmt.Errorf("%s: %w", old, errNoEvidence)
-	case r.Declared == 0:
+	case r.Declared == 0 && !(ev.Removed[old] && ev.Declared[r.New] && r.References > 0):
+		// A declaration the commit removed, one it added, and a use it
+		// renamed from the one to the other corroborate the rename when
+		// the lines do not pair (a block of constants rewritten).
 		return fmt.Errorf("the commit replaces %s by %s but renames no declaration of it", old, r.New)
 	case r.References == 0 && r.Declared < 2:
 		return fmt.Errorf("the commit renames the declaration %s to %s but no use of it: no corroboration", old, r.New)
@@ -318,11 +393,11 @@ func (pl *planner) checkRename(old string) error {
 // target returns the function whose signature change applies to a call
 // of name: name itself, or the new name of a usable rename; "" when none.
 func (pl *planner) target(name string) string {
-	if _, err := pl.ev.change(name); err == nil {
+	if _, err := pl.ev.candidates(name); err == nil {
 		return name
 	}
 	if r := pl.ev.Renames[name]; r != nil && pl.rename(name) == nil {
-		if _, err := pl.ev.change(r.New); err == nil {
+		if _, err := pl.ev.candidates(r.New); err == nil {
 			return r.New
 		}
 	}
@@ -332,7 +407,7 @@ func (pl *planner) target(name string) string {
 // arity checks that line ln calls fn (or a name renamed to fn) with the
 // number of arguments the commit's calls of fn had.
 func (pl *planner) arity(fn string, ln span) error {
-	ch, err := pl.ev.change(fn)
+	ch, err := pl.change(fn)
 	if err != nil {
 		return err
 	}
@@ -365,8 +440,8 @@ func (pl *planner) lineEdits(ln span) ([]edit, []string) {
 		if fn == "" {
 			continue
 		}
-		ch, _ := pl.ev.change(fn)
-		if len(c.args) != ch.Before {
+		ch, err := pl.change(fn)
+		if err != nil || len(c.args) != ch.Before {
 			continue
 		}
 		e, err := callEdit(pl.in.Content, c, ch)
@@ -374,6 +449,10 @@ func (pl *planner) lineEdits(ln span) ([]edit, []string) {
 			continue
 		}
 		es = append(es, e)
+		if cs, _ := pl.ev.candidates(fn); len(cs) > 1 {
+			what = append(what, fmt.Sprintf("%s in the call of %s (the commit's calls insert %s; only %q type-checks here)", ch, fn, texts(cs), ch.Text))
+			continue
+		}
 		what = append(what, fmt.Sprintf("%s in the call of %s (as in %d call(s) the commit updated)", ch, fn, len(pl.ev.Signatures[fn].Sites)))
 	}
 	return es, what
@@ -569,6 +648,46 @@ func (ev *Evidence) change(fn string) (ArgChange, error) {
 		return ArgChange{}, fmt.Errorf("the commit's calls of %s disagree: %s", fn, s.Disagree)
 	}
 	return ch, nil
+}
+
+// maxCandidates bounds the arguments a missed call is tried with.
+const maxCandidates = 4
+
+// candidates returns the argument changes a missed call of fn may take:
+// the one change of [Evidence.change] when the commit's calls agree, or,
+// when its updated calls (and the calls its added lines make) insert
+// different arguments at the same place of a declaration that changed by
+// one parameter, each argument they insert. A removal is the same change
+// whatever argument each call dropped: the parameter's place says it.
+func (ev *Evidence) candidates(fn string) ([]ArgChange, error) {
+	ch, err := ev.change(fn)
+	if err == nil {
+		return []ArgChange{ch}, nil
+	}
+	s := ev.Signatures[fn]
+	if s == nil || len(s.Sites) == 0 || len(s.Deltas) == 0 {
+		return nil, err
+	}
+	first := s.Sites[0]
+	out := []ArgChange{first}
+	for _, c := range append(append([]ArgChange(nil), s.Sites[1:]...), s.Others...) {
+		if c.Delta != first.Delta || c.Index != first.Index || c.Before != first.Before {
+			return nil, err // the calls disagree on the place, not only the value
+		}
+		if first.Delta < 0 || slices.ContainsFunc(out, c.same) {
+			continue
+		}
+		if len(out) == maxCandidates {
+			return nil, fmt.Errorf("the commit's calls of %s insert more than %d different arguments", fn, maxCandidates)
+		}
+		out = append(out, c)
+	}
+	for _, d := range s.Deltas {
+		if d != first.Delta {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // maxFailure bounds the reason a diff could not be read, in one line.

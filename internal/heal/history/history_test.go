@@ -93,6 +93,26 @@ diff --git a/cmd/app/main.go b/cmd/app/main.go
 +	tmp, err := Open(t, &Options{Temp: true})
  	_ = tmp
 `
+	// A block of constants rewritten: two removed, one added, one
+	// renamed use elsewhere; the lines do not pair.
+	goConstBlockDiff = `diff --git a/keys/keys.go b/keys/keys.go
+--- a/keys/keys.go
++++ b/keys/keys.go
+@@ -10,4 +10,3 @@ const (
+ 	Enter
+-	Invalid
+-	BTab
++	ShiftTab
+ 	Up
+diff --git a/term/term.go b/term/term.go
+--- a/term/term.go
++++ b/term/term.go
+@@ -40,3 +40,3 @@ func read(b byte) keys.Key {
+ 	case 9:
+-		return keys.BTab
++		return keys.ShiftTab
+ 	}
+`
 	goMethodDiff = `diff --git a/server/server.go b/server/server.go
 --- a/server/server.go
 +++ b/server/server.go
@@ -360,6 +380,18 @@ func TestPlan(t *testing.T) {
 			why:     "disagree",
 		},
 		{
+			name: "go constant renamed in a rewritten block", diff: goConstBlockDiff, path: "term/term_test.go",
+			content: "package term\n\nimport \"example.com/app/keys\"\n\nvar want = map[byte]keys.Key{9: keys.BTab}\n",
+			reports: []contract.BugReport{report("term/term_test.go", 5, "undefined: keys.BTab")},
+			want:    "package term\n\nimport \"example.com/app/keys\"\n\nvar want = map[byte]keys.Key{9: keys.ShiftTab}\n",
+		},
+		{
+			name: "go constant removed and another added, no use renamed", diff: strings.SplitAfter(goConstBlockDiff, "diff --git a/term")[0], path: "term/term_test.go",
+			content: "package term\n\nvar want = map[byte]keys.Key{9: keys.Invalid}\n",
+			reports: []contract.BugReport{report("term/term_test.go", 3, "undefined: keys.Invalid")},
+			why:     "no corroboration",
+		},
+		{
 			name: "go call of another package's function of the same name", diff: goArityDiff, path: "x.go",
 			content: "package main\n\nimport (\n\t\"os\"\n\n\t\"example.com/app/store\"\n)\n\nfunc f() { g(os.Open(p), store.Open(q)) }\n",
 			reports: []contract.BugReport{report("x.go", 9, "not enough arguments in call to store.Open")},
@@ -462,17 +494,8 @@ func TestPlan(t *testing.T) {
 			}
 			in := heal.FixInput{Path: tt.path, Content: tt.content, Request: contract.FixRequest{BugReport: tt.reports[0], Related: tt.reports[1:]}}
 			res, err := Plan(in, Analyze(files, tt.path))
-			if tt.want == "" {
-				if !errors.Is(err, results.ErrNoFix) || !strings.Contains(err.Error(), tt.why) {
-					t.Fatalf("err = %v, want ErrNoFix with %q (result %q)", err, tt.why, res.PatchedContent)
-				}
+			if !wantPlan(t, res, err, tt.want, tt.why) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.PatchedContent != tt.want {
-				t.Errorf("patched:\n%s\nwant:\n%s", res.PatchedContent, tt.want)
 			}
 			if res.ConfidenceScore != Confidence || res.Fixer != Name || res.FixReason == "" {
 				t.Errorf("result %+v", res)
@@ -708,4 +731,24 @@ func TestMaskInterpolations(t *testing.T) {
 			t.Errorf("mask changed the length of %q", tt.src)
 		}
 	}
+}
+
+// wantPlan checks a plan's result: the patched content want, or, when
+// want is empty, an ErrNoFix whose message holds why. It reports whether
+// the plan gave a fix to check further.
+func wantPlan(t *testing.T, res contract.FixResult, err error, want, why string) bool {
+	t.Helper()
+	if want == "" {
+		if !errors.Is(err, results.ErrNoFix) || !strings.Contains(err.Error(), why) {
+			t.Fatalf("err = %v, want ErrNoFix with %q (result %q)", err, why, res.PatchedContent)
+		}
+		return false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.PatchedContent != want {
+		t.Errorf("patched:\n%s\nwant:\n%s", res.PatchedContent, want)
+	}
+	return true
 }

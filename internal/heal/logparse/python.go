@@ -158,11 +158,17 @@ func (t *pyTrace) line(p *parser, s string) bool {
 		t.compile = strings.Trim(t.compile, `'"`)
 		return true
 	}
-	if t.compile != "" && strings.HasPrefix(s, "Sorry: ") {
-		if m := rePySorry.FindStringSubmatch(s); m != nil && path.Base(t.compile) == m[3] {
+	if strings.HasPrefix(s, "Sorry: ") {
+		if m := rePySorry.FindStringSubmatch(s); m != nil && (t.compile == "" || path.Base(t.compile) == m[3]) {
+			file, conf := t.compile, 0.95
+			if file == "" {
+				// python -m py_compile alone names the file by its base
+				// name: the workspace's one file of that name.
+				file, conf = m[3], 0.85
+			}
 			typ := pyExcType(m[1], m[2])
-			p.emit(finding{file: t.compile, line: atoi(m[4]), typ: typ, msg: own(strings.TrimPrefix(s, "Sorry: ")),
-				tool: "python", conf: 0.95, base: p.base(), row: "python-traceback"})
+			p.emit(finding{file: file, line: atoi(m[4]), typ: typ, msg: own(strings.TrimPrefix(s, "Sorry: ")),
+				tool: "python", conf: conf, base: p.base(), row: "python-traceback"})
 			t.compile = ""
 			return true
 		}

@@ -76,7 +76,7 @@ func runExternal(ctx context.Context, x External, env []string, in ruleInput) (s
 		return "", false, fmt.Errorf("write %s: %w", in.path, err)
 	}
 	defer restore(snap)
-	bin := lookPath(x.Bin, env)
+	bin := sandbox.LookPath(x.Bin, env)
 	if bin == "" {
 		return "", false, nil // not installed: skip this row
 	}
@@ -122,27 +122,4 @@ func restore(snap map[string][]byte) {
 	for p, b := range snap {
 		_ = safefile.WriteFile(p, b, 0o644)
 	}
-}
-
-// lookPath finds bin in the PATH of env (the child's, not salve's own).
-func lookPath(bin string, env []string) string {
-	if filepath.IsAbs(bin) {
-		if isExecutable(bin) {
-			return bin // the project's own copy (node_modules/.bin)
-		}
-		return ""
-	}
-	path := ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
-	for _, dir := range filepath.SplitList(path) {
-		p := filepath.Join(dir, bin)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
-			return p
-		}
-	}
-	return ""
 }

@@ -48,7 +48,7 @@ func fixJSSyntax(ctx context.Context, f *Fixer, in ruleInput) (edit, bool, error
 	if env == nil {
 		env = sandbox.AllowedEnv()
 	}
-	node := lookPath("node", env)
+	node := sandbox.LookPath("node", env)
 	if node == "" {
 		return edit{}, false, nil
 	}

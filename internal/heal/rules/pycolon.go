@@ -19,7 +19,8 @@ var rePyCompound = lazyre.New(`^\s*(async\s+)?(if|elif|else|for|while|def|class|
 // fixPyColon adds the ':' Python reports missing, at the end of the
 // reported line, when that line is a one-line compound statement header
 // (its brackets balanced, no backslash) that does not already end in ':'.
-// A comment at the end of the line stays after the colon.
+// A header that ends in ';' instead has it replaced. A comment at the
+// end of the line stays after the colon.
 func fixPyColon(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	ls := splitContent(in.content)
 	for _, r := range in.reports {
@@ -36,6 +37,11 @@ func fixPyColon(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 			continue
 		}
 		// pyCode blanks strings but keeps the length: cut the line there.
+		if strings.HasSuffix(code, ";") {
+			// A header ended by ';': the key beside ':' was struck.
+			ls.l[r.LineNumber-1] = line[:len(code)-1] + ":" + line[len(code):]
+			return edit{content: ls.String(), reason: fmt.Sprintf("the ';' that ends the statement on line %d made the ':' it needs", r.LineNumber), confidence: 0.9}, true, nil
+		}
 		ls.l[r.LineNumber-1] = line[:len(code)] + ":" + line[len(code):]
 		return edit{content: ls.String(), reason: fmt.Sprintf("add the ':' that ends the statement on line %d", r.LineNumber), confidence: 0.9}, true, nil
 	}

@@ -16,6 +16,7 @@ func TestFixPyColon(t *testing.T) {
 		{"for", "def f(xs):\n    for x in xs\n        print(x)\n", 2, "def f(xs):\n    for x in xs:\n        print(x)\n"},
 		{"comment kept after", "if a == '#'  # check\n    pass\n", 1, "if a == '#':  # check\n    pass\n"},
 		{"else", "if a:\n    pass\nelse\n    pass\n", 3, "if a:\n    pass\nelse:\n    pass\n"},
+		{"a semicolon for the colon", "def add(a, b);  # sum\n    return a + b\n", 1, "def add(a, b):  # sum\n    return a + b\n"},
 		{"not a compound statement", "x = 1\n", 1, ""},
 		{"open bracket", "if (a and\n        b)\n", 1, ""},
 		{"already there", "while True:\n    pass\n", 1, ""},

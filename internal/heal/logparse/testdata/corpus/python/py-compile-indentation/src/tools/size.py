@@ -1,0 +1,7 @@
+import os
+
+
+def size(path):
+    return os.path.getsize(path)
+
+  print(size("."))
