@@ -1,0 +1,197 @@
+package heal
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lang"
+)
+
+// Reached is a span of lines a fix that spans files may change, and the
+// report it is reached from (docs/heal.md, "The agent tier"): a reported
+// line ±GateWindow, the code a failing test exercises, or the declaration
+// of a name a reported line (or that code) uses.
+type Reached struct {
+	// Path is repo-relative, with forward slashes.
+	Path string `json:"path"`
+	// Start and End are 1-based inclusive lines of the file as the heal
+	// found it.
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Why says how the span is reached from a report.
+	Why string `json:"why"`
+}
+
+// String renders r as path:start-end (why).
+func (r Reached) String() string { return fmt.Sprintf("%s:%d-%d (%s)", r.Path, r.Start, r.End, r.Why) }
+
+// DeclFinder finds where names are declared in a workspace. The heal's
+// TargetFinder may implement it; the reach of a fix that spans files then
+// includes the declarations of the names a reported line uses.
+type DeclFinder interface {
+	// Declarations returns the declarations of names in the files of
+	// workspace that share a language family with from (a repo-relative
+	// path), test files left out, each region spanning the whole
+	// declaration. None is an answer, not an error.
+	Declarations(ctx context.Context, workspace, from string, names []string) ([]Region, error)
+}
+
+// Bounds of the reach.
+const (
+	// maxReachNames bounds the names whose declarations are looked up.
+	maxReachNames = 32
+	// maxReachLines bounds the lines of code under test read for names.
+	maxReachLines = 400
+	// maxReach bounds the spans of one reach.
+	maxReach = 64
+)
+
+// identWord is an identifier of the languages salve reads.
+var identWord = regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*`)
+
+// computeReach returns the spans a fix of group may change: every
+// report's line ±GateWindow, the windows of in (the code under test of a
+// failing test, the function of a runtime error), every region the
+// TargetFinder resolves for a failing check of the group (in every file,
+// not only the one the one-file tiers are given), and, when targets is a
+// DeclFinder, the declarations of the names used on the reported lines and
+// in that code.
+func computeReach(ctx context.Context, ws string, targets TargetFinder, in FixInput, group []contract.BugReport) []Reached {
+	var out []Reached
+	add := func(r Reached) {
+		r.Start = max(1, r.Start)
+		if r.End < r.Start || len(out) >= maxReach {
+			return
+		}
+		for _, o := range out {
+			if o.Path == r.Path && o.Start <= r.Start && r.End <= o.End {
+				return
+			}
+		}
+		out = append(out, r)
+	}
+	for _, b := range group {
+		add(Reached{Path: b.FilePath, Start: b.LineNumber - GateWindow, End: b.LineNumber + GateWindow, Why: fmt.Sprintf("reported line %d ±%d", b.LineNumber, GateWindow)})
+	}
+	for _, w := range in.Windows {
+		add(Reached{Path: in.Path, Start: w.Start, End: w.End, Why: "the code under test"})
+	}
+	var code []Reached
+	if targets != nil {
+		for _, b := range group {
+			if b.ErrorType != contract.ErrLogic {
+				continue
+			}
+			regions, err := targets.Regions(ctx, ws, b)
+			if err != nil {
+				continue
+			}
+			for _, rg := range regions {
+				r := Reached{Path: rg.Path, Start: rg.Start, End: rg.End, Why: strings.TrimSpace("the code under test: " + rg.Symbol + " (" + rg.Why + ")")}
+				add(r)
+				code = append(code, r)
+			}
+		}
+	}
+	for _, w := range in.Windows {
+		code = append(code, Reached{Path: in.Path, Start: w.Start, End: w.End})
+	}
+	df, ok := targets.(DeclFinder)
+	if !ok {
+		return out
+	}
+	for _, u := range usedNames(ws, group, code) {
+		decls, err := df.Declarations(ctx, ws, u.path, u.names)
+		if err != nil {
+			continue
+		}
+		for _, d := range decls {
+			if lang.IsTestFile(d.Path) {
+				continue
+			}
+			add(Reached{Path: d.Path, Start: d.Start, End: d.End, Why: "the declaration of " + d.Symbol + ", used where the error is"})
+		}
+	}
+	return out
+}
+
+// fileNames are the names used in one file.
+type fileNames struct {
+	path  string
+	names []string
+}
+
+// usedNames returns, per file, the identifiers used on the reported lines
+// of group and on the lines of code, in the order they first appear,
+// bounded. Comments and string literals are not read.
+func usedNames(ws string, group []contract.BugReport, code []Reached) []fileNames {
+	type span struct {
+		path     string
+		from, to int
+	}
+	var spans []span
+	for _, b := range group {
+		spans = append(spans, span{b.FilePath, b.LineNumber, b.LineNumber})
+	}
+	budget := maxReachLines
+	for _, c := range code {
+		n := min(c.End-c.Start+1, budget)
+		if n <= 0 {
+			break
+		}
+		spans = append(spans, span{c.Path, c.Start, c.Start + n - 1})
+		budget -= n
+	}
+	files := map[string][]string{}
+	at := map[string]int{}
+	var out []fileNames
+	seen := map[string]bool{}
+	total := 0
+	for _, s := range spans {
+		lines, ok := files[s.path]
+		if !ok {
+			if abs, err := confine(ws, s.path); err == nil {
+				if content, err := readSource(abs); err == nil {
+					lines = splitLines(lang.Of(s.path).Code(content))
+				}
+			}
+			files[s.path] = lines
+		}
+		for n := s.from; n <= s.to && n <= len(lines); n++ {
+			if n < 1 {
+				continue
+			}
+			for _, w := range identWord.FindAllString(lines[n-1], -1) {
+				if len(w) < 2 || seen[s.path+"\x00"+w] || total >= maxReachNames {
+					continue
+				}
+				seen[s.path+"\x00"+w] = true
+				i, ok := at[s.path]
+				if !ok {
+					i = len(out)
+					at[s.path] = i
+					out = append(out, fileNames{path: s.path})
+				}
+				out[i].names = append(out[i].names, w)
+				total++
+			}
+		}
+	}
+	return out
+}
+
+// reachIn returns the spans of reach in path, as line ranges.
+func reachIn(reach []Reached, path string) []LineRange {
+	var out []LineRange
+	for _, r := range reach {
+		if r.Path == path {
+			out = append(out, LineRange{Start: r.Start, End: r.End})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
