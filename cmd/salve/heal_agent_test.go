@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +14,8 @@ import (
 	"github.com/salve-dev/salve/internal/heal/agentfix/agenttest"
 	"github.com/salve-dev/salve/internal/heal/results"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
+	"github.com/salve-dev/salve/internal/store"
+	"github.com/salve-dev/salve/internal/ui"
 )
 
 // cartFiles is a Go project whose test fails because of a boundary slip
@@ -128,7 +132,10 @@ func healWithAgent(t *testing.T, repo string, model *agenttest.Investigator, ext
 	salve, gitAgent := mcpBinaries(t)
 	resPath := filepath.Join(t.TempDir(), "results.json")
 	args := append([]string{"heal", "--workspace", repo, "--cmd", "go test ./...", "--fixers", "agent", "--models", "openai/scripted-investigator",
-		"--isolation", "none", "--no-store", "--results", resPath, "--git-agent", gitAgent}, extra...)
+		"--isolation", "none", "--results", resPath, "--git-agent", gitAgent}, extra...)
+	if !slices.Contains(extra, "--store") {
+		args = append(args, "--no-store")
+	}
 	cmd := exec.Command(salve, args...)
 	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-test-not-real", "OPENAI_BASE_URL="+srv.URL+"/v1", "XDG_STATE_HOME="+t.TempDir(),
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
@@ -234,7 +241,8 @@ func TestHealAgentRefusedTestEditThenFixesCode(t *testing.T) {
 	needTools(t, "go", "git")
 	repo := agentRepo(t, cartFiles)
 	model := &agenttest.Investigator{Mode: agenttest.TestFirst}
-	code, res, out := healWithAgent(t, repo, model)
+	dbPath := filepath.Join(t.TempDir(), "runs.db")
+	code, res, out := healWithAgent(t, repo, model, "--store", dbPath)
 	if code != exitOK || res.Outcome != results.OutcomeGreen {
 		t.Fatalf("exit %d, outcome %q, want green; the model called %q:\n%s", code, res.Outcome, model.Calls(), out)
 	}
@@ -255,6 +263,41 @@ func TestHealAgentRefusedTestEditThenFixesCode(t *testing.T) {
 		return st.Tool == "heal__edit" && st.Verdict == "accepted" && strings.Contains(st.Args, "discount.go")
 	}) {
 		t.Errorf("no accepted edit of discount.go after the refusal: %+v", steps)
+	}
+	// The run store holds every turn and tool call, and the run viewer
+	// shows the transcript, refusal included, beside the commit's diff.
+	st, err := store.Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	events, err := st.Events(context.Background(), res.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refusal, turns int
+	for _, ev := range events {
+		if strings.HasPrefix(ev.Message, "agent turn ") && strings.HasSuffix(ev.Message, ": model") {
+			turns++
+		}
+		if strings.Contains(ev.Message, "heal__edit refused (") && strings.Contains(ev.Message, "test-file") && ev.Context["tool"] == "heal__edit" {
+			refusal++
+		}
+	}
+	if refusal != 1 || turns != agentSessions(res)[0].Turns {
+		t.Errorf("the store holds %d refusal(s) and %d model turn(s) of %d", refusal, turns, agentSessions(res)[0].Turns)
+	}
+	srv, err := ui.New(st, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest("GET", "/runs/"+res.RunID, nil))
+	page := rec.Body.String()
+	beside := page[strings.Index(page, `<div class="beside">`)+1:]
+	if rec.Code != 200 || !strings.Contains(page, `<div class="beside">`) || !strings.Contains(beside, "Agent transcript") ||
+		!strings.Contains(beside, "refused test-file") || !strings.Contains(beside, "discountFrom") || strings.Index(beside, "Agent transcript") > strings.Index(beside, "discountFrom {") {
+		t.Errorf("the run page does not show the transcript beside the diff (%d):\n%s", rec.Code, page)
 	}
 }
 
