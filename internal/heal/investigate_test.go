@@ -171,8 +171,7 @@ func (f *reachTargets) Declarations(_ context.Context, _, _ string, names []stri
 
 // TestComputeReach: the reach of a failing test holds its line ±3, the
 // code under test in every file the resolver names, and the declarations
-// of the names that code uses; comments and strings are not read for
-// names.
+// of the names that code uses; comments are not read for names.
 func TestComputeReach(t *testing.T) {
 	ws := t.TempDir()
 	for p, c := range map[string]string{"cart.go": strings.Replace(cartGo, "\tsum := 0\n", "\tsum := 0 // Fake() is not called\n", 1), "disc.go": discGo, "cart_test.go": testGo} {
@@ -201,5 +200,28 @@ func TestComputeReach(t *testing.T) {
 	}
 	if got := reachIn(reach, "disc.go"); len(got) != 1 || got[0] != (LineRange{Start: 4, End: 9}) {
 		t.Errorf("reachIn(disc.go) = %v", got)
+	}
+}
+
+// TestWriteMovesTheTimeOn: an edit of the same size written within the
+// second of the file's last change still gets a later second, so a
+// toolchain that caches by time and size (Python's bytecode) compiles it
+// again; trials write a file several times a second.
+func TestWriteMovesTheTimeOn(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "stats.py")
+	if err := os.WriteFile(p, []byte("x = a / b\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := os.Stat(p)
+	before := st.ModTime()
+	for i, content := range []string{"x = a * b\n", "x = a / b\n", "x = a - b\n"} {
+		if err := writeFileKeepMode(p, content); err != nil {
+			t.Fatal(err)
+		}
+		st, _ := os.Stat(p)
+		if st.ModTime().Unix() <= before.Unix() || st.Mode().Perm() != 0o600 {
+			t.Errorf("write %d: mtime %v after %v, mode %v", i, st.ModTime(), before, st.Mode())
+		}
+		before = st.ModTime()
 	}
 }

@@ -127,7 +127,8 @@ type fileNames struct {
 
 // usedNames returns, per file, the identifiers used on the reported lines
 // of group and on the lines of code, in the order they first appear,
-// bounded. Comments and string literals are not read.
+// bounded. Comments are not read; string literals are, since a template
+// or an f-string calls code too.
 func usedNames(ws string, group []contract.BugReport, code []Reached) []fileNames {
 	type span struct {
 		path     string
@@ -156,7 +157,7 @@ func usedNames(ws string, group []contract.BugReport, code []Reached) []fileName
 		if !ok {
 			if abs, err := confine(ws, s.path); err == nil {
 				if content, err := readSource(abs); err == nil {
-					lines = splitLines(lang.Of(s.path).Code(content))
+					lines = splitLines(withoutComments(lang.Of(s.path), content))
 				}
 			}
 			files[s.path] = lines
@@ -194,4 +195,20 @@ func reachIn(reach []Reached, path string) []LineRange {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
+}
+
+// withoutComments returns src with its comments blanked (newlines kept).
+func withoutComments(l *lang.Language, src string) string {
+	b := []byte(src)
+	for _, sp := range l.Spans(src) {
+		if sp.Kind != lang.Comment {
+			continue
+		}
+		for i := sp.Start; i < sp.End && i < len(b); i++ {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+	}
+	return string(b)
 }
