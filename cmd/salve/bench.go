@@ -113,8 +113,14 @@ func benchRun(ctx context.Context, s *streams, o *benchOptions, dir string) erro
 		}
 	}
 	keep := len(o.Models) > 0 || slices.ContainsFunc(names, tiers.AsksModel)
+	var env []string
+	if keep {
+		// The model tiers need the provider's key, which salve took out
+		// of its own environment: the heals get it back.
+		env = s.secrets.environ()
+	}
 	results, err := score.Run(ctx, cases, score.Options{Salve: o.Salve, GitAgent: agent, Isolation: o.Isolation, Timeout: o.Timeout, WorkDir: o.WorkDir,
-		KeepLLM: keep, Fixers: o.Fixers, Models: o.Models, ConfigFile: config})
+		Env: env, KeepLLM: keep, Fixers: o.Fixers, Models: o.Models, ConfigFile: config})
 	if err != nil {
 		return exitWith(exitFailure, err)
 	}

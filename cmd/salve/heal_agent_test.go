@@ -126,12 +126,18 @@ func integrityRepoIn(t *testing.T, dir string, files map[string]string) string {
 // the output.
 func healWithAgent(t *testing.T, repo string, model *agenttest.Investigator, extra ...string) (int, results.Results, string) {
 	t.Helper()
+	return healWithAgentCmd(t, repo, model, "go test ./...", extra...)
+}
+
+// healWithAgentCmd is healWithAgent with the build command given.
+func healWithAgentCmd(t *testing.T, repo string, model *agenttest.Investigator, command string, extra ...string) (int, results.Results, string) {
+	t.Helper()
 	srv := llmtest.NewServer()
 	t.Cleanup(srv.Close)
 	srv.Handle(model.Answer)
 	salve, gitAgent := mcpBinaries(t)
 	resPath := filepath.Join(t.TempDir(), "results.json")
-	args := append([]string{"heal", "--workspace", repo, "--cmd", "go test ./...", "--fixers", "agent", "--models", "openai/scripted-investigator",
+	args := append([]string{"heal", "--workspace", repo, "--cmd", command, "--fixers", "agent", "--models", "openai/scripted-investigator",
 		"--isolation", "none", "--results", resPath, "--git-agent", gitAgent}, extra...)
 	if !slices.Contains(extra, "--store") {
 		args = append(args, "--no-store")
@@ -372,5 +378,51 @@ func TestHealAgentBudgetRunsOut(t *testing.T) {
 	}
 	if !strings.Contains(out, "tool calls budget ran out") {
 		t.Errorf("the output does not name the budget:\n%s", out)
+	}
+}
+
+// TestBenchAgentHealsCrossFileCases: salve bench runs the agent tier on
+// the corpus's cross-file cases (Go and Python: the test calls one file,
+// the slip is in another) with the scripted investigator as its model;
+// each is healed, minimal, with no false success, and the figures count
+// the agent's turns, tool calls and tokens.
+func TestBenchAgentHealsCrossFileCases(t *testing.T) {
+	needTools(t, "go", "git", "python3")
+	salve, gitAgent := mcpBinaries(t)
+	model := &agenttest.Investigator{}
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Handle(model.Answer)
+	corpus := filepath.Join("..", "..", "testdata", "heal-corpus")
+	cmd := exec.Command(salve, "bench", corpus, "--case", "-xfile-", "--fixers", "agent", "--models", "openai/scripted-investigator", "--isolation", "none", "--json")
+	cmd.Env = append(mcpEnv(t, gitAgent), "OPENAI_API_KEY=sk-test-not-real", "OPENAI_BASE_URL="+srv.URL+"/v1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("salve bench: %v\n%s", err, out)
+	}
+	var doc struct {
+		Results []struct {
+			Case, Expect          string
+			Healed, Minimal, Pass bool
+			FalseSuccess          bool `json:"false_success"`
+			Turns                 int  `json:"agent_turns"`
+			ToolCalls             int  `json:"agent_tool_calls"`
+			Tokens                int  `json:"tokens"`
+			Notes                 []string
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if len(doc.Results) != 2 {
+		t.Fatalf("%d cases:\n%s", len(doc.Results), out)
+	}
+	for _, r := range doc.Results {
+		if r.Expect != "healed" || !r.Healed || !r.Minimal || !r.Pass || r.FalseSuccess {
+			t.Errorf("%s: %+v", r.Case, r)
+		}
+		if r.Turns == 0 || r.ToolCalls == 0 || r.Tokens == 0 {
+			t.Errorf("%s spent nothing: %+v", r.Case, r)
+		}
 	}
 }

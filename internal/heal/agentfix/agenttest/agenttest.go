@@ -358,10 +358,10 @@ func (s *state) planMutations() {
 	s.mutations = []mutation{}
 	for i := len(s.funcs) - 1; i >= 0; i-- {
 		f := s.funcs[i]
-		for n := f.start; n < f.end && n <= len(f.lines); n++ {
+		for n := f.start; n <= f.end && n <= len(f.lines); n++ {
 			line := f.lines[n-1]
 			t := strings.TrimSpace(line)
-			if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") {
+			if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, `"""`) {
 				continue
 			}
 			old := line
