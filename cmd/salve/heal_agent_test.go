@@ -101,63 +101,21 @@ func agentRepo(t *testing.T, files map[string]string) string {
 	return repo
 }
 
-// integrityRepoIn is integrityRepo in a folder that may hold files
-// already.
-func integrityRepoIn(t *testing.T, dir string, files map[string]string) string {
-	t.Helper()
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-qm", "a failing test"}} {
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	return dir
-}
-
 // healWithAgent runs the real salve binary on repo with only the agent
 // tier, its model the scripted investigator behind a local
 // OpenAI-compatible server, and returns the exit code, results.json and
 // the output.
 func healWithAgent(t *testing.T, repo string, model *agenttest.Investigator, extra ...string) (int, results.Results, string) {
 	t.Helper()
-	return healWithAgentCmd(t, repo, model, "go test ./...", extra...)
-}
-
-// healWithAgentCmd is healWithAgent with the build command given.
-func healWithAgentCmd(t *testing.T, repo string, model *agenttest.Investigator, command string, extra ...string) (int, results.Results, string) {
-	t.Helper()
 	srv := llmtest.NewServer()
 	t.Cleanup(srv.Close)
 	srv.Handle(model.Answer)
-	salve, gitAgent := mcpBinaries(t)
-	resPath := filepath.Join(t.TempDir(), "results.json")
-	args := append([]string{"heal", "--workspace", repo, "--cmd", command, "--fixers", "agent", "--models", "openai/scripted-investigator",
-		"--isolation", "none", "--results", resPath, "--git-agent", gitAgent}, extra...)
+	args := append([]string{"heal", "--workspace", repo, "--cmd", "go test ./...", "--fixers", "agent", "--models", "openai/scripted-investigator",
+		"--isolation", "none"}, extra...)
 	if !slices.Contains(extra, "--store") {
 		args = append(args, "--no-store")
 	}
-	cmd := exec.Command(salve, args...)
-	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-test-not-real", "OPENAI_BASE_URL="+srv.URL+"/v1", "XDG_STATE_HOME="+t.TempDir(),
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	var res results.Results
-	b, rerr := os.ReadFile(resPath)
-	if rerr != nil || json.Unmarshal(b, &res) != nil {
-		t.Fatalf("no results.json (exit %d): %v\n%s", code, rerr, out)
-	}
-	return code, res, string(out)
+	return healWith(t, srv, args)
 }
 
 // agentSessions returns every agent attempt's session of the results.

@@ -125,31 +125,42 @@ func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput, group []c
 	stop := r.timed(results.StageFix)
 	res, err := f.Fix(ctx, in)
 	stop()
+	return r.answered(ctx, f.Name(), in.Path, a, res, err, func(res contract.FixResult) (GateDecision, []FileFix) {
+		dec := GateFix(in, res, r.o.MinConfidence, r.o.AllowTestEdits, r.protectedPaths())
+		if rv, ok := r.tried[in.Path][hash(res.PatchedContent)]; ok && dec.Accepted {
+			dec.Accepted, dec.Reasons = false, []string{fmt.Sprintf("the same fix was reverted in iteration %d (%s)", rv.iter, rv.why)}
+		}
+		return dec, nil
+	})
+}
+
+// answered turns a fixer's answer for the file at path into its attempt:
+// an error when ctx ended, no fix when err says so, else the gate's
+// verdict (gate returns it, and the files of a fix that spans files).
+func (r *run) answered(ctx context.Context, name, path string, a results.Attempt, res contract.FixResult, err error,
+	gate func(contract.FixResult) (GateDecision, []FileFix)) (outcome, error) {
 	if ctx.Err() != nil {
-		return outcome{a: a, res: res}, fmt.Errorf("heal: fix %s: %w", in.Path, ctx.Err())
+		return outcome{a: a, res: res}, fmt.Errorf("heal: fix %s: %w", path, ctx.Err())
 	}
 	if err != nil {
 		a.Outcome, a.Reason = noFix(err)
-		r.o.Logger.Info("fixer had no fix", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
+		r.o.Logger.Info("fixer had no fix", "fixer", name, "path", path, "reason", a.Reason)
 		return outcome{a: a, res: res}, nil
 	}
 	if res.Fixer == "" {
-		res.Fixer = f.Name()
+		res.Fixer = name
 	}
 	a.Confidence = res.ConfidenceScore
-	stop = r.timed(results.StageGate)
-	dec := GateFix(in, res, r.o.MinConfidence, r.o.AllowTestEdits, r.protectedPaths())
-	if rv, ok := r.tried[in.Path][hash(res.PatchedContent)]; ok && dec.Accepted {
-		dec.Accepted, dec.Reasons = false, []string{fmt.Sprintf("the same fix was reverted in iteration %d (%s)", rv.iter, rv.why)}
-	}
+	stop := r.timed(results.StageGate)
+	dec, files := gate(res)
 	stop()
 	if !dec.Accepted {
 		a.Outcome, a.Reason, a.Rules = results.AttemptRejected, dec.Reason(), dec.Rules
-		r.o.Logger.Info("fix rejected by the gate", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
+		r.o.Logger.Info("fix rejected by the gate", "fixer", name, "path", path, "reason", a.Reason)
 		return outcome{a: a, res: res, dec: dec}, nil
 	}
 	a.Outcome = results.AttemptAccepted
-	return outcome{a: a, res: res, dec: dec}, nil
+	return outcome{a: a, res: res, dec: dec, files: files}, nil
 }
 
 // noFix classifies a fixer's error: not configured, nothing to offer, or
@@ -181,31 +192,15 @@ func (r *run) investigate(ctx context.Context, iter int, f Investigator, in FixI
 	if berr := b.err(); berr != nil {
 		return outcome{a: a, res: res}, berr
 	}
-	if ctx.Err() != nil {
-		return outcome{a: a, res: res}, fmt.Errorf("heal: fix %s: %w", in.Path, ctx.Err())
-	}
-	if err != nil {
-		a.Outcome, a.Reason = noFix(err)
-		r.o.Logger.Info("fixer had no fix", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
-		return outcome{a: a, res: res}, nil
-	}
-	a.Confidence = res.ConfidenceScore
-	stop = r.timed(results.StageGate)
-	d := b.judge(inv.Edits, res.ConfidenceScore, r.o.MinConfidence)
-	for _, file := range d.Files {
-		if rv, ok := r.tried[file.Path][hash(file.Patched)]; ok && d.Accepted {
-			d.Accepted = false
-			d.reject("reverted-before", fmt.Sprintf("%s: the same fix was reverted in iteration %d (%s)", file.Path, rv.iter, rv.why))
+	return r.answered(ctx, f.Name(), in.Path, a, res, err, func(res contract.FixResult) (GateDecision, []FileFix) {
+		d := b.judge(inv.Edits, res.ConfidenceScore, r.o.MinConfidence)
+		for _, file := range d.Files {
+			if rv, ok := r.tried[file.Path][hash(file.Patched)]; ok && d.Accepted {
+				d.Accepted, d.Reasons = false, []string{fmt.Sprintf("%s: the same fix was reverted in iteration %d (%s)", file.Path, rv.iter, rv.why)}
+			}
 		}
-	}
-	stop()
-	if !d.Accepted {
-		a.Outcome, a.Reason, a.Rules = results.AttemptRejected, d.Reason(), d.Rules
-		r.o.Logger.Info("fix rejected by the gate", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
-		return outcome{a: a, res: res, dec: d.GateDecision}, nil
-	}
-	a.Outcome = results.AttemptAccepted
-	return outcome{a: a, res: res, dec: d.GateDecision, files: d.Files}, nil
+		return d.GateDecision, d.Files
+	})
 }
 
 // FixPlan says which reports to prepare a fix of, and where.

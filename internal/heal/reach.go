@@ -35,8 +35,9 @@ func (r Reached) String() string { return fmt.Sprintf("%s:%d-%d (%s)", r.Path, r
 type DeclFinder interface {
 	// Declarations returns the declarations of names in the files of
 	// workspace that share a language family with from (a repo-relative
-	// path), test files left out, each region spanning the whole
-	// declaration. None is an answer, not an error.
+	// path), test files left out, each region a declaration's first line
+	// (the reach extends it over the declaration). None is an answer, not
+	// an error.
 	Declarations(ctx context.Context, workspace, from string, names []string) ([]Region, error)
 }
 
@@ -113,7 +114,7 @@ func computeReach(ctx context.Context, ws string, targets TargetFinder, in FixIn
 			if lang.IsTestFile(d.Path) {
 				continue
 			}
-			add(Reached{Path: d.Path, Start: d.Start, End: d.End, Why: "the declaration of " + d.Symbol + ", used where the error is"})
+			add(Reached{Path: d.Path, Start: d.Start, End: declEnd(ws, d.Path, d.Start), Why: "the declaration of " + d.Symbol + ", used where the error is"})
 		}
 	}
 	return out
@@ -211,4 +212,68 @@ func withoutComments(l *lang.Language, src string) string {
 		}
 	}
 	return string(b)
+}
+
+// maxDeclSpan bounds the lines one declaration spans.
+const maxDeclSpan = 2000
+
+// declEnd returns the last line of the declaration whose first line is
+// start in the workspace's file at path (comments and strings not read):
+// where the brace its header opens closes, else the end of the block
+// indented under a header that ends in ':' (a Python def or class), else
+// the header's last line.
+func declEnd(ws, path string, start int) int {
+	abs, err := confine(ws, path)
+	if err != nil {
+		return start
+	}
+	content, err := readSource(abs)
+	if err != nil {
+		return start
+	}
+	code := splitLines(lang.Of(path).Code(content))
+	parens, braces, opened := 0, 0, false
+	for j := start - 1; j >= 0 && j < len(code) && j < start+maxDeclSpan; j++ {
+		for _, c := range code[j] {
+			switch c {
+			case '(', '[':
+				parens++
+			case ')', ']':
+				parens--
+			case '{':
+				braces++
+				opened = true
+			case '}':
+				braces--
+			}
+		}
+		switch {
+		case opened && braces <= 0:
+			return j + 1
+		case opened || parens > 0:
+			continue
+		case strings.HasSuffix(strings.TrimSpace(code[j]), ":"):
+			return indentedEnd(code, j)
+		default:
+			return j + 1
+		}
+	}
+	return start
+}
+
+// indentedEnd returns the last line (1-based) of the block indented under
+// line index i of code.
+func indentedEnd(code []string, i int) int {
+	base := indentOf(code[i])
+	end := i
+	for j := i + 1; j < len(code) && j < i+maxDeclSpan; j++ {
+		if strings.TrimSpace(code[j]) == "" {
+			continue
+		}
+		if indentOf(code[j]) <= base {
+			break
+		}
+		end = j
+	}
+	return end + 1
 }

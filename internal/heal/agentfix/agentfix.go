@@ -28,7 +28,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
@@ -68,8 +67,7 @@ type Fixer struct {
 	// Logger receives the engine's logs; nil discards them.
 	Logger *slog.Logger
 
-	mu   sync.Mutex
-	acct []contract.AccountingEntry
+	heal.Spending
 }
 
 var (
@@ -79,14 +77,6 @@ var (
 
 // Name returns "agent".
 func (f *Fixer) Name() string { return Name }
-
-// Accounting returns a copy of every request's and tool call's accounting
-// entry so far.
-func (f *Fixer) Accounting() []contract.AccountingEntry {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]contract.AccountingEntry(nil), f.acct...)
-}
 
 // Fix is the one-file fixer's call, outside a heal (salve fix): the agent
 // tier investigates only in a heal's worktree, where it can run the
@@ -144,9 +134,7 @@ func (f *Fixer) Investigate(ctx context.Context, in heal.FixInput, bench heal.Wo
 		Tools: []tools.Provider{ws}, Guard: g, Observer: w, Pricer: f.Pricer, MaxCostUSD: b.MaxCostUSD,
 		Sleep: f.Sleep, Logger: f.Logger,
 	})
-	f.mu.Lock()
-	f.acct = append(f.acct, res.Accounting...)
-	f.mu.Unlock()
+	f.Spend(res.Accounting)
 	session := ws.session(res, w, time.Since(started))
 	inv := heal.Investigation{Session: session}
 	if ctx.Err() != nil {

@@ -122,19 +122,19 @@ func TestToolsStayInTheWorkspace(t *testing.T) {
 		refused          bool
 		has, lacks       []string
 	}{
-		{name: "list the root", tool: toolList, args: `{}`, has: []string{"calc.go\n", "leak@\n", "node_modules/\n"}, lacks: []string{".git"}},
-		{name: "list .git", tool: toolList, args: `{"path":".git"}`, refused: true},
-		{name: "list through a symlink", tool: toolList, args: `{"path":"leak"}`, refused: true},
-		{name: "list above the root", tool: toolList, args: `{"path":"../"}`, refused: true},
-		{name: "search the tree", tool: toolSearch, args: `{"pattern":"SECRET"}`, has: []string{"no match"}},
-		{name: "search above the root", tool: toolSearch, args: `{"pattern":"SECRET","path":".."}`, refused: true},
-		{name: "search a bad expression", tool: toolSearch, args: `{"pattern":"(","regexp":true}`, refused: true},
-		{name: "search finds code", tool: toolSearch, args: `{"pattern":"func Add("}`, has: []string{"calc.go:4: func Add(a, b int) int {"}},
-		{name: "search is bounded", tool: toolSearch, args: `{"pattern":"needle"}`, has: []string{"many.txt:60: needle", "stopped at 60 matches"}, lacks: []string{"many.txt:61:"}},
-		{name: "read above the root", tool: toolRead, args: `{"path":"../x"}`, refused: true},
-		{name: "read through a symlink out", tool: toolRead, args: `{"path":"leak/key.txt"}`, refused: true},
-		{name: "read a range", tool: toolRead, args: `{"path":"calc.go","start_line":4,"end_line":5}`, has: []string{"lines 4-5 of 6", "    4 | func Add", "    5 | \treturn a - b"}, lacks: []string{"package"}},
-		{name: "read is bounded", tool: toolRead, args: `{"path":"long.txt"}`, has: []string{"lines 1-300 of 1000"}, lacks: []string{"  301 |"}},
+		{name: "list the root", tool: ToolList, args: `{}`, has: []string{"calc.go\n", "leak@\n", "node_modules/\n"}, lacks: []string{".git"}},
+		{name: "list .git", tool: ToolList, args: `{"path":".git"}`, refused: true},
+		{name: "list through a symlink", tool: ToolList, args: `{"path":"leak"}`, refused: true},
+		{name: "list above the root", tool: ToolList, args: `{"path":"../"}`, refused: true},
+		{name: "search the tree", tool: ToolSearch, args: `{"pattern":"SECRET"}`, has: []string{"no match"}},
+		{name: "search above the root", tool: ToolSearch, args: `{"pattern":"SECRET","path":".."}`, refused: true},
+		{name: "search a bad expression", tool: ToolSearch, args: `{"pattern":"(","regexp":true}`, refused: true},
+		{name: "search finds code", tool: ToolSearch, args: `{"pattern":"func Add("}`, has: []string{"calc.go:4: func Add(a, b int) int {"}},
+		{name: "search is bounded", tool: ToolSearch, args: `{"pattern":"needle"}`, has: []string{"many.txt:60: needle", "stopped at 60 matches"}, lacks: []string{"many.txt:61:"}},
+		{name: "read above the root", tool: ToolRead, args: `{"path":"../x"}`, refused: true},
+		{name: "read through a symlink out", tool: ToolRead, args: `{"path":"leak/key.txt"}`, refused: true},
+		{name: "read a range", tool: ToolRead, args: `{"path":"calc.go","start_line":4,"end_line":5}`, has: []string{"lines 4-5 of 6", "    4 | func Add", "    5 | \treturn a - b"}, lacks: []string{"package"}},
+		{name: "read is bounded", tool: ToolRead, args: `{"path":"long.txt"}`, has: []string{"lines 1-300 of 1000"}, lacks: []string{"  301 |"}},
 		{name: "an unknown tool", tool: "heal__write", args: `{}`, refused: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,7 +157,7 @@ func TestToolsStayInTheWorkspace(t *testing.T) {
 			}
 		})
 	}
-	if n := len(w.steps); n != 14 || w.steps[0].Tool != toolList {
+	if n := len(w.steps); n != 14 || w.steps[0].Tool != ToolList {
 		t.Errorf("%d steps recorded", n)
 	}
 }
@@ -170,30 +170,30 @@ func TestEditTool(t *testing.T) {
 	ws := project(t)
 	b := &fakeBench{ws: ws}
 	w, _ := newWorkspace(ws, b, 100)
-	if out, refused := call(t, w, toolEdit, `{"path":"calc.go","old":"a","new":"b"}`); !refused || !strings.Contains(out, "occurs") {
+	if out, refused := call(t, w, ToolEdit, `{"path":"calc.go","old":"a","new":"b"}`); !refused || !strings.Contains(out, "occurs") {
 		t.Errorf("an ambiguous edit: %v %s", refused, out)
 	}
-	if out, refused := call(t, w, toolEdit, `{"path":"calc.go","old":"nowhere","new":"b"}`); !refused || !strings.Contains(out, "does not occur") {
+	if out, refused := call(t, w, ToolEdit, `{"path":"calc.go","old":"nowhere","new":"b"}`); !refused || !strings.Contains(out, "does not occur") {
 		t.Errorf("a missing piece: %v %s", refused, out)
 	}
-	out, refused := call(t, w, toolEdit, `{"path":"calc_test.go","old":"\t\tt.Error(\"Add(2, 3) = -1, want 5\")\n","new":""}`)
+	out, refused := call(t, w, ToolEdit, `{"path":"calc_test.go","old":"\t\tt.Error(\"Add(2, 3) = -1, want 5\")\n","new":""}`)
 	if !refused || !strings.Contains(out, "rules: test-file") || len(w.accepted()) != 0 {
 		t.Errorf("a refused edit: %v %s, pending %v", refused, out, w.accepted())
 	}
-	out, refused = call(t, w, toolEdit, `{"path":"calc.go","old":"return a - b","new":"return a + b"}`)
+	out, refused = call(t, w, ToolEdit, `{"path":"calc.go","old":"return a - b","new":"return a + b"}`)
 	if refused || !strings.Contains(out, "+\treturn a + b") {
 		t.Fatalf("an accepted edit: %v %s", refused, out)
 	}
-	if out, _ := call(t, w, toolRead, `{"path":"calc.go"}`); !strings.Contains(out, "return a + b") {
+	if out, _ := call(t, w, ToolRead, `{"path":"calc.go"}`); !strings.Contains(out, "return a + b") {
 		t.Errorf("read does not show the accepted edit:\n%s", out)
 	}
-	if out, _ := call(t, w, toolSearch, `{"pattern":"a + b"}`); !strings.Contains(out, "calc.go:5:") {
+	if out, _ := call(t, w, ToolSearch, `{"pattern":"a + b"}`); !strings.Contains(out, "calc.go:5:") {
 		t.Errorf("search does not see the accepted edit:\n%s", out)
 	}
 	if es := w.accepted(); len(es) != 1 || es[0].Path != "calc.go" || !strings.Contains(es[0].Content, "a + b") {
 		t.Errorf("accepted %v", es)
 	}
-	if out, refused := call(t, w, toolEdit, `{"path":"calc.go","old":"return a + b","new":"return a - b"}`); refused || !strings.Contains(out, "back as it was") || len(w.accepted()) != 0 {
+	if out, refused := call(t, w, ToolEdit, `{"path":"calc.go","old":"return a + b","new":"return a - b"}`); refused || !strings.Contains(out, "back as it was") || len(w.accepted()) != 0 {
 		t.Errorf("an edit back: %v %s %v", refused, out, w.accepted())
 	}
 	if w.edits != 1 || w.refused != 1 {
@@ -218,8 +218,8 @@ func TestRunTool(t *testing.T) {
 		return heal.Trial{Command: "go test ./...", ExitCode: 1, Reports: rs, Excerpt: "FAIL"}, nil
 	}}
 	w, _ := newWorkspace(ws, b, 100)
-	call(t, w, toolEdit, `{"path":"calc.go","old":"return a - b","new":"return a + b"}`)
-	out, refused := call(t, w, toolRun, `{}`)
+	call(t, w, ToolEdit, `{"path":"calc.go","old":"return a - b","new":"return a + b"}`)
+	out, refused := call(t, w, ToolRun, `{}`)
 	if refused || len(got) != 1 || got[0].Path != "calc.go" {
 		t.Fatalf("%v %s; edits %v", refused, out, got)
 	}
@@ -231,7 +231,7 @@ func TestRunTool(t *testing.T) {
 	b.try = func(context.Context, []heal.Edit) (heal.Trial, error) {
 		return heal.Trial{}, fmt.Errorf("boom: %w", heal.ErrEditRefused)
 	}
-	if out, refused := call(t, w, toolRun, `{}`); !refused || !strings.Contains(out, "boom") {
+	if out, refused := call(t, w, ToolRun, `{}`); !refused || !strings.Contains(out, "boom") {
 		t.Errorf("a failed trial: %v %s", refused, out)
 	}
 	if w.trials != 2 {
@@ -242,7 +242,7 @@ func TestRunTool(t *testing.T) {
 // loopModel answers every request with one more listing of the root, and
 // reports usage of 900 input and 60 output tokens.
 func loopModel(llmtest.Request) llmtest.Reply {
-	return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: toolList, Arguments: `{}`}}, Usage: &llmtest.Usage{Input: 900, Output: 60}}
+	return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: ToolList, Arguments: `{}`}}, Usage: &llmtest.Usage{Input: 900, Output: 60}}
 }
 
 // fixingModel edits calc.go, runs the tests, and reports.
@@ -253,9 +253,9 @@ func fixingModel(req llmtest.Request) llmtest.Reply {
 	_ = req.Decode(&body)
 	switch len(body.Messages) {
 	case 2:
-		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: toolEdit, Arguments: `{"path":"calc.go","old":"return a - b","new":"return a + b"}`}}}
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: ToolEdit, Arguments: `{"path":"calc.go","old":"return a - b","new":"return a + b"}`}}}
 	case 4:
-		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: toolRun, Arguments: `{}`}}}
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: ToolRun, Arguments: `{}`}}}
 	}
 	return llmtest.Reply{Text: "Add subtracted.", ToolCalls: []llmtest.ToolCall{{Name: agent.ToolFinalReport,
 		Arguments: `{"report_format":"json","content_json":{"fix_reason":"Add subtracted","confidence_score":0.9}}`}}}
@@ -330,7 +330,7 @@ func TestBudgets(t *testing.T) {
 		{name: "cost", budgets: Budgets{MaxCostUSD: 0.015}, model: loopModel, want: BudgetCost},
 		{name: "wall time", budgets: Budgets{Timeout: 50 * time.Millisecond}, try: block, want: BudgetWallTime,
 			model: func(llmtest.Request) llmtest.Reply {
-				return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: toolRun, Arguments: `{}`}}}
+				return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: ToolRun, Arguments: `{}`}}}
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -361,7 +361,7 @@ func TestBudgets(t *testing.T) {
 			return heal.Trial{}, ctx.Err()
 		}}
 		srv.Handle(func(llmtest.Request) llmtest.Reply {
-			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: toolRun, Arguments: `{}`}}}
+			return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: ToolRun, Arguments: `{}`}}}
 		})
 		_, err := (&Fixer{Targets: targets(srv)}).Investigate(ctx, heal.FixInput{Workspace: ws}, b)
 		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrBudget) {

@@ -29,25 +29,25 @@ Your final report, in the json format, is an object:
   {"fix_reason": "<one short sentence: what was wrong and what you changed>", "confidence_score": <0 to 1>}
 The edits the gate accepted are the fix. If you made none, or cannot fix it safely, report confidence_score 0.`
 
-// The tools' names and descriptions, in the project's words.
+// The tools' names, as the model calls them.
 const (
-	toolRead   = "heal__read_file"
-	toolSearch = "heal__search"
-	toolList   = "heal__list"
-	toolRun    = "heal__run_tests"
-	toolEdit   = "heal__edit"
+	ToolRead   = "heal__read_file"
+	ToolSearch = "heal__search"
+	ToolList   = "heal__list"
+	ToolRun    = "heal__run_tests"
+	ToolEdit   = "heal__edit"
 )
 
 // toolDocs describes each tool to the model.
 var toolDocs = map[string]string{
-	toolRead: fmt.Sprintf("Read a file of the repository, numbered, as your accepted edits left it. Give start_line and end_line for a range; "+
+	ToolRead: fmt.Sprintf("Read a file of the repository, numbered, as your accepted edits left it. Give start_line and end_line for a range; "+
 		"at most %d lines or %d bytes come back per call.", maxReadLines, maxReadBytes),
-	toolSearch: fmt.Sprintf("Search the repository's files for a text (or an RE2 regular expression with regexp true), under path (default: the whole tree). "+
+	ToolSearch: fmt.Sprintf("Search the repository's files for a text (or an RE2 regular expression with regexp true), under path (default: the whole tree). "+
 		"Returns up to %d matches as path:line: text. The .git folder, dependency folders and symlinks are not searched.", maxMatches),
-	toolList: fmt.Sprintf("List a folder of the repository (default: its root): folders end in /, symlinks in @ (not followed). At most %d entries.", maxEntries),
-	toolRun: "Run the failing tests (or the build, when no test can be selected) with your accepted edits in place, " +
+	ToolList: fmt.Sprintf("List a folder of the repository (default: its root): folders end in /, symlinks in @ (not followed). At most %d entries.", maxEntries),
+	ToolRun: "Run the failing tests (or the build, when no test can be selected) with your accepted edits in place, " +
 		"and get salve's parsed reports of the run and an excerpt of its log. The repository is put back after the run.",
-	toolEdit: "Propose an edit: replace the one exact occurrence of old in the file at path with new (old must occur exactly once; " +
+	ToolEdit: "Propose an edit: replace the one exact occurrence of old in the file at path with new (old must occur exactly once; " +
 		"include enough lines to make it unique). The gate judges all your edits together at once and answers accepted or refused, with its rule ids and reasons.",
 }
 

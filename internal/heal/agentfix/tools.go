@@ -37,10 +37,6 @@ const (
 	maxPatternLen  = 256
 )
 
-// skipDirs are folders search never enters: dependencies and build
-// output, besides every hidden folder (.git first).
-var skipDirs = map[string]bool{"node_modules": true, "vendor": true, "target": true, "build": true, "dist": true, "__pycache__": true, "venv": true}
-
 // workspace is the in-process tool provider of one investigation: its
 // tools read the heal's worktree (through the workbench's checks) and the
 // edits the gate accepted so far, run the failing tests through the
@@ -75,11 +71,11 @@ func (w *workspace) Tools() []tools.Tool {
 			Description: toolDocs[name], InputSchema: json.RawMessage(schema)}
 	}
 	return []tools.Tool{
-		mk(toolRead, `{"type":"object","properties":{"path":{"type":"string"},"start_line":{"type":"integer","minimum":1},"end_line":{"type":"integer","minimum":1}},"required":["path"],"additionalProperties":false}`),
-		mk(toolSearch, `{"type":"object","properties":{"pattern":{"type":"string","minLength":1,"maxLength":256},"path":{"type":"string"},"regexp":{"type":"boolean"}},"required":["pattern"],"additionalProperties":false}`),
-		mk(toolList, `{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":false}`),
-		mk(toolRun, `{"type":"object","properties":{},"additionalProperties":false}`),
-		mk(toolEdit, `{"type":"object","properties":{"path":{"type":"string"},"old":{"type":"string","minLength":1},"new":{"type":"string"}},"required":["path","old","new"],"additionalProperties":false}`),
+		mk(ToolRead, `{"type":"object","properties":{"path":{"type":"string"},"start_line":{"type":"integer","minimum":1},"end_line":{"type":"integer","minimum":1}},"required":["path"],"additionalProperties":false}`),
+		mk(ToolSearch, `{"type":"object","properties":{"pattern":{"type":"string","minLength":1,"maxLength":256},"path":{"type":"string"},"regexp":{"type":"boolean"}},"required":["pattern"],"additionalProperties":false}`),
+		mk(ToolList, `{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":false}`),
+		mk(ToolRun, `{"type":"object","properties":{},"additionalProperties":false}`),
+		mk(ToolEdit, `{"type":"object","properties":{"path":{"type":"string"},"old":{"type":"string","minLength":1},"new":{"type":"string"}},"required":["path","old","new"],"additionalProperties":false}`),
 	}
 }
 
@@ -103,15 +99,15 @@ func (w *workspace) Call(ctx context.Context, name string, args json.RawMessage)
 	var res tools.Result
 	var err error
 	switch name {
-	case toolRead:
+	case ToolRead:
 		res, err = w.read(args)
-	case toolSearch:
+	case ToolSearch:
 		res, err = w.search(ctx, args)
-	case toolList:
+	case ToolList:
 		res, err = w.list(args)
-	case toolRun:
+	case ToolRun:
 		res, err = w.run(ctx)
-	case toolEdit:
+	case ToolEdit:
 		res, step, err = w.edit(args, step)
 	default:
 		err = fmt.Errorf("%w %q", errUnknownTool, name)
@@ -274,7 +270,7 @@ func (w *workspace) search(ctx context.Context, args json.RawMessage) (tools.Res
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
-			if p != abs && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+			if p != abs && heal.SkipFolder(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil

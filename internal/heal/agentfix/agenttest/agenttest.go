@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/heal/agentfix"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
 
@@ -37,14 +39,14 @@ const (
 	Cheat
 )
 
-// The tool names the policy calls (package agentfix's).
+// The tool names the policy calls.
 const (
-	toolRead   = "heal__read_file"
-	toolSearch = "heal__search"
-	toolList   = "heal__list"
-	toolRun    = "heal__run_tests"
-	toolEdit   = "heal__edit"
-	toolFinal  = "agent__final_report"
+	toolRead   = agentfix.ToolRead
+	toolSearch = agentfix.ToolSearch
+	toolList   = agentfix.ToolList
+	toolRun    = agentfix.ToolRun
+	toolEdit   = agentfix.ToolEdit
+	toolFinal  = agent.ToolFinalReport
 )
 
 // Investigator is the scripted model. Its zero value is an Honest one.
@@ -55,7 +57,6 @@ type Investigator struct {
 	mu    sync.Mutex
 	st    *state
 	calls []string
-	turn  int
 }
 
 // Calls returns every call the policy made, as "tool arguments", in order.
