@@ -16,6 +16,7 @@ import (
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/results"
+	"github.com/salve-dev/salve/internal/llm/anthropic"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
 	"github.com/salve-dev/salve/internal/llm/openai"
 )
@@ -306,6 +307,42 @@ func TestInvestigate(t *testing.T) {
 	req := srv.Requests()[0].JSON()
 	if sys := fmt.Sprint(req["messages"]); !strings.Contains(sys, "calc.go:1-9 (the code under test)") || !strings.Contains(sys, "Never weaken a check") {
 		t.Errorf("the prompt lacks the reach or the rules: %s", sys)
+	}
+}
+
+// TestInvestigateFallsBack: the session gets the engine's round-robin
+// fallback: a first target that fails with a server error on every
+// request is cycled past, and the second, on another wire API
+// (Anthropic's messages), carries the investigation to its fix.
+func TestInvestigateFallsBack(t *testing.T) {
+	ws := project(t)
+	down := llmtest.NewServer()
+	defer down.Close()
+	down.Handle(func(llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 500, ErrorMessage: "overloaded"} })
+	up := llmtest.NewServer()
+	defer up.Close()
+	n := 0
+	steps := []llmtest.Reply{
+		{ToolCalls: []llmtest.ToolCall{{Name: ToolEdit, Arguments: `{"path":"calc.go","old":"return a - b","new":"return a + b"}`}}},
+		{ToolCalls: []llmtest.ToolCall{{Name: ToolRun, Arguments: `{}`}}},
+		{ToolCalls: []llmtest.ToolCall{{Name: agent.ToolFinalReport, Arguments: `{"report_format":"json","content_json":{"fix_reason":"Add subtracted","confidence_score":0.9}}`}}},
+	}
+	up.Handle(func(llmtest.Request) llmtest.Reply { r := steps[min(n, len(steps)-1)]; n++; return r })
+	f := &Fixer{Targets: []agent.Target{
+		{Provider: "first", Model: "m", Client: openai.New(openai.Options{BaseURL: down.URL + "/v1", APIKey: "sk-test"}), ContextWindow: 200000},
+		{Provider: "second", Model: "claude", Client: anthropic.New(anthropic.Options{BaseURL: up.URL + "/v1", APIKey: "sk-test"}), ContextWindow: 200000},
+	}, Sleep: func(context.Context, time.Duration) error { return nil }}
+	inv, err := f.Investigate(context.Background(), heal.FixInput{Workspace: ws, Path: "calc.go"}, &fakeBench{ws: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inv.Edits) != 1 || len(down.Requests()) == 0 || len(up.Requests()) != 3 {
+		t.Errorf("edits %v; %d requests to the failing target, %d to the other", inv.Edits, len(down.Requests()), len(up.Requests()))
+	}
+	for _, r := range up.Requests() {
+		if r.Wire != llmtest.Anthropic {
+			t.Errorf("request on %s", r.Wire)
+		}
 	}
 }
 
