@@ -129,7 +129,7 @@ func (f *Fixer) Investigate(ctx context.Context, in heal.FixInput, bench heal.Wo
 	}
 	res := agent.Run(sctx, agent.Options{
 		SystemPrompt: SystemPrompt, UserPrompt: UserPrompt(in, bench.Reach()), Targets: f.Targets,
-		MaxTurns: b.MaxTurns, MaxRetries: retries, LLMTimeout: f.Timeout, ToolTimeout: toolTimeout,
+		MaxTurns: b.MaxTurns, MaxToolCallsPerTurn: b.MaxToolCallsPerTurn, MaxRetries: retries, LLMTimeout: f.Timeout, ToolTimeout: toolTimeout,
 		Format: agent.FormatJSON, Schema: json.RawMessage(reportSchema), Transport: agent.TransportNative,
 		Tools: []tools.Provider{ws}, Guard: g, Observer: w, Pricer: f.Pricer, MaxCostUSD: b.MaxCostUSD,
 		Sleep: f.Sleep, Logger: f.Logger,

@@ -426,7 +426,7 @@ func TestBudgetsFrom(t *testing.T) {
 		err        bool
 	}{
 		{name: "nothing", json: `{}`, want: Budgets{}},
-		{name: "the shared settings", json: `{"defaults":{"maxTurns":7},"budgets":{"maxCostUsd":0.5}}`, want: Budgets{MaxTurns: 7, MaxCostUSD: 0.5}},
+		{name: "the shared settings", json: `{"defaults":{"maxTurns":7,"maxToolCallsPerTurn":3},"budgets":{"maxCostUsd":0.5}}`, want: Budgets{MaxTurns: 7, MaxToolCallsPerTurn: 3, MaxCostUSD: 0.5}},
 		{name: "the tier's section wins", json: `{"defaults":{"maxTurns":7},"budgets":{"maxCostUsd":0.5},"heal":{"agent":{"maxTurns":12,"maxToolCalls":30,"maxTokens":90000,"timeout":"2m","maxCostUsd":0.25}}}`,
 			want: Budgets{MaxTurns: 12, MaxToolCalls: 30, MaxTokens: 90000, Timeout: 2 * time.Minute, MaxCostUSD: 0.25}},
 		{name: "negative", json: `{"heal":{"agent":{"maxToolCalls":-1}}}`, err: true},

@@ -22,6 +22,9 @@ type Budgets struct {
 	MaxTurns int `json:"maxTurns"`
 	// MaxToolCalls bounds the tool calls of the whole session.
 	MaxToolCalls int `json:"maxToolCalls"`
+	// MaxToolCallsPerTurn is the engine's cap of one turn's tool calls;
+	// zero means the engine's default.
+	MaxToolCallsPerTurn int `json:"maxToolCallsPerTurn"`
 	// MaxTokens bounds the input plus output tokens of every request.
 	MaxTokens int `json:"maxTokens"`
 	// Timeout bounds the session's wall time, its test runs included.
@@ -86,9 +89,10 @@ type section struct {
 }
 
 // BudgetsFrom reads the tier's budgets from an ai-agent configuration:
-// the "heal.agent" section (maxTurns, maxToolCalls, maxTokens, timeout,
-// maxCostUsd), else the engine's settings every session shares
-// (defaults.maxTurns, budgets.maxCostUsd), else the tier's defaults.
+// the "heal.agent" section (maxTurns, maxToolCalls, maxToolCallsPerTurn,
+// maxTokens, timeout, maxCostUsd), else the engine's settings every
+// session shares (defaults.maxTurns, defaults.maxToolCallsPerTurn,
+// budgets.maxCostUsd), else the tier's defaults.
 // It also returns the configuration's pricing table, which prices the
 // tokens of providers that report no cost. Errors wrap config.ErrConfig.
 func BudgetsFrom(cfg *config.Config) (Budgets, agent.Pricer, error) {
@@ -97,10 +101,15 @@ func BudgetsFrom(cfg *config.Config) (Budgets, agent.Pricer, error) {
 	if err != nil {
 		return b, nil, err
 	}
-	if v, ok, err := (config.Sources{Defaults: defaults}).Resolve("maxTurns"); err != nil {
-		return b, nil, err
-	} else if ok {
-		b.MaxTurns = v.Int
+	for _, o := range []struct {
+		key string
+		dst *int
+	}{{"maxTurns", &b.MaxTurns}, {"maxToolCallsPerTurn", &b.MaxToolCallsPerTurn}} {
+		if v, ok, err := (config.Sources{Defaults: defaults}).Resolve(o.key); err != nil {
+			return b, nil, err
+		} else if ok {
+			*o.dst = v.Int
+		}
 	}
 	caps, err := cfg.Budgets()
 	if err != nil {
@@ -114,7 +123,7 @@ func BudgetsFrom(cfg *config.Config) (Budgets, agent.Pricer, error) {
 	if err := cfg.Decode(&s, "heal", "agent"); err != nil {
 		return b, nil, err
 	}
-	if s.MaxTurns < 0 || s.MaxToolCalls < 0 || s.MaxTokens < 0 || s.MaxCostUSD < 0 {
+	if s.MaxTurns < 0 || s.MaxToolCalls < 0 || s.MaxToolCallsPerTurn < 0 || s.MaxTokens < 0 || s.MaxCostUSD < 0 {
 		return b, nil, fmt.Errorf("heal.agent: %w: budgets must not be negative", config.ErrConfig)
 	}
 	if s.Timeout != "" {
@@ -124,7 +133,7 @@ func BudgetsFrom(cfg *config.Config) (Budgets, agent.Pricer, error) {
 		}
 		b.Timeout = d
 	}
-	for _, o := range []struct{ dst, v *int }{{&b.MaxTurns, &s.MaxTurns}, {&b.MaxToolCalls, &s.MaxToolCalls}, {&b.MaxTokens, &s.MaxTokens}} {
+	for _, o := range []struct{ dst, v *int }{{&b.MaxTurns, &s.MaxTurns}, {&b.MaxToolCalls, &s.MaxToolCalls}, {&b.MaxToolCallsPerTurn, &s.MaxToolCallsPerTurn}, {&b.MaxTokens, &s.MaxTokens}} {
 		if *o.v > 0 {
 			*o.dst = *o.v
 		}
