@@ -200,6 +200,8 @@ type run struct {
 	// proof is how the failing tests' pass is proven (nil until a build
 	// reports a failing test).
 	proof *proofPlan
+	// cur is the failing build the current iteration fixes.
+	cur contract.ExecutorOutput
 }
 
 // Run heals the repository of o: see the package doc. It returns the
@@ -432,6 +434,23 @@ func (r *run) build(ctx context.Context, iter int, stage string) (contract.Execu
 // runBuild runs command (empty: the Executor's detection) in the
 // workspace, timed as stage.
 func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (contract.ExecutorOutput, error) {
+	out, err := r.execute(ctx, iter, stage, command)
+	if err != nil {
+		return out, err
+	}
+	if out.ExitCode != 0 || out.EnvironmentMetadata.TimedOut {
+		if err := r.environment(out); err != nil {
+			return out, err
+		}
+	}
+	r.o.Logger.Info("build finished", "stage", stage, "iteration", iter, "exit_code", out.ExitCode, "seconds", out.ExecutionTimeSeconds)
+	return out, nil
+}
+
+// execute runs command (empty: the Executor's detection) in the
+// workspace, timed as stage, records the build and guards the worktree's
+// git metadata after it. It does not judge the build's environment.
+func (r *run) execute(ctx context.Context, iter int, stage, command string) (contract.ExecutorOutput, error) {
 	r.o.Progress.Stage(iter, stage, r.fixedN)
 	defer r.timed(stage)()
 	in := contract.ExecutorInput{WorkspacePath: r.ws, ResolvedBuildCommand: command, TimeoutSeconds: int(r.o.BuildTimeout / time.Second)}
@@ -460,12 +479,6 @@ func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (co
 		}
 		return out, fmt.Errorf("heal: build could not run: %w: %w", ErrEnvironment, err)
 	}
-	if out.ExitCode != 0 || out.EnvironmentMetadata.TimedOut {
-		if err := r.environment(out); err != nil {
-			return out, err
-		}
-	}
-	r.o.Logger.Info("build finished", "stage", stage, "iteration", iter, "exit_code", out.ExitCode, "seconds", out.ExecutionTimeSeconds)
 	return out, nil
 }
 

@@ -211,9 +211,15 @@ const (
 	maxTestScanSize = 1 << 20
 )
 
-// skipScan are folders the search for tests never enters.
+// skipScan are folders the searches of a workspace never enter.
 var skipScan = map[string]bool{".git": true, "node_modules": true, "vendor": true, "target": true, "build": true, "dist": true,
 	"__pycache__": true, ".venv": true, "venv": true, ".tox": true, "out": true}
+
+// SkipFolder reports whether a bounded search of a workspace (for the
+// tests that call a function, for declarations, the agent tier's search)
+// leaves out a folder of this name: a hidden folder (.git first), a
+// dependency folder, build output, a virtual environment.
+func SkipFolder(name string) bool { return skipScan[name] || strings.HasPrefix(name, ".") }
 
 // testsCalling returns the test files of the workspace, in the language
 // of path, that call symbol: the tests a runtime error in that function
@@ -233,7 +239,7 @@ func testsCalling(ctx context.Context, ws, path, symbol string) []integrity.Test
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
-			if p != ws && (skipScan[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+			if p != ws && SkipFolder(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil

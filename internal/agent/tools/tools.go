@@ -19,6 +19,9 @@ const (
 	KindREST     Kind = "rest"
 	KindInternal Kind = "internal"
 	KindAgent    Kind = "agent"
+	// KindInProcess is a tool the program that runs the engine serves
+	// from its own process (the heal's agent tier: its worktree tools).
+	KindInProcess Kind = "in-process"
 )
 
 // Tool describes one callable tool.

@@ -18,8 +18,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
+	"github.com/salve-dev/salve/internal/heal/agentfix"
 	"github.com/salve-dev/salve/internal/heal/aiderfix"
 	"github.com/salve-dev/salve/internal/heal/ci"
 	"github.com/salve-dev/salve/internal/heal/executor"
@@ -351,9 +353,13 @@ func Fixers(c Config, ex heal.Executor, commitDiff func(ctx context.Context, wor
 	}
 	explicit := names != nil
 	var targets []llmfix.Target
-	if !explicit || slices.Contains(names, llmfix.Name) {
+	var cfg *config.Config
+	if !explicit || slices.Contains(names, llmfix.Name) || slices.Contains(names, agentfix.Name) {
 		cwd, _ := os.Getwd()
-		targets, err = llmfix.Targets(llmfix.Setup{Models: c.Models, ConfigFile: c.ConfigFile, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
+		setup := llmfix.Setup{Models: c.Models, ConfigFile: c.ConfigFile, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv}
+		if cfg, err = llmfix.Load(setup); err == nil {
+			targets, err = llmfix.TargetsFrom(cfg, setup)
+		}
 		if err != nil && (explicit || c.ConfigFile != "") {
 			// A configuration the user named is never left out quietly.
 			return nil, nil, err
@@ -381,6 +387,12 @@ func Fixers(c Config, ex heal.Executor, commitDiff func(ctx context.Context, wor
 			}
 			llm := &llmfix.Fixer{Targets: targets, Logger: logger}
 			out, spend = append(out, llm), append(spend, llm)
+		case agentfix.Name:
+			a, err := newAgent(cfg, targets, logger)
+			if err != nil {
+				return nil, nil, err
+			}
+			out, spend = append(out, a), append(spend, a)
 		case aiderfix.Name:
 			out = append(out, newAider(c))
 		default:
@@ -396,7 +408,8 @@ func Fixers(c Config, ex heal.Executor, commitDiff func(ctx context.Context, wor
 func llmNote(c Config, fixers []heal.Fixer) heal.Fixer {
 	var names []string
 	for _, f := range fixers {
-		if f.Name() == llmfix.Name {
+		if tiers.AsksModel(f.Name()) {
+			// A tier that asks a model is in the list.
 			return nil
 		}
 		names = append(names, f.Name())
@@ -484,6 +497,19 @@ func openStore(ctx context.Context, path string, getenv func(string) string, log
 		return nil, nil
 	}
 	return st, adapter.Recorder{Store: st}
+}
+
+// newAgent returns the agent tier over the llm tier's targets, with the
+// budgets of the configuration.
+func newAgent(cfg *config.Config, targets []llmfix.Target, logger *slog.Logger) (*agentfix.Fixer, error) {
+	if len(targets) == 0 || cfg == nil {
+		return nil, fmt.Errorf("--fixers agent: no model configured (give --models provider/model with --config, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")
+	}
+	b, pricer, err := agentfix.BudgetsFrom(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("--fixers agent: %w", err)
+	}
+	return &agentfix.Fixer{Targets: targets, Budgets: b, Pricer: pricer, Logger: logger}, nil
 }
 
 // newAider returns the aider tier. When salve took the secrets out of its
