@@ -237,6 +237,7 @@ func loadServed(ctx context.Context, d deps, a *cliArgs, path string, stderr io.
 		return nil, err
 	}
 	sa.tpl = &sessionSetup{opts: opts, log: log}
+	st.served = name
 	if err := st.startSharedMCP(ctx, sa.tpl); err != nil {
 		return sa, err
 	}
