@@ -126,36 +126,10 @@ func TestHeadendRestartsKilledMCPServer(t *testing.T) {
 	}
 	p := startHeadend(t, dir, 1, nil, "--agent", "tooled.ai", "--tooling-transport", "native", "--api", "0",
 		"--telemetry-enabled", "--telemetry-prometheus-enabled", "--telemetry-prometheus-port", "0")
-	var m []string
-	for deadline := time.Now().Add(time.Minute); m == nil; time.Sleep(10 * time.Millisecond) {
-		if m = metricsLine.FindStringSubmatch(p.stderr.String()); m == nil && time.Now().After(deadline) {
-			t.Fatalf("no metrics listener line:\n%s", p.stderr.String())
-		}
-	}
+	addr := metricsAddr(t, p)
 	metrics := func(want ...string) {
 		t.Helper()
-		deadline := time.Now().Add(2 * time.Minute)
-		for {
-			resp, err := http.Get("http://" + m[1] + "/metrics")
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			missing := ""
-			for _, w := range want {
-				if !strings.Contains(string(b), w) {
-					missing = w
-				}
-			}
-			if missing == "" {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("metrics lack %s:\n%s\nstderr:\n%s", missing, b, p.stderr.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitMetrics(t, addr, want)
 	}
 	const labels = `agent="tooled",mode="server",server="t"`
 	ask := func(q string) chan string {

@@ -43,6 +43,49 @@ func telemetryBinaries(t *testing.T) string {
 
 var metricsLine = regexp.MustCompile(`telemetry metrics listening on (\S+)`)
 
+// metricsAddr waits for the headend's metrics listener line and returns
+// its address. The line comes before the headend's, but the copy into
+// p.stderr may lag the one startHeadend scans.
+func metricsAddr(t *testing.T, p *headendProc) string {
+	t.Helper()
+	var m []string
+	for deadline := time.Now().Add(time.Minute); m == nil; time.Sleep(10 * time.Millisecond) {
+		if m = metricsLine.FindStringSubmatch(p.stderr.String()); m == nil && time.Now().After(deadline) {
+			t.Fatalf("no metrics listener line:\n%s", p.stderr.String())
+		}
+	}
+	return m[1]
+}
+
+// waitMetrics polls GET /metrics on addr until it holds every line of
+// want: the helper replays events as they arrive. The cap is only for a
+// hung test.
+func waitMetrics(t *testing.T, addr string, want []string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(string(b), w) {
+				missing = w
+			}
+		}
+		if missing == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("metrics lack %s:\n%s", missing, b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // TestTelemetryHeadendMetricsAndBudget serves an agent over the OpenAI
 // headend with Prometheus on: /metrics counts the completion (requests,
 // latency buckets, tokens, cost from the pricing table, the final report),
@@ -61,14 +104,7 @@ func TestTelemetryHeadendMetricsAndBudget(t *testing.T) {
 	p := startHeadend(t, dir, 1, nil, "--agent", "chat.ai", "--tooling-transport", "native", "--openai-completions", "0",
 		"--telemetry-enabled", "--telemetry-prometheus-enabled", "--telemetry-prometheus-port", "0",
 		"--telemetry-label", "team=qa", "--headend-max-cost-usd", "0.015")
-	// The line comes before the headend's, but the copy into p.stderr may
-	// lag the one startHeadend scans.
-	var m []string
-	for deadline := time.Now().Add(10 * time.Second); m == nil; time.Sleep(10 * time.Millisecond) {
-		if m = metricsLine.FindStringSubmatch(p.stderr.String()); m == nil && time.Now().After(deadline) {
-			t.Fatalf("no metrics listener line:\n%s", p.stderr.String())
-		}
-	}
+	addr := metricsAddr(t, p)
 	chat := func() (int, string) {
 		body := `{"model":"chat","messages":[{"role":"user","content":"hello"}]}`
 		resp, err := http.Post("http://"+p.addrs["openai-completions"]+"/v1/chat/completions", "application/json", strings.NewReader(body))
@@ -96,28 +132,7 @@ func TestTelemetryHeadendMetricsAndBudget(t *testing.T) {
 		`ai_agent_final_report_total{agent="chat",call_path="chat",env="test",forced_final_reason="none",headend="openai-completions",mode="server",source="tool-call",synthetic_reason="",team="qa"} 1`,
 		`synthetic_reason="cost_budget_exceeded",team="qa"} 1`,
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get("http://" + m[1] + "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		missing := ""
-		for _, w := range want {
-			if !strings.Contains(string(b), w) {
-				missing = w
-			}
-		}
-		if missing == "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("metrics lack %s:\n%s", missing, b)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitMetrics(t, addr, want)
 	if code := p.stop(t); code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, p.stderr.String())
 	}
