@@ -251,6 +251,7 @@ func loadServed(ctx context.Context, d deps, a *cliArgs, path string, stderr io.
 		return nil, err
 	}
 	sa.tpl = &sessionSetup{opts: opts, log: log, billingFile: st.set.BillingFile, sessionsDir: st.set.SessionsDir}
+	st.served = name
 	if err := st.startSharedMCP(ctx, sa.tpl); err != nil {
 		return sa, err
 	}

@@ -76,6 +76,9 @@ type startup struct {
 	// sharedMCP are the parent's running MCP servers, reused by a child
 	// session and closed by the parent only.
 	sharedMCP map[string]tools.Provider
+	// served names the headend agent whose shared MCP servers start: they
+	// are supervised (restarted when they go down).
+	served string
 }
 
 // prepare performs every start-up step of docs/contracts/ai-agent-cli.md §2

@@ -14,6 +14,7 @@ import (
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/agent/headend"
 	"github.com/salve-dev/salve/internal/agent/telemetry"
+	"github.com/salve-dev/salve/internal/agent/tools/mcp"
 	"github.com/salve-dev/salve/internal/buildinfo"
 )
 
@@ -89,6 +90,26 @@ func (st *startup) telemetryOptions(o *agent.Options) error {
 		o.Observer = ts.helper.Relay
 	}
 	return nil
+}
+
+// mcpObserver returns the OnState of a headend agent's supervised MCP
+// servers: each change of state goes to the metrics. It is nil without
+// telemetry.
+func (ts *telemetryState) mcpObserver(agent string) func(mcp.State) {
+	if ts == nil || ts.helper == nil {
+		return nil
+	}
+	relay := ts.helper.Relay
+	return func(s mcp.State) {
+		ev := telemetry.MCPEvent{Agent: agent, Server: s.Server, Up: s.Up, Error: s.Err}
+		switch s.Event {
+		case mcp.EventRestarted:
+			ev.Restart = telemetry.RestartSuccess
+		case mcp.EventRestartFailed:
+			ev.Restart = telemetry.RestartError
+		}
+		relay.MCPServer(ev)
+	}
 }
 
 // forHeadend marks a headend session: its headend label and the headend's

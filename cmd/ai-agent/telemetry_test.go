@@ -46,11 +46,27 @@ func telemetryBinaries(t *testing.T) string {
 
 var metricsLine = regexp.MustCompile(`telemetry metrics listening on (\S+)`)
 
-// scrapeUntil reads GET /metrics at addr until it holds every line of
-// want (the helper replays events as they arrive), or fails the test.
-func scrapeUntil(t *testing.T, addr string, want []string) {
+// metricsAddr waits for the headend's metrics listener line and returns
+// its address. The line comes before the headend's, but the copy into
+// p.stderr may lag the one startHeadend scans.
+func metricsAddr(t *testing.T, p *headendProc) string {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	var m []string
+	for deadline := time.Now().Add(time.Minute); m == nil; time.Sleep(10 * time.Millisecond) {
+		if m = metricsLine.FindStringSubmatch(p.stderr.String()); m == nil && time.Now().After(deadline) {
+			t.Fatalf("no metrics listener line:\n%s", p.stderr.String())
+		}
+	}
+	return m[1]
+}
+
+// waitMetrics polls GET /metrics on addr until it holds every line of
+// want: the helper replays events as they arrive. The cap is only for a
+// hung test.
+func waitMetrics(t *testing.T, addr string, want []string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
 		resp, err := http.Get("http://" + addr + "/metrics")
 		if err != nil {
 			t.Fatal(err)
@@ -69,6 +85,7 @@ func scrapeUntil(t *testing.T, addr string, want []string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("metrics lack %s:\n%s", missing, b)
 		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -90,14 +107,7 @@ func TestTelemetryHeadendMetricsAndBudget(t *testing.T) {
 	p := startHeadend(t, dir, 1, nil, "--agent", "chat.ai", "--tooling-transport", "native", "--openai-completions", "0",
 		"--telemetry-enabled", "--telemetry-prometheus-enabled", "--telemetry-prometheus-port", "0",
 		"--telemetry-label", "team=qa", "--headend-max-cost-usd", "0.015")
-	// The line comes before the headend's, but the copy into p.stderr may
-	// lag the one startHeadend scans.
-	var m []string
-	for deadline := time.Now().Add(10 * time.Second); m == nil; time.Sleep(10 * time.Millisecond) {
-		if m = metricsLine.FindStringSubmatch(p.stderr.String()); m == nil && time.Now().After(deadline) {
-			t.Fatalf("no metrics listener line:\n%s", p.stderr.String())
-		}
-	}
+	addr := metricsAddr(t, p)
 	chat := func() (int, string) {
 		body := `{"model":"chat","messages":[{"role":"user","content":"hello"}]}`
 		resp, err := http.Post("http://"+p.addrs["openai-completions"]+"/v1/chat/completions", "application/json", strings.NewReader(body))
@@ -125,7 +135,7 @@ func TestTelemetryHeadendMetricsAndBudget(t *testing.T) {
 		`ai_agent_final_report_total{agent="chat",call_path="chat",env="test",forced_final_reason="none",headend="openai-completions",mode="server",source="tool-call",synthetic_reason="",team="qa"} 1`,
 		`synthetic_reason="cost_budget_exceeded",team="qa"} 1`,
 	}
-	scrapeUntil(t, m[1], want)
+	waitMetrics(t, addr, want)
 	if code := p.stop(t); code != exitOK {
 		t.Fatalf("exit %d:\n%s", code, p.stderr.String())
 	}
@@ -272,7 +282,7 @@ func TestTelemetryNewMetricsInARealSession(t *testing.T) {
 			// While the tool holds the slot, the retry and the bytes of
 			// the first two attempts are already counted.
 			llm := `{agent="main",call_path="main",headend="cli",mode="cli",model="m1",provider="mock",reasoning_level="",status="success"}`
-			scrapeUntil(t, m[1], []string{
+			waitMetrics(t, m[1], []string{
 				`ai_agent_queue_in_use{capacity="1",mode="cli",queue="one"} 1`,
 				`ai_agent_llm_retries_total` + llm + ` 1`,
 				`ai_agent_llm_bytes_in_total` + llm + ` `,

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/agent/tools"
@@ -16,9 +15,9 @@ import (
 )
 
 // mcpStarter starts one MCP server entry and returns its tools. It is the
-// plug of part 2 (internal/agent/tools/mcp); env resolves the protected env and headers
-// placeholders from the merged environment.
-type mcpStarter func(ctx context.Context, name string, entry json.RawMessage, env func(string) string, log *slog.Logger) (tools.Provider, error)
+// plug of part 2 (internal/agent/tools/mcp); opts.Expand resolves the
+// protected env and headers placeholders from the merged environment.
+type mcpStarter func(ctx context.Context, name string, entry json.RawMessage, opts mcp.Options) (tools.Provider, error)
 
 // mcpStarters returns the MCP client of this build (internal/agent/tools/mcp).
 func mcpStarters() mcpStarter { return mcp.StartEntry }
@@ -81,10 +80,15 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, e config.ToolE
 	if start == nil {
 		return fmt.Errorf("%w: MCP server %q: MCP servers are not available in this build", errInit, e.Name)
 	}
+	opts := mcp.Options{Logger: st.log, Expand: mcp.Expander(st.cfg.Env)}
 	if st.a.bools["trace-mcp"] {
-		start = st.tracedMCP
+		opts.Stderr = st.stderr // tee the servers' stderr to ours
 	}
-	p, err := start(ctx, e.Name, e.JSON, st.cfg.Env, st.log)
+	if st.served != "" {
+		// A headend's servers live as long as the process: keep them up.
+		opts.Supervise, opts.OnState = true, st.deps.tel.mcpObserver(st.served)
+	}
+	p, err := start(ctx, e.Name, e.JSON, opts)
 	if err != nil {
 		if errors.Is(err, toolschema.ErrSchema) {
 			return fmt.Errorf("MCP server %q: %w", e.Name, err)
@@ -95,20 +99,6 @@ func (st *startup) startMCP(ctx context.Context, s *sessionSetup, e config.ToolE
 	s.closers = append(s.closers, p)
 	s.addMCP(e.Name, p)
 	return nil
-}
-
-// tracedMCP starts a server like mcp.StartEntry, with its stderr teed to
-// ours (--trace-mcp).
-func (st *startup) tracedMCP(ctx context.Context, name string, entry json.RawMessage, env func(string) string, log *slog.Logger) (tools.Provider, error) {
-	cfg, _, err := mcp.DecodeEntry(name, entry)
-	if err != nil {
-		return nil, err
-	}
-	srv, err := mcp.Start(ctx, cfg, mcp.Options{Logger: log, Expand: mcp.Expander(env), Stderr: st.stderr})
-	if err != nil {
-		return nil, err
-	}
-	return srv, nil
 }
 
 // queues builds the queue set from queues.NAME.concurrent, with the default

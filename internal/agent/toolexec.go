@@ -145,7 +145,9 @@ type toolRun struct {
 	raw     string
 }
 
-var errToolTimeout = errors.New("timeout")
+// errToolTimeout is the engine's toolTimeout; a provider's own time limit
+// wraps the same error.
+var errToolTimeout = tools.ErrTimeout
 
 // execTool executes one call with the queue, toolTimeout, accounting,
 // truncation and the guard's tool_preflight (docs/contracts/ai-agent.md §1,

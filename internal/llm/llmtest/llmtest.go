@@ -13,6 +13,9 @@
 // with [Server.Handle]); each request takes the next reply, rendered in the
 // wire format of the path it hit and streamed when the request asked for
 // streaming. Every request is recorded for assertions ([Server.Requests]).
+// A request whose messages break the providers' documented rule on tool
+// calls and their results ([CheckShape]) is refused with HTTP 400 and the
+// provider's error body, as the real APIs refuse it, and takes no reply.
 // Replies can inject failures: any HTTP status with the provider's error
 // body, Retry-After, hangs, malformed JSON, truncated bodies and streams,
 // dropped connections and mid-stream error events. Text and tool-call
@@ -184,6 +187,7 @@ type Server struct {
 	queue    []Reply
 	handler  func(Request) Reply
 	requests []Request
+	rejected []string
 	seq      int
 }
 
@@ -256,6 +260,22 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// reject records a request refused by [CheckShape]; it takes no reply.
+func (s *Server) reject(req Request, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, req)
+	s.rejected = append(s.rejected, err.Error())
+}
+
+// Rejected returns, in order, why each request that broke the providers'
+// rule on tool calls and results ([CheckShape]) was refused with HTTP 400.
+func (s *Server) Rejected() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.rejected...)
+}
+
 // Pending returns the number of queued replies not yet used.
 func (s *Server) Pending() int {
 	s.mu.Lock()
@@ -300,6 +320,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if wire == Gemini {
 		req.Model, req.Stream, _ = geminiModel(r.URL.Path)
+	}
+	if err := CheckShape(wire, body); err != nil {
+		s.reject(req, err)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write(errorBody(wire, Reply{Status: http.StatusBadRequest, ErrorType: "invalid_request_error", ErrorMessage: err.Error()}))
+		return
 	}
 	reply, seq, ok := s.next(req)
 	if !ok {

@@ -87,6 +87,28 @@ func scrape(t *testing.T, addr string) string {
 	return string(b)
 }
 
+// waitMetrics polls /metrics until it holds every line of want: the
+// helper replays events as they arrive.
+func waitMetrics(t *testing.T, addr string, want []string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		body, missing := scrape(t, addr), ""
+		for _, w := range want {
+			if !strings.Contains(body, w) {
+				missing = w
+			}
+		}
+		if missing == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("metrics lack %s:\n%s", missing, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func TestMetricsThroughTheHelper(t *testing.T) {
 	relay, ready, stop := helper(t, telemetry.Settings{Mode: telemetry.ModeServer, Prometheus: true, PrometheusAddr: "127.0.0.1:0",
 		Labels: map[string]string{"env": "test"}})
@@ -103,25 +125,7 @@ func TestMetricsThroughTheHelper(t *testing.T) {
 		`ai_agent_llm_completion_tokens_total{` + labels + `,reasoning_level="",status="success"} 6`,
 		`ai_agent_final_report_total{agent="chat",call_path="chat",env="test",forced_final_reason="none",headend="openai-completions",mode="server",source="tool-call",synthetic_reason=""} 2`,
 	}
-	// The helper replays events as they arrive; poll until it caught up.
-	deadline := time.Now().Add(20 * time.Second)
-	var body string
-	for {
-		body = scrape(t, ready.Addr)
-		missing := ""
-		for _, w := range want {
-			if !strings.Contains(body, w) {
-				missing = w
-			}
-		}
-		if missing == "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("metrics lack %s:\n%s", missing, body)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitMetrics(t, ready.Addr, want)
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -226,6 +230,33 @@ func TestSampler(t *testing.T) {
 	}
 }
 
+// TestMCPServerMetrics: a supervised server's states, through the
+// helper, become its up gauge and its restart attempts by outcome.
+func TestMCPServerMetrics(t *testing.T) {
+	relay, ready, stop := helper(t, telemetry.Settings{Mode: telemetry.ModeServer, Prometheus: true, PrometheusAddr: "127.0.0.1:0"})
+	for _, ev := range []telemetry.MCPEvent{
+		{Agent: "chat", Server: "fs", Up: true},
+		{Agent: "chat", Server: "fs", Error: "connection closed"},
+		{Agent: "chat", Server: "fs", Restart: telemetry.RestartError, Error: "spawn failed"},
+		{Agent: "chat", Server: "fs", Restart: telemetry.RestartError, Error: "spawn failed"},
+		{Agent: "chat", Server: "fs", Up: true, Restart: telemetry.RestartSuccess},
+		{Agent: "chat", Server: "web", Up: true},
+		{Agent: "chat", Server: "web", Error: "health probe failed"},
+	} {
+		relay.MCPServer(ev)
+	}
+	want := []string{
+		`ai_agent_mcp_server_up{agent="chat",mode="server",server="fs"} 1`,
+		`ai_agent_mcp_server_up{agent="chat",mode="server",server="web"} 0`,
+		`ai_agent_mcp_server_restarts_total{agent="chat",mode="server",server="fs",status="error"} 2`,
+		`ai_agent_mcp_server_restarts_total{agent="chat",mode="server",server="fs",status="success"} 1`,
+	}
+	waitMetrics(t, ready.Addr, want)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestServeRefusesBadSettings(t *testing.T) {
 	var out strings.Builder
 	err := Serve(context.Background(), strings.NewReader("not json\n"), &out, nil)
@@ -241,6 +272,7 @@ func FuzzServe(f *testing.F) {
 	f.Add([]byte(`{"op":"llm","id":2,"parent":9,"llm":{}}` + "\n" + `{"op":"end","id":2,"llmEnd":{"Entry":{"tokens":{"inputTokens":-5}}}}` + "\n"))
 	f.Add([]byte(`{"op":"tool","id":3}` + "\n" + `{"op":"queue","queue":{"Queue":"q","Wait":-1}}` + "\n" + `not json` + "\n"))
 	f.Add([]byte(`{"op":"report","report":{"Turns":-1,"Attempts":-3}}` + "\n" + `{"op":"end","id":3,"toolEnd":{"Latency":-9}}`))
+	f.Add([]byte(`{"op":"mcp","mcp":{"server":"s","restart":"\u0000"}}` + "\n" + `{"op":"mcp"}` + "\n"))
 	f.Fuzz(func(t *testing.T, events []byte) {
 		in := io.MultiReader(strings.NewReader(`{"mode":"cli"}`+"\n"), bytes.NewReader(events))
 		if err := Serve(context.Background(), in, io.Discard, nil); err != nil {

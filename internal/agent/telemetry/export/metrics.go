@@ -57,6 +57,9 @@ type metrics struct {
 	reportTurns    *prometheus.HistogramVec
 
 	retryCollapse *prometheus.CounterVec
+
+	mcpUp       *prometheus.GaugeVec
+	mcpRestarts *prometheus.CounterVec
 }
 
 func newMetrics(constLabels prometheus.Labels) *metrics {
@@ -107,6 +110,11 @@ func newMetrics(constLabels prometheus.Labels) *metrics {
 	m.reportTurns = histogram("ai_agent_final_report_turns", "Turns completed at the final report.", reportLabels)
 
 	m.retryCollapse = counter("ai_agent_retry_collapse_total", "Times the remaining turns were collapsed.", []string{"agent", "call_path", "headend", "reason"})
+
+	// A salve addition: the original reports its shared servers' restarts
+	// in its logs only.
+	m.mcpUp = gauge("ai_agent_mcp_server_up", "Whether a headend's shared MCP server is up (1) or down and being restarted (0).", []string{"agent", "server"})
+	m.mcpRestarts = counter("ai_agent_mcp_server_restarts_total", "Restart attempts of a headend's shared MCP servers, by outcome.", []string{"agent", "server", "status"})
 	return m
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/agent/telemetry"
 )
 
 var _ agent.Observer = (*Recorder)(nil)
@@ -220,4 +221,18 @@ func (r *Recorder) FinalReport(ctx context.Context, ev agent.FinalReportEvent) {
 func (r *Recorder) RetryCollapse(ctx context.Context, reason string) {
 	l := labelsOf(ctx)
 	r.metrics.retryCollapse.WithLabelValues(l.agent, l.callPath, l.headend, reason).Inc()
+}
+
+// MCPServer records a change of a supervised MCP server's state: whether
+// it is up, and each restart attempt with its outcome.
+func (r *Recorder) MCPServer(ev telemetry.MCPEvent) {
+	lv := []string{orUnknown(ev.Agent), orUnknown(ev.Server)}
+	up := 0.0
+	if ev.Up {
+		up = 1
+	}
+	r.metrics.mcpUp.WithLabelValues(lv...).Set(up)
+	if ev.Restart != "" {
+		r.metrics.mcpRestarts.WithLabelValues(append(lv, ev.Restart)...).Inc()
+	}
 }
