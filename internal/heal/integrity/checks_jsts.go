@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lang"
 )
 
 // jsChecksKept reports whether a fix of a JavaScript or TypeScript test
@@ -27,7 +28,7 @@ func jsChecksKept(file, orig, patched string, reports []contract.BugReport) bool
 	case ".jsx", ".tsx":
 		return false
 	}
-	return lexProof{lex: jsLex, asides: jsAsides, junction: jsJunction, lib: checkLibs["js"]}.kept(orig, patched, reports)
+	return lexProof{lex: lang.TokensJS, asides: jsAsides, junction: jsJunction, lib: checkLibs["js"]}.kept(orig, patched, reports)
 }
 
 // jsJunction accepts a drop between p and q when the statement before
@@ -36,7 +37,7 @@ func jsChecksKept(file, orig, patched string, reports []contract.BugReport) bool
 // never before a string at the start of a body (a "use strict"
 // directive would change).
 func jsJunction(p, q *lexTok) bool {
-	if q != nil && q.kind == kStr && (p == nil || isOp(p, "{")) {
+	if q != nil && q.Kind == kStr && (p == nil || isOp(p, "{")) {
 		return false
 	}
 	if p == nil || isOp(p, ";") || isOp(p, "{") || q == nil {
@@ -48,26 +49,26 @@ func jsJunction(p, q *lexTok) bool {
 // jsStarts reports whether q can only start a statement: it cannot
 // continue an expression before it.
 func jsStarts(q *lexTok) bool {
-	switch q.kind {
+	switch q.Kind {
 	case kWord:
-		return !jsInfixWords[q.text]
+		return !jsInfixWords[q.Text]
 	case kNum:
 		return true
 	case kStr:
-		return !strings.HasPrefix(q.text, "`")
+		return !strings.HasPrefix(q.Text, "`")
 	}
 	return isOp(q, "}") || isOp(q, ";")
 }
 
 // jsEnds reports whether t can end an expression.
 func jsEnds(t *lexTok) bool {
-	switch t.kind {
+	switch t.Kind {
 	case kWord:
-		return !jsOperatorWords[t.text]
+		return !jsOperatorWords[t.Text]
 	case kNum, kStr, kRegex:
 		return true
 	case kOp:
-		switch t.text {
+		switch t.Text {
 		case ")", "]", "}", "++", "--":
 			return true
 		}
@@ -78,17 +79,17 @@ func jsEnds(t *lexTok) bool {
 // jsContinues reports whether q, after a line break, continues the
 // expression before it (no semicolon is inserted).
 func jsContinues(q *lexTok) bool {
-	switch q.kind {
+	switch q.Kind {
 	case kOp:
-		switch q.text {
+		switch q.Text {
 		case "!", "~", "++", "--", "{", "}", ";", "@":
 			return false
 		}
 		return true
 	case kStr:
-		return strings.HasPrefix(q.text, "`") // a tagged template
+		return strings.HasPrefix(q.Text, "`") // a tagged template
 	case kWord:
-		return jsInfixWords[q.text]
+		return jsInfixWords[q.Text]
 	}
 	return false
 }
@@ -112,243 +113,7 @@ var (
 	// jsValueWords may be in a dead declaration's value.
 	jsValueWords = map[string]bool{"true": true, "false": true, "null": true, "undefined": true, "this": true,
 		"typeof": true, "void": true, "const": true}
-	// jsRegexAfter are the words after which '/' starts a regular
-	// expression.
-	jsRegexAfter = map[string]bool{"return": true, "typeof": true, "instanceof": true, "in": true, "of": true, "new": true,
-		"delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true, "yield": true, "await": true}
 )
-
-// jsOps are JavaScript's and TypeScript's operators, longest first.
-var jsOps = []string{">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=", "=>", "==", "!=", "<=",
-	">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**", "<<", ">>",
-	"{", "}", "(", ")", "[", "]", ";", ",", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "!", "~", "?", ":", "=", ".", "@"}
-
-// jsLex reads JavaScript or TypeScript into tokens, each marked when a
-// line break precedes it. A template literal is one token; a '/' is a
-// regular expression where an operand may start. ok is false for what
-// it cannot read: an unterminated string, template, comment or regular
-// expression, unbalanced brackets, a stray byte.
-func jsLex(src string) (lexed, bool) {
-	var lx lexed
-	src = strings.TrimPrefix(src, "\ufeff")
-	var stack []byte
-	nl := false
-	emit := func(k lexKind, text string) {
-		lx.toks = append(lx.toks, lexTok{kind: k, text: text, nl: nl})
-		nl = false
-	}
-	if strings.HasPrefix(src, "#!") {
-		end := lineEnd(src, 0)
-		lx.comments = append(lx.comments, src[:end])
-		src = strings.Repeat(" ", end) + src[end:]
-	}
-	for i := 0; i < len(src); {
-		if len(lx.toks) > maxLexTokens {
-			return lx, false
-		}
-		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
-			i++
-		case c == '\n' || c == '\r':
-			nl = true
-			i++
-		case strings.HasPrefix(src[i:], "//"):
-			end := lineEnd(src, i)
-			lx.comments = append(lx.comments, strings.TrimRight(src[i:end], " \t\r"))
-			i = end
-		case strings.HasPrefix(src[i:], "/*"):
-			k := strings.Index(src[i+2:], "*/")
-			if k < 0 {
-				return lx, false
-			}
-			end := i + 2 + k + 2
-			lx.comments = append(lx.comments, src[i:end])
-			nl = nl || strings.ContainsAny(src[i:end], "\n\r")
-			i = end
-		case c == '"' || c == '\'':
-			end, ok := jsQuoted(src, i)
-			if !ok {
-				return lx, false
-			}
-			emit(kStr, src[i:end])
-			i = end
-		case c == '`':
-			end, ok := jsTemplate(src, i)
-			if !ok {
-				return lx, false
-			}
-			emit(kStr, src[i:end])
-			i = end
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
-			end := numberEnd(src, i)
-			emit(kNum, src[i:end])
-			i = end
-		case isNameByte(c) || c == '#' && i+1 < len(src) && isNameByte(src[i+1]):
-			j := i + 1
-			for j < len(src) && isNameByte(src[j]) {
-				j++
-			}
-			emit(kWord, src[i:j])
-			i = j
-		case c == '/' && jsRegexAt(lx.toks):
-			end, ok := jsRegex(src, i)
-			if !ok {
-				return lx, false
-			}
-			emit(kRegex, src[i:end])
-			i = end
-		default:
-			op := opAt(src, i, jsOps)
-			if op == "" {
-				return lx, false
-			}
-			if op == "?." && i+2 < len(src) && src[i+2] >= '0' && src[i+2] <= '9' {
-				op = "?" // a ? .5 : b
-			}
-			switch op {
-			case "(", "[", "{":
-				stack = append(stack, op[0])
-			case ")", "]", "}":
-				if len(stack) == 0 || stack[len(stack)-1] != opener(op[0]) {
-					return lx, false
-				}
-				stack = stack[:len(stack)-1]
-			}
-			emit(kOp, op)
-			i += len(op)
-		}
-	}
-	return lx, len(stack) == 0 && len(lx.toks) <= maxLexTokens
-}
-
-// jsRegexAt reports whether a '/' after toks starts a regular
-// expression: at the start, after an operator or an opening bracket, or
-// after a word that takes an operand.
-func jsRegexAt(toks []lexTok) bool {
-	if len(toks) == 0 {
-		return true
-	}
-	switch t := &toks[len(toks)-1]; t.kind {
-	case kOp:
-		switch t.text {
-		case ")", "]", "}", "++", "--":
-			return false
-		}
-		return true
-	case kWord:
-		return jsRegexAfter[t.text]
-	}
-	return false
-}
-
-// jsQuoted returns the end of the string literal at i.
-func jsQuoted(src string, i int) (int, bool) {
-	q := src[i]
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case q:
-			return j + 1, true
-		case '\n', '\r':
-			return 0, false
-		}
-	}
-	return 0, false
-}
-
-// jsTemplate returns the end of the template literal at i, its ${…}
-// substitutions included.
-func jsTemplate(src string, i int) (int, bool) {
-	for j := i + 1; j < len(src); j++ {
-		switch {
-		case src[j] == '\\':
-			j++
-		case src[j] == '`':
-			return j + 1, true
-		case strings.HasPrefix(src[j:], "${"):
-			end, ok := jsSubstitution(src, j+2)
-			if !ok {
-				return 0, false
-			}
-			j = end - 1
-		}
-	}
-	return 0, false
-}
-
-// jsSubstitution returns the end of a template's substitution whose
-// expression starts at i: past its closing '}'.
-func jsSubstitution(src string, i int) (int, bool) {
-	depth := 0
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '"' || c == '\'':
-			end, ok := jsQuoted(src, i)
-			if !ok {
-				return 0, false
-			}
-			i = end
-			continue
-		case c == '`':
-			end, ok := jsTemplate(src, i)
-			if !ok {
-				return 0, false
-			}
-			i = end
-			continue
-		case strings.HasPrefix(src[i:], "//"):
-			i = lineEnd(src, i)
-			continue
-		case strings.HasPrefix(src[i:], "/*"):
-			k := strings.Index(src[i+2:], "*/")
-			if k < 0 {
-				return 0, false
-			}
-			i += 2 + k + 2
-			continue
-		case c == '{':
-			depth++
-		case c == '}':
-			if depth == 0 {
-				return i + 1, true
-			}
-			depth--
-		}
-		i++
-	}
-	return 0, false
-}
-
-// jsRegex returns the end of the regular expression literal at i, its
-// flags included.
-func jsRegex(src string, i int) (int, bool) {
-	class := false
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case '[':
-			class = true
-		case ']':
-			class = false
-		case '/':
-			if class {
-				continue
-			}
-			j++
-			for j < len(src) && isNameByte(src[j]) {
-				j++
-			}
-			return j, true
-		case '\n', '\r':
-			return 0, false
-		}
-	}
-	return 0, false
-}
 
 // jsCand is a `const` or `let` declaration of one name.
 type jsCand struct {
@@ -362,7 +127,7 @@ type jsCand struct {
 // jsAsides finds the imports and dead declarations of lx, and the names
 // the imports bind.
 func jsAsides(lx lexed) ([]aside, []binding, bool) {
-	t := lx.toks
+	t := lx.Toks
 	encl := make([]int, len(t)) // the innermost open bracket around each token, -1 for none
 	match := map[int]int{}
 	var stack []int
@@ -371,10 +136,10 @@ func jsAsides(lx lexed) ([]aside, []binding, bool) {
 		if len(stack) > 0 {
 			encl[k] = stack[len(stack)-1]
 		}
-		if t[k].kind != kOp {
+		if t[k].Kind != kOp {
 			continue
 		}
-		switch t[k].text {
+		switch t[k].Text {
 		case "(", "[", "{":
 			stack = append(stack, k)
 		case ")", "]", "}":
@@ -392,10 +157,10 @@ func jsAsides(lx lexed) ([]aside, []binding, bool) {
 	// module's) top-level names are the other scripts' too.
 	frames, module := false, false
 	for k := range t {
-		if t[k].kind != kWord {
+		if t[k].Kind != kWord {
 			continue
 		}
-		switch t[k].text {
+		switch t[k].Text {
 		case "eval":
 			frames = true
 		case "with":
@@ -406,10 +171,10 @@ func jsAsides(lx lexed) ([]aside, []binding, bool) {
 	}
 	for k := 0; k < len(t); k++ {
 		w := &t[k]
-		if w.kind != kWord || !jsStatementAt(t, k) {
+		if w.Kind != kWord || !jsStatementAt(t, k) {
 			continue
 		}
-		switch w.text {
+		switch w.Text {
 		case "import":
 			if encl[k] != -1 {
 				continue
@@ -420,7 +185,7 @@ func jsAsides(lx lexed) ([]aside, []binding, bool) {
 				k = end - 1
 			}
 		case "const", "let", "var":
-			if e := encl[k]; e != -1 && t[e].text != "{" {
+			if e := encl[k]; e != -1 && t[e].Text != "{" {
 				continue
 			}
 			if end, bs, ok := jsRequire(t, k); ok {
@@ -429,7 +194,7 @@ func jsAsides(lx lexed) ([]aside, []binding, bool) {
 				k = end - 1
 				continue
 			}
-			if w.text == "var" {
+			if w.Text == "var" {
 				continue // its scope is the function's, or the global object
 			}
 			c, ok := jsDecl(t, k)
@@ -472,7 +237,7 @@ func jsStatementAt(t []lexTok, k int) bool {
 	if isOp(p, ";") || isOp(p, "{") || isOp(p, "}") {
 		return true
 	}
-	return t[k].nl && jsEnds(p) && !(p.kind == kWord && p.text == "declare")
+	return t[k].NL && jsEnds(p) && !(p.Kind == kWord && p.Text == "declare")
 }
 
 // jsExpressionStatement reports whether a statement starting with t is
@@ -481,8 +246,8 @@ func jsExpressionStatement(t *lexTok) bool {
 	if isOp(t, "{") {
 		return false
 	}
-	if t.kind == kWord {
-		switch t.text {
+	if t.Kind == kWord {
+		switch t.Text {
 		case "function", "class", "let", "const", "var", "async", "import":
 			return false
 		}
@@ -496,23 +261,23 @@ func jsExpressionStatement(t *lexTok) bool {
 // of a pattern, is not read.
 func jsDecl(t []lexTok, k int) (jsCand, bool) {
 	n := k + 1
-	if n >= len(t) || t[n].kind != kWord || jsReserved[t[n].text] || strings.HasPrefix(t[n].text, "#") {
+	if n >= len(t) || t[n].Kind != kWord || jsReserved[t[n].Text] || strings.HasPrefix(t[n].Text, "#") {
 		return jsCand{}, false
 	}
-	c := jsCand{name: t[n].text, lo: k, eq: -1, pure: true}
+	c := jsCand{name: t[n].Text, lo: k, eq: -1, pure: true}
 	j := n + 1
 	if j < len(t) && isOp(&t[j], ":") { // a type
 		depth := 0
 	typ:
 		for j++; j < len(t); j++ {
-			if depth == 0 && (isOp(&t[j], "=") || isOp(&t[j], ";") || isOp(&t[j], ",") || t[j].nl && !jsContinues(&t[j]) && jsEnds(&t[j-1])) {
+			if depth == 0 && (isOp(&t[j], "=") || isOp(&t[j], ";") || isOp(&t[j], ",") || t[j].NL && !jsContinues(&t[j]) && jsEnds(&t[j-1])) {
 				break
 			}
-			switch t[j].text { // only an operator token is a bare bracket; '<' and '>' enclose a type's arguments
+			switch t[j].Text { // only an operator token is a bare bracket; '<' and '>' enclose a type's arguments
 			case "(", "[", "{", "<":
 				depth++
 			case ")", "]", "}", ">", ">>", ">>>":
-				if depth -= len(t[j].text); depth < 0 {
+				if depth -= len(t[j].Text); depth < 0 {
 					break typ
 				}
 			}
@@ -538,16 +303,16 @@ func jsDecl(t []lexTok, k int) (jsCand, bool) {
 				return jsCand{}, false
 			case isOp(&t[j], ")") || isOp(&t[j], "]") || isOp(&t[j], "}"):
 				c.hi = j
-			case j > start && t[j].nl && jsEnds(&t[j-1]) && !jsContinues(&t[j]):
+			case j > start && t[j].NL && jsEnds(&t[j-1]) && !jsContinues(&t[j]):
 				c.hi = j
-			case j == start && c.eq < 0 && t[j].nl:
+			case j == start && c.eq < 0 && t[j].NL:
 				c.hi = j // `let x` and a new line
 			}
 			if c.hi > 0 {
 				break
 			}
 		}
-		switch t[j].text {
+		switch t[j].Text {
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
@@ -579,20 +344,20 @@ func jsDecl(t []lexTok, k int) (jsCand, bool) {
 func jsPure(v []lexTok) bool {
 	for i := range v {
 		t := &v[i]
-		switch t.kind {
+		switch t.Kind {
 		case kWord:
-			if jsReserved[t.text] && !jsValueWords[t.text] || checkLibs["js"].names.MatchString(t.text) {
+			if jsReserved[t.Text] && !jsValueWords[t.Text] || checkLibs["js"].names.MatchString(t.Text) {
 				return false // a statement, or a check (chai's x.should.be.ok checks by reading)
 			}
 		case kStr:
-			if strings.HasPrefix(t.text, "`") && (i > 0 && jsEnds(&v[i-1]) || strings.Contains(t.text, "${")) {
+			if strings.HasPrefix(t.Text, "`") && (i > 0 && jsEnds(&v[i-1]) || strings.Contains(t.Text, "${")) {
 				return false
 			}
 		case kOp:
-			switch t.text {
+			switch t.Text {
 			case "(":
 				if i > 0 {
-					if p := &v[i-1]; p.kind != kOp || jsEnds(p) || p.text == ">" || p.text == "!" || p.text == "?." {
+					if p := &v[i-1]; p.Kind != kOp || jsEnds(p) || p.Text == ">" || p.Text == "!" || p.Text == "?." {
 						return false
 					}
 				}
@@ -611,18 +376,18 @@ func jsRequire(t []lexTok, k int) (int, []binding, bool) {
 	j := k + 1
 	var names [][2]string // local, member
 	switch {
-	case j < len(t) && t[j].kind == kWord && !jsReserved[t[j].text]:
-		names = append(names, [2]string{t[j].text, ""})
+	case j < len(t) && t[j].Kind == kWord && !jsReserved[t[j].Text]:
+		names = append(names, [2]string{t[j].Text, ""})
 		j++
 	case j < len(t) && isOp(&t[j], "{"):
 		for j++; j < len(t) && !isOp(&t[j], "}"); {
-			if t[j].kind != kWord || jsReserved[t[j].text] {
+			if t[j].Kind != kWord || jsReserved[t[j].Text] {
 				return 0, nil, false
 			}
-			member, local := t[j].text, t[j].text
+			member, local := t[j].Text, t[j].Text
 			j++
-			if j+1 < len(t) && isOp(&t[j], ":") && t[j+1].kind == kWord && !jsReserved[t[j+1].text] {
-				local, j = t[j+1].text, j+2
+			if j+1 < len(t) && isOp(&t[j], ":") && t[j+1].Kind == kWord && !jsReserved[t[j+1].Text] {
+				local, j = t[j+1].Text, j+2
 			}
 			names = append(names, [2]string{local, member})
 			if j < len(t) && isOp(&t[j], ",") {
@@ -635,11 +400,11 @@ func jsRequire(t []lexTok, k int) (int, []binding, bool) {
 	default:
 		return 0, nil, false
 	}
-	if j+4 >= len(t) || !isOp(&t[j], "=") || t[j+1].text != "require" || !isOp(&t[j+2], "(") ||
-		t[j+3].kind != kStr || strings.HasPrefix(t[j+3].text, "`") || !isOp(&t[j+4], ")") {
+	if j+4 >= len(t) || !isOp(&t[j], "=") || t[j+1].Text != "require" || !isOp(&t[j+2], "(") ||
+		t[j+3].Kind != kStr || strings.HasPrefix(t[j+3].Text, "`") || !isOp(&t[j+4], ")") {
 		return 0, nil, false
 	}
-	mod := t[j+3].text[1 : len(t[j+3].text)-1]
+	mod := t[j+3].Text[1 : len(t[j+3].Text)-1]
 	end, ok := jsStatementEnd(t, j+5)
 	if !ok || len(names) == 0 {
 		return 0, nil, false
@@ -656,34 +421,34 @@ func jsRequire(t []lexTok, k int) (int, []binding, bool) {
 // with import attributes; an import for its effects alone is not read.
 func jsImport(t []lexTok, k int) (int, []binding, bool) {
 	j := k + 1
-	if j < len(t) && t[j].text == "type" && j+1 < len(t) && t[j+1].text != "from" && !isOp(&t[j+1], ",") {
+	if j < len(t) && t[j].Text == "type" && j+1 < len(t) && t[j+1].Text != "from" && !isOp(&t[j+1], ",") {
 		j++ // type-only
 	}
 	type name struct{ local, member string }
 	var names []name
-	if j < len(t) && t[j].kind == kWord {
-		names = append(names, name{t[j].text, "default"})
+	if j < len(t) && t[j].Kind == kWord {
+		names = append(names, name{t[j].Text, "default"})
 		j++
 		if j < len(t) && isOp(&t[j], ",") {
 			j++
 		}
 	}
 	switch {
-	case j+2 < len(t) && isOp(&t[j], "*") && t[j+1].text == "as" && t[j+2].kind == kWord:
-		names = append(names, name{t[j+2].text, "*"})
+	case j+2 < len(t) && isOp(&t[j], "*") && t[j+1].Text == "as" && t[j+2].Kind == kWord:
+		names = append(names, name{t[j+2].Text, "*"})
 		j += 3
 	case j < len(t) && isOp(&t[j], "{"):
 		for j++; j < len(t) && !isOp(&t[j], "}"); {
-			if t[j].text == "type" && j+1 < len(t) && (t[j+1].kind == kWord || t[j+1].kind == kStr) && t[j+1].text != "as" {
+			if t[j].Text == "type" && j+1 < len(t) && (t[j+1].Kind == kWord || t[j+1].Kind == kStr) && t[j+1].Text != "as" {
 				j++
 			}
-			if t[j].kind != kWord && t[j].kind != kStr {
+			if t[j].Kind != kWord && t[j].Kind != kStr {
 				return 0, nil, false
 			}
-			member, local := t[j].text, t[j].text
+			member, local := t[j].Text, t[j].Text
 			j++
-			if j+1 < len(t) && t[j].text == "as" && t[j+1].kind == kWord {
-				local, j = t[j+1].text, j+2
+			if j+1 < len(t) && t[j].Text == "as" && t[j+1].Kind == kWord {
+				local, j = t[j+1].Text, j+2
 			}
 			if strings.HasPrefix(local, `"`) || strings.HasPrefix(local, "'") {
 				return 0, nil, false
@@ -697,12 +462,12 @@ func jsImport(t []lexTok, k int) (int, []binding, bool) {
 		}
 		j++
 	}
-	if len(names) == 0 || j+1 >= len(t) || t[j].text != "from" || t[j+1].kind != kStr || strings.HasPrefix(t[j+1].text, "`") {
+	if len(names) == 0 || j+1 >= len(t) || t[j].Text != "from" || t[j+1].Kind != kStr || strings.HasPrefix(t[j+1].Text, "`") {
 		return 0, nil, false
 	}
-	mod := t[j+1].text[1 : len(t[j+1].text)-1]
+	mod := t[j+1].Text[1 : len(t[j+1].Text)-1]
 	j += 2
-	if j+1 < len(t) && (t[j].text == "with" || t[j].text == "assert") && isOp(&t[j+1], "{") && !t[j].nl {
+	if j+1 < len(t) && (t[j].Text == "with" || t[j].Text == "assert") && isOp(&t[j+1], "{") && !t[j].NL {
 		j += 2
 		for j < len(t) && !isOp(&t[j], "}") {
 			j++
@@ -729,16 +494,8 @@ func jsStatementEnd(t []lexTok, j int) (int, bool) {
 		return len(t), j == len(t)
 	case isOp(&t[j], ";"):
 		return j + 1, true
-	case t[j].nl && !jsContinues(&t[j]), isOp(&t[j], "}"):
+	case t[j].NL && !jsContinues(&t[j]), isOp(&t[j], "}"):
 		return j, true
 	}
 	return 0, false
-}
-
-// opener returns the opening bracket of the closing one c.
-func opener(c byte) byte {
-	if c == ')' {
-		return '('
-	}
-	return c - 2 // '[' is ']'-2 and '{' is '}'-2 in ASCII
 }

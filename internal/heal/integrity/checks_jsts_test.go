@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lang"
 )
 
 const jsCheckTest = `import { describe, test } from "node:test";
@@ -150,7 +151,7 @@ func TestJSStatementsStayApart(t *testing.T) {
 // regular expressions, comments and private names) and refuses what it
 // cannot read.
 func TestLex(t *testing.T) {
-	py, js := pyLex, jsLex
+	py, js := lang.TokensPython, lang.TokensJS
 	for _, tc := range []struct {
 		name string
 		lex  func(string) (lexed, bool)
@@ -181,10 +182,10 @@ func TestLex(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			lx, ok := tc.lex(tc.src)
 			if ok != tc.ok {
-				t.Fatalf("ok = %v, want %v (%v)", ok, tc.ok, lx.toks)
+				t.Fatalf("ok = %v, want %v (%v)", ok, tc.ok, lx.Toks)
 			}
-			if ok && len(lx.toks) != tc.toks {
-				t.Errorf("read %d tokens, want %d: %v", len(lx.toks), tc.toks, lx.toks)
+			if ok && len(lx.Toks) != tc.toks {
+				t.Errorf("read %d tokens, want %d: %v", len(lx.Toks), tc.toks, lx.Toks)
 			}
 		})
 	}
@@ -212,7 +213,7 @@ func FuzzJSChecksKept(f *testing.F) {
 	f.Add("const a = b\n(c)", "const a = b")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		if jsChecksKept("a.test.ts", a, b, nil) {
-			if _, ok := jsLex(a); !ok {
+			if _, ok := lang.TokensJS(a); !ok {
 				t.Fatal("a proof from a text the lexer refuses")
 			}
 		}

@@ -49,32 +49,22 @@ func (p lexProof) kept(orig, patched string, reports []contract.BugReport) bool 
 	return importsKept(p.lib, ia, ib, b, bs, reports)
 }
 
-// lexKind is what a token is.
-type lexKind uint8
-
-const (
-	kWord    lexKind = iota + 1 // an identifier or a keyword
-	kNum                        // a numeric literal
-	kStr                        // a string literal with its prefix and quotes; a whole template literal
-	kOp                         // an operator or a bracket
-	kRegex                      // a JavaScript regular expression literal
-	kNewline                    // Python: the end of a logical line
-	kIndent                     // Python: a block opens
-	kDedent                     // Python: a block closes
+// The proofs read the tokens of internal/lang's tokenizer.
+type (
+	lexTok = lang.Token
+	lexed  = lang.Tokens
 )
 
-// lexTok is one token.
-type lexTok struct {
-	kind lexKind
-	text string
-	nl   bool // a line break comes before it (JavaScript reads statements by them)
-}
-
-// lexed is one version of a file as a lexical proof reads it.
-type lexed struct {
-	toks     []lexTok
-	comments []string // the comments' texts, in order
-}
+const (
+	kWord    = lang.TokWord
+	kNum     = lang.TokNum
+	kStr     = lang.TokStr
+	kOp      = lang.TokOp
+	kRegex   = lang.TokRegex
+	kNewline = lang.TokNewline
+	kIndent  = lang.TokIndent
+	kDedent  = lang.TokDedent
+)
 
 // aside is a run of tokens [lo, hi) a proof sets aside.
 type aside struct{ lo, hi int }
@@ -82,10 +72,6 @@ type aside struct{ lo, hi int }
 // binding is one name an import binds: the local name, and the module
 // and member it is bound to ("" for the module itself).
 type binding struct{ local, module, member string }
-
-// maxLexTokens bounds the tokens of one version; a larger file is no
-// proof.
-const maxLexTokens = 200000
 
 // junctionOK says whether dropping the tokens between two kept ones (p
 // before, q after; nil at either end of the file) leaves the program
@@ -96,9 +82,9 @@ type junctionOK func(p, q *lexTok) bool
 // preceding line break) once their asides are dropped, with every
 // junction the drops make accepted by ok, and have the same comments.
 func sameKept(a lexed, as []aside, b lexed, bs []aside, ok junctionOK) bool {
-	ka, okA := keptTokens(a.toks, as, ok)
-	kb, okB := keptTokens(b.toks, bs, ok)
-	return okA && okB && slices.Equal(ka, kb) && slices.Equal(a.comments, b.comments)
+	ka, okA := keptTokens(a.Toks, as, ok)
+	kb, okB := keptTokens(b.Toks, bs, ok)
+	return okA && okB && slices.Equal(ka, kb) && slices.Equal(a.Comments, b.Comments)
 }
 
 // asidesDiffer reports whether what a and b set aside differs: an edit
@@ -107,16 +93,16 @@ func sameKept(a lexed, as []aside, b lexed, bs []aside, ok junctionOK) bool {
 func asidesDiffer(a lexed, as []aside, b lexed, bs []aside) bool {
 	var x, y []lexTok
 	for _, s := range as {
-		x = append(x, a.toks[s.lo:s.hi]...)
+		x = append(x, a.Toks[s.lo:s.hi]...)
 	}
 	for _, s := range bs {
-		y = append(y, b.toks[s.lo:s.hi]...)
+		y = append(y, b.Toks[s.lo:s.hi]...)
 	}
 	if len(x) != len(y) {
 		return true
 	}
 	for i := range x {
-		if x[i].kind != y[i].kind || x[i].text != y[i].text {
+		if x[i].Kind != y[i].Kind || x[i].Text != y[i].Text {
 			return true
 		}
 	}
@@ -158,7 +144,7 @@ func keptTokens(toks []lexTok, as []aside, ok junctionOK) ([]lexTok, bool) {
 		if q != nil {
 			t := *q
 			for j := k; j < end; j++ {
-				t.nl = t.nl || toks[j].nl
+				t.NL = t.NL || toks[j].NL
 			}
 			out = append(out, t)
 			end++
@@ -166,7 +152,7 @@ func keptTokens(toks []lexTok, as []aside, ok junctionOK) ([]lexTok, bool) {
 		k = end
 	}
 	if len(out) > 0 {
-		out[0].nl = false // nothing to break from at the start
+		out[0].NL = false // nothing to break from at the start
 	}
 	return out, true
 }
@@ -188,7 +174,7 @@ func wordIn(s, name string) bool {
 	return false
 }
 
-func isNameByte(c byte) bool { return isWordByte(c) || c == '$' || c >= 0x80 }
+func isNameByte(c byte) bool { return lang.IsNameByte(c) }
 
 // nameUses counts the tokens of toks[lo:hi] that are name, and the
 // strings and templates that hold it as a word (an f-string or a
@@ -196,13 +182,13 @@ func isNameByte(c byte) bool { return isWordByte(c) || c == '$' || c >= 0x80 }
 func nameUses(toks []lexTok, lo, hi int, name string) int {
 	n := 0
 	for k := lo; k < hi && k < len(toks); k++ {
-		switch t := &toks[k]; t.kind {
+		switch t := &toks[k]; t.Kind {
 		case kWord:
-			if t.text == name {
+			if t.Text == name {
 				n++
 			}
 		case kStr:
-			if wordIn(t.text, name) {
+			if wordIn(t.Text, name) {
 				n++
 			}
 		}
@@ -251,10 +237,10 @@ func importsKept(lib checkLib, orig, patched []binding, b lexed, bAsides []aside
 	for _, r := range removed {
 		n, last := 0, 0
 		for _, s := range bAsides {
-			n += nameUses(b.toks, last, s.lo, r.local)
+			n += nameUses(b.Toks, last, s.lo, r.local)
 			last = s.hi
 		}
-		n += nameUses(b.toks, last, len(b.toks), r.local)
+		n += nameUses(b.Toks, last, len(b.Toks), r.local)
 		if n > 0 {
 			return false
 		}
@@ -285,45 +271,5 @@ func reportedMissing(reports []contract.BugReport, name string) bool {
 	return false
 }
 
-// opAt returns the longest operator of ops (longest first) at src[i:],
-// or "".
-func opAt(src string, i int, ops []string) string {
-	for _, o := range ops {
-		if strings.HasPrefix(src[i:], o) {
-			return o
-		}
-	}
-	return ""
-}
-
 // isOp reports whether t is the operator text.
-func isOp(t *lexTok, text string) bool { return t != nil && t.kind == kOp && t.text == text }
-
-// numberEnd returns the end of the numeric literal at i: digits,
-// letters ('x', 'e', 'j', 'n', '_'…), dots, and a sign after a decimal
-// exponent.
-func numberEnd(src string, i int) int {
-	hex := strings.HasPrefix(src[i:], "0x") || strings.HasPrefix(src[i:], "0X")
-	j := i
-	for j < len(src) {
-		c := src[j]
-		switch {
-		case isWordByte(c) || c == '.':
-			j++
-		case (c == '+' || c == '-') && !hex && j > i && (src[j-1] == 'e' || src[j-1] == 'E'):
-			j++
-		default:
-			return j
-		}
-	}
-	return j
-}
-
-// lineEnd returns the offset of the line break at or after i, or the
-// end of src.
-func lineEnd(src string, i int) int {
-	if k := strings.IndexByte(src[i:], '\n'); k >= 0 {
-		return i + k
-	}
-	return len(src)
-}
+func isOp(t *lexTok, text string) bool { return t != nil && t.Kind == kOp && t.Text == text }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lang"
 )
 
 // pyChecksKept reports whether a fix of a Python test file provably
@@ -18,20 +19,15 @@ import (
 // when the value has no call, and gives way to its value as a statement
 // when it has (`x = f()` and `f()`). Imports are judged by importsKept.
 func pyChecksKept(orig, patched string, reports []contract.BugReport) bool {
-	return lexProof{lex: pyLex, asides: pyAsides, junction: pyJunction, lib: checkLibs["python"]}.kept(orig, patched, reports)
+	return lexProof{lex: lang.TokensPython, asides: pyAsides, junction: pyJunction, lib: checkLibs["python"]}.kept(orig, patched, reports)
 }
 
 // pyJunction refuses a drop at the start of a block or of the file
 // before a string: the string would become, or stop being, a docstring
 // (and its doctests).
 func pyJunction(p, q *lexTok) bool {
-	return !((p == nil || p.kind == kIndent) && q != nil && q.kind == kStr)
+	return !((p == nil || p.Kind == kIndent) && q != nil && q.Kind == kStr)
 }
-
-// pyOps are Python's operators, longest first.
-var pyOps = []string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
-	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
-	"+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ";", ".", "=", "!"}
 
 // pyKeywordSet are Python's keywords: never a variable's name.
 var pyKeywordSet = map[string]bool{"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true,
@@ -43,233 +39,6 @@ var pyKeywordSet = map[string]bool{"False": true, "None": true, "True": true, "a
 // pyFrameWords reach a function's local variables by name: a function
 // that uses one has no dead statement.
 var pyFrameWords = []string{"locals", "vars", "eval", "exec", "globals", "f_locals", "_getframe", "currentframe", "settrace"}
-
-// pyLex reads Python source into tokens, with NEWLINE at the end of each
-// logical line and INDENT and DEDENT around blocks, as Python's own
-// tokenizer does. ok is false for what it cannot read: an unterminated
-// string, unbalanced brackets, an inconsistent dedent, a stray byte.
-func pyLex(src string) (lexed, bool) {
-	var lx lexed
-	indents := []int{0}
-	depth := 0
-	lineStart, pending := true, false
-	emit := func(k lexKind, text string) {
-		lx.toks = append(lx.toks, lexTok{kind: k, text: text})
-		pending = true
-	}
-	for i := 0; i < len(src); {
-		if len(lx.toks) > maxLexTokens {
-			return lx, false
-		}
-		if lineStart && depth == 0 {
-			col, j := 0, i
-		measure:
-			for ; j < len(src); j++ {
-				switch src[j] {
-				case ' ':
-					col++
-				case '\t':
-					col = col/8*8 + 8
-				case '\f':
-					col = 0
-				default:
-					break measure
-				}
-			}
-			i, lineStart = j, false
-			if j == len(src) || src[j] == '\n' || src[j] == '\r' || src[j] == '#' {
-				lineStart = true // a blank line, or one holding only a comment
-				if j < len(src) && src[j] == '#' {
-					end := lineEnd(src, j)
-					lx.comments = append(lx.comments, strings.TrimRight(src[j:end], " \t\r"))
-					i = end
-				}
-				if i < len(src) {
-					i++ // its line break
-				}
-				continue
-			}
-			switch top := indents[len(indents)-1]; {
-			case col > top:
-				indents = append(indents, col)
-				lx.toks = append(lx.toks, lexTok{kind: kIndent})
-			case col < top:
-				for col < indents[len(indents)-1] {
-					indents = indents[:len(indents)-1]
-					lx.toks = append(lx.toks, lexTok{kind: kDedent})
-				}
-				if col != indents[len(indents)-1] {
-					return lx, false
-				}
-			}
-		}
-		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\f':
-			i++
-		case c == '\n' || c == '\r':
-			if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
-				i++
-			}
-			i++
-			if depth == 0 {
-				if pending {
-					lx.toks = append(lx.toks, lexTok{kind: kNewline})
-					pending = false
-				}
-				lineStart = true
-			}
-		case c == '\\':
-			switch {
-			case strings.HasPrefix(src[i:], "\\\n"):
-				i += 2
-			case strings.HasPrefix(src[i:], "\\\r\n"):
-				i += 3
-			default:
-				return lx, false
-			}
-		case c == '#':
-			end := lineEnd(src, i)
-			lx.comments = append(lx.comments, strings.TrimRight(src[i:end], " \t\r"))
-			i = end
-		case c == '"' || c == '\'':
-			end, ok := pyString(src, i, false)
-			if !ok {
-				return lx, false
-			}
-			emit(kStr, src[i:end])
-			i = end
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
-			end := numberEnd(src, i)
-			emit(kNum, src[i:end])
-			i = end
-		case isWordByte(c) || c >= 0x80:
-			j := i
-			for j < len(src) && (isWordByte(src[j]) || src[j] >= 0x80) {
-				j++
-			}
-			if j < len(src) && (src[j] == '"' || src[j] == '\'') && pyPrefix(src[i:j]) {
-				end, ok := pyString(src, j, strings.ContainsAny(src[i:j], "fFtT"))
-				if !ok {
-					return lx, false
-				}
-				emit(kStr, src[i:end])
-				i = end
-				continue
-			}
-			emit(kWord, src[i:j])
-			i = j
-		default:
-			op := opAt(src, i, pyOps)
-			if op == "" {
-				return lx, false
-			}
-			switch op {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				if depth--; depth < 0 {
-					return lx, false
-				}
-			}
-			emit(kOp, op)
-			i += len(op)
-		}
-	}
-	if depth != 0 {
-		return lx, false
-	}
-	if pending {
-		lx.toks = append(lx.toks, lexTok{kind: kNewline})
-	}
-	for len(indents) > 1 {
-		indents = indents[:len(indents)-1]
-		lx.toks = append(lx.toks, lexTok{kind: kDedent})
-	}
-	return lx, len(lx.toks) <= maxLexTokens
-}
-
-// pyPrefix reports whether w is a string prefix (r, b, f, u, t and their
-// pairs, any case).
-func pyPrefix(w string) bool {
-	switch strings.ToLower(w) {
-	case "r", "u", "b", "f", "t", "br", "rb", "fr", "rf", "tr", "rt":
-		return true
-	}
-	return false
-}
-
-// pyString returns the end of the string literal whose quote is at q;
-// fmt reads replacement fields ({…},
-// where any quote may nest, as Python 3.12 allows).
-func pyString(src string, q int, fmt bool) (int, bool) {
-	quote := src[q]
-	triple := strings.HasPrefix(src[q:], strings.Repeat(string(quote), 3))
-	j := q + 1
-	if triple {
-		j = q + 3
-	}
-	for j < len(src) {
-		c := src[j]
-		switch {
-		case c == '\\':
-			j += 2
-			continue
-		case triple && c == quote && strings.HasPrefix(src[j:], strings.Repeat(string(quote), 3)):
-			return j + 3, true
-		case !triple && c == quote:
-			return j + 1, true
-		case !triple && (c == '\n' || c == '\r'):
-			return 0, false
-		case fmt && c == '{':
-			if j+1 < len(src) && src[j+1] == '{' {
-				j += 2
-				continue
-			}
-			end, ok := pyField(src, j+1)
-			if !ok {
-				return 0, false
-			}
-			j = end
-			continue
-		}
-		j++
-	}
-	return 0, false
-}
-
-// pyField returns the end of an f-string's replacement field whose body
-// starts at i: past its closing '}'.
-func pyField(src string, i int) (int, bool) {
-	depth := 0
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '"' || c == '\'':
-			k := i
-			for k > 0 && isWordByte(src[k-1]) && i-k < 2 {
-				k--
-			}
-			end, ok := pyString(src, i, k < i && pyPrefix(src[k:i]) && strings.ContainsAny(src[k:i], "fFtT"))
-			if !ok {
-				return 0, false
-			}
-			i = end
-			continue
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']':
-			depth--
-		case c == '}':
-			if depth == 0 {
-				return i + 1, true
-			}
-			depth--
-		}
-		i++
-	}
-	return 0, false
-}
 
 // pyScope is one block a compound statement opens.
 type pyScope struct {
@@ -288,7 +57,7 @@ type pyCand struct {
 // pyAsides finds the imports and dead statements of lx, and the names the
 // imports bind; ok is false when the blocks cannot be read.
 func pyAsides(lx lexed) ([]aside, []binding, bool) {
-	t := lx.toks
+	t := lx.Toks
 	var scopes []pyScope
 	var stack []int // open scopes
 	var cands []pyCand
@@ -297,7 +66,7 @@ func pyAsides(lx lexed) ([]aside, []binding, bool) {
 	header := byte(0) // the kind of block the last line opens, 0 when it opens none
 	headerLo := 0
 	for k := 0; k < len(t); {
-		switch t[k].kind {
+		switch t[k].Kind {
 		case kIndent:
 			if header == 0 {
 				return nil, nil, false
@@ -317,7 +86,7 @@ func pyAsides(lx lexed) ([]aside, []binding, bool) {
 			continue
 		}
 		lo := k
-		for k < len(t) && t[k].kind != kNewline {
+		for k < len(t) && t[k].Kind != kNewline {
 			k++
 		}
 		if k == len(t) {
@@ -326,12 +95,12 @@ func pyAsides(lx lexed) ([]aside, []binding, bool) {
 		line := t[lo:k]
 		k++ // past NEWLINE
 		header = 0
-		if last := line[len(line)-1]; isOp(&last, ":") && k < len(t) && t[k].kind == kIndent {
+		if last := line[len(line)-1]; isOp(&last, ":") && k < len(t) && t[k].Kind == kIndent {
 			header, headerLo = 'o', lo
 			switch {
-			case line[0].text == "def" || line[0].text == "async" && len(line) > 1 && line[1].text == "def":
+			case line[0].Text == "def" || line[0].Text == "async" && len(line) > 1 && line[1].Text == "def":
 				header = 'd'
-			case line[0].text == "class":
+			case line[0].Text == "class":
 				header = 'c'
 			}
 		}
@@ -352,10 +121,10 @@ func pyAsides(lx lexed) ([]aside, []binding, bool) {
 				break
 			}
 		}
-		if fn < 0 || len(line) < 3 || line[0].kind != kWord || !isOp(&line[1], "=") || pyKeywordSet[line[0].text] {
+		if fn < 0 || len(line) < 3 || line[0].Kind != kWord || !isOp(&line[1], "=") || pyKeywordSet[line[0].Text] {
 			continue
 		}
-		name := line[0].text
+		name := line[0].Text
 		if strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__") {
 			continue // read by the runtime or the test runner (__tracebackhide__)
 		}
@@ -396,11 +165,11 @@ func pyAsides(lx lexed) ([]aside, []binding, bool) {
 // variables by name.
 func frameReached(toks []lexTok) bool {
 	for i := range toks {
-		if toks[i].kind != kWord {
+		if toks[i].Kind != kWord {
 			continue
 		}
 		for _, w := range pyFrameWords {
-			if toks[i].text == w {
+			if toks[i].Text == w {
 				return true
 			}
 		}
@@ -411,10 +180,10 @@ func frameReached(toks []lexTok) bool {
 func hasTopSemicolon(line []lexTok) bool {
 	depth := 0
 	for i := range line {
-		if line[i].kind != kOp {
+		if line[i].Kind != kOp {
 			continue
 		}
-		switch line[i].text {
+		switch line[i].Text {
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
@@ -437,9 +206,9 @@ func pyValue(v []lexTok) (pure, ok bool) {
 	pure = true
 	for i := range v {
 		t := &v[i]
-		switch t.kind {
+		switch t.Kind {
 		case kOp:
-			switch t.text {
+			switch t.Text {
 			case "=", ":=":
 				return false, false
 			case "*", "**":
@@ -452,15 +221,15 @@ func pyValue(v []lexTok) (pure, ok bool) {
 				}
 			}
 		case kWord:
-			switch t.text {
+			switch t.Text {
 			case "for", "in", "await", "yield", "lambda":
 				pure = false
 			}
-			if checkLibs["python"].names.MatchString(t.text) {
+			if checkLibs["python"].names.MatchString(t.Text) {
 				pure = false // a check, or a test library
 			}
 		case kStr:
-			if strings.ContainsRune(t.text, '{') && strings.ContainsAny(t.text[:strings.IndexAny(t.text, `"'`)], "fFtT") {
+			if strings.ContainsRune(t.Text, '{') && strings.ContainsAny(t.Text[:strings.IndexAny(t.Text, `"'`)], "fFtT") {
 				pure = false
 			}
 		}
@@ -471,18 +240,18 @@ func pyValue(v []lexTok) (pure, ok bool) {
 // opensOperand reports whether an operand starts after t (an opening
 // bracket, a comma, a colon, an operator).
 func opensOperand(t *lexTok) bool {
-	return t.kind == kOp && t.text != ")" && t.text != "]" && t.text != "}"
+	return t.Kind == kOp && t.Text != ")" && t.Text != "]" && t.Text != "}"
 }
 
 // callable reports whether a '(' after t calls it: t ends an operand.
 func callable(t *lexTok) bool {
-	switch t.kind {
+	switch t.Kind {
 	case kWord:
-		return !pyKeywordSet[t.text] || t.text == "None" || t.text == "True" || t.text == "False"
+		return !pyKeywordSet[t.Text] || t.Text == "None" || t.Text == "True" || t.Text == "False"
 	case kStr, kNum:
 		return true
 	case kOp:
-		return t.text == ")" || t.text == "]" || t.text == "}"
+		return t.Text == ")" || t.Text == "]" || t.Text == "}"
 	}
 	return false
 }
@@ -491,11 +260,11 @@ func callable(t *lexTok) bool {
 // import n [as o], …` (parenthesised or not). A star import and a
 // __future__ import are not read: they stay in the compared program.
 func pyImport(line []lexTok) ([]binding, bool) {
-	if line[0].kind != kWord {
+	if line[0].Kind != kWord {
 		return nil, false
 	}
 	var out []binding
-	switch line[0].text {
+	switch line[0].Text {
 	case "import":
 		for i := 1; i < len(line); {
 			mod, j := pyDotted(line, i)
@@ -503,8 +272,8 @@ func pyImport(line []lexTok) ([]binding, bool) {
 				return nil, false
 			}
 			local := strings.SplitN(mod, ".", 2)[0]
-			if j+1 < len(line) && line[j].text == "as" && line[j+1].kind == kWord {
-				local, j = line[j+1].text, j+2
+			if j+1 < len(line) && line[j].Text == "as" && line[j+1].Kind == kWord {
+				local, j = line[j+1].Text, j+2
 			}
 			out = append(out, binding{local: local, module: mod})
 			if j == len(line) {
@@ -519,12 +288,12 @@ func pyImport(line []lexTok) ([]binding, bool) {
 	case "from":
 		i, dots := 1, ""
 		for i < len(line) && (isOp(&line[i], ".") || isOp(&line[i], "...")) {
-			dots += line[i].text
+			dots += line[i].Text
 			i++
 		}
 		mod, j := pyDotted(line, i)
 		mod = dots + mod
-		if mod == "" || mod == "__future__" || j >= len(line) || line[j].text != "import" {
+		if mod == "" || mod == "__future__" || j >= len(line) || line[j].Text != "import" {
 			return nil, false
 		}
 		j++
@@ -536,13 +305,13 @@ func pyImport(line []lexTok) ([]binding, bool) {
 			if paren && isOp(&line[j], ")") && j == len(line)-1 {
 				return out, len(out) > 0
 			}
-			if line[j].kind != kWord || pyKeywordSet[line[j].text] {
+			if line[j].Kind != kWord || pyKeywordSet[line[j].Text] {
 				return nil, false // a star import among them
 			}
-			name, local := line[j].text, line[j].text
+			name, local := line[j].Text, line[j].Text
 			j++
-			if j+1 < len(line) && line[j].text == "as" && line[j+1].kind == kWord {
-				local, j = line[j+1].text, j+2
+			if j+1 < len(line) && line[j].Text == "as" && line[j+1].Kind == kWord {
+				local, j = line[j+1].Text, j+2
 			}
 			out = append(out, binding{local: local, module: mod, member: name})
 			switch {
@@ -562,10 +331,10 @@ func pyImport(line []lexTok) ([]binding, bool) {
 // pyDotted reads a dotted name at i; "" when there is none.
 func pyDotted(line []lexTok, i int) (string, int) {
 	var parts []string
-	for i < len(line) && line[i].kind == kWord && !pyKeywordSet[line[i].text] {
-		parts = append(parts, line[i].text)
+	for i < len(line) && line[i].Kind == kWord && !pyKeywordSet[line[i].Text] {
+		parts = append(parts, line[i].Text)
 		i++
-		if i+1 < len(line) && isOp(&line[i], ".") && line[i+1].kind == kWord {
+		if i+1 < len(line) && isOp(&line[i], ".") && line[i+1].Kind == kWord {
 			i++
 			continue
 		}

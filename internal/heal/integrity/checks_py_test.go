@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/lang"
 )
 
 const pyCheckTest = `import json
@@ -194,7 +195,7 @@ func FuzzPyChecksKept(f *testing.F) {
 	f.Add("x = '''\n", "")
 	f.Fuzz(func(t *testing.T, a, b string) {
 		if pyChecksKept(a, b, nil) {
-			if _, ok := pyLex(a); !ok {
+			if _, ok := lang.TokensPython(a); !ok {
 				t.Fatal("a proof from a text the lexer refuses")
 			}
 		}
