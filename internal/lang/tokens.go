@@ -547,7 +547,6 @@ func numberEnd(src string, i int) int {
 	return j
 }
 
-
 // jsOps are JavaScript's and TypeScript's operators, longest first.
 var jsOps = []string{">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=", "=>", "==", "!=", "<=",
 	">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**", "<<", ">>",
@@ -561,4 +560,4 @@ var pyOps = []string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", 
 // jsRegexAfter are the words after which '/' starts a regular
 // expression.
 var jsRegexAfter = map[string]bool{"return": true, "typeof": true, "instanceof": true, "in": true, "of": true, "new": true,
-		"delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true, "yield": true, "await": true}
+	"delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true, "yield": true, "await": true}
