@@ -47,9 +47,21 @@ unit:
 demo: build
 	bash scripts/demo.sh
 
-## bench: the benchmarks behind BENCHMARKS.md
+## bench: a small run of every benchmark behind BENCHMARKS.md, so that a move cannot silently
+## break one: each Go benchmark once (-short: scale benchmarks at their smallest size), and each
+## benchmark script at its small size (BENCH_SMALL=1, or the flags of a small run). Its figures
+## are not to quote: BENCHMARKS.md gives each command at full size. internal/housetest checks
+## that every script the benchmark pages name is run here.
+BENCH_PKGS = $(shell git ls-files '*_test.go' | grep -v '/testdata/' | xargs grep -l '^func Benchmark' | xargs -n1 dirname | sort -u | sed 's|^|./|')
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+	$(GO) test -short -run '^$$' -bench . -benchtime 1x -benchmem $(BENCH_PKGS)
+	BENCH_SMALL=1 bash scripts/corpus/bench.sh
+	BENCH_SMALL=1 bash scripts/bench-heal-speed.sh
+	BENCH_SMALL=1 bash scripts/ai-agent/bench.sh
+	BENCH_SMALL=1 bash scripts/fuzz.sh internal/textdist
+	BENCH_SMALL=1 bash scripts/heal-corpus/check-cases.sh
+	$(GO) run ./scripts/service/bench -jobs 4 -workers 2 -nodes 1 -kill=false
+	$(GO) run ./scripts/service/workerbench -rounds 1
 
 ## cross: build every promised program for every promised platform (also part of `make test`)
 cross:

@@ -35,6 +35,10 @@
 # heal must end green. SALVE_BIN_DIR, when set, names a directory holding a
 # salve and git_agent built elsewhere (to measure another version); CMD is
 # $BENCH_CMD, default "go build ./...".
+#
+# BENCH_SMALL=1 is the small run of make bench: one round (unless RUNS is
+# given), which proves the examples and commands are where the script
+# looks; its figures are not to quote.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -44,6 +48,7 @@ if [ "${1:-}" = cold ]; then
 	shift
 fi
 runs=${1:-3}
+if [ -n "${BENCH_SMALL:-}" ]; then runs=${1:-1}; fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/salve-bench-heal-XXXXXX")
 trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT

@@ -19,6 +19,14 @@ bounds and compare within a table.
 This file is generated from `docs/bench-*.md` by `scripts/benchmarks.sh`;
 edit those files, then run the script.
 
+`make bench` runs every benchmark below at a small size (each Go benchmark
+once with `-short`, each script with `BENCH_SMALL=1` or the flags of a
+small run), so that a command that no longer runs as written fails there;
+its figures are not to quote. A house test
+(`internal/housetest/benchpaths_test.go`) holds every package and script
+these pages name to one that exists, and every script to one `make bench`
+runs.
+
 HEAD
 	for f in docs/bench-*.md; do
 		echo

@@ -10,10 +10,18 @@
 # Each target starts from its seed corpus and testdata only: the fuzz cache
 # is a fresh folder per run, so figures do not depend on earlier runs. New
 # findings are minimised for at most FUZZMINIMIZE (default 10s).
+#
+# BENCH_SMALL=1 is the small run of make bench: the first matching target
+# only, for 1s (every target runs through the same steps).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-10s}
 minimize=${FUZZMINIMIZE:-10s}
+most=0
+if [ -n "${BENCH_SMALL:-}" ]; then
+	fuzztime=${FUZZTIME:-1s} minimize=${FUZZMINIMIZE:-1s} most=1
+fi
+ran=0
 filter=${1:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -26,6 +34,10 @@ while read -r file; do
 		if [[ -n $filter && ! $target =~ $filter && ! $pkg =~ $filter ]]; then
 			continue
 		fi
+		if [[ $most -gt 0 && $ran -ge $most ]]; then
+			break 2
+		fi
+		ran=$((ran + 1))
 		log="$work/$(echo "$pkg" | tr / _)-$target.log"
 		result=ok
 		if ! go test "$pkg" -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimize" \

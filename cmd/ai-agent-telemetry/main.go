@@ -2,8 +2,9 @@
 // (docs/ai-agent.md "Telemetry and cost"). ai-agent starts it only when
 // telemetry is on, writes its settings and then its events to its
 // standard input as JSON lines, and reads one ready line from its
-// standard output. It serves the Prometheus metrics and exports the OTLP
-// traces, and when its input ends it flushes the spans and exits. Keeping
+// standard output. It serves the Prometheus metrics, pushes them and
+// exports the traces over OTLP, and when its input ends it pushes the last
+// metrics, flushes the spans and exits. Keeping
 // the Prometheus client and the OpenTelemetry SDK in this program keeps
 // their start-up cost out of every ai-agent run that does not use them.
 package main

@@ -9,8 +9,6 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/agent/cache"
-	"github.com/salve-dev/salve/internal/agent/config"
-	"github.com/salve-dev/salve/internal/agent/tools"
 )
 
 // responseCache is the agent response cache of one session.
@@ -28,31 +26,16 @@ type responseCache struct {
 // (docs/ai-agent.md, "Caching"). A cache that cannot be opened is a
 // warning, and the session runs uncached.
 func (st *startup) cache(ctx context.Context, s *sessionSetup) error {
-	var ttl time.Duration
-	if st.fm.CacheSet {
-		ttl = st.fm.Cache
-	}
-	if v, ok := st.a.values["cache"]; ok {
-		var err error
-		if ttl, _, err = config.ParseCacheTTL("--cache", v); err != nil {
-			return err
-		}
-	}
-	toolTTL, anyTool, err := st.toolTTLs()
+	ttl := st.set.CacheTTL
+	toolTTL, anyTool, err := st.cfg.ToolCacheTTLs()
 	if err != nil {
 		return err
 	}
 	if ttl <= 0 && !anyTool {
 		return nil
 	}
-	var section struct {
-		Backend    string `json:"backend"`
-		MaxEntries int    `json:"maxEntries"`
-		SQLite     struct {
-			Path string `json:"path"`
-		} `json:"sqlite"`
-	}
-	if err := st.cfg.Decode(&section, "cache"); err != nil {
+	section, err := st.cfg.Cache()
+	if err != nil {
 		return err
 	}
 	if section.Backend != "" && section.Backend != "sqlite" {
@@ -90,61 +73,6 @@ func (st *startup) cache(ctx context.Context, s *sessionSetup) error {
 	return nil
 }
 
-// toolTTLs reads the cache and toolsCache members of every MCP server and
-// the cache member of every REST tool.
-func (st *startup) toolTTLs() (func(tools.Tool) time.Duration, bool, error) {
-	type serverTTL struct {
-		all   time.Duration
-		tools map[string]time.Duration
-	}
-	mcpTTL := map[string]serverTTL{}
-	restTTL := map[string]time.Duration{}
-	positive := false
-	for _, srv := range st.cfg.Keys("mcpServers") {
-		what := "mcpServers." + srv
-		all, _, err := config.ParseCacheTTL(what, st.cfg.Raw("mcpServers", srv, "cache"))
-		if err != nil {
-			return nil, false, err
-		}
-		e := serverTTL{all: all, tools: map[string]time.Duration{}}
-		positive = positive || all > 0
-		for _, tool := range st.cfg.Keys("mcpServers", srv, "toolsCache") {
-			ttl, set, err := config.ParseCacheTTL(what+".toolsCache."+tool, st.cfg.Raw("mcpServers", srv, "toolsCache", tool))
-			if err != nil {
-				return nil, false, err
-			}
-			if set {
-				e.tools[tool] = ttl
-				positive = positive || ttl > 0
-			}
-		}
-		mcpTTL[srv] = e
-	}
-	for _, name := range st.cfg.Keys("restTools") {
-		ttl, _, err := config.ParseCacheTTL("restTools."+name, st.cfg.Raw("restTools", name, "cache"))
-		if err != nil {
-			return nil, false, err
-		}
-		restTTL["rest__"+tools.SanitizeName(name)] = ttl
-		positive = positive || ttl > 0
-	}
-	return func(t tools.Tool) time.Duration {
-		switch t.Kind {
-		case tools.KindMCP:
-			e := mcpTTL[t.Server]
-			for _, n := range []string{t.LocalName, tools.SanitizeName(t.LocalName)} {
-				if ttl, ok := e.tools[n]; ok {
-					return ttl
-				}
-			}
-			return e.all
-		case tools.KindREST:
-			return restTTL[t.Name]
-		}
-		return 0
-	}, positive, nil
-}
-
 // agentIdentity is what the agent hash covers: the prompt with its
 // includes, the frontmatter, the merged configuration, the targets, tools
 // and agents, and the effective options. Changing any of them changes
@@ -167,7 +95,7 @@ func (st *startup) agentIdentity(s *sessionSetup) any {
 	}
 	return map[string]any{
 		"prompt": st.sys.text, "frontmatter": st.fm, "config": st.cfg.Raw(), "targets": targets, "tools": names,
-		"agents": st.list("agents", st.fm.Agents), "format": o.Format, "schema": o.Schema,
+		"agents": st.set.Agents, "format": o.Format, "schema": o.Schema,
 		"effective": map[string]any{"maxTurns": o.MaxTurns, "maxRetries": o.MaxRetries, "maxToolCallsPerTurn": o.MaxToolCallsPerTurn,
 			"llmTimeout": o.LLMTimeout, "toolTimeout": o.ToolTimeout, "toolResponseMaxBytes": o.ToolResponseMaxBytes,
 			"stream": o.Stream, "transport": o.Transport, "batch": o.Batch, "progress": o.Progress, "toolOutput": o.ToolOutput},

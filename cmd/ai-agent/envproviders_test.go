@@ -37,6 +37,8 @@ func TestModelsFromEnvironment(t *testing.T) {
 			llmtest.OpenAI, "Authorization", "Bearer or-test"},
 		{"ollama", map[string]string{"OLLAMA_HOST": strings.TrimPrefix(srv.URL, "http://")}, "ollama/qwen3",
 			llmtest.Ollama, "", ""},
+		{"google", map[string]string{"GEMINI_API_KEY": "gk-test", "GOOGLE_GEMINI_BASE_URL": srv.URL}, "google/gemini-2.5-flash",
+			llmtest.Gemini, "X-Goog-Api-Key", "gk-test"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,7 +46,7 @@ func TestModelsFromEnvironment(t *testing.T) {
 			t.Chdir(dir)
 			t.Setenv("HOME", filepath.Join(dir, "home"))
 			for _, k := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-				"OPENROUTER_API_KEY", "OPENROUTER_BASE_URL", "OLLAMA_HOST"} {
+				"OPENROUTER_API_KEY", "OPENROUTER_BASE_URL", "OLLAMA_HOST", "GOOGLE_API_KEY", "GEMINI_API_KEY", "GOOGLE_GEMINI_BASE_URL"} {
 				t.Setenv(k, "")
 				os.Unsetenv(k)
 			}

@@ -38,11 +38,11 @@ var flagTable = slices.Concat([]flagDef{
 	{names: []string{"agents"}, kind: flagList, usage: "sub-agent .ai files", def: "LIST"},
 	{names: []string{"format"}, usage: "output format (tty on a terminal, else pipe)", def: "F"},
 	{names: []string{"schema"}, usage: "output JSON schema, JSON text or @FILE; forces json", def: "S"},
-	{names: []string{"max-turns"}, setting: "maxTurns", usage: "maximum turns", def: "10"},
+	{names: []string{"max-turns", "max-tool-turns"}, setting: "maxTurns", usage: "maximum turns", def: "10"},
 	{names: []string{"max-retries"}, setting: "maxRetries", usage: "total attempts per turn (0 means 1)", def: "3"},
 	{names: []string{"max-tool-calls-per-turn"}, setting: "maxToolCallsPerTurn", usage: "tool calls run per turn", def: "10"},
-	{names: []string{"llm-timeout-ms", "llmTimeoutMs"}, setting: "llmTimeout", usage: "LLM request timeout (DURATION)", def: "600000"},
-	{names: []string{"tool-timeout-ms", "toolTimeoutMs"}, setting: "toolTimeout", usage: "tool timeout (DURATION)", def: "300000"},
+	{names: []string{"llm-timeout-ms", "llmTimeoutMs", "llm-timeout"}, setting: "llmTimeout", usage: "LLM request timeout (DURATION)", def: "600000"},
+	{names: []string{"tool-timeout-ms", "toolTimeoutMs", "tool-timeout"}, setting: "toolTimeout", usage: "tool timeout (DURATION)", def: "300000"},
 	{names: []string{"tool-response-max-bytes", "toolResponseMaxBytes"}, setting: "toolResponseMaxBytes", usage: "truncate tool outputs above this (0 = no limit)", def: "12288"},
 	{names: []string{"temperature"}, setting: "temperature", usage: "0-2 or UNSET", def: "0.2"},
 	{names: []string{"top-p", "topP"}, setting: "topP", usage: "0-1 or UNSET", def: "not sent"},
@@ -64,7 +64,7 @@ var flagTable = slices.Concat([]flagDef{
 	{names: []string{"dry-run"}, kind: flagBool, usage: "check everything, call nothing", def: "off"},
 	{names: []string{"list-tools"}, usage: "list the tools of MCP servers (NAME,... or all)", def: "L"},
 	{names: []string{"schema-validate"}, usage: "with --list-tools: validate tool schemas (draft)", def: "D"},
-	{names: []string{"billing-file"}, usage: "append accounting as JSON lines", def: "$HOME/.ai-agent/accounting.jsonl"},
+	{names: []string{"billing-file", "accounting"}, usage: "append accounting as JSON lines", def: "$HOME/.ai-agent/accounting.jsonl"},
 	{names: []string{"sessions-dir"}, usage: "write <originTxnId>.json.gz per session", def: "$HOME/.ai-agent/sessions"},
 	{names: []string{"result-json"}, usage: "write the whole AIAgentResult to FILE", def: "FILE"},
 	{names: []string{"agent"}, usage: "run this .ai file (same as giving it as <system>); repeat to serve several in headend mode", def: "FILE"},
@@ -75,8 +75,8 @@ var flagTable = slices.Concat([]flagDef{
 	{names: []string{"save-all"}, usage: "on success, write the master and sub-agent conversations under DIR/<originTxnId>/", def: "DIR"},
 	{names: []string{"resume"}, usage: "continue session ID of --sessions-dir (or a session .json.gz file), keeping its turns and accounting", def: "ID"},
 	{names: []string{"cache"}, usage: "response cache TTL (off|<ms>|<N.Nu> where u=ms,s,m,h,d,w,mo,y)", def: "off"},
-	{names: []string{"plugins", "mcp-init-concurrency"}, kind: flagIgnoredValue},
-	{names: []string{"trace-slack", "trace-sdk", "show-tree", "chat", "no-chat"}, kind: flagIgnoredBool},
+	{names: []string{"plugins", "mcp-init-concurrency", "max-concurrent-tools", "maxConcurrentTools"}, kind: flagIgnoredValue},
+	{names: []string{"trace-slack", "trace-sdk", "show-tree", "chat", "no-chat", "parallel-tool-calls", "no-parallel-tool-calls"}, kind: flagIgnoredBool},
 	{names: []string{"openai-completions"}, kind: flagServe, usage: "headend: OpenAI chat completions API on PORT; repeatable", def: "PORT"},
 	{names: []string{"anthropic-completions"}, kind: flagServe, usage: "headend: Anthropic messages API on PORT; repeatable", def: "PORT"},
 	{names: []string{"mcp"}, kind: flagServe, usage: "headend: MCP server, SPEC is stdio|http:PORT|sse:PORT; repeatable", def: "SPEC"},
@@ -165,7 +165,7 @@ func parseArgs(args []string) (*cliArgs, error) {
 				return nil, err
 			}
 			if def.kind == flagIgnoredBool {
-				a.warnings = append(a.warnings, fmt.Sprintf("flag --%s is not supported and is ignored", name))
+				a.warnings = append(a.warnings, ignoredFlag(name))
 				continue
 			}
 			a.bools[def.names[0]] = b
@@ -193,7 +193,7 @@ func (a *cliArgs) set(def *flagDef, name, val string) error {
 	key := def.names[0]
 	switch def.kind {
 	case flagIgnoredValue:
-		a.warnings = append(a.warnings, fmt.Sprintf("flag --%s is not supported and is ignored", name))
+		a.warnings = append(a.warnings, ignoredFlag(name))
 	case flagList:
 		a.lists[key] = append(a.lists[key], config.SplitList(val)...)
 		a.values[key] = val
@@ -213,6 +213,15 @@ func (a *cliArgs) set(def *flagDef, name, val string) error {
 		}
 	}
 	return nil
+}
+
+// ignoredFlag is the warning of a flag that is accepted and ignored: the
+// difference config.Differences names, else a plain one.
+func ignoredFlag(name string) string {
+	if w, ok := config.FlagWarning(name); ok {
+		return w
+	}
+	return fmt.Sprintf("flag --%s is not supported and is ignored", name)
 }
 
 // boolValue is the value of a boolean flag: true without "=", else the
@@ -236,6 +245,28 @@ func parseBool(s string) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("not a boolean: %q", s)
+}
+
+// configFlags are the single-value flags the settings read by name
+// (config.CLI.Flags).
+var configFlags = []string{"format", "schema", "tooling-transport", "default-reasoning", "billing-file", "sessions-dir",
+	"cache", "max-cost-usd", "headend-max-cost-usd", "telemetry-prometheus-host", "telemetry-prometheus-port",
+	"telemetry-otlp-endpoint", "telemetry-otlp-timeout-ms", "telemetry-trace-sampler", "telemetry-trace-ratio"}
+
+// cli is the command line as the settings read it.
+func (a *cliArgs) cli() config.CLI {
+	c := config.CLI{Settings: a.settingsFromCLI(), Flags: map[string]string{}, Lists: map[string][]string{}, Bools: a.bools, Overrides: a.overrides}
+	for _, f := range configFlags {
+		if v, ok := a.values[f]; ok {
+			c.Flags[f] = v
+		}
+	}
+	for _, k := range []string{"models", "tools", "agents", "telemetry-label"} {
+		if v, ok := a.lists[k]; ok {
+			c.Lists[k] = v
+		}
+	}
+	return c
 }
 
 // settingsFromCLI maps the setting flags to their option keys.

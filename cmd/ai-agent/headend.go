@@ -103,7 +103,7 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 	if err := headend.CheckAgents(hopts.Agents); err != nil {
 		return fail(fmt.Errorf("%w: %w", config.ErrConfig, err))
 	}
-	if err := headendConfigs(specs, hopts, served[0].st.cfg, stderr, log); err != nil {
+	if err := headendConfigs(specs, hopts, served[0].st.cfg, stderr); err != nil {
 		return fail(err)
 	}
 	if a.bools["dry-run"] {
@@ -117,6 +117,18 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 		return fail(fmt.Errorf("%w: %w", errInit, err))
 	}
 	return exitOK
+}
+
+// headendSections are the config sections the headends of the command
+// line read (slack for --slack, embed for --embed).
+func headendSections(a *cliArgs) []string {
+	var out []string
+	for _, h := range a.headends {
+		if h.kind == headend.KindSlack || h.kind == headend.KindEmbed {
+			out = append(out, h.kind)
+		}
+	}
+	return out
 }
 
 // headendOnly are the flags that only mean something in headend mode.
@@ -204,9 +216,9 @@ func headendOptions(a *cliArgs, log *slog.Logger) (headend.Options, error) {
 }
 
 // loadServed loads one .ai file for serving: frontmatter, config layers
-// and option checks as for a run, and its MCP servers started once.
+// and settings as for a run, and its MCP servers started once.
 func loadServed(ctx context.Context, d deps, a *cliArgs, path string, stderr io.Writer, log *slog.Logger, writeMu *sync.Mutex) (*servedAgent, error) {
-	st := &startup{deps: d, a: a, log: log, stderr: stderr, overMap: map[string]string{}, dryRun: a.bools["dry-run"]}
+	st := &startup{deps: d, a: a, log: log, stderr: stderr, dryRun: a.bools["dry-run"]}
 	var err error
 	if st.cwd, err = os.Getwd(); err != nil {
 		return nil, fmt.Errorf("getwd: %w", err)
@@ -214,15 +226,14 @@ func loadServed(ctx context.Context, d deps, a *cliArgs, path string, stderr io.
 	if st.sys, err = readPromptFile("--agent", path); err != nil {
 		return nil, err
 	}
-	st.fmDir = filepath.Dir(st.sys.path)
 	st.fm = &config.Frontmatter{Settings: map[string]any{}}
 	if header, body, ok := config.SplitFrontmatter(st.sys.text); ok {
 		st.sys.text = body
-		if st.fm, err = config.ParseFrontmatter(header, st.fmDir); err != nil {
+		if st.fm, err = config.ParseFrontmatter(header, filepath.Dir(st.sys.path)); err != nil {
 			return nil, err
 		}
 		for _, w := range st.fm.Warnings {
-			log.Warn(w, "agent", path)
+			d.notes.warn(log, w, "agent", path)
 		}
 	}
 	if err := st.loadConfig(); err != nil {
@@ -232,15 +243,16 @@ func loadServed(ctx context.Context, d deps, a *cliArgs, path string, stderr io.
 	sa := &servedAgent{name: name, st: st, writeMu: writeMu}
 	sa.isJSON = st.fm.Output != nil && st.fm.Output.Format == "json"
 	// Resolve the options once so that a bad setting fails at start.
-	opts, err := st.options(io.Discard)
+	if err := st.resolve(a.cli(), false); err != nil {
+		return nil, err
+	}
+	opts, err := st.options()
 	if err != nil {
 		return nil, err
 	}
-	sa.tpl = &sessionSetup{opts: opts, log: log}
+	sa.tpl = &sessionSetup{opts: opts, log: log, billingFile: st.set.BillingFile, sessionsDir: st.set.SessionsDir}
+	st.served = name
 	if err := st.startSharedMCP(ctx, sa.tpl); err != nil {
-		return sa, err
-	}
-	if err := st.persistence(sa.tpl); err != nil {
 		return sa, err
 	}
 	return sa, nil
@@ -252,11 +264,13 @@ func (st *startup) startSharedMCP(ctx context.Context, s *sessionSetup) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range st.list("tools", st.fm.Tools) {
-		if name != "batch" && !st.cfg.Has("restTools", name) && st.mcpEnabled(name) {
-			if err := st.startMCP(ctx, s, name, queues); err != nil {
-				return err
-			}
+	src, err := st.cfg.ToolSources(st.set.Tools)
+	if err != nil {
+		return err
+	}
+	for _, e := range src.MCP {
+		if err := st.startMCP(ctx, s, e, queues); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -267,30 +281,29 @@ func (st *startup) startSharedMCP(ctx context.Context, s *sessionSetup) error {
 // id as its transaction and origin id.
 func (sa *servedAgent) run(ctx context.Context, req headend.Request) (contract.AIAgentResult, error) {
 	base := sa.st
-	a := &cliArgs{values: map[string]string{}, lists: base.a.lists, bools: base.a.bools, overrides: base.a.overrides}
-	for k, v := range base.a.values {
-		a.values[k] = v
-	}
-	delete(a.values, "schema")
+	cli := base.a.cli()
+	delete(cli.Flags, "schema")
 	if req.Format != "" {
-		a.values["format"] = req.Format
-	} else if _, ok := a.values["format"]; !ok && !sa.isJSON {
-		a.values["format"] = agent.FormatMarkdown
+		cli.Flags["format"] = req.Format
+	} else if _, ok := cli.Flags["format"]; !ok && !sa.isJSON {
+		cli.Flags["format"] = agent.FormatMarkdown
 	}
 	if len(req.Schema) > 0 {
 		sch := bytes.TrimSpace(req.Schema)
 		if len(sch) == 0 || sch[0] != '{' {
 			return contract.AIAgentResult{}, fmt.Errorf("%w: the schema must be a JSON object", config.ErrConfig)
 		}
-		a.values["schema"] = string(sch)
+		cli.Flags["schema"] = string(sch)
 	}
 	log := base.log.With("agent", sa.name, "request", req.ID)
 	st := &startup{
-		deps: base.deps, a: a, log: log, stderr: base.stderr, cwd: base.cwd,
-		sys: base.sys, usr: prompt{text: req.Prompt}, fm: base.fm, fmDir: base.fmDir, cfg: base.cfg,
-		src: base.src, overMap: base.overMap, sharedMCP: sa.tpl.mcp,
+		deps: base.deps, a: base.a, log: log, stderr: base.stderr, cwd: base.cwd,
+		sys: base.sys, usr: prompt{text: req.Prompt}, fm: base.fm, cfg: base.cfg, sharedMCP: sa.tpl.mcp,
 	}
-	opts, err := st.options(io.Discard)
+	if err := st.resolve(cli, false); err != nil {
+		return contract.AIAgentResult{}, err
+	}
+	opts, err := st.options()
 	if err != nil {
 		return contract.AIAgentResult{}, err
 	}
@@ -302,9 +315,7 @@ func (sa *servedAgent) run(ctx context.Context, req headend.Request) (contract.A
 		opts.ProgressOut = io.Discard
 	}
 	opts.Trace = agent.Trace{AgentID: sa.name, CallPath: sa.name, TxnID: req.ID, OriginTxnID: req.ID}
-	if err := st.forHeadend(&opts, req.Headend); err != nil {
-		return contract.AIAgentResult{}, err
-	}
+	st.forHeadend(&opts, req.Headend)
 	setup := &sessionSetup{opts: opts, log: log, billingFile: sa.tpl.billingFile, sessionsDir: sa.tpl.sessionsDir}
 	defer setup.close()
 	if err := st.tools(ctx, setup); err != nil {

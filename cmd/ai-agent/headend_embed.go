@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"log/slog"
 
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/agent/headend"
@@ -12,7 +11,7 @@ import (
 // embedConfig reads embed.<profile> of the primary agent's config layers
 // (docs/ai-agent.md, Embed headend). A profile the config does not name
 // serves the first agent to same-origin pages only.
-func embedConfig(cfg *config.Config, profile string, log *slog.Logger) (*headend.EmbedConfig, error) {
+func embedConfig(cfg *config.Config, profile string) (*headend.EmbedConfig, error) {
 	ec := &headend.EmbedConfig{}
 	if err := cfg.Check("embed", profile); err != nil {
 		return nil, err
@@ -23,9 +22,6 @@ func embedConfig(cfg *config.Config, profile string, log *slog.Logger) (*headend
 	if cfg.Has("embed", profile, "auth", "tiers") {
 		return nil, fmt.Errorf("%w: embed.%s.auth.tiers is not supported: allow origins with corsOrigins, and require a secret with auth.signedTokens", config.ErrConfig, profile)
 	}
-	if cfg.Has("embed", profile, "metrics") {
-		log.Warn("embed." + profile + ".metrics is not supported and is ignored")
-	}
 	return ec, nil
 }
 
@@ -33,7 +29,7 @@ func embedConfig(cfg *config.Config, profile string, log *slog.Logger) (*headend
 // read from the first --agent's config layers (the original reads them
 // from the first layer that has them; salve's layers merge), then checks
 // the listen address again now that each embed profile's secret is known.
-func headendConfigs(specs []headend.Spec, hopts headend.Options, cfg *config.Config, stderr io.Writer, log *slog.Logger) error {
+func headendConfigs(specs []headend.Spec, hopts headend.Options, cfg *config.Config, stderr io.Writer) error {
 	for i := range specs {
 		sp := &specs[i]
 		switch sp.Kind {
@@ -44,7 +40,7 @@ func headendConfigs(specs []headend.Spec, hopts headend.Options, cfg *config.Con
 			}
 			sp.Slack = sc
 		case headend.KindEmbed:
-			ec, err := embedConfig(cfg, sp.Profile, log)
+			ec, err := embedConfig(cfg, sp.Profile)
 			if err != nil {
 				return err
 			}
@@ -62,16 +58,4 @@ func headendConfigs(specs []headend.Spec, hopts headend.Options, cfg *config.Con
 		fmt.Fprintf(stderr, "ai-agent: %s\n", warning)
 	}
 	return nil
-}
-
-// headendSection reports whether a config section is read by a headend
-// the command line starts (slack by --slack, embed by --embed), so that
-// --verbose does not call it ignored.
-func headendSection(a *cliArgs, section string) bool {
-	for _, h := range a.headends {
-		if h.kind == section && (section == headend.KindSlack || section == headend.KindEmbed) {
-			return true
-		}
-	}
-	return false
 }

@@ -498,10 +498,7 @@ func TestHeadendSharesMCPServers(t *testing.T) {
 	if _, err := os.Stat("/proc/self/task"); err != nil {
 		t.Skip("needs /proc to count child processes")
 	}
-	bin := filepath.Join(t.TempDir(), "mcptest")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/salve-dev/salve/internal/agent/tools/mcp/mcptest/cmd/mcptest").CombinedOutput(); err != nil {
-		t.Fatalf("build mcptest: %v\n%s", err, out)
-	}
+	bin := mcptestBinary(t)
 	srv := llmtest.NewServer()
 	defer srv.Close()
 	// Turn 1 calls t__echo with the prompt; turn 2 reports the tool's

@@ -19,7 +19,7 @@ func listTools(ctx context.Context, d deps, a *cliArgs, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "ai-agent: --list-tools takes at most <system>\n")
 		return exitConfig
 	}
-	st := &startup{deps: d, a: a, log: log, stderr: stderr, overMap: map[string]string{}, fm: &config.Frontmatter{Settings: map[string]any{}}}
+	st := &startup{deps: d, a: a, log: log, stderr: stderr, fm: &config.Frontmatter{Settings: map[string]any{}}}
 	if len(a.positionals) == 1 {
 		st.sys, _ = resolvePrompt(a.positionals[0], func() (string, error) { return "", nil })
 	}
@@ -42,16 +42,11 @@ func (st *startup) listConfigs() ([]mcp.ServerConfig, error) {
 	}
 	names := config.SplitList(st.a.values["list-tools"])
 	if len(names) == 1 && names[0] == "all" {
-		names = nil
-		for _, n := range st.cfg.Keys("mcpServers") {
-			if st.mcpEnabled(n) {
-				names = append(names, n)
-			}
-		}
+		names = st.cfg.MCPServers()
 	}
 	var cfgs []mcp.ServerConfig
 	for _, n := range names {
-		if !st.mcpEnabled(n) {
+		if !st.cfg.MCPEnabled(n) {
 			return nil, fmt.Errorf("%w: %w: %q", errInit, mcp.ErrUnknownServer, n)
 		}
 		raw, err := st.cfg.RawJSON("mcpServers", n)

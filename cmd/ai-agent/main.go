@@ -85,7 +85,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.Is(err, agent.ErrSchema), errors.Is(err, toolschema.ErrSchema):
 		return exitSchema
-	case errors.Is(err, errInit), errors.Is(err, mcp.ErrStart), errors.Is(err, mcp.ErrUnknownServer):
+	case errors.Is(err, errInit), errors.Is(err, config.ErrUnknownTool), errors.Is(err, mcp.ErrStart), errors.Is(err, mcp.ErrUnknownServer):
 		return exitInit
 	case errors.Is(err, config.ErrConfig), errors.Is(err, agent.ErrInvalid):
 		return exitConfig
@@ -120,6 +120,9 @@ func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout
 		return exitOK
 	}
 	log := newLogger(stderr, a)
+	if d.notes == nil {
+		d.notes = &notes{}
+	}
 	d.tel = newTelemetryState(d, a, stderr, log)
 	defer d.tel.shutdown()
 	for _, w := range a.warnings {

@@ -405,7 +405,7 @@ func TestRealProviderFactories(t *testing.T) {
 		{"anthropic", `{"type":"anthropic","apiKey":"k"}`, exitOK},
 		{"ollama", `{"type":"ollama"}`, exitOK},
 		{"compatible without baseUrl", `{"type":"openai-compatible"}`, exitConfig},
-		{"google", `{"type":"google"}`, exitConfig},
+		{"google", `{"type":"google","apiKey":"k"}`, exitOK},
 		{"test-llm without scenario", `{"type":"test-llm"}`, exitInit},
 		{"test-llm missing scenario file", `{"type":"test-llm","scenarioFile":"nope.json"}`, exitInit},
 	}

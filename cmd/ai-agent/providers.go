@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/llm"
@@ -61,12 +62,39 @@ type deps struct {
 	providers map[string]providerFactory
 	mcp       mcpStarter
 	tel       *telemetryState
+	// notes logs each warning of the keys salve reads differently once
+	// per process, however many sessions read them.
+	notes *notes
 	// telemetryHelper is the telemetry helper program; "" looks it up.
 	telemetryHelper string
 }
 
 func defaultDeps() deps {
 	return deps{providers: providerFactories(), mcp: mcpStarters()}
+}
+
+// notes remembers the warnings already logged.
+type notes struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+// warn logs msg at warning level unless it was logged before; a nil
+// notes logs every time.
+func (n *notes) warn(log *slog.Logger, msg string, args ...any) {
+	if n != nil {
+		n.mu.Lock()
+		seen := n.seen[msg]
+		if n.seen == nil {
+			n.seen = map[string]bool{}
+		}
+		n.seen[msg] = true
+		n.mu.Unlock()
+		if seen {
+			return
+		}
+	}
+	log.Warn(msg, args...)
 }
 
 // newProvider builds the client for a provider entry.

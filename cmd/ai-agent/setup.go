@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,7 +15,6 @@ import (
 	"github.com/salve-dev/salve/internal/agent/cache"
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/agent/tools"
-	"github.com/salve-dev/salve/internal/safefile"
 )
 
 // sessionSetup is everything a run needs once start-up succeeded.
@@ -60,26 +58,27 @@ func (s *sessionSetup) close() {
 
 // startup carries the intermediate results of prepare.
 type startup struct {
-	deps    deps
-	a       *cliArgs
-	log     *slog.Logger
-	stderr  io.Writer
-	cwd     string
-	sys     prompt
-	usr     prompt
-	fm      *config.Frontmatter
-	fmDir   string
-	cfg     *config.Config
-	src     config.Sources
-	dryRun  bool
-	overMap map[string]string
-	// subAgent marks a child session: format sub-agent unless it expects
-	// JSON, and inheritModels when its frontmatter names no model.
+	deps   deps
+	a      *cliArgs
+	log    *slog.Logger
+	stderr io.Writer
+	cwd    string
+	sys    prompt
+	usr    prompt
+	fm     *config.Frontmatter
+	cfg    *config.Config
+	// set is the session's resolved configuration.
+	set    *config.Settings
+	dryRun bool
+	// subAgent marks a child session, inheritModels its parent's models.
 	subAgent      bool
 	inheritModels []string
 	// sharedMCP are the parent's running MCP servers, reused by a child
 	// session and closed by the parent only.
 	sharedMCP map[string]tools.Provider
+	// served names the headend agent whose shared MCP servers start: they
+	// are supervised (restarted when they go down).
+	served string
 }
 
 // prepare performs every start-up step of docs/contracts/ai-agent-cli.md §2
@@ -87,7 +86,7 @@ type startup struct {
 // variables, providers, tools, queues and the output schema. MCP servers
 // start only outside a dry run.
 func prepare(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, stdout, stderr io.Writer, log *slog.Logger) (*sessionSetup, error) {
-	st := &startup{deps: d, a: a, log: log, stderr: stderr, dryRun: a.bools["dry-run"], overMap: map[string]string{}}
+	st := &startup{deps: d, a: a, log: log, stderr: stderr, dryRun: a.bools["dry-run"]}
 	var err error
 	if st.cwd, err = os.Getwd(); err != nil {
 		return nil, fmt.Errorf("getwd: %w", err)
@@ -98,14 +97,14 @@ func prepare(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, stdout, s
 	if err := st.loadConfig(); err != nil {
 		return nil, err
 	}
-	opts, err := st.options(stdout)
+	if err := st.resolve(a.cli(), isTerminal(stdout)); err != nil {
+		return nil, err
+	}
+	opts, err := st.options()
 	if err != nil {
 		return nil, err
 	}
-	setup := &sessionSetup{opts: opts, log: log}
-	if err := st.persistence(setup); err != nil {
-		return setup, err
-	}
+	setup := &sessionSetup{opts: opts, log: log, billingFile: st.set.BillingFile, sessionsDir: st.set.SessionsDir}
 	if err := st.resume(setup); err != nil {
 		return setup, err
 	}
@@ -158,7 +157,7 @@ func (st *startup) readPrompts(stdin io.Reader) error {
 			return err
 		}
 	}
-	st.fmDir = st.cwd
+	fmDir := st.cwd
 	sysHeader, sysBody, sysOK := config.SplitFrontmatter(st.sys.text)
 	usrHeader, usrBody, usrOK := config.SplitFrontmatter(st.usr.text)
 	header := ""
@@ -166,12 +165,12 @@ func (st *startup) readPrompts(stdin io.Reader) error {
 	case sysOK:
 		header = sysHeader
 		if st.sys.path != "" {
-			st.fmDir = filepath.Dir(st.sys.path)
+			fmDir = filepath.Dir(st.sys.path)
 		}
 	case usrOK:
 		header = usrHeader
 		if st.usr.path != "" {
-			st.fmDir = filepath.Dir(st.usr.path)
+			fmDir = filepath.Dir(st.usr.path)
 		}
 	}
 	if sysOK {
@@ -182,116 +181,44 @@ func (st *startup) readPrompts(stdin io.Reader) error {
 	}
 	st.fm = &config.Frontmatter{Settings: map[string]any{}}
 	if sysOK || usrOK {
-		if st.fm, err = config.ParseFrontmatter(header, st.fmDir); err != nil {
+		if st.fm, err = config.ParseFrontmatter(header, fmDir); err != nil {
 			return err
 		}
 		for _, w := range st.fm.Warnings {
-			st.log.Warn(w)
+			st.deps.notes.warn(st.log, w)
 		}
 	}
 	return nil
 }
 
-// loadConfig reads the six layers and the option sources.
+// loadConfig reads the six layers, with the prompt file's directory as
+// the prompt layer, and logs what salve reads differently.
 func (st *startup) loadConfig() error {
-	promptDir := ""
-	switch {
-	case st.sys.path != "":
-		promptDir = filepath.Dir(st.sys.path)
-	case st.usr.path != "":
-		promptDir = filepath.Dir(st.usr.path)
+	promptPath := st.sys.path
+	if promptPath == "" {
+		promptPath = st.usr.path
 	}
-	if promptDir != "" {
-		if abs, err := filepath.Abs(promptDir); err == nil {
-			promptDir = abs
-		}
-	}
-	binDir := ""
-	if exe, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			binDir = filepath.Dir(real)
-		}
-	}
-	home, _ := os.UserHomeDir()
 	var err error
-	st.cfg, err = config.Load(config.Locations{
-		ConfigFile: st.a.values["config"], Cwd: st.cwd, PromptDir: promptDir, BinaryDir: binDir, Home: home,
-	})
-	if err != nil {
+	if st.cfg, err = config.Load(config.LocationsFor(st.a.values["config"], st.cwd, promptPath)); err != nil {
 		return err
 	}
-	for _, kv := range st.a.overrides {
-		k, v, err := config.ParseOverride(kv)
-		if err != nil {
-			return err
-		}
-		st.overMap[k] = v
-	}
-	defaults, err := st.cfg.Defaults()
-	if err != nil {
-		return err
-	}
-	st.src = config.Sources{Override: st.overMap, CLI: st.a.settingsFromCLI(), Frontmatter: st.fm.Settings, Defaults: defaults}
-	for _, entry := range []string{"tooling", "persistence", "accounting", "queues"} {
-		if err := st.cfg.Check(entry); err != nil {
-			return err
-		}
+	for _, w := range st.cfg.Warnings() {
+		st.deps.notes.warn(st.log, w)
 	}
 	if st.a.bools["verbose"] {
-		for _, k := range st.cfg.Keys() {
-			if !knownSections[k] && !headendSection(st.a, k) {
-				st.log.Warn("config section is not used by this implementation and is ignored", "section", k)
-			}
+		for _, k := range st.cfg.UnreadSections(headendSections(st.a)...) {
+			st.log.Warn("config section is not used by this implementation and is ignored", "section", k)
 		}
 	}
 	return nil
 }
 
-// knownSections are the top-level config keys this implementation reads
-// (docs/contracts/ai-agent-cli.md §9); --verbose warns about the others.
-var knownSections = map[string]bool{
-	"providers": true, "mcpServers": true, "restTools": true, "queues": true, "defaults": true,
-	"tooling": true, "persistence": true, "accounting": true, "toolOutput": true, "cache": true, "telemetry": true, "pricing": true, "budgets": true,
-}
-
-// list resolves models, tools or agents: --override, then the CLI, then
-// the frontmatter.
-func (st *startup) list(key string, fm []string) []string {
-	if v, ok := st.overMap[key]; ok {
-		return config.SplitList(v)
-	}
-	if v, ok := st.a.lists[key]; ok {
-		return v
-	}
-	return fm
-}
-
-// persistence resolves the billing file and sessions directory.
-func (st *startup) persistence(s *sessionSetup) error {
+// resolve settles the session's settings from the command line cli.
+func (st *startup) resolve(cli config.CLI, terminal bool) error {
 	home, _ := os.UserHomeDir()
-	pick := func(flag string, paths [][]string, def string) (string, error) {
-		if v := st.a.values[flag]; v != "" {
-			return v, nil
-		}
-		for _, p := range paths {
-			v, err := st.cfg.StringAt(p...)
-			if err != nil {
-				return "", err
-			}
-			if v != "" {
-				return v, nil
-			}
-		}
-		if home == "" {
-			return "", nil
-		}
-		return filepath.Join(home, def), nil
-	}
 	var err error
-	if s.billingFile, err = pick("billing-file", [][]string{{"persistence", "billingFile"}, {"accounting", "file"}}, ".ai-agent/accounting.jsonl"); err != nil {
-		return err
-	}
-	s.sessionsDir, err = pick("sessions-dir", [][]string{{"persistence", "sessionsDir"}}, ".ai-agent/sessions")
+	st.set, err = config.Resolve(config.Request{Config: st.cfg, Frontmatter: st.fm, CLI: cli, SubAgent: st.subAgent,
+		InheritModels: st.inheritModels, Terminal: terminal, Home: home})
 	return err
 }
 
@@ -306,26 +233,4 @@ func (st *startup) trace() agent.Trace {
 		name = "main"
 	}
 	return agent.Trace{AgentID: name, CallPath: name, TxnID: id, OriginTxnID: id}
-}
-
-// outputSchema reads --schema (JSON text or @FILE) or output.schema.
-func (st *startup) outputSchema() (json.RawMessage, bool, error) {
-	if s, ok := st.a.values["schema"]; ok {
-		text := s
-		if strings.HasPrefix(s, "@") {
-			b, err := readNamedFile("--schema "+s, s[1:], safefile.MaxConfig)
-			if err != nil {
-				return nil, false, err
-			}
-			text = string(b)
-		}
-		if !json.Valid([]byte(text)) {
-			return nil, false, fmt.Errorf("%w: --schema is not JSON", config.ErrConfig)
-		}
-		return json.RawMessage(text), true, nil
-	}
-	if st.fm.Output != nil && st.fm.Output.Format == "json" {
-		return st.fm.Output.Schema, true, nil
-	}
-	return nil, false, nil
 }

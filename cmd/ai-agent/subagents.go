@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -58,7 +57,7 @@ func (c *children) accounting() []contract.AccountingEntry {
 // the agent__NAME tools of the session: each call runs an isolated child
 // session. A missing or invalid file is exit 4.
 func (st *startup) subAgents(s *sessionSetup) error {
-	paths := st.list("agents", st.fm.Agents)
+	paths := st.set.Agents
 	if len(paths) == 0 {
 		return nil
 	}
@@ -100,6 +99,9 @@ func (st *startup) loadAgent(path string, shared map[string]tools.Provider) (sub
 		if fm, err = config.ParseFrontmatter(header, dir); err != nil {
 			return subagent.Agent{}, fmt.Errorf("sub-agent %s: %w", path, err)
 		}
+		for _, w := range fm.Warnings {
+			st.deps.notes.warn(st.log, w, "agent", path)
+		}
 	}
 	name := fm.ToolName
 	if name == "" {
@@ -117,19 +119,24 @@ func (st *startup) loadAgent(path string, shared map[string]tools.Provider) (sub
 // tools and tracing ids; the parent's config, --override values and, when
 // the child names none, the parent's models.
 func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body string, shared map[string]tools.Provider) subagent.RunFunc {
-	parentModels := st.list("models", st.fm.Models)
+	cli := config.CLI{Overrides: st.a.overrides, Flags: map[string]string{}}
+	if v, ok := st.a.values["cache"]; ok && !fm.CacheSet {
+		cli.Flags["cache"] = v
+	}
 	return func(ctx context.Context, task string, parent subagent.TraceIDs) (contract.AIAgentResult, error) {
 		child := &startup{
 			deps: st.deps, log: st.log.With("agent", name), stderr: st.stderr, cwd: st.cwd, cfg: st.cfg,
-			a:   &cliArgs{values: map[string]string{}, lists: map[string][]string{}, bools: map[string]bool{}},
-			sys: prompt{text: body, path: path}, usr: prompt{text: task}, fm: fm, fmDir: filepath.Dir(path),
-			overMap: st.overMap, subAgent: true, inheritModels: parentModels, sharedMCP: merged(st.sharedMCP, shared),
+			a:   &cliArgs{values: map[string]string{}, lists: map[string][]string{}, bools: map[string]bool{}, overrides: st.a.overrides},
+			sys: prompt{text: body, path: path}, usr: prompt{text: task}, fm: fm,
+			subAgent: true, inheritModels: st.set.Targets.Models, sharedMCP: merged(st.sharedMCP, shared),
 		}
-		child.src = config.Sources{Override: st.overMap, Frontmatter: fm.Settings, Defaults: st.src.Defaults}
-		if v, ok := st.a.values["cache"]; ok && !fm.CacheSet {
+		if v, ok := cli.Flags["cache"]; ok {
 			child.a.values["cache"] = v
 		}
-		opts, err := child.options(io.Discard)
+		if err := child.resolve(cli, false); err != nil {
+			return contract.AIAgentResult{}, err
+		}
+		opts, err := child.options()
 		if err != nil {
 			return contract.AIAgentResult{}, err
 		}

@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
-	"net"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +14,7 @@ import (
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/agent/headend"
 	"github.com/salve-dev/salve/internal/agent/telemetry"
+	"github.com/salve-dev/salve/internal/agent/tools/mcp"
 	"github.com/salve-dev/salve/internal/buildinfo"
 )
 
@@ -24,7 +22,7 @@ import (
 // spellings (docs/ai-agent.md "Telemetry and cost").
 var telemetryFlags = []flagDef{
 	{names: []string{"telemetry-enabled"}, kind: flagBool, usage: "turn on metrics (and traces with --telemetry-traces-enabled)", def: "off"},
-	{names: []string{"telemetry-otlp-endpoint"}, usage: "OTLP trace collector: host:port or a grpc://, http:// or https:// URL", def: "URL"},
+	{names: []string{"telemetry-otlp-endpoint"}, usage: "OTLP collector of the metrics and traces: host:port or a grpc://, http:// or https:// URL", def: "URL"},
 	{names: []string{"telemetry-otlp-timeout-ms"}, usage: "OTLP export timeout in milliseconds", def: "2000"},
 	{names: []string{"telemetry-prometheus-enabled"}, kind: flagBool, usage: "serve Prometheus GET /metrics (needs --telemetry-enabled)", def: "off"},
 	{names: []string{"telemetry-prometheus-host"}, usage: "host the metrics listener binds", def: telemetry.DefaultPrometheusHost},
@@ -78,32 +76,8 @@ func (ts *telemetryState) shutdown() {
 	}
 }
 
-// telemetryOptions sets a session's observer, pricing table and cost cap.
+// telemetryOptions sets a session's observer.
 func (st *startup) telemetryOptions(o *agent.Options) error {
-	pricing, err := st.cfg.Pricing()
-	if err != nil {
-		return err
-	}
-	if len(pricing) > 0 {
-		o.Pricer = pricing
-		if !st.subAgent {
-			if miss := pricing.Missing(st.list("models", st.fm.Models)); len(miss) > 0 {
-				st.log.Warn(fmt.Sprintf("Missing pricing entries for %d model(s): %s", len(miss), strings.Join(miss, ", ")), "remote", "agent:pricing")
-			}
-		}
-	}
-	budgets, err := st.cfg.Budgets()
-	if err != nil {
-		return err
-	}
-	if !st.subAgent {
-		o.MaxCostUSD = budgets.MaxCostUSD
-		if v, ok := st.a.values["max-cost-usd"]; ok {
-			if o.MaxCostUSD, err = usd("--max-cost-usd", v); err != nil {
-				return err
-			}
-		}
-	}
 	ts := st.deps.tel
 	if ts == nil || st.dryRun {
 		return nil
@@ -118,23 +92,34 @@ func (st *startup) telemetryOptions(o *agent.Options) error {
 	return nil
 }
 
+// mcpObserver returns the OnState of a headend agent's supervised MCP
+// servers: each change of state goes to the metrics. It is nil without
+// telemetry.
+func (ts *telemetryState) mcpObserver(agent string) func(mcp.State) {
+	if ts == nil || ts.helper == nil {
+		return nil
+	}
+	relay := ts.helper.Relay
+	return func(s mcp.State) {
+		ev := telemetry.MCPEvent{Agent: agent, Server: s.Server, Up: s.Up, Error: s.Err}
+		switch s.Event {
+		case mcp.EventRestarted:
+			ev.Restart = telemetry.RestartSuccess
+		case mcp.EventRestartFailed:
+			ev.Restart = telemetry.RestartError
+		}
+		relay.MCPServer(ev)
+	}
+}
+
 // forHeadend marks a headend session: its headend label and the headend's
 // shared cost budget.
-func (st *startup) forHeadend(o *agent.Options, kind string) error {
+func (st *startup) forHeadend(o *agent.Options, kind string) {
 	o.Headend = kind
-	b, err := st.cfg.Budgets()
-	if err != nil {
-		return err
-	}
-	limit := b.HeadendMaxCostUSD
-	if v, ok := st.a.values["headend-max-cost-usd"]; ok {
-		if limit, err = usd("--headend-max-cost-usd", v); err != nil {
-			return err
-		}
-	}
+	limit := st.set.HeadendMaxCostUSD
 	ts := st.deps.tel
 	if limit <= 0 || ts == nil {
-		return nil
+		return
 	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
@@ -142,15 +127,6 @@ func (st *startup) forHeadend(o *agent.Options, kind string) error {
 		ts.budgets[kind] = agent.NewBudget("headend "+kind+" maxCostUsd", limit)
 	}
 	o.Budgets = append(o.Budgets, ts.budgets[kind])
-	return nil
-}
-
-func usd(flag, v string) (float64, error) {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || f < 0 || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("%w: %s must be a non-negative number of USD", config.ErrConfig, flag)
-	}
-	return f, nil
 }
 
 // start resolves the settings (the config's telemetry section, then the
@@ -159,52 +135,23 @@ func (ts *telemetryState) start(cfg *config.Config) (*telemetry.Helper, error) {
 	if telemetry.Disabled(ts.getenv) {
 		return nil, nil
 	}
-	tc, err := cfg.Telemetry()
-	if err != nil {
+	a := ts.a
+	set, enabled, warnings, err := cfg.TelemetrySettings(a.cli(), ts.getenv)
+	if err != nil || !enabled {
 		return nil, err
 	}
-	a := ts.a
-	flagBool := func(name string, cfgVal *bool) bool {
-		if v, ok := a.bools[name]; ok {
-			return v
-		}
-		return cfgVal != nil && *cfgVal
+	for _, w := range warnings {
+		ts.log.Warn(w)
 	}
-	if !flagBool("telemetry-enabled", tc.Enabled) {
-		return nil, nil
-	}
-	set := telemetry.Settings{Mode: telemetry.ModeCLI, Version: buildinfo.Version(version), Labels: map[string]string{},
-		Sampler: telemetry.SamplerParent, Ratio: telemetry.DefaultRatio}
+	set.Mode, set.Version = telemetry.ModeCLI, buildinfo.Version(version)
 	if len(a.headends) > 0 {
 		set.Mode = telemetry.ModeServer
 	}
-	ts.labels(set.Labels, tc.Labels)
-	set.Prometheus = flagBool("telemetry-prometheus-enabled", tc.Prometheus.Enabled)
-	set.Traces = flagBool("telemetry-traces-enabled", tc.Traces.Enabled)
-	host, port := telemetry.DefaultPrometheusHost, telemetry.DefaultPrometheusPort
-	if tc.Prometheus.Host != nil {
-		host = *tc.Prometheus.Host
-	}
-	if tc.Prometheus.Port != nil {
-		port = *tc.Prometheus.Port
-	}
-	if v, ok := a.values["telemetry-prometheus-host"]; ok {
-		host = v
-	}
-	if v, ok := a.values["telemetry-prometheus-port"]; ok {
-		if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 65535 {
-			port = n
-		} else {
-			ts.log.Warn(fmt.Sprintf("Ignoring invalid --telemetry-prometheus-port value '%s'", v))
-		}
-	}
-	set.PrometheusAddr = net.JoinHostPort(host, strconv.Itoa(port))
 	set.Token = a.values["headend-token"]
 	if set.Token == "" {
 		set.Token = ts.getenv(headend.DefaultTokenEnv)
 	}
 	set.Insecure = a.bools["insecure-no-token"]
-	ts.traceSettings(&set, tc)
 	if set.Timeout > 0 {
 		ts.timeout = set.Timeout
 	}
@@ -228,79 +175,4 @@ func (ts *telemetryState) start(cfg *config.Config) (*telemetry.Helper, error) {
 		fmt.Fprintf(ts.stderr, "ai-agent: telemetry metrics listening on %s\n", h.Ready.Addr)
 	}
 	return h, nil
-}
-
-// labels merges the config's labels with --telemetry-label KEY=VALUE
-// (the command line wins).
-func (ts *telemetryState) labels(dst, cfg map[string]string) {
-	for k, v := range cfg {
-		dst[k] = v
-	}
-	for _, kv := range ts.a.lists["telemetry-label"] {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			ts.log.Warn(fmt.Sprintf("Invalid telemetry label '%s', expected key=value", kv))
-			continue
-		}
-		dst[strings.TrimSpace(k)] = strings.TrimSpace(v)
-	}
-}
-
-// traceSettings fills the exporter, protocol and sampler settings.
-func (ts *telemetryState) traceSettings(set *telemetry.Settings, tc config.Telemetry) {
-	a := ts.a
-	if tc.OTLP.Endpoint != nil {
-		set.Endpoint = *tc.OTLP.Endpoint
-	}
-	if v, ok := a.values["telemetry-otlp-endpoint"]; ok {
-		set.Endpoint = v
-	}
-	if tc.OTLP.TimeoutMs != nil && *tc.OTLP.TimeoutMs > 0 {
-		set.Timeout = time.Duration(*tc.OTLP.TimeoutMs) * time.Millisecond
-	}
-	if v, ok := a.values["telemetry-otlp-timeout-ms"]; ok {
-		if n, err := strconv.Atoi(v); err == nil && n > 0 {
-			set.Timeout = time.Duration(n) * time.Millisecond
-		} else {
-			ts.log.Warn(fmt.Sprintf("Ignoring invalid --telemetry-otlp-timeout-ms value '%s'", v))
-		}
-	}
-	sampler, flag := "", false
-	if tc.Traces.Sampler != nil {
-		sampler = *tc.Traces.Sampler
-	}
-	if v, ok := a.values["telemetry-trace-sampler"]; ok {
-		sampler, flag = v, true
-	}
-	if sampler != "" {
-		if s, ok := telemetry.NormalizeSampler(sampler); ok {
-			set.Sampler = s
-		} else if flag {
-			ts.log.Warn(fmt.Sprintf("Ignoring invalid --telemetry-trace-sampler value '%s'", sampler))
-		} else {
-			ts.log.Warn(fmt.Sprintf("Ignoring invalid telemetry.traces.sampler value '%s'", sampler))
-		}
-	}
-	if tc.Traces.Ratio != nil && *tc.Traces.Ratio >= 0 && *tc.Traces.Ratio <= 1 {
-		set.Ratio = *tc.Traces.Ratio
-	}
-	if v, ok := a.values["telemetry-trace-ratio"]; ok {
-		if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f <= 1 {
-			set.Ratio = f
-		} else {
-			ts.log.Warn(fmt.Sprintf("Ignoring invalid --telemetry-trace-ratio value '%s'", v))
-		}
-	}
-	set.Protocol = telemetry.ProtocolGRPC
-	proto := ts.getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
-	if proto == "" {
-		proto = ts.getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
-	}
-	switch strings.TrimSpace(proto) {
-	case "", telemetry.ProtocolGRPC:
-	case telemetry.ProtocolHTTP:
-		set.Protocol = telemetry.ProtocolHTTP
-	default:
-		ts.log.Warn("unsupported OTLP protocol; using grpc", "protocol", proto)
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/agent/tools"
@@ -16,9 +15,9 @@ import (
 )
 
 // mcpStarter starts one MCP server entry and returns its tools. It is the
-// plug of part 2 (internal/agent/tools/mcp); env resolves the protected env and headers
-// placeholders from the merged environment.
-type mcpStarter func(ctx context.Context, name string, entry json.RawMessage, env func(string) string, log *slog.Logger) (tools.Provider, error)
+// plug of part 2 (internal/agent/tools/mcp); opts.Expand resolves the
+// protected env and headers placeholders from the merged environment.
+type mcpStarter func(ctx context.Context, name string, entry json.RawMessage, opts mcp.Options) (tools.Provider, error)
 
 // mcpStarters returns the MCP client of this build (internal/agent/tools/mcp).
 func mcpStarters() mcpStarter { return mcp.StartEntry }
@@ -31,33 +30,27 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 	if err != nil {
 		return err
 	}
-	batch := false
+	src, err := st.cfg.ToolSources(st.set.Tools)
+	if err != nil {
+		return err
+	}
 	restSpecs := map[string]rest.Spec{}
-	for _, name := range st.list("tools", st.fm.Tools) {
-		switch {
-		case name == "batch":
-			batch = true
-		case st.cfg.Has("restTools", name):
-			if err := st.cfg.Check("restTools", name); err != nil {
-				return err
-			}
-			var spec rest.Spec
-			if err := st.cfg.Decode(&spec, "restTools", name); err != nil {
-				return err
-			}
-			if err := checkQueue(queues, "restTools", name, spec.Queue); err != nil {
-				return err
-			}
-			restSpecs[name] = spec
-		case st.mcpEnabled(name):
-			if err := st.startMCP(ctx, s, name, queues); err != nil {
-				return err
-			}
-		default:
-			return fmt.Errorf("%w: tool %q is neither an MCP server, a REST tool nor batch", errInit, name)
+	for _, e := range src.REST {
+		var spec rest.Spec
+		if err := json.Unmarshal(e.JSON, &spec); err != nil {
+			return fmt.Errorf("restTools.%s: %w: %v", e.Name, config.ErrConfig, err)
+		}
+		if err := checkQueue(queues, "restTools", e.Name, e.Queue); err != nil {
+			return err
+		}
+		restSpecs[e.Name] = spec
+	}
+	for _, e := range src.MCP {
+		if err := st.startMCP(ctx, s, e, queues); err != nil {
+			return err
 		}
 	}
-	s.opts.Batch = s.opts.Batch && batch
+	s.opts.Batch = s.opts.Batch && src.Batch
 	s.opts.Queuer = queue.Queuer{Set: queues}
 	if len(restSpecs) > 0 {
 		p, err := rest.New(restSpecs, nil)
@@ -67,84 +60,53 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 		s.opts.Tools = append(s.opts.Tools, p)
 		s.closers = append(s.closers, p)
 	}
-	if err := st.subAgents(s); err != nil {
-		return err
-	}
-	return nil
+	return st.subAgents(s)
 }
 
-func (st *startup) mcpEnabled(name string) bool {
-	if !st.cfg.Has("mcpServers", name) {
-		return false
-	}
-	enabled, ok := st.cfg.Raw("mcpServers", name, "enabled").(bool)
-	return !ok || enabled
-}
-
-func (st *startup) startMCP(ctx context.Context, s *sessionSetup, name string, queues *queue.Set) error {
-	if err := st.cfg.Check("mcpServers", name); err != nil {
-		return err
-	}
-	q, _ := st.cfg.Raw("mcpServers", name, "queue").(string)
-	if err := checkQueue(queues, "mcpServers", name, q); err != nil {
+// startMCP starts one MCP server of the session, or shares its parent's.
+func (st *startup) startMCP(ctx context.Context, s *sessionSetup, e config.ToolEntry, queues *queue.Set) error {
+	if err := checkQueue(queues, "mcpServers", e.Name, e.Queue); err != nil {
 		return err
 	}
 	if st.dryRun {
 		return nil
 	}
-	if p, ok := st.sharedMCP[name]; ok {
+	if p, ok := st.sharedMCP[e.Name]; ok {
 		s.opts.Tools = append(s.opts.Tools, p)
-		s.addMCP(name, p)
+		s.addMCP(e.Name, p)
 		return nil
 	}
 	start := st.deps.mcp
 	if start == nil {
-		return fmt.Errorf("%w: MCP server %q: MCP servers are not available in this build", errInit, name)
+		return fmt.Errorf("%w: MCP server %q: MCP servers are not available in this build", errInit, e.Name)
 	}
-	entry, err := st.cfg.RawJSON("mcpServers", name)
-	if err != nil {
-		return err
-	}
+	opts := mcp.Options{Logger: st.log, Expand: mcp.Expander(st.cfg.Env)}
 	if st.a.bools["trace-mcp"] {
-		start = st.tracedMCP
+		opts.Stderr = st.stderr // tee the servers' stderr to ours
 	}
-	p, err := start(ctx, name, entry, st.cfg.Env, st.log)
+	if st.served != "" {
+		// A headend's servers live as long as the process: keep them up.
+		opts.Supervise, opts.OnState = true, st.deps.tel.mcpObserver(st.served)
+	}
+	p, err := start(ctx, e.Name, e.JSON, opts)
 	if err != nil {
 		if errors.Is(err, toolschema.ErrSchema) {
-			return fmt.Errorf("MCP server %q: %w", name, err)
+			return fmt.Errorf("MCP server %q: %w", e.Name, err)
 		}
-		return fmt.Errorf("%w: MCP server %q: %w", errInit, name, err)
+		return fmt.Errorf("%w: MCP server %q: %w", errInit, e.Name, err)
 	}
 	s.opts.Tools = append(s.opts.Tools, p)
 	s.closers = append(s.closers, p)
-	s.addMCP(name, p)
+	s.addMCP(e.Name, p)
 	return nil
-}
-
-// tracedMCP starts a server like mcp.StartEntry, with its stderr teed to
-// ours (--trace-mcp).
-func (st *startup) tracedMCP(ctx context.Context, name string, entry json.RawMessage, env func(string) string, log *slog.Logger) (tools.Provider, error) {
-	cfg, _, err := mcp.DecodeEntry(name, entry)
-	if err != nil {
-		return nil, err
-	}
-	srv, err := mcp.Start(ctx, cfg, mcp.Options{Logger: log, Expand: mcp.Expander(env), Stderr: st.stderr})
-	if err != nil {
-		return nil, err
-	}
-	return srv, nil
 }
 
 // queues builds the queue set from queues.NAME.concurrent, with the default
 // queue added when missing (docs/contracts/ai-agent-cli.md §9.7).
 func (st *startup) queues() (*queue.Set, error) {
-	cfg := map[string]int{}
-	for _, q := range st.cfg.Keys("queues") {
-		n, err := config.Int(st.cfg.Raw("queues", q, "concurrent"), 1)
-		if err != nil {
-			return nil, fmt.Errorf("%w: queues.%s.concurrent must be a positive integer", config.ErrConfig, q)
-		}
-		cfg[q] = n
+	cfg, err := st.cfg.Queues()
+	if err != nil {
+		return nil, err
 	}
 	set, err := queue.New(cfg, st.log)
 	if err != nil {

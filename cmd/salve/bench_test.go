@@ -64,28 +64,43 @@ func TestHealExit(t *testing.T) {
 	}
 }
 
-// TestBenchTestFileKeepsChecks: a slip in a test file (an unused variable
-// and its dead assignment, seven lines apart) heals green through the
-// real binaries, with the parser's proof that every check of the file is
-// as it was, and no false success.
+// TestBenchTestFileKeepsChecks: a slip in a test file heals green
+// through the real binaries, with the proof that every check of the file
+// is as it was, and no false success: a Go variable and its dead
+// assignment seven lines apart (go/ast), an unused Python local
+// (pyflakes' F841), an unused TypeScript constant (tsc's TS6133) and an
+// unused JavaScript constant (eslint's no-unused-vars), the last three
+// proven by the lexical proof.
 func TestBenchTestFileKeepsChecks(t *testing.T) {
-	needTools(t, "go", "git")
 	salve, gitAgent := mcpBinaries(t)
 	corpus := filepath.Join("..", "..", "testdata", "heal-corpus")
-	cmd := exec.Command(salve, "bench", corpus, "--case", "go-test-unused-var")
-	cmd.Env = mcpEnv(t, gitAgent)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("salve bench: %v\n%s", err, out)
-	}
-	for _, l := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(l); len(f) > 9 && f[0] == "go-test-unused-var" {
-			// case class expect exit commits healed false-success untouched minimal pass
-			if f[5] != "yes" || f[6] != "no" || f[7] != "yes" || f[9] != "yes" {
-				t.Errorf("the case did not heal cleanly:\n%s", out)
+	for _, tc := range []struct {
+		name  string
+		tools []string
+	}{
+		{"go-test-unused-var", []string{"go"}},
+		{"py-test-unused-var", []string{"python3", "flake8"}},
+		{"ts-test-unused-var", []string{"node", "tsc"}},
+		{"js-test-unused-var", []string{"node", "eslint"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			needTools(t, append(tc.tools, "git")...)
+			cmd := exec.Command(salve, "bench", corpus, "--case", tc.name)
+			cmd.Env = mcpEnv(t, gitAgent)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("salve bench: %v\n%s", err, out)
 			}
-			return
-		}
+			for _, l := range strings.Split(string(out), "\n") {
+				if f := strings.Fields(l); len(f) > 9 && f[0] == tc.name {
+					// case class expect exit commits healed false-success untouched minimal pass
+					if f[5] != "yes" || f[6] != "no" || f[7] != "yes" || f[9] != "yes" {
+						t.Errorf("the case did not heal cleanly:\n%s", out)
+					}
+					return
+				}
+			}
+			t.Fatalf("no line for the case:\n%s", out)
+		})
 	}
-	t.Fatalf("no line for the case:\n%s", out)
 }

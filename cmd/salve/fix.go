@@ -107,7 +107,7 @@ func fixRun(ctx context.Context, s *streams, o *fixOptions) error {
 	}
 	fixers, _, err := assemble.Fixers(c, nil, nil)
 	if err != nil {
-		return exitWith(exitBadInput, err)
+		return exitWith(exitBadInput, asFlag(err))
 	}
 	rules := gateRules{minConf: c.MinConfidence, allowTestEdits: c.AllowTestEdits, protected: c.ProtectedPaths}
 	var outs []fixOutput

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"github.com/salve-dev/salve/internal/isolation"
 	"math"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/salve-dev/salve/internal/heal/assemble"
+	"github.com/salve-dev/salve/internal/isolation"
 )
 
 // The flag checks shared by the commands. Each returns an error that names
@@ -193,3 +196,13 @@ func (f secondsFlag) Set(s string) error {
 }
 
 func (f secondsFlag) Type() string { return "duration" }
+
+// asFlag names the setting an assembly error is about as the flag of
+// salve heal that sets it (github_repo as --github-repo).
+func asFlag(err error) error {
+	var se *assemble.SettingError
+	if !errors.As(err, &se) {
+		return err
+	}
+	return fmt.Errorf("--%s: %w", strings.ReplaceAll(se.Setting, "_", "-"), se.Err)
+}

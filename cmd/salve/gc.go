@@ -42,8 +42,10 @@ salve's build cache is trimmed too: the layers that keep what a
 repository's builds compiled are removed when no build used them for 30
 days, and then, least recently used first, while the cache is over its
 budget (--cache-max, else $SALVE_BUILD_CACHE_MAX, else 10 GiB; heals and
-worker jobs trim to it too). A layer a build is using is kept. gc then
-prints the layers' total.`,
+worker jobs trim to it too). A layer a build is using is kept. The clones
+a queue worker keeps of the repositories it heals (in salve's data folder)
+are trimmed by the same rule and budget, on their own; a clone a job is
+using is kept. gc then prints each total.`,
 		Example: "  salve gc\n  salve gc --workspace ./repo",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -72,7 +74,7 @@ prints the layers' total.`,
 				fmt.Fprintf(s.Stdout, "deleted branch %s\n", b)
 			}
 			if err == nil && o.Workspace == "" {
-				err = trimBuildCache(cmd.Context(), s.Stdout, budget)
+				err = trimBuildCache(cmd.Context(), s.Stdout, budget, s.Getenv)
 			}
 			if errors.Is(err, heal.ErrBadInput) {
 				return exitWith(exitBadInput, err)

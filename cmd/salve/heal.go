@@ -181,7 +181,7 @@ func healRun(ctx context.Context, s *streams, o *healOptions) error {
 		return nil
 	}
 	if err != nil {
-		return exitWith(exitCode(err), err)
+		return exitWith(exitCode(err), asFlag(err))
 	}
 	defer p.Close()
 	for _, n := range p.Notes {

@@ -29,7 +29,7 @@ func (p *prOptions) appPush(s *streams, o *healOptions) (func(ctx context.Contex
 	if app == nil {
 		return nil, nil // GitLab
 	}
-	return app.PushEnv(firstNonEmpty(s.Getenv("GITHUB_SERVER_URL"), forge.DefaultGitHubServer)), nil
+	return app.PushEnv(p.env(s).ServerURL()), nil
 }
 
 // withApp adds the GitHub App of the worker's environment, when one is

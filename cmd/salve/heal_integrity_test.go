@@ -72,7 +72,13 @@ func (m *cheatingModel) answer(req llmtest.Request) llmtest.Reply {
 // integrityRepo writes a Go module whose test fails and commits it.
 func integrityRepo(t *testing.T, files map[string]string) string {
 	t.Helper()
-	dir := t.TempDir()
+	return integrityRepoIn(t, t.TempDir(), files)
+}
+
+// integrityRepoIn is integrityRepo in a folder that may hold files
+// already.
+func integrityRepoIn(t *testing.T, dir string, files map[string]string) string {
+	t.Helper()
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
@@ -93,11 +99,18 @@ func integrityRepo(t *testing.T, files map[string]string) string {
 // results.json.
 func healWithModel(t *testing.T, repo string, srv *llmtest.Server, extra ...string) (int, results.Results, string) {
 	t.Helper()
+	return healWith(t, srv, append([]string{"heal", "--workspace", repo, "--cmd", "go test ./...", "--fixers", "rules,suggest,llm",
+		"--models", "openai/gpt-cheap", "--isolation", "none", "--no-store"}, extra...))
+}
+
+// healWith runs the real salve binary with args, its model behind srv
+// (OPENAI_BASE_URL), and returns the exit code, results.json and the
+// output.
+func healWith(t *testing.T, srv *llmtest.Server, args []string) (int, results.Results, string) {
+	t.Helper()
 	salve, gitAgent := mcpBinaries(t)
 	resPath := filepath.Join(t.TempDir(), "results.json")
-	args := append([]string{"heal", "--workspace", repo, "--cmd", "go test ./...", "--fixers", "rules,suggest,llm",
-		"--models", "openai/gpt-cheap", "--isolation", "none", "--no-store", "--results", resPath, "--git-agent", gitAgent}, extra...)
-	cmd := exec.Command(salve, args...)
+	cmd := exec.Command(salve, append(args, "--results", resPath, "--git-agent", gitAgent)...)
 	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-test-not-real", "OPENAI_BASE_URL="+srv.URL+"/v1", "XDG_STATE_HOME="+t.TempDir(),
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 	out, err := cmd.CombinedOutput()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 
 	"github.com/salve-dev/salve/internal/heal/results"
@@ -41,11 +40,10 @@ type prOptions struct {
 	PRNumber      int
 
 	// fg is the forge client, made once per run (a GitHub App mints its
-	// token once); event is the CI event payload, read once.
-	fg        forge.Forge
-	app       *forge.App
-	event     *forge.Event
-	eventRead bool
+	// token once); ci is the CI run's environment.
+	fg  forge.Forge
+	app *forge.App
+	ci  *forge.CI
 }
 
 // reportSpec is one --report: a format and the file it is written to.
@@ -110,94 +108,50 @@ func (p *prOptions) check(push bool) error {
 	return nil
 }
 
-// newForge returns the GitHub or GitLab client of the run, built once from
-// the flags and the CI environment. Tokens come from the environment only.
-// On GitHub, a GitHub App (SALVE_GITHUB_APP_ID and its private key) is
-// used in preference to GITHUB_TOKEN: what the App opens starts the
-// repository's workflows, what the workflow's own token opens does not.
+// newForge returns the GitHub or GitLab client of the run, built once
+// from the flags and the CI environment (forge.CI.Open chooses).
 func (p *prOptions) newForge(o *healOptions, s *streams) (forge.Forge, error) {
 	if p.fg != nil {
 		return p.fg, nil
 	}
-	f, err := p.buildForge(o, s)
-	if err == nil {
-		p.fg = f
-	}
-	return f, err
-}
-
-func (p *prOptions) buildForge(o *healOptions, s *streams) (forge.Forge, error) {
-	getenv := s.Getenv
-	kind := p.Forge
-	if kind == "auto" {
-		kind = "github"
-		if p.GitLabProject != "" || getenv("GITLAB_CI") == "true" {
-			kind = "gitlab"
-		}
-	}
-	if kind == "gitlab" {
-		api := firstNonEmpty(p.GitLabAPI, getenv("CI_API_V4_URL"))
-		project := firstNonEmpty(p.GitLabProject, getenv("CI_PROJECT_ID"))
-		return forge.NewGitLab(forge.GitLabConfig{API: api, Project: project, Token: getenv("GITLAB_TOKEN"), JobToken: getenv("CI_JOB_TOKEN")})
-	}
-	g, appID, err := forge.GitHubFromEnv(o.GitHubAPI, o.GitHubRepo, getenv)
+	f, app, appID, err := p.env(s).Open(forge.Choice{Kind: p.Forge, GitHubAPI: o.GitHubAPI, GitHubRepo: o.GitHubRepo,
+		GitLabAPI: p.GitLabAPI, GitLabProject: p.GitLabProject})
 	if err != nil {
 		return nil, err
 	}
 	if appID != "" {
-		p.app = g.App()
-		fmt.Fprintf(s.Stderr, "salve heal: acting as GitHub App %s on %s\n", appID, firstNonEmpty(o.GitHubRepo, getenv("GITHUB_REPOSITORY")))
+		repo := o.GitHubRepo
+		if repo == "" {
+			repo = p.env(s).Repository()
+		}
+		fmt.Fprintf(s.Stderr, "salve heal: acting as GitHub App %s on %s\n", appID, repo)
 	}
-	return g, nil
+	p.fg, p.app = f, app
+	return f, nil
 }
 
-func firstNonEmpty(vals ...string) string {
-	for _, v := range vals {
-		if v != "" {
-			return v
-		}
+// env is the CI run's environment, read once.
+func (p *prOptions) env(s *streams) *forge.CI {
+	if p.ci == nil {
+		p.ci = forge.NewCI(s.Getenv)
 	}
-	return ""
+	return p.ci
 }
 
 // prBase is the branch the request is for: the flag, the branch the CI
-// run built (a pull request's head branch first, since healing a pull
-// request means fixing its branch), else the checkout's branch.
-func (p *prOptions) prBase(ctx context.Context, o *healOptions, git adapter.Git, getenv func(string) string) (string, error) {
-	if b := firstNonEmpty(p.PRBase, getenv("GITHUB_HEAD_REF"), getenv("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), getenv("CI_COMMIT_BRANCH")); b != "" {
-		return b, nil
+// run built, else the checkout's branch.
+func (p *prOptions) prBase(ctx context.Context, s *streams, o *healOptions, git adapter.Git) (string, error) {
+	if p.PRBase != "" {
+		return p.PRBase, nil
 	}
-	if getenv("GITHUB_REF_TYPE") == "branch" || (getenv("GITHUB_REF_NAME") != "" && getenv("GITHUB_REF_TYPE") == "") {
-		if b := getenv("GITHUB_REF_NAME"); b != "" {
-			return b, nil
-		}
+	if b := p.env(s).BuiltBranch(); b != "" {
+		return b, nil
 	}
 	b, err := git.Branch(ctx, o.Workspace)
 	if err != nil || b == "" || b == "HEAD" {
 		return "", fmt.Errorf("cannot tell which branch the request is for (detached HEAD): give --pr-base")
 	}
 	return b, nil
-}
-
-// sourceRequest is the number of the pull or merge request whose branch
-// was healed, when CI says so, for the link comment.
-func sourceRequest(getenv func(string) string) int {
-	if n := getenv("CI_MERGE_REQUEST_IID"); n != "" {
-		return atoiOr0(n)
-	}
-	// GITHUB_REF is refs/pull/<n>/merge on pull_request events.
-	if ref := getenv("GITHUB_REF"); strings.HasPrefix(ref, "refs/pull/") {
-		return atoiOr0(strings.Split(strings.TrimPrefix(ref, "refs/pull/"), "/")[0])
-	}
-	return 0
-}
-
-func atoiOr0(s string) int {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
 }
 
 // PRBranchPrefix starts the heal branch of --pr runs: one branch per base,
@@ -212,7 +166,7 @@ func (p *prOptions) prepare(ctx context.Context, s *streams, o *healOptions, git
 	if !p.PR {
 		return "", nil
 	}
-	base, err := p.prBase(ctx, o, git, s.Getenv)
+	base, err := p.prBase(ctx, s, o, git)
 	if err != nil {
 		return "", fmt.Errorf("--pr: %w", err)
 	}
@@ -241,14 +195,15 @@ func (p *prOptions) prepare(ctx context.Context, s *streams, o *healOptions, git
 // heal's own outcome, except that a request that was asked for and could
 // not be opened is an error.
 func (p *prOptions) afterHeal(ctx context.Context, s *streams, o *healOptions, res *results.Results, git adapter.Git, logger *slog.Logger) error {
+	ci := p.env(s)
 	po := publish.Options{Request: p.PR, OnRed: p.PROnRed, CheckRun: p.CheckRun, Review: p.SuggestReview,
-		RunURL: runURL(s.Getenv), SourceRequest: sourceRequest(s.Getenv), CheckRef: s.Getenv("CI_COMMIT_REF_NAME"),
+		RunURL: ci.RunURL(), SourceRequest: ci.SourceRequest(), CheckRef: ci.RefName(),
 		ToolVersion: buildinfo.Version(version), Out: s.Stderr, Logger: logger}
 	for _, spec := range p.reportSpecs {
 		po.Reports = append(po.Reports, publish.ReportFile{Format: spec.Format, Path: spec.Path})
 	}
-	opens := p.PR && res.Pushed && (res.Outcome == results.OutcomeGreen && len(res.Commits) > 0 || res.Outcome != results.OutcomeGreen && p.PROnRed)
-	if opens || p.CheckRun || p.SuggestReview {
+	opens := po.Opens(res)
+	if po.NeedsForge(res) {
 		f, err := p.newForge(o, s)
 		switch {
 		case err != nil && opens:
@@ -260,17 +215,20 @@ func (p *prOptions) afterHeal(ctx context.Context, s *streams, o *healOptions, r
 		}
 	}
 	if opens {
-		base, err := p.prBase(ctx, o, git, s.Getenv)
+		base, err := p.prBase(ctx, s, o, git)
 		if err != nil {
 			return fmt.Errorf("--pr: %w", err)
 		}
 		po.Base = base
 	}
 	if p.CheckRun {
-		po.CheckSHA = p.checkSHA(res, s.Getenv)
+		po.CheckSHA = ci.CheckSHA(res.BaseCommit)
 	}
 	if p.SuggestReview {
-		po.ReviewNumber = p.reviewNumber(s.Getenv)
+		po.ReviewNumber = p.PRNumber
+		if po.ReviewNumber == 0 {
+			po.ReviewNumber = ci.PullRequest()
+		}
 	}
 	if po.Forge == nil {
 		// Without a forge only the report files are written; what asked
@@ -279,51 +237,4 @@ func (p *prOptions) afterHeal(ctx context.Context, s *streams, o *healOptions, r
 	}
 	_, err := publish.Publish(ctx, res, po)
 	return err
-}
-
-// runURL links the CI run that healed, when CI tells it.
-func runURL(getenv func(string) string) string {
-	if s, r, id := getenv("GITHUB_SERVER_URL"), getenv("GITHUB_REPOSITORY"), getenv("GITHUB_RUN_ID"); s != "" && r != "" && id != "" {
-		return s + "/" + r + "/actions/runs/" + id
-	}
-	return getenv("CI_JOB_URL")
-}
-
-// ciEvent is the CI event payload ($GITHUB_EVENT_PATH), read once; the
-// zero Event when there is none.
-func (p *prOptions) ciEvent(getenv func(string) string) forge.Event {
-	if !p.eventRead {
-		p.eventRead = true
-		if path := getenv("GITHUB_EVENT_PATH"); path != "" {
-			if ev, err := forge.ReadEvent(path); err == nil {
-				p.event = &ev
-			}
-		}
-	}
-	if p.event == nil {
-		return forge.Event{}
-	}
-	return *p.event
-}
-
-// checkSHA is the failing commit: a pull request's head on GitHub pull
-// request events (GitHub shows a pull request the checks of its head; the
-// workflow built a merge commit nobody sees), else the heal's base commit.
-func (p *prOptions) checkSHA(res *results.Results, getenv func(string) string) string {
-	if ev := p.ciEvent(getenv); ev.HeadSHA != "" && getenv("GITHUB_SHA") == res.BaseCommit {
-		return ev.HeadSHA
-	}
-	return res.BaseCommit
-}
-
-// reviewNumber is the pull request the failing build belongs to:
-// --pr-number, else the event's pull request, else GITHUB_REF's.
-func (p *prOptions) reviewNumber(getenv func(string) string) int {
-	if p.PRNumber > 0 {
-		return p.PRNumber
-	}
-	if ev := p.ciEvent(getenv); ev.Number > 0 {
-		return ev.Number
-	}
-	return sourceRequest(getenv)
 }

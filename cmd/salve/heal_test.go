@@ -48,7 +48,7 @@ func TestFixCommand(t *testing.T) {
 		{[]string{"fix", "--workspace", ws, "--fixers", "rules", "--bug", `{"file_path":"main.go","line_number":5,"error_type":"LOGIC","message":"wrong"}`}, exitFailure, ""},
 		{[]string{"heal", "--fixers", "llm", "--workspace", ws}, exitBadInput, "no model configured"},
 		{[]string{"heal", "--ci", "travis", "--workspace", ws}, exitBadInput, "--ci: want local or github"},
-		{[]string{"heal", "--ci", "github", "--github-repo", "a/b", "--workspace", ws}, exitBadInput, "add --push"},
+		{[]string{"heal", "--ci", "github", "--github-repo", "a/b", "--workspace", ws}, exitBadInput, "--push: ci github judges the pushed commit"},
 	} {
 		code, _, errOut := runSalve(t, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.err) {

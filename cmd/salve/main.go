@@ -1,6 +1,8 @@
-// Command salve is the orchestrator CLI: heal, exec, parse, fix, tool run,
-// runs, registry and validate. main only calls run; every subcommand lives in
-// its own file and writes through the streams it is given.
+// Command salve is the orchestrator CLI: heal and its parts (exec, parse,
+// fix, tool), the run store and registry (runs, registry, ui, gc), checks
+// (validate, bench) and the servers (mcp, serve, worker). main only calls
+// run; every subcommand lives in its own file and writes through the
+// streams it is given.
 package main
 
 import (

@@ -67,9 +67,14 @@ func newWorkerCmd(s *streams) *cobra.Command {
 		Use:   "worker",
 		Short: "Heal jobs from a salve server's JetStream queue",
 		Long: `Pull heal jobs from the JetStream work queue of "salve serve" (or of the
-JetStream cluster it uses), and heal each one as "salve heal" does: clone the
-repository into a temporary folder, heal the ref on the job's branch
-(salve/heal-job-<id>), push the branch, and record the outcome on the job.
+JetStream cluster it uses), and heal each one as "salve heal" does: fetch the
+job's branch into the clone the worker keeps of the repository (in salve's
+data folder; the first job of a repository makes it), heal the ref on the
+job's branch (salve/heal-job-<id>) in a temporary clone made from it, push
+the branch, and record the outcome on the job. A fork's branches are kept
+apart from the repository's own, and the rules a heal reads (.salve.yml)
+come from the repository's default branch, never the fork's. The kept
+clones are trimmed after every job, as the build cache is (salve gc).
 
 A job is acknowledged only when it is done; while it heals the worker signals
 progress, so a job whose worker dies is healed again elsewhere after the ack
@@ -154,8 +159,9 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 	// Every job of a repository shares its build-cache layer (a fork's
 	// only reads it); the worker trims the cache after each job.
 	c.RepoIdentity, c.UntrustedChange, c.CacheBudget = sp.RepoIdentity, sp.Untrusted, -1
-	// The worktree goes inside the job's own temporary folder, which is
-	// removed with it (a dead worker's leftovers never collide).
+	// The worktree goes inside the job's own temporary folder, beside the
+	// job's clone, and is removed with it (a dead worker's leftovers never
+	// collide).
 	c.WorktreeDir = filepath.Join(filepath.Dir(sp.Dir), "heal-worktree")
 	// A job heals a commit someone pushed: the repository's .salve.yml,
 	// from its default branch, may tighten the worker's rules, never

@@ -56,6 +56,12 @@ type LLMEvent struct {
 	Entry      contract.AccountingEntry
 	Latency    time.Duration
 	ErrorClass string
+	// Attempt counts the attempts of the turn from 1; a later one is a
+	// retry (after a failure, or an answer the engine refused).
+	Attempt int
+	// RequestBytes and ResponseBytes are the bodies sent and read on the
+	// wire (llm.Meter); 0 for a provider without a wire (test-llm).
+	RequestBytes, ResponseBytes int64
 }
 
 // ToolEvent is the outcome of one tool call.
@@ -73,12 +79,20 @@ type ToolEvent struct {
 	ErrorType string
 }
 
-// QueueEvent is one tool call's passage through a concurrency queue.
+// QueueEvent is one tool call's passage through a concurrency queue: one
+// event when it got its slot, and one with Released when it gave it back.
 type QueueEvent struct {
 	Queue string
 	Wait  time.Duration
 	// Depth is the number of calls in the queue on arrival.
 	Depth int
+	// Released marks the event of the slot's release (Wait and Depth are
+	// then zero).
+	Released bool
+	// InUse, Waiting and Capacity are the queue's load after the event:
+	// the slots held, the calls in line and the bound. They are known
+	// when the Queuer is also a QueueLoader; Capacity is 0 otherwise.
+	InUse, Waiting, Capacity int
 }
 
 // GuardEvent is one activation of the context guard.
@@ -88,6 +102,9 @@ type GuardEvent struct {
 	Trigger string
 	// Outcome is forced_final or skipped_provider.
 	Outcome string
+	// Measure holds the activation's numbers when the guard is a
+	// GuardMeasurer; nil otherwise.
+	Measure *GuardMeasure
 }
 
 // FinalReportEvent is the session's accepted final report.
@@ -121,6 +138,26 @@ func (nopObserver) Queue(context.Context, QueueEvent)             {}
 func (nopObserver) ContextGuard(context.Context, GuardEvent)      {}
 func (nopObserver) FinalReport(context.Context, FinalReportEvent) {}
 func (nopObserver) RetryCollapse(context.Context, string)         {}
+
+// queueEvent sends a queue event with the queue's load, when the Queuer
+// reports it.
+func (s *session) queueEvent(ctx context.Context, ev QueueEvent) {
+	if l, ok := s.opts.Queuer.(QueueLoader); ok {
+		ev.InUse, ev.Waiting, ev.Capacity = l.Load(ev.Queue)
+	}
+	s.opts.Observer.Queue(ctx, ev)
+}
+
+// guardEvent sends a guard activation with its numbers, when the guard
+// reports them.
+func (s *session) guardEvent(ctx context.Context, ev GuardEvent) {
+	if m, ok := s.opts.Guard.(GuardMeasurer); ok {
+		if g, ok := m.LastActivation(); ok {
+			ev.Measure = &g
+		}
+	}
+	s.opts.Observer.ContextGuard(ctx, ev)
+}
 
 // reportEvent describes the session's final report for the observer.
 func (s *session) reportEvent() FinalReportEvent {
@@ -166,7 +203,7 @@ func (s *session) runTool(ctx context.Context, spec *toolSpec, args json.RawMess
 		ev.OutputBytes = len(r.text)
 	case r.code == "context_window_budget_exceeded":
 		ev.Error, ev.ErrorType = r.reason, "token_budget_exceeded"
-		s.opts.Observer.ContextGuard(ctx, GuardEvent{Trigger: "tool_preflight", Outcome: "forced_final"})
+		s.guardEvent(ctx, GuardEvent{Trigger: "tool_preflight", Outcome: "forced_final"})
 	case r.reason == "timeout":
 		ev.Error, ev.ErrorType = r.reason, "timeout"
 	default:

@@ -94,6 +94,13 @@ type Queuer interface {
 	Acquire(ctx context.Context, queue string) (release func(), waited time.Duration, depth int, err error)
 }
 
+// QueueLoader is implemented by a Queuer that reports a queue's load, for
+// telemetry (ai_agent_queue_in_use, ai_agent_queue_depth): the slots held,
+// the calls waiting and the queue's bound, now.
+type QueueLoader interface {
+	Load(queue string) (inUse, waiting, capacity int)
+}
+
 // GuardTurn describes the request about to be sent, for the context guard's
 // turn_preflight.
 type GuardTurn struct {
@@ -121,6 +128,23 @@ type ContextGuard interface {
 	ToolPreflight(tool, output string) (keep bool)
 	// Committed records the usage of a successful LLM response.
 	Committed(target Target, usage llm.Response)
+}
+
+// GuardMeasure is the numbers of one activation of the context guard, in
+// tokens: the tightest limit, the projection that exceeded it, and what
+// was left under the limit before the item that tripped it (a tool
+// output, or the turn's new messages), which may be negative.
+type GuardMeasure struct {
+	Limit, Projected, Remaining int
+}
+
+// GuardMeasurer is implemented by a ContextGuard that reports the numbers
+// of its last activation (a dropped tool output or a forced final turn),
+// for telemetry (ai_agent_context_guard_remaining_tokens). The engine asks
+// right after an activation; with tool calls running at once, it gets the
+// latest one's.
+type GuardMeasurer interface {
+	LastActivation() (GuardMeasure, bool)
 }
 
 // Options configures one session. The zero value of each limit takes the
@@ -164,6 +188,10 @@ type Options struct {
 
 	// Tools are the tool providers of the session (MCP, REST, sub-agents).
 	Tools []tools.Provider
+	// ToolFilter, when set, offers only the providers' tools it returns
+	// true for (an agent's toolsAllowed and toolsDenied); the internal
+	// tools are never filtered. Nil offers every tool.
+	ToolFilter func(tools.Tool) bool
 	// Batch enables agent__batch; Progress enables agent__progress_report
 	// (offered only when there is a non-internal tool).
 	Batch    bool

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/salve-dev/salve/contract"
 )
@@ -40,7 +41,8 @@ func checkResume(r *Resume) error {
 	return nil
 }
 
-// prior is the resumed conversation without its system message.
+// prior is the resumed conversation without its system message, with
+// every tool call answered (see [answerCalls]).
 func (r *Resume) prior() []contract.Message {
 	if r == nil {
 		return nil
@@ -49,7 +51,71 @@ func (r *Resume) prior() []contract.Message {
 	if len(conv) > 0 && conv[0].Role == contract.RoleSystem {
 		conv = conv[1:]
 	}
-	return conv
+	return answerCalls(conv)
+}
+
+// Results that answerCalls gives the tool calls a saved conversation left
+// unanswered.
+const (
+	// resumedFinalReport answers the final report call that ended a native
+	// session: the session stopped there, so no result was recorded.
+	resumedFinalReport = "Final report delivered; the earlier session ended here."
+	// resumedNotRun is the reason given a call that never ran.
+	resumedNotRun = "not run: the earlier session ended before this call ran"
+)
+
+// answerCalls returns conv in the shape every provider accepts: each tool
+// call of an assistant message is followed by exactly one tool message
+// with its id, before anything else. A native session that ends with an
+// accepted agent__final_report records the call and no result (as may a
+// session cut short), and OpenAI's and Anthropic's APIs refuse such a
+// history with HTTP 400. So a missing result is added, right after the
+// results the call's message did get: resumedFinalReport for the final
+// report, a "(tool failed: not run …)" for any other call. Tool messages
+// that answer no call of the message before them, or answer one twice (a
+// saved file is data from whoever wrote it), are dropped, and a call
+// without an id gets one. conv itself is not changed.
+func answerCalls(conv []contract.Message) []contract.Message {
+	out := make([]contract.Message, 0, len(conv))
+	for i := 0; i < len(conv); i++ {
+		m := conv[i]
+		if m.Role == contract.RoleTool {
+			continue // answers no call of the message before it
+		}
+		if m.Role != contract.RoleAssistant || len(m.ToolCalls) == 0 {
+			out = append(out, m)
+			continue
+		}
+		calls := append([]contract.ToolCall(nil), m.ToolCalls...)
+		for k := range calls {
+			if calls[k].ID == "" {
+				calls[k].ID = fmt.Sprintf("resumed_%d_%d", i, k)
+			}
+		}
+		m.ToolCalls = calls
+		out = append(out, m)
+		answered := map[string]bool{}
+		for ; i+1 < len(conv) && conv[i+1].Role == contract.RoleTool; i++ {
+			t := conv[i+1]
+			if answered[t.ToolCallID] || !slices.ContainsFunc(calls, func(c contract.ToolCall) bool { return c.ID == t.ToolCallID }) {
+				continue
+			}
+			answered[t.ToolCallID] = true
+			out = append(out, t)
+		}
+		for _, c := range calls {
+			if answered[c.ID] {
+				continue
+			}
+			answered[c.ID] = true
+			text := toolFailed(resumedNotRun)
+			if c.Name == ToolFinalReport {
+				text = resumedFinalReport
+			}
+			out = append(out, contract.Message{Role: contract.RoleTool, Content: text, ToolCallID: c.ID})
+		}
+	}
+	return out
 }
 
 // TurnsIn counts the turns of a saved conversation: one assistant message

@@ -257,6 +257,9 @@ func (s *session) register() error {
 	s.registry = map[string]*toolSpec{}
 	for _, p := range s.opts.Tools {
 		for _, t := range p.Tools() {
+			if s.opts.ToolFilter != nil && !s.opts.ToolFilter(t) {
+				continue
+			}
 			if err := s.registerTool(p, t); err != nil {
 				return err
 			}

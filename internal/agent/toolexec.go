@@ -145,7 +145,9 @@ type toolRun struct {
 	raw     string
 }
 
-var errToolTimeout = errors.New("timeout")
+// errToolTimeout is the engine's toolTimeout; a provider's own time limit
+// wraps the same error.
+var errToolTimeout = tools.ErrTimeout
 
 // execTool executes one call with the queue, toolTimeout, accounting,
 // truncation and the guard's tool_preflight (docs/contracts/ai-agent.md §1,
@@ -161,9 +163,12 @@ func (s *session) execTool(ctx context.Context, spec *toolSpec, args json.RawMes
 		if err != nil {
 			return toolRun{text: toolFailed(err.Error()), failed: true, reason: err.Error(), code: "EXECUTION_ERROR"}
 		}
-		defer release()
+		defer func() {
+			release()
+			s.queueEvent(ctx, QueueEvent{Queue: spec.Queue, Released: true})
+		}()
 		te.queueWait, te.queueDepth = &waited, &depth
-		s.opts.Observer.Queue(ctx, QueueEvent{Queue: spec.Queue, Wait: waited, Depth: depth})
+		s.queueEvent(ctx, QueueEvent{Queue: spec.Queue, Wait: waited, Depth: depth})
 	}
 	te.start = s.opts.Now()
 	out, err := s.callCached(ctx, spec, args, source)

@@ -152,7 +152,7 @@ func (s *session) ask(ctx context.Context, prompt string) (string, error) {
 			{Role: contract.RoleSystem, Content: "You extract information from tool outputs, precisely and completely."},
 			{Role: contract.RoleUser, Content: prompt}},
 		Session: llm.SessionInfo{ProviderName: t.Provider, Transport: TransportNative}}
-	resp, err := s.call(ctx, t, req)
+	resp, err := s.call(ctx, t, req, 1)
 	if err != nil {
 		return "", err
 	}

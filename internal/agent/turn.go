@@ -42,10 +42,10 @@ func (s *session) runTurn(ctx context.Context, turn int, final bool) {
 			forced := s.forced
 			p, req = s.turnPreflight(p, t, req, notices)
 			if s.forced && !forced {
-				s.opts.Observer.ContextGuard(ctx, GuardEvent{Provider: t.Provider, Model: t.Model, Trigger: "turn_preflight", Outcome: "forced_final"})
+				s.guardEvent(ctx, GuardEvent{Provider: t.Provider, Model: t.Model, Trigger: "turn_preflight", Outcome: "forced_final"})
 			}
 		}
-		resp, err := s.call(ctx, t, req)
+		resp, err := s.call(ctx, t, req, attempt)
 		if err != nil {
 			if !s.handleError(ctx, err, cycle, idx, &notices) {
 				return
@@ -117,13 +117,16 @@ func (s *session) handleError(ctx context.Context, err error, cycle *rateCycle, 
 }
 
 // call performs one attempt with llmTimeout and records its accounting.
-func (s *session) call(ctx context.Context, t Target, req llm.Request) (llm.Response, error) {
+// attempt counts the attempts of the turn from 1; a later one is a retry.
+func (s *session) call(ctx context.Context, t Target, req llm.Request, attempt int) (llm.Response, error) {
 	cctx, cancel := context.WithTimeout(ctx, s.opts.LLMTimeout)
 	defer cancel()
 	if req.Stream {
 		req.OnDelta = s.deltaSink()
 	}
 	cctx, end := s.opts.Observer.StartLLM(cctx, LLMTarget{Provider: t.Provider, Model: t.Model, Reasoning: t.Params.Reasoning})
+	meter := &llm.Meter{}
+	cctx = llm.WithMeter(cctx, meter)
 	start := s.opts.Now()
 	s.log.Debug("llm request", "provider", t.Provider, "model", t.Model, "messages", len(req.Messages), "tools", len(req.Tools),
 		"stream", req.Stream, "tool_choice", req.ToolChoice)
@@ -143,7 +146,8 @@ func (s *session) call(ctx context.Context, t Target, req llm.Request) (llm.Resp
 	s.price(&e)
 	s.spend(e)
 	s.ledger.add(e)
-	ev := LLMEvent{Entry: e, Latency: latency}
+	ev := LLMEvent{Entry: e, Latency: latency, Attempt: attempt}
+	ev.RequestBytes, ev.ResponseBytes = meter.Bytes()
 	if err != nil {
 		ev.ErrorClass = string(llm.AsError(err).Class)
 	}

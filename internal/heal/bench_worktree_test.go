@@ -57,12 +57,17 @@ func bigRepo(b *testing.B, n int) string {
 //     worktree.
 //
 // Metrics: setup-s/op, cleanup-s/op and their sum total-s/op, from the
-// heal's own stage timings.
+// heal's own stage timings. With -short (make bench's small run) only the
+// smallest repository is measured.
 func BenchmarkHealWorktree(b *testing.B) {
 	gitIdentity(b)
 	gitAgent, _ := heal.Binaries()
 	g := adapter.Git{Bin: gitAgent}
-	for _, n := range []int{1000, 10000, 50000} {
+	sizes := []int{1000, 10000, 50000}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	for _, n := range sizes {
 		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) { benchWorktree(b, g, n) })
 	}
 }

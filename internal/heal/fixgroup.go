@@ -35,27 +35,29 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 	var attempts []results.Attempt
 	rejected := false
 	for _, f := range r.o.Fixers {
-		a, res, dec, err := r.try(ctx, iter, f, in)
+		t, err := r.try(ctx, iter, f, in, group)
 		if err != nil {
 			return nil, err
 		}
+		a := t.a
 		attempts = append(attempts, a)
 		if a.Outcome == results.AttemptRejected {
 			rejected = true
-			r.prev[path] = attemptInfo(iter, res, "rejected", a.Reason, dec.Diff)
+			r.prev[path] = attemptInfo(iter, t.res, "rejected", a.Reason, t.dec.Diff)
 		}
 		if a.Outcome != results.AttemptAccepted {
 			continue
 		}
-		if err := writeFileKeepMode(abs, res.PatchedContent); err != nil {
+		fix, err := t.applied(r.ws, abs, path, content, idx)
+		if err != nil {
 			return nil, err
 		}
 		for _, i := range idx {
 			b := &r.res.Bugs[i]
-			b.Fixer, b.FixReason, b.Confidence, b.Diff, b.Attempts = res.Fixer, res.FixReason, res.ConfidenceScore, dec.Diff, attempts
+			b.Fixer, b.FixReason, b.Confidence, b.Diff, b.Attempts = t.res.Fixer, t.res.FixReason, t.res.ConfidenceScore, t.dec.Diff, attempts
 			b.Status, b.Line = results.StatusFailed, results.FormatFixLine(b.Bug, results.UnfixedReason("pending", "not verified yet"))
 		}
-		return &applied{path: path, abs: abs, original: content, patched: res.PatchedContent, result: res, decision: dec, bugs: idx}, nil
+		return fix, nil
 	}
 	status, why := results.StatusFailed, "no fixer had a fix"
 	if len(attempts) > 0 {
@@ -68,45 +70,137 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 	return nil, nil
 }
 
+// outcome is one fixer's attempt on a group, gated.
+type outcome struct {
+	a   results.Attempt
+	res contract.FixResult
+	dec GateDecision
+	// files are the files of a fix that spans files (an investigator's);
+	// nil for a fix of the group's one file.
+	files []FileFix
+}
+
+// applied writes an accepted fix to the worktree and returns it.
+func (t outcome) applied(ws, abs, path, content string, idx []int) (*applied, error) {
+	if t.files == nil {
+		if err := writeFileKeepMode(abs, t.res.PatchedContent); err != nil {
+			return nil, err
+		}
+		return &applied{path: path, abs: abs, original: content, patched: t.res.PatchedContent, result: t.res, decision: t.dec, bugs: idx}, nil
+	}
+	var fix *applied
+	for _, f := range t.files {
+		fabs, err := confine(ws, f.Path)
+		if err == nil {
+			err = writeFileKeepMode(fabs, f.Patched)
+		}
+		if err != nil {
+			if fix != nil {
+				for _, w := range fix.files() {
+					_ = writeFileKeepMode(w.abs, w.original)
+				}
+			}
+			return nil, fmt.Errorf("heal: write the fix of %s: %w", f.Path, err)
+		}
+		one := applied{path: f.Path, abs: fabs, original: f.Original, patched: f.Patched, result: t.res, decision: f.Decision, bugs: idx}
+		if fix == nil {
+			fix = &one
+			fix.key = path
+			continue
+		}
+		fix.more = append(fix.more, one)
+	}
+	return fix, nil
+}
+
 // try runs one fixer on one group and gates its answer. The error is
-// non-nil only when the run must stop (its context ended).
-func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput) (results.Attempt, contract.FixResult, GateDecision, error) {
+// non-nil only when the run must stop (its context ended, or the
+// worktree could not be put back after an investigator's trial).
+func (r *run) try(ctx context.Context, iter int, f Fixer, in FixInput, group []contract.BugReport) (outcome, error) {
+	if inv, ok := f.(Investigator); ok {
+		return r.investigate(ctx, iter, inv, in, group)
+	}
 	a := results.Attempt{Fixer: f.Name()}
 	r.o.Progress.Stage(iter, results.StageFix+":"+f.Name(), r.fixedN)
 	stop := r.timed(results.StageFix)
 	res, err := f.Fix(ctx, in)
 	stop()
+	return r.answered(ctx, f.Name(), in.Path, a, res, err, func(res contract.FixResult) (GateDecision, []FileFix) {
+		dec := GateFix(in, res, r.o.MinConfidence, r.o.AllowTestEdits, r.protectedPaths())
+		if rv, ok := r.tried[in.Path][hash(res.PatchedContent)]; ok && dec.Accepted {
+			dec.Accepted, dec.Reasons = false, []string{fmt.Sprintf("the same fix was reverted in iteration %d (%s)", rv.iter, rv.why)}
+		}
+		return dec, nil
+	})
+}
+
+// answered turns a fixer's answer for the file at path into its attempt:
+// an error when ctx ended, no fix when err says so, else the gate's
+// verdict (gate returns it, and the files of a fix that spans files).
+func (r *run) answered(ctx context.Context, name, path string, a results.Attempt, res contract.FixResult, err error,
+	gate func(contract.FixResult) (GateDecision, []FileFix)) (outcome, error) {
 	if ctx.Err() != nil {
-		return a, res, GateDecision{}, fmt.Errorf("heal: fix %s: %w", in.Path, ctx.Err())
+		return outcome{a: a, res: res}, fmt.Errorf("heal: fix %s: %w", path, ctx.Err())
 	}
 	if err != nil {
-		a.Outcome, a.Reason = results.AttemptNoFix, err.Error()
-		switch {
-		case errors.Is(err, results.ErrNotConfigured):
-			a.Outcome = results.AttemptNotConfigured
-		case !errors.Is(err, results.ErrNoFix):
-			a.Outcome = results.AttemptError
-		}
-		r.o.Logger.Info("fixer had no fix", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
-		return a, res, GateDecision{}, nil
+		a.Outcome, a.Reason = noFix(err)
+		r.o.Logger.Info("fixer had no fix", "fixer", name, "path", path, "reason", a.Reason)
+		return outcome{a: a, res: res}, nil
 	}
 	if res.Fixer == "" {
-		res.Fixer = f.Name()
+		res.Fixer = name
 	}
 	a.Confidence = res.ConfidenceScore
-	stop = r.timed(results.StageGate)
-	dec := GateFix(in, res, r.o.MinConfidence, r.o.AllowTestEdits, r.protectedPaths())
-	if rv, ok := r.tried[in.Path][hash(res.PatchedContent)]; ok && dec.Accepted {
-		dec.Accepted, dec.Reasons = false, []string{fmt.Sprintf("the same fix was reverted in iteration %d (%s)", rv.iter, rv.why)}
-	}
+	stop := r.timed(results.StageGate)
+	dec, files := gate(res)
 	stop()
 	if !dec.Accepted {
 		a.Outcome, a.Reason, a.Rules = results.AttemptRejected, dec.Reason(), dec.Rules
-		r.o.Logger.Info("fix rejected by the gate", "fixer", f.Name(), "path", in.Path, "reason", a.Reason)
-		return a, res, dec, nil
+		r.o.Logger.Info("fix rejected by the gate", "fixer", name, "path", path, "reason", a.Reason)
+		return outcome{a: a, res: res, dec: dec}, nil
 	}
 	a.Outcome = results.AttemptAccepted
-	return a, res, dec, nil
+	return outcome{a: a, res: res, dec: dec, files: files}, nil
+}
+
+// noFix classifies a fixer's error: not configured, nothing to offer, or
+// an error.
+func noFix(err error) (string, string) {
+	switch {
+	case errors.Is(err, results.ErrNotConfigured):
+		return results.AttemptNotConfigured, err.Error()
+	case errors.Is(err, results.ErrNoFix):
+		return results.AttemptNoFix, err.Error()
+	}
+	return results.AttemptError, err.Error()
+}
+
+// investigate runs an investigator on a group with a workbench on the
+// worktree, then gates its edits once more, as one fix, with the
+// confidence threshold: every integrity rule applies to every edit it
+// proposed, and again to the final diff.
+func (r *run) investigate(ctx context.Context, iter int, f Investigator, in FixInput, group []contract.BugReport) (outcome, error) {
+	a := results.Attempt{Fixer: f.Name()}
+	r.o.Progress.Stage(iter, results.StageFix+":"+f.Name(), r.fixedN)
+	stop := r.timed(results.StageFix)
+	b := r.newBench(ctx, iter, f.Name(), in, group)
+	inv, err := f.Investigate(ctx, in, b)
+	stop()
+	a.Agent = inv.Session
+	res := inv.Result
+	res.Fixer = f.Name()
+	if berr := b.err(); berr != nil {
+		return outcome{a: a, res: res}, berr
+	}
+	return r.answered(ctx, f.Name(), in.Path, a, res, err, func(res contract.FixResult) (GateDecision, []FileFix) {
+		d := b.judge(inv.Edits, res.ConfidenceScore, r.o.MinConfidence)
+		for _, file := range d.Files {
+			if rv, ok := r.tried[file.Path][hash(file.Patched)]; ok && d.Accepted {
+				d.Accepted, d.Reasons = false, []string{fmt.Sprintf("%s: the same fix was reverted in iteration %d (%s)", file.Path, rv.iter, rv.why)}
+			}
+		}
+		return d.GateDecision, d.Files
+	})
 }
 
 // FixPlan says which reports to prepare a fix of, and where.

@@ -14,6 +14,7 @@ package heal
 
 import (
 	"context"
+	"sync"
 
 	"github.com/salve-dev/salve/internal/heal/results"
 
@@ -89,6 +90,28 @@ type Fixer interface {
 // the ones whose entries the results copy.
 type Accountant interface {
 	Accounting() []contract.AccountingEntry
+}
+
+// Spending keeps the accounting entries of a tier's sessions; a tier
+// embeds it to be an Accountant. The zero value is empty and ready; it is
+// safe for concurrent use.
+type Spending struct {
+	mu   sync.Mutex
+	acct []contract.AccountingEntry
+}
+
+// Spend records a session's entries.
+func (s *Spending) Spend(entries []contract.AccountingEntry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.acct = append(s.acct, entries...)
+}
+
+// Accounting returns a copy of every entry recorded so far.
+func (s *Spending) Accounting() []contract.AccountingEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]contract.AccountingEntry(nil), s.acct...)
 }
 
 // Git is git in the user's repository (docs/contracts/git-agent.md): the

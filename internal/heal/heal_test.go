@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/internal/heal/results"
+	"github.com/salve-dev/salve/internal/heal/undertest"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/gitagent/server"
@@ -136,13 +137,8 @@ func (g *fakeGit) Detach(context.Context, string, string) error       { return n
 // fakeTargets finds the code under test with the target package.
 type fakeTargets struct{}
 
-func (fakeTargets) Regions(ctx context.Context, ws string, bug contract.BugReport) ([]Region, error) {
-	rs, err := target.Resolve(ctx, ws, bug, target.Options{})
-	out := make([]Region, len(rs))
-	for i, r := range rs {
-		out[i] = Region{Path: r.Path, Start: r.Start, End: r.End, Symbol: r.Symbol, Why: r.Why}
-	}
-	return out, err
+func (fakeTargets) Regions(ctx context.Context, ws string, bug contract.BugReport) ([]undertest.Region, error) {
+	return target.Resolve(ctx, ws, bug, target.Options{})
 }
 func (fakeTargets) TestSource(ctx context.Context, ws string, bug contract.BugReport) (string, error) {
 	return target.TestContext(ctx, ws, bug, target.Options{})

@@ -23,6 +23,43 @@ type applied struct {
 	result   contract.FixResult
 	decision GateDecision
 	bugs     []int // indexes into r.res.Bugs
+	// more are the other files of a fix that spans files (an
+	// investigator's); they share result and bugs.
+	more []applied
+	// key is the path the group's previous_attempt_info is kept under,
+	// when it is not path.
+	key string
+}
+
+// diff is the fix's unified diff, every file's.
+func (f applied) diff() string {
+	var b strings.Builder
+	for _, x := range f.files() {
+		b.WriteString(x.decision.Diff)
+	}
+	return b.String()
+}
+
+// files returns the fix's files, path first.
+func (f applied) files() []applied {
+	return append([]applied{f}, f.more...)
+}
+
+// prevKey is the path the fix's previous_attempt_info is kept under.
+func (f applied) prevKey() string {
+	if f.key != "" {
+		return f.key
+	}
+	return f.path
+}
+
+// paths returns the paths of the fix's files.
+func (f applied) paths() []string {
+	out := make([]string, 0, 1+len(f.more))
+	for _, x := range f.files() {
+		out = append(out, x.path)
+	}
+	return out
 }
 
 // iterate runs one iteration over the bugs of the current build. It returns
@@ -30,6 +67,7 @@ type applied struct {
 // cannot go on.
 func (r *run) iterate(ctx context.Context, iter int, cur contract.ExecutorOutput, before []contract.BugReport) (contract.ExecutorOutput, string, error) {
 	r.planProof(cur, before)
+	r.cur = cur
 	var fixes []applied
 	for _, group := range GroupByFile(before) {
 		a, err := r.fixGroup(ctx, iter, group)
@@ -121,10 +159,12 @@ func firstLine(s string) string {
 // A target in another file (a failing test whose fix went to the code
 // under test) keeps its line.
 func (f applied) stillThere(bug contract.BugReport, after []contract.BugReport) bool {
-	if bug.FilePath != f.path {
-		return reportedIn(bug, bug.LineNumber, bug.LineNumber, after)
+	for _, x := range f.files() {
+		if bug.FilePath == x.path {
+			return stillThere(bug, x.decision.Hunks, after)
+		}
 	}
-	return stillThere(bug, f.decision.Hunks, after)
+	return reportedIn(bug, bug.LineNumber, bug.LineNumber, after)
 }
 
 // reverted is a fix that was written, verified and taken back.
@@ -137,13 +177,15 @@ type reverted struct {
 // why, feeding previous_attempt_info.
 func (r *run) revert(fixes []applied, iter int, why string) {
 	for _, f := range fixes {
-		if err := writeFileKeepMode(f.abs, f.original); err != nil {
-			r.o.Logger.Error("could not revert a fix", "path", f.path, "error", err)
+		for _, x := range f.files() {
+			if err := writeFileKeepMode(x.abs, x.original); err != nil {
+				r.o.Logger.Error("could not revert a fix", "path", x.path, "error", err)
+			}
+			if r.tried[x.path] == nil {
+				r.tried[x.path] = map[string]reverted{}
+			}
+			r.tried[x.path][hash(x.patched)] = reverted{iter: iter, why: why}
 		}
-		if r.tried[f.path] == nil {
-			r.tried[f.path] = map[string]reverted{}
-		}
-		r.tried[f.path][hash(f.patched)] = reverted{iter: iter, why: why}
 		for _, i := range f.bugs {
 			b := &r.res.Bugs[i]
 			b.Status, b.Reason = results.StatusFailed, "reverted: "+why
@@ -154,7 +196,7 @@ func (r *run) revert(fixes []applied, iter int, why string) {
 				b.Attempts[n-1].Outcome, b.Attempts[n-1].Reason = results.AttemptReverted, why
 			}
 		}
-		r.prev[f.path] = attemptInfo(iter, f.result, "reverted", why, f.decision.Diff)
+		r.prev[f.prevKey()] = attemptInfo(iter, f.result, "reverted", why, f.diff())
 	}
 	r.o.Logger.Info("fixes reverted", "iteration", iter, "reason", why)
 }
@@ -173,12 +215,12 @@ func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []con
 			lines = append(lines, r.res.Bugs[i].Line)
 		}
 		msg := commitMessage(f, lines, r.o.RunID)
-		h, err := r.guard.Commit(ctx, r.ws, []string{f.path}, msg)
+		h, err := r.guard.Commit(ctx, r.ws, f.paths(), msg)
 		if err != nil {
-			return fmt.Errorf("heal: commit fix of %s: %w", f.path, err)
+			return fmt.Errorf("heal: commit fix of %s: %w", strings.Join(f.paths(), ", "), err)
 		}
 		r.res.HeadCommit = h
-		r.res.Commits = append(r.res.Commits, results.Commit{Hash: h, Message: firstLine(msg), Files: []string{f.path}, Iteration: iter})
+		r.res.Commits = append(r.res.Commits, results.Commit{Hash: h, Message: firstLine(msg), Files: f.paths(), Iteration: iter})
 		for _, i := range f.bugs {
 			r.res.Bugs[i].Commit = h
 		}
@@ -191,7 +233,7 @@ func (r *run) commit(ctx context.Context, iter int, fixes []applied, after []con
 // confidence, and the run.
 func commitMessage(f applied, lines []string, runID string) string {
 	return fmt.Sprintf("salve heal: fix %s\n\n%s\n\nFixer: %s (confidence %.2f)\nRun: %s\n",
-		f.path, strings.Join(lines, "\n"), f.result.Fixer, f.result.ConfidenceScore, runID)
+		strings.Join(f.paths(), ", "), strings.Join(lines, "\n"), f.result.Fixer, f.result.ConfidenceScore, runID)
 }
 
 // stillThere reports whether bug is reported again after a fix whose hunks
@@ -237,7 +279,7 @@ func (r *run) settle(b *results.BugResult, still bool, f applied) {
 	if still {
 		b.Status, b.Reason = results.StatusFailed, "still reported after the fix"
 		b.Line = results.FormatFixLine(b.Bug, results.UnfixedReason(results.StatusFailed, b.Reason))
-		r.prev[f.path] = attemptInfo(b.Iteration, f.result, "still_failing", b.Reason, f.decision.Diff)
+		r.prev[f.prevKey()] = attemptInfo(b.Iteration, f.result, "still_failing", b.Reason, f.diff())
 		return
 	}
 	b.Status = results.StatusFixed

@@ -44,6 +44,15 @@ func judge(f applied, targets, before, after []contract.BugReport, exit int) str
 // line the fix wrote and were not reported before it (same error on the
 // line the old one moved to).
 func brokenLines(f applied, before, after []contract.BugReport) []contract.BugReport {
+	var out []contract.BugReport
+	for _, x := range f.files() {
+		out = append(out, brokenIn(x, before, after)...)
+	}
+	return out
+}
+
+// brokenIn is brokenLines for one file of a fix.
+func brokenIn(f applied, before, after []contract.BugReport) []contract.BugReport {
 	old := map[string]bool{}
 	for _, b := range before {
 		if b.FilePath == f.path {

@@ -149,7 +149,7 @@ func (r *run) usePersistent(ctx context.Context, top string) error {
 	if err != nil {
 		return err
 	}
-	r.slot = sl
+	r.slot, r.top = sl, top
 	r.o.WorktreeDir = sl.dir
 	base, err := r.o.Git.RevParse(ctx, top, "HEAD")
 	if err != nil {
@@ -239,6 +239,15 @@ func (r *run) recreate(ctx context.Context, top string) error {
 		return err
 	}
 	defer unlock()
+	// On a first heal nothing is there to remove: one listing says so,
+	// where the removals cost several git runs. Should the listing miss
+	// a record (a path spelled another way), the add fails and the
+	// removals run after all.
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) && !r.registered(ctx, top, dir) {
+		if err := r.o.Worktrees.Add(ctx, top, dir, "", persistentLockReason); err == nil {
+			return nil
+		}
+	}
 	_ = r.o.Worktrees.Remove(ctx, top, dir)
 	if err := removeAllForce(dir); err != nil {
 		return fmt.Errorf("heal: remove the old heal worktree %s: %w", dir, err)
@@ -250,6 +259,21 @@ func (r *run) recreate(ctx context.Context, top string) error {
 	return nil
 }
 
+// registered says whether the repository records a worktree at dir; true
+// when it cannot tell.
+func (r *run) registered(ctx context.Context, top, dir string) bool {
+	list, err := r.o.Worktrees.List(ctx, top)
+	if err != nil {
+		return true
+	}
+	for _, w := range list {
+		if filepath.Clean(w.Path) == filepath.Clean(dir) {
+			return true
+		}
+	}
+	return false
+}
+
 // removePersistent removes the slot's worktree and its record in the
 // repository, and frees the slot: the user's repository is left as it
 // was, with the heal branch and nothing else. A worktree that cannot be
@@ -257,10 +281,7 @@ func (r *run) recreate(ctx context.Context, top string) error {
 func (r *run) removePersistent(ctx context.Context) {
 	defer r.slot.release()
 	dir := r.o.WorktreeDir
-	top := filepath.Dir(r.o.Repo)
-	if list, err := r.o.Worktrees.List(ctx, r.o.Repo); err == nil && len(list) > 0 {
-		top = list[0].Path
-	}
+	top := r.top
 	unlock, err := lockRegistry(ctx, filepath.Dir(dir))
 	if err != nil {
 		r.o.Logger.Warn("could not remove the heal worktree; salve gc will", "path", dir, "error", err)

@@ -267,6 +267,21 @@ func TestWorktreeGoneAfterHeal(t *testing.T) {
 				if strings.Count(list, "worktree ") != 2 || !strings.Contains(list, "detached") || statErr != nil {
 					t.Errorf("--keep-worktree: worktrees\n%s(stat: %v)", list, statErr)
 				}
+				// The user deletes the kept folder; its record stays,
+				// locked. The next heal still makes its worktree there.
+				if err := os.RemoveAll(wt); err != nil {
+					t.Fatal(err)
+				}
+				res, out := healWith(t, data, repo, "--cmd", "make")
+				if again, reused := readyPath(out); again != wt || reused {
+					t.Errorf("after the kept folder was deleted, the heal used %q (reused %v), want a new %s:\n%s", again, reused, wt, out)
+				}
+				if res == nil || res.Outcome != results.OutcomeGreen {
+					t.Fatalf("the heal after the kept folder was deleted: %+v\n%s", res, out)
+				}
+				if list := worktreeList(repo); strings.Count(list, "worktree ") != 1 {
+					t.Errorf("worktrees after the second heal:\n%s", list)
+				}
 				return
 			}
 			if strings.Count(list, "worktree ") != 1 || strings.Contains(list, wt) {

@@ -185,7 +185,10 @@ type run struct {
 	added bool
 	// slot is the persistent worktree in use (nil for a fresh one);
 	// reused says it was verified and reset rather than created.
-	slot   *slot
+	slot *slot
+	// top is the repository's main worktree, where the slot's worktree
+	// is added and removed.
+	top    string
 	reused bool
 	// gitDir is the reused worktree's git directory, already verified.
 	gitDir string
@@ -197,6 +200,8 @@ type run struct {
 	// proof is how the failing tests' pass is proven (nil until a build
 	// reports a failing test).
 	proof *proofPlan
+	// cur is the failing build the current iteration fixes.
+	cur contract.ExecutorOutput
 }
 
 // Run heals the repository of o: see the package doc. It returns the
@@ -301,7 +306,7 @@ func (r *run) setup(ctx context.Context) error {
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return fmt.Errorf("heal: %s is outside its repository %s: %w", r.o.Repo, top, ErrBadInput)
 	}
-	removed, err := CleanStale(ctx, r.o.Worktrees, top)
+	removed, err := cleanStale(ctx, r.o.Worktrees, top, list)
 	if err != nil {
 		return err
 	}
@@ -429,6 +434,23 @@ func (r *run) build(ctx context.Context, iter int, stage string) (contract.Execu
 // runBuild runs command (empty: the Executor's detection) in the
 // workspace, timed as stage.
 func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (contract.ExecutorOutput, error) {
+	out, err := r.execute(ctx, iter, stage, command)
+	if err != nil {
+		return out, err
+	}
+	if out.ExitCode != 0 || out.EnvironmentMetadata.TimedOut {
+		if err := r.environment(out); err != nil {
+			return out, err
+		}
+	}
+	r.o.Logger.Info("build finished", "stage", stage, "iteration", iter, "exit_code", out.ExitCode, "seconds", out.ExecutionTimeSeconds)
+	return out, nil
+}
+
+// execute runs command (empty: the Executor's detection) in the
+// workspace, timed as stage, records the build and guards the worktree's
+// git metadata after it. It does not judge the build's environment.
+func (r *run) execute(ctx context.Context, iter int, stage, command string) (contract.ExecutorOutput, error) {
 	r.o.Progress.Stage(iter, stage, r.fixedN)
 	defer r.timed(stage)()
 	in := contract.ExecutorInput{WorkspacePath: r.ws, ResolvedBuildCommand: command, TimeoutSeconds: int(r.o.BuildTimeout / time.Second)}
@@ -457,12 +479,6 @@ func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (co
 		}
 		return out, fmt.Errorf("heal: build could not run: %w: %w", ErrEnvironment, err)
 	}
-	if out.ExitCode != 0 || out.EnvironmentMetadata.TimedOut {
-		if err := r.environment(out); err != nil {
-			return out, err
-		}
-	}
-	r.o.Logger.Info("build finished", "stage", stage, "iteration", iter, "exit_code", out.ExitCode, "seconds", out.ExecutionTimeSeconds)
 	return out, nil
 }
 

@@ -12,34 +12,16 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/integrity"
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lang"
 )
-
-// Region is a span of a non-test source file that a failing test
-// exercises (docs/heal.md, "The code under test").
-type Region struct {
-	// Path is repo-relative, with forward slashes; never a test file.
-	Path string
-	// Start and End are 1-based inclusive lines.
-	Start, End int
-	// Symbol names the declaration; empty when none was found.
-	Symbol string
-	// Why says how the region was found ("stack frame", "called by
-	// TestAdd").
-	Why string
-}
-
-// String renders r as path:start-end symbol (why).
-func (r Region) String() string {
-	return fmt.Sprintf("%s:%d-%d %s (%s)", r.Path, r.Start, r.End, r.Symbol, r.Why)
-}
 
 // TargetFinder finds the code a failing test exercises, with the
 // language's own tooling where there is one.
 type TargetFinder interface {
 	// Regions returns the regions bug, a failing check in a test file of
 	// workspace, points at, best first; none is an answer, not an error.
-	Regions(ctx context.Context, workspace string, bug contract.BugReport) ([]Region, error)
+	Regions(ctx context.Context, workspace string, bug contract.BugReport) ([]undertest.Region, error)
 	// TestSource returns the failing test's own source, numbered.
 	TestSource(ctx context.Context, workspace string, bug contract.BugReport) (string, error)
 }
@@ -49,7 +31,7 @@ type TargetFinder interface {
 // under test").
 type underTest struct {
 	// regions of one non-test file, best first.
-	regions []Region
+	regions []undertest.Region
 	// context is the failing test's own source, numbered: shown to the
 	// fixer as read-only context.
 	context string
@@ -89,7 +71,7 @@ func resolveUnderTest(ctx context.Context, ws string, targets TargetFinder, logg
 		return nil
 	}
 	// One file is fixed at a time: keep the best region's file.
-	var keep []Region
+	var keep []undertest.Region
 	for _, rg := range regions {
 		if rg.Path == regions[0].Path {
 			keep = append(keep, rg)
@@ -229,9 +211,15 @@ const (
 	maxTestScanSize = 1 << 20
 )
 
-// skipScan are folders the search for tests never enters.
+// skipScan are folders the searches of a workspace never enter.
 var skipScan = map[string]bool{".git": true, "node_modules": true, "vendor": true, "target": true, "build": true, "dist": true,
 	"__pycache__": true, ".venv": true, "venv": true, ".tox": true, "out": true}
+
+// SkipFolder reports whether a bounded search of a workspace (for the
+// tests that call a function, for declarations, the agent tier's search)
+// leaves out a folder of this name: a hidden folder (.git first), a
+// dependency folder, build output, a virtual environment.
+func SkipFolder(name string) bool { return skipScan[name] || strings.HasPrefix(name, ".") }
 
 // testsCalling returns the test files of the workspace, in the language
 // of path, that call symbol: the tests a runtime error in that function
@@ -251,7 +239,7 @@ func testsCalling(ctx context.Context, ws, path, symbol string) []integrity.Test
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
-			if p != ws && (skipScan[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+			if p != ws && SkipFolder(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -143,6 +143,10 @@ func closing(t string) bool {
 	return strings.Trim(t, "})]") == ""
 }
 
+// Indent returns the width of a line's leading blanks, a tab counting as
+// four columns: the one measure of indentation of the gate and the reach.
+func Indent(line string) int { return indentOf(line) }
+
 // indentOf returns the width of a line's leading blanks, a tab counting
 // as four columns.
 func indentOf(line string) int {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/salve-dev/salve/internal/safefile"
 )
@@ -56,6 +57,11 @@ func CleanStale(ctx context.Context, wt Worktrees, repo string) ([]string, error
 	if err != nil {
 		return nil, fmt.Errorf("heal: list worktrees of %s: %w", repo, err)
 	}
+	return cleanStale(ctx, wt, repo, list)
+}
+
+// cleanStale is CleanStale on the worktrees list, already read.
+func cleanStale(ctx context.Context, wt Worktrees, repo string, list []Worktree) ([]string, error) {
 	var removed []string
 	for _, w := range list {
 		pid, _, ok := parseLockReason(w.Locked)
@@ -98,14 +104,28 @@ func confine(root, rel string) (string, error) {
 // outside the workspace.
 var ErrOutsideWorkspace = errors.New("path outside the workspace")
 
-// writeFileKeepMode replaces the content of path, keeping its mode.
+// writeFileKeepMode replaces the content of path, keeping its mode, and
+// moves its modification time to a later second than it had: a toolchain
+// that caches by the source's time and size (Python's bytecode caches
+// whole seconds) must not take an edit of the same size, written within
+// the second of the last one, for the file it compiled before.
 func writeFileKeepMode(path, content string) error {
 	mode := os.FileMode(0o644)
+	var before time.Time
 	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
+		mode, before = st.Mode().Perm(), st.ModTime()
 	}
 	if err := safefile.WriteFile(path, []byte(content), mode); err != nil {
 		return fmt.Errorf("heal: write %s: %w", path, err)
+	}
+	if before.IsZero() {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && st.ModTime().Unix() <= before.Unix() {
+		later := time.Unix(before.Unix()+1, 0)
+		if err := os.Chtimes(path, later, later); err != nil {
+			return fmt.Errorf("heal: write %s: %w", path, err)
+		}
 	}
 	return nil
 }

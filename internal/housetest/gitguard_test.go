@@ -27,10 +27,62 @@ var gitDirNames = []string{"info", "annex", "lfs", "rebase-merge", "rebase-apply
 // "lfs" together with "annex"; such a file should ask internal/gitguard
 // (Guarded, DataDir, WalkGitDir) instead.
 func TestGitDirRuleHasOneHome(t *testing.T) {
+	found := findOutside(t, "internal/gitguard", func(p string) ([]string, error) {
+		lits, err := stringLiterals(p)
+		if err != nil {
+			return nil, err
+		}
+		var with []string
+		if lits["hooks"] {
+			for _, n := range gitDirNames {
+				if lits[n] {
+					with = append(with, `"hooks" with "`+n+`"`)
+				}
+			}
+		}
+		if lits["lfs"] && lits["annex"] {
+			with = append(with, `"lfs" with "annex"`)
+		}
+		if len(with) == 0 {
+			return nil, nil
+		}
+		return []string{strings.Join(with, ", ")}, nil
+	})
+	for _, f := range found {
+		t.Errorf("%s: names git directory folders: a second copy of internal/gitguard's rule? Use gitguard.Guarded, DataDir or WalkGitDir", f)
+	}
+}
+
+// findOutside runs find over every non-test Go file of the module outside
+// home, a policy's own package (a slash path from the module's root), and
+// returns what it found, each as "file: finding", sorted.
+func findOutside(t *testing.T, home string, find func(p string) ([]string, error)) []string {
+	t.Helper()
 	root := filepath.Join("..", "..")
-	home := filepath.Join(root, "internal", "gitguard")
 	var found []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := walkGoSources(root, filepath.Join(root, filepath.FromSlash(home)), func(p string) error {
+		got, err := find(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		for _, g := range got {
+			found = append(found, filepath.ToSlash(rel)+": "+g)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(found)
+	return found
+}
+
+// walkGoSources calls fn with the path of every non-test Go file below
+// root, outside home (a policy's own package), hidden folders, testdata,
+// vendor and node_modules.
+func walkGoSources(root, home string, fn func(p string) error) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -44,34 +96,8 @@ func TestGitDirRuleHasOneHome(t *testing.T) {
 		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
-		lits, err := stringLiterals(p)
-		if err != nil {
-			return err
-		}
-		var with []string
-		if lits["hooks"] {
-			for _, n := range gitDirNames {
-				if lits[n] {
-					with = append(with, `"hooks" with "`+n+`"`)
-				}
-			}
-		}
-		if lits["lfs"] && lits["annex"] {
-			with = append(with, `"lfs" with "annex"`)
-		}
-		if len(with) > 0 {
-			rel, _ := filepath.Rel(root, p)
-			found = append(found, filepath.ToSlash(rel)+" ("+strings.Join(with, ", ")+")")
-		}
-		return nil
+		return fn(p)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(found)
-	for _, f := range found {
-		t.Errorf("%s names git directory folders: a second copy of internal/gitguard's rule? Use gitguard.Guarded, DataDir or WalkGitDir", f)
-	}
 }
 
 // stringLiterals returns the values of the string literals of Go file p.

@@ -44,22 +44,3 @@ func (l *Language) PrivateFunc(line string) string {
 	}
 	return ""
 }
-
-// Code returns src with its comments and string literals blanked out
-// (newlines kept, so lines and columns stay where they were): what is
-// left is code. A nil Language returns src as it is.
-func (l *Language) Code(src string) string {
-	spans := l.Spans(src)
-	if len(spans) == 0 {
-		return src
-	}
-	b := []byte(src)
-	for _, s := range spans {
-		for i := s.Start; i < s.End && i < len(b); i++ {
-			if b[i] != '\n' {
-				b[i] = ' '
-			}
-		}
-	}
-	return string(b)
-}

@@ -26,11 +26,3 @@ func TestPrivateFunc(t *testing.T) {
 		}
 	}
 }
-
-func TestCode(t *testing.T) {
-	src := "x := \"sum\" // sum\ny := sum(1)\n"
-	want := "x :=             \ny := sum(1)\n"
-	if got := Of("a.go").Code(src); got != want {
-		t.Errorf("Code = %q, want %q", got, want)
-	}
-}

@@ -227,17 +227,6 @@ func TestConfigs(t *testing.T) {
 	}
 }
 
-func TestSpansUnterminated(t *testing.T) {
-	l := ByName("go")
-	for _, src := range []string{"/* open", "\"open\nx", "`open", "'", "'\\", "x //", "/"} {
-		for _, s := range l.Spans(src) {
-			if s.Start < 0 || s.End > len(src) || s.Start >= s.End {
-				t.Errorf("Spans(%q) has bad span %+v", src, s)
-			}
-		}
-	}
-}
-
 func FuzzPaths(f *testing.F) {
 	for _, p := range []string{"a_test.go", ".github/workflows/x.yml", "src/test/A.java", "../x", "//", "a/./b/../c.py", "\x00.go"} {
 		f.Add(p)
@@ -255,25 +244,6 @@ func FuzzPaths(f *testing.F) {
 			t.Fatal("path predicates are not deterministic")
 		}
 		_ = path.Clean(p)
-	})
-}
-
-func FuzzSpans(f *testing.F) {
-	f.Add("x := \"a\" // b\n/* c */ 'd' `e`", "go")
-	f.Add("'''a\n#b''' # c", "python")
-	f.Add("#[a] # b /* c */", "php")
-	f.Fuzz(func(t *testing.T, src, name string) {
-		l := ByName(name)
-		if l == nil {
-			l = All()[len(name)%len(All())]
-		}
-		last := 0
-		for _, s := range l.Spans(src) {
-			if s.Start < last || s.End > len(src) || s.Start >= s.End {
-				t.Fatalf("%s: Spans(%q) has bad span %+v after %d", l.Name, src, s, last)
-			}
-			last = s.End
-		}
 	})
 }
 

@@ -1,6 +1,6 @@
 // Package llm defines the one interface behind which every LLM provider sits:
 // a turn request in, a turn response out. Subpackages implement it per wire
-// API (internal/llm/openai, internal/llm/anthropic, internal/llm/ollama) and for scripted replay
+// API (internal/llm/openai, internal/llm/anthropic, internal/llm/ollama, internal/llm/google) and for scripted replay
 // (internal/llm/scripted). The session engine (package agent) owns retries, fallback,
 // accounting and the context guard; providers only speak their wire format
 // and classify failures into [Error] values.

@@ -410,30 +410,37 @@ func TestServeWebhookToGreen(t *testing.T) {
 	t.Setenv(service.EnvGitHubSecret, "e2e-secret")
 	api, _ := serve(t, salve, agent, t.TempDir(), "--isolation", "none")
 	bare := bareBroken(t, "hooked")
-	body := fmt.Sprintf(`{"action":"completed","workflow_run":{"status":"completed","conclusion":"failure","head_branch":"main","head_repository":{"full_name":"acme/hooked"}},"repository":{"full_name":"acme/hooked","clone_url":"file://%s"}}`, bare)
+	id := githubWebhook(t, api, "e2e-1", fmt.Sprintf(`{"action":"completed","workflow_run":{"status":"completed","conclusion":"failure","head_branch":"main","head_repository":{"full_name":"acme/hooked"}},"repository":{"full_name":"acme/hooked","clone_url":"file://%s"}}`, bare))
+	j := waitFinal(t, api, []string{id})[id]
+	if j.Status != service.StatusGreen || j.Request.Source != "github" || j.Request.Repo != "file://"+bare {
+		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Request)
+	}
+	if br := healBranches(t, bare); len(br) != 1 || br[0] != service.BranchFor(id) {
+		t.Fatalf("heal branches %v", br)
+	}
+}
+
+// githubWebhook posts body as a workflow_run delivery signed with the
+// secret "e2e-secret", and returns the job it queued.
+func githubWebhook(t *testing.T, api, delivery, body string) string {
+	t.Helper()
 	mac := hmac.New(sha256.New, []byte("e2e-secret"))
 	mac.Write([]byte(body))
 	req, _ := http.NewRequest("POST", api+"/webhooks/github", strings.NewReader(body))
 	req.Header.Set("X-GitHub-Event", "workflow_run")
-	req.Header.Set("X-GitHub-Delivery", "e2e-1")
+	req.Header.Set("X-GitHub-Delivery", delivery)
 	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer resp.Body.Close()
 	var out struct{ ID string }
 	_ = json.NewDecoder(resp.Body).Decode(&out)
-	resp.Body.Close()
 	if resp.StatusCode != http.StatusAccepted || out.ID == "" {
-		t.Fatalf("webhook: %d", resp.StatusCode)
+		t.Fatalf("webhook %s: %d", delivery, resp.StatusCode)
 	}
-	j := waitFinal(t, api, []string{out.ID})[out.ID]
-	if j.Status != service.StatusGreen || j.Request.Source != "github" || j.Request.Repo != "file://"+bare {
-		t.Fatalf("job: %s %q %+v", j.Status, j.Error, j.Request)
-	}
-	if br := healBranches(t, bare); len(br) != 1 || br[0] != service.BranchFor(out.ID) {
-		t.Fatalf("heal branches %v", br)
-	}
+	return out.ID
 }
 
 // TestServeUsesExistingNATS: a second salve serve given --nats shares the

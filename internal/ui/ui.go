@@ -246,6 +246,8 @@ type runPage struct {
 	HealBugs []bugRow
 	Tiers    string // the heal's tiers, those not configured marked so
 	Commits  []commitView
+	// Sessions are the agent tier's sessions that led to no commit.
+	Sessions []sessionView
 	Exec     *execView
 	Split    bool
 	Logs     []store.Artifact
@@ -259,6 +261,18 @@ type bugRow struct {
 type commitView struct {
 	results.Commit
 	Diffs []fileDiff
+	// Agent is the session of the agent tier that wrote the commit's fix,
+	// shown beside its diff; nil for the other tiers.
+	Agent *results.AgentSession
+}
+
+// sessionView is an agent session that led to no commit, with the bug it
+// worked on and how the attempt ended.
+type sessionView struct {
+	Bug     string
+	Outcome string
+	Reason  string
+	Agent   *results.AgentSession
 }
 
 type fileDiff struct {
@@ -296,6 +310,7 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		if len(v.Run.Summary) > 0 && json.Unmarshal(v.Run.Summary, &res) == nil && res.RunID != "" {
 			p.Heal = &res
 			p.HealBugs, p.Commits = healParts(&res)
+			p.Sessions = agentSessions(&res, p.Commits)
 			p.Tiers = tiersLine(&res)
 		}
 	case store.KindExec:
@@ -352,14 +367,39 @@ func healParts(res *results.Results) ([]bugRow, []commitView) {
 		cv := commitView{Commit: c}
 		seen := map[string]bool{}
 		for _, b := range res.Bugs {
-			if b.Commit == c.Hash && b.Diff != "" && !seen[b.Bug.FilePath] {
-				seen[b.Bug.FilePath] = true
-				cv.Diffs = append(cv.Diffs, fileDiff{Path: b.Bug.FilePath, Diff: ParseDiff(b.Diff)})
+			if b.Commit != c.Hash {
+				continue
+			}
+			if b.Diff != "" && !seen[b.Diff] {
+				seen[b.Diff] = true
+				cv.Diffs = append(cv.Diffs, fileDiff{Path: strings.Join(c.Files, ", "), Diff: ParseDiff(b.Diff)})
+			}
+			for _, a := range b.Attempts {
+				if a.Agent != nil && a.Outcome == results.AttemptAccepted {
+					cv.Agent = a.Agent
+				}
 			}
 		}
 		commits = append(commits, cv)
 	}
 	return bugs, commits
+}
+
+// agentSessions returns the agent sessions of a heal that no commit
+// shows, once each.
+func agentSessions(res *results.Results, commits []commitView) []sessionView {
+	seen := map[*results.AgentSession]bool{}
+	var out []sessionView
+	for _, b := range res.Bugs {
+		for _, a := range b.Attempts {
+			if a.Agent == nil || seen[a.Agent] || (a.Outcome == results.AttemptAccepted && b.Commit != "") {
+				continue
+			}
+			seen[a.Agent] = true
+			out = append(out, sessionView{Bug: fmt.Sprintf("%s:%d", b.Bug.FilePath, b.Bug.LineNumber), Outcome: a.Outcome, Reason: a.Reason, Agent: a.Agent})
+		}
+	}
+	return out
 }
 
 func execParts(v store.RunView) *execView {

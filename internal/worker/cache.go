@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/salve-dev/salve/internal/gitremote"
 	"github.com/salve-dev/salve/internal/heal/executor"
@@ -24,10 +25,12 @@ func cacheKey(r service.Request) (identity string, untrusted bool) {
 	return identity, r.Untrusted || r.Upstream != ""
 }
 
-// trimCache trims salve's build cache to the worker's budget and records
-// the layers' total in the metrics. A failure is only logged: the job is
-// done either way.
+// trimCache trims salve's build cache, and then the kept clones, each to
+// the worker's budget, and records their totals in the metrics. A failure
+// is only logged: the job is done either way.
 func (w *Worker) trimCache(ctx context.Context, log *slog.Logger) {
+	began := time.Now()
+	defer func() { log.Debug("caches trimmed", "seconds", time.Since(began).Seconds()) }()
 	dir := w.CacheDir
 	if dir == "" {
 		dir = executor.DefaultCacheDir()
@@ -52,4 +55,15 @@ func (w *Worker) trimCache(ctx context.Context, log *slog.Logger) {
 		log.Info("build cache trimmed", "removed", len(rep.Removed), "bytes", rep.Kept, "budget", budget)
 	}
 	w.Metrics.cache(rep)
+	if w.clones == "" {
+		return
+	}
+	crep, err := TrimClones(context.WithoutCancel(ctx), w.clones, budget)
+	if err != nil {
+		log.Warn("the kept clones were not trimmed", "error", err)
+	}
+	if len(crep.Removed) > 0 {
+		log.Info("kept clones trimmed", "removed", len(crep.Removed), "bytes", crep.Kept, "budget", budget)
+	}
+	w.Metrics.clones(crep)
 }

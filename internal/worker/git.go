@@ -8,13 +8,14 @@ import (
 	"net"
 	"net/netip"
 	"os"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/salve-dev/salve/internal/heal/results"
 
+	"github.com/salve-dev/salve/internal/gitagent/server"
 	"github.com/salve-dev/salve/internal/gitguard"
 	"github.com/salve-dev/salve/internal/gitremote"
 	"github.com/salve-dev/salve/internal/heal"
@@ -22,14 +23,24 @@ import (
 	"github.com/salve-dev/salve/internal/service"
 )
 
-// heal clones the job's repository and heals it on the job's branch. When
-// an earlier delivery already pushed that branch (its worker died before
-// recording the outcome), the heal resumes from the pushed branch, so the
-// job still has one branch, never a second.
+// heal makes the job's repository ready (a fetch into the repository's
+// kept clone, then a clone of the job's own from it) and heals it on the
+// job's branch. When an earlier delivery already pushed that branch (its
+// worker died before recording the outcome), the heal resumes from the
+// pushed branch, so the job still has one branch, never a second.
 func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger) (*results.Results, bool, string, error) {
 	repo, ref := msg.Request.Repo, msg.Request.Ref
 	if err := w.checkRemote(ctx, repo); err != nil {
 		return nil, false, "", err
+	}
+	src := source{Base: repo}
+	if up := msg.Request.Upstream; up != "" {
+		// A fork's change: the fork is fetched into its own namespace; the
+		// upstream's branches (its rules among them) are the trusted ones.
+		if err := w.checkRemote(ctx, up); err != nil {
+			return nil, false, "", err
+		}
+		src.Base, src.Fork = up, repo
 	}
 	branch := service.BranchFor(msg.ID)
 	tmp, err := os.MkdirTemp(w.TempDir, "salve-job-")
@@ -37,61 +48,66 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 		return nil, false, "", fmt.Errorf("worker: temp dir: %w", err)
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
+	names := []string{"refs/heads/" + branch}
 	if ref != "" {
-		sha, err := lsRemote(ctx, repo, "refs/heads/"+ref)
-		if err != nil {
-			return nil, false, "", err
-		}
-		if sha == "" {
-			return nil, false, "", permanent(fmt.Errorf("the ref %q does not exist in %s", ref, repo))
-		}
+		names = append(names, "refs/heads/"+ref)
 	}
-	prev, err := lsRemote(ctx, repo, "refs/heads/"+branch)
+	head, refs, err := remoteHeads(ctx, repo, names...)
 	if err != nil {
 		return nil, false, "", err
 	}
-	dir := filepath.Join(tmp, "repo")
-	args := []string{"clone", "--quiet", "--no-tags", "--single-branch"}
-	if ref != "" {
-		args = append(args, "--branch", ref)
+	if ref != "" && refs["refs/heads/"+ref] == "" {
+		return nil, false, "", permanent(fmt.Errorf("the ref %q does not exist in %s", ref, repo))
 	}
-	if _, err := git(ctx, tmp, append(args, "--", repo, dir)...); err != nil {
-		return nil, false, "", classify(fmt.Errorf("clone %s: %w", repo, err))
-	}
+	prev := refs["refs/heads/"+branch]
 	resumed := prev != ""
-	if sha := msg.Request.Sha; sha != "" && !resumed {
-		if err := checkoutSha(ctx, dir, ref, sha); err != nil {
-			return nil, false, "", err
+	src.Ref = ref
+	if ref == "" {
+		if src.Ref = head; head == "" || refs["HEAD"] == "" {
+			return nil, false, "", permanent(fmt.Errorf("%s has no default branch", repo))
 		}
-		log.Info("healing the commit that failed", "sha", sha)
 	}
-	if resumed {
+	// The repository's rules come from its default branch (the upstream's
+	// for a fork), never from the commit under heal (the assembly checks
+	// the branch does not hold it: a push to the default branch has no
+	// base).
+	src.Target, err = head, nil
+	if src.Fork != "" {
+		src.Target, err = defaultBranch(ctx, src.Base)
+	} else if refs["HEAD"] == "" {
+		err = fmt.Errorf("%s has no default branch", repo)
+	}
+	if err != nil {
+		log.Warn("the remote's default branch is unknown; the repository's .salve.yml is not read", "error", err)
+		src.Target = ""
+	}
+	switch sha := msg.Request.Sha; {
+	case resumed:
+		src.Resume = branch
 		log.Info("the heal branch was already pushed by an earlier delivery; resuming from it", "branch", branch, "commit", prev)
-		if _, err := git(ctx, dir, "fetch", "--quiet", "--no-tags", "origin", "+refs/heads/"+branch+":refs/remotes/origin/"+branch); err != nil {
-			return nil, true, "", fmt.Errorf("fetch %s: %w", branch, err)
-		}
-		if _, err := git(ctx, dir, "checkout", "--quiet", "--detach", "refs/remotes/origin/"+branch); err != nil {
-			return nil, true, "", fmt.Errorf("check out %s: %w", branch, err)
-		}
+	case sha != "":
+		src.Sha, src.Local = sha, ref
+		log.Info("healing the commit that failed", "sha", sha)
+	default:
+		src.Local = src.Ref
 	}
+	co, err := w.checkout(ctx, tmp, src, log)
+	if err != nil {
+		return nil, resumed, "", err
+	}
+	defer co.release()
+	w.Metrics.checkout(co.How)
+	log.Info("repository ready", "how", co.How)
 	pushEnv, err := w.Forges.PushEnv(repo, msg.Request.Source, msg.Request.Installation)
 	if err != nil {
 		return nil, resumed, "", fmt.Errorf("worker: push as the GitHub App: %w", err)
 	}
 	identity, untrusted := cacheKey(msg.Request)
-	// The repository's rules come from its default branch, never from
-	// the commit under heal (the assembly checks the branch does not hold
-	// it: a push to the default branch has no base).
-	target, err := defaultBranch(ctx, repo)
-	if err != nil {
-		log.Warn("the remote's default branch is unknown; the repository's .salve.yml is not read", "error", err)
-		target = ""
-	}
-	res, err := w.Heal(ctx, Spec{Dir: dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers,
+	res, err := w.Heal(ctx, Spec{Dir: co.Dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers,
 		Models: msg.Request.Models, Sha: msg.Request.Sha, PushEnv: pushEnv, RepoIdentity: identity, Untrusted: untrusted,
-		Ref: ref, Target: target, Logger: log})
+		Ref: ref, Target: src.Target, Logger: log})
 	if res != nil {
-		res.Repo = repo // the job's repository, not the temporary clone
+		res.Repo = repo // the job's repository, not the job's clone
 	}
 	if err != nil {
 		if errors.Is(err, heal.ErrBadInput) {
@@ -109,32 +125,6 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 	return res, resumed, commit, nil
 }
 
-// checkoutSha puts the clone in dir at commit sha, whatever its branch's
-// tip is by now: on a local branch ref reset to it (detached when the job
-// names no ref). The clone holds the branch's history; a commit not in it
-// (the branch was rewritten, or sha is on no branch cloned) is fetched by
-// its id, which a server may refuse: then the job ends in error, since no
-// retry brings the commit back.
-func checkoutSha(ctx context.Context, dir, ref, sha string) error {
-	has := func() bool {
-		_, err := git(ctx, dir, "cat-file", "-e", sha+"^{commit}")
-		return err == nil
-	}
-	if !has() {
-		if _, err := git(ctx, dir, "fetch", "--quiet", "--no-tags", "origin", sha); err != nil || !has() {
-			return permanent(fmt.Errorf("the commit %s is not in the repository's %s and could not be fetched by its id: %v", sha, refOrDefault(ref), err))
-		}
-	}
-	args := []string{"checkout", "--quiet", "--detach", sha}
-	if ref != "" {
-		args = []string{"checkout", "--quiet", "-B", ref, sha}
-	}
-	if _, err := git(ctx, dir, args...); err != nil {
-		return fmt.Errorf("check out %s: %w", sha, err)
-	}
-	return nil
-}
-
 func refOrDefault(ref string) string {
 	if ref == "" {
 		return "default branch"
@@ -142,34 +132,54 @@ func refOrDefault(ref string) string {
 	return "branch " + ref
 }
 
-// lsRemote returns the commit of ref on repo, or "" when it has none.
-func lsRemote(ctx context.Context, repo, ref string) (string, error) {
-	out, err := git(ctx, "", "ls-remote", "--", repo, ref)
+// remoteHeads reads repo's refs in one ls-remote: the branch its HEAD
+// names ("" when none), and the commit of HEAD and of each of refs that
+// exists (exact names).
+func remoteHeads(ctx context.Context, repo string, refs ...string) (string, map[string]string, error) {
+	out, err := git(ctx, "", append([]string{"ls-remote", "--symref", "--", repo, "HEAD"}, refs...)...)
 	if err != nil {
-		return "", classify(fmt.Errorf("git ls-remote %s: %w", repo, err))
+		return "", nil, classify(fmt.Errorf("git ls-remote %s: %w", repo, err))
 	}
+	head, commits := parseHeads(out, refs)
+	return head, commits, nil
+}
+
+// parseHeads reads the output of git ls-remote --symref (a remote's
+// answer, so anything): the branch HEAD names, when it is a branch name
+// the git agent accepts (it becomes part of refspecs), and the commits of
+// HEAD and of the exact names in refs; every other line is passed over.
+func parseHeads(out string, refs []string) (string, map[string]string) {
+	head, commits := "", map[string]string{}
 	for _, l := range strings.Split(out, "\n") {
-		if sha, name, ok := strings.Cut(l, "\t"); ok && name == ref {
-			return sha, nil
+		if rest, ok := strings.CutPrefix(l, "ref: refs/heads/"); ok {
+			if b, name, ok := strings.Cut(rest, "\t"); ok && name == "HEAD" && server.ValidateBranchName(b) == nil {
+				head = b
+			}
+			continue
+		}
+		if sha, name, ok := strings.Cut(l, "\t"); ok && (name == "HEAD" || slices.Contains(refs, name)) {
+			commits[name] = sha
 		}
 	}
-	return "", nil
+	return head, commits
+}
+
+// lsRemote returns the commit of ref on repo, or "" when it has none.
+func lsRemote(ctx context.Context, repo, ref string) (string, error) {
+	_, commits, err := remoteHeads(ctx, repo, ref)
+	return commits[ref], err
 }
 
 // defaultBranch returns the branch the remote's HEAD points at.
 func defaultBranch(ctx context.Context, repo string) (string, error) {
-	out, err := git(ctx, "", "ls-remote", "--symref", "--", repo, "HEAD")
+	head, commits, err := remoteHeads(ctx, repo)
 	if err != nil {
 		return "", err
 	}
-	for _, l := range strings.Split(out, "\n") {
-		if rest, ok := strings.CutPrefix(l, "ref: refs/heads/"); ok {
-			if b, _, ok := strings.Cut(rest, "\t"); ok {
-				return b, nil
-			}
-		}
+	if head == "" || commits["HEAD"] == "" {
+		return "", fmt.Errorf("%s has no default branch", repo)
 	}
-	return "", fmt.Errorf("%s has no default branch", repo)
+	return head, nil
 }
 
 // classify makes errors that no retry can mend permanent: a repository that

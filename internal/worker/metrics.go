@@ -14,8 +14,9 @@ import (
 
 // Metrics are a worker's Prometheus metrics of the heals it finished:
 // their durations by final status, their bugs by class and outcome, and
-// the LLM tokens, requests and cost of the results' accounting, and the
-// size of salve's build cache after each job's trim. A nil
+// the LLM tokens, requests and cost of the results' accounting, the size
+// of salve's build cache and of the kept clones after each job's trim, and
+// how each job's repository was made ready. A nil
 // *Metrics records nothing.
 type Metrics struct {
 	duration *prometheus.HistogramVec
@@ -27,6 +28,11 @@ type Metrics struct {
 	// trim: the layers' total and how many repositories have one.
 	cacheBytes prometheus.Gauge
 	cacheRepos prometheus.Gauge
+	// clonesBytes and clonesRepos are the kept clones after the last
+	// trim; checkouts counts how each job's repository was made ready.
+	clonesBytes prometheus.Gauge
+	clonesRepos prometheus.Gauge
+	checkouts   *prometheus.CounterVec
 }
 
 // NewMetrics registers a worker's metrics on reg (salve serve's registry
@@ -62,8 +68,20 @@ func NewMetrics(reg prometheus.Registerer) (*Metrics, error) {
 			Name: "salve_build_cache_repositories",
 			Help: "Repositories with a build-cache layer after the last trim.",
 		}),
+		clonesBytes: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "salve_worker_clones_bytes",
+			Help: "Bytes in the worker's kept clones after the last trim (checked after every job, against $SALVE_BUILD_CACHE_MAX).",
+		}),
+		clonesRepos: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "salve_worker_clones_repositories",
+			Help: "Repositories with a kept clone after the last trim.",
+		}),
+		checkouts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "salve_worker_checkouts_total",
+			Help: "Jobs' repositories made ready, by how: fetch (into the repository's kept clone), clone (the kept clone made, or made again), private (a clone for the job alone).",
+		}, []string{"how"}),
 	}
-	for _, c := range []prometheus.Collector{m.duration, m.bugs, m.tokens, m.requests, m.cost, m.cacheBytes, m.cacheRepos} {
+	for _, c := range []prometheus.Collector{m.duration, m.bugs, m.tokens, m.requests, m.cost, m.cacheBytes, m.cacheRepos, m.clonesBytes, m.clonesRepos, m.checkouts} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -107,6 +125,24 @@ func (m *Metrics) cache(rep executor.TrimReport) {
 	}
 	m.cacheBytes.Set(float64(rep.Kept))
 	m.cacheRepos.Set(float64(rep.Repos))
+}
+
+// clones records the kept clones after a trim.
+func (m *Metrics) clones(rep executor.TrimReport) {
+	if m == nil {
+		return
+	}
+	m.clonesBytes.Set(float64(rep.Kept))
+	m.clonesRepos.Set(float64(rep.Repos))
+}
+
+// checkout counts one job's repository made ready (HowFetch, HowClone or
+// HowPrivate).
+func (m *Metrics) checkout(how string) {
+	if m == nil {
+		return
+	}
+	m.checkouts.WithLabelValues(how).Inc()
 }
 
 // errorTypeLabel bounds a label value: error types are the parser's short

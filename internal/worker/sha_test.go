@@ -15,11 +15,16 @@ import (
 	"github.com/salve-dev/salve/internal/service"
 )
 
-func gitOut(t *testing.T, dir string, args ...string) string {
-	t.Helper()
+// gitCmd is git in dir, as a user with a name and an address.
+func gitCmd(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@e"}, args...)...)
 	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
+	return cmd
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := gitCmd(dir, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %v: %v %s", args, err, out)
 	}

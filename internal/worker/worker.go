@@ -1,5 +1,6 @@
 // Package worker heals the jobs of salve's JetStream work queue: it pulls a
-// job, clones the repository into a temporary folder, heals it as
+// job, fetches the repository into the clone it keeps of it (see
+// clones.go), heals a clone of the job's own made from that one as
 // salve heal does (through a Healer the command wires), pushes the job's
 // heal branch and records the outcome on the job. It acknowledges a job only
 // when it is done, and signals progress while it heals, so JetStream
@@ -24,8 +25,11 @@ import (
 	"github.com/salve-dev/salve/internal/service"
 )
 
-// Spec is one heal for the Healer: heal Dir (a fresh clone whose origin is
-// the job's repository) on Branch, pushing it to origin.
+// Spec is one heal for the Healer: heal Dir on Branch, pushing it to
+// origin. Dir is the job's own clone, with nothing checked out: it
+// borrows the objects of the worker's kept clone of the repository, has
+// the repository's branches as origin's (the upstream's, for a fork's
+// change), and its origin pushes to the job's repository (the fork).
 type Spec struct {
 	Dir    string
 	Branch string
@@ -67,8 +71,15 @@ type Worker struct {
 	Name string
 	// Concurrency is how many jobs the worker heals at once (default 1).
 	Concurrency int
-	// TempDir is where clones go; empty means the system temp dir.
+	// TempDir is where a job's clone and heal worktree go when the worker
+	// keeps no clone of its repository (they go in the kept clone's job
+	// folders otherwise); empty means the system temp dir.
 	TempDir string
+	// ClonesDir is where the worker keeps a bare clone of each repository
+	// it heals, fetched into by every job of that repository; empty means
+	// ClonesDir of the environment (salve's data folder). The clones are
+	// trimmed to CacheBudget after every job, as the build cache is.
+	ClonesDir string
 	// Forges opens the pull or merge requests of jobs that ask for one;
 	// nil means this worker cannot (the job then carries a warning).
 	Forges *Forges
@@ -87,6 +98,9 @@ type Worker struct {
 	CacheDir    string
 	CacheBudget int64
 	Logger      *slog.Logger
+	// clones is ClonesDir resolved by Run; empty: every job clones for
+	// itself alone.
+	clones string
 }
 
 // Run pulls jobs until ctx ends.
@@ -103,6 +117,13 @@ func (w *Worker) Run(ctx context.Context) error {
 	if w.Name == "" {
 		h, _ := os.Hostname()
 		w.Name = fmt.Sprintf("%s/%d", h, os.Getpid())
+	}
+	w.clones = w.ClonesDir
+	if w.clones == "" {
+		var err error
+		if w.clones, err = ClonesDir(w.Getenv); err != nil {
+			w.Logger.Warn("no folder to keep clones in; every job clones its repository", "error", err)
+		}
 	}
 	w.trimCache(ctx, w.Logger) // the metrics start with the cache's size
 	var wg sync.WaitGroup

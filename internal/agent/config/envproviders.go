@@ -10,8 +10,9 @@ import (
 type envProvider struct {
 	// name is the provider's name and type.
 	name string
-	// keyVar holds the API key; "" means the provider needs none.
-	keyVar string
+	// keyVars hold the API key, the first set one winning; none means the
+	// provider needs no key.
+	keyVars []string
 	// urlVar names the variable that holds the base URL.
 	urlVar string
 	// baseURL normalises the urlVar value; nil keeps it.
@@ -25,10 +26,12 @@ type envProvider struct {
 // with no config file, the one table of the well-known providers'
 // defaults, in the order DefaultModels lists them.
 var envProviders = []envProvider{
-	{name: "openai", keyVar: "OPENAI_API_KEY", urlVar: "OPENAI_BASE_URL", model: "gpt-4o-mini"},
-	{name: "anthropic", keyVar: "ANTHROPIC_API_KEY", urlVar: "ANTHROPIC_BASE_URL", baseURL: anthropicBase, model: "claude-3-5-haiku-latest"},
-	{name: "openrouter", keyVar: "OPENROUTER_API_KEY", urlVar: "OPENROUTER_BASE_URL"},
+	{name: "openai", keyVars: []string{"OPENAI_API_KEY"}, urlVar: "OPENAI_BASE_URL", model: "gpt-4o-mini"},
+	{name: "anthropic", keyVars: []string{"ANTHROPIC_API_KEY"}, urlVar: "ANTHROPIC_BASE_URL", baseURL: anthropicBase, model: "claude-3-5-haiku-latest"},
+	{name: "openrouter", keyVars: []string{"OPENROUTER_API_KEY"}, urlVar: "OPENROUTER_BASE_URL"},
 	{name: "ollama", urlVar: "OLLAMA_HOST", baseURL: ollamaBase, model: "qwen2.5-coder"},
+	// The Gemini API's SDKs read GOOGLE_API_KEY first, then GEMINI_API_KEY.
+	{name: "google", keyVars: []string{"GOOGLE_API_KEY", "GEMINI_API_KEY"}, urlVar: "GOOGLE_GEMINI_BASE_URL", baseURL: geminiBase},
 }
 
 // envProviderNamed returns the row of envProviders for name.
@@ -68,6 +71,19 @@ func anthropicBase(s string) string {
 	return s
 }
 
+// geminiBase accepts the SDKs' spelling without the API version
+// (https://generativelanguage.googleapis.com) as well as a prefix with one
+// (…/v1beta, …/v1, …/v1alpha).
+func geminiBase(s string) string {
+	s = strings.TrimRight(s, "/")
+	for _, v := range []string{"/v1beta", "/v1", "/v1alpha"} {
+		if strings.HasSuffix(s, v) {
+			return s
+		}
+	}
+	return s + "/v1beta"
+}
+
 // ollamaBase turns OLLAMA_HOST (host, host:port or a URL) into the API
 // prefix.
 func ollamaBase(s string) string {
@@ -103,16 +119,18 @@ func (c *Config) providerFromEnv(name string) (Provider, bool) {
 		return Provider{}, false
 	}
 	p := Provider{Type: name}
-	if ep.keyVar != "" {
-		key, ok := c.lookupEnv(ep.keyVar)
-		if !ok || strings.TrimSpace(key) == "" {
-			return Provider{}, false
+	for _, v := range ep.keyVars {
+		if key, ok := c.lookupEnv(v); ok && strings.TrimSpace(key) != "" {
+			p.APIKey = strings.TrimSpace(key)
+			break
 		}
-		p.APIKey = strings.TrimSpace(key)
+	}
+	if len(ep.keyVars) > 0 && p.APIKey == "" {
+		return Provider{}, false
 	}
 	url, hasURL := c.lookupEnv(ep.urlVar)
 	url = strings.TrimSpace(url)
-	if ep.keyVar == "" && (!hasURL || url == "") {
+	if len(ep.keyVars) == 0 && (!hasURL || url == "") {
 		return Provider{}, false
 	}
 	if url != "" {
@@ -124,10 +142,10 @@ func (c *Config) providerFromEnv(name string) (Provider, bool) {
 	return p, true
 }
 
-// requiredVar is the variable a provider needs in the environment.
+// requiredVar names the variable a provider needs in the environment.
 func (ep envProvider) requiredVar() string {
-	if ep.keyVar != "" {
-		return ep.keyVar
+	if len(ep.keyVars) > 0 {
+		return strings.Join(ep.keyVars, " or ")
 	}
 	return ep.urlVar
 }

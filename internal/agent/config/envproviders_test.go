@@ -37,6 +37,12 @@ func TestProviderFromEnvironment(t *testing.T) {
 			want: Provider{Type: "ollama", BaseURL: "http://gpu:8080/api"}},
 		{name: "ollama url", env: map[string]string{"OLLAMA_HOST": "https://o.example/"}, provider: "ollama",
 			want: Provider{Type: "ollama", BaseURL: "https://o.example/api"}},
+		{name: "google key", env: map[string]string{"GEMINI_API_KEY": "g2"}, provider: "google",
+			want: Provider{Type: "google", APIKey: "g2"}},
+		{name: "google key first", env: map[string]string{"GEMINI_API_KEY": "g2", "GOOGLE_API_KEY": "g1", "GOOGLE_GEMINI_BASE_URL": "http://h:1/"}, provider: "google",
+			want: Provider{Type: "google", APIKey: "g1", BaseURL: "http://h:1/v1beta"}},
+		{name: "google versioned base url", env: map[string]string{"GOOGLE_API_KEY": " g1 ", "GEMINI_API_KEY": "", "GOOGLE_GEMINI_BASE_URL": "http://h:1/v1"}, provider: "google",
+			want: Provider{Type: "google", APIKey: "g1", BaseURL: "http://h:1/v1"}},
 		{name: "key from an env file", envFile: "OPENAI_API_KEY=from-file\n", provider: "openai",
 			want: Provider{Type: "openai", APIKey: "from-file"}},
 		{name: "configured provider wins", config: `{"providers":{"openai":{"type":"openai-compatible","baseUrl":"http://mine/v1","apiKey":"cfg"}}}`,
@@ -45,6 +51,7 @@ func TestProviderFromEnvironment(t *testing.T) {
 		{name: "no key", env: map[string]string{"OPENAI_BASE_URL": "http://x/v1"}, provider: "openai", err: "OPENAI_API_KEY"},
 		{name: "empty key", env: map[string]string{"ANTHROPIC_API_KEY": " "}, provider: "anthropic", err: "ANTHROPIC_API_KEY"},
 		{name: "no ollama host", provider: "ollama", err: "OLLAMA_HOST is not set"},
+		{name: "no google key", env: map[string]string{"GEMINI_API_KEY": " "}, provider: "google", err: "GOOGLE_API_KEY or GEMINI_API_KEY is not set"},
 		{name: "unknown provider", env: map[string]string{"OPENAI_API_KEY": "k"}, provider: "mistral", err: `provider "mistral" is not configured`},
 	}
 	for _, tt := range tests {

@@ -21,6 +21,10 @@ type Frontmatter struct {
 	Models      []string
 	Tools       []string
 	Agents      []string
+	// ToolsAllowed and ToolsDenied filter the session's tools by their
+	// exposed or local names (mcp.Filter's patterns); empty allows all.
+	ToolsAllowed []string
+	ToolsDenied  []string
 	// Settings holds the option keys of docs/contracts/ai-agent-cli.md §3
 	// that the header set, already validated, for Sources.Frontmatter.
 	Settings map[string]any
@@ -34,7 +38,7 @@ type Frontmatter struct {
 	CacheSet bool
 	// ToolOutput is the toolOutput block, when set.
 	ToolOutput *ToolOutput
-	// Warnings lists accepted-but-unsupported keys.
+	// Warnings lists the keys salve reads differently (Differences).
 	Warnings []string
 }
 
@@ -75,16 +79,20 @@ func SplitFrontmatter(text string) (header, body string, ok bool) {
 }
 
 // frontmatterKeys is the key table of docs/contracts/ai-agent-cli.md §10:
-// what each key is.
+// what each key is. The keys of Differences are "ignored": accepted with
+// their warning.
 var frontmatterKeys = map[string]string{
 	"description": "string", "usage": "string", "toolName": "string",
-	"models": "list", "tools": "list", "agents": "list",
-	"maxTurns": "setting", "maxToolCallsPerTurn": "setting", "maxRetries": "setting", "maxOutputTokens": "setting",
+	"models": "list", "tools": "list", "agents": "list", "toolsAllowed": "list", "toolsDenied": "list",
+	"maxTurns": "setting", "maxToolTurns": "setting", "maxToolCallsPerTurn": "setting", "maxRetries": "setting", "maxOutputTokens": "setting",
 	"toolResponseMaxBytes": "setting", "llmTimeout": "setting", "toolTimeout": "setting",
 	"temperature": "setting", "topP": "setting", "topK": "setting", "repeatPenalty": "setting",
 	"reasoning": "reasoning", "reasoningTokens": "setting", "caching": "setting",
+	"contextWindow": "setting", "contextWindowBufferTokens": "setting",
 	"output": "io", "input": "io",
-	"cache": "cache", "toolOutput": "toolOutput", "plugins": "ignored", "advisors": "ignored", "router": "ignored", "handoff": "ignored",
+	"cache": "cache", "toolOutput": "toolOutput",
+	"plugins": "ignored", "advisors": "ignored", "router": "ignored", "handoff": "ignored",
+	"parallelToolCalls": "ignored", "maxConcurrentTools": "ignored",
 	"traceLLM": "runtime", "traceMCP": "runtime", "verbose": "runtime", "accounting": "runtime", "save": "runtime",
 	"load": "runtime", "stream": "runtime", "targets": "runtime",
 }
@@ -115,7 +123,7 @@ func (fm *Frontmatter) set(key string, v any, baseDir string) error {
 	case "runtime":
 		return fmt.Errorf("frontmatter: %w: key %q is a runtime option; use the CLI flags instead", ErrConfig, key)
 	case "ignored":
-		fm.Warnings = append(fm.Warnings, fmt.Sprintf("frontmatter key %q is not supported and is ignored", key))
+		fm.warn(key)
 	case "string":
 		s, ok := v.(string)
 		if !ok {
@@ -126,6 +134,7 @@ func (fm *Frontmatter) set(key string, v any, baseDir string) error {
 			fm.Description = s
 		case "usage":
 			fm.Usage = s
+			fm.warn(key)
 		default:
 			fm.ToolName = s
 		}
@@ -139,6 +148,10 @@ func (fm *Frontmatter) set(key string, v any, baseDir string) error {
 			fm.Models = list
 		case "tools":
 			fm.Tools = list
+		case "toolsAllowed":
+			fm.ToolsAllowed = list
+		case "toolsDenied":
+			fm.ToolsDenied = list
 		default:
 			fm.Agents = relativeTo(baseDir, list)
 		}
@@ -161,6 +174,12 @@ func (fm *Frontmatter) set(key string, v any, baseDir string) error {
 			return fmt.Errorf("frontmatter: %w", err)
 		}
 		fm.ToolOutput = &t
+		if t.StoreDir != "" {
+			fm.warn("toolOutput.storeDir")
+		}
+		if t.Models != nil {
+			fm.warn("toolOutput.models")
+		}
 	case "io":
 		spec, err := parseIO(key, v, baseDir)
 		if err != nil {
@@ -173,6 +192,13 @@ func (fm *Frontmatter) set(key string, v any, baseDir string) error {
 		}
 	}
 	return nil
+}
+
+// warn records the Differences warning of key.
+func (fm *Frontmatter) warn(key string) {
+	if w, ok := lookupDifference(InFrontmatter, key); ok {
+		fm.Warnings = append(fm.Warnings, w)
+	}
 }
 
 // setReasoning: none, unset or null turn reasoning off; default, inherit
@@ -237,11 +263,20 @@ func stringList(v any) ([]string, error) {
 	return nil, fmt.Errorf("must be a string or a list of strings")
 }
 
-// parseIO reads {format, schema?, schemaRef?}.
+// parseIO reads {format, schema?, schemaRef?}. An input mapping with
+// none of these keys is a JSON Schema itself, as the original reads it:
+// format json with that schema.
 func parseIO(key string, v any, baseDir string) (*IOSpec, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("frontmatter: %w: %s must be a mapping", ErrConfig, key)
+	}
+	if key == "input" && isBareSchema(m) {
+		sch, err := schemaValue(m)
+		if err != nil {
+			return nil, fmt.Errorf("frontmatter: %w: input: %v", ErrConfig, err)
+		}
+		return &IOSpec{Format: "json", Schema: sch}, nil
 	}
 	allowed := map[string][]string{"output": {"json", "markdown", "text"}, "input": {"text", "json"}}[key]
 	spec := &IOSpec{}
@@ -271,6 +306,17 @@ func parseIO(key string, v any, baseDir string) (*IOSpec, error) {
 		}
 	}
 	return spec, nil
+}
+
+// isBareSchema reports whether an io mapping has none of the io spec's
+// keys, and so is a schema of its own.
+func isBareSchema(m map[string]any) bool {
+	for _, k := range []string{"format", "schema", "schemaRef"} {
+		if _, ok := m[k]; ok {
+			return false
+		}
+	}
+	return len(m) > 0
 }
 
 func contains(list []string, s string) bool {

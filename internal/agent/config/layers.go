@@ -60,6 +60,27 @@ type Locations struct {
 	Getenv func(string) (string, bool)
 }
 
+// LocationsFor are the layers of a run in cwd: configFile is --config
+// ("" for none), promptPath the prompt or agent file ("" for none), whose
+// directory is the prompt layer; the binary layer is the running
+// executable's directory (symlinks resolved) and the home layer $HOME's.
+func LocationsFor(configFile, cwd, promptPath string) Locations {
+	loc := Locations{ConfigFile: configFile, Cwd: cwd}
+	if promptPath != "" {
+		loc.PromptDir = filepath.Dir(promptPath)
+		if abs, err := filepath.Abs(loc.PromptDir); err == nil {
+			loc.PromptDir = abs
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			loc.BinaryDir = filepath.Dir(real)
+		}
+	}
+	loc.Home, _ = os.UserHomeDir()
+	return loc
+}
+
 // MissingVariableError is an unresolved ${NAME} in a part of the merged
 // configuration that the run uses (docs/contracts/ai-agent-cli.md §9.2). It
 // wraps ErrConfig.
@@ -96,6 +117,8 @@ type Config struct {
 	tree   map[string]any
 	cwd    string
 	getenv func(string) (string, bool)
+	// warnings are the Differences rows the merged tree holds.
+	warnings []string
 }
 
 // Load reads the layers, expands each with its own env file and the process
@@ -142,8 +165,14 @@ func Load(loc Locations) (*Config, error) {
 			c.tree = deepMerge(c.tree, c.layers[i].data)
 		}
 	}
+	c.warnings = differenceWarnings(c.tree)
 	return c, nil
 }
+
+// Warnings lists, sorted, a warning for each key of the merged
+// configuration that salve reads differently from the original
+// (Differences).
+func (c *Config) Warnings() []string { return c.warnings }
 
 func samePath(a, b string) bool {
 	if a == "" || b == "" {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,9 @@ const (
 	kindDuration
 	kindBool
 	kindEnum
+	// kindIntOrOff is an integer, or "disabled", "off" or "none" for 0
+	// (reasoningTokens).
+	kindIntOrOff
 )
 
 // settingSpec is one row of the option table
@@ -39,19 +43,35 @@ var settingTable = map[string]settingSpec{
 	"maxToolCallsPerTurn":  {kind: kindInt, min: 1, max: math.MaxInt32},
 	"maxOutputTokens":      {kind: kindInt, min: 1, max: math.MaxInt32},
 	"toolResponseMaxBytes": {kind: kindInt, min: 0, max: math.MaxInt32},
-	"reasoningTokens":      {kind: kindInt, min: 0, max: math.MaxInt32},
+	"reasoningTokens":      {kind: kindIntOrOff, min: 0, max: math.MaxInt32},
 	"contextWindow":        {kind: kindInt, min: 1, max: math.MaxInt32},
-	"llmTimeout":           {kind: kindDuration},
-	"toolTimeout":          {kind: kindDuration},
-	"temperature":          {kind: kindFloatOrUnset, min: 0, max: 2},
-	"topP":                 {kind: kindFloatOrUnset, min: 0, max: 1},
-	"repeatPenalty":        {kind: kindFloatOrUnset, min: 0, max: math.MaxFloat64},
-	"topK":                 {kind: kindIntOrUnset, min: 1, max: math.MaxInt32},
-	"stream":               {kind: kindBool},
-	"no-batch":             {kind: kindBool},
-	"no-progress":          {kind: kindBool},
-	"reasoning":            {kind: kindEnum, enum: reasoningLevels},
-	"caching":              {kind: kindEnum, enum: []string{"full", "none"}},
+	// contextWindowBufferTokens set by --override or the frontmatter
+	// replaces every target's buffer; defaults.contextWindowBufferTokens
+	// is only the entries' fallback (Config.BufferTokens).
+	"contextWindowBufferTokens": {kind: kindInt, min: 0, max: math.MaxInt32},
+	"llmTimeout":                {kind: kindDuration},
+	"toolTimeout":               {kind: kindDuration},
+	"temperature":               {kind: kindFloatOrUnset, min: 0, max: 2},
+	"topP":                      {kind: kindFloatOrUnset, min: 0, max: 1},
+	"repeatPenalty":             {kind: kindFloatOrUnset, min: 0, max: math.MaxFloat64},
+	"topK":                      {kind: kindIntOrUnset, min: 1, max: math.MaxInt32},
+	"stream":                    {kind: kindBool},
+	"no-batch":                  {kind: kindBool},
+	"no-progress":               {kind: kindBool},
+	"reasoning":                 {kind: kindEnum, enum: reasoningLevels},
+	"caching":                   {kind: kindEnum, enum: []string{"full", "none"}},
+}
+
+// settingAliases are the original's older names of an option: a source
+// that sets both uses the option's own name.
+var settingAliases = map[string]string{"maxToolTurns": "maxTurns"}
+
+// canonicalKey is key, or the option an alias names.
+func canonicalKey(key string) string {
+	if k, ok := settingAliases[key]; ok {
+		return k
+	}
+	return key
 }
 
 // Value is a parsed setting. Unset means "not sent" (UNSET spellings).
@@ -68,7 +88,7 @@ type Value struct {
 // JSON value of the config's defaults or a YAML value of the frontmatter.
 // Errors wrap ErrConfig and name the key.
 func ParseSetting(key string, v any) (Value, error) {
-	spec, ok := settingTable[key]
+	spec, ok := settingTable[canonicalKey(key)]
 	if !ok {
 		return Value{}, fmt.Errorf("%w: unknown option %q", ErrConfig, key)
 	}
@@ -91,6 +111,12 @@ func parseKind(spec settingSpec, v any) (Value, error) {
 	s, isStr := v.(string)
 	if isStr {
 		s = strings.TrimSpace(s)
+	}
+	if spec.kind == kindIntOrOff {
+		if isStr && slices.Contains([]string{"disabled", "off", "none"}, strings.ToLower(s)) {
+			return Value{}, nil
+		}
+		spec.kind = kindInt
 	}
 	switch spec.kind {
 	case kindDuration:
@@ -177,26 +203,35 @@ type Sources struct {
 	Defaults    map[string]any
 }
 
-// Resolve returns the first value set for key, and whether one was.
+// Resolve returns the first value set for key, and whether one was. In
+// each source the option's own name beats an older alias of it.
 func (s Sources) Resolve(key string) (Value, bool, error) {
-	if v, ok := s.Override[key]; ok {
-		val, err := ParseSetting(key, v)
-		return val, true, err
-	}
-	if v, ok := s.CLI[key]; ok {
-		val, err := ParseSetting(key, v)
-		return val, true, err
-	}
-	if v, ok := s.Frontmatter[key]; ok {
-		val, err := ParseSetting(key, v)
-		return val, true, err
-	}
-	if v, ok := s.Defaults[key]; ok {
-		val, err := ParseSetting(key, v)
-		if err != nil {
-			return val, true, fmt.Errorf("defaults: %w", err)
+	names := []string{key}
+	for alias, k := range settingAliases {
+		if k == key {
+			names = append(names, alias)
 		}
-		return val, true, nil
+	}
+	for _, src := range []struct {
+		what string
+		get  func(string) (any, bool)
+	}{
+		{"", func(k string) (any, bool) { v, ok := s.Override[k]; return v, ok }},
+		{"", func(k string) (any, bool) { v, ok := s.CLI[k]; return v, ok }},
+		{"", func(k string) (any, bool) { v, ok := s.Frontmatter[k]; return v, ok }},
+		{"defaults", func(k string) (any, bool) { v, ok := s.Defaults[k]; return v, ok }},
+	} {
+		for _, name := range names {
+			v, ok := src.get(name)
+			if !ok {
+				continue
+			}
+			val, err := ParseSetting(name, v)
+			if err != nil && src.what != "" {
+				err = fmt.Errorf("%s: %w", src.what, err)
+			}
+			return val, true, err
+		}
 	}
 	return Value{}, false, nil
 }
@@ -214,10 +249,11 @@ func ParseOverride(kv string) (string, string, error) {
 	if !ok || k == "" {
 		return "", "", fmt.Errorf("%w: --override %q: expected KEY=VALUE", ErrConfig, kv)
 	}
-	if _, known := settingTable[k]; !known && !OverrideKeys[k] {
+	_, known := settingTable[canonicalKey(k)]
+	if !known && !OverrideKeys[k] {
 		return "", "", fmt.Errorf("%w: --override: unknown key %q", ErrConfig, k)
 	}
-	if _, known := settingTable[k]; known {
+	if known {
 		if _, err := ParseSetting(k, v); err != nil {
 			return "", "", fmt.Errorf("--override: %w", err)
 		}

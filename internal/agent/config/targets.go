@@ -18,6 +18,10 @@ type TargetSetup struct {
 	// ContextWindow, when set, is every target's context window (the
 	// contextWindow option), beating the provider and model entries.
 	ContextWindow *int
+	// BufferTokens, when set, is every target's context window buffer
+	// (the contextWindowBufferTokens option of the frontmatter or
+	// --override), beating the provider and model entries.
+	BufferTokens *int
 	// NewClient builds the client of one provider entry. It is called once
 	// per provider name; its errors are returned as they are.
 	NewClient func(name string, entry Provider) (llm.Provider, error)
@@ -71,6 +75,9 @@ func (c *Config) Targets(s TargetSetup) ([]agent.Target, error) {
 		if s.ContextWindow != nil {
 			t.ContextWindow = *s.ContextWindow
 		}
+		if s.BufferTokens != nil {
+			t.ContextWindowBufferTokens = *s.BufferTokens
+		}
 		out = append(out, t)
 	}
 	return out, nil
@@ -94,6 +101,9 @@ func (c *Config) BufferTokens() (int, error) {
 // whatever its value (0 included).
 func target(pname, model string, entry Provider, client llm.Provider, base agent.Params, buffer int) (agent.Target, error) {
 	t := agent.Target{Provider: pname, Model: model, Client: client, Params: base, ToolChoice: entry.ToolChoice}
+	if entry.CacheStrategy == "none" {
+		t.Params.Caching = "none"
+	}
 	t.ContextWindow, t.ContextWindowBufferTokens, t.Tokenizer = entry.Window(model, buffer)
 	mc, ok := entry.Models[model]
 	if !ok {
@@ -132,7 +142,9 @@ func target(pname, model string, entry Provider, client llm.Provider, base agent
 // (docs/contracts/ai-agent-cli.md §4): the request parameters temperature,
 // topP, repeatPenalty, topK, maxOutputTokens, reasoningTokens, caching and
 // reasoning, over the caller's built-in values in builtin, and the
-// contextWindow option. The caller adds the models and its client maker.
+// contextWindow and contextWindowBufferTokens options (the latter from
+// --override, the CLI or the frontmatter only: defaults' value is the
+// entries' fallback). The caller adds the models and its client maker.
 func (s Sources) TargetSettings(builtin agent.Params) (TargetSetup, error) {
 	p := builtin
 	for _, f := range []struct {
@@ -186,6 +198,14 @@ func (s Sources) TargetSettings(builtin agent.Params) (TargetSetup, error) {
 	} else if ok {
 		n := v.Int
 		ts.ContextWindow = &n
+	}
+	agentLevel := s
+	agentLevel.Defaults = nil
+	if v, ok, err := agentLevel.Resolve("contextWindowBufferTokens"); err != nil {
+		return TargetSetup{}, err
+	} else if ok {
+		n := v.Int
+		ts.BufferTokens = &n
 	}
 	return ts, nil
 }

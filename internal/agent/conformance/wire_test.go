@@ -76,6 +76,7 @@ func TestSection1_ProviderTypes(t *testing.T) {
 		{"openai-compatible", (*llmtest.Server).OpenAIBaseURL, llmtest.OpenAI},
 		{"anthropic", (*llmtest.Server).AnthropicBaseURL, llmtest.Anthropic},
 		{"ollama", (*llmtest.Server).OllamaBaseURL, llmtest.Ollama},
+		{"google", (*llmtest.Server).GeminiBaseURL, llmtest.Gemini},
 	}
 	for _, tc := range cases {
 		for _, stream := range []bool{false, true} {

@@ -100,6 +100,27 @@ type Guard struct {
 	toolBudgetExceeded bool
 	forced             bool
 	blocked            []Target
+	last               *Activation
+}
+
+// Activation is the numbers of one time the guard fired, in tokens: the
+// tightest limit, the projection that exceeded it, and what was left under
+// the limit before the item weighed (the tool output for tool_preflight;
+// the messages since the last response for turn_preflight), which may be
+// negative.
+type Activation struct {
+	Limit, Projected, Remaining int
+}
+
+// LastActivation returns the numbers of the latest time the guard dropped
+// a tool output or forced the final turn; false before the first.
+func (g *Guard) LastActivation() (Activation, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.last == nil {
+		return Activation{}, false
+	}
+	return *g.last, true
 }
 
 // New returns a guard for the targets, with every counter at zero.

@@ -403,3 +403,29 @@ func BenchmarkToolPreflight(b *testing.B) {
 		g.CommitResponse(contract.TokenUsage{InputTokens: 10, OutputTokens: 1}, 0)
 	}
 }
+
+// TestLastActivation: the guard reports the numbers of its latest
+// activation, for the remaining-tokens metric: what was left before the
+// dropped output, or before the turn's new messages.
+func TestLastActivation(t *testing.T) {
+	g, _ := newGuard(t, small)
+	if _, ok := g.LastActivation(); ok {
+		t.Fatal("an activation before the guard fired")
+	}
+	g.AddPending(100)
+	g.ToolPreflight(context.Background(), "s__tool", 50)
+	if _, ok := g.LastActivation(); ok {
+		t.Fatal("an output that fits counted as an activation")
+	}
+	g.ToolPreflight(context.Background(), "s__tool", 400)
+	if a, ok := g.LastActivation(); !ok || a != (Activation{Limit: 500, Projected: 550, Remaining: 350}) {
+		t.Fatalf("after the drop: %+v %v", a, ok)
+	}
+	g2, _ := newGuard(t, small)
+	g2.AddPending(450)
+	g2.SetSchemaTokens(51)
+	g2.TurnPreflight(context.Background())
+	if a, ok := g2.LastActivation(); !ok || a != (Activation{Limit: 500, Projected: 501, Remaining: 449}) {
+		t.Fatalf("after the forced turn: %+v %v", a, ok)
+	}
+}

@@ -44,6 +44,7 @@ func (g *Guard) ToolPreflight(ctx context.Context, tool string, tokens int) Tool
 	g.c.New += g.stubTokens
 	g.toolBudgetExceeded, g.forced = true, true
 	g.blocked = blocked
+	g.last = &Activation{Limit: d.Limit, Projected: projected, Remaining: d.Remaining}
 	g.mu.Unlock()
 
 	d.StubTokens, d.Blocked = g.stubTokens, blocked
@@ -91,6 +92,7 @@ func (g *Guard) TurnPreflight(ctx context.Context) TurnDecision {
 	blocked := g.overLocked(projected)
 	if len(blocked) > 0 {
 		g.blocked = blocked
+		g.last = &Activation{Limit: d.Limit, Projected: projected, Remaining: d.Limit - g.c.Current - g.c.Schema}
 	}
 	firstTime := len(blocked) > 0 && !g.forced
 	if len(blocked) > 0 {

@@ -106,3 +106,9 @@ func (r *Relay) FinalReport(ctx context.Context, ev agent.FinalReportEvent) {
 func (r *Relay) RetryCollapse(ctx context.Context, reason string) {
 	r.send(Message{Op: OpCollapse, Parent: parentOf(ctx), Reason: reason})
 }
+
+// MCPServer sends a change of a supervised MCP server's state. It is not
+// part of agent.Observer: a server outlives the sessions that use it.
+func (r *Relay) MCPServer(ev MCPEvent) {
+	r.send(Message{Op: OpMCP, MCP: &ev})
+}

@@ -44,10 +44,13 @@ const (
 	DefaultPrometheusPort = 9464
 	DefaultRatio          = 0.1
 	DefaultTimeout        = 2 * time.Second
+	// DefaultMetricInterval is how often metrics are pushed over OTLP,
+	// the original's interval; a run's last metrics go at its end.
+	DefaultMetricInterval = 5 * time.Second
 )
 
 // Settings configures the helper. Metrics are always on when it runs;
-// Prometheus and Traces add the listener and the exporter.
+// Prometheus, PushMetrics and Traces add the listener and the exporters.
 type Settings struct {
 	// Mode is ModeCLI or ModeServer; it is the "mode" label of every
 	// series and a resource attribute.
@@ -76,6 +79,15 @@ type Settings struct {
 	// (the default).
 	Sampler string  `json:"sampler,omitempty"`
 	Ratio   float64 `json:"ratio,omitempty"`
+
+	// PushMetrics exports the metrics over OTLP, as the original always
+	// does when its telemetry is on: every MetricInterval (0 means
+	// DefaultMetricInterval) and when the helper ends, with delta
+	// temporality, to Endpoint over MetricsProtocol (empty: Protocol),
+	// each export bounded by Timeout.
+	PushMetrics     bool          `json:"pushMetrics,omitempty"`
+	MetricsProtocol string        `json:"metricsProtocol,omitempty"`
+	MetricInterval  time.Duration `json:"metricInterval,omitempty"`
 }
 
 // Disabled reports whether the kill switch is set: AI_TELEMETRY_DISABLE is

@@ -15,6 +15,26 @@ const (
 	OpGuard    = "guard"
 	OpReport   = "report"
 	OpCollapse = "collapse"
+	OpMCP      = "mcp"
+)
+
+// MCPEvent is a change of a supervised (headend) MCP server's state.
+type MCPEvent struct {
+	// Agent is the headend agent whose server it is; Server its name.
+	Agent  string `json:"agent"`
+	Server string `json:"server"`
+	Up     bool   `json:"up"`
+	// Restart is the outcome of the restart attempt the event reports:
+	// RestartSuccess, RestartError, or "" for none.
+	Restart string `json:"restart,omitempty"`
+	// Error says why the server is down.
+	Error string `json:"error,omitempty"`
+}
+
+// Outcomes of MCPEvent.Restart, the status label of the restarts metric.
+const (
+	RestartSuccess = "success"
+	RestartError   = "error"
 )
 
 // Message is one line of the helper's input after the Settings line: one
@@ -39,6 +59,7 @@ type Message struct {
 	Guard  *agent.GuardEvent       `json:"guard,omitempty"`
 	Report *agent.FinalReportEvent `json:"report,omitempty"`
 	Reason string                  `json:"reason,omitempty"`
+	MCP    *MCPEvent               `json:"mcp,omitempty"`
 }
 
 // Ready is the helper's one line of output once it runs: the bound

@@ -8,7 +8,13 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 )
+
+// ErrTimeout is wrapped by a Call that the provider cut short by a time
+// limit of its own (an MCP server's `requestTimeoutMs`); the engine reports
+// it like its own toolTimeout, as "(tool failed: timeout)".
+var ErrTimeout = errors.New("timeout")
 
 // Kind says where a tool comes from; it decides the accounting mcpServer.
 type Kind string
@@ -19,6 +25,9 @@ const (
 	KindREST     Kind = "rest"
 	KindInternal Kind = "internal"
 	KindAgent    Kind = "agent"
+	// KindInProcess is a tool the program that runs the engine serves
+	// from its own process (the heal's agent tier: its worktree tools).
+	KindInProcess Kind = "in-process"
 )
 
 // Tool describes one callable tool.

@@ -15,6 +15,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/heal/logparse"
 	"github.com/salve-dev/salve/internal/heal/target"
+	"github.com/salve-dev/salve/internal/heal/undertest"
 )
 
 // Executor adapts the executor package to heal.Executor: bad input (no
@@ -64,13 +65,8 @@ type Targets struct {
 var _ heal.TargetFinder = Targets{}
 
 // Regions returns the code a failing test exercises, best first.
-func (t Targets) Regions(ctx context.Context, workspace string, bug contract.BugReport) ([]heal.Region, error) {
-	rs, err := target.Resolve(ctx, workspace, bug, t.Options)
-	out := make([]heal.Region, len(rs))
-	for i, r := range rs {
-		out[i] = heal.Region{Path: r.Path, Start: r.Start, End: r.End, Symbol: r.Symbol, Why: r.Why}
-	}
-	return out, err
+func (t Targets) Regions(ctx context.Context, workspace string, bug contract.BugReport) ([]undertest.Region, error) {
+	return target.Resolve(ctx, workspace, bug, t.Options)
 }
 
 // TestSource returns the failing test's own source, numbered.

@@ -132,6 +132,9 @@ func (s Recorder) RecordHeal(ctx context.Context, r *results.Results) error {
 			return fmt.Errorf("heal: record event: %w", err)
 		}
 	}
+	if err := s.recordAgents(ctx, id, r); err != nil {
+		return err
+	}
 	if err := s.recordPatches(ctx, id, r); err != nil {
 		return err
 	}
@@ -165,21 +168,89 @@ func (s Recorder) RecordHeal(ctx context.Context, r *results.Results) error {
 	return nil
 }
 
+// recordAgents stores an event per model turn and per tool call of each
+// agent session of the run (its arguments, the size of its result, the
+// gate's verdict and rule ids), once per session, after one that sums the
+// session up.
+func (s Recorder) recordAgents(ctx context.Context, id string, r *results.Results) error {
+	seen := map[*results.AgentSession]bool{}
+	for _, b := range r.Bugs {
+		for _, a := range b.Attempts {
+			if a.Agent == nil || seen[a.Agent] {
+				continue
+			}
+			seen[a.Agent] = true
+			bug := fmt.Sprintf("%s:%d", b.Bug.FilePath, b.Bug.LineNumber)
+			evs := []contract.LogEventV1{{RunID: id, Level: contract.LevelInfo, Message: fmt.Sprintf("agent session on %s: %s: %s", bug, a.Outcome, a.Agent.Summary()),
+				Context: map[string]any{"fixer": a.Fixer, "iteration": b.Iteration, "bug": bug, "outcome": a.Outcome, "turns": a.Agent.Turns,
+					"tool_calls": a.Agent.ToolCalls, "input_tokens": a.Agent.InputTokens, "output_tokens": a.Agent.OutputTokens, "cost_usd": a.Agent.CostUSD,
+					"budget": a.Agent.Budget}}}
+			for _, st := range a.Agent.Steps {
+				msg := fmt.Sprintf("agent turn %d: model", st.Turn)
+				if st.Kind == results.StepTool {
+					msg = fmt.Sprintf("agent turn %d: %s", st.Turn, st.Tool)
+					if st.Verdict != "" {
+						msg += " " + st.Verdict
+					}
+					if len(st.Rules) > 0 {
+						msg += " (" + strings.Join(st.Rules, ", ") + ")"
+					}
+				}
+				evs = append(evs, contract.LogEventV1{RunID: id, Level: contract.LevelDebug, Message: msg, Context: map[string]any{"fixer": a.Fixer, "bug": bug,
+					"turn": st.Turn, "kind": st.Kind, "tool": st.Tool, "args": st.Args, "result_bytes": st.ResultBytes, "tokens": st.Tokens,
+					"verdict": st.Verdict, "rules": st.Rules}})
+			}
+			for _, ev := range evs {
+				if _, err := s.Store.AddEvent(ctx, ev); err != nil {
+					return fmt.Errorf("heal: record the agent session: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // recordPatches stores one patch per committed fix (a unified diff with
 // context that `git apply` accepts, so `salve runs patch` can replay it).
 func (s Recorder) recordPatches(ctx context.Context, id string, r *results.Results) error {
 	seen := map[string]bool{}
 	for _, b := range r.Bugs {
-		if b.Commit == "" || b.Diff == "" || seen[b.Commit+b.Bug.FilePath] {
+		if b.Commit == "" || b.Diff == "" {
 			continue
 		}
-		seen[b.Commit+b.Bug.FilePath] = true
-		p := contract.PatchRecordV1{FilePath: b.Bug.FilePath, Operation: contract.PatchEdit, Diff: b.Diff, ToolID: "salve-heal/" + b.Fixer, RequestID: b.Commit, RunID: id, InScope: true}
-		if _, err := s.Store.AddPatch(ctx, p); err != nil {
-			return fmt.Errorf("heal: record patch of %s: %w", b.Bug.FilePath, err)
+		for _, f := range fileDiffs(b.Diff, b.Bug.FilePath) {
+			if seen[b.Commit+f.path] {
+				continue
+			}
+			seen[b.Commit+f.path] = true
+			p := contract.PatchRecordV1{FilePath: f.path, Operation: contract.PatchEdit, Diff: f.diff, ToolID: "salve-heal/" + b.Fixer, RequestID: b.Commit, RunID: id, InScope: true}
+			if _, err := s.Store.AddPatch(ctx, p); err != nil {
+				return fmt.Errorf("heal: record patch of %s: %w", f.path, err)
+			}
 		}
 	}
 	return nil
+}
+
+// fileDiff is one file's part of a unified diff.
+type fileDiff struct{ path, diff string }
+
+// fileDiffs splits a fix's unified diff (heal.Patch's, one part per file,
+// each opening with "--- a/PATH") into its files; a diff without those
+// headers is one part, named fallback.
+func fileDiffs(diff, fallback string) []fileDiff {
+	var out []fileDiff
+	for _, part := range strings.SplitAfter(diff, "\n") {
+		if strings.HasPrefix(part, "--- a/") || len(out) == 0 {
+			out = append(out, fileDiff{path: fallback})
+		}
+		cur := &out[len(out)-1]
+		if p, ok := strings.CutPrefix(part, "+++ b/"); ok {
+			cur.path = strings.TrimSpace(p)
+		}
+		cur.diff += part
+	}
+	return out
 }
 
 // Timings reads a recorded heal run's stages back from the store and sums

@@ -18,8 +18,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
+	"github.com/salve-dev/salve/internal/heal/agentfix"
 	"github.com/salve-dev/salve/internal/heal/aiderfix"
 	"github.com/salve-dev/salve/internal/heal/ci"
 	"github.com/salve-dev/salve/internal/heal/executor"
@@ -284,6 +286,18 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	return p, nil
 }
 
+// SettingError is an assembly error about one setting of Config. The
+// setting is named as .salve.yml, a job and the MCP heal tool name it
+// (fixers, models, ci, github_repo, push); each door shows it in its own
+// words (salve heal as the flag that sets it).
+type SettingError struct {
+	Setting string
+	Err     error
+}
+
+func (e *SettingError) Error() string { return e.Setting + ": " + e.Err.Error() }
+func (e *SettingError) Unwrap() error { return e.Err }
+
 // kindError is an assembly error of a kind (heal.ErrBadInput or
 // heal.ErrEnvironment) that reads as its cause alone.
 type kindError struct{ kind, err error }
@@ -335,13 +349,17 @@ func Fixers(c Config, ex heal.Executor, commitDiff func(ctx context.Context, wor
 	}
 	names, err := tiers.Parse(c.Fixers)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--fixers: %w", err)
+		return nil, nil, &SettingError{Setting: "fixers", Err: err}
 	}
 	explicit := names != nil
 	var targets []llmfix.Target
-	if !explicit || slices.Contains(names, llmfix.Name) {
+	var cfg *config.Config
+	if !explicit || slices.Contains(names, llmfix.Name) || slices.Contains(names, agentfix.Name) {
 		cwd, _ := os.Getwd()
-		targets, err = llmfix.Targets(llmfix.Setup{Models: c.Models, ConfigFile: c.ConfigFile, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv})
+		setup := llmfix.Setup{Models: c.Models, ConfigFile: c.ConfigFile, Cwd: cwd, Home: getenv("HOME"), Getenv: getenv}
+		if cfg, err = llmfix.Load(setup); err == nil {
+			targets, err = llmfix.TargetsFrom(cfg, setup)
+		}
 		if err != nil && (explicit || c.ConfigFile != "") {
 			// A configuration the user named is never left out quietly.
 			return nil, nil, err
@@ -365,14 +383,20 @@ func Fixers(c Config, ex heal.Executor, commitDiff func(ctx context.Context, wor
 			out = append(out, &suggest.Fixer{Executor: ex, TimeoutSeconds: c.BuildTimeout})
 		case llmfix.Name:
 			if len(targets) == 0 {
-				return nil, nil, fmt.Errorf("--fixers llm: no model configured (give --models provider/model with --config, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")
+				return nil, nil, &SettingError{Setting: "fixers", Err: errors.New("llm: no model configured (name provider/model in models, with an .ai-agent.json, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")}
 			}
 			llm := &llmfix.Fixer{Targets: targets, Logger: logger}
 			out, spend = append(out, llm), append(spend, llm)
+		case agentfix.Name:
+			a, err := newAgent(cfg, targets, logger)
+			if err != nil {
+				return nil, nil, err
+			}
+			out, spend = append(out, a), append(spend, a)
 		case aiderfix.Name:
 			out = append(out, newAider(c))
 		default:
-			return nil, nil, fmt.Errorf("--fixers: %w %q: this salve cannot build it (want %s)", tiers.ErrUnknown, n, tiers.Want())
+			return nil, nil, &SettingError{Setting: "fixers", Err: fmt.Errorf("%w %q: this salve cannot build it (want %s)", tiers.ErrUnknown, n, tiers.Want())}
 		}
 	}
 	return out, spend, nil
@@ -384,7 +408,8 @@ func Fixers(c Config, ex heal.Executor, commitDiff func(ctx context.Context, wor
 func llmNote(c Config, fixers []heal.Fixer) heal.Fixer {
 	var names []string
 	for _, f := range fixers {
-		if f.Name() == llmfix.Name {
+		if tiers.AsksModel(f.Name()) {
+			// A tier that asks a model is in the list.
 			return nil
 		}
 		names = append(names, f.Name())
@@ -417,18 +442,18 @@ func newCI(c Config, ex heal.Executor) (heal.CIMonitor, error) {
 		}
 		owner, name, ok := strings.Cut(repo, "/")
 		if !ok || owner == "" || name == "" {
-			return nil, fmt.Errorf("--ci github needs --github-repo owner/name (or $GITHUB_REPOSITORY)")
+			return nil, &SettingError{Setting: "github_repo", Err: errors.New("ci github needs the repository as owner/name (or $GITHUB_REPOSITORY)")}
 		}
 		if !c.Push {
-			return nil, fmt.Errorf("--ci github judges the pushed commit: add --push")
+			return nil, &SettingError{Setting: "push", Err: errors.New("ci github judges the pushed commit, so the heal must push")}
 		}
 		api, _, err := forge.GitHubFromEnv(c.GitHubAPI, repo, c.Getenv)
 		if err != nil {
-			return nil, fmt.Errorf("--ci github: %w", err)
+			return nil, &SettingError{Setting: "ci", Err: fmt.Errorf("github: %w", err)}
 		}
 		return &ci.GitHub{API: api, Timeout: c.CITimeout}, nil
 	}
-	return nil, fmt.Errorf("--ci: want local or github, got %q", c.CI)
+	return nil, &SettingError{Setting: "ci", Err: fmt.Errorf("want local or github, got %q", c.CI)}
 }
 
 // GitAgent locates the git_agent program: flag, $SALVE_GIT_AGENT, beside
@@ -472,6 +497,19 @@ func openStore(ctx context.Context, path string, getenv func(string) string, log
 		return nil, nil
 	}
 	return st, adapter.Recorder{Store: st}
+}
+
+// newAgent returns the agent tier over the llm tier's targets, with the
+// budgets of the configuration.
+func newAgent(cfg *config.Config, targets []llmfix.Target, logger *slog.Logger) (*agentfix.Fixer, error) {
+	if len(targets) == 0 || cfg == nil {
+		return nil, fmt.Errorf("--fixers agent: no model configured (give --models provider/model with --config, or set OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST)")
+	}
+	b, pricer, err := agentfix.BudgetsFrom(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("--fixers agent: %w", err)
+	}
+	return &agentfix.Fixer{Targets: targets, Budgets: b, Pricer: pricer, Logger: logger}, nil
 }
 
 // newAider returns the aider tier. When salve took the secrets out of its

@@ -30,9 +30,9 @@ func TestNew(t *testing.T) {
 		{name: "lease", edit: func(c *Config) {
 			c.Lease = func(context.Context, adapter.Git) (string, string, error) { return "salve/heal-pr/main", "abc", nil }
 		}, branch: "salve/heal-pr/main", lease: "abc", tiers: 3},
-		{name: "unknown tier", edit: func(c *Config) { c.Fixers = "magic" }, err: "--fixers"},
-		{name: "bad ci", edit: func(c *Config) { c.CI = "travis" }, err: "--ci: want local or github"},
-		{name: "ci github without push", edit: func(c *Config) { c.CI, c.GitHubRepo = "github", "a/b" }, err: "add --push"},
+		{name: "unknown tier", edit: func(c *Config) { c.Fixers = "magic" }, err: "fixers: unknown fixer"},
+		{name: "bad ci", edit: func(c *Config) { c.CI = "travis" }, err: "ci: want local or github"},
+		{name: "ci github without push", edit: func(c *Config) { c.CI, c.GitHubRepo = "github", "a/b" }, err: "push: ci github judges the pushed commit"},
 		{name: "lease fails", edit: func(c *Config) {
 			c.Lease = func(context.Context, adapter.Git) (string, string, error) { return "", "", errors.New("no base") }
 		}, err: "no base"},

@@ -16,6 +16,7 @@ import (
 	"github.com/salve-dev/salve/internal/gitguard"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
+	"github.com/salve-dev/salve/internal/heal/forge"
 	"github.com/salve-dev/salve/internal/heal/repoconfig"
 	"github.com/salve-dev/salve/internal/heal/results"
 	"github.com/salve-dev/salve/internal/heal/tiers"
@@ -235,7 +236,7 @@ func baseRev(ctx context.Context, c *Config, g adapter.Git) (string, string) {
 	if c.RepoConfigRef != "" {
 		return resolve(c.RepoConfigRef), "the commit to read it from, " + c.RepoConfigRef + ", names no commit"
 	}
-	b := firstNonEmpty(c.TargetBranch, c.Getenv("GITHUB_BASE_REF"), c.Getenv("CI_MERGE_REQUEST_TARGET_BRANCH_NAME"))
+	b := firstNonEmpty(c.TargetBranch, forge.NewCI(c.Getenv).TargetBranch())
 	if b == "" {
 		h := resolve("refs/remotes/origin/HEAD")
 		if h == "" {
@@ -268,11 +269,8 @@ func baseRev(ctx context.Context, c *Config, g adapter.Git) (string, string) {
 // buildBranch is the branch the failing build ran on, for skip_branches:
 // c.BuildBranch, else what CI says, else the checkout's branch.
 func buildBranch(ctx context.Context, c *Config, g adapter.Git) string {
-	if b := firstNonEmpty(c.BuildBranch, c.Getenv("GITHUB_HEAD_REF"), c.Getenv("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"), c.Getenv("CI_COMMIT_BRANCH")); b != "" {
+	if b := firstNonEmpty(c.BuildBranch, forge.NewCI(c.Getenv).BuiltBranch()); b != "" {
 		return b
-	}
-	if c.Getenv("GITHUB_REF_TYPE") == "branch" && c.Getenv("GITHUB_REF_NAME") != "" {
-		return c.Getenv("GITHUB_REF_NAME")
 	}
 	b, err := g.CurrentBranch(ctx, c.Workspace)
 	if err != nil || b == "HEAD" {

@@ -35,6 +35,14 @@ const (
 	lockFile     = "lock"
 )
 
+// LockFile is the file inside each directory [TrimCaches] weighs that a
+// process using the directory holds with a shared flock, and that a trim
+// must take exclusively (without waiting) before it removes the
+// directory. Another folder laid out as a cache directory (directories
+// named by [RepoCacheDir], each with its LockFile), such as the queue
+// worker's kept clones, is trimmed by the same rule.
+const LockFile = lockFile
+
 // DefaultCacheCap bounds salve's cache directory in [TrimCaches]: past it
 // the repositories built least recently lose their layers.
 const DefaultCacheCap = 10 << 30

@@ -69,74 +69,11 @@ func maskDepth(src, p string, depth int) string {
 		if s.Kind != lang.String || depth >= maxInterpolation {
 			continue
 		}
-		for _, in := range interpolations(src, s, l.Name) {
-			copy(b[in.start:in.end], maskDepth(src[in.start:in.end], p, depth+1))
+		for _, in := range l.Interpolations(src, s) {
+			copy(b[in.Start:in.End], maskDepth(src[in.Start:in.End], p, depth+1))
 		}
 	}
 	return string(b)
-}
-
-// interpolations returns the code spans inside the string literal s of
-// src: the {…} of a Python f-string, the ${…} of a JavaScript or
-// TypeScript template literal.
-func interpolations(src string, s lang.Span, language string) []span {
-	lit := src[s.Start:s.End]
-	var open string
-	switch {
-	case language == "python" && fPrefix(src, s.Start):
-		open = "{"
-	case (language == "javascript" || language == "typescript") && strings.HasPrefix(lit, "`"):
-		open = "${"
-	default:
-		return nil
-	}
-	var out []span
-	for i := 0; i < len(lit); i++ {
-		switch {
-		case lit[i] == '\\' && open == "${":
-			i++
-		case open == "{" && strings.HasPrefix(lit[i:], "{{"):
-			i++
-		case strings.HasPrefix(lit[i:], open):
-			start := i + len(open)
-			end := closingBrace(lit, start)
-			if end < 0 {
-				return out
-			}
-			out = append(out, span{s.Start + start, s.Start + end})
-			i = end
-		}
-	}
-	return out
-}
-
-// fPrefix reports whether the string literal at q has an f prefix: f, rf,
-// fr or F, in either case.
-func fPrefix(src string, q int) bool {
-	f := false
-	i := q - 1
-	for ; i >= 0 && i >= q-2 && strings.IndexByte("fFrRbB", src[i]) >= 0; i-- {
-		f = f || src[i] == 'f' || src[i] == 'F'
-	}
-	return f && (i < 0 || !isIdent(src[i]))
-}
-
-// closingBrace returns the offset of the "}" that closes a brace opened
-// before start, or -1.
-func closingBrace(s string, start int) int {
-	depth := 0
-	for i := start; i < len(s); i++ {
-		switch s[i] {
-		case '{':
-			depth++
-		case '}':
-			if depth == 0 {
-				return i
-			}
-			depth--
-		}
-	}
-	return -1
 }
 
 func isIdentStart(c byte) bool {

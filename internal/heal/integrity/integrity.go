@@ -140,30 +140,43 @@ type checker struct {
 	kept int
 }
 
-// checksKept reports whether the language's own parser proves the edit
-// of a test file keeps every check (goChecksKept); the rules that judge
-// checks line by line then have nothing to find.
+// checksKept reports whether the edit of a test file provably keeps
+// every check: go/ast's proof for Go (goChecksKept), the lexical proofs
+// for Python (pyChecksKept) and JavaScript and TypeScript
+// (jsChecksKept). The rules that judge checks line by line then have
+// nothing to find.
 func (c *checker) checksKept() bool {
-	if c.kept == 0 {
-		c.kept = -1
-		if c.name == "go" && lang.IsTestFile(c.in.Path) {
-			// Only a report that asks for other arguments opens its line:
-			// a call the compiler says has the wrong number of them, a
-			// print go vet flags. A failure or a panic reported on a
-			// call's line never does: changing that call's arguments
-			// would change the test's input.
-			reported := map[int]bool{}
-			for _, r := range c.in.Reports {
-				if a, ok := missing.Of(r.Message); ok && a.Need == missing.Arity || reVetArgs.MatchString(r.Message) {
-					reported[r.LineNumber] = true
-				}
-			}
-			if goChecksKept(c.in.Original, c.in.Patched, reported) {
-				c.kept = 1
+	if c.kept != 0 {
+		return c.kept == 1
+	}
+	c.kept = -1
+	if !lang.IsTestFile(c.in.Path) {
+		return false
+	}
+	kept := false
+	switch c.name {
+	case "go":
+		// Only a report that asks for other arguments opens its line:
+		// a call the compiler says has the wrong number of them, a
+		// print go vet flags. A failure or a panic reported on a
+		// call's line never does: changing that call's arguments
+		// would change the test's input.
+		reported := map[int]bool{}
+		for _, r := range c.in.Reports {
+			if a, ok := missing.Of(r.Message); ok && a.Need == missing.Arity || reVetArgs.MatchString(r.Message) {
+				reported[r.LineNumber] = true
 			}
 		}
+		kept = goChecksKept(c.in.Original, c.in.Patched, reported)
+	case "python":
+		kept = pyChecksKept(c.in.Original, c.in.Patched, c.in.Reports)
+	case "javascript", "typescript":
+		kept = jsChecksKept(c.in.Path, c.in.Original, c.in.Patched, c.in.Reports)
 	}
-	return c.kept == 1
+	if kept {
+		c.kept = 1
+	}
+	return kept
 }
 
 // Check returns every violation of the policy by the fix in, in rule

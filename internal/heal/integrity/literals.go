@@ -102,12 +102,12 @@ func subsequence(a, b []string) bool {
 }
 
 // minus returns a without the elements of b, as multisets, in a's order.
-func minus(a, b []string) []string {
-	n := map[string]int{}
+func minus[T comparable](a, b []T) []T {
+	n := map[T]int{}
 	for _, x := range b {
 		n[x]++
 	}
-	var out []string
+	var out []T
 	for _, x := range a {
 		if n[x] > 0 {
 			n[x]--

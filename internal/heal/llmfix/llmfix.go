@@ -20,7 +20,6 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/salve-dev/salve/internal/heal/results"
@@ -64,8 +63,7 @@ type Fixer struct {
 	// Logger receives the engine's logs; nil discards them.
 	Logger *slog.Logger
 
-	mu   sync.Mutex
-	acct []contract.AccountingEntry
+	heal.Spending
 }
 
 var (
@@ -75,13 +73,6 @@ var (
 
 // Name returns "llm".
 func (f *Fixer) Name() string { return Name }
-
-// Accounting returns a copy of every request's accounting entry so far.
-func (f *Fixer) Accounting() []contract.AccountingEntry {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]contract.AccountingEntry(nil), f.acct...)
-}
 
 // ErrSession is wrapped when the fix session ended without a valid report
 // (a fatal provider error, attempts exhausted, an invalid report).
@@ -118,9 +109,7 @@ func (f *Fixer) Fix(ctx context.Context, in heal.FixInput) (contract.FixResult, 
 		Format: agent.FormatJSON, Schema: schema, Transport: agent.TransportNative,
 		Sleep: f.Sleep, Now: f.Now, Logger: f.Logger, Guard: g,
 	})
-	f.mu.Lock()
-	f.acct = append(f.acct, res.Accounting...)
-	f.mu.Unlock()
+	f.Spend(res.Accounting)
 	if ctx.Err() != nil {
 		return contract.FixResult{}, fmt.Errorf("llm: %w", ctx.Err())
 	}

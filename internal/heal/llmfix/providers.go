@@ -39,12 +39,28 @@ type Setup struct {
 // window and buffer. It returns no target and no
 // error when nothing is configured, so the caller can leave the tier out.
 func Targets(s Setup) ([]Target, error) {
+	cfg, err := Load(s)
+	if err != nil {
+		return nil, err
+	}
+	return TargetsFrom(cfg, s)
+}
+
+// Load reads the ai-agent configuration layers s names, as ai-agent does.
+// Errors wrap ErrConfig.
+func Load(s Setup) (*config.Config, error) {
 	getenv := s.Getenv
 	lookup := func(k string) (string, bool) { v := getenv(k); return v, v != "" }
 	cfg, err := config.Load(config.Locations{ConfigFile: s.ConfigFile, Cwd: s.Cwd, Home: s.Home, Getenv: lookup})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
+	return cfg, nil
+}
+
+// TargetsFrom is [Targets] over a configuration already loaded: the tiers
+// that call a model (llm, agent) share this one builder.
+func TargetsFrom(cfg *config.Config, s Setup) ([]Target, error) {
 	models := s.Models
 	if len(models) == 0 {
 		models = cfg.DefaultModels()

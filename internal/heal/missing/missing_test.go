@@ -15,6 +15,18 @@ func TestOf(t *testing.T) {
 		{"too many arguments in call to Log", true, Arity, "Log", ""},
 		{"Expected 3 arguments, but got 2.", true, Arity, "", ""},
 		{"expected ';' before '}' token", false, 0, "", ""},
+		{"‘cout’ was not declared in this scope; did you mean ‘std::cout’?", true, Name, "cout", ""},
+		{"'vectr' is not a member of 'std'", true, Name, "vectr", ""},
+		{"no member named 'lenght' in 'struct buf'", true, Name, "lenght", ""},
+		{"cannot find symbol\n  symbol:   variable totl\n  location: class app.Calc", true, Name, "totl", ""},
+		{"cannot find symbol\n[ERROR]   symbol:   method sizee()", true, Name, "sizee", ""},
+		{"cannot find symbol", true, Name, "", ""},
+		{"Lisst cannot be resolved to a type", true, Name, "Lisst", ""},
+		{"Unresolved reference: lenght", true, Name, "lenght", ""},
+		{"Unresolved reference 'lenght'.", true, Name, "lenght", ""},
+		{"cannot find value `totl` in this scope", true, Name, "totl", ""},
+		{"cannot find function `ad` in crate `calc`", true, Name, "ad", ""},
+		{"failed to resolve: use of undeclared type `HashMapp`", true, Name, "HashMapp", ""},
 	} {
 		a, ok := Of(tc.msg)
 		if ok != tc.ok || a.Need != tc.need || a.Name != tc.name || a.Fn != tc.fn {

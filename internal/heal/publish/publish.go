@@ -79,6 +79,19 @@ type Published struct {
 	Warnings []string
 }
 
+// Opens says whether Publish opens (or updates) a request for res: one
+// was asked for, the heal branch was pushed, and the heal is green with
+// commits, or red with OnRed.
+func (o Options) Opens(res *results.Results) bool {
+	green := res.Outcome == results.OutcomeGreen
+	return o.Request && res.Pushed && (green && len(res.Commits) > 0 || !green && o.OnRed)
+}
+
+// NeedsForge says whether publishing res needs a forge client.
+func (o Options) NeedsForge(res *results.Results) bool {
+	return o.Opens(res) || o.CheckRun || o.Review
+}
+
 // Publish publishes res as o says. A report file that cannot be written
 // and a request that was asked for and could not be opened are errors;
 // the rest are warnings, in Published and on o.Out.

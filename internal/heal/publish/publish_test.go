@@ -53,3 +53,33 @@ func TestCheckConclusions(t *testing.T) {
 		}
 	}
 }
+
+// TestOpens: when a request is opened is one rule, for every door.
+func TestOpens(t *testing.T) {
+	green := results.Results{Outcome: results.OutcomeGreen, Pushed: true, Commits: []results.Commit{{}}}
+	tests := []struct {
+		name       string
+		o          Options
+		res        results.Results
+		opens, fge bool
+	}{
+		{"green with commits", Options{Request: true}, green, true, true},
+		{"not asked", Options{}, green, false, false},
+		{"not pushed", Options{Request: true}, results.Results{Outcome: results.OutcomeGreen, Commits: []results.Commit{{}}}, false, false},
+		{"green without a fix", Options{Request: true}, results.Results{Outcome: results.OutcomeGreen, Pushed: true}, false, false},
+		{"red", Options{Request: true}, results.Results{Outcome: results.OutcomeRed, Pushed: true}, false, false},
+		{"red with OnRed", Options{Request: true, OnRed: true}, results.Results{Outcome: results.OutcomeRed, Pushed: true}, true, true},
+		{"a check run needs the forge", Options{CheckRun: true}, results.Results{Outcome: results.OutcomeRed}, false, true},
+		{"a review needs the forge", Options{Review: true}, green, false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.o.Opens(&tc.res); got != tc.opens {
+				t.Errorf("Opens = %v, want %v", got, tc.opens)
+			}
+			if got := tc.o.NeedsForge(&tc.res); got != tc.fge {
+				t.Errorf("NeedsForge = %v, want %v", got, tc.fge)
+			}
+		})
+	}
+}

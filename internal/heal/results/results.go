@@ -70,6 +70,9 @@ const (
 	// StageProof is the re-run of the failing tests, after a verify build
 	// passed, whose structured output proves they now pass.
 	StageProof = "proof"
+	// StageTrial is a run of the failing tests an investigating fixer
+	// (the agent tier) asked for, its edits in place.
+	StageTrial = "trial"
 )
 
 // Results is the document written to results.json and stored in the run
@@ -301,6 +304,10 @@ type Attempt struct {
 	// Rules names each gate rule a rejected fix broke ("test-file",
 	// "assertion-removed", "outside-window"…).
 	Rules []string `json:"rules,omitempty"`
+	// Agent is what an investigating tier's session did: turns, tool
+	// calls, tokens, cost, the budget that ran out, and the transcript;
+	// nil for the other tiers.
+	Agent *AgentSession `json:"agent,omitempty"`
 }
 
 // LLMUsage sums the LLM accounting of the run.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/lang"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -18,16 +19,17 @@ var reMissingSemi = lazyre.New(`(?i)expected .{0,12};|';' expected|missing semic
 // the gap).
 func fixSemicolon(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	ls := splitContent(in.content)
+	syn := lang.Of(in.path)
 	var fixed []int
 	for _, r := range in.reports {
 		if !reMissingSemi.MatchString(r.Message) || r.LineNumber < 1 || r.LineNumber > len(ls.l) {
 			continue
 		}
-		l := semicolonLine(ls.l, r.LineNumber)
+		l := semicolonLine(syn, ls.l, r.LineNumber)
 		if l == 0 || contains(fixed, l) {
 			continue
 		}
-		code, comment := splitLineComment(ls.l[l-1])
+		code, comment := syn.SplitLine(ls.l[l-1])
 		trimmed := strings.TrimRight(code, " \t")
 		ls.l[l-1] = trimmed + ";" + code[len(trimmed):] + comment
 		fixed = append(fixed, l)
@@ -39,16 +41,16 @@ func fixSemicolon(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error)
 }
 
 // semicolonLine picks the line that lacks its ';', or 0.
-func semicolonLine(src []string, reported int) int {
-	if needsSemicolon(src[reported-1]) {
+func semicolonLine(syn *lang.Language, src []string, reported int) int {
+	if needsSemicolon(syn, src[reported-1]) {
 		return reported
 	}
 	for l := reported - 1; l >= 1 && l >= reported-3; l-- {
-		code, _ := splitLineComment(src[l-1])
+		code, _ := syn.SplitLine(src[l-1])
 		if strings.TrimSpace(code) == "" {
 			continue
 		}
-		if needsSemicolon(src[l-1]) {
+		if needsSemicolon(syn, src[l-1]) {
 			return l
 		}
 		return 0
@@ -58,8 +60,8 @@ func semicolonLine(src []string, reported int) int {
 
 // needsSemicolon reports whether a line looks like a statement that ends
 // without its ';'.
-func needsSemicolon(line string) bool {
-	code, _ := splitLineComment(line)
+func needsSemicolon(syn *lang.Language, line string) bool {
+	code, _ := syn.SplitLine(line)
 	t := strings.TrimSpace(code)
 	if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*") {
 		return false
@@ -69,27 +71,6 @@ func needsSemicolon(line string) bool {
 		return false
 	}
 	return true
-}
-
-// splitLineComment splits a line into code and a trailing // comment,
-// ignoring // inside string literals.
-func splitLineComment(line string) (string, string) {
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0 && c == '\\':
-			i++
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-		case c == '/' && i+1 < len(line) && line[i+1] == '/':
-			return line[:i], line[i:]
-		}
-	}
-	return line, ""
 }
 
 func contains(xs []int, x int) bool {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/lang"
 	"github.com/salve-dev/salve/internal/lazyre"
 	"github.com/salve-dev/salve/internal/safefile"
 )
@@ -481,20 +482,12 @@ func goUsedAsPackage(content, name string) bool {
 	return used
 }
 
-// goLineCode blanks a line's string literals and drops its // comment.
+// goLexer is the language table's row for Go.
+var goLexer = lang.ByName("go")
+
+// goLineCode blanks the insides of a line's string literals and drops its
+// // comment.
 func goLineCode(l string) string {
-	code, _ := splitLineComment(l)
-	b := []byte(code)
-	var quote byte
-	for i := range b {
-		switch {
-		case quote != 0 && b[i] == quote:
-			quote = 0
-		case quote != 0:
-			b[i] = ' '
-		case b[i] == '"' || b[i] == '`' || b[i] == '\'':
-			quote = b[i]
-		}
-	}
-	return string(b)
+	code, _ := goLexer.SplitLine(l)
+	return goLexer.Hollow(code)
 }

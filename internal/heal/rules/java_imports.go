@@ -2,15 +2,16 @@ package rules
 
 import (
 	"context"
-	"github.com/salve-dev/salve/internal/lazyre"
-	"github.com/salve-dev/salve/internal/safefile"
-	"github.com/salve-dev/salve/internal/srcscan"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lang"
+	"github.com/salve-dev/salve/internal/lazyre"
+	"github.com/salve-dev/salve/internal/safefile"
 )
 
 var (
@@ -19,6 +20,9 @@ var (
 	reJavaPkgDecl   = lazyre.New(`(?m)^\s*package\s+([\w.]+)\s*;`)
 	reJavaImportDec = lazyre.New(`(?m)^\s*import\s+(static\s+)?([\w.]+)(\.\*)?\s*;`)
 	reJavaDeclType  = lazyre.New(`\b(?:class|interface|enum|record|@interface)\s+([A-Z]\w*)|<\s*([A-Z]\w*)\s*(?:extends|[,>])`)
+	// javaLexer blanks Java's comments and literals, so that declarations
+	// and uses are found in code only.
+	javaLexer = lang.ByName("java")
 )
 
 // javaPreferred orders the JDK packages a simple name most often means,
@@ -35,7 +39,7 @@ var javaPreferred = []string{"java.util", "java.util.function", "java.util.strea
 func fixJavaImports(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	loadIndexes()
 	ls := splitContent(in.content)
-	code := splitContent(srcscan.StripJava(in.content)).l
+	code := splitContent(javaLexer.Code(in.content)).l
 	own := javaOwnPackage(in.content)
 	known := javaKnownTypes(in.content)
 	for n := range javaPackageTypes(in.workspace, in.path) {
@@ -124,7 +128,7 @@ func resolveJavaType(name string, project []string, own string) (string, float64
 // declarations and type parameters, and its single-type imports.
 func javaKnownTypes(content string) map[string]bool {
 	known := map[string]bool{}
-	code := srcscan.StripJava(content)
+	code := javaLexer.Code(content)
 	for _, m := range reJavaDeclType.FindAllStringSubmatch(code, -1) {
 		known[m[1]+m[2]] = true
 	}
@@ -137,7 +141,7 @@ func javaKnownTypes(content string) map[string]bool {
 }
 
 func javaOwnPackage(content string) string {
-	if m := reJavaPkgDecl.FindStringSubmatch(srcscan.StripJava(content)); m != nil {
+	if m := reJavaPkgDecl.FindStringSubmatch(javaLexer.Code(content)); m != nil {
 		return m[1]
 	}
 	return ""
@@ -301,7 +305,7 @@ func javaMatchLen(a, b string) int {
 // java.util.*;) already brings a class of that name, from the JDK or the
 // project.
 func wildcardCovers(content, name string, project []string) bool {
-	for _, m := range reJavaImportDec.FindAllStringSubmatch(srcscan.StripJava(content), -1) {
+	for _, m := range reJavaImportDec.FindAllStringSubmatch(javaLexer.Code(content), -1) {
 		if m[3] == "" || m[1] != "" {
 			continue
 		}
@@ -331,7 +335,7 @@ func javaPackageTypes(ws, file string) map[string]bool {
 		if err != nil {
 			continue
 		}
-		for _, m := range reJavaDeclType.FindAllStringSubmatch(srcscan.StripJava(string(b)), -1) {
+		for _, m := range reJavaDeclType.FindAllStringSubmatch(javaLexer.Code(string(b)), -1) {
 			if m[1] != "" {
 				out[m[1]] = true
 			}

@@ -3,51 +3,40 @@ package rules
 import (
 	"testing"
 
-	"github.com/salve-dev/salve/internal/heal/missing"
+	"github.com/salve-dev/salve/internal/heal/missing/missingtest"
 )
 
-// TestMissingNameWordingsHaveOneHome: every wording of a missing name
-// that the rules tier's own patterns read is known to package missing,
-// the one table of them, with the same name: a wording added here and
+// TestMissingNameWordingsHaveOneHome: every pattern by which the rules
+// tier reads that a name is missing is held to package missing, the one
+// table of those wordings, with the same name: a wording added here and
 // not there fails.
 func TestMissingNameWordingsHaveOneHome(t *testing.T) {
-	for _, tc := range []struct {
-		re   string
-		msgs []string
-	}{
-		{"python", []string{
+	missingtest.Hold(t, []missingtest.Case{
+		{Name: "rePyUndefined", Re: rePyUndefined, Group: -1, Msgs: []string{
 			"NameError: name 'json' is not defined",
 			"undefined name 'json'",
 			"undefined name `json`",
 			`"json" is not defined`,
 		}},
-		{"js", []string{
+		{Name: "reJSUndefined", Re: reJSUndefined, Group: -1, Msgs: []string{
 			"ReferenceError: path is not defined",
 			"Cannot find name 'path'.",
 			"'path' is not defined.",
 			"path is not defined",
 		}},
-	} {
-		re := rePyUndefined
-		if tc.re == "js" {
-			re = reJSUndefined
-		}
-		for _, msg := range tc.msgs {
-			m := re.FindStringSubmatch(msg)
-			if m == nil {
-				t.Errorf("%s: the rules tier no longer reads %q: drop it from this test", tc.re, msg)
-				continue
-			}
-			name := ""
-			for _, g := range m[1:] {
-				if g != "" {
-					name = g
-				}
-			}
-			a, ok := missing.Of(msg)
-			if !ok || a.Need != missing.Name || a.Name != name {
-				t.Errorf("%s: %q names %q to the rules tier, but missing.Of gives %+v, %v", tc.re, msg, name, a, ok)
-			}
-		}
-	}
+		{Name: "reUndefined", Re: reUndefined, Group: 1, Msgs: []string{"undefined: strings"}},
+		{Name: "reUndefinedAll", Re: reUndefinedAll, Group: 1, Msgs: []string{"undefined: strings", "x.go:3:2: undefined: strings"}},
+		{Name: "reRustMissing", Re: reRustMissing, Group: -1, Msgs: []string{
+			"cannot find value `totl` in this scope",
+			"cannot find type `HashMap` in this scope",
+			"cannot find macro `vecc` in this scope",
+			"failed to resolve: use of undeclared type `HashMap`",
+			"failed to resolve: use of undeclared crate or module `fs`",
+		}},
+		{Name: "reJavaCantFind", Re: reJavaCantFind, Msgs: []string{
+			"cannot find symbol",
+			"List cannot be resolved to a type",
+			"unresolved reference: listOf",
+		}},
+	})
 }

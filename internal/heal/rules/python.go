@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/lang"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -185,32 +186,16 @@ func pyIndentStack(src []string) ([]int, bool) {
 	return stack, opens
 }
 
-// pyCode returns a line without its comment and with string literals
-// blanked, a one-line approximation of the tokenizer.
+// pyLexer is the language table's row for Python, whose lexer reads
+// Python's comments and literals for the rules below.
+var pyLexer = lang.ByName("python")
+
+// pyCode returns a line without its comment and with the insides of its
+// string literals blanked (their quotes kept), a one-line approximation
+// of the tokenizer.
 func pyCode(line string) string {
-	b := []byte(line)
-	var quote byte
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case quote != 0:
-			if c == '\\' && i+1 < len(b) {
-				b[i], b[i+1] = ' ', ' '
-				i++
-				continue
-			}
-			if c == quote {
-				quote = 0
-			} else {
-				b[i] = ' '
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '#':
-			return string(b[:i])
-		}
-	}
-	return string(b)
+	code, _ := pyLexer.SplitLine(line)
+	return pyLexer.Hollow(code)
 }
 
 // styleBefore reports whether the nearest indented line above line is

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/lang"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -88,9 +89,12 @@ func rustUses(src []string) []rustUse {
 	return out
 }
 
+// rustLexer is the language table's row for Rust.
+var rustLexer = lang.ByName("rust")
+
 // rustLineCode is a line without its // comment.
 func rustLineCode(l string) string {
-	c, _ := splitLineComment(l)
+	c, _ := rustLexer.SplitLine(l)
 	return c
 }
 

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/lang"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -30,7 +31,7 @@ var (
 // `int n = f(a, b);` → `f(a, b);`), so the call's side effects stay.
 func fixUnused(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	ls := splitContent(in.content)
-	lang := strings.ToLower(path.Ext(in.path))
+	ext := strings.ToLower(path.Ext(in.path))
 	var did []string
 	var drop []int
 	for _, r := range in.reports {
@@ -42,7 +43,7 @@ func fixUnused(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 		var out string
 		var ok bool
 		var what string
-		switch lang {
+		switch ext {
 		case ".py":
 			if m := reUnusedPyImport.FindStringSubmatch(r.Message); m != nil {
 				out, ok = dropPyImport(line, m[1]+m[2])
@@ -53,7 +54,7 @@ func fixUnused(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 			}
 		case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
 			if reUnusedJSAll.MatchString(r.Message) {
-				if reJSImportLine.MatchString(line) && strings.HasPrefix(strings.TrimSpace(line), "import ") && noComment(line) {
+				if reJSImportLine.MatchString(line) && strings.HasPrefix(strings.TrimSpace(line), "import ") && noComment(jsLexer, line) {
 					out, ok = "", true
 					what = "remove the unused import on line " + fmt.Sprint(l)
 				}
@@ -93,9 +94,21 @@ func fixUnused(_ context.Context, _ *Fixer, in ruleInput) (edit, bool, error) {
 	return edit{content: ls.String(), reason: strings.Join(did, "; "), confidence: 0.9}, true, nil
 }
 
-func noComment(line string) bool {
-	_, c := splitLineComment(line)
-	return c == "" && !strings.Contains(line, "/*")
+// The language table's rows whose lexers tell the rules below whether a
+// line holds a comment.
+var (
+	jsLexer = lang.ByName("javascript")
+	cLexer  = lang.ByName("cpp")
+)
+
+// noComment reports whether line holds no comment in syn's syntax.
+func noComment(syn *lang.Language, line string) bool {
+	for _, s := range syn.Spans(line) {
+		if s.Kind == lang.Comment {
+			return false
+		}
+	}
+	return true
 }
 
 var rePyImportStmt = lazyre.New(`^(\s*)(import\s+|from\s+[\w.]+\s+import\s+)(\(?)([^()#]+?)(\)?)\s*$`)
@@ -145,7 +158,7 @@ var rePyAssign = lazyre.New(`^(\s*)(\w+)(\s*(?::[^=]+)?=\s*)(.+)$`)
 // the value alone as an expression statement.
 func dropPyVar(line, name string) (string, bool) {
 	m := rePyAssign.FindStringSubmatch(line)
-	if m == nil || m[2] != name || strings.HasPrefix(strings.TrimSpace(m[4]), "=") || hasAssign(m[4]) || !noComment(strings.ReplaceAll(line, "#", "//")) || !balanced(m[4]) {
+	if m == nil || m[2] != name || strings.HasPrefix(strings.TrimSpace(m[4]), "=") || hasAssign(m[4]) || !noComment(pyLexer, line) || !balanced(m[4]) {
 		return "", false
 	}
 	if !strings.Contains(m[4], "(") {
@@ -168,7 +181,7 @@ var reJSImportNamed = lazyre.New(`^(\s*import\s+(?:type\s+)?)(?:([\w$]+)\s*,?\s*
 // dropJSImport removes name from an import or require line; "" means the
 // whole line goes.
 func dropJSImport(line, name string) (string, bool) {
-	if !noComment(line) {
+	if !noComment(jsLexer, line) {
 		return "", false
 	}
 	t := strings.TrimSpace(line)
@@ -245,7 +258,11 @@ var (
 // value has no call; a value that is one call (in JavaScript, awaited or
 // constructed too) stays as a statement of its own.
 func dropDecl(line, name string, re *lazyre.Regexp, js bool) (string, bool) {
-	if !noComment(line) {
+	syn := cLexer
+	if js {
+		syn = jsLexer
+	}
+	if !noComment(syn, line) {
 		return "", false
 	}
 	m := re.FindStringSubmatch(line)

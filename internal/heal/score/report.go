@@ -27,6 +27,8 @@ type ClassFigures struct {
 	Minimal    int     `json:"minimal"`
 	BranchLeft int     `json:"branch_left"`
 	Seconds    float64 `json:"seconds"`
+	// Spend sums what the model tiers spent on the class's cases.
+	Spend
 }
 
 // Summarize sums results per class, in the order mechanical, suggestion,
@@ -60,6 +62,7 @@ func Summarize(results []Result) []ClassFigures {
 			g.Minimal += b2i(r.Commits > 0 && r.Minimal)
 			g.BranchLeft += b2i(r.BranchLeft)
 			g.Seconds += r.Seconds
+			g.Spend.add(r.Spend)
 		}
 	}
 	var out []ClassFigures
@@ -97,13 +100,14 @@ func WriteTable(w io.Writer, results []Result) error {
 	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "class\tcases\tpassed\thealed\tfalse success\ttests edited\tuntouched\tminimal/committed\tempty branch left\tskipped\tmean seconds")
+	fmt.Fprintln(tw, "class\tcases\tpassed\thealed\tfalse success\ttests edited\tuntouched\tminimal/committed\tempty branch left\tskipped\tmean seconds\tllm requests\tagent turns\tagent tool calls\ttokens\tcost USD")
 	for _, f := range Summarize(results) {
 		mean := 0.0
 		if f.Cases > 0 {
 			mean = f.Seconds / float64(f.Cases)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%d\t%d\t%.1f\n", f.Class, f.Cases, f.Passed, f.Healed, f.FalseSuccess, f.TestEdited, f.Untouched, f.Minimal, f.Committed, f.BranchLeft, f.Skipped, mean)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%d\t%d\t%.1f\t%d\t%d\t%d\t%d\t%.4f\n", f.Class, f.Cases, f.Passed, f.Healed, f.FalseSuccess, f.TestEdited, f.Untouched,
+			f.Minimal, f.Committed, f.BranchLeft, f.Skipped, mean, f.Requests, f.Turns, f.ToolCalls, f.Tokens, f.CostUSD)
 	}
 	return tw.Flush()
 }

@@ -252,6 +252,11 @@ type Options struct {
 	// KeepLLM keeps the LLM provider variables of Env, so a configured
 	// provider's tier runs and cases are held to Expect, not WithoutLLM.
 	KeepLLM bool
+	// Fixers, Models and ConfigFile are passed to salve heal as
+	// --fixers, --models and --config when set.
+	Fixers     string
+	Models     []string
+	ConfigFile string
 	// Timeout bounds each heal and each check build; zero means 10 min.
 	Timeout time.Duration
 	// WorkDir is where the throw-away repositories go; empty means a new
@@ -296,6 +301,73 @@ type Result struct {
 	Pass    bool     `json:"pass"`
 	Seconds float64  `json:"seconds"`
 	Notes   []string `json:"notes,omitempty"`
+	// Spend is what the heal's model tiers spent, from results.json.
+	Spend
+}
+
+// Spend is what a heal's model tiers spent: the llm tier's and the agent
+// tier's requests, tokens and cost (results.json's llm), and the agent
+// tier's turns and tool calls (its sessions, bugs[].attempts[].agent).
+type Spend struct {
+	Requests  int     `json:"llm_requests"`
+	Tokens    int     `json:"tokens"`
+	CostUSD   float64 `json:"cost_usd"`
+	Turns     int     `json:"agent_turns"`
+	ToolCalls int     `json:"agent_tool_calls"`
+}
+
+// add sums t into s.
+func (s *Spend) add(t Spend) {
+	s.Requests += t.Requests
+	s.Tokens += t.Tokens
+	s.CostUSD += t.CostUSD
+	s.Turns += t.Turns
+	s.ToolCalls += t.ToolCalls
+}
+
+// healDoc is what the scorer reads of results.json.
+type healDoc struct {
+	Outcome    string            `json:"outcome"`
+	Branch     string            `json:"branch"`
+	BaseCommit string            `json:"base_commit"`
+	Commits    []json.RawMessage `json:"commits"`
+	LLM        struct {
+		Requests     int     `json:"requests"`
+		InputTokens  int     `json:"input_tokens"`
+		OutputTokens int     `json:"output_tokens"`
+		CostUSD      float64 `json:"cost_usd"`
+	} `json:"llm"`
+	Bugs []struct {
+		Attempts []struct {
+			Agent *struct {
+				Turns     int     `json:"turns"`
+				ToolCalls int     `json:"tool_calls"`
+				Seconds   float64 `json:"seconds"`
+			} `json:"agent"`
+		} `json:"attempts"`
+	} `json:"bugs"`
+}
+
+// spend sums what the heal's model tiers spent; an agent session shared
+// by the bugs of one group counts once.
+func (d healDoc) spend() Spend {
+	s := Spend{Requests: d.LLM.Requests, Tokens: d.LLM.InputTokens + d.LLM.OutputTokens, CostUSD: d.LLM.CostUSD}
+	seen := map[string]bool{}
+	for _, b := range d.Bugs {
+		for _, a := range b.Attempts {
+			if a.Agent == nil {
+				continue
+			}
+			k := fmt.Sprint(a.Agent.Turns, a.Agent.ToolCalls, a.Agent.Seconds)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			s.Turns += a.Agent.Turns
+			s.ToolCalls += a.Agent.ToolCalls
+		}
+	}
+	return s
 }
 
 // Run scores every case in order.
@@ -386,23 +458,27 @@ func One(ctx context.Context, c Case, o Options) (Result, error) {
 	if o.Isolation != "" {
 		args = append(args, "--isolation", o.Isolation)
 	}
+	if o.Fixers != "" {
+		args = append(args, "--fixers", o.Fixers)
+	}
+	if len(o.Models) > 0 {
+		args = append(args, "--models", strings.Join(o.Models, ","))
+	}
+	if o.ConfigFile != "" {
+		args = append(args, "--config", o.ConfigFile)
+	}
 	env := append(append([]string{}, o.Env...), "SALVE_GIT_AGENT="+o.GitAgent)
 	t0 := time.Now()
 	exit, _, stderr := runCmd(ctx, repo, env, o.Timeout, o.Salve, args...)
 	r.Seconds = time.Since(t0).Seconds()
 	r.Exit = exit
-	var res struct {
-		Outcome    string            `json:"outcome"`
-		Branch     string            `json:"branch"`
-		BaseCommit string            `json:"base_commit"`
-		Commits    []json.RawMessage `json:"commits"`
-	}
+	var res healDoc
 	if b, err := os.ReadFile(resPath); err == nil {
 		_ = json.Unmarshal(b, &res)
 	} else {
 		r.Notes = append(r.Notes, "no results.json: "+lastLine(stderr))
 	}
-	r.Outcome, r.Commits = res.Outcome, len(res.Commits)
+	r.Outcome, r.Commits, r.Spend = res.Outcome, len(res.Commits), res.spend()
 
 	after, err := snapshot(ctx, repo, o.Env)
 	if err != nil {

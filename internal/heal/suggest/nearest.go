@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/salve-dev/salve/internal/srcscan"
+	"github.com/salve-dev/salve/internal/lang"
 	"github.com/salve-dev/salve/internal/textdist"
 
 	"github.com/salve-dev/salve/contract"
@@ -99,7 +99,7 @@ func (f *Fixer) nearest(ctx context.Context, in heal.FixInput, reports []contrac
 						e := c.s.Edits[0]
 						c.s.Edits = nil
 						for i, l := range strings.Split(in.Content, "\n") {
-							if hasCodeWord(l, m[1]) {
+							if hasCodeWord(pyLexer, l, m[1]) {
 								c.s.Edits = append(c.s.Edits, logparse.Edit{File: e.File, Line: i + 1, Start: -1, End: -1, Old: e.Old, New: e.New})
 							}
 						}
@@ -335,6 +335,12 @@ var (
 	reJavaMethod = lazyre.New(`([a-zA-Z_$][\w$]*)\s*\([^;{}()]*\)\s*(?:throws\s+[\w$.,\s]+)?\{`)
 	reJavaType   = lazyre.New(`\b(?:class|interface|enum|record)\s+([A-Z][\w$]*)`)
 	reJavaImport = lazyre.New(`(?m)^\s*import\s+(?:static\s+)?[\w.$]*\.([\w$]+)\s*;`)
+	// javaLexer blanks Java's comments and literals, so that declarations
+	// are found in code only.
+	javaLexer = lang.ByName("java")
+	// pyLexer tells the code of a Python line from its literals and
+	// comment.
+	pyLexer      = lang.ByName("python")
 	javaKeywords = map[string]bool{}
 )
 
@@ -350,7 +356,7 @@ func init() {
 // of the file's imports; the common java.lang types are returned apart, as
 // the outer scope).
 func javaScope(ws, file, content, kind string) (map[string]bool, map[string]bool) {
-	srcs := []string{srcscan.StripJava(content)}
+	srcs := []string{javaLexer.Code(content)}
 	dir := filepath.Join(ws, filepath.FromSlash(path.Dir(file)))
 	if es, err := os.ReadDir(dir); err == nil {
 		for _, e := range es {
@@ -358,7 +364,7 @@ func javaScope(ws, file, content, kind string) (map[string]bool, map[string]bool
 				continue
 			}
 			if b, err := safefile.ReadOpts(filepath.Join(dir, e.Name()), 1<<20-1, safefile.Options{NoFollow: true}); err == nil {
-				srcs = append(srcs, srcscan.StripJava(string(b)))
+				srcs = append(srcs, javaLexer.Code(string(b)))
 			}
 		}
 	}
@@ -665,7 +671,7 @@ func pyOtherUnbound(content string, r contract.BugReport, first string, scope ma
 		return nil
 	}
 	line := ls[r.LineNumber-1]
-	code := codeMask(line)
+	code := codeMask(pyLexer, line)
 	builtins := setOf(pyBuiltins)
 	var out []candidate
 	seen := map[string]bool{first: true}

@@ -32,6 +32,7 @@ import (
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/logparse"
 	"github.com/salve-dev/salve/internal/heal/rules"
+	"github.com/salve-dev/salve/internal/lang"
 )
 
 // Name is the tier's name in results and --fixers.
@@ -442,7 +443,7 @@ func wordSpans(content string, idx []int, e logparse.Edit) ([]span, bool) {
 		return []span{{start: start + e.Col - 1, end: start + e.Col - 1 + len(e.Old), text: e.New}}, true
 	}
 	var out []span
-	code := codeMask(line)
+	code := codeMask(lang.Of(e.File), line)
 	for i := 0; i+len(e.Old) <= len(line); {
 		j := strings.Index(line[i:], e.Old)
 		if j < 0 {
@@ -458,9 +459,9 @@ func wordSpans(content string, idx []int, e logparse.Edit) ([]span, bool) {
 }
 
 // hasCodeWord reports whether name occurs as a whole word in the code of
-// line (not in a string or a comment).
-func hasCodeWord(line, name string) bool {
-	code := codeMask(line)
+// line (not in a string or a comment) of syn's syntax.
+func hasCodeWord(syn *lang.Language, line, name string) bool {
+	code := codeMask(syn, line)
 	for i := 0; i+len(name) <= len(line); i++ {
 		if line[i:i+len(name)] == name && code[i] && wholeWord(line, i, len(name)) {
 			return true
@@ -469,28 +470,17 @@ func hasCodeWord(line, name string) bool {
 	return false
 }
 
-// codeMask marks the bytes of a line that are code: not inside a string
-// literal (”, "", “) and not after a line comment (#, //).
-func codeMask(line string) []bool {
+// codeMask marks the bytes of a line that are code: not in a string
+// literal or a comment of syn's syntax (all of them when syn is nil).
+func codeMask(syn *lang.Language, line string) []bool {
 	m := make([]bool, len(line))
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-			continue
-		case c == '"' || c == '\'' || c == '`':
-			quote = c
-			continue
-		case c == '#' || c == '/' && i+1 < len(line) && line[i+1] == '/':
-			return m
-		}
+	for i := range m {
 		m[i] = true
+	}
+	for _, s := range syn.Spans(line) {
+		for i := s.Start; i < s.End; i++ {
+			m[i] = false
+		}
 	}
 	return m
 }

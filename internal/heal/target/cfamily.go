@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -54,7 +55,7 @@ type cHeader struct {
 // definitions in the workspace, following a function-like macro one level
 // and the test file's own helpers one level.
 func (r *resolver) cCalls() []cand {
-	t, ok := r.readTest(cExts, stripStyle{})
+	t, ok := r.readTest(cExts, cLex)
 	if !ok {
 		return nil
 	}
@@ -124,7 +125,7 @@ func (r *resolver) cCalls() []cand {
 				why += " through " + w.via
 			}
 			why += " (lexical, declared in " + w.decl + ")"
-			out = append(out, cand{Region: Region{Path: f.rel, Start: f.def.start, End: f.def.end, Symbol: f.def.symbol("::"), Why: why}, name: w.name, line: w.line})
+			out = append(out, cand{Region: undertest.Region{Path: f.rel, Start: f.def.start, End: f.def.end, Symbol: f.def.symbol("::"), Why: why}, name: w.name, line: w.line})
 		}
 	}
 	return out
@@ -198,7 +199,7 @@ func cMacros(testSrc string, headers []cHeader) map[string]string {
 	for _, s := range srcs {
 		for _, m := range cMacroRe.FindAllStringSubmatch(s, 512) {
 			if _, ok := out[m[1]]; !ok {
-				out[m[1]] = stripCode(strings.ReplaceAll(m[3], "\\\n", " \n"), stripStyle{})
+				out[m[1]] = cLex.Code(strings.ReplaceAll(m[3], "\\\n", " \n"))
 			}
 		}
 	}
@@ -219,7 +220,7 @@ func (r *resolver) cHeaders(testRel, src string) []cHeader {
 	for len(queue) > 0 && len(out) < maxHeaders && r.ctx.Err() == nil {
 		it := queue[0]
 		queue = queue[1:]
-		code := stripCode(it.src, stripStyle{})
+		code := lexOf(it.from, cLex).Code(it.src)
 		srcLines := strings.Split(it.src, "\n")
 		for i, line := range strings.Split(code, "\n") {
 			if !strings.HasPrefix(strings.TrimSpace(line), "#") || i >= len(srcLines) {
@@ -238,7 +239,7 @@ func (r *resolver) cHeaders(testRel, src string) []cHeader {
 			if !ok {
 				continue
 			}
-			h := cHeader{rel: rel, src: string(b), code: stripCode(string(b), stripStyle{})}
+			h := cHeader{rel: rel, src: string(b), code: lexOf(rel, cLex).Code(string(b))}
 			out = append(out, h)
 			if it.depth+1 < maxHeaderDepth {
 				queue = append(queue, item{rel, h.src, it.depth + 1})
@@ -323,7 +324,7 @@ func (r *resolver) cDefinitions(names []string, headers []cHeader, testRel strin
 		if len(hit) == 0 {
 			continue
 		}
-		_, defs := braceDefs(string(b), stripStyle{})
+		_, defs := braceDefs(string(b), lexOf(f, cLex))
 		for _, d := range defs {
 			if !d.nested && slices.Contains(hit, d.name) {
 				out[d.name] = append(out[d.name], cFound{rel: f, def: d})

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/undertest"
+	"github.com/salve-dev/salve/internal/lang"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -62,8 +64,8 @@ var annotationRe = lazyre.New(`#!?\[[^\]]*\]|@[A-Za-z_][\w.]*(?:\s*\([^()]*(?:\(
 
 // braceDefs lists the function definitions of a source, with comments and
 // literals blanked in the code it returns.
-func braceDefs(src string, st stripStyle) (string, []braceDef) {
-	code := stripCode(src, st)
+func braceDefs(src string, lx *lang.Language) (string, []braceDef) {
+	code := lx.Code(src)
 	lines := lineStarts(code)
 	blocks := braceBlocks(code)
 	// braceBlocks lists a block when it closes: inner blocks first. Walk
@@ -234,8 +236,9 @@ type testSource struct {
 	name           string // the failing test's name
 }
 
-// readTest reads the report's file when its extension is one of exts.
-func (r *resolver) readTest(exts []string, st stripStyle) (testSource, bool) {
+// readTest reads the report's file when its extension is one of exts,
+// lexed as its language (family's when the table does not know it).
+func (r *resolver) readTest(exts []string, family *lang.Language) (testSource, bool) {
 	rel, ok := r.w.file(r.bug.FilePath)
 	if !ok || !slices.Contains(exts, path.Ext(rel)) {
 		return testSource{}, false
@@ -245,7 +248,7 @@ func (r *resolver) readTest(exts []string, st stripStyle) (testSource, bool) {
 		return testSource{}, false
 	}
 	t := testSource{rel: rel, src: string(src)}
-	t.code, t.defs = braceDefs(t.src, st)
+	t.code, t.defs = braceDefs(t.src, lexOf(rel, family))
 	t.lines = lineStarts(t.code)
 	t.from, t.to, t.name = r.testBlock(t.code, t.defs)
 	return t, true
@@ -254,12 +257,12 @@ func (r *resolver) readTest(exts []string, st stripStyle) (testSource, bool) {
 // callees returns the functions of c's own file that c calls, one level
 // deep and outside test code: the code under test includes the helpers
 // it delegates to (a wrong count in the function the tested one calls).
-func (r *resolver) callees(c cand, st stripStyle) []cand {
+func (r *resolver) callees(c cand, family *lang.Language) []cand {
 	src, ok := r.read(c.Path)
 	if !ok {
 		return nil
 	}
-	code, defs := braceDefs(string(src), st)
+	code, defs := braceDefs(string(src), lexOf(c.Path, family))
 	var self *braceDef
 	for i, d := range defs {
 		if d.start == c.Start && d.end == c.End {
@@ -281,7 +284,7 @@ func (r *resolver) callees(c cand, st stripStyle) []cand {
 		if !called[d.name] || d.test || d.nested || (d.start == self.start && d.end == self.end) {
 			continue
 		}
-		out = append(out, cand{Region: Region{Path: c.Path, Start: d.start, End: d.end, Symbol: d.symbol("."), Why: "called by " + c.Symbol}, name: d.name, line: c.line + 1})
+		out = append(out, cand{Region: undertest.Region{Path: c.Path, Start: d.start, End: d.end, Symbol: d.symbol("."), Why: "called by " + c.Symbol}, name: d.name, line: c.line + 1})
 	}
 	return out
 }

@@ -1,9 +1,10 @@
 package target
 
 import (
-	"bytes"
 	"sort"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/lang"
 )
 
 // maxFuncLines is the size past which the outermost function-like block
@@ -11,12 +12,23 @@ import (
 // the innermost one is used instead.
 const maxFuncLines = 400
 
-// stripStyle says which literals a C-family language has beyond "…" strings
-// and comments.
-type stripStyle struct {
-	backtick bool // JS template literals, which span lines
-	lifetime bool // Rust: a quote is a char literal only when it closes at once
-	hashLine bool // '#' starts a comment (none of the brace languages here)
+// The rows of the language table whose lexer reads each family of brace
+// languages, for a file the table does not know by itself (Objective-C's
+// .m reads as C++) and for text without a file (a C macro's body).
+var (
+	jsLex   = lang.ByName("javascript")
+	javaLex = lang.ByName("java")
+	rustLex = lang.ByName("rust")
+	cLex    = lang.ByName("cpp")
+)
+
+// lexOf returns the row of the language table whose lexer reads the file
+// at rel: its own, else its family's.
+func lexOf(rel string, family *lang.Language) *lang.Language {
+	if l := lang.Of(rel); l != nil {
+		return l
+	}
+	return family
 }
 
 // span is a located declaration: 1-based inclusive lines and its name.
@@ -47,8 +59,8 @@ var controlWords = map[string]bool{
 // the one named hint if a block around the line has that name, else the
 // outermost function-like block (the innermost when the outermost is very
 // large). It returns false when no function-like block holds the line.
-func encloseBraces(src string, style stripStyle, line int, hint string) (span, bool) {
-	code := stripCode(src, style)
+func encloseBraces(src string, lx *lang.Language, line int, hint string) (span, bool) {
+	code := lx.Code(src)
 	lines := lineStarts(code)
 	var chain []span
 	test := false
@@ -240,45 +252,6 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
-// stripCode blanks comments and string and char literals, keeping every
-// byte offset and line break in place.
-func stripCode(s string, st stripStyle) string {
-	b := []byte(s)
-	for i := 0; i < len(b); i++ {
-		switch {
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/', st.hashLine && b[i] == '#':
-			i = blankUntil(b, i, func(j int) bool { return b[j] == '\n' }) - 1
-		case b[i] == '/' && i+1 < len(b) && b[i+1] == '*':
-			end := len(b)
-			if k := bytes.Index(b[i+2:], []byte("*/")); k >= 0 {
-				end = i + 2 + k + 2
-			}
-			blankRange(b, i, end)
-			i = end - 1
-		case b[i] == '"', b[i] == '`' && st.backtick:
-			i = blankString(b, i, b[i], b[i] == '`')
-		case b[i] == '\'':
-			if st.lifetime && !isCharLiteral(b, i) {
-				continue
-			}
-			i = blankString(b, i, '\'', false)
-		}
-	}
-	return string(b)
-}
-
-// blankUntil blanks b from i until stop(j) holds (that byte is left), and
-// returns j.
-func blankUntil(b []byte, i int, stop func(j int) bool) int {
-	j := i
-	for ; j < len(b) && !stop(j); j++ {
-		if b[j] != '\n' {
-			b[j] = ' '
-		}
-	}
-	return j
-}
-
 // blankRange blanks b[from:to], keeping line breaks.
 func blankRange(b []byte, from, to int) {
 	for j := from; j < to; j++ {
@@ -286,53 +259,6 @@ func blankRange(b []byte, from, to int) {
 			b[j] = ' '
 		}
 	}
-}
-
-// blankString blanks a literal opened by q at i, honouring backslash
-// escapes; only a multiline literal runs past the end of its line. It
-// returns the offset of the closing quote.
-func blankString(b []byte, i int, q byte, multiline bool) int {
-	b[i] = ' '
-	j := i + 1
-	for ; j < len(b) && b[j] != q; j++ {
-		if b[j] == '\n' {
-			if !multiline {
-				return j - 1
-			}
-			continue
-		}
-		if b[j] == '\\' && j+1 < len(b) && b[j+1] != '\n' {
-			b[j] = ' '
-			j++
-		}
-		b[j] = ' '
-	}
-	if j < len(b) {
-		b[j] = ' '
-	}
-	return j
-}
-
-// isCharLiteral tells a Rust char literal ('a', '\n', '\u{1F600}') from a
-// lifetime ('a).
-func isCharLiteral(b []byte, i int) bool {
-	if i+2 < len(b) && b[i+1] == '\\' {
-		for j := i + 2; j < len(b) && j < i+12; j++ {
-			if b[j] == '\'' {
-				return true
-			}
-		}
-		return false
-	}
-	for j := i + 2; j < len(b) && j <= i+5; j++ { // one UTF-8 character
-		if b[j] == '\'' {
-			return true
-		}
-		if b[j] < 0x80 {
-			return false
-		}
-	}
-	return false
 }
 
 // headerStart returns the offset of the first code of a block's header,

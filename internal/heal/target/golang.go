@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+
+	"github.com/salve-dev/salve/internal/heal/undertest"
 )
 
 // Bounds on the Go sources one resolution loads.
@@ -312,7 +314,7 @@ func (r *resolver) goCalls() []cand {
 			if via != "" {
 				why += " through " + via
 			}
-			out = append(out, cand{Region: Region{Path: d.rel, Start: d.start, End: d.end, Symbol: d.symbol, Why: why}, name: lastSym(d.symbol), line: line})
+			out = append(out, cand{Region: undertest.Region{Path: d.rel, Start: d.start, End: d.end, Symbol: d.symbol, Why: why}, name: lastSym(d.symbol), line: line})
 		})
 	}
 	return out

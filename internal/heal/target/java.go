@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -81,7 +82,7 @@ func readJavaScope(testRel, code string) javaScope {
 // Java test calls on the classes it can name, to their declarations in
 // the workspace's non-test sources.
 func (r *resolver) javaCalls() []cand {
-	t, ok := r.readTest([]string{".java"}, stripStyle{})
+	t, ok := r.readTest([]string{".java"}, javaLex)
 	if !ok {
 		return nil
 	}
@@ -123,7 +124,7 @@ func (r *resolver) javaCalls() []cand {
 				continue
 			}
 			for _, d := range r.javaMethods(file, lastDotted(cls), method) {
-				cd := cand{Region: Region{Path: file, Start: d.start, End: d.end, Symbol: d.symbol("."), Why: why}, name: method, line: c.line}
+				cd := cand{Region: undertest.Region{Path: file, Start: d.start, End: d.end, Symbol: d.symbol("."), Why: why}, name: method, line: c.line}
 				if c.isNew {
 					ctors = append(ctors, cd)
 				} else {
@@ -196,7 +197,7 @@ func (r *resolver) javaMethods(file, cls, method string) []braceDef {
 	if !ok {
 		return nil
 	}
-	_, defs := braceDefs(string(src), stripStyle{})
+	_, defs := braceDefs(string(src), lexOf(file, javaLex))
 	var out []braceDef
 	for _, d := range defs {
 		if d.name == method && !d.nested && d.owner() == cls {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -47,7 +48,7 @@ func (r *resolver) jsCalls() []cand {
 	if !ok {
 		return nil
 	}
-	code := stripCode(string(src), stripStyle{backtick: true})
+	code := jsLex.Code(string(src))
 	binds := jsBindings(string(src))
 	vars := map[string]string{}
 	for _, m := range jsNewVarRe.FindAllStringSubmatch(code, 512) {
@@ -182,7 +183,7 @@ func (r *resolver) jsDecl(file, export, why string) (cand, bool) {
 	if !ok {
 		return cand{}, false
 	}
-	code := stripCode(string(src), stripStyle{backtick: true})
+	code := jsLex.Code(string(src))
 	lines := lineStarts(code)
 	var at int = -1
 	if export == "default" {
@@ -205,11 +206,11 @@ func (r *resolver) jsDecl(file, export, why string) (cand, bool) {
 		return cand{}, false
 	}
 	line := lineOf(lines, firstNonSpace(code, at, len(code)))
-	s, ok := encloseBraces(string(src), stripStyle{backtick: true}, line, export)
+	s, ok := encloseBraces(string(src), jsLex, line, export)
 	if !ok || s.start != line {
 		s = span{start: line, end: statementEnd(code, lines, line), name: export}
 	}
-	return cand{Region: Region{Path: file, Start: s.start, End: s.end, Symbol: export, Why: why + " (lexical)"}, name: export}, true
+	return cand{Region: undertest.Region{Path: file, Start: s.start, End: s.end, Symbol: export, Why: why + " (lexical)"}, name: export}, true
 }
 
 // jsReexportRe is `export { a, b as c } from "./m"` or `export * from
@@ -259,10 +260,10 @@ func (r *resolver) jsMethod(file, export, member, why string) (cand, bool) {
 	if !ok {
 		return cand{}, false
 	}
-	_, defs := braceDefs(string(src), stripStyle{backtick: true})
+	_, defs := braceDefs(string(src), jsLex)
 	for _, d := range defs {
 		if d.name == member && !d.nested && (d.owner() == export || export == "default" && d.owner() != "") {
-			return cand{Region: Region{Path: file, Start: d.start, End: d.end, Symbol: d.owner() + "." + member, Why: why + " (lexical)"}, name: member}, true
+			return cand{Region: undertest.Region{Path: file, Start: d.start, End: d.end, Symbol: d.owner() + "." + member, Why: why + " (lexical)"}, name: member}, true
 		}
 	}
 	return cand{}, false

@@ -3,6 +3,7 @@ package target
 import (
 	"strings"
 
+	"github.com/salve-dev/salve/internal/lang"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -22,6 +23,10 @@ const (
 	maxQualified    = 512 // bytes of a qualified name
 )
 
+// pyLex is the language table's row whose lexer blanks Python's comments
+// and literals.
+var pyLex = lang.ByName("python")
+
 // pyKeywords are never references.
 var pyKeywords = map[string]bool{
 	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true,
@@ -35,7 +40,7 @@ var pyKeywords = map[string]bool{
 // by indentation, imports by their statement forms, references as dotted
 // names not followed by '=' (an assignment or a keyword argument).
 func lexOutline(src string, wantRefs bool) pyOutline {
-	code := stripPython(src)
+	code := pyLex.Code(src)
 	lines := strings.Split(code, "\n")
 	o := pyOutline{Defs: []pyDef{}, Imports: []pyImport{}, Refs: []pyRef{}}
 	type scope struct {
@@ -217,40 +222,6 @@ func lexRefs(s string, line int) []pyRef {
 		out = append(out, pyRef{R: name, L: line, Call: strings.HasPrefix(after, "(")})
 	}
 	return out
-}
-
-// stripPython blanks comments and string literals (triple-quoted ones
-// across lines), keeping every offset and line break in place.
-func stripPython(s string) string {
-	b := []byte(s)
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case c == '#':
-			i = blankUntil(b, i, func(j int) bool { return b[j] == '\n' }) - 1
-		case (c == '"' || c == '\'') && i+2 < len(b) && b[i+1] == c && b[i+2] == c:
-			end := tripleEnd(b, i+3, c)
-			blankRange(b, i, end)
-			i = end - 1
-		case c == '"' || c == '\'':
-			i = blankString(b, i, c, false)
-		}
-	}
-	return string(b)
-}
-
-// tripleEnd returns the offset just past the triple quote of q that closes
-// a literal whose body starts at i, or len(b).
-func tripleEnd(b []byte, i int, q byte) int {
-	for j := i; j < len(b); j++ {
-		switch {
-		case b[j] == '\\':
-			j++
-		case b[j] == q && j+2 < len(b) && b[j+1] == q && b[j+2] == q:
-			return j + 3
-		}
-	}
-	return len(b)
 }
 
 func pyDefName(t string) (string, bool) {

@@ -6,6 +6,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/salve-dev/salve/internal/heal/undertest"
 )
 
 // Bounds of a Python resolution.
@@ -370,7 +372,7 @@ func (ps *pyState) resolveAll(uses []pyUse) []cand {
 }
 
 func (ps *pyState) cand(h pyHit, u pyUse) cand {
-	return cand{Region: Region{Path: h.file, Start: h.def.L, End: h.def.E, Symbol: pyModule(h.file) + "." + h.def.Q, Why: u.why}, name: lastDotted(h.def.Q), line: u.line}
+	return cand{Region: undertest.Region{Path: h.file, Start: h.def.L, End: h.def.E, Symbol: pyModule(h.file) + "." + h.def.Q, Why: u.why}, name: lastDotted(h.def.Q), line: u.line}
 }
 
 // member finds a method of a class hit.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/undertest"
 	"github.com/salve-dev/salve/internal/lazyre"
 )
 
@@ -17,9 +18,8 @@ import (
 // calls to the impls of the types the test names. A function of a test
 // module is never returned.
 var (
-	rustUseRe     = lazyre.New(`(?s)\b(pub(?:\s*\([^)]*\))?\s+)?use\s+([^;]{1,1000});`)
-	rustTomlRe    = lazyre.New(`(?m)^\s*\[([\w.-]+)\]\s*$|^\s*name\s*=\s*"([\w-]{1,200})"`)
-	rustRustStyle = stripStyle{lifetime: true}
+	rustUseRe  = lazyre.New(`(?s)\b(pub(?:\s*\([^)]*\))?\s+)?use\s+([^;]{1,1000});`)
+	rustTomlRe = lazyre.New(`(?m)^\s*\[([\w.-]+)\]\s*$|^\s*name\s*=\s*"([\w-]{1,200})"`)
 )
 
 // Bound of a Rust resolution.
@@ -34,7 +34,7 @@ type rustCrate struct {
 // rustCalls resolves, lexically, the functions and methods a failing Rust
 // test calls, to their definitions outside any test module.
 func (r *resolver) rustCalls() []cand {
-	t, ok := r.readTest([]string{".rs"}, rustRustStyle)
+	t, ok := r.readTest([]string{".rs"}, rustLex)
 	if !ok {
 		return nil
 	}
@@ -77,7 +77,7 @@ func (r *resolver) rustCalls() []cand {
 		if m := rustModPath(cr, it.file); m != "" {
 			sym = m + "::" + sym
 		}
-		out = append(out, cand{Region: Region{Path: it.file, Start: d.start, End: d.end, Symbol: sym, Why: why}, name: c.name, line: c.line})
+		out = append(out, cand{Region: undertest.Region{Path: it.file, Start: d.start, End: d.end, Symbol: sym, Why: why}, name: c.name, line: c.line})
 	}
 	for _, c := range readCalls(t.code, t.from, t.to, t.lines) {
 		if r.ctx.Err() != nil {
@@ -244,7 +244,7 @@ func (r *resolver) rustResolveIn(cr rustCrate, self, super string, p []string) (
 		if !ok {
 			return rustItem{}, false
 		}
-		_, defs := braceDefs(string(src), rustRustStyle)
+		_, defs := braceDefs(string(src), rustLex)
 		if len(rest) == 1 {
 			for i, d := range defs {
 				if d.name == name && !d.test && !d.nested && slices.Equal(d.owners, at.owners) {
@@ -285,7 +285,7 @@ func (r *resolver) rustResolveIn(cr rustCrate, self, super string, p []string) (
 // rustModule steps into module name from at: an inline `mod name {…}`
 // or the file the module declaration names (name.rs, name/mod.rs).
 func (r *resolver) rustModule(at rustItem, src, name string) (rustItem, bool) {
-	code := stripCode(src, rustRustStyle)
+	code := rustLex.Code(src)
 	if !regexp.MustCompile(`\bmod\s+` + regexp.QuoteMeta(name) + `\s*[;{]`).MatchString(code) {
 		return rustItem{}, false
 	}
@@ -312,7 +312,7 @@ func (r *resolver) rustModule(at rustItem, src, name string) (rustItem, bool) {
 // rustReexport finds `pub use path::name;` (or name in a braces list) in
 // a module's source and returns the path.
 func rustReexport(src, name string) ([]string, bool) {
-	code := stripCode(src, rustRustStyle)
+	code := rustLex.Code(src)
 	for _, m := range rustUseRe.FindAllStringSubmatch(code, 256) {
 		if m[1] == "" {
 			continue
@@ -333,7 +333,7 @@ func rustReexport(src, name string) ([]string, bool) {
 // rustDeclaresType reports whether src declares a struct, enum, trait or
 // type alias called name.
 func rustDeclaresType(src, name string) bool {
-	return regexp.MustCompile(`\b(?:struct|enum|trait|type|union)\s+` + regexp.QuoteMeta(name) + `\b`).MatchString(stripCode(src, rustRustStyle))
+	return regexp.MustCompile(`\b(?:struct|enum|trait|type|union)\s+` + regexp.QuoteMeta(name) + `\b`).MatchString(rustLex.Code(src))
 }
 
 // rustMember finds method name in an impl of the type ty names, or of
@@ -346,7 +346,7 @@ func (r *resolver) rustMember(ty rustItem, name string) (rustItem, bool) {
 	if !ok {
 		return rustItem{}, false
 	}
-	_, defs := braceDefs(string(src), rustRustStyle)
+	_, defs := braceDefs(string(src), rustLex)
 	for i, d := range defs {
 		var in bool
 		if ty.typ { // a method of the type's impls

@@ -36,6 +36,8 @@ import (
 	"time"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/undertest"
+	"github.com/salve-dev/salve/internal/lang"
 )
 
 // Defaults of [Options].
@@ -44,34 +46,6 @@ const (
 	DefaultPython       = "python3"
 	DefaultParseTimeout = 10 * time.Second
 )
-
-// Region is a span of a non-test source file that a failing test
-// exercises.
-type Region struct {
-	// Path is repo-relative, with forward slashes, symlinks resolved; never
-	// a test file.
-	Path string
-	// Start and End are 1-based inclusive lines: the whole function or
-	// method declaration (with its doc comment excluded, its decorators
-	// included).
-	Start, End int
-	// Symbol names the declaration: "calc.Add" or "calc.(*Stack).Push" for
-	// Go, "calc.ops.add" or "calc.ops.Calc.add" for Python, "Calc.add" for
-	// a Java or TypeScript method, "Rect::area" for a C++ one,
-	// "fees::transfer_fee" or "account::Account::new" for Rust (the module
-	// path in its crate), the bare name otherwise; empty when no
-	// declaration was found.
-	Symbol string
-	// Why says how the region was found: "report location", "stack frame",
-	// "called by TestAdd", "called by TestAdd through check"; a lexical
-	// fallback says so in parentheses.
-	Why string
-}
-
-// String renders r as path:start-end symbol (why).
-func (r Region) String() string {
-	return fmt.Sprintf("%s:%d-%d %s (%s)", r.Path, r.Start, r.End, r.Symbol, r.Why)
-}
 
 // Options tune [Resolve] and [TestContext]. The zero value is ready to use.
 type Options struct {
@@ -128,7 +102,7 @@ func (o Options) withDefaults() Options {
 // calls, those named in the message first, then by their distance from
 // the report's line. No region is an answer, not an error: the error is
 // non-nil only when the workspace cannot be opened or ctx ends.
-func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt Options) ([]Region, error) {
+func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt Options) ([]undertest.Region, error) {
 	w, err := newWorkspace(workspace)
 	if err != nil {
 		return nil, err
@@ -148,7 +122,7 @@ func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt 
 				r.wholeFile = false
 			}
 			if l.wholeFile && len(calls) > 0 {
-				calls = append(calls, r.callees(calls[0], l.style)...)
+				calls = append(calls, r.callees(calls[0], l.lex)...)
 			}
 			out = rankCalls(calls, bug)
 		}
@@ -161,7 +135,7 @@ func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt 
 
 // cand is a region found, with what ranks it among the test's calls.
 type cand struct {
-	Region
+	undertest.Region
 	name string // the bare name, looked for in the message
 	line int    // the line of its use in the test
 }
@@ -263,7 +237,7 @@ func (r *resolver) enclose(rel string, line int, hint, why string) (cand, bool) 
 	if note != "" {
 		why += " (" + note + ")"
 	}
-	return cand{Region: Region{Path: rel, Start: s.start, End: s.end, Symbol: s.name, Why: why}, line: line}, true
+	return cand{Region: undertest.Region{Path: rel, Start: s.start, End: s.end, Symbol: s.name, Why: why}, line: line}, true
 }
 
 // fallbackWindow is the half-size of the window returned when no
@@ -362,8 +336,8 @@ func dedupe(cs []cand) []cand {
 	return out
 }
 
-func top(cs []cand, n int) []Region {
-	var out []Region
+func top(cs []cand, n int) []undertest.Region {
+	var out []undertest.Region
 	for _, c := range cs {
 		if len(out) == n {
 			break
@@ -387,7 +361,8 @@ type language struct {
 	// project, calls is asked again with the whole test file; and the
 	// first function found brings the functions of its file it calls.
 	wholeFile bool
-	style     stripStyle // how the lexical readers strip its sources
+	// lex reads the family's files the language table does not know.
+	lex *lang.Language
 	// testSpan finds the failing test's function in its file; nil means
 	// enclose with the last identifier of the test name as the hint.
 	testSpan func(r *resolver, rel string, src []byte) (span, bool)
@@ -397,10 +372,10 @@ type language struct {
 var languages = []language{
 	{name: "go", exts: []string{".go"}, enclose: encloseGoFile, calls: (*resolver).goCalls, testSpan: goTestSpan},
 	{name: "python", exts: []string{".py"}, enclose: (*resolver).enclosePython, calls: (*resolver).pyCalls, testSpan: pyTestSpan},
-	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(stripStyle{backtick: true}), calls: (*resolver).jsCalls, testSpan: jsTestSpan},
-	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(stripStyle{}), calls: (*resolver).javaCalls, wholeFile: true},
-	{name: "rust", exts: []string{".rs"}, enclose: braces(stripStyle{lifetime: true}), calls: (*resolver).rustCalls, wholeFile: true, style: stripStyle{lifetime: true}},
-	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(stripStyle{}), calls: (*resolver).cCalls, wholeFile: true},
+	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(jsLex), calls: (*resolver).jsCalls, testSpan: jsTestSpan, lex: jsLex},
+	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(javaLex), calls: (*resolver).javaCalls, wholeFile: true, lex: javaLex},
+	{name: "rust", exts: []string{".rs"}, enclose: braces(rustLex), calls: (*resolver).rustCalls, wholeFile: true, lex: rustLex},
+	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(cLex), calls: (*resolver).cCalls, wholeFile: true, lex: cLex},
 }
 
 func languageOf(rel string) (language, bool) {
@@ -415,10 +390,11 @@ func languageOf(rel string) (language, bool) {
 	return language{}, false
 }
 
-// braces is the enclose of a brace language.
-func braces(st stripStyle) func(*resolver, string, []byte, int, string) (span, bool, string) {
-	return func(_ *resolver, _ string, src []byte, line int, hint string) (span, bool, string) {
-		s, ok := encloseBraces(string(src), st, line, hint)
+// braces is the enclose of a brace language: the file is lexed as its
+// language, else as family.
+func braces(family *lang.Language) func(*resolver, string, []byte, int, string) (span, bool, string) {
+	return func(_ *resolver, rel string, src []byte, line int, hint string) (span, bool, string) {
+		s, ok := encloseBraces(string(src), lexOf(rel, family), line, hint)
 		return s, ok, ""
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal/undertest"
 )
 
 // want is the golden part of a Region: Why is checked by prefix only.
@@ -153,7 +154,7 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func checkRegions(t *testing.T, got []Region, want []want) {
+func checkRegions(t *testing.T, got []undertest.Region, want []want) {
 	t.Helper()
 	if len(got) < len(want) || len(want) == 0 && len(got) > 0 {
 		t.Fatalf("got %d regions, want at least %d:\n%s", len(got), len(want), regions(got))
@@ -171,7 +172,7 @@ func checkRegions(t *testing.T, got []Region, want []want) {
 	}
 }
 
-func regions(rs []Region) string {
+func regions(rs []undertest.Region) string {
 	var b strings.Builder
 	for _, r := range rs {
 		b.WriteString("  " + r.String() + "\n")

@@ -104,7 +104,7 @@ func pyTestSpan(r *resolver, rel string, _ []byte) (span, bool) {
 
 // jsTestSpan finds the it/test block around the line.
 func jsTestSpan(r *resolver, _ string, src []byte) (span, bool) {
-	code := stripCode(string(src), stripStyle{backtick: true})
+	code := jsLex.Code(string(src))
 	from, to := jsTestBlock(code, r.bug.LineNumber)
 	if from == 0 && to == len(code) {
 		return span{}, false

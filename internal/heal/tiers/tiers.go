@@ -40,6 +40,9 @@ type Tier struct {
 	// commit's own diff renamed: the one tier whose rename of a name a
 	// test can no longer find may reach a test file.
 	RenamesFromCommit bool
+	// AsksModel says the tier sends requests to an LLM provider: a heal
+	// that lists it needs the provider's settings.
+	AsksModel bool
 }
 
 // Table lists the fixer tiers in their default order.
@@ -52,7 +55,10 @@ var Table = []Tier{
 	{Name: "suggest", Needs: "the project's toolchain, which it re-runs for structured diagnostics", Default: Always,
 		Doc: "the fixes the compilers themselves propose: rustc and gcc/clang fix-its, \"did you mean\", the nearest declared name; no API key"},
 	{Name: "llm", Needs: "a model provider: --models provider/model, an .ai-agent.json, or OPENAI_API_KEY, ANTHROPIC_API_KEY or OLLAMA_HOST", Default: WhenConfigured,
-		Doc: "a minimal fix from an LLM, through the agent runtime (retries, fallback, context guard, accounting)"},
+		Doc: "a minimal fix from an LLM, through the agent runtime (retries, fallback, context guard, accounting)", AsksModel: true},
+	{Name: "agent", Needs: "a model provider, as the llm tier; its budgets come from the heal.agent section of the ai-agent configuration", Default: Named,
+		Doc:       "an LLM that investigates on the agent runtime: it reads files, searches, runs the failing tests and proposes edits the gate judges at once, possibly in several files, within budgets",
+		AsksModel: true},
 	{Name: "aider", Needs: "the aider program", Default: Named,
 		Doc: "hands the fix to aider through the tool adapter, confined to the reported files"},
 }
@@ -174,6 +180,13 @@ func Help() string {
 	}
 	fmt.Fprintf(&b, "The default is %s.\n", DefaultText())
 	return b.String()
+}
+
+// AsksModel reports whether the tier named name sends requests to an LLM
+// provider (see [Tier.AsksModel]).
+func AsksModel(name string) bool {
+	t, ok := Lookup(name)
+	return ok && t.AsksModel
 }
 
 // RenamesFromCommit reports whether the tier named name renames only as

@@ -7,7 +7,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -280,23 +279,9 @@ func assistantBlocks(m llm.Message) []block {
 		blocks = append(blocks, textBlock(m.Content))
 	}
 	for _, c := range m.ToolCalls {
-		blocks = append(blocks, block{Type: "tool_use", ID: c.ID, Name: c.Name, Input: inputObject(c.Arguments)})
+		blocks = append(blocks, block{Type: "tool_use", ID: c.ID, Name: c.Name, Input: wire.ObjectArgs(c.Arguments)})
 	}
 	return blocks
-}
-
-// inputObject returns the call's arguments when they are a JSON object,
-// else {}: tool_use input must be an object, and an unparsable call was
-// already answered with an error by the engine.
-func inputObject(args string) json.RawMessage {
-	t := bytes.TrimSpace([]byte(args))
-	if len(t) > 0 && t[0] == '{' && json.Valid(t) {
-		var b bytes.Buffer
-		if json.Compact(&b, t) == nil {
-			return b.Bytes()
-		}
-	}
-	return json.RawMessage(`{}`)
 }
 
 // markCache sets ephemeral cache breakpoints on the last system block, the

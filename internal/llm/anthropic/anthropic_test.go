@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"io"
 	"net/http"
@@ -193,24 +192,9 @@ func TestComplete(t *testing.T) {
 			CacheWriteInputTokens: new(200), TotalTokens: 1252},
 		ActualModel: "claude-test-2026",
 	}
-	for _, stream := range []bool{false, true} {
-		srv := llmtest.NewServer()
-		srv.Push(reply)
-		var text, reasoning strings.Builder
-		req := llm.Request{Model: "m", Stream: stream, Messages: []llm.Message{{Role: "user", Content: "x"}},
-			OnDelta: func(d llm.Delta) { text.WriteString(d.Text); reasoning.WriteString(d.Reasoning) }}
-		got, err := New(Options{BaseURL: srv.AnthropicBaseURL(), APIKey: testKey}).Complete(context.Background(), req)
-		srv.Close()
-		if err != nil {
-			t.Fatalf("stream=%v: %v", stream, err)
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("stream=%v:\n got %+v\nwant %+v", stream, got, want)
-		}
-		if stream && (text.String() != want.Content || reasoning.String() != "Two files to read.") {
-			t.Errorf("deltas %q / %q", text.String(), reasoning.String())
-		}
-	}
+	providertest.Complete(t, reply, want, func(srv *llmtest.Server, req llm.Request) (llm.Response, error) {
+		return New(Options{BaseURL: srv.AnthropicBaseURL(), APIKey: testKey}).Complete(context.Background(), req)
+	})
 }
 
 // TestThinkingReplay checks that a thinking block read from a response is
@@ -305,7 +289,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_, err := fuzzProvider().decode(body)
-		checkClassified(t, err)
+		providertest.Classified(t, err)
 	})
 }
 
@@ -345,19 +329,11 @@ data: {"type":"message_stop"}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		resp := &http.Response{Body: io.NopCloser(bytes.NewReader(body))}
 		out, err := fuzzProvider().readStream(context.Background(), resp, nil)
-		checkClassified(t, err)
+		providertest.Classified(t, err)
 		for _, c := range out.ToolCalls {
 			if c.ID == "" || c.Arguments == "" {
 				t.Fatalf("tool call without id or arguments: %+v", c)
 			}
 		}
 	})
-}
-
-func checkClassified(t *testing.T, err error) {
-	t.Helper()
-	var e *llm.Error
-	if err != nil && (!errors.As(err, &e) || e.Class == "") {
-		t.Fatalf("unclassified error %T %v", err, err)
-	}
 }

@@ -5,12 +5,17 @@
 //     (including the usage chunk of stream_options.include_usage);
 //   - Anthropic messages: POST …/messages, JSON or SSE events;
 //   - Ollama: POST …/api/chat, JSON or NDJSON;
-//   - OpenAI Responses: POST …/responses, JSON or SSE events.
+//   - OpenAI Responses: POST …/responses, JSON or SSE events;
+//   - Gemini: POST …/models/{model}:generateContent, JSON, or
+//     …:streamGenerateContent?alt=sse, SSE chunks.
 //
 // A test queues [Reply] values with [Server.Push] (or answers dynamically
 // with [Server.Handle]); each request takes the next reply, rendered in the
 // wire format of the path it hit and streamed when the request asked for
 // streaming. Every request is recorded for assertions ([Server.Requests]).
+// A request whose messages break the providers' documented rule on tool
+// calls and their results ([CheckShape]) is refused with HTTP 400 and the
+// provider's error body, as the real APIs refuse it, and takes no reply.
 // Replies can inject failures: any HTTP status with the provider's error
 // body, Retry-After, hangs, malformed JSON, truncated bodies and streams,
 // dropped connections and mid-stream error events. Text and tool-call
@@ -43,6 +48,10 @@ const (
 	Ollama    Wire = "ollama"
 	// OpenAIResponses is the OpenAI Responses API (…/responses).
 	OpenAIResponses Wire = "openai-responses"
+	// Gemini is the Gemini API (…/models/{model}:generateContent and
+	// :streamGenerateContent), which names the model and the streaming in
+	// the path.
+	Gemini Wire = "gemini"
 )
 
 // Fault is a failure injected into a reply.
@@ -80,19 +89,21 @@ const (
 // ToolCall is a tool call of a reply.
 type ToolCall struct {
 	// ID defaults to "call_N" (OpenAI), "toolu_N" (Anthropic); Ollama
-	// sends none.
+	// and Gemini send none.
 	ID   string `json:"id,omitempty"`
 	Name string `json:"name"`
 	// Arguments is the argument text. OpenAI streams it verbatim, so it
-	// may be malformed; Anthropic and Ollama carry an object, so it must
-	// be a JSON object there (anything else is sent as {}).
+	// may be malformed; Anthropic, Ollama and Gemini carry an object, so
+	// it must be a JSON object there (anything else is sent as {}).
 	Arguments string `json:"arguments"`
 }
 
 // Usage is the token usage a reply reports. Input excludes cached tokens;
 // each wire format reports them its own way (OpenAI: prompt_tokens
 // includes them and prompt_tokens_details.cached_tokens names them;
-// Anthropic: input_tokens excludes them; Ollama has no cache counts).
+// Anthropic: input_tokens excludes them; Gemini: promptTokenCount
+// includes them and cachedContentTokenCount names them; Ollama has no
+// cache counts).
 type Usage struct {
 	Input      int `json:"input"`
 	Output     int `json:"output"`
@@ -176,6 +187,7 @@ type Server struct {
 	queue    []Reply
 	handler  func(Request) Reply
 	requests []Request
+	rejected []string
 	seq      int
 }
 
@@ -222,6 +234,9 @@ func (s *Server) AnthropicBaseURL() string { return s.URL + "/v1" }
 // OllamaBaseURL is the baseUrl for the Ollama provider ("…/api").
 func (s *Server) OllamaBaseURL() string { return s.URL + "/api" }
 
+// GeminiBaseURL is the baseUrl for the google provider ("…/v1beta").
+func (s *Server) GeminiBaseURL() string { return s.URL + "/v1beta" }
+
 // Push queues replies; each request takes the first one left.
 func (s *Server) Push(replies ...Reply) {
 	s.mu.Lock()
@@ -245,6 +260,22 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// reject records a request refused by [CheckShape]; it takes no reply.
+func (s *Server) reject(req Request, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, req)
+	s.rejected = append(s.rejected, err.Error())
+}
+
+// Rejected returns, in order, why each request that broke the providers'
+// rule on tool calls and results ([CheckShape]) was refused with HTTP 400.
+func (s *Server) Rejected() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.rejected...)
+}
+
 // Pending returns the number of queued replies not yet used.
 func (s *Server) Pending() int {
 	s.mu.Lock()
@@ -262,6 +293,9 @@ func wireOf(path string) (Wire, bool) {
 		return Anthropic, true
 	case strings.HasSuffix(path, "/responses"):
 		return OpenAIResponses, true
+	}
+	if _, _, ok := geminiModel(path); ok {
+		return Gemini, true
 	}
 	return "", false
 }
@@ -283,6 +317,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	req.Stream = head.Stream != nil && *head.Stream
 	if wire == Ollama && head.Stream == nil {
 		req.Stream = true // Ollama streams unless told not to
+	}
+	if wire == Gemini {
+		req.Model, req.Stream, _ = geminiModel(r.URL.Path)
+	}
+	if err := CheckShape(wire, body); err != nil {
+		s.reject(req, err)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write(errorBody(wire, Reply{Status: http.StatusBadRequest, ErrorType: "invalid_request_error", ErrorMessage: err.Error()}))
+		return
 	}
 	reply, seq, ok := s.next(req)
 	if !ok {
@@ -500,6 +544,8 @@ func render(req Request, rep Reply, seq int) rendered {
 		return renderOllama(rep)
 	case OpenAIResponses:
 		return renderResponses(rep, seq)
+	case Gemini:
+		return renderGemini(rep, seq)
 	}
 	var opts struct {
 		StreamOptions struct {

@@ -45,6 +45,8 @@ func TestWireGolden(t *testing.T) {
 		{"ollama-stream", "/api/chat", `{"model":"m"}`},
 		{"openai-responses-json", "/v1/responses", `{"model":"m"}`},
 		{"openai-responses-stream", "/v1/responses", `{"model":"m","stream":true}`},
+		{"gemini-json", "/v1beta/models/m:generateContent", `{"contents":[]}`},
+		{"gemini-stream", "/v1beta/models/m:streamGenerateContent?alt=sse", `{"contents":[]}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

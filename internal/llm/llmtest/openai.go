@@ -3,6 +3,7 @@ package llmtest
 import (
 	"fmt"
 	"maps"
+	"net/http"
 )
 
 // OpenAI chat completions, as the API reference describes them: a
@@ -125,6 +126,8 @@ func errorBody(w Wire, rep Reply) []byte {
 		return mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}})
 	case Ollama:
 		return mustJSON(map[string]any{"error": msg})
+	case Gemini:
+		return geminiError(rep, msg)
 	}
 	return mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": typ}})
 }
@@ -162,6 +165,11 @@ func streamError(w Wire, rep Reply) []byte {
 			typ = "server_error"
 		}
 		return sseEvent("error", mustJSON(map[string]any{"type": "error", "code": typ, "message": rep.ErrorMessage, "param": nil}))
+	case Gemini:
+		if rep.Status == 0 {
+			rep.Status = http.StatusInternalServerError
+		}
+		return geminiSSE(geminiError(rep, rep.ErrorMessage))
 	}
 	return sseData(body)
 }
@@ -172,6 +180,8 @@ func malformedFrame(w Wire) []byte {
 		return sseEvent("content_block_delta", []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"`))
 	case Ollama:
 		return []byte("{\"message\":{\"content\":\"x\"\n")
+	case Gemini:
+		return geminiSSE([]byte(`{"candidates":[{"content":{"parts":[{"text":"x"`))
 	}
 	return sseData([]byte(`{"id":"x","choices":[{"delta":{"content":"x"`))
 }

@@ -192,7 +192,7 @@ func messages(in []llm.Message) []message {
 			}
 			for _, c := range m.ToolCalls {
 				names[c.ID] = c.Name
-				om.ToolCalls = append(om.ToolCalls, toolCall{Function: function{Name: c.Name, Arguments: objectArgs(c.Arguments)}})
+				om.ToolCalls = append(om.ToolCalls, toolCall{Function: function{Name: c.Name, Arguments: wire.ObjectArgs(c.Arguments)}})
 			}
 		case contract.RoleTool:
 			om.ToolName = names[m.ToolCallID]
@@ -200,16 +200,6 @@ func messages(in []llm.Message) []message {
 		out = append(out, om)
 	}
 	return out
-}
-
-// objectArgs returns the arguments as a JSON object ({} when they are not
-// one: Ollama refuses anything else).
-func objectArgs(args string) json.RawMessage {
-	t := bytes.TrimSpace([]byte(args))
-	if len(t) > 0 && t[0] == '{' && json.Valid(t) {
-		return json.RawMessage(t)
-	}
-	return json.RawMessage(`{}`)
 }
 
 // chatResponse is the whole answer or one NDJSON line of a stream.

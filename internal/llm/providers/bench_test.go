@@ -58,6 +58,17 @@ func staticServer(b *testing.B) *httptest.Server {
 			bodies[fmt.Sprint(path, stream)] = captured{resp.Header.Get("Content-Type"), body}
 		}
 	}
+	// Gemini names the streaming in the path, and its body has no
+	// "stream" field.
+	for _, path := range []string{"/v1beta/models/m:generateContent", "/v1beta/models/m:streamGenerateContent"} {
+		resp, err := http.Post(src.URL+path+"?alt=sse", "application/json", strings.NewReader(`{"contents":[]}`))
+		if err != nil {
+			b.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		bodies[fmt.Sprint(path, false)] = captured{resp.Header.Get("Content-Type"), body}
+	}
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		in, _ := io.ReadAll(r.Body)
 		c := bodies[fmt.Sprint(r.URL.Path, bytes.Contains(in, []byte(`"stream":true`)))]
@@ -77,6 +88,7 @@ func BenchmarkComplete(b *testing.B) {
 		{"openai-compatible", srv.URL + "/v1"},
 		{"anthropic", srv.URL + "/v1"},
 		{"ollama", srv.URL + "/api"},
+		{"google", srv.URL + "/v1beta"},
 	}
 	var f Factory
 	for _, tt := range types {

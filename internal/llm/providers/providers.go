@@ -13,6 +13,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/llm"
 	"github.com/salve-dev/salve/internal/llm/anthropic"
+	"github.com/salve-dev/salve/internal/llm/google"
 	"github.com/salve-dev/salve/internal/llm/ollama"
 	"github.com/salve-dev/salve/internal/llm/openai"
 	"github.com/salve-dev/salve/internal/llm/scripted"
@@ -23,8 +24,7 @@ var (
 	// ErrUnknownType is a type that is not one of
 	// docs/contracts/ai-agent-cli.md §9.4.
 	ErrUnknownType = errors.New("unknown provider type")
-	// ErrUnsupported is a known type salve does not implement (google) or
-	// an unknown openaiMode.
+	// ErrUnsupported is an unknown openaiMode.
 	ErrUnsupported = errors.New("provider type not supported")
 	// ErrBaseURLRequired is an openai-compatible entry without baseUrl.
 	ErrBaseURLRequired = errors.New("baseUrl is required")
@@ -35,7 +35,7 @@ var (
 
 // Types lists the provider types of docs/contracts/ai-agent-cli.md §9.4 that
 // New accepts.
-var Types = []string{"openai", "openai-compatible", "openrouter", "anthropic", "ollama", "test-llm"}
+var Types = []string{"openai", "openai-compatible", "openrouter", "anthropic", "google", "ollama", "test-llm"}
 
 // Spec is one configured provider entry, with its variables expanded.
 type Spec struct {
@@ -79,10 +79,11 @@ func (f *Factory) New(s Spec) (llm.Provider, error) {
 	case "ollama":
 		return ollama.New(ollama.Options{BaseURL: s.BaseURL, APIKey: s.APIKey, Headers: s.Headers,
 			HTTPClient: s.HTTPClient, Timeout: s.Timeout}), nil
+	case "google":
+		return google.New(google.Options{BaseURL: s.BaseURL, APIKey: s.APIKey, Headers: s.Headers,
+			HTTPClient: s.HTTPClient, Timeout: s.Timeout}), nil
 	case "test-llm":
 		return f.scriptedFor(s)
-	case "google":
-		return nil, fmt.Errorf("provider %q: type google: %w", s.Name, ErrUnsupported)
 	}
 	return nil, fmt.Errorf("provider %q: %w %q", s.Name, ErrUnknownType, s.Type)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/llm"
 	"github.com/salve-dev/salve/internal/llm/anthropic"
+	"github.com/salve-dev/salve/internal/llm/google"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
 	"github.com/salve-dev/salve/internal/llm/ollama"
 	"github.com/salve-dev/salve/internal/llm/openai"
@@ -44,7 +45,7 @@ func TestNewByType(t *testing.T) {
 		{Spec{Type: "test-llm"}, nil, ErrScenario},
 		{Spec{Type: "test-llm", ScenarioFile: bad}, nil, ErrScenario},
 		{Spec{Type: "test-llm", ScenarioFile: filepath.Join(dir, "missing.json")}, nil, ErrScenario},
-		{Spec{Type: "google"}, nil, ErrUnsupported},
+		{Spec{Type: "google"}, &google.Provider{}, nil},
 		{Spec{Type: "bedrock"}, nil, ErrUnknownType},
 	}
 	var f Factory
@@ -76,6 +77,8 @@ func typeName(v any) string {
 		return "ollama"
 	case *scripted.Provider:
 		return "scripted"
+	case *google.Provider:
+		return "google"
 	}
 	return "?"
 }
@@ -116,6 +119,7 @@ func TestEndToEnd(t *testing.T) {
 		{Type: "openrouter", BaseURL: srv.OpenAIBaseURL()},
 		{Type: "anthropic", BaseURL: srv.AnthropicBaseURL()},
 		{Type: "ollama", BaseURL: srv.URL + "/v1"},
+		{Type: "google", BaseURL: srv.GeminiBaseURL()},
 	}
 	var f Factory
 	for _, s := range specs {
@@ -159,6 +163,9 @@ func TestParametersReachTheWire(t *testing.T) {
 		// is added to max_tokens (docs/llm.md).
 		{"anthropic", srv.AnthropicBaseURL(), "low", want{"temperature": nil, "top_k": nil, "max_tokens": 2369.0, "thinking.budget_tokens": 2048.0}},
 		{"ollama", srv.OllamaBaseURL(), "low", want{"options.temperature": 0.5, "options.top_p": 0.7, "options.top_k": 7.0, "options.repeat_penalty": 1.2, "options.num_predict": 321.0, "think": true}},
+		// The Gemini API has no repeat penalty.
+		{"google", srv.GeminiBaseURL(), "low", want{"generationConfig.temperature": 0.5, "generationConfig.topP": 0.7, "generationConfig.topK": 7.0,
+			"generationConfig.maxOutputTokens": 321.0, "generationConfig.thinkingConfig.thinkingBudget": 2048.0}},
 	}
 	var f Factory
 	for _, tt := range tests {

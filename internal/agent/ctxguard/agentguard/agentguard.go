@@ -24,7 +24,10 @@ type Guard struct {
 	s *ctxguard.Session
 }
 
-var _ agent.ContextGuard = (*Guard)(nil)
+var (
+	_ agent.ContextGuard  = (*Guard)(nil)
+	_ agent.GuardMeasurer = (*Guard)(nil)
+)
 
 // New returns the guard of a session with the given targets. counter
 // estimates tokens (nil means tokens.Approx); ai-agent builds it with
@@ -69,6 +72,13 @@ func (g *Guard) TurnPreflight(t agent.GuardTurn) bool {
 // ToolPreflight implements agent.ContextGuard: tool_preflight before a tool
 // output (already truncated) is committed; false drops it for the stub.
 func (g *Guard) ToolPreflight(tool, output string) bool { return g.s.ToolPreflight(tool, output) }
+
+// LastActivation implements agent.GuardMeasurer: the numbers of the
+// latest dropped tool output or forced final turn.
+func (g *Guard) LastActivation() (agent.GuardMeasure, bool) {
+	a, ok := g.s.Guard().LastActivation()
+	return agent.GuardMeasure{Limit: a.Limit, Projected: a.Projected, Remaining: a.Remaining}, ok
+}
 
 // Committed implements agent.ContextGuard: the response's usage becomes
 // currentCtxTokens.

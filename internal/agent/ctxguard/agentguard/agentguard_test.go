@@ -59,3 +59,25 @@ func TestGuardThroughTheEngineInterface(t *testing.T) {
 		t.Fatalf("blocked %v", b)
 	}
 }
+
+// TestLastActivationThroughTheEngineInterface: the engine reads the
+// numbers of a drop through agent.GuardMeasurer.
+func TestLastActivationThroughTheEngineInterface(t *testing.T) {
+	target := agent.Target{Provider: "p", Model: "m", ContextWindow: 1500, ContextWindowBufferTokens: 100, Params: agent.Params{MaxOutputTokens: 400}}
+	g, err := New([]agent.Target{target}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m agent.GuardMeasurer = g
+	if _, ok := m.LastActivation(); ok {
+		t.Fatal("activation before any")
+	}
+	g.TurnPreflight(agent.GuardTurn{Target: target, Messages: []llm.Message{{Role: "user", Content: "task"}}})
+	if g.ToolPreflight("t__echo", strings.Repeat("lorem ipsum ", 500)) {
+		t.Fatal("an output far over the limit was kept")
+	}
+	a, ok := m.LastActivation()
+	if !ok || a.Limit != 1000 || a.Projected <= a.Limit || a.Remaining <= 0 || a.Remaining >= a.Limit {
+		t.Fatalf("activation %+v %v", a, ok)
+	}
+}

@@ -18,6 +18,7 @@ var (
 	llmLabels    = []string{"agent", "call_path", "provider", "model", "headend", "status", "reasoning_level"}
 	toolLabels   = []string{"agent", "call_path", "tool", "tool_kind", "provider", "headend", "status"}
 	guardLabels  = []string{"agent", "call_path", "provider", "model", "trigger", "outcome", "headend"}
+	queueLabels  = []string{"queue", "capacity"}
 	reportLabels = []string{"agent", "call_path", "headend", "source", "forced_final_reason", "synthetic_reason"}
 )
 
@@ -33,6 +34,9 @@ type metrics struct {
 	llmCacheWrite *prometheus.CounterVec
 	llmCost       *prometheus.CounterVec
 	llmErrors     *prometheus.CounterVec
+	llmBytesIn    *prometheus.CounterVec
+	llmBytesOut   *prometheus.CounterVec
+	llmRetries    *prometheus.CounterVec
 
 	toolLatency *prometheus.HistogramVec
 	toolCalls   *prometheus.CounterVec
@@ -41,16 +45,21 @@ type metrics struct {
 	toolErrors  *prometheus.CounterVec
 
 	queueDepth    *prometheus.GaugeVec
+	queueInUse    *prometheus.GaugeVec
 	queueLastWait *prometheus.GaugeVec
 	queueWait     *prometheus.HistogramVec
 
-	guardEvents *prometheus.CounterVec
+	guardEvents    *prometheus.CounterVec
+	guardRemaining *prometheus.GaugeVec
 
 	reportTotal    *prometheus.CounterVec
 	reportAttempts *prometheus.CounterVec
 	reportTurns    *prometheus.HistogramVec
 
 	retryCollapse *prometheus.CounterVec
+
+	mcpUp       *prometheus.GaugeVec
+	mcpRestarts *prometheus.CounterVec
 }
 
 func newMetrics(constLabels prometheus.Labels) *metrics {
@@ -78,6 +87,9 @@ func newMetrics(constLabels prometheus.Labels) *metrics {
 	m.llmCacheWrite = counter("ai_agent_llm_cache_write_tokens_total", "LLM cache-write input tokens.", llmLabels)
 	m.llmCost = counter("ai_agent_llm_cost_usd_total", "LLM cost in USD (reported by the provider, else from the pricing table).", llmLabels)
 	m.llmErrors = counter("ai_agent_llm_errors_total", "Failed LLM requests.", append(append([]string{}, llmLabels...), "error_type"))
+	m.llmBytesIn = counter("ai_agent_llm_bytes_in_total", "Bytes of LLM request bodies sent.", llmLabels)
+	m.llmBytesOut = counter("ai_agent_llm_bytes_out_total", "Bytes of LLM response bodies read.", llmLabels)
+	m.llmRetries = counter("ai_agent_llm_retries_total", "LLM attempts that retried a turn's request.", llmLabels)
 
 	m.toolLatency = histogram("ai_agent_tool_latency_ms", "Tool call latency in milliseconds.", toolLabels)
 	m.toolCalls = counter("ai_agent_tool_invocations_total", "Tool calls.", toolLabels)
@@ -85,17 +97,24 @@ func newMetrics(constLabels prometheus.Labels) *metrics {
 	m.toolOut = counter("ai_agent_tool_bytes_out_total", "Bytes of tool results.", toolLabels)
 	m.toolErrors = counter("ai_agent_tool_errors_total", "Failed tool calls.", append(append([]string{}, toolLabels...), "error_type"))
 
-	m.queueDepth = gauge("ai_agent_queue_depth", "Tool calls in the queue when the last one arrived.", []string{"queue"})
+	m.queueDepth = gauge("ai_agent_queue_depth", "Tool calls waiting for a queue slot.", queueLabels)
+	m.queueInUse = gauge("ai_agent_queue_in_use", "Queue slots held by running tool calls.", queueLabels)
 	m.queueLastWait = gauge("ai_agent_queue_last_wait_ms", "The last wait for a queue slot in milliseconds.", []string{"queue"})
 	m.queueWait = histogram("ai_agent_queue_wait_duration_ms", "Waits for a queue slot in milliseconds.", []string{"queue"})
 
 	m.guardEvents = counter("ai_agent_context_guard_events_total", "Context guard activations.", guardLabels)
+	m.guardRemaining = gauge("ai_agent_context_guard_remaining_tokens", "Tokens left under the limit when the context guard last activated.", guardLabels)
 
 	m.reportTotal = counter("ai_agent_final_report_total", "Accepted final reports.", reportLabels)
 	m.reportAttempts = counter("ai_agent_final_report_attempts_total", "Final report attempts.", reportLabels)
 	m.reportTurns = histogram("ai_agent_final_report_turns", "Turns completed at the final report.", reportLabels)
 
 	m.retryCollapse = counter("ai_agent_retry_collapse_total", "Times the remaining turns were collapsed.", []string{"agent", "call_path", "headend", "reason"})
+
+	// A salve addition: the original reports its shared servers' restarts
+	// in its logs only.
+	m.mcpUp = gauge("ai_agent_mcp_server_up", "Whether a headend's shared MCP server is up (1) or down and being restarted (0).", []string{"agent", "server"})
+	m.mcpRestarts = counter("ai_agent_mcp_server_restarts_total", "Restart attempts of a headend's shared MCP servers, by outcome.", []string{"agent", "server", "status"})
 	return m
 }
 

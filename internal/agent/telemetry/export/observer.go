@@ -2,6 +2,7 @@ package export
 
 import (
 	"context"
+	"strconv"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/agent"
+	"github.com/salve-dev/salve/internal/agent/telemetry"
 )
 
 var _ agent.Observer = (*Recorder)(nil)
@@ -103,6 +105,11 @@ func (r *Recorder) StartLLM(ctx context.Context, t agent.LLMTarget) (context.Con
 		ms := float64(ev.Latency.Microseconds()) / 1000
 		m.llmLatency.WithLabelValues(lv...).Observe(max(ms, 0))
 		m.llmRequests.WithLabelValues(lv...).Inc()
+		addPositive(m.llmBytesIn.WithLabelValues(lv...), float64(ev.RequestBytes))
+		addPositive(m.llmBytesOut.WithLabelValues(lv...), float64(ev.ResponseBytes))
+		if ev.Attempt > 1 {
+			m.llmRetries.WithLabelValues(lv...).Inc()
+		}
 		sp.SetAttributes(attribute.String("ai.llm.status", status), attribute.Float64("ai.llm.latency_ms", ms))
 		if u := e.Tokens; u != nil {
 			addPositive(m.llmPrompt.WithLabelValues(lv...), float64(u.InputTokens))
@@ -161,18 +168,40 @@ func (r *Recorder) StartTool(ctx context.Context, name string) (context.Context,
 	}
 }
 
-// Queue records a passage through a tool queue.
+// Queue records a passage through a tool queue: the queue's load at each
+// event (the slots held, and the calls waiting; without the load, the depth
+// met on arrival), and the wait at the slot's grant.
 func (r *Recorder) Queue(_ context.Context, ev agent.QueueEvent) {
+	m := r.metrics
+	capacity := ""
+	if ev.Capacity > 0 {
+		capacity = strconv.Itoa(ev.Capacity)
+		m.queueInUse.WithLabelValues(ev.Queue, capacity).Set(float64(max(ev.InUse, 0)))
+		m.queueDepth.WithLabelValues(ev.Queue, capacity).Set(float64(max(ev.Waiting, 0)))
+	} else if !ev.Released {
+		m.queueDepth.WithLabelValues(ev.Queue, capacity).Set(float64(max(ev.Depth, 0)))
+	}
+	if ev.Released {
+		return
+	}
 	ms := float64(ev.Wait.Microseconds()) / 1000
-	r.metrics.queueDepth.WithLabelValues(ev.Queue).Set(float64(ev.Depth))
-	r.metrics.queueLastWait.WithLabelValues(ev.Queue).Set(ms)
-	r.metrics.queueWait.WithLabelValues(ev.Queue).Observe(max(ms, 0))
+	m.queueLastWait.WithLabelValues(ev.Queue).Set(ms)
+	m.queueWait.WithLabelValues(ev.Queue).Observe(max(ms, 0))
 }
 
-// ContextGuard records a context guard activation.
+// ContextGuard records a context guard activation, and the tokens that
+// were left under the limit (at least 0) when the guard reports them; an
+// activation without them drops its series' last value, as the original
+// does.
 func (r *Recorder) ContextGuard(ctx context.Context, ev agent.GuardEvent) {
 	l := labelsOf(ctx)
-	r.metrics.guardEvents.WithLabelValues(l.agent, l.callPath, orUnknown(ev.Provider), orUnknown(ev.Model), ev.Trigger, ev.Outcome, l.headend).Inc()
+	lv := []string{l.agent, l.callPath, orUnknown(ev.Provider), orUnknown(ev.Model), ev.Trigger, ev.Outcome, l.headend}
+	r.metrics.guardEvents.WithLabelValues(lv...).Inc()
+	if ev.Measure != nil {
+		r.metrics.guardRemaining.WithLabelValues(lv...).Set(float64(max(ev.Measure.Remaining, 0)))
+	} else {
+		r.metrics.guardRemaining.DeleteLabelValues(lv...)
+	}
 	trace.SpanFromContext(ctx).AddEvent("context_guard", trace.WithAttributes(attribute.String("ai.context_guard.trigger", ev.Trigger),
 		attribute.String("ai.context_guard.outcome", ev.Outcome)))
 }
@@ -192,4 +221,18 @@ func (r *Recorder) FinalReport(ctx context.Context, ev agent.FinalReportEvent) {
 func (r *Recorder) RetryCollapse(ctx context.Context, reason string) {
 	l := labelsOf(ctx)
 	r.metrics.retryCollapse.WithLabelValues(l.agent, l.callPath, l.headend, reason).Inc()
+}
+
+// MCPServer records a change of a supervised MCP server's state: whether
+// it is up, and each restart attempt with its outcome.
+func (r *Recorder) MCPServer(ev telemetry.MCPEvent) {
+	lv := []string{orUnknown(ev.Agent), orUnknown(ev.Server)}
+	up := 0.0
+	if ev.Up {
+		up = 1
+	}
+	r.metrics.mcpUp.WithLabelValues(lv...).Set(up)
+	if ev.Restart != "" {
+		r.metrics.mcpRestarts.WithLabelValues(append(lv, ev.Restart)...).Inc()
+	}
 }

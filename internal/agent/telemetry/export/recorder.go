@@ -1,10 +1,11 @@
 // Package export is the inside of the ai-agent-telemetry helper
 // (docs/ai-agent.md "Telemetry and cost"): a Recorder that turns the
 // engine's events into Prometheus metrics, on a private registry served
-// on its own listener behind httpguard, and OpenTelemetry spans exported
-// over OTLP gRPC or HTTP, with the original Netdata ai-agent's metric
-// names, labels, span names and attributes; and Serve, which replays the
-// events a telemetry.Relay sends. Only the helper links this package.
+// on its own listener behind httpguard and pushed over OTLP gRPC or HTTP,
+// and OpenTelemetry spans exported over OTLP gRPC or HTTP, with the
+// original Netdata ai-agent's metric names, labels, span names and
+// attributes; and Serve, which replays the events a telemetry.Relay sends.
+// Only the helper links this package.
 package export
 
 import (
@@ -17,6 +18,7 @@ import (
 	"strconv"
 	"time"
 
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
@@ -33,6 +35,7 @@ type Recorder struct {
 	metrics *metrics
 	tp      *sdktrace.TracerProvider
 	tracer  trace.Tracer
+	mp      *sdkmetric.MeterProvider
 	srv     *http.Server
 	ln      net.Listener
 	// Warning is the text the caller must print when the metrics
@@ -40,9 +43,9 @@ type Recorder struct {
 	Warning string
 }
 
-// Start builds the Recorder: the metrics, the Prometheus listener when
-// asked for, and the trace exporter when asked for. A listener that cannot
-// bind is an error.
+// Start builds the Recorder: the metrics, the Prometheus listener, the
+// OTLP metric push and the trace exporter, each when asked for. A
+// listener that cannot bind is an error.
 func Start(ctx context.Context, set telemetry.Settings, log *slog.Logger) (*Recorder, error) {
 	if set.Mode == "" {
 		set.Mode = telemetry.ModeCLI
@@ -56,6 +59,12 @@ func Start(ctx context.Context, set telemetry.Settings, log *slog.Logger) (*Reco
 	r := &Recorder{set: set, log: log, metrics: newMetrics(constLabels(set))}
 	if set.Traces {
 		if err := r.startTraces(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if set.PushMetrics {
+		if err := r.startPush(ctx); err != nil {
+			_ = r.Shutdown(ctx)
 			return nil, err
 		}
 	}
@@ -119,13 +128,19 @@ func (r *Recorder) Addr() string {
 	return r.ln.Addr().String()
 }
 
-// Shutdown flushes the spans not yet exported and stops the exporter and
-// the listener, within ctx's deadline.
+// Shutdown pushes the metrics one last time, flushes the spans not yet
+// exported and stops the exporters and the listener, within ctx's
+// deadline.
 func (r *Recorder) Shutdown(ctx context.Context) error {
 	var errs []error
 	if r.srv != nil {
 		if err := r.srv.Shutdown(ctx); err != nil {
 			_ = r.srv.Close()
+		}
+	}
+	if r.mp != nil {
+		if err := r.mp.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("telemetry: push metrics: %w", err))
 		}
 	}
 	if r.tp != nil {

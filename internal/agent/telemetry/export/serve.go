@@ -129,6 +129,10 @@ func (rp *replayer) apply(ctx context.Context, m telemetry.Message) {
 		}
 	case telemetry.OpCollapse:
 		r.RetryCollapse(pctx, m.Reason)
+	case telemetry.OpMCP:
+		if m.MCP != nil {
+			r.MCPServer(*m.MCP)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
-// Package otlptest is test support: local OTLP trace collectors that speak
-// the documented wire formats (protobuf over HTTP at /v1/traces, and the
-// gRPC TraceService) and keep what they receive.
+// Package otlptest is test support: local OTLP collectors that speak the
+// documented wire formats (protobuf over HTTP at /v1/traces and
+// /v1/metrics, and the gRPC TraceService and MetricsService) and keep the
+// spans and metric points they receive.
 package otlptest
 
 import (
@@ -12,17 +13,23 @@ import (
 	"net/http/httptest"
 	"sync"
 
+	colmetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
+	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 )
 
-// Collector keeps the spans it was sent.
+// Collector keeps the spans and the metrics it was sent.
 type Collector struct {
-	mu    sync.Mutex
-	spans []*tracepb.Span
-	// resource holds the string attributes of the spans' resources.
+	mu      sync.Mutex
+	spans   []*tracepb.Span
+	metrics []*metricpb.Metric
+	// resource holds the string attributes of the spans' and metrics'
+	// resources.
 	resource map[string]string
 	// Addr is the collector's address (host:port).
 	Addr string
@@ -32,7 +39,8 @@ type Collector struct {
 }
 
 // NewHTTP starts an OTLP/HTTP collector: POST /v1/traces with an
-// ExportTraceServiceRequest in protobuf, gzip allowed.
+// ExportTraceServiceRequest and POST /v1/metrics with an
+// ExportMetricsServiceRequest, in protobuf, gzip allowed.
 func NewHTTP() *Collector {
 	c := &Collector{}
 	srv := httptest.NewServer(http.HandlerFunc(c.serveHTTP))
@@ -41,7 +49,15 @@ func NewHTTP() *Collector {
 }
 
 func (c *Collector) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/traces" {
+	var req, resp proto.Message
+	switch {
+	case r.Method != http.MethodPost:
+	case r.URL.Path == "/v1/traces":
+		req, resp = &coltrace.ExportTraceServiceRequest{}, &coltrace.ExportTraceServiceResponse{}
+	case r.URL.Path == "/v1/metrics":
+		req, resp = &colmetrics.ExportMetricsServiceRequest{}, &colmetrics.ExportMetricsServiceResponse{}
+	}
+	if req == nil {
 		http.NotFound(w, r)
 		return
 	}
@@ -59,18 +75,23 @@ func (c *Collector) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	var req coltrace.ExportTraceServiceRequest
-	if err := proto.Unmarshal(b, &req); err != nil {
+	if err := proto.Unmarshal(b, req); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	c.keep(&req)
-	out, _ := proto.Marshal(&coltrace.ExportTraceServiceResponse{})
+	switch req := req.(type) {
+	case *coltrace.ExportTraceServiceRequest:
+		c.keep(req)
+	case *colmetrics.ExportMetricsServiceRequest:
+		c.keepMetrics(req)
+	}
+	out, _ := proto.Marshal(resp)
 	w.Header().Set("Content-Type", "application/x-protobuf")
 	_, _ = w.Write(out)
 }
 
-// NewGRPC starts an OTLP/gRPC collector (plain text).
+// NewGRPC starts an OTLP/gRPC collector (plain text) with the trace and
+// metrics services.
 func NewGRPC() (*Collector, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -79,6 +100,7 @@ func NewGRPC() (*Collector, error) {
 	c := &Collector{Addr: ln.Addr().String()}
 	s := grpc.NewServer()
 	coltrace.RegisterTraceServiceServer(s, grpcService{c: c})
+	colmetrics.RegisterMetricsServiceServer(s, grpcMetrics{c: c})
 	go func() { _ = s.Serve(ln) }()
 	c.close = s.Stop
 	return c, nil
@@ -94,19 +116,44 @@ func (g grpcService) Export(_ context.Context, req *coltrace.ExportTraceServiceR
 	return &coltrace.ExportTraceServiceResponse{}, nil
 }
 
+type grpcMetrics struct {
+	colmetrics.UnimplementedMetricsServiceServer
+	c *Collector
+}
+
+func (g grpcMetrics) Export(_ context.Context, req *colmetrics.ExportMetricsServiceRequest) (*colmetrics.ExportMetricsServiceResponse, error) {
+	g.c.keepMetrics(req)
+	return &colmetrics.ExportMetricsServiceResponse{}, nil
+}
+
 func (c *Collector) keep(req *coltrace.ExportTraceServiceRequest) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, rs := range req.GetResourceSpans() {
-		for _, kv := range rs.GetResource().GetAttributes() {
-			if c.resource == nil {
-				c.resource = map[string]string{}
-			}
-			c.resource[kv.GetKey()] = kv.GetValue().GetStringValue()
-		}
+		c.keepResource(rs.GetResource())
 		for _, ss := range rs.GetScopeSpans() {
 			c.spans = append(c.spans, ss.GetSpans()...)
 		}
+	}
+}
+
+func (c *Collector) keepMetrics(req *colmetrics.ExportMetricsServiceRequest) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, rm := range req.GetResourceMetrics() {
+		c.keepResource(rm.GetResource())
+		for _, sm := range rm.GetScopeMetrics() {
+			c.metrics = append(c.metrics, sm.GetMetrics()...)
+		}
+	}
+}
+
+func (c *Collector) keepResource(r *resourcepb.Resource) {
+	for _, kv := range r.GetAttributes() {
+		if c.resource == nil {
+			c.resource = map[string]string{}
+		}
+		c.resource[kv.GetKey()] = kv.GetValue().GetStringValue()
 	}
 }
 
@@ -121,7 +168,7 @@ func (c *Collector) Spans() []*tracepb.Span {
 }
 
 // Resource returns the string attribute key of the resources the spans
-// came with ("service.name", "service.version").
+// and metrics came with ("service.name", "service.version").
 func (c *Collector) Resource(key string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -142,7 +189,11 @@ func (c *Collector) Named(name string) []*tracepb.Span {
 // Attr returns a span attribute's value (string, int64, float64 or
 // bool), nil when absent.
 func Attr(s *tracepb.Span, key string) any {
-	for _, kv := range s.GetAttributes() {
+	return value(s.GetAttributes(), key)
+}
+
+func value(kvs []*commonpb.KeyValue, key string) any {
+	for _, kv := range kvs {
 		if kv.GetKey() != key {
 			continue
 		}
@@ -158,4 +209,83 @@ func Attr(s *tracepb.Span, key string) any {
 		return v.GetBoolValue()
 	}
 	return nil
+}
+
+// Point is one received data point of a metric: its attributes (string
+// values), its value (a sum's or a gauge's; a histogram's count), and for
+// sums and histograms whether the temporality is delta.
+type Point struct {
+	Attrs map[string]string
+	Value float64
+	Delta bool
+	// Histogram is true for a histogram point; Sum and Buckets are then
+	// its sum and bucket counts.
+	Histogram bool
+	Sum       float64
+	Buckets   []uint64
+}
+
+// Points returns every received data point of the named metric, in the
+// order they arrived.
+func (c *Collector) Points(name string) []Point {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Point
+	for _, m := range c.metrics {
+		if m.GetName() != name {
+			continue
+		}
+		switch {
+		case m.GetSum() != nil:
+			delta := m.GetSum().GetAggregationTemporality() == metricpb.AggregationTemporality_AGGREGATION_TEMPORALITY_DELTA
+			for _, p := range m.GetSum().GetDataPoints() {
+				out = append(out, Point{Attrs: attrs(p.GetAttributes()), Value: number(p), Delta: delta})
+			}
+		case m.GetGauge() != nil:
+			for _, p := range m.GetGauge().GetDataPoints() {
+				out = append(out, Point{Attrs: attrs(p.GetAttributes()), Value: number(p)})
+			}
+		case m.GetHistogram() != nil:
+			delta := m.GetHistogram().GetAggregationTemporality() == metricpb.AggregationTemporality_AGGREGATION_TEMPORALITY_DELTA
+			for _, p := range m.GetHistogram().GetDataPoints() {
+				out = append(out, Point{Attrs: attrs(p.GetAttributes()), Value: float64(p.GetCount()), Delta: delta,
+					Histogram: true, Sum: p.GetSum(), Buckets: p.GetBucketCounts()})
+			}
+		}
+	}
+	return out
+}
+
+// Matching returns the points of the named metric whose attributes hold
+// every pair of match.
+func (c *Collector) Matching(name string, match map[string]string) []Point {
+	var out []Point
+	for _, p := range c.Points(name) {
+		ok := true
+		for k, v := range match {
+			if p.Attrs[k] != v {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func attrs(kvs []*commonpb.KeyValue) map[string]string {
+	out := map[string]string{}
+	for _, kv := range kvs {
+		out[kv.GetKey()] = kv.GetValue().GetStringValue()
+	}
+	return out
+}
+
+func number(p *metricpb.NumberDataPoint) float64 {
+	if _, ok := p.GetValue().(*metricpb.NumberDataPoint_AsInt); ok {
+		return float64(p.GetAsInt())
+	}
+	return p.GetAsDouble()
 }

@@ -21,8 +21,22 @@
 // # Failures mid-session
 //
 // A server that exits or drops its connection turns every later call into
-// an error ("MCP server 'NAME' is not running: …"), which the engine renders
-// as "(tool failed: <reason>)"; the session goes on.
+// an error ("MCP server is not running: MCP server 'NAME': …"), which the
+// engine renders as "(tool failed: <reason>)"; the session goes on.
+//
+// # Supervision
+//
+// With Options.Supervise (a headend's shared servers, which live as long
+// as the process) a server that goes down is restarted, as the original's
+// shared servers are: at once, then after 1, 2, 5, 10 and 30 seconds, then
+// every minute until an attempt succeeds ([DefaultBackoff]). A call that
+// times out (the engine's toolTimeout or the server's `requestTimeoutMs`)
+// or fails without the server's own answer makes the server probe its
+// health with a ping (or tools/list, `healthProbe: listTools`) bounded by
+// 3 seconds; no answer kills the connection and restarts the server. While
+// it is down, calls fail at once with why and when it is tried next; a call
+// that comes during a restart attempt waits for it. Each change is told to
+// Options.OnState ([State]), which ai-agent turns into metrics.
 package mcp
 
 import (
@@ -30,6 +44,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Transport types of `mcpServers.NAME.type`.
@@ -65,6 +80,13 @@ type ServerConfig struct {
 	// Queue is the queue the server's tools are bound to; empty means
 	// "default".
 	Queue string
+	// RequestTimeout bounds each tool call (`requestTimeoutMs`); zero means
+	// only the caller's context does. A call past it fails with an error
+	// wrapping tools.ErrTimeout.
+	RequestTimeout time.Duration
+	// HealthProbe is how a supervised server is asked for a sign of life:
+	// [ProbePing] (the default) or [ProbeListTools].
+	HealthProbe string
 }
 
 // transport resolves the transport type.

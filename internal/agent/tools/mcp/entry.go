@@ -5,8 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
+	"math"
 	"strings"
+	"time"
 
 	"github.com/salve-dev/salve/internal/agent/tools"
 )
@@ -25,6 +26,10 @@ type entryJSON struct {
 	ToolsAllowed []string          `json:"toolsAllowed"`
 	ToolsDenied  []string          `json:"toolsDenied"`
 	Queue        string            `json:"queue"`
+	// RequestTimeoutMs is used when it is a positive number, as in the
+	// original; anything else is ignored.
+	RequestTimeoutMs any `json:"requestTimeoutMs"`
+	HealthProbe      any `json:"healthProbe"`
 }
 
 // DecodeEntry reads one merged `mcpServers.NAME` entry into a ServerConfig.
@@ -39,20 +44,30 @@ func DecodeEntry(name string, entry json.RawMessage) (cfg ServerConfig, enabled 
 	cfg = ServerConfig{
 		Name: name, Type: e.Type, Command: e.Command, Args: e.Args, Env: e.Env, URL: e.URL, Headers: e.Headers,
 		ToolsAllowed: e.ToolsAllowed, ToolsDenied: e.ToolsDenied, Queue: e.Queue,
+		RequestTimeout: millis(e.RequestTimeoutMs), HealthProbe: normalizeProbe(e.HealthProbe),
 	}
 	return cfg, e.Enabled == nil || *e.Enabled, nil
 }
 
+// millis reads a number of milliseconds: a positive finite number (a
+// fraction is cut off), else zero.
+func millis(v any) time.Duration {
+	f, ok := v.(float64)
+	if !ok || math.IsNaN(f) || f < 1 || f > float64(math.MaxInt64/int64(time.Millisecond)) {
+		return 0
+	}
+	return time.Duration(int64(f)) * time.Millisecond
+}
+
 // StartEntry is the engine's MCP plug (cmd/ai-agent's mcpStarter): it
-// decodes the entry, fills the `${NAME}` placeholders of its env and headers
-// with env (the merged environment, unresolved names becoming ""), and
-// starts the server with log as its logger.
-func StartEntry(ctx context.Context, name string, entry json.RawMessage, env func(string) string, log *slog.Logger) (tools.Provider, error) {
+// decodes the entry and starts the server with opts, whose Expand fills the
+// `${NAME}` placeholders of its env and headers (see [Expander]).
+func StartEntry(ctx context.Context, name string, entry json.RawMessage, opts Options) (tools.Provider, error) {
 	cfg, _, err := DecodeEntry(name, entry)
 	if err != nil {
 		return nil, err
 	}
-	return Start(ctx, cfg, Options{Logger: log, Expand: Expander(env)})
+	return Start(ctx, cfg, opts)
 }
 
 // Expander returns a function that replaces every `${NAME}` in a string with

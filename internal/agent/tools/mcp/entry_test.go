@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestDecodeEntry(t *testing.T) {
@@ -23,7 +24,15 @@ func TestDecodeEntry(t *testing.T) {
 			}},
 		{name: "http", entry: `{"type":"http","url":"http://h/mcp","headers":{"A":"b"}}`, wantEnabled: true,
 			check: func(c ServerConfig) bool { return c.Type == "http" && c.URL == "http://h/mcp" && c.Headers["A"] == "b" }},
-		{name: "disabled", entry: `{"command":"x","enabled":false}`, check: func(c ServerConfig) bool { return c.Command == "x" }},
+		{name: "disabled", entry: `{"command":"x","enabled":false}`, check: func(c ServerConfig) bool { return c.Command == "x" && c.HealthProbe == ProbePing }},
+		{name: "request timeout and probe", entry: `{"command":"x","requestTimeoutMs":1500.9,"healthProbe":"listtools","shared":true}`, wantEnabled: true,
+			check: func(c ServerConfig) bool {
+				return c.RequestTimeout == 1500*time.Millisecond && c.HealthProbe == ProbeListTools
+			}},
+		{name: "request timeout ignored unless positive", entry: `{"command":"x","requestTimeoutMs":-5,"healthProbe":7}`, wantEnabled: true,
+			check: func(c ServerConfig) bool { return c.RequestTimeout == 0 && c.HealthProbe == ProbePing }},
+		{name: "request timeout not a number", entry: `{"command":"x","requestTimeoutMs":"5000"}`, wantEnabled: true,
+			check: func(c ServerConfig) bool { return c.RequestTimeout == 0 }},
 		{name: "not an object", entry: `[1]`, wantErr: true},
 		{name: "wrong type", entry: `{"args":"x"}`, wantErr: true},
 	}
@@ -69,12 +78,12 @@ func TestExpander(t *testing.T) {
 // environment.
 func TestStartEntry(t *testing.T) {
 	entry, _ := json.Marshal(map[string]any{"command": helperConfig("t", "1").Command, "env": map[string]string{helperEnv: "1", "SECRET": "${FS_TOKEN}"}, "toolsAllowed": []string{"env", "echo"}})
-	p, err := StartEntry(context.Background(), "t", entry, func(k string) string {
+	p, err := StartEntry(context.Background(), "t", entry, Options{Expand: Expander(func(k string) string {
 		if k == "FS_TOKEN" {
 			return "tok"
 		}
 		return ""
-	}, nil)
+	})})
 	if err != nil {
 		t.Fatal(err)
 	}

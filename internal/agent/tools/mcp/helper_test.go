@@ -30,6 +30,14 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "mcptest helper: exiting before initialize")
 		os.Exit(7)
 	default:
+		// "while:PATH" serves only while PATH exists: a server that cannot
+		// be restarted until the test says so.
+		if path, ok := strings.CutPrefix(os.Getenv(helperEnv), "while:"); ok {
+			if _, err := os.Stat(path); err != nil {
+				fmt.Fprintln(os.Stderr, "mcptest helper: refusing to start:", err)
+				os.Exit(7)
+			}
+		}
 		opts := mcptest.Options{Process: true, BadSchema: os.Getenv(helperEnv) == "badschema"}
 		if err := mcptest.ServeStdio(context.Background(), opts, os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "mcptest helper:", err)

@@ -6,20 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net/http"
-	"os/exec"
 	"sync"
-	"syscall"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/salve-dev/salve/internal/agent/tools"
-	"github.com/salve-dev/salve/internal/agent/tools/queue"
-	"github.com/salve-dev/salve/internal/agent/tools/toolschema"
-	"github.com/salve-dev/salve/internal/sandbox"
 )
 
 // DefaultStartTimeout bounds connecting, initialising and listing tools.
@@ -58,34 +53,55 @@ type Options struct {
 	// ClientName and ClientVersion identify the client to servers; empty
 	// means "salve-ai-agent" and "dev".
 	ClientName, ClientVersion string
-}
 
-// toolEntry is one exposed tool.
-type toolEntry struct {
-	tool   tools.Tool
-	schema *toolschema.Schema
+	// Supervise keeps the server up for as long as the Server is open (a
+	// headend's shared servers): when its connection ends, or a health
+	// probe after a timed-out or failed call gets no answer, it is
+	// restarted, with Backoff between attempts, until an attempt succeeds.
+	// Without it a server that went down stays down.
+	Supervise bool
+	// Backoff is the wait before restart attempt n (0 is the first after
+	// the server went down); nil means [DefaultBackoff].
+	Backoff func(attempt int) time.Duration
+	// Wait waits for d, or until ctx ends (then it returns ctx's error);
+	// nil means a timer. Tests pass one that waits on their own events.
+	Wait func(ctx context.Context, d time.Duration) error
+	// ProbeTimeout bounds one health probe; zero means
+	// [DefaultProbeTimeout].
+	ProbeTimeout time.Duration
+	// OnState, when set, is told each change of a supervised server's
+	// state (see [State]), in order, from the supervisor's goroutine; it
+	// must not block.
+	OnState func(State)
 }
 
 // Server is one started MCP server; it implements tools.Provider. Its
-// methods are safe for concurrent use. Close it when the session ends.
+// methods are safe for concurrent use. Close it when the session (or, for
+// a supervised server, the process) ends.
 type Server struct {
-	name    string
-	kind    string
-	logger  *slog.Logger
-	session *sdk.ClientSession
-	child   *child // stdio only
-	http    *http.Client
-	tap     *schemaTap
-	stderr  *sandbox.Capture
+	name   string
+	kind   string
+	cfg    ServerConfig
+	opts   Options
+	logger *slog.Logger
 
-	list   []tools.Tool
-	byName map[string]*toolEntry
+	mu sync.Mutex
+	// cur is the current connection; while a supervised server is down it
+	// is the one that ended, whose tools and stderr still count.
+	cur *conn
+	// state is a supervised server's state.
+	state State
+	// trying is open while a restart attempt runs, and closed at its end.
+	trying chan struct{}
 
-	cancel    context.CancelFunc // ends the connection's context
-	done      chan struct{}      // closed when the connection ends
-	closing   chan struct{}      // closed when Close starts
-	closeOnce sync.Once
-	closeErr  error
+	// life ends at Close; it bounds the supervisor, its attempts and probes.
+	life     context.Context
+	stop     context.CancelFunc
+	kick     chan probeFailure // a failed probe asks for a restart
+	probing  atomic.Bool
+	tasks    sync.WaitGroup // the supervisor and the probes
+	closeOne sync.Once
+	closeErr error
 }
 
 var _ tools.Provider = (*Server)(nil)
@@ -94,7 +110,8 @@ var _ tools.Provider = (*Server)(nil)
 // initialises the MCP session, lists and filters its tools, and compiles
 // their input schemas. Start-up failures are *[StartError]; a schema that
 // does not compile is a *toolschema.CompileError. On error nothing is left
-// running.
+// running. With Options.Supervise the server is restarted whenever it goes
+// down, until Close (see [State]).
 func Start(ctx context.Context, cfg ServerConfig, opts Options) (*Server, error) {
 	kind, err := cfg.transport()
 	if err != nil {
@@ -104,121 +121,37 @@ func Start(ctx context.Context, cfg ServerConfig, opts Options) (*Server, error)
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{
-		name:    cfg.Name,
-		kind:    kind,
-		logger:  logger.With("mcp_server", cfg.Name),
-		stderr:  sandbox.NewCapture(stderrKeep),
-		tap:     newSchemaTap(),
-		done:    make(chan struct{}),
-		closing: make(chan struct{}),
-	}
-	timeout := opts.StartTimeout
-	if timeout <= 0 {
-		timeout = DefaultStartTimeout
-	}
-	startCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	// The connection lives until Close (an SSE stream is bound to the
-	// context it was opened with); until start-up is over, it also ends
-	// with startCtx.
-	lifeCtx, lifeCancel := context.WithCancel(context.WithoutCancel(ctx))
-	s.cancel = lifeCancel
-	stopBinding := context.AfterFunc(startCtx, lifeCancel)
-	defer stopBinding()
-
-	transport, ch, httpc, err := transportFor(kind, cfg, opts, s.stderr, s.tap)
+	logger = logger.With("mcp_server", cfg.Name)
+	c, err := dial(ctx, kind, cfg, opts, logger)
 	if err != nil {
-		lifeCancel()
-		return nil, s.failStart(StageSpawn, err)
-	}
-	s.child, s.http = ch, httpc
-	client := sdk.NewClient(&sdk.Implementation{Name: or(opts.ClientName, "salve-ai-agent"), Version: or(opts.ClientVersion, "dev")},
-		&sdk.ClientOptions{Logger: s.logger})
-	session, err := client.Connect(lifeCtx, transport, nil)
-	if err != nil {
-		lifeCancel()
-		closeIdle(httpc)
-		stage := StageInitialize
-		if ch == nil {
-			stage = StageConnect
-		}
-		return nil, s.failStart(stage, err)
-	}
-	s.session = session
-	go s.watch()
-
-	if err := s.loadTools(startCtx, cfg, opts); err != nil {
-		_ = s.Close()
 		return nil, err
 	}
-	s.logger.Debug("MCP server started", "transport", kind, "tools", len(s.list))
+	s := &Server{name: cfg.Name, kind: kind, cfg: cfg, opts: opts, logger: logger, cur: c}
+	s.logger.Debug("MCP server started", "transport", kind, "tools", len(c.list))
+	if opts.Supervise {
+		s.life, s.stop = context.WithCancel(context.WithoutCancel(ctx))
+		s.kick = make(chan probeFailure, 1)
+		s.state = State{Server: s.name, Event: EventStarted, Up: true}
+		s.notify(s.state)
+		s.tasks.Add(1)
+		go s.supervise(c)
+	}
 	return s, nil
-}
-
-// failStart cleans up after a failed start and builds the error.
-func (s *Server) failStart(stage string, err error) error {
-	if s.child != nil {
-		s.child.kill()
-	}
-	return &StartError{Server: s.name, Stage: stage, Err: err, Stderr: string(s.stderr.Bytes())}
-}
-
-// loadTools lists, filters and compiles the server's tools.
-func (s *Server) loadTools(ctx context.Context, cfg ServerConfig, opts Options) error {
-	filter := Filter{Allowed: cfg.ToolsAllowed, Denied: cfg.ToolsDenied}
-	s.byName = map[string]*toolEntry{}
-	for t, err := range s.session.Tools(ctx, nil) {
-		if err != nil {
-			return &StartError{Server: s.name, Stage: StageListTools, Err: err, Stderr: string(s.stderr.Bytes())}
-		}
-		if !filter.Allows(t.Name) {
-			continue
-		}
-		exposed := ExposedName(s.name, t.Name)
-		if _, dup := s.byName[exposed]; dup {
-			s.logger.Warn("MCP tool name collides after sanitising; keeping the first", "tool", t.Name, "exposed", exposed)
-			continue
-		}
-		raw, ok := s.tap.schema(t.Name)
-		if !ok {
-			var err error
-			if raw, err = json.Marshal(t.InputSchema); err != nil || string(raw) == "null" {
-				raw = json.RawMessage(`{"type":"object"}`)
-			}
-		}
-		entry := &toolEntry{tool: tools.Tool{
-			Name: exposed, LocalName: t.Name, Server: s.name, Kind: tools.KindMCP,
-			Description: t.Description, InputSchema: raw, Queue: or(cfg.Queue, queue.DefaultName),
-		}}
-		if !opts.SkipSchemaCompile {
-			if entry.schema, err = toolschema.Compile(exposed, raw); err != nil {
-				return err
-			}
-		}
-		s.byName[exposed] = entry
-		s.list = append(s.list, entry.tool)
-	}
-	return nil
-}
-
-// watch marks the server down when its connection ends.
-func (s *Server) watch() {
-	err := s.session.Wait()
-	close(s.done)
-	select {
-	case <-s.closing:
-	default:
-		s.logger.Warn("MCP server connection ended", "error", err, "stderr", lastLines(string(s.stderr.Bytes()), 3))
-	}
 }
 
 // Name is the configured server name.
 func (s *Server) Name() string { return s.name }
 
+// conn returns the current connection.
+func (s *Server) conn() *conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}
+
 // Tools implements tools.Provider: the filtered tools, in the server's
-// order.
-func (s *Server) Tools() []tools.Tool { return append([]tools.Tool(nil), s.list...) }
+// order (of its latest connection, for a restarted server).
+func (s *Server) Tools() []tools.Tool { return append([]tools.Tool(nil), s.conn().list...) }
 
 // ErrNotRunning is wrapped by calls to a server whose connection ended.
 var ErrNotRunning = errors.New("MCP server is not running")
@@ -231,7 +164,7 @@ var ErrUnknownTool = errors.New("unknown tool")
 // ("invalid arguments: …"). The engine calls it before execution, so an
 // invalid call gets no accounting entry (docs/contracts/ai-agent-cli.md §11).
 func (s *Server) ValidateArgs(name string, args json.RawMessage) error {
-	e, ok := s.byName[name]
+	e, ok := s.conn().byName[name]
 	if !ok {
 		return fmt.Errorf("%w '%s'", ErrUnknownTool, name)
 	}
@@ -241,9 +174,17 @@ func (s *Server) ValidateArgs(name string, args json.RawMessage) error {
 // Call implements tools.Provider. It validates the arguments, calls the tool
 // and renders its result (see [RenderResult]). A server that is down, a
 // transport error or an invalid result is an error; ctx's deadline is
-// returned as ctx's error so the engine can report "timeout".
+// returned as ctx's error and the server's requestTimeoutMs as an error
+// wrapping tools.ErrTimeout, so the engine can report "timeout". A call
+// that finds a supervised server in the middle of a restart attempt waits
+// for the attempt (within ctx); a server that is down is reported as such,
+// with why and when it is tried next, so the model is told.
 func (s *Server) Call(ctx context.Context, name string, args json.RawMessage) (tools.Result, error) {
-	e, ok := s.byName[name]
+	c, err := s.ready(ctx)
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("%s: %w", name, err)
+	}
+	e, ok := c.byName[name]
 	if !ok {
 		return tools.Result{}, fmt.Errorf("%w '%s'", ErrUnknownTool, name)
 	}
@@ -256,97 +197,72 @@ func (s *Server) Call(ctx context.Context, name string, args json.RawMessage) (t
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	res, err := s.session.CallTool(ctx, &sdk.CallToolParams{Name: e.tool.LocalName, Arguments: args})
+	rctx, cancel := ctx, context.CancelFunc(func() {})
+	if t := s.cfg.RequestTimeout; t > 0 {
+		rctx, cancel = context.WithTimeout(ctx, t)
+	}
+	defer cancel()
+	res, err := c.session.CallTool(rctx, &sdk.CallToolParams{Name: e.tool.LocalName, Arguments: args})
 	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return tools.Result{}, fmt.Errorf("%s: %w", name, ctxErr)
-		}
-		if s.connectionLost(err) {
-			return tools.Result{}, s.downErr()
-		}
-		return tools.Result{}, fmt.Errorf("MCP server '%s': %w", s.name, err)
+		return tools.Result{}, s.callError(ctx, rctx, c, name, err)
 	}
 	return RenderResult(res)
 }
 
-// lostConnectionWait bounds how long a failed call waits for the watcher to
-// confirm that the connection ended.
-const lostConnectionWait = 2 * time.Second
-
-// connectionLost reports whether err means the connection ended (the server
-// exited or dropped it). It waits briefly for the watcher, so the caller can
-// report the server as down with its stderr. A stdio server that dies during
-// a call fails the call with whichever its reader sees first: the end of the
-// pipe (EOF), or the pipe closed under the read once the process is reaped
-// (fs.ErrClosed); both mean the same.
-func (s *Server) connectionLost(err error) bool {
-	if !errors.Is(err, sdk.ErrConnectionClosed) && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) &&
-		!errors.Is(err, fs.ErrClosed) {
-		return s.downErr() != nil
+// callError classifies a failed call. A timeout, and an error that is not
+// the server's own answer, make a supervised server probe its health.
+func (s *Server) callError(ctx, rctx context.Context, c *conn, name string, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			s.suspect(c)
+		}
+		return fmt.Errorf("%s: %w", name, ctx.Err())
+	case rctx.Err() != nil:
+		s.suspect(c)
+		return fmt.Errorf("%s: %w (requestTimeoutMs %d)", name, tools.ErrTimeout, s.cfg.RequestTimeout.Milliseconds())
+	case c.connectionLost(err):
+		if down := s.downErr(); down != nil {
+			return down
+		}
+	case !answered(err):
+		s.suspect(c)
 	}
-	select {
-	case <-s.done:
-		return true
-	case <-time.After(lostConnectionWait):
-		return false
-	}
+	return fmt.Errorf("MCP server '%s': %w", s.name, err)
 }
 
-// downErr returns the error of a server whose connection ended, or nil.
+// downErr returns the error of a server that is down, or nil.
 func (s *Server) downErr() error {
-	select {
-	case <-s.done:
-	default:
+	s.mu.Lock()
+	c, st := s.cur, s.state
+	s.mu.Unlock()
+	if s.opts.Supervise && !st.Up {
+		return fmt.Errorf("%w: MCP server '%s' is down: %s", ErrNotRunning, s.name, st.why())
+	}
+	if !c.ended() {
 		return nil
 	}
-	reason := "connection closed"
-	if tail := lastLines(string(s.stderr.Bytes()), 1); tail != "" {
-		reason += "; stderr: " + tail
+	reason := c.endReason()
+	if s.opts.Supervise {
+		reason += "; it is being restarted"
 	}
 	return fmt.Errorf("%w: MCP server '%s': %s", ErrNotRunning, s.name, reason)
 }
 
 // Close ends the session. A stdio server's stdin is closed; it gets
-// TerminateDuration to exit, then its whole process group is killed. Close
-// is safe to call more than once and concurrently. Closing a server that
-// was already down is not an error.
+// TerminateDuration to exit, then its whole process group is killed. A
+// supervised server's restarts and probes stop first. Close is safe to
+// call more than once and concurrently. Closing a server that was already
+// down is not an error.
 func (s *Server) Close() error {
-	s.closeOnce.Do(func() {
-		close(s.closing)
-		if s.session != nil {
-			wasDown := s.downErr() != nil
-			err := s.session.Close()
-			if err != nil && s.kind != TypeStdio {
-				// The session is gone either way; an HTTP server that cannot
-				// take the DELETE is not the caller's problem.
-				s.logger.Debug("MCP session close", "error", err)
-				err = nil
-			}
-			if err != nil && !wasDown && !isExitNoise(err) {
-				s.closeErr = fmt.Errorf("close MCP server '%s': %w", s.name, err)
-			}
-			<-s.done
+	s.closeOne.Do(func() {
+		if s.stop != nil {
+			s.stop()
+			s.tasks.Wait()
 		}
-		if s.child != nil {
-			if err := s.child.Close(); err != nil && s.closeErr == nil {
-				s.closeErr = fmt.Errorf("close MCP server '%s': %w", s.name, err)
-			}
-			s.child.killGroup(syscall.SIGKILL)
-		}
-		if s.cancel != nil {
-			s.cancel()
-		}
-		closeIdle(s.http)
+		s.closeErr = s.conn().close()
 	})
 	return s.closeErr
-}
-
-// isExitNoise reports errors that only say the child was stopped the way
-// Close stops it.
-func isExitNoise(err error) bool {
-	var ee *exec.ExitError
-	return errors.As(err, &ee) || errors.Is(err, io.EOF) || errors.Is(err, exec.ErrWaitDelay) ||
-		errors.Is(err, sdk.ErrConnectionClosed)
 }
 
 func or(s, def string) string {

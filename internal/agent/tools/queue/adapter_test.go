@@ -32,3 +32,28 @@ func TestQueuerAdapter(t *testing.T) {
 		t.Fatalf("unknown queue = %v", err)
 	}
 }
+
+// The engine's telemetry reads the queue's load through the adapter.
+var _ agent.QueueLoader = queue.Queuer{}
+
+func TestQueuerLoad(t *testing.T) {
+	s, err := queue.New(map[string]int{"io": 2}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := queue.Queuer{Set: s}
+	release, _, _, err := q.Acquire(context.Background(), "io")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in, waiting, capacity := q.Load("io"); in != 1 || waiting != 0 || capacity != 2 {
+		t.Fatalf("Load while held = %d %d %d", in, waiting, capacity)
+	}
+	release()
+	if in, _, _ := q.Load("io"); in != 0 {
+		t.Fatalf("Load after release = %d in use", in)
+	}
+	if in, waiting, capacity := q.Load("nope"); in != 0 || waiting != 0 || capacity != 0 {
+		t.Fatalf("Load of an unknown queue = %d %d %d", in, waiting, capacity)
+	}
+}

@@ -323,6 +323,17 @@ type Queuer struct {
 	Set *Set
 }
 
+// Load reports the named queue's slots held, callers waiting and bound,
+// now (agent.QueueLoader); zeros for an unknown queue.
+func (q Queuer) Load(name string) (inUse, waiting, capacity int) {
+	qu, ok := q.Set.Get(name)
+	if !ok {
+		return 0, 0, 0
+	}
+	st := qu.Stats()
+	return st.Active, st.Waiting, st.Limit
+}
+
 // Acquire waits for a slot of the named queue; see [Set.Acquire].
 func (q Queuer) Acquire(ctx context.Context, name string) (release func(), waited time.Duration, depth int, err error) {
 	slot, err := q.Set.Acquire(ctx, name)

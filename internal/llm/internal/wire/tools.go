@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/salve-dev/salve/internal/llm"
@@ -41,4 +42,20 @@ func FunctionTools(defs []llm.ToolDef) []FunctionTool {
 		out = append(out, FunctionTool{Type: "function", Function: FunctionDef{Name: t.Name, Description: t.Description, Parameters: Schema(t.InputSchema)}})
 	}
 	return out
+}
+
+// ObjectArgs returns a tool call's argument text as a compact JSON object
+// for the wire formats that carry arguments as an object (Anthropic's
+// tool_use input, Ollama's arguments, Gemini's functionCall args), or {}
+// when the text is not one: the engine has already answered such a call
+// with an error, and those APIs refuse anything but an object.
+func ObjectArgs(args string) json.RawMessage {
+	t := bytes.TrimSpace([]byte(args))
+	if len(t) > 0 && t[0] == '{' && json.Valid(t) {
+		var b bytes.Buffer
+		if json.Compact(&b, t) == nil {
+			return b.Bytes()
+		}
+	}
+	return json.RawMessage(`{}`)
 }

@@ -40,6 +40,11 @@ type Endpoint struct {
 	// Timeout bounds one whole call, streaming included ([Endpoint.Bound]);
 	// 0 means none beyond the context's.
 	Timeout time.Duration
+	// Classify classifies a non-2xx answer from its status, header and
+	// body (at most 64 KiB); nil means [llm.ClassifyHTTP], for a wire
+	// whose error bodies say more than the status does (Gemini's
+	// google.rpc status).
+	Classify func(status int, header http.Header, body []byte) *llm.Error
 }
 
 // Bound returns ctx bounded by the Timeout of one whole call, and the
@@ -54,7 +59,8 @@ func (e Endpoint) Bound(ctx context.Context) (context.Context, context.CancelFun
 // Post sends body as JSON to url and returns the response when its status
 // is 2xx; the caller closes its Body. Every failure is a classified
 // *llm.Error: transport errors by [llm.ClassifyTransport], other statuses
-// by [llm.ClassifyHTTP].
+// by Classify (else [llm.ClassifyHTTP]). The bytes sent and read are
+// counted on the context's [llm.Meter], when it has one.
 func (e Endpoint) Post(ctx context.Context, url string, body any, stream bool) (*http.Response, error) {
 	payload, err := json.Marshal(body)
 	if err != nil {
@@ -82,16 +88,36 @@ func (e Endpoint) Post(ctx context.Context, url string, body any, stream bool) (
 	if client == nil {
 		client = http.DefaultClient
 	}
+	meter := llm.MeterFrom(ctx)
+	meter.Sent(len(payload))
 	resp, err := client.Do(req)
 	if err != nil {
 		return nil, llm.ClassifyTransport(ctx, e.Provider+": send request", redactErr(err, e.Secrets), e.Secrets...)
+	}
+	if meter != nil {
+		resp.Body = &meteredBody{ReadCloser: resp.Body, m: meter}
 	}
 	if resp.StatusCode/100 == 2 {
 		return resp, nil
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	if e.Classify != nil {
+		return nil, e.Classify(resp.StatusCode, resp.Header, data)
+	}
 	return nil, llm.ClassifyHTTP(e.Provider, resp.StatusCode, resp.Header, data, e.Secrets...)
+}
+
+// meteredBody counts the bytes read from a response body on a Meter.
+type meteredBody struct {
+	io.ReadCloser
+	m *llm.Meter
+}
+
+func (b *meteredBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.m.Received(n)
+	return n, err
 }
 
 // Call makes one call of req within the endpoint's Timeout: it posts body

@@ -1,6 +1,8 @@
 // Package providertest is what the tests of every provider package
-// (openai, anthropic, ollama) share: the request golden files, the table
-// of failure classes run against [llmtest.Server], the decode benchmark
+// (openai, anthropic, ollama, google) share: the request golden files, the
+// table of failure classes run against [llmtest.Server], a call answered
+// whole and streamed, the classification check of the fuzz targets, the
+// decode benchmark
 // (one typical answer from memory, as a whole body and as a stream) and
 // the encode benchmark with the request it is measured on, and replaying
 // recorded answers.
@@ -10,10 +12,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -158,5 +162,45 @@ func ErrorClasses(t *testing.T, cases []ErrorCase, key string, complete func(srv
 				}
 			})
 		}
+	}
+}
+
+// Complete runs reply through the provider call sets up for a fresh
+// server, as a whole answer and as a stream: the response must be want,
+// and the stream's deltas must spell its text and its reasoning. The
+// request is one user message to model "m".
+func Complete(t *testing.T, reply llmtest.Reply, want llm.Response, call func(srv *llmtest.Server, req llm.Request) (llm.Response, error)) {
+	t.Helper()
+	var wantReasoning strings.Builder
+	for _, r := range want.Reasoning {
+		wantReasoning.WriteString(r.Text)
+	}
+	for _, stream := range []bool{false, true} {
+		srv := llmtest.NewServer()
+		srv.Push(reply)
+		var text, reasoning strings.Builder
+		req := llm.Request{Model: "m", Stream: stream, Messages: []llm.Message{{Role: "user", Content: "x"}},
+			OnDelta: func(d llm.Delta) { text.WriteString(d.Text); reasoning.WriteString(d.Reasoning) }}
+		got, err := call(srv, req)
+		srv.Close()
+		if err != nil {
+			t.Fatalf("stream=%v: %v", stream, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("stream=%v:\n got %+v\nwant %+v", stream, got, want)
+		}
+		if stream && (text.String() != want.Content || reasoning.String() != wantReasoning.String()) {
+			t.Errorf("deltas %q / %q", text.String(), reasoning.String())
+		}
+	}
+}
+
+// Classified fails the test when err is set but is not a classified
+// [llm.Error]: what every decoder's fuzz target checks.
+func Classified(t *testing.T, err error) {
+	t.Helper()
+	var e *llm.Error
+	if err != nil && (!errors.As(err, &e) || e.Class == "") {
+		t.Fatalf("unclassified error %T %v", err, err)
 	}
 }

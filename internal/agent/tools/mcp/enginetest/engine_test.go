@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/salve-dev/salve/internal/agent"
 	"github.com/salve-dev/salve/internal/agent/ctxguard"
 	"github.com/salve-dev/salve/internal/agent/tools"
+	"github.com/salve-dev/salve/internal/agent/tools/mcp"
 	"github.com/salve-dev/salve/internal/agent/tools/queue"
 	"github.com/salve-dev/salve/internal/llm/llmtest"
 )
@@ -256,6 +258,50 @@ func TestMCPCrashAndTimeout(t *testing.T) {
 		t.Fatalf("tool messages %q", msgs)
 	}
 	if e := toolEntries(res, "t__slow"); len(e) != 1 || e[0].Status != contract.AccountingFail || e[0].Error != "timeout" {
+		t.Fatalf("timeout accounting %+v", e)
+	}
+}
+
+// TestMCPSupervisedThroughEngine: a supervised server's requestTimeoutMs
+// is reported like the engine's own timeout, the call that crashes the
+// server fails, and the call after its restart succeeds, in one session.
+func TestMCPSupervisedThroughEngine(t *testing.T) {
+	cfg := mcp.ServerConfig{Name: "t", Command: os.Args[0], Env: map[string]string{helperEnv: "1"}, RequestTimeout: 200 * time.Millisecond}
+	restarted := make(chan struct{}, 1)
+	set, err := mcp.Start(context.Background(), cfg, mcp.Options{Supervise: true, OnState: func(st mcp.State) {
+		if st.Event == mcp.EventRestarted {
+			restarted <- struct{}{}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = set.Close() })
+	steps := []string{`t__slow|{"ms":60000}`, `t__crash|{}`, `t__echo|{"text":"back"}`}
+	srv := newLLM(t, func(r chatRequest) llmtest.Reply {
+		n := len(r.toolResults())
+		if n >= len(steps) {
+			return finalReport(strings.Join(r.toolResults(), " / "))
+		}
+		if n == 2 {
+			select { // the model's next call comes after the restart
+			case <-restarted:
+			case <-time.After(time.Minute):
+			}
+		}
+		name, args, _ := strings.Cut(steps[n], "|")
+		return callTool(fmt.Sprintf("c%d", n+1), name, args)
+	})
+	o := sessionOpts(t, srv.OpenAIBaseURL(), 131072, "supervised", []tools.Provider{set}, nil, nil)
+	res := agent.Run(context.Background(), o)
+	if !res.Success {
+		t.Fatalf("session failed: %s", res.Error)
+	}
+	msgs := toolMessages(res)
+	if len(msgs) != 3 || msgs[0] != "(tool failed: timeout)" || !strings.HasPrefix(msgs[1], "(tool failed: MCP server is not running") || msgs[2] != "back" {
+		t.Fatalf("tool messages %q", msgs)
+	}
+	if e := toolEntries(res, "t__slow"); len(e) != 1 || e[0].Error != "timeout" {
 		t.Fatalf("timeout accounting %+v", e)
 	}
 }

@@ -15,6 +15,9 @@
 //	env      {}              the server's environment, one KEY=VALUE a line
 //	spawn    {}              starts a `sleep 300` grandchild and returns its
 //	                         pid, to prove the process group is killed
+//	freeze   {}              the server stops answering anything, this call
+//	                         included, but stays alive: a hung server (stdio
+//	                         only)
 //
 // With Options.BadSchema it also lists `badschema`, whose inputSchema cannot
 // be compiled. Run it with [ServeStdio], [HTTPHandler] or the command in
@@ -47,6 +50,9 @@ type Options struct {
 	Process bool
 	// BadSchema adds the `badschema` tool with an uncompilable schema.
 	BadSchema bool
+
+	// frozen, set by ServeStdio, is closed by the `freeze` tool.
+	frozen chan struct{}
 }
 
 // invalidMarker is the text the `invalid` tool returns; [ServeStdio]
@@ -145,6 +151,15 @@ func NewServer(opts Options) *sdk.Server {
 	if opts.Process {
 		addProcessTools(add)
 	}
+	if opts.Process && opts.frozen != nil {
+		var once sync.Once
+		add("freeze", "Stops answering anything, for good.", `{"type":"object"}`,
+			func(ctx context.Context, _ map[string]any) (*sdk.CallToolResult, error) {
+				once.Do(func() { close(opts.frozen) })
+				<-ctx.Done()
+				return nil, ctx.Err()
+			})
+	}
 	if opts.BadSchema {
 		add("badschema", "Has an input schema that cannot compile.", `{"type":"object","properties":{"x":{"type":12}}}`,
 			func(context.Context, map[string]any) (*sdk.CallToolResult, error) { return text("unreachable"), nil })
@@ -194,15 +209,18 @@ func text(s string) *sdk.CallToolResult {
 // closes stdin or ctx ends. The `invalid` tool's result is corrupted on the
 // way out.
 func ServeStdio(ctx context.Context, opts Options, stdin io.ReadCloser, stdout io.WriteCloser) error {
-	t := &sdk.IOTransport{Reader: stdin, Writer: &corrupter{w: stdout}}
+	opts.frozen = make(chan struct{})
+	t := &sdk.IOTransport{Reader: stdin, Writer: &corrupter{w: stdout, frozen: opts.frozen}}
 	return NewServer(opts).Run(ctx, t)
 }
 
 // corrupter turns the `invalid` tool's text item into an item of an unknown
-// content type, which the client must reject.
+// content type, which the client must reject. Once frozen is closed it
+// writes nothing more: every write blocks until the process ends.
 type corrupter struct {
-	mu sync.Mutex
-	w  io.WriteCloser
+	mu     sync.Mutex
+	w      io.WriteCloser
+	frozen chan struct{}
 }
 
 var (
@@ -214,6 +232,14 @@ var (
 func (c *corrupter) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	select {
+	case <-c.frozen:
+		// A hung server, killed from outside; a pending timer (unlike a
+		// bare block) keeps the runtime from calling it a deadlock.
+		time.Sleep(24 * time.Hour)
+		return 0, io.ErrClosedPipe
+	default:
+	}
 	if _, err := c.w.Write(bytes.ReplaceAll(p, validItem, invalidItem)); err != nil {
 		return 0, err
 	}

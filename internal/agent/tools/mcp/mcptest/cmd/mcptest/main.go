@@ -4,6 +4,8 @@
 //	mcptest                      # stdio, with the process tools
 //	mcptest -http 127.0.0.1:0    # streamable HTTP at /mcp, SSE at /sse
 //	mcptest -bad-schema          # also list a tool whose schema cannot compile
+//	mcptest -needs FILE          # exit 1 at once unless FILE exists (a server
+//	                             # that cannot come back until a test says so)
 //
 // In HTTP mode the first line on stderr is "mcptest: listening on URL".
 package main
@@ -36,8 +38,15 @@ func run(ctx context.Context, args []string, stdin io.ReadCloser, stdout io.Writ
 	fs.SetOutput(stderr)
 	addr := fs.String("http", "", "serve streamable HTTP (/mcp) and SSE (/sse) on this address instead of stdio")
 	bad := fs.Bool("bad-schema", false, "add a tool whose inputSchema cannot compile")
+	needs := fs.String("needs", "", "exit 1 at once unless this file exists")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *needs != "" {
+		if _, err := os.Stat(*needs); err != nil {
+			fmt.Fprintln(stderr, "mcptest: refusing to start:", err)
+			return 1
+		}
 	}
 	opts := mcptest.Options{BadSchema: *bad}
 	if *addr == "" {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestRunHTTP(t *testing.T) {
 				t.Fatalf("echo = %+v, %v", res, err)
 			}
 			for _, tl := range s.Tools() {
-				if tl.LocalName == "crash" || tl.LocalName == "spawn" {
+				if tl.LocalName == "crash" || tl.LocalName == "spawn" || tl.LocalName == "freeze" {
 					t.Fatalf("process tool %s offered over HTTP", tl.Name)
 				}
 			}
@@ -76,6 +77,16 @@ func TestRunStdio(t *testing.T) {
 func TestRunBadFlag(t *testing.T) {
 	if code := run(context.Background(), []string{"-nope"}, nil, nil, io.Discard); code != 2 {
 		t.Fatalf("code %d, want 2", code)
+	}
+}
+
+// TestRunNeeds: with -needs, a missing file ends the server at once with
+// exit 1 and the reason on stderr.
+func TestRunNeeds(t *testing.T) {
+	var stderr strings.Builder
+	missing := filepath.Join(t.TempDir(), "gone")
+	if code := run(context.Background(), []string{"-needs", missing}, nil, nil, &stderr); code != 1 || !strings.Contains(stderr.String(), "refusing to start") {
+		t.Fatalf("code %d, stderr %q; want 1 and the reason", code, stderr.String())
 	}
 }
 

@@ -1,0 +1,47 @@
+package logparse
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/salve-dev/salve/internal/heal/missing/missingtest"
+)
+
+// TestMissingNameWordingsHaveOneHome: every pattern by which the parser
+// reads that a name is missing (a "did you mean", javac's missing
+// symbols, the classification of a compiler's message) is held to package
+// internal/heal/missing, the one table of those wordings, with the same
+// name. The parser imports only contract, lazyre and ansi, so it keeps
+// its patterns, which read more than the name; this test keeps them from
+// knowing a wording the table does not. Every row of didYouMean needs
+// messages here.
+func TestMissingNameWordingsHaveOneHome(t *testing.T) {
+	didYouMeanMsgs := [][]string{
+		{"NameError: name 'totl' is not defined. Did you mean: 'total'?"},
+		{"AttributeError: module 'math' has no attribute 'sqr'. Did you mean: 'sqrt'?", "AttributeError: 'Calc' object has no attribute 'totl'. Did you mean: 'total'?"},
+		{"ImportError: cannot import name 'lod' from 'json' (/usr/lib/python3.12/json/__init__.py). Did you mean: 'load'?"},
+		{"Cannot find name 'totl'. Did you mean 'total'?"},
+		{"Property 'lenght' does not exist on type 'string[]'. Did you mean 'length'?"},
+		{`Module '"./calc"' has no exported member named 'ad'. Did you mean 'add'?`},
+		{"c.totl undefined (type *Calc has no field or method totl, but does have field Totl)"},
+		{"‘totl’ undeclared (first use in this function); did you mean ‘total’?", "'totl' was not declared in this scope; did you mean 'total'?"},
+		{"use of undeclared identifier 'totl'; did you mean 'total'?", "unknown type name 'sizet'; did you mean 'size_t'?", "implicit declaration of function 'prinf'; did you mean 'printf'?", "no member named 'lenght' in 'struct buf'; did you mean 'length'?"},
+		{"‘struct buf’ has no member named ‘lenght’; did you mean ‘length’?"},
+		{"'vectr' is not a member of 'std'; did you mean 'vector'?", "'sizee' has not been declared; did you mean 'size'?"},
+	}
+	if len(didYouMeanMsgs) != len(didYouMean) {
+		t.Fatalf("didYouMean has %d rows and this test messages for %d: give each row its messages", len(didYouMean), len(didYouMeanMsgs))
+	}
+	var cases []missingtest.Case
+	for i, row := range didYouMean {
+		cases = append(cases, missingtest.Case{Name: fmt.Sprintf("didYouMean[%d] (%s)", i, row.tool), Re: row.re, Group: 1, Msgs: didYouMeanMsgs[i]})
+	}
+	cases = append(cases,
+		missingtest.Case{Name: "reJSUndef", Re: reJSUndef, Msgs: []string{"totl is not defined"}},
+		missingtest.Case{Name: "reGoCompile", Re: reGoCompile, Msgs: []string{"undefined: totl", "c.totl undefined (type *Calc has no field or method totl)"}},
+		missingtest.Case{Name: "reRustSemantic", Re: reRustSemantic, Msgs: []string{"cannot find value `totl` in this scope", "failed to resolve: use of undeclared type `HashMapp`"}},
+		missingtest.Case{Name: "reJavacHead", Re: reJavacHead, Msgs: []string{"src/app/Calc.java:14: error: cannot find symbol\n        return totl;\n  symbol:   variable totl"}},
+		missingtest.Case{Name: "reMavenHead", Re: reMavenHead, Msgs: []string{"src/app/Calc.java:[14,13] cannot find symbol\n[ERROR]   symbol:   variable totl"}},
+	)
+	missingtest.Hold(t, cases)
+}

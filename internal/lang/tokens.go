@@ -1,0 +1,563 @@
+package lang
+
+import "strings"
+
+// A tokenizer for the proofs that read code token by token (the integrity
+// policy's proof that a test file's edit keeps every check): Python's and
+// JavaScript's (and TypeScript's) tokens, with the comments aside. Where
+// Spans only tells code from comments and literals, these give each
+// token its kind, keep a JavaScript regular expression or a template
+// literal whole, and give Python its logical lines and indentation.
+
+// TokenKind is what a token is.
+type TokenKind uint8
+
+const (
+	TokWord    TokenKind = iota + 1 // an identifier or a keyword
+	TokNum                          // a numeric literal
+	TokStr                          // a string literal with its prefix and quotes; a whole template literal
+	TokOp                           // an operator or a bracket
+	TokRegex                        // a JavaScript regular expression literal
+	TokNewline                      // Python: the end of a logical line
+	TokIndent                       // Python: a block opens
+	TokDedent                       // Python: a block closes
+)
+
+// Token is one token.
+type Token struct {
+	Kind TokenKind
+	Text string
+	NL   bool // a line break comes before it (JavaScript reads statements by them)
+}
+
+// Tokens are a file's tokens and its comments' texts, in order.
+type Tokens struct {
+	Toks     []Token
+	Comments []string
+}
+
+// MaxTokens bounds the tokens of one file; a larger file does not
+// tokenize.
+const MaxTokens = 200000
+
+// TokensJS reads JavaScript or TypeScript into tokens, each marked when a
+// line break precedes it. ok is false for what it cannot read: an
+// unterminated string, template, comment or regular expression,
+// unbalanced brackets, a stray byte, more than MaxTokens tokens.
+func TokensJS(src string) (Tokens, bool) { return jsLex(src) }
+
+// TokensPython reads Python into tokens, with its logical lines'
+// ends, indents and dedents. ok is false for what it cannot read.
+func TokensPython(src string) (Tokens, bool) { return pyLex(src) }
+
+// IsNameByte reports whether c may be part of a JavaScript or Python
+// name: a word byte or '$'.
+func IsNameByte(c byte) bool { return isWordByte(c) || c == '$' }
+
+// jsLex reads JavaScript or TypeScript into tokens, each marked when a
+// line break precedes it. A template literal is one token; a '/' is a
+// regular expression where an operand may start. ok is false for what
+// it cannot read: an unterminated string, template, comment or regular
+// expression, unbalanced brackets, a stray byte.
+func jsLex(src string) (Tokens, bool) {
+	var lx Tokens
+	src = strings.TrimPrefix(src, "\ufeff")
+	var stack []byte
+	nl := false
+	emit := func(k TokenKind, text string) {
+		lx.Toks = append(lx.Toks, Token{Kind: k, Text: text, NL: nl})
+		nl = false
+	}
+	if strings.HasPrefix(src, "#!") {
+		end := lineEnd(src, 0)
+		lx.Comments = append(lx.Comments, src[:end])
+		src = strings.Repeat(" ", end) + src[end:]
+	}
+	for i := 0; i < len(src); {
+		if len(lx.Toks) > MaxTokens {
+			return lx, false
+		}
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+			i++
+		case c == '\n' || c == '\r':
+			nl = true
+			i++
+		case strings.HasPrefix(src[i:], "//"):
+			end := lineEnd(src, i)
+			lx.Comments = append(lx.Comments, strings.TrimRight(src[i:end], " \t\r"))
+			i = end
+		case strings.HasPrefix(src[i:], "/*"):
+			k := strings.Index(src[i+2:], "*/")
+			if k < 0 {
+				return lx, false
+			}
+			end := i + 2 + k + 2
+			lx.Comments = append(lx.Comments, src[i:end])
+			nl = nl || strings.ContainsAny(src[i:end], "\n\r")
+			i = end
+		case c == '"' || c == '\'':
+			end, ok := jsQuoted(src, i)
+			if !ok {
+				return lx, false
+			}
+			emit(TokStr, src[i:end])
+			i = end
+		case c == '`':
+			end, ok := jsTemplate(src, i)
+			if !ok {
+				return lx, false
+			}
+			emit(TokStr, src[i:end])
+			i = end
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
+			end := numberEnd(src, i)
+			emit(TokNum, src[i:end])
+			i = end
+		case IsNameByte(c) || c == '#' && i+1 < len(src) && IsNameByte(src[i+1]):
+			j := i + 1
+			for j < len(src) && IsNameByte(src[j]) {
+				j++
+			}
+			emit(TokWord, src[i:j])
+			i = j
+		case c == '/' && jsRegexAt(lx.Toks):
+			end, ok := jsRegex(src, i)
+			if !ok {
+				return lx, false
+			}
+			emit(TokRegex, src[i:end])
+			i = end
+		default:
+			op := opAt(src, i, jsOps)
+			if op == "" {
+				return lx, false
+			}
+			if op == "?." && i+2 < len(src) && src[i+2] >= '0' && src[i+2] <= '9' {
+				op = "?" // a ? .5 : b
+			}
+			switch op {
+			case "(", "[", "{":
+				stack = append(stack, op[0])
+			case ")", "]", "}":
+				if len(stack) == 0 || stack[len(stack)-1] != opener(op[0]) {
+					return lx, false
+				}
+				stack = stack[:len(stack)-1]
+			}
+			emit(TokOp, op)
+			i += len(op)
+		}
+	}
+	return lx, len(stack) == 0 && len(lx.Toks) <= MaxTokens
+}
+
+// jsRegexAt reports whether a '/' after toks starts a regular
+// expression: at the start, after an operator or an opening bracket, or
+// after a word that takes an operand.
+func jsRegexAt(toks []Token) bool {
+	if len(toks) == 0 {
+		return true
+	}
+	switch t := &toks[len(toks)-1]; t.Kind {
+	case TokOp:
+		switch t.Text {
+		case ")", "]", "}", "++", "--":
+			return false
+		}
+		return true
+	case TokWord:
+		return jsRegexAfter[t.Text]
+	}
+	return false
+}
+
+// jsQuoted returns the end of the string literal at i.
+func jsQuoted(src string, i int) (int, bool) {
+	q := src[i]
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case q:
+			return j + 1, true
+		case '\n', '\r':
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// jsTemplate returns the end of the template literal at i, its ${…}
+// substitutions included.
+func jsTemplate(src string, i int) (int, bool) {
+	for j := i + 1; j < len(src); j++ {
+		switch {
+		case src[j] == '\\':
+			j++
+		case src[j] == '`':
+			return j + 1, true
+		case strings.HasPrefix(src[j:], "${"):
+			end, ok := jsSubstitution(src, j+2)
+			if !ok {
+				return 0, false
+			}
+			j = end - 1
+		}
+	}
+	return 0, false
+}
+
+// jsSubstitution returns the end of a template's substitution whose
+// expression starts at i: past its closing '}'.
+func jsSubstitution(src string, i int) (int, bool) {
+	depth := 0
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"' || c == '\'':
+			end, ok := jsQuoted(src, i)
+			if !ok {
+				return 0, false
+			}
+			i = end
+			continue
+		case c == '`':
+			end, ok := jsTemplate(src, i)
+			if !ok {
+				return 0, false
+			}
+			i = end
+			continue
+		case strings.HasPrefix(src[i:], "//"):
+			i = lineEnd(src, i)
+			continue
+		case strings.HasPrefix(src[i:], "/*"):
+			k := strings.Index(src[i+2:], "*/")
+			if k < 0 {
+				return 0, false
+			}
+			i += 2 + k + 2
+			continue
+		case c == '{':
+			depth++
+		case c == '}':
+			if depth == 0 {
+				return i + 1, true
+			}
+			depth--
+		}
+		i++
+	}
+	return 0, false
+}
+
+// jsRegex returns the end of the regular expression literal at i, its
+// flags included.
+func jsRegex(src string, i int) (int, bool) {
+	class := false
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case '[':
+			class = true
+		case ']':
+			class = false
+		case '/':
+			if class {
+				continue
+			}
+			j++
+			for j < len(src) && IsNameByte(src[j]) {
+				j++
+			}
+			return j, true
+		case '\n', '\r':
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// opener returns the opening bracket of the closing one c.
+func opener(c byte) byte {
+	if c == ')' {
+		return '('
+	}
+	return c - 2 // '[' is ']'-2 and '{' is '}'-2 in ASCII
+}
+
+// pyLex reads Python source into tokens, with NEWLINE at the end of each
+// logical line and INDENT and DEDENT around blocks, as Python's own
+// tokenizer does. ok is false for what it cannot read: an unterminated
+// string, unbalanced brackets, an inconsistent dedent, a stray byte.
+func pyLex(src string) (Tokens, bool) {
+	var lx Tokens
+	indents := []int{0}
+	depth := 0
+	lineStart, pending := true, false
+	emit := func(k TokenKind, text string) {
+		lx.Toks = append(lx.Toks, Token{Kind: k, Text: text})
+		pending = true
+	}
+	for i := 0; i < len(src); {
+		if len(lx.Toks) > MaxTokens {
+			return lx, false
+		}
+		if lineStart && depth == 0 {
+			col, j := 0, i
+		measure:
+			for ; j < len(src); j++ {
+				switch src[j] {
+				case ' ':
+					col++
+				case '\t':
+					col = col/8*8 + 8
+				case '\f':
+					col = 0
+				default:
+					break measure
+				}
+			}
+			i, lineStart = j, false
+			if j == len(src) || src[j] == '\n' || src[j] == '\r' || src[j] == '#' {
+				lineStart = true // a blank line, or one holding only a comment
+				if j < len(src) && src[j] == '#' {
+					end := lineEnd(src, j)
+					lx.Comments = append(lx.Comments, strings.TrimRight(src[j:end], " \t\r"))
+					i = end
+				}
+				if i < len(src) {
+					i++ // its line break
+				}
+				continue
+			}
+			switch top := indents[len(indents)-1]; {
+			case col > top:
+				indents = append(indents, col)
+				lx.Toks = append(lx.Toks, Token{Kind: TokIndent})
+			case col < top:
+				for col < indents[len(indents)-1] {
+					indents = indents[:len(indents)-1]
+					lx.Toks = append(lx.Toks, Token{Kind: TokDedent})
+				}
+				if col != indents[len(indents)-1] {
+					return lx, false
+				}
+			}
+		}
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f':
+			i++
+		case c == '\n' || c == '\r':
+			if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			i++
+			if depth == 0 {
+				if pending {
+					lx.Toks = append(lx.Toks, Token{Kind: TokNewline})
+					pending = false
+				}
+				lineStart = true
+			}
+		case c == '\\':
+			switch {
+			case strings.HasPrefix(src[i:], "\\\n"):
+				i += 2
+			case strings.HasPrefix(src[i:], "\\\r\n"):
+				i += 3
+			default:
+				return lx, false
+			}
+		case c == '#':
+			end := lineEnd(src, i)
+			lx.Comments = append(lx.Comments, strings.TrimRight(src[i:end], " \t\r"))
+			i = end
+		case c == '"' || c == '\'':
+			end, ok := pyString(src, i, false)
+			if !ok {
+				return lx, false
+			}
+			emit(TokStr, src[i:end])
+			i = end
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
+			end := numberEnd(src, i)
+			emit(TokNum, src[i:end])
+			i = end
+		case isWordByte(c) || c >= 0x80:
+			j := i
+			for j < len(src) && (isWordByte(src[j]) || src[j] >= 0x80) {
+				j++
+			}
+			if j < len(src) && (src[j] == '"' || src[j] == '\'') && pyPrefix(src[i:j]) {
+				end, ok := pyString(src, j, strings.ContainsAny(src[i:j], "fFtT"))
+				if !ok {
+					return lx, false
+				}
+				emit(TokStr, src[i:end])
+				i = end
+				continue
+			}
+			emit(TokWord, src[i:j])
+			i = j
+		default:
+			op := opAt(src, i, pyOps)
+			if op == "" {
+				return lx, false
+			}
+			switch op {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				if depth--; depth < 0 {
+					return lx, false
+				}
+			}
+			emit(TokOp, op)
+			i += len(op)
+		}
+	}
+	if depth != 0 {
+		return lx, false
+	}
+	if pending {
+		lx.Toks = append(lx.Toks, Token{Kind: TokNewline})
+	}
+	for len(indents) > 1 {
+		indents = indents[:len(indents)-1]
+		lx.Toks = append(lx.Toks, Token{Kind: TokDedent})
+	}
+	return lx, len(lx.Toks) <= MaxTokens
+}
+
+// pyPrefix reports whether w is a string prefix (r, b, f, u, t and their
+// pairs, any case).
+func pyPrefix(w string) bool {
+	switch strings.ToLower(w) {
+	case "r", "u", "b", "f", "t", "br", "rb", "fr", "rf", "tr", "rt":
+		return true
+	}
+	return false
+}
+
+// pyString returns the end of the string literal whose quote is at q;
+// fmt reads replacement fields ({…},
+// where any quote may nest, as Python 3.12 allows).
+func pyString(src string, q int, fmt bool) (int, bool) {
+	quote := src[q]
+	triple := strings.HasPrefix(src[q:], strings.Repeat(string(quote), 3))
+	j := q + 1
+	if triple {
+		j = q + 3
+	}
+	for j < len(src) {
+		c := src[j]
+		switch {
+		case c == '\\':
+			j += 2
+			continue
+		case triple && c == quote && strings.HasPrefix(src[j:], strings.Repeat(string(quote), 3)):
+			return j + 3, true
+		case !triple && c == quote:
+			return j + 1, true
+		case !triple && (c == '\n' || c == '\r'):
+			return 0, false
+		case fmt && c == '{':
+			if j+1 < len(src) && src[j+1] == '{' {
+				j += 2
+				continue
+			}
+			end, ok := pyField(src, j+1)
+			if !ok {
+				return 0, false
+			}
+			j = end
+			continue
+		}
+		j++
+	}
+	return 0, false
+}
+
+// pyField returns the end of an f-string's replacement field whose body
+// starts at i: past its closing '}'.
+func pyField(src string, i int) (int, bool) {
+	depth := 0
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"' || c == '\'':
+			k := i
+			for k > 0 && isWordByte(src[k-1]) && i-k < 2 {
+				k--
+			}
+			end, ok := pyString(src, i, k < i && pyPrefix(src[k:i]) && strings.ContainsAny(src[k:i], "fFtT"))
+			if !ok {
+				return 0, false
+			}
+			i = end
+			continue
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case c == '}':
+			if depth == 0 {
+				return i + 1, true
+			}
+			depth--
+		}
+		i++
+	}
+	return 0, false
+}
+
+// opAt returns the longest operator of ops (longest first) at src[i:],
+// or "".
+func opAt(src string, i int, ops []string) string {
+	for _, o := range ops {
+		if strings.HasPrefix(src[i:], o) {
+			return o
+		}
+	}
+	return ""
+}
+
+// numberEnd returns the end of the numeric literal at i: digits,
+// letters ('x', 'e', 'j', 'n', '_'…), dots, and a sign after a decimal
+// exponent.
+func numberEnd(src string, i int) int {
+	hex := strings.HasPrefix(src[i:], "0x") || strings.HasPrefix(src[i:], "0X")
+	j := i
+	for j < len(src) {
+		c := src[j]
+		switch {
+		case isWordByte(c) || c == '.':
+			j++
+		case (c == '+' || c == '-') && !hex && j > i && (src[j-1] == 'e' || src[j-1] == 'E'):
+			j++
+		default:
+			return j
+		}
+	}
+	return j
+}
+
+// jsOps are JavaScript's and TypeScript's operators, longest first.
+var jsOps = []string{">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=", "=>", "==", "!=", "<=",
+	">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "**", "<<", ">>",
+	"{", "}", "(", ")", "[", "]", ";", ",", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "!", "~", "?", ":", "=", ".", "@"}
+
+// pyOps are Python's operators, longest first.
+var pyOps = []string{"**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=",
+	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+	"+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ";", ".", "=", "!"}
+
+// jsRegexAfter are the words after which '/' starts a regular
+// expression.
+var jsRegexAfter = map[string]bool{"return": true, "typeof": true, "instanceof": true, "in": true, "of": true, "new": true,
+	"delete": true, "void": true, "throw": true, "case": true, "do": true, "else": true, "yield": true, "await": true}
