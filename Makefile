@@ -60,6 +60,7 @@ bench:
 	BENCH_SMALL=1 bash scripts/ai-agent/bench.sh
 	BENCH_SMALL=1 bash scripts/fuzz.sh internal/textdist
 	BENCH_SMALL=1 bash scripts/heal-corpus/check-cases.sh
+	BENCH_SMALL=1 bash scripts/history/smoke.sh
 	$(GO) run ./scripts/service/bench -jobs 4 -workers 2 -nodes 1 -kill=false
 	$(GO) run ./scripts/service/workerbench -rounds 1
 
