@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -51,10 +52,18 @@ var metricsLine = regexp.MustCompile(`telemetry metrics listening on (\S+)`)
 // p.stderr may lag the one startHeadend scans.
 func metricsAddr(t *testing.T, p *headendProc) string {
 	t.Helper()
+	return listenerAddr(t, p.stderr)
+}
+
+// listenerAddr waits for the telemetry helper's metrics listener line in
+// stderr and returns its address: the helper is a process of its own,
+// and its line may come after the session has started.
+func listenerAddr(t *testing.T, stderr fmt.Stringer) string {
+	t.Helper()
 	var m []string
 	for deadline := time.Now().Add(time.Minute); m == nil; time.Sleep(10 * time.Millisecond) {
-		if m = metricsLine.FindStringSubmatch(p.stderr.String()); m == nil && time.Now().After(deadline) {
-			t.Fatalf("no metrics listener line:\n%s", p.stderr.String())
+		if m = metricsLine.FindStringSubmatch(stderr.String()); m == nil && time.Now().After(deadline) {
+			t.Fatalf("no metrics listener line:\n%s", stderr.String())
 		}
 	}
 	return m[1]
@@ -275,14 +284,11 @@ func TestTelemetryNewMetricsInARealSession(t *testing.T) {
 			case <-time.After(30 * time.Second):
 				t.Fatalf("the tool was not called:\n%s", stderr.String())
 			}
-			m := metricsLine.FindStringSubmatch(stderr.String())
-			if m == nil {
-				t.Fatalf("no metrics listener line:\n%s", stderr.String())
-			}
+			addr := listenerAddr(t, stderr)
 			// While the tool holds the slot, the retry and the bytes of
 			// the first two attempts are already counted.
 			llm := `{agent="main",call_path="main",headend="cli",mode="cli",model="m1",provider="mock",reasoning_level="",status="success"}`
-			waitMetrics(t, m[1], []string{
+			waitMetrics(t, addr, []string{
 				`ai_agent_queue_in_use{capacity="1",mode="cli",queue="one"} 1`,
 				`ai_agent_llm_retries_total` + llm + ` 1`,
 				`ai_agent_llm_bytes_in_total` + llm + ` `,
