@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -135,7 +136,7 @@ func New(root string, o Options) (*Guard, error) {
 	}
 	g := &Guard{root: root, maxEntries: maxEntries, nested: map[string]bool{}}
 	add := func(list *[]string, p string) {
-		if !containsString(*list, p) {
+		if !slices.Contains(*list, p) {
 			*list = append(*list, p)
 		}
 	}
@@ -277,7 +278,7 @@ func (g *Guard) Restore(before *Snapshot) []Change {
 		return append(out, Change{Path: g.root, What: "cannot be searched for new .git entries", Err: err})
 	}
 	for _, p := range entries {
-		if before.nested[p] || containsString(g.entries, p) {
+		if before.nested[p] || slices.Contains(g.entries, p) {
 			continue
 		}
 		c := Change{Path: p, What: "created"}
@@ -429,7 +430,7 @@ func (g *Guard) putBack(base, p string, b, now state) error {
 	if b.kind == folder && now.kind == folder {
 		return nil
 	}
-	if b.kind == folder && containsString(g.dirs, p) {
+	if b.kind == folder && slices.Contains(g.dirs, p) {
 		return errors.New("the git directory was replaced; check the repository by hand")
 	}
 	if now.kind != absent {
@@ -471,13 +472,4 @@ func writeNew(p string, data []byte, perm fs.FileMode) error {
 		err = os.Chmod(p, perm)
 	}
 	return err
-}
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

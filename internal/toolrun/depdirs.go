@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"syscall"
 
@@ -116,12 +117,12 @@ func (rs *runState) checkWatched(before *watched) {
 	// content snapshot's walk; look for them too.
 	newDeps, newCaches := findWatchedRoots(rs.root)
 	for _, top := range newDeps {
-		if !contains(before.DepRoots, top) {
+		if !slices.Contains(before.DepRoots, top) {
 			metaWalk(rs.root, top, deps, DefaultMaxDepEntries, rs.sn.gitDirIDs)
 		}
 	}
 	for _, top := range newCaches {
-		if !contains(before.CacheRoots, top) {
+		if !slices.Contains(before.CacheRoots, top) {
 			metaWalk(rs.root, top, caches, DefaultMaxDepEntries, rs.sn.gitDirIDs)
 		}
 	}

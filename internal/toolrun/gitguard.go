@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -311,7 +312,7 @@ func (g *gitGuard) restore(before *gitSnapshot, quarantine string) []gitChange {
 	var created []string
 	for rel := range now {
 		p := filepath.Join(g.root, filepath.FromSlash(rel))
-		if !before.Nested[rel] && !contains(g.entries, p) {
+		if !before.Nested[rel] && !slices.Contains(g.entries, p) {
 			created = append(created, rel)
 		}
 	}
@@ -328,15 +329,6 @@ func (g *gitGuard) restore(before *gitSnapshot, quarantine string) []gitChange {
 		out = append(out, c)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func opPast(op string) string {
