@@ -241,7 +241,7 @@ func importsKept(lib checkLib, orig, patched []binding, b lexed, bAsides []aside
 			last = s.hi
 		}
 		n += nameUses(b.Toks, last, len(b.Toks), r.local)
-		if n > 0 {
+		if n > 0 || !reportedName(reports, r.local) {
 			return false
 		}
 	}
@@ -262,6 +262,20 @@ func importsKept(lib checkLib, orig, patched []binding, b lexed, bAsides []aside
 
 // reportedMissing reports whether a report says name is not defined
 // (package missing's reading of the toolchains' wordings).
+// reportedName reports whether a report's message names name: an
+// import is removed only when a report speaks of it (an unused import's
+// every linter names it). An import that no report names may be there
+// for what importing does (a plugin, a patch, a setting), and removing
+// it could change what the tests see.
+func reportedName(reports []contract.BugReport, name string) bool {
+	for _, r := range reports {
+		if wordIn(r.Message, name) {
+			return true
+		}
+	}
+	return false
+}
+
 func reportedMissing(reports []contract.BugReport, name string) bool {
 	for _, r := range reports {
 		if a, ok := missing.Of(r.Message); ok && a.Need == missing.Name && a.Name == name {

@@ -62,6 +62,11 @@ func pyEdit(t *testing.T, src, old, new string) string {
 	return strings.Replace(src, old, new, 1)
 }
 
+// pyUnused is flake8's report of an unused import.
+func pyUnused(name string) []contract.BugReport {
+	return []contract.BugReport{{Message: "F401 '" + name + "' imported but unused"}}
+}
+
 func nameErr(name string) []contract.BugReport {
 	return []contract.BugReport{{Message: "NameError: name '" + name + "' is not defined"}}
 }
@@ -86,8 +91,11 @@ func TestPyChecksKept(t *testing.T) {
 		{"dead container removed", src, pyEdit(t, src, "        spare = {\"a\": [1, 2], \"b\": CASES[0][1] * 2}\n", ""), nil, true},
 		{"unused result's expression kept", src, pyEdit(t, src, "        width = len(CASES) * 2\n", "        len(CASES) * 2\n"), nil, true},
 		{"unused result's call kept", src, pyEdit(t, src, `v = parse("x")`, `parse("x")`), nil, true},
-		{"unused import removed", src, pyEdit(t, src, "import json\n", ""), nil, true},
-		{"unused name of an import removed", pyEdit(t, src, "from calc import add, parse", "from calc import add, mul, parse"), src, nil, true},
+		{"unused import removed", src, pyEdit(t, src, "import json\n", ""), pyUnused("json"), true},
+		{"unused import removed with no report naming it", src, pyEdit(t, src, "import json\n", ""), nil, false},
+		{"unused import removed for another name's report", src, pyEdit(t, src, "import json\n", ""), pyUnused("yaml"), false},
+		{"unused name of an import removed", pyEdit(t, src, "from calc import add, parse", "from calc import add, mul, parse"), src, pyUnused("calc.mul"), true},
+		{"unused name of an import removed with no report", pyEdit(t, src, "from calc import add, parse", "from calc import add, mul, parse"), src, nil, false},
 		{"import added for a name a report says is missing", re, pyEdit(t, re, "import os\n", "import os\nimport re\n"), nameErr("re"), true},
 		{"import added with no report", re, pyEdit(t, re, "import os\n", "import os\nimport re\n"), nil, false},
 		{"import added for an assertion from a helper", re, pyEdit(t, re, "import os\n", "import os\nfrom helpers import assert_equal\n"), nameErr("assert_equal"), false},
