@@ -142,8 +142,8 @@ type checker struct {
 
 // checksKept reports whether the edit of a test file provably keeps
 // every check: go/ast's proof for Go (goChecksKept), the lexical proofs
-// for Python (pyChecksKept) and JavaScript and TypeScript
-// (jsChecksKept). The rules that judge checks line by line then have
+// for Python (pyChecksKept), JavaScript and TypeScript (jsChecksKept)
+// and Rust (rustChecksKept). The rules that judge checks line by line then have
 // nothing to find.
 func (c *checker) checksKept() bool {
 	if c.kept != 0 {
@@ -172,6 +172,8 @@ func (c *checker) checksKept() bool {
 		kept = pyChecksKept(c.in.Original, c.in.Patched, c.in.Reports)
 	case "javascript", "typescript":
 		kept = jsChecksKept(c.in.Path, c.in.Original, c.in.Patched, c.in.Reports)
+	case "rust":
+		kept = rustChecksKept(c.in.Original, c.in.Patched, c.in.Reports)
 	}
 	if kept {
 		c.kept = 1
