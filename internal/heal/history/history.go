@@ -285,6 +285,13 @@ func (pl *planner) line(n int, a ask) error {
 		return fmt.Errorf("no line %d", n)
 	}
 	switch {
+	case a.need == needField:
+		// A literal missing a field after the type gained one: the
+		// breaking commit's own literals may give it different values,
+		// and whichever one type-checks, the zero value does too, so
+		// no reading of the diff or the compiler tells which value the
+		// literal meant.
+		return errors.New("a struct literal missing a field: its value is a choice (the zero value compiles too)")
 	case a.need == needExample:
 		return pl.example(n, ln, a)
 	case a.need == needKeyword:

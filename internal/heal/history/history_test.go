@@ -306,6 +306,18 @@ func TestPlan(t *testing.T) {
 			want:    "package server\n\nfunc admin(s *Server) error {\n\treturn s.ListenAndServe(\":9090\")\n}\n",
 		},
 		{
+			name: "go struct literal missing a field", diff: goRenameDiff, path: "ansi_test.go",
+			content: "package main\n\nvar s = ansiState{1, 5, 0}\n",
+			reports: []contract.BugReport{report("ansi_test.go", 3, "too few values in struct literal of type ansiState")},
+			why:     "its value is a choice",
+		},
+		{
+			name: "rust initializer missing a field", diff: goRenameDiff, path: "src/ansi.rs",
+			content: "fn f() -> AnsiState {\n    AnsiState { fg: 1, bg: 5 }\n}\n",
+			reports: []contract.BugReport{report("src/ansi.rs", 2, "missing field `lbg` in initializer of `AnsiState`")},
+			why:     "its value is a choice",
+		},
+		{
 			name: "go rename without a renamed use is not corroborated", path: "main.go",
 			diff:    strings.SplitAfter(goRenameDiff, "\t\treturn nil, err\n")[0],
 			content: "package main\n\nvar a = ParseConfig\n",

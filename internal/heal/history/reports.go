@@ -13,6 +13,7 @@ const (
 	needArity   = missing.Arity
 	needExample = missing.Example
 	needKeyword = missing.Keyword
+	needField   = missing.Field
 )
 
 // ask is what one report asks: a need and, when the message says, a name

@@ -29,7 +29,7 @@ func (c *checker) renameLine(n int, a, b string) bool {
 		}
 		// The names the history tier renames: package missing's reading
 		// of the report, the one table of toolchain wordings.
-		if ask, ok := missing.Of(r.Message); ok && ask.Need != missing.Arity && ask.Name != "" {
+		if ask, ok := missing.Of(r.Message); ok && ask.Need != missing.Arity && ask.Need != missing.Field && ask.Name != "" {
 			names[ask.Name] = true
 		}
 	}

@@ -1,7 +1,8 @@
 // Package missing reads what a toolchain's report says is missing or
 // wrong about a name: a name not declared (the old name of a rename), a
 // call with the wrong number of arguments, a Go example named after a
-// name no longer declared, a keyword argument a function no longer takes.
+// name no longer declared, a keyword argument a function no longer takes,
+// a struct literal or initializer missing a field.
 // One table of each toolchain's wording (go, gcc and clang, Python with
 // pyflakes, ruff and pyright, node, tsc and eslint, javac, ecj and
 // Kotlin, rustc) serves the history tier, which finishes such renames, and
@@ -28,6 +29,12 @@ const (
 	// Keyword: a call passes a keyword argument the function no longer
 	// takes; Ask.Fn is the function.
 	Keyword
+	// Field: a struct literal or initializer lacks a field (or, for an
+	// unkeyed Go literal, a value); Ask.Name is the field when the
+	// message names one, Ask.Fn the type. What value the field takes is
+	// a choice no such message makes (the zero value compiles, yet what
+	// the literal meant may be another), so no tier fills it in.
+	Field
 )
 
 // reportRow is one shape of message. The pattern's group
@@ -50,6 +57,7 @@ var reportTable = []reportRow{
 	{"go", Name, lazyre.New(`\bhas no field or method (?P<name>[A-Za-z_]\w*)`)},
 	{"go", Example, lazyre.New(`\b(?P<fn>Example\w*) refers to unknown (?:identifier: |field or method: [A-Za-z_]\w*\.)(?P<name>[A-Za-z_]\w*)`)},
 	{"go", Arity, lazyre.New(`\b(?:not enough|too many) arguments in call to (?:[\w.()*]*\.)?(?P<name>[A-Za-z_]\w*)`)},
+	{"go", Field, lazyre.New(`\btoo few values in struct literal(?: of type (?:[\w.*]*\.)?(?P<fn>[A-Za-z_]\w*))?`)},
 
 	{"cc", Name, lazyre.New(q + `(?P<name>[A-Za-z_]\w*)` + eq + ` undeclared`)},
 	{"cc", Name, lazyre.New(`implicit declaration of function ` + q + `(?P<name>[A-Za-z_]\w*)` + eq)},
@@ -58,6 +66,7 @@ var reportTable = []reportRow{
 	{"cc", Name, lazyre.New(q + `(?P<name>[A-Za-z_]\w*)` + eq + ` (?:was not declared in this scope|has not been declared|is not a member of)`)},
 	{"cc", Arity, lazyre.New(`too (?:few|many) arguments to function ` + q + `(?:[\w:]*::)?(?P<name>[A-Za-z_]\w*)` + eq)},
 	{"cc", Arity, lazyre.New(`too (?:few|many) arguments to function call`)},
+	{"cc", Field, lazyre.New(`missing (?:initializer|field) (?:for (?:field|member) )?` + q + `(?:[\w:]*::)?(?P<name>[A-Za-z_]\w*)` + eq + `(?: (?:of|initializer) ` + q + `(?:struct |class )?(?:[\w:]*::)?(?P<fn>[A-Za-z_]\w*)` + eq + `)?`)},
 
 	{"python", Name, lazyre.New(`NameError: name '(?P<name>[A-Za-z_]\w*)' is not defined`)},
 	{"python", Name, lazyre.New(`AttributeError: .* has no attribute '(?P<name>[A-Za-z_]\w*)'`)},
@@ -75,6 +84,8 @@ var reportTable = []reportRow{
 	{"js", Name, lazyre.New(`does not provide an export named '(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", Name, lazyre.New(`has no exported member (?:named )?'(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", Arity, lazyre.New(`Expected (?:at least )?\d+(?:-\d+)? arguments?, but got \d+`)},
+	{"js", Field, lazyre.New(`Property '(?P<name>[A-Za-z_$][\w$]*)' is missing in type '.*' but required in type '(?:[\w$.]*\.)?(?P<fn>[A-Za-z_$][\w$]*)`)}, // TS2741
+	{"js", Field, lazyre.New(`is missing the following properties from type '(?:[\w$.]*\.)?(?P<fn>[A-Za-z_$][\w$]*)[^']*': (?P<name>[A-Za-z_$][\w$]*)`)}, // TS2739, TS2740
 
 	// javac names the symbol on a line of its own, which a bare "cannot
 	// find symbol" lacks.
@@ -83,6 +94,7 @@ var reportTable = []reportRow{
 	{"java", Name, lazyre.New(`(?i:unresolved reference):? '?(?P<name>[A-Za-z_$][\w$]*)`)},         // kotlinc
 
 	{"rust", Name, lazyre.New("cannot find (?:type|trait|function|value|struct|enum|module or crate|crate or module|macro|tuple struct or tuple variant|unit struct, unit variant or constant|attribute macro|derive macro)? ?`(?P<name>[A-Za-z_]\\w*)` in (?:this scope|crate|module)")},
+	{"rust", Field, lazyre.New("missing fields? `(?P<name>[A-Za-z_]\\w*)`[^\\n]* in initializer of `(?:[\\w:]*::)?(?P<fn>[A-Za-z_]\\w*)")}, // E0063
 	{"rust", Name, lazyre.New("use of undeclared (?:type|crate or module|type or module|lifetime name) `'?(?P<name>[A-Za-z_]\\w*)`")},
 }
 

@@ -27,6 +27,17 @@ func TestOf(t *testing.T) {
 		{"cannot find value `totl` in this scope", true, Name, "totl", ""},
 		{"cannot find function `ad` in crate `calc`", true, Name, "ad", ""},
 		{"failed to resolve: use of undeclared type `HashMapp`", true, Name, "HashMapp", ""},
+		{"too few values in struct literal of type ansiState", true, Field, "", "ansiState"},
+		{"too few values in struct literal of type tui.ColorPair", true, Field, "", "ColorPair"},
+		{"too few values in struct literal", true, Field, "", ""},
+		{"missing field `lbg` in initializer of `AnsiState`", true, Field, "lbg", "AnsiState"},
+		{"missing fields `lbg`, `ul` and `attr` in initializer of `state::AnsiState`", true, Field, "lbg", "AnsiState"},
+		{"missing fields `a`, `b`, `c` and 2 other fields in initializer of `Big`", true, Field, "a", "Big"},
+		{"Property 'lbg' is missing in type '{ fg: number; bg: number; }' but required in type 'AnsiState'.", true, Field, "lbg", "AnsiState"},
+		{"Type '{ fg: number; }' is missing the following properties from type 'AnsiState': bg, lbg", true, Field, "bg", "AnsiState"},
+		{"missing initializer for field 'lbg' of 'struct ansi_state'", true, Field, "lbg", "ansi_state"},
+		{"missing initializer for member 'ansi_state::lbg'", true, Field, "lbg", ""},
+		{"missing field 'lbg' initializer", true, Field, "lbg", ""},
 	} {
 		a, ok := Of(tc.msg)
 		if ok != tc.ok || a.Need != tc.need || a.Name != tc.name || a.Fn != tc.fn {
@@ -39,7 +50,7 @@ func FuzzOf(f *testing.F) {
 	f.Add("undefined: x")
 	f.Add("‘BUF’ undeclared (first use in this function)")
 	f.Fuzz(func(t *testing.T, msg string) {
-		if a, ok := Of(msg); ok && (a.Need < Name || a.Need > Keyword) {
+		if a, ok := Of(msg); ok && (a.Need < Name || a.Need > Field) {
 			t.Fatalf("bad need %v", a.Need)
 		}
 	})
