@@ -85,7 +85,7 @@ var reportTable = []reportRow{
 	{"js", Name, lazyre.New(`has no exported member (?:named )?'(?P<name>[A-Za-z_$][\w$]*)'`)},
 	{"js", Arity, lazyre.New(`Expected (?:at least )?\d+(?:-\d+)? arguments?, but got \d+`)},
 	{"js", Field, lazyre.New(`Property '(?P<name>[A-Za-z_$][\w$]*)' is missing in type '.*' but required in type '(?:[\w$.]*\.)?(?P<fn>[A-Za-z_$][\w$]*)`)}, // TS2741
-	{"js", Field, lazyre.New(`is missing the following properties from type '(?:[\w$.]*\.)?(?P<fn>[A-Za-z_$][\w$]*)[^']*': (?P<name>[A-Za-z_$][\w$]*)`)}, // TS2739, TS2740
+	{"js", Field, lazyre.New(`is missing the following properties from type '(?:[\w$.]*\.)?(?P<fn>[A-Za-z_$][\w$]*)[^']*': (?P<name>[A-Za-z_$][\w$]*)`)},    // TS2739, TS2740
 
 	// javac names the symbol on a line of its own, which a bare "cannot
 	// find symbol" lacks.
