@@ -238,6 +238,20 @@ type lexer struct {
 	// blank, when set, is a copy of src in which the spans are blanked
 	// instead of listed in out.
 	blank []byte
+	// strict marks broken what the lenient reading lets run to a line's
+	// or the text's end: a literal, an interpolation or a comment that
+	// does not close (the tokenizers' literals, which must close).
+	strict, broken bool
+}
+
+// literalEnd returns the end of the literal of l that starts at i (at its
+// prefix or its quote), its interpolations included, read by the lexer
+// every row uses; ok is false when none starts there or when it, or
+// anything inside its interpolations, does not close.
+func (l *Language) literalEnd(src string, i int) (int, bool) {
+	lx := lexer{sx: &l.Syntax, src: src, strict: true}
+	end, ok := lx.literal(i, 0, nil)
+	return end, ok && !lx.broken
 }
 
 // code reads code from i. With closer 0 it reads to the end of the text;
@@ -287,6 +301,9 @@ func (lx *lexer) code(i int, closer byte, depth int) int {
 		}
 		if sx.BlockOpen != "" && strings.HasPrefix(src[i:], sx.BlockOpen) {
 			end := sx.blockEnd(src, i)
+			if lx.strict && !strings.HasSuffix(src[i+len(sx.BlockOpen):end], sx.BlockClose) {
+				lx.broken = true
+			}
 			lx.emit(Comment, i, end, depth)
 			i = end
 			continue
@@ -297,6 +314,9 @@ func (lx *lexer) code(i int, closer byte, depth int) int {
 			continue
 		}
 		i++
+	}
+	if closer != 0 {
+		lx.broken = true
 	}
 	return len(src)
 }
@@ -422,10 +442,12 @@ func (lx *lexer) body(q *Quote, j int, closer string, depth int, collect *[]Span
 		case strings.HasPrefix(src[j:], closer):
 			return j + len(closer)
 		case src[j] == '\n' && !q.Multiline:
+			lx.broken = true
 			return j
 		}
 		j++
 	}
+	lx.broken = true
 	return len(src)
 }
 

@@ -3,11 +3,15 @@ package lang
 import "strings"
 
 // A tokenizer for the proofs that read code token by token (the integrity
-// policy's proof that a test file's edit keeps every check): Python's and
-// JavaScript's (and TypeScript's) tokens, with the comments aside. Where
-// Spans only tells code from comments and literals, these give each
-// token its kind, keep a JavaScript regular expression or a template
-// literal whole, and give Python its logical lines and indentation.
+// policy's proof that a test file's edit keeps every check): Python's,
+// JavaScript's (and TypeScript's) and Rust's (tokens_rust.go) tokens,
+// with the comments aside. Where Spans only tells code from comments and
+// literals, these give each token its kind, keep a JavaScript regular
+// expression or a template literal whole, and give Python its logical
+// lines and indentation. JavaScript's and Python's string literals, with
+// the code interpolated in them (${…}, an f-string's {…}), are read by
+// the lexer of their rows (literalEnd in lex.go), the one reading of
+// interpolations.
 
 // TokenKind is what a token is.
 type TokenKind uint8
@@ -97,15 +101,8 @@ func jsLex(src string) (Tokens, bool) {
 			lx.Comments = append(lx.Comments, src[i:end])
 			nl = nl || strings.ContainsAny(src[i:end], "\n\r")
 			i = end
-		case c == '"' || c == '\'':
-			end, ok := jsQuoted(src, i)
-			if !ok {
-				return lx, false
-			}
-			emit(TokStr, src[i:end])
-			i = end
-		case c == '`':
-			end, ok := jsTemplate(src, i)
+		case c == '"' || c == '\'' || c == '`':
+			end, ok := byID["javascript"].literalEnd(src, i)
 			if !ok {
 				return lx, false
 			}
@@ -171,86 +168,6 @@ func jsRegexAt(toks []Token) bool {
 		return jsRegexAfter[t.Text]
 	}
 	return false
-}
-
-// jsQuoted returns the end of the string literal at i.
-func jsQuoted(src string, i int) (int, bool) {
-	q := src[i]
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case q:
-			return j + 1, true
-		case '\n', '\r':
-			return 0, false
-		}
-	}
-	return 0, false
-}
-
-// jsTemplate returns the end of the template literal at i, its ${…}
-// substitutions included.
-func jsTemplate(src string, i int) (int, bool) {
-	for j := i + 1; j < len(src); j++ {
-		switch {
-		case src[j] == '\\':
-			j++
-		case src[j] == '`':
-			return j + 1, true
-		case strings.HasPrefix(src[j:], "${"):
-			end, ok := jsSubstitution(src, j+2)
-			if !ok {
-				return 0, false
-			}
-			j = end - 1
-		}
-	}
-	return 0, false
-}
-
-// jsSubstitution returns the end of a template's substitution whose
-// expression starts at i: past its closing '}'.
-func jsSubstitution(src string, i int) (int, bool) {
-	depth := 0
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '"' || c == '\'':
-			end, ok := jsQuoted(src, i)
-			if !ok {
-				return 0, false
-			}
-			i = end
-			continue
-		case c == '`':
-			end, ok := jsTemplate(src, i)
-			if !ok {
-				return 0, false
-			}
-			i = end
-			continue
-		case strings.HasPrefix(src[i:], "//"):
-			i = lineEnd(src, i)
-			continue
-		case strings.HasPrefix(src[i:], "/*"):
-			k := strings.Index(src[i+2:], "*/")
-			if k < 0 {
-				return 0, false
-			}
-			i += 2 + k + 2
-			continue
-		case c == '{':
-			depth++
-		case c == '}':
-			if depth == 0 {
-				return i + 1, true
-			}
-			depth--
-		}
-		i++
-	}
-	return 0, false
 }
 
 // jsRegex returns the end of the regular expression literal at i, its
@@ -378,7 +295,7 @@ func pyLex(src string) (Tokens, bool) {
 			lx.Comments = append(lx.Comments, strings.TrimRight(src[i:end], " \t\r"))
 			i = end
 		case c == '"' || c == '\'':
-			end, ok := pyString(src, i, false)
+			end, ok := byID["python"].literalEnd(src, i)
 			if !ok {
 				return lx, false
 			}
@@ -394,7 +311,11 @@ func pyLex(src string) (Tokens, bool) {
 				j++
 			}
 			if j < len(src) && (src[j] == '"' || src[j] == '\'') && pyPrefix(src[i:j]) {
-				end, ok := pyString(src, j, strings.ContainsAny(src[i:j], "fFtT"))
+				at := j // an r, b or u prefix changes nothing the lexer reads
+				if strings.ContainsAny(src[i:j], "fFtT") {
+					at = i // a formatted literal: its {…} are code
+				}
+				end, ok := byID["python"].literalEnd(src, at)
 				if !ok {
 					return lx, false
 				}
@@ -442,78 +363,6 @@ func pyPrefix(w string) bool {
 		return true
 	}
 	return false
-}
-
-// pyString returns the end of the string literal whose quote is at q;
-// fmt reads replacement fields ({…},
-// where any quote may nest, as Python 3.12 allows).
-func pyString(src string, q int, fmt bool) (int, bool) {
-	quote := src[q]
-	triple := strings.HasPrefix(src[q:], strings.Repeat(string(quote), 3))
-	j := q + 1
-	if triple {
-		j = q + 3
-	}
-	for j < len(src) {
-		c := src[j]
-		switch {
-		case c == '\\':
-			j += 2
-			continue
-		case triple && c == quote && strings.HasPrefix(src[j:], strings.Repeat(string(quote), 3)):
-			return j + 3, true
-		case !triple && c == quote:
-			return j + 1, true
-		case !triple && (c == '\n' || c == '\r'):
-			return 0, false
-		case fmt && c == '{':
-			if j+1 < len(src) && src[j+1] == '{' {
-				j += 2
-				continue
-			}
-			end, ok := pyField(src, j+1)
-			if !ok {
-				return 0, false
-			}
-			j = end
-			continue
-		}
-		j++
-	}
-	return 0, false
-}
-
-// pyField returns the end of an f-string's replacement field whose body
-// starts at i: past its closing '}'.
-func pyField(src string, i int) (int, bool) {
-	depth := 0
-	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '"' || c == '\'':
-			k := i
-			for k > 0 && isWordByte(src[k-1]) && i-k < 2 {
-				k--
-			}
-			end, ok := pyString(src, i, k < i && pyPrefix(src[k:i]) && strings.ContainsAny(src[k:i], "fFtT"))
-			if !ok {
-				return 0, false
-			}
-			i = end
-			continue
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']':
-			depth--
-		case c == '}':
-			if depth == 0 {
-				return i + 1, true
-			}
-			depth--
-		}
-		i++
-	}
-	return 0, false
 }
 
 // opAt returns the longest operator of ops (longest first) at src[i:],
