@@ -64,90 +64,131 @@ func IsNameByte(c byte) bool { return isWordByte(c) || c == '$' }
 // it cannot read: an unterminated string, template, comment or regular
 // expression, unbalanced brackets, a stray byte.
 func jsLex(src string) (Tokens, bool) {
-	var lx Tokens
-	src = strings.TrimPrefix(src, "\ufeff")
-	var stack []byte
-	nl := false
-	emit := func(k TokenKind, text string) {
-		lx.Toks = append(lx.Toks, Token{Kind: k, Text: text, NL: nl})
-		nl = false
-	}
-	if strings.HasPrefix(src, "#!") {
-		end := lineEnd(src, 0)
-		lx.Comments = append(lx.Comments, src[:end])
-		src = strings.Repeat(" ", end) + src[end:]
-	}
+	var cx cLexer
+	src = cx.start(src, false)
 	for i := 0; i < len(src); {
-		if len(lx.Toks) > MaxTokens {
-			return lx, false
+		if len(cx.Toks) > MaxTokens {
+			return cx.Tokens, false
+		}
+		if end, ok := cx.space(src, i); ok {
+			i = end
+			continue
 		}
 		c := src[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
-			i++
-		case c == '\n' || c == '\r':
-			nl = true
-			i++
-		case strings.HasPrefix(src[i:], "//"):
-			end := lineEnd(src, i)
-			lx.Comments = append(lx.Comments, strings.TrimRight(src[i:end], " \t\r"))
-			i = end
 		case strings.HasPrefix(src[i:], "/*"):
 			k := strings.Index(src[i+2:], "*/")
 			if k < 0 {
-				return lx, false
+				return cx.Tokens, false
 			}
-			end := i + 2 + k + 2
-			lx.Comments = append(lx.Comments, src[i:end])
-			nl = nl || strings.ContainsAny(src[i:end], "\n\r")
-			i = end
+			i = cx.comment(src, i, i+2+k+2)
 		case c == '"' || c == '\'' || c == '`':
 			end, ok := byID["javascript"].literalEnd(src, i)
 			if !ok {
-				return lx, false
+				return cx.Tokens, false
 			}
-			emit(TokStr, src[i:end])
-			i = end
+			i = cx.emit(TokStr, src, i, end)
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
-			end := numberEnd(src, i)
-			emit(TokNum, src[i:end])
-			i = end
+			i = cx.emit(TokNum, src, i, numberEnd(src, i))
 		case IsNameByte(c) || c == '#' && i+1 < len(src) && IsNameByte(src[i+1]):
 			j := i + 1
 			for j < len(src) && IsNameByte(src[j]) {
 				j++
 			}
-			emit(TokWord, src[i:j])
-			i = j
-		case c == '/' && jsRegexAt(lx.Toks):
+			i = cx.emit(TokWord, src, i, j)
+		case c == '/' && jsRegexAt(cx.Toks):
 			end, ok := jsRegex(src, i)
 			if !ok {
-				return lx, false
+				return cx.Tokens, false
 			}
-			emit(TokRegex, src[i:end])
-			i = end
+			i = cx.emit(TokRegex, src, i, end)
 		default:
 			op := opAt(src, i, jsOps)
-			if op == "" {
-				return lx, false
-			}
 			if op == "?." && i+2 < len(src) && src[i+2] >= '0' && src[i+2] <= '9' {
 				op = "?" // a ? .5 : b
 			}
-			switch op {
-			case "(", "[", "{":
-				stack = append(stack, op[0])
-			case ")", "]", "}":
-				if len(stack) == 0 || stack[len(stack)-1] != opener(op[0]) {
-					return lx, false
-				}
-				stack = stack[:len(stack)-1]
+			if !cx.nest(op) {
+				return cx.Tokens, false
 			}
-			emit(TokOp, op)
-			i += len(op)
+			i = cx.emit(TokOp, src, i, i+len(op))
 		}
 	}
-	return lx, len(stack) == 0 && len(lx.Toks) <= MaxTokens
+	return cx.Tokens, cx.done()
+}
+
+// cLexer is what the tokenizers of the C-family syntaxes (JavaScript's,
+// Rust's) share: the tokens so far, the brackets open, and whether a line
+// break came since the last token.
+type cLexer struct {
+	Tokens
+	stack []byte
+	nl    bool
+}
+
+// start strips a byte-order mark and sets a "#!" first line aside as a
+// comment, unless it is code (hashBang: Rust's "#![" attribute).
+func (cx *cLexer) start(src string, hashBang bool) string {
+	src = strings.TrimPrefix(src, "\ufeff")
+	if strings.HasPrefix(src, "#!") && !(hashBang && strings.HasPrefix(src, "#![")) {
+		end := lineEnd(src, 0)
+		cx.Comments = append(cx.Comments, src[:end])
+		src = strings.Repeat(" ", end) + src[end:]
+	}
+	return src
+}
+
+// space reads a blank, a line break or a "//" comment at i: ok and its
+// end, or false when none is there.
+func (cx *cLexer) space(src string, i int) (int, bool) {
+	switch c := src[i]; {
+	case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+		return i + 1, true
+	case c == '\n' || c == '\r':
+		cx.nl = true
+		return i + 1, true
+	case strings.HasPrefix(src[i:], "//"):
+		end := lineEnd(src, i)
+		cx.Comments = append(cx.Comments, strings.TrimRight(src[i:end], " \t\r"))
+		return end, true
+	}
+	return i, false
+}
+
+// comment sets the block comment src[i:end] aside and returns end.
+func (cx *cLexer) comment(src string, i, end int) int {
+	cx.Comments = append(cx.Comments, src[i:end])
+	cx.nl = cx.nl || strings.ContainsAny(src[i:end], "\n\r")
+	return end
+}
+
+// emit adds the token src[i:end] of kind k and returns end.
+func (cx *cLexer) emit(k TokenKind, src string, i, end int) int {
+	cx.Toks = append(cx.Toks, Token{Kind: k, Text: src[i:end], NL: cx.nl})
+	cx.nl = false
+	return end
+}
+
+// nest opens or closes the bracket op is, if it is one; false for no
+// operator, or a closer that closes no bracket open.
+func (cx *cLexer) nest(op string) bool {
+	switch op {
+	case "":
+		return false
+	case "(", "[", "{":
+		cx.stack = append(cx.stack, op[0])
+	case ")", "]", "}":
+		if len(cx.stack) == 0 || cx.stack[len(cx.stack)-1] != opener(op[0]) {
+			return false
+		}
+		cx.stack = cx.stack[:len(cx.stack)-1]
+	}
+	return true
+}
+
+// done reports whether the text read whole: every bracket closed, and
+// no more than MaxTokens tokens.
+func (cx *cLexer) done() bool {
+	return len(cx.stack) == 0 && len(cx.Toks) <= MaxTokens
 }
 
 // jsRegexAt reports whether a '/' after toks starts a regular

@@ -14,60 +14,38 @@ import (
 // unterminated literal or comment, unbalanced brackets, a stray byte,
 // more than MaxTokens tokens.
 func TokensRust(src string) (Tokens, bool) {
-	var lx Tokens
-	src = strings.TrimPrefix(src, "\ufeff")
-	var stack []byte
-	nl := false
-	emit := func(k TokenKind, text string) {
-		lx.Toks = append(lx.Toks, Token{Kind: k, Text: text, NL: nl})
-		nl = false
-	}
-	if strings.HasPrefix(src, "#!") && !strings.HasPrefix(src, "#![") {
-		end := lineEnd(src, 0)
-		lx.Comments = append(lx.Comments, src[:end])
-		src = strings.Repeat(" ", end) + src[end:]
-	}
+	var cx cLexer
+	src = cx.start(src, true)
 	for i := 0; i < len(src); {
-		if len(lx.Toks) > MaxTokens {
-			return lx, false
+		if len(cx.Toks) > MaxTokens {
+			return cx.Tokens, false
+		}
+		if end, ok := cx.space(src, i); ok {
+			i = end
+			continue
 		}
 		c := src[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
-			i++
-		case c == '\n' || c == '\r':
-			nl = true
-			i++
-		case strings.HasPrefix(src[i:], "//"):
-			end := lineEnd(src, i)
-			lx.Comments = append(lx.Comments, strings.TrimRight(src[i:end], " \t\r"))
-			i = end
 		case strings.HasPrefix(src[i:], "/*"):
 			end, ok := rustBlockComment(src, i)
 			if !ok {
-				return lx, false
+				return cx.Tokens, false
 			}
-			lx.Comments = append(lx.Comments, src[i:end])
-			nl = nl || strings.ContainsAny(src[i:end], "\n\r")
-			i = end
+			i = cx.comment(src, i, end)
 		case c == '"':
 			end, ok := rustString(src, i+1)
 			if !ok {
-				return lx, false
+				return cx.Tokens, false
 			}
-			emit(TokStr, src[i:end])
-			i = end
+			i = cx.emit(TokStr, src, i, end)
 		case c == '\'':
 			end, k, ok := rustQuote(src, i)
 			if !ok {
-				return lx, false
+				return cx.Tokens, false
 			}
-			emit(k, src[i:end])
-			i = end
+			i = cx.emit(k, src, i, end)
 		case c >= '0' && c <= '9':
-			end := rustNumberEnd(src, i)
-			emit(TokNum, src[i:end])
-			i = end
+			i = cx.emit(TokNum, src, i, rustNumberEnd(src, i))
 		case isWordByte(c) || c >= utf8.RuneSelf:
 			j := i
 			for j < len(src) && (isWordByte(src[j]) || src[j] >= utf8.RuneSelf) {
@@ -75,10 +53,9 @@ func TokensRust(src string) (Tokens, bool) {
 			}
 			if end, ok, lit := rustPrefixed(src, i, j); lit {
 				if !ok {
-					return lx, false
+					return cx.Tokens, false
 				}
-				emit(TokStr, src[i:end])
-				i = end
+				i = cx.emit(TokStr, src, i, end)
 				continue
 			}
 			if src[i:j] == "r" && j+1 < len(src) && src[j] == '#' && isWordByte(src[j+1]) {
@@ -88,27 +65,16 @@ func TokensRust(src string) (Tokens, bool) {
 				}
 				j = k // a raw identifier, r#type
 			}
-			emit(TokWord, src[i:j])
-			i = j
+			i = cx.emit(TokWord, src, i, j)
 		default:
 			op := opAt(src, i, rustOps)
-			if op == "" {
-				return lx, false
+			if !cx.nest(op) {
+				return cx.Tokens, false
 			}
-			switch op {
-			case "(", "[", "{":
-				stack = append(stack, op[0])
-			case ")", "]", "}":
-				if len(stack) == 0 || stack[len(stack)-1] != opener(op[0]) {
-					return lx, false
-				}
-				stack = stack[:len(stack)-1]
-			}
-			emit(TokOp, op)
-			i += len(op)
+			i = cx.emit(TokOp, src, i, i+len(op))
 		}
 	}
-	return lx, len(stack) == 0 && len(lx.Toks) <= MaxTokens
+	return cx.Tokens, cx.done()
 }
 
 // rustOps are Rust's operators and punctuation, longest first.

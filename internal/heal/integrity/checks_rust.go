@@ -138,8 +138,18 @@ func rustFnBodies(t []lexTok) []aside {
 // closeOf returns the index of the bracket closing the one at open, or
 // -1.
 func closeOf(t []lexTok, open int) int {
+	if j, closed := scanTop(t, open+1, ""); closed {
+		return j
+	}
+	return -1
+}
+
+// scanTop scans t from k for the operator stop outside the brackets
+// opened since k: its index, or, closed, the index of a bracket that
+// closes one opened before k; -1 when there is neither.
+func scanTop(t []lexTok, k int, stop string) (int, bool) {
 	depth := 0
-	for j := open; j < len(t); j++ {
+	for j := k; j < len(t); j++ {
 		if t[j].Kind != kOp {
 			continue
 		}
@@ -147,12 +157,16 @@ func closeOf(t []lexTok, open int) int {
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
-			if depth--; depth == 0 {
-				return j
+			if depth--; depth < 0 {
+				return j, true
+			}
+		case stop:
+			if depth == 0 {
+				return j, false
 			}
 		}
 	}
-	return -1
+	return -1, false
 }
 
 // innermost returns the innermost body holding token k.
@@ -170,23 +184,8 @@ func innermost(bodies []aside, k int) (aside, bool) {
 // rustStmtEnd returns the index of the ';' ending the statement that
 // starts at k (outside brackets), or -1.
 func rustStmtEnd(t []lexTok, k int) int {
-	depth := 0
-	for j := k; j < len(t); j++ {
-		if t[j].Kind != kOp {
-			continue
-		}
-		switch t[j].Text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			if depth--; depth < 0 {
-				return -1
-			}
-		case ";":
-			if depth == 0 {
-				return j
-			}
-		}
+	if j, closed := scanTop(t, k, ";"); !closed {
+		return j
 	}
 	return -1
 }

@@ -117,14 +117,13 @@ func printCall(l *lang.Language, line string) (string, printVerdict) {
 		return "", printAmbiguous
 	}
 	args := m[2]
-	after := code[strings.Index(code, "print")+5:]
 	switch {
 	case args == "":
 		return m[1] + "print()" + gap + comment, printBare
 	case !balanced(code), strings.HasPrefix(args, ">>"), strings.HasSuffix(code, ","), endsInNewline(l, stmt):
 		return "", printAmbiguous
 	case strings.HasPrefix(args, "("):
-		if closesAtEnd(code) && !topLevelComma(strings.TrimSpace(after)) {
+		if whole, tuple := parenthesized(strings.TrimSpace(code[strings.Index(code, "print")+5:])); whole && !tuple {
 			return "", printKeep // print (x): the same call in both
 		}
 		return "", printAmbiguous
@@ -132,42 +131,24 @@ func printCall(l *lang.Language, line string) (string, printVerdict) {
 	return m[1] + "print(" + args + ")" + gap + comment, printConvert
 }
 
-// topLevelComma reports whether s, a parenthesized expression, holds a
-// comma right inside its outer brackets: a tuple.
-func topLevelComma(s string) bool {
-	depth := 0
-	for _, c := range s {
-		switch c {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 1 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// closesAtEnd reports whether the first bracket after print closes at
-// the end of the line: print (x) is a call, print (x), y a tuple.
-func closesAtEnd(code string) bool {
-	s := strings.TrimSpace(code[strings.Index(code, "print")+5:])
+// parenthesized reads s, which opens with a bracket: whole when that
+// bracket closes at the end of s (print (x) is a call, print (x), y a
+// tuple), tuple when a comma stands right inside it.
+func parenthesized(s string) (whole, tuple bool) {
 	depth := 0
 	for i, c := range s {
 		switch c {
 		case '(', '[', '{':
 			depth++
 		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				return i == len(s)-1
+			if depth--; depth == 0 {
+				return i == len(s)-1, tuple
 			}
+		case ',':
+			tuple = tuple || depth == 1
 		}
 	}
-	return false
+	return false, tuple
 }
 
 // endsInNewline reports whether a string literal of the print statement
