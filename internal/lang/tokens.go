@@ -65,27 +65,19 @@ func IsNameByte(c byte) bool { return isWordByte(c) || c == '$' }
 // expression, unbalanced brackets, a stray byte.
 func jsLex(src string) (Tokens, bool) {
 	var cx cLexer
-	src = cx.start(src, false)
-	for i := 0; i < len(src); {
-		if len(cx.Toks) > MaxTokens {
-			return cx.Tokens, false
-		}
-		if end, ok := cx.space(src, i); ok {
-			i = end
-			continue
-		}
+	return cx.run(src, false, func(src string, i int) (int, bool) {
 		c := src[i]
 		switch {
 		case strings.HasPrefix(src[i:], "/*"):
 			k := strings.Index(src[i+2:], "*/")
 			if k < 0 {
-				return cx.Tokens, false
+				return 0, false
 			}
 			i = cx.comment(src, i, i+2+k+2)
 		case c == '"' || c == '\'' || c == '`':
 			end, ok := byID["javascript"].literalEnd(src, i)
 			if !ok {
-				return cx.Tokens, false
+				return 0, false
 			}
 			i = cx.emit(TokStr, src, i, end)
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9':
@@ -99,7 +91,7 @@ func jsLex(src string) (Tokens, bool) {
 		case c == '/' && jsRegexAt(cx.Toks):
 			end, ok := jsRegex(src, i)
 			if !ok {
-				return cx.Tokens, false
+				return 0, false
 			}
 			i = cx.emit(TokRegex, src, i, end)
 		default:
@@ -108,12 +100,12 @@ func jsLex(src string) (Tokens, bool) {
 				op = "?" // a ? .5 : b
 			}
 			if !cx.nest(op) {
-				return cx.Tokens, false
+				return 0, false
 			}
 			i = cx.emit(TokOp, src, i, i+len(op))
 		}
-	}
-	return cx.Tokens, cx.done()
+		return i, true
+	})
 }
 
 // cLexer is what the tokenizers of the C-family syntaxes (JavaScript's,
@@ -183,6 +175,26 @@ func (cx *cLexer) nest(op string) bool {
 		cx.stack = cx.stack[:len(cx.stack)-1]
 	}
 	return true
+}
+
+// run reads src: blanks, line breaks and line comments itself, anything
+// else with step, which returns the end of what it read, or false when
+// it cannot read what is at i.
+func (cx *cLexer) run(src string, hashBang bool, step func(src string, i int) (int, bool)) (Tokens, bool) {
+	src = cx.start(src, hashBang)
+	for i := 0; i < len(src); {
+		if len(cx.Toks) > MaxTokens {
+			return cx.Tokens, false
+		}
+		end, ok := cx.space(src, i)
+		if !ok {
+			if end, ok = step(src, i); !ok {
+				return cx.Tokens, false
+			}
+		}
+		i = end
+	}
+	return cx.Tokens, cx.done()
 }
 
 // done reports whether the text read whole: every bracket closed, and

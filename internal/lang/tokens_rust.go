@@ -15,33 +15,25 @@ import (
 // more than MaxTokens tokens.
 func TokensRust(src string) (Tokens, bool) {
 	var cx cLexer
-	src = cx.start(src, true)
-	for i := 0; i < len(src); {
-		if len(cx.Toks) > MaxTokens {
-			return cx.Tokens, false
-		}
-		if end, ok := cx.space(src, i); ok {
-			i = end
-			continue
-		}
+	return cx.run(src, true, func(src string, i int) (int, bool) {
 		c := src[i]
 		switch {
 		case strings.HasPrefix(src[i:], "/*"):
 			end, ok := rustBlockComment(src, i)
 			if !ok {
-				return cx.Tokens, false
+				return 0, false
 			}
 			i = cx.comment(src, i, end)
 		case c == '"':
 			end, ok := rustString(src, i+1)
 			if !ok {
-				return cx.Tokens, false
+				return 0, false
 			}
 			i = cx.emit(TokStr, src, i, end)
 		case c == '\'':
 			end, k, ok := rustQuote(src, i)
 			if !ok {
-				return cx.Tokens, false
+				return 0, false
 			}
 			i = cx.emit(k, src, i, end)
 		case c >= '0' && c <= '9':
@@ -53,10 +45,10 @@ func TokensRust(src string) (Tokens, bool) {
 			}
 			if end, ok, lit := rustPrefixed(src, i, j); lit {
 				if !ok {
-					return cx.Tokens, false
+					return 0, false
 				}
 				i = cx.emit(TokStr, src, i, end)
-				continue
+				return i, true
 			}
 			if src[i:j] == "r" && j+1 < len(src) && src[j] == '#' && isWordByte(src[j+1]) {
 				k := j + 1
@@ -69,12 +61,12 @@ func TokensRust(src string) (Tokens, bool) {
 		default:
 			op := opAt(src, i, rustOps)
 			if !cx.nest(op) {
-				return cx.Tokens, false
+				return 0, false
 			}
 			i = cx.emit(TokOp, src, i, i+len(op))
 		}
-	}
-	return cx.Tokens, cx.done()
+		return i, true
+	})
 }
 
 // rustOps are Rust's operators and punctuation, longest first.
