@@ -184,24 +184,12 @@ func rustQuote(src string, i int) (int, TokenKind, bool) {
 	return k, TokWord, true
 }
 
-// rustNumberEnd returns the end of the numeric literal at i: digits,
-// '_', a base prefix, a suffix (u8, f64), a fraction when a digit
-// follows the point (so 0..n and x.0.1 stay apart), and an exponent.
+// rustNumberEnd returns the end of the numeric literal at i, as
+// numberEnd reads it, but before a range's "..": 0..n is three tokens.
 func rustNumberEnd(src string, i int) int {
-	hex := strings.HasPrefix(src[i:], "0x") || strings.HasPrefix(src[i:], "0X")
-	j := i
-	for j < len(src) {
-		c := src[j]
-		switch {
-		case isWordByte(c):
-			j++
-		case c == '.' && !hex && j+1 < len(src) && src[j+1] >= '0' && src[j+1] <= '9' && !strings.Contains(src[i:j], "."):
-			j++
-		case (c == '+' || c == '-') && !hex && j > i && (src[j-1] == 'e' || src[j-1] == 'E'):
-			j++
-		default:
-			return j
-		}
+	end := numberEnd(src, i)
+	if k := strings.Index(src[i:end], ".."); k >= 0 {
+		end = i + k
 	}
-	return j
+	return end
 }
