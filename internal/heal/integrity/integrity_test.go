@@ -197,6 +197,8 @@ var cases = []tc{
 		orig: edit(goTest, "if got != 3 {", "if got != three {"), patched: edit(goTest, "if got != 3 {", "if got != nil {"), want: []string{RuleTestFile, RuleAssertionLoosened}},
 	{rule: RuleTestFile, name: "undefined identifier renamed by a tier without the commit's evidence", path: "calc/calc_test.go", line: 6, msg: "undefined: Sum",
 		orig: edit(goTest, "got := Add(1, 2)", "got := Sum(1, 2)"), patched: goTest, anyTier: true, want: []string{RuleTestFile}},
+	{rule: RuleTestFile, name: "a field a report says is missing is no name to rename", path: "calc/calc_test.go", line: 6, msg: "missing field `Sum` in initializer of `Calc`",
+		orig: edit(goTest, "got := Add(1, 2)", "got := Sum(1, 2)"), patched: goTest, want: []string{RuleTestFile}},
 	{rule: RuleTestFile, name: "unreported identifier renamed", path: "calc/calc_test.go", line: 6, msg: "undefined: Sum",
 		orig: goTest, patched: edit(goTest, "got := Add(1, 2)", "got := Sub(1, 2)"), want: []string{RuleTestFile}},
 	{rule: RuleTestFile, name: "rename and more on the reported line", path: "calc/calc_test.go", line: 6, msg: "undefined: Sum",
