@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,11 +55,13 @@ var configCases = map[string]keyCase{
 	"config-mcpServers.toolsAllowed": {check: all(offers("tester__echo"), offersNot("tester__huge"))},
 	"config-mcpServers.toolsDenied":  {check: all(offers("tester__huge"), offersNot("tester__echo"))},
 	"config-mcpServers.headers":      {check: mcpHeader("X-Token", "tok-7")},
-	"config-mcpServers.enabled":      {list: true, check: listed("tester", "spare")},
-	"config-mcpServers.queue":        {reply: toolThenFinal("tester__echo"), check: queued("io")},
-	"config-mcpServers.cache":        {twice: true, reply: toolThenFinal("tester__echo"), check: mcpCalls(1)},
-	"config-mcpServers.toolsCache":   {twice: true, reply: toolThenFinal("tester__echo"), check: mcpCalls(1)},
-	"config-mcpServers.toolSchemas":  {check: warns(config.InConfig, "mcpServers.*.toolSchemas", "mcpServers.tester.toolSchemas")},
+	"config-mcpServers.type": {reply: echoThenFinal("tester__echo", "through the socket"),
+		check: all(mcpPath("/ws"), mcpHeader("X-Token", "tok-7"), requestHas(2, "through the socket"))},
+	"config-mcpServers.enabled":     {list: true, check: listed("tester", "spare")},
+	"config-mcpServers.queue":       {reply: toolThenFinal("tester__echo"), check: queued("io")},
+	"config-mcpServers.cache":       {twice: true, reply: toolThenFinal("tester__echo"), check: mcpCalls(1)},
+	"config-mcpServers.toolsCache":  {twice: true, reply: toolThenFinal("tester__echo"), check: mcpCalls(1)},
+	"config-mcpServers.toolSchemas": {check: warns(config.InConfig, "mcpServers.*.toolSchemas", "mcpServers.tester.toolSchemas")},
 
 	"config-restTools": {reply: askDesk, check: all(toolDescription("rest__ask", "Asks the desk a question"), deskAsked)},
 	"config-restTools.cache": {twice: true, reply: toolThenFinal("rest__echo"),
@@ -196,6 +199,35 @@ func mcpHeader(name, want string) check {
 			}
 		}
 		t.Errorf("no MCP request carried %s: %s", name, want)
+	}
+}
+
+// echoThenFinal calls tool with {"text": text}, then reports once a tool
+// result is in the conversation.
+func echoThenFinal(tool, text string) func(int, llmtest.Request) llmtest.Reply {
+	return func(_ int, r llmtest.Request) llmtest.Reply {
+		msgs, _ := r.JSON()["messages"].([]any)
+		for _, m := range msgs {
+			if lookup(m, "role") == "tool" {
+				return finalReply(r)
+			}
+		}
+		args, _ := json.Marshal(map[string]string{"text": text})
+		return llmtest.Reply{Usage: &llmtest.Usage{Input: 100, Output: 10}, ToolCalls: []llmtest.ToolCall{{Name: tool, Arguments: string(args)}}}
+	}
+}
+
+// mcpPath: the MCP server was reached at path (the WebSocket handshake,
+// or an HTTP request).
+func mcpPath(path string) check {
+	return func(t *testing.T, r *keyRun) {
+		t.Helper()
+		for _, h := range r.mcp.all() {
+			if h.path == path {
+				return
+			}
+		}
+		t.Errorf("no MCP request reached %s", path)
 	}
 }
 
