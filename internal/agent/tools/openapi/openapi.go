@@ -72,8 +72,38 @@ type Options struct {
 	// Headers go with every call (authentication); an operation's own
 	// header parameter of the same name wins, as in the original.
 	Headers map[string]string
-	// Queue binds every tool to a queue; empty means the default one.
-	Queue string
+}
+
+// Entry is one openapiSpecs.NAME entry of the configuration.
+type Entry struct {
+	// Spec is the document's path (a relative one is the configuration
+	// layer's, resolved by the loader). A URL is refused: documents are
+	// never fetched.
+	Spec           string            `json:"spec"`
+	BaseURL        string            `json:"baseUrl"`
+	Headers        map[string]string `json:"headers"`
+	IncludeMethods []string          `json:"includeMethods"`
+	TagFilter      []string          `json:"tagFilter"`
+}
+
+// ErrRemote is wrapped when an entry's spec is a URL.
+var ErrRemote = errors.New("OpenAPI documents are read from local files only")
+
+// Load imports the entry openapiSpecs.name: its tools are named
+// name_OPERATION.
+func Load(name string, e Entry) (Import, error) {
+	spec := strings.TrimSpace(e.Spec)
+	if spec == "" {
+		return Import{}, fmt.Errorf("openapiSpecs.%s: %w: spec is required", name, ErrDocument)
+	}
+	if strings.Contains(spec, "://") {
+		return Import{}, fmt.Errorf("openapiSpecs.%s: %w: %q; download it and name the file", name, ErrRemote, spec)
+	}
+	imp, err := Read(spec, Options{Prefix: name, BaseURL: e.BaseURL, Methods: e.IncludeMethods, Tags: e.TagFilter, Headers: e.Headers})
+	if err != nil {
+		return Import{}, fmt.Errorf("openapiSpecs.%s: %w", name, err)
+	}
+	return imp, nil
 }
 
 // Skip is an operation left out, and why.

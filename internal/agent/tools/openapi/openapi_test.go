@@ -50,7 +50,7 @@ func TestImportGolden(t *testing.T) {
 		golden string
 	}{
 		{"all", Options{Prefix: "pets", Headers: map[string]string{"X-Api-Key": "k-1"}}, "pets.golden"},
-		{"tags and methods", Options{Prefix: "p", Tags: []string{"admin"}, Methods: []string{"DELETE"}, BaseURL: "http://127.0.0.1:9/api/", Queue: "io"}, "pets-admin.golden"},
+		{"tags and methods", Options{Prefix: "p", Tags: []string{"admin"}, Methods: []string{"DELETE"}, BaseURL: "http://127.0.0.1:9/api/"}, "pets-admin.golden"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,33 +65,11 @@ func TestImportGolden(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("import differs from %s (go test -update rewrites it):\n%s", path, diffLines(string(want), got))
+			if want, err := os.ReadFile(path); err != nil || got != string(want) {
+				t.Errorf("import differs from %s (%v; go test -update rewrites it); got:\n%s", path, err, got)
 			}
 		})
 	}
-}
-
-// diffLines shows the first line that differs, with its neighbours.
-func diffLines(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\nwant %q\ngot  %q", i+1, wl, gl)
-		}
-	}
-	return ""
 }
 
 // TestDocumentErrors: a document that cannot be imported at all is an
@@ -186,6 +164,32 @@ func TestHostileOperations(t *testing.T) {
 				t.Logf("took %s", d) // a hint when it regresses; benchmarks measure speed
 			}
 		})
+	}
+}
+
+// TestLoad: an entry names a local file; a URL is refused.
+func TestLoad(t *testing.T) {
+	abs, _ := filepath.Abs(filepath.Join("testdata", "pets.yaml"))
+	imp, err := Load("pets", Entry{Spec: abs, TagFilter: []string{"admin"}, IncludeMethods: []string{"post"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := imp.Tools["pets_createPet"]; !ok || len(imp.Tools) != 1 {
+		t.Fatalf("tools %s", render(imp))
+	}
+	tests := []struct {
+		name string
+		e    Entry
+		want error
+	}{
+		{"a URL", Entry{Spec: "https://example.com/openapi.json"}, ErrRemote},
+		{"no spec", Entry{}, ErrDocument},
+		{"a missing file", Entry{Spec: filepath.Join(t.TempDir(), "none.yaml")}, os.ErrNotExist},
+	}
+	for _, tt := range tests {
+		if _, err := Load("x", tt.e); !errors.Is(err, tt.want) || !strings.Contains(err.Error(), "openapiSpecs.x") {
+			t.Errorf("%s: %v, want %v", tt.name, err, tt.want)
+		}
 	}
 }
 

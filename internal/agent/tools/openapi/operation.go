@@ -32,7 +32,7 @@ func (d *doc) operation(base, path, method string, item, op map[string]any, opts
 	}
 	props := map[string]any{}
 	required := []string{}
-	spec := rest.Spec{Method: strings.ToUpper(method), Queue: opts.Queue, Headers: map[string]string{}}
+	spec := rest.Spec{Method: strings.ToUpper(method), Headers: map[string]string{}}
 	for k, v := range opts.Headers {
 		spec.Headers[k] = v
 	}
