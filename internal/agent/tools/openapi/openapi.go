@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -32,6 +31,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/agent/tools/rest"
 	"github.com/salve-dev/salve/internal/agent/tools/toolschema"
+	"github.com/salve-dev/salve/internal/lazyre"
 	"github.com/salve-dev/salve/internal/safefile"
 )
 
@@ -321,7 +321,7 @@ func tagged(op map[string]any, tags []string) bool {
 	return false
 }
 
-var nonWord = regexp.MustCompile(`[^a-zA-Z0-9]+`)
+var nonWord = lazyre.New(`[^a-zA-Z0-9]+`)
 
 // toolName is PREFIX_operationId, or PREFIX_method_path.
 func toolName(prefix, method, path string, op map[string]any) string {

@@ -237,3 +237,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkParse imports the sample document (YAML), and a JSON one of 500
+// operations.
+func BenchmarkParse(b *testing.B) {
+	pets, err := os.ReadFile(filepath.Join("testdata", "pets.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	docs := []struct {
+		name string
+		data []byte
+		opts Options
+	}{
+		{"pets.yaml", pets, Options{Prefix: "pets"}},
+		{"500 operations", []byte(manyOperations(500)), Options{BaseURL: "http://h"}},
+	}
+	for _, d := range docs {
+		b.Run(d.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Parse(d.data, d.opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/internal/agent/tools/rest"
+	"github.com/salve-dev/salve/internal/lazyre"
 )
 
 // doc is a decoded document, for resolving its references.
@@ -115,9 +115,9 @@ func (d *doc) operation(base, path, method string, item, op map[string]any, opts
 // fits a ${parameters.NAME} placeholder, a JSON property and (for header
 // parameters) an HTTP header name.
 var (
-	pathVar    = regexp.MustCompile(`\{([^{}/]+)\}`)
-	safeName   = regexp.MustCompile(`^[A-Za-z0-9_.\-\[\]]{1,128}$`)
-	headerName = regexp.MustCompile(`^[A-Za-z0-9_.\-]+$`)
+	pathVar    = lazyre.New(`\{([^{}/]+)\}`)
+	safeName   = lazyre.New(`^[A-Za-z0-9_.\-\[\]]{1,128}$`)
+	headerName = lazyre.New(`^[A-Za-z0-9_.\-]+$`)
 )
 
 // params are the path item's parameters overridden by the operation's
