@@ -12,6 +12,7 @@ package mcpws
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -120,6 +121,9 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 	if c.onFrame != nil {
 		c.onFrame(data)
+	}
+	if !json.Valid(data) {
+		return nil, c.fail(errors.New("mcpws: frame is not a JSON-RPC message: not one JSON value"))
 	}
 	msg, err := jsonrpc.DecodeMessage(data)
 	if err != nil {
