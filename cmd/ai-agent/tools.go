@@ -25,8 +25,7 @@ func mcpStarters() mcpStarter { return mcp.StartEntry }
 
 // tools resolves the tool names (docs/contracts/ai-agent-cli.md §11): MCP
 // servers, REST tools, OpenAPI documents ("openapi:NAME") and batch;
-// anything else is exit 3. Queue bindings
-// must name a queue (exit 4).
+// anything else is exit 3. Queue bindings must name a queue (exit 4).
 func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 	queues, err := st.queues()
 	if err != nil {
