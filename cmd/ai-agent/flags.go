@@ -79,7 +79,7 @@ var flagTable = slices.Concat([]flagDef{
 	{names: []string{"trace-slack", "trace-sdk", "show-tree", "chat", "no-chat", "parallel-tool-calls", "no-parallel-tool-calls"}, kind: flagIgnoredBool},
 	{names: []string{"openai-completions"}, kind: flagServe, usage: "headend: OpenAI chat completions API on PORT; repeatable", def: "PORT"},
 	{names: []string{"anthropic-completions"}, kind: flagServe, usage: "headend: Anthropic messages API on PORT; repeatable", def: "PORT"},
-	{names: []string{"mcp"}, kind: flagServe, usage: "headend: MCP server, SPEC is stdio|http:PORT|sse:PORT; repeatable", def: "SPEC"},
+	{names: []string{"mcp"}, kind: flagServe, usage: "headend: MCP server, SPEC is stdio|http:PORT|sse:PORT|ws:PORT; repeatable", def: "SPEC"},
 	{names: []string{"api"}, kind: flagServe, usage: "headend: REST API on PORT; repeatable", def: "PORT"},
 	{names: []string{"embed"}, kind: flagServe, usage: "headend: chat widget and POST /v1/chat on [NAME:]PORT, config embed.NAME; repeatable", def: "[NAME:]PORT"},
 	{names: []string{"slack"}, kind: flagBool, usage: "headend: Slack app over Socket Mode, config section slack", def: "off"},

@@ -74,7 +74,6 @@ var Differences = []Difference{
 	{InConfig, "toolOutput.storeDir", storeDir, ""},
 	{InConfig, "toolOutput.models", extractModels, ""},
 	{InConfig, "telemetry.logging", noOTLPLogs, ""},
-	{InConfig, "openapiSpecs", "OpenAPI documents are not imported as tools; declare the operations as restTools", ""},
 	{InConfig, "api", "the REST headend starts with --api PORT and its token is --headend-token; the api section is not read", ""},
 	{InConfig, "slack.enabled", "the Slack headend starts with --slack", ""},
 	{InConfig, "embed.*.enabled", embedFlag, ""},
