@@ -103,6 +103,30 @@ func DefaultProfiles() []Profile {
 	return []Profile{aiderProfile(), claudeProfile()}
 }
 
+// Synopsis renders the command line the row builds, with its optional
+// parts in brackets and where the files (or the prompt) go:
+//
+//	claude -p … --tools Read,Edit … [--model MODEL] < PROMPT
+func (p Profile) Synopsis() string {
+	parts := append([]string{p.Binary}, p.RequiredFlags...)
+	for _, f := range p.PinnedFlags {
+		parts = append(parts, f.Flag, f.Value)
+	}
+	parts = append(parts, p.ExtraFlags...)
+	parts = append(parts, p.Template...)
+	for _, o := range p.Optional {
+		opt := "[" + o.Flag + " " + strings.ToUpper(o.Input) + "]"
+		if o.Repeated {
+			opt += "..."
+		}
+		parts = append(parts, opt)
+	}
+	if p.PromptOnStdin {
+		return strings.Join(append(parts, "< PROMPT"), " ")
+	}
+	return strings.Join(append(parts, "FILE..."), " ")
+}
+
 // ProfileOf returns the row of toolID in the default table.
 func ProfileOf(toolID string) (Profile, bool) {
 	return findProfile(DefaultProfiles(), toolID)

@@ -115,7 +115,7 @@ type block struct {
 var (
 	cwdLine  = regexp.MustCompile(`(?m)(?:CWD|Working directory): *(/\S+)`)
 	fileLine = regexp.MustCompile(`(?m)^File: *(\S+)`)
-	testPath = regexp.MustCompile(`"file_path": *"([^"]+_test\.[a-z]+)"`)
+	testPath = regexp.MustCompile(`([\w./-]*(?:_test\.[a-z]+|test_\w+\.py))\b`)
 	gotWant  = regexp.MustCompile(`= *(-?[0-9.]+), want (-?[0-9.]+)`)
 	numbered = regexp.MustCompile(`^ *[0-9]+(?:\t|→)(.*)$`)
 	minus    = regexp.MustCompile(`^(\s*return .+?) - (.+)$`)
