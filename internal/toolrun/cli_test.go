@@ -247,3 +247,35 @@ func TestScrubbedProfileAndPrivateHome(t *testing.T) {
 		t.Errorf("first event %+v", ev)
 	}
 }
+
+// BenchmarkRunClaude is one whole run of the real Claude Code through the
+// adapter: validate, the snapshots and guards, the CLI's start, three
+// model turns against a local server (read, edit, end), the diff and the
+// record. The tree is put back between runs, outside the timer.
+func BenchmarkRunClaude(b *testing.B) {
+	claude := clitest.Claude(b)
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.Handle((&clitest.Model{}).Answer)
+	root := b.TempDir()
+	src := "def add(a, b):\n    return a - b\n"
+	req, err := toolrun.BuildCLIToolRequest(toolrun.ToolClaude, toolrun.CLIOptions{
+		Model: "claude-local", Prompt: "File: calc.py\nFix calc.py.\n", FileScope: []string{"calc.py"},
+		Workspace: contract.GitWorkspaceRefV1{RootPath: root}, TimeoutSeconds: 60,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	a := &toolrun.Adapter{Env: []string{"PATH=" + filepath.Dir(claude) + ":/usr/bin:/bin",
+		"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=sk-ant-local-test"}}
+	for b.Loop() {
+		b.StopTimer()
+		if err := os.WriteFile(filepath.Join(root, "calc.py"), []byte(src), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if out := a.Run(context.Background(), req, toolrun.RunOptions{}); out.Result.ExitCode != 0 || len(out.Record.Patches) != 1 {
+			b.Fatalf("exit %d, patches %d: %s", out.Result.ExitCode, len(out.Record.Patches), out.Result.Stderr)
+		}
+	}
+}
