@@ -57,7 +57,7 @@ var cheats = map[string]map[Cheat][]string{
 			`PYTEST_(CURRENT_TEST|VERSION|XDIST\w*|ADDOPTS)`, `\bsys\.argv\b.*\b(pytest|unittest|test)`, `\b(pytest|unittest|test)\b.*\bsys\.argv\b`,
 			`\bsys\.orig_argv\b`, `\bsys\.modules\s*\[\s*["']__main__["']`, `^\s*import\s+__main__\b`,
 			`\binspect\.(stack|currentframe|getouterframes|getframeinfo|trace)\(`,
-			`\btraceback\.(extract_stack|format_stack|walk_stack|print_stack|StackSummary)\b`, `\bsys\.(_getframe|_current_frames)\b`,
+			`\btraceback\.(extract_stack|format_stack|walk_stack|print_stack|StackSummary)\b`, `\bsys\.(_getframe|_current_frames)\b`, `\.(f_back|tb_frame)\b`,
 			`\bos\.environ\b.*\bTEST`, `\bgetenv\(\s*["'][A-Z_]*TEST`, `\b(environ|getenv)\b.*(["']_["']|(?i:pytest|unittest|\btest))`},
 		CheatExit: {`\bos\._exit\b`, `\bsys\.exit\b`, `(^|[^.\w])exit\(`, `(^|[^.\w])quit\(`, `\braise\s+SystemExit\b`, `\bos\.kill(pg)?\(\s*os\.get(pid|pgid|pgrp)\(`,
 			`\bos\.abort\b`, `\bos\.(execl|execle|execlp|execlpe|execv|execve|execvp|execvpe)\b`},
