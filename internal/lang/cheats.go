@@ -44,13 +44,21 @@ var cheats = map[string]map[Cheat][]string{
 			`\bruntime\.(Caller|Callers|FuncForPC|Stack)\(`, `\bdebug\.(Stack|PrintStack)\(`},
 		CheatExit: {`\bos\.Exit\b`, `\b(syscall|unix)\.Exit\b`, `\bruntime\.Goexit\b`, `\blog\.Fatal(f|ln)?\b`,
 			`\b(syscall|unix)\.(Kill|Tgkill)\(\s*((syscall|unix|os)\.)?Getpid`, `\bos\.FindProcess\(\s*os\.Getpid`,
-			`\b(syscall|unix)\.Exec\(`, `\bSYS_EXIT(_GROUP)?\b`},
+			`\b(syscall|unix)\.Exec\(`, `\bSYS_EXIT(_GROUP)?\b`,
+			// A package that can end the process imported under another
+			// name or into the file's scope: o.Exit, Exit.
+			`^import\s+([A-Za-z_]\w*|\.)\s+"(os|syscall|golang\.org/x/sys/unix|log)"`,
+			`^\s+([A-Za-z_]\w*|\.)\s+"(os|syscall|golang\.org/x/sys/unix|log)"`},
 		CheatTestLibrary: {`"testing"`, `"testing/`, `"github\.com/stretchr/testify`, `"gotest\.tools`, `"github\.com/onsi/(gomega|ginkgo)`},
 		CheatLoadEffect:  {`^func\s+init\s*\(\s*\)`, `^var\s+_\s*=\s*.*\(`},
 		CheatAssertShadow: {`^func\s+\(\s*\w+\s+\*?\w+\s*\)\s+(Errorf|Fatalf|Error|Fatal|Fail|FailNow)\s*\(`,
 			`\b(assert|require)\s*:?=`},
-		CheatMock:     {`^\s*[A-Za-z_]\w*\s*=\s*func\s*\(`},
-		CheatZeroExit: {`\bos\.Exit\(\s*0\s*\)`, `^\s*m\.Run\(\)\s*$`, `^\s*_\s*=\s*m\.Run\(\)`},
+		CheatMock: {`^\s*[A-Za-z_]\w*\s*=\s*func\s*\(`},
+		CheatZeroExit: {`\bos\.Exit\(\s*0\s*\)`, `^\s*m\.Run\(\)\s*$`, `^\s*_\s*=\s*m\.Run\(\)`,
+			// The tests' result changed by arithmetic before it reaches
+			// os.Exit (os.Exit(0 * m.Run()), m.Run() & 0), or an exit
+			// whose code is a constant expression.
+			`\bm\.Run\(\)\s*[-+*/%&|^]`, `[-+*/%&|^]\s*m\.Run\(\)`, `\bos\.Exit\(\s*0\s*[-+*/%&|^]`, `\bos\.Exit\([^)]*[-+*/%&|^]\s*0\s*\)`},
 	},
 	"python": {
 		CheatTestEnv: {`\bsys\.modules\b.*\b(unittest|pytest|_pytest|doctest|nose)\b`, `["'](unittest|pytest|_pytest)["']\s+in\s+sys\.modules`,
