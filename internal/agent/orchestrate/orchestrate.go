@@ -66,6 +66,19 @@ func (p Plan) Empty() bool {
 	return len(p.Advisors) == 0 && len(p.Destinations) == 0 && p.Handoff == nil
 }
 
+// Validate refuses two router destinations of one name: the router
+// could not tell them apart.
+func (p Plan) Validate() error {
+	seen := map[string]string{}
+	for _, d := range p.Destinations {
+		if other, dup := seen[d.Name]; dup {
+			return fmt.Errorf("router destinations %s and %s have the same name %q: give one a toolName", other, d.Ref, d.Name)
+		}
+		seen[d.Name] = d.Ref
+	}
+	return nil
+}
+
 // Routes are the destination names, for agent.Options.Routes.
 func (p Plan) Routes() []string {
 	out := make([]string, 0, len(p.Destinations))

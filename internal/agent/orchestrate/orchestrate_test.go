@@ -93,7 +93,9 @@ func TestRun(t *testing.T) {
 	}{
 		{name: "advisors, in order, failures included", build: func(t *testing.T) (Plan, *mainAgent, func(*testing.T, Outcome)) {
 			legal := answers("legal", "fine by law")
-			broken := &fakeAgent{answer: func(context.Context, string) (contract.AIAgentResult, error) { return failed("broken", "model down"), nil }}
+			broken := &fakeAgent{answer: func(context.Context, string) (contract.AIAgentResult, error) {
+				return failed("broken", "model down"), nil
+			}}
 			missing := &fakeAgent{answer: func(context.Context, string) (contract.AIAgentResult, error) {
 				return contract.AIAgentResult{}, errors.New("no such file")
 			}}
@@ -177,7 +179,9 @@ func TestRun(t *testing.T) {
 			}
 		}},
 		{name: "a handoff that cannot run keeps the answer and fails", build: func(t *testing.T) (Plan, *mainAgent, func(*testing.T, Outcome)) {
-			bad := &fakeAgent{answer: func(context.Context, string) (contract.AIAgentResult, error) { return contract.AIAgentResult{}, errors.New("no models") }}
+			bad := &fakeAgent{answer: func(context.Context, string) (contract.AIAgentResult, error) {
+				return contract.AIAgentResult{}, errors.New("no models")
+			}}
 			fc := bad.child("formatter")
 			m := &mainAgent{res: ok("desk", "answer")}
 			return Plan{Handoff: &fc}, m, func(t *testing.T, out Outcome) {
@@ -283,6 +287,18 @@ func TestCheck(t *testing.T) {
 				t.Fatalf("error %v is not %v", err, tc.is)
 			}
 		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	a := Child{Ref: "./x/tech.ai", Name: "tech"}
+	b := Child{Ref: "./y/tech.ai", Name: "tech"}
+	if err := (Plan{Destinations: []Child{a, b}}).Validate(); err == nil || !strings.Contains(err.Error(), `same name "tech"`) {
+		t.Fatalf("two destinations named tech: %v", err)
+	}
+	b.Name = "support"
+	if err := (Plan{Destinations: []Child{a, b}}).Validate(); err != nil {
+		t.Fatal(err)
 	}
 }
 
