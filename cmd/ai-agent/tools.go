@@ -60,7 +60,10 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 		s.opts.Tools = append(s.opts.Tools, p)
 		s.closers = append(s.closers, p)
 	}
-	return st.subAgents(s)
+	if err := st.subAgents(s); err != nil {
+		return err
+	}
+	return st.orchestration(s)
 }
 
 // startMCP starts one MCP server of the session, or shares its parent's.
