@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,15 +110,12 @@ func (r *orchRun) entries(agent string) []contract.AccountingEntry {
 
 const orchConfig = `{"providers":{"llm":{"type":"test-llm","scenarioFile":"scenarios.json"}}}`
 
-// runOrchestration runs the binary in a folder of orchAgents with config
-// as its .ai-agent.json.
-func runOrchestration(t *testing.T, config string, args ...string) *orchRun {
+// orchDir writes orchAgents, the scenarios and config as .ai-agent.json
+// into a new folder.
+func orchDir(t *testing.T, config string) string {
 	t.Helper()
 	dir := t.TempDir()
-	files := map[string]string{
-		".ai-agent.json": config,
-		"scenarios.json": orchScenarios,
-	}
+	files := map[string]string{".ai-agent.json": config, "scenarios.json": orchScenarios}
 	for name, text := range orchAgents {
 		files[name] = text
 	}
@@ -129,6 +128,13 @@ func runOrchestration(t *testing.T, config string, args ...string) *orchRun {
 			t.Fatal(err)
 		}
 	}
+	return dir
+}
+
+// runOrchestration runs the binary in an orchDir.
+func runOrchestration(t *testing.T, config string, args ...string) *orchRun {
+	t.Helper()
+	dir := orchDir(t, config)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	all := append([]string{"--result-json", "result.json", "--save-all", "saved", "--billing-file", "billing.jsonl",
@@ -309,6 +315,44 @@ func checkChildAccounting(t *testing.T, r *orchRun, agent string, in, out int) {
 	}
 	if len(r.billing) != len(r.result.Accounting) {
 		t.Errorf("billing file has %d entries, the result %d", len(r.billing), len(r.result.Accounting))
+	}
+}
+
+// TestOrchestrationHeadend: a served router agent routes and hands off
+// for each request, and the children's accounting carries the request's
+// id as origin.
+func TestOrchestrationHeadend(t *testing.T) {
+	dir := orchDir(t, orchConfig)
+	billing := filepath.Join(dir, "billing.jsonl")
+	p := startHeadend(t, dir, 1, []string{"AI_TELEMETRY_DISABLE=1"}, "--agent", "routed-handoff.ai", "--api", "0", "--billing-file", billing)
+	defer p.stop(t)
+	resp, err := http.Get("http://" + p.addrs["api"] + "/v1/routed-handoff?q=refund+please")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	id := resp.Header.Get("X-Request-Id")
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"output":"FORMATTED REPORT"`) {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	b, err := os.ReadFile(billing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := map[string]bool{}
+	for line := range strings.Lines(string(b)) {
+		var e contract.AccountingEntry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.OriginTxnID != id {
+			t.Errorf("entry of %s has origin %s, want the request's %s", e.AgentID, e.OriginTxnID, id)
+		}
+		agents[e.AgentID] = true
+	}
+	if !agents["routed-handoff"] || !agents["billing"] || !agents["formatter"] || agents["tech"] {
+		t.Errorf("billing entries of %v", agents)
 	}
 }
 
