@@ -324,3 +324,22 @@ func blockRe(kind, agentName, content string) *regexp.Regexp {
 	}
 	return regexp.MustCompile(`<` + kind + `__[0-9a-f]{12}` + attr + `>\n` + regexp.QuoteMeta(content) + `\n</` + kind + `__[0-9a-f]{12}>`)
 }
+
+// BenchmarkRun is the orchestration's own cost around children that
+// answer at once: two advisors, a route and a handoff.
+func BenchmarkRun(b *testing.B) {
+	fc := answers("formatter", "FORMATTED").child("formatter")
+	p := Plan{
+		Advisors:     []Child{answers("legal", "fine").child("legal"), answers("tech", "ok").child("tech")},
+		Destinations: []Child{answers("billing", "refund").child("billing")},
+		Handoff:      &fc,
+	}
+	m := &mainAgent{res: contract.AIAgentResult{Success: true}, route: &agent.Route{Agent: "billing", Message: "note"}}
+	ctx := context.Background()
+	for b.Loop() {
+		out := Run(ctx, p, Request{Prompt: "the task", Name: "desk", Trace: root}, m.run)
+		if report(out.Result) != "FORMATTED" {
+			b.Fatalf("result %+v", out.Result)
+		}
+	}
+}
