@@ -64,7 +64,10 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 		s.opts.Tools = append(s.opts.Tools, p)
 		s.closers = append(s.closers, p)
 	}
-	return st.subAgents(s)
+	if err := st.subAgents(s); err != nil {
+		return err
+	}
+	return st.orchestration(s)
 }
 
 // openAPITools imports the openapiSpecs entries the tools name
