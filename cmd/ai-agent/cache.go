@@ -102,11 +102,11 @@ func (st *startup) agentIdentity(s *sessionSetup) any {
 	}
 }
 
-// run runs the session behind the response cache: a hit returns the
+// runSession runs the session behind the response cache: a hit returns the
 // stored report and conversation without starting a turn; a successful
 // run is stored. Resumed sessions and requests with a chat history bypass
 // it: the key does not cover the history.
-func (s *sessionSetup) run(ctx context.Context) contract.AIAgentResult {
+func (s *sessionSetup) runSession(ctx context.Context) contract.AIAgentResult {
 	rc := s.response
 	if rc == nil || s.opts.Resume != nil || len(s.opts.History) > 0 {
 		return s.session.Run(ctx)

@@ -36,6 +36,8 @@ var flagTable = slices.Concat([]flagDef{
 	{names: []string{"models"}, kind: flagList, usage: "provider/model targets in fallback order", def: "LIST"},
 	{names: []string{"tools", "tool", "mcp-tool", "mcp-tools"}, kind: flagList, usage: "MCP servers, REST tools and batch", def: "LIST"},
 	{names: []string{"agents"}, kind: flagList, usage: "sub-agent .ai files", def: "LIST"},
+	{names: []string{"advisors"}, kind: flagList, usage: "advisor .ai files, run first; their answers go into the prompt", def: "LIST"},
+	{names: []string{"handoff"}, usage: "an .ai file that gets the answer and gives the final one", def: "FILE"},
 	{names: []string{"format"}, usage: "output format (tty on a terminal, else pipe)", def: "F"},
 	{names: []string{"schema"}, usage: "output JSON schema, JSON text or @FILE; forces json", def: "S"},
 	{names: []string{"max-turns", "max-tool-turns"}, setting: "maxTurns", usage: "maximum turns", def: "10"},
@@ -79,7 +81,7 @@ var flagTable = slices.Concat([]flagDef{
 	{names: []string{"trace-slack", "trace-sdk", "show-tree", "chat", "no-chat", "parallel-tool-calls", "no-parallel-tool-calls"}, kind: flagIgnoredBool},
 	{names: []string{"openai-completions"}, kind: flagServe, usage: "headend: OpenAI chat completions API on PORT; repeatable", def: "PORT"},
 	{names: []string{"anthropic-completions"}, kind: flagServe, usage: "headend: Anthropic messages API on PORT; repeatable", def: "PORT"},
-	{names: []string{"mcp"}, kind: flagServe, usage: "headend: MCP server, SPEC is stdio|http:PORT|sse:PORT; repeatable", def: "SPEC"},
+	{names: []string{"mcp"}, kind: flagServe, usage: "headend: MCP server, SPEC is stdio|http:PORT|sse:PORT|ws:PORT; repeatable", def: "SPEC"},
 	{names: []string{"api"}, kind: flagServe, usage: "headend: REST API on PORT; repeatable", def: "PORT"},
 	{names: []string{"embed"}, kind: flagServe, usage: "headend: chat widget and POST /v1/chat on [NAME:]PORT, config embed.NAME; repeatable", def: "[NAME:]PORT"},
 	{names: []string{"slack"}, kind: flagBool, usage: "headend: Slack app over Socket Mode, config section slack", def: "off"},
@@ -249,7 +251,7 @@ func parseBool(s string) (bool, error) {
 
 // configFlags are the single-value flags the settings read by name
 // (config.CLI.Flags).
-var configFlags = []string{"format", "schema", "tooling-transport", "default-reasoning", "billing-file", "sessions-dir",
+var configFlags = []string{"format", "schema", "handoff", "tooling-transport", "default-reasoning", "billing-file", "sessions-dir",
 	"cache", "max-cost-usd", "headend-max-cost-usd", "telemetry-prometheus-host", "telemetry-prometheus-port",
 	"telemetry-otlp-endpoint", "telemetry-otlp-timeout-ms", "telemetry-trace-sampler", "telemetry-trace-ratio"}
 
@@ -261,7 +263,7 @@ func (a *cliArgs) cli() config.CLI {
 			c.Flags[f] = v
 		}
 	}
-	for _, k := range []string{"models", "tools", "agents", "telemetry-label"} {
+	for _, k := range []string{"models", "tools", "agents", "advisors", "telemetry-label"} {
 		if v, ok := a.lists[k]; ok {
 			c.Lists[k] = v
 		}

@@ -316,6 +316,16 @@ func TestHeadendMCPSDK(t *testing.T) {
 			t.Fatalf("exit %d", code)
 		}
 	})
+	t.Run("ws", func(t *testing.T) {
+		// The SDK's WebSocket client sends no headers, so no token here;
+		// the token on the handshake is tested in internal/agent/headend.
+		p := startHeadend(t, dir, 1, nil, "--agent", "chat.ai", "--agent", "extract.ai", "--tooling-transport", "native",
+			"--mcp", "ws:0")
+		check(t, nodeClients(t, dir, []string{"NODE_OPTIONS=--experimental-websocket"}, "mcp-ws", "ws://"+p.addrs["mcp:ws"]+"/mcp"))
+		if code := p.stop(t); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	})
 }
 
 // TestHeadendSessionRecords checks that a served session is a normal one:
@@ -370,7 +380,7 @@ func TestHeadendStartupErrors(t *testing.T) {
 	}{
 		{"no agent", []string{"--api", "0"}, exitConfig, "at least one --agent"},
 		{"prompt given", []string{"--agent", "chat.ai", "--api", "0", "hello"}, exitConfig, "takes no prompts"},
-		{"ws", []string{"--agent", "chat.ai", "--mcp", "ws:0"}, exitConfig, "WebSocket transport is not supported"},
+		{"unknown mcp transport", []string{"--agent", "chat.ai", "--mcp", "tcp:0"}, exitConfig, "unknown transport"},
 		{"bad port", []string{"--agent", "chat.ai", "--api", "http"}, exitConfig, "not a port"},
 		{"missing agent file", []string{"--agent", "nope.ai", "--api", "0"}, exitConfig, "nope.ai does not exist"},
 		{"duplicate", []string{"--agent", "chat.ai", "--agent", "./chat.ai", "--api", "0"}, exitConfig, "two agents are named"},

@@ -15,7 +15,7 @@ const usageHead = `Usage:
   ai-agent [flags] --agent FILE.ai [--agent FILE.ai...] HEADEND...
                                                serve the agents until SIGINT/SIGTERM; HEADEND is
                                                --openai-completions PORT, --anthropic-completions PORT,
-                                               --mcp stdio|http:PORT|sse:PORT or --api PORT
+                                               --mcp stdio|http:PORT|sse:PORT|ws:PORT or --api PORT
   ai-agent --help | -h                         this help
   ai-agent --version | -V                      print "ai-agent VERSION"
 

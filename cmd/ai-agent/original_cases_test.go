@@ -51,9 +51,9 @@ var originalCases = map[string]keyCase{
 	"fm-contextWindow":             {check: forcedFinal},
 	"fm-contextWindowBufferTokens": {check: forcedFinal},
 	"fm-plugins":                   {check: warns(config.InFrontmatter, "plugins", "plugins")},
-	"fm-advisors":                  {check: warns(config.InFrontmatter, "advisors", "advisors")},
-	"fm-router":                    {check: warns(config.InFrontmatter, "router", "router")},
-	"fm-handoff":                   {check: warns(config.InFrontmatter, "handoff", "handoff")},
+	"fm-advisors":                  {check: all(requests(2), requestHas(2, `<advisory__`), requestHas(2, `agent="helper"`))},
+	"fm-router":                    {check: offers("router__handoff-to")},
+	"fm-handoff":                   {check: all(requests(2), requestHas(2, `<response__`), requestHas(2, "<original_user_request__"))},
 	"fm-parallelToolCalls":         {check: warns(config.InFrontmatter, "parallelToolCalls", "parallelToolCalls")},
 	"fm-maxConcurrentTools":        {check: warns(config.InFrontmatter, "maxConcurrentTools", "maxConcurrentTools")},
 

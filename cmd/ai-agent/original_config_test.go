@@ -54,11 +54,13 @@ var configCases = map[string]keyCase{
 	"config-mcpServers.toolsAllowed": {check: all(offers("tester__echo"), offersNot("tester__huge"))},
 	"config-mcpServers.toolsDenied":  {check: all(offers("tester__huge"), offersNot("tester__echo"))},
 	"config-mcpServers.headers":      {check: mcpHeader("X-Token", "tok-7")},
-	"config-mcpServers.enabled":      {list: true, check: listed("tester", "spare")},
-	"config-mcpServers.queue":        {reply: toolThenFinal("tester__echo"), check: queued("io")},
-	"config-mcpServers.cache":        {twice: true, reply: toolThenFinal("tester__echo"), check: mcpCalls(1)},
-	"config-mcpServers.toolsCache":   {twice: true, reply: toolThenFinal("tester__echo"), check: mcpCalls(1)},
-	"config-mcpServers.toolSchemas":  {check: warns(config.InConfig, "mcpServers.*.toolSchemas", "mcpServers.tester.toolSchemas")},
+	"config-mcpServers.type": {reply: callThenFinal("tester__echo", `{"text":"through the socket"}`),
+		check: all(mcpPath("/ws"), mcpHeader("X-Token", "tok-7"), requestHas(2, "through the socket"))},
+	"config-mcpServers.enabled":     {list: true, check: listed("tester", "spare")},
+	"config-mcpServers.queue":       {reply: toolThenFinal("tester__echo"), check: queued("io")},
+	"config-mcpServers.cache":       {twice: true, reply: toolThenFinal("tester__echo"), check: mcpCalls(1)},
+	"config-mcpServers.toolsCache":  {twice: true, reply: toolThenFinal("tester__echo"), check: mcpCalls(1)},
+	"config-mcpServers.toolSchemas": {check: warns(config.InConfig, "mcpServers.*.toolSchemas", "mcpServers.tester.toolSchemas")},
 
 	"config-restTools": {reply: askDesk, check: all(toolDescription("rest__ask", "Asks the desk a question"), deskAsked)},
 	"config-restTools.cache": {twice: true, reply: toolThenFinal("rest__echo"),
@@ -77,12 +79,14 @@ var configCases = map[string]keyCase{
 	"config-toolOutput.storeDir":             {check: warns(config.InConfig, "toolOutput.storeDir", "toolOutput.storeDir")},
 	"config-toolOutput.models":               {check: warns(config.InConfig, "toolOutput.models", "toolOutput.models")},
 	"config-telemetry.logging":               {check: warns(config.InConfig, "telemetry.logging", "telemetry.logging")},
-	"config-openapiSpecs":                    {check: warns(config.InConfig, "openapiSpecs", "openapiSpecs")},
-	"config-api":                             {check: warns(config.InConfig, "api", "api")},
-	"config-slack.enabled":                   {check: warns(config.InConfig, "slack.enabled", "slack.enabled")},
-	"config-embed.enabled":                   {check: warns(config.InConfig, "embed.*.enabled", "embed.default.enabled")},
-	"config-embed.port":                      {check: warns(config.InConfig, "embed.*.port", "embed.default.port")},
-	"config-embed.metrics":                   {check: warns(config.InConfig, "embed.*.metrics", "embed.default.metrics")},
+	"config-openapiSpecs": {reply: callThenFinal("rest__desk_askDesk", `{"topic":"billing","body":{"q":"why"}}`),
+		check: all(offers("rest__desk_askDesk"), offersNot("rest__desk_readAnswers", "rest__desk_reset"),
+			toolDescription("rest__desk_askDesk", "Asks the desk a question"), deskAskedAbout("billing"))},
+	"config-api":           {check: warns(config.InConfig, "api", "api")},
+	"config-slack.enabled": {check: warns(config.InConfig, "slack.enabled", "slack.enabled")},
+	"config-embed.enabled": {check: warns(config.InConfig, "embed.*.enabled", "embed.default.enabled")},
+	"config-embed.port":    {check: warns(config.InConfig, "embed.*.port", "embed.default.port")},
+	"config-embed.metrics": {check: warns(config.InConfig, "embed.*.metrics", "embed.default.metrics")},
 	"config-embed.auth.signedTokens.ttlSeconds": {check: warns(config.InConfig, "embed.*.auth.signedTokens.ttlSeconds",
 		"embed.default.auth.signedTokens.ttlSeconds")},
 }
@@ -196,6 +200,49 @@ func mcpHeader(name, want string) check {
 			}
 		}
 		t.Errorf("no MCP request carried %s: %s", name, want)
+	}
+}
+
+// callThenFinal calls tool with the JSON arguments args, then reports once
+// a tool result is in the conversation.
+func callThenFinal(tool, args string) func(int, llmtest.Request) llmtest.Reply {
+	return func(_ int, r llmtest.Request) llmtest.Reply {
+		msgs, _ := r.JSON()["messages"].([]any)
+		for _, m := range msgs {
+			if lookup(m, "role") == "tool" {
+				return finalReply(r)
+			}
+		}
+		return llmtest.Reply{Usage: &llmtest.Usage{Input: 100, Output: 10}, ToolCalls: []llmtest.ToolCall{{Name: tool, Arguments: args}}}
+	}
+}
+
+// deskAskedAbout: the REST server got the desk's question on topic, with
+// the desk header, and the model got its answer.
+func deskAskedAbout(topic string) check {
+	return func(t *testing.T, r *keyRun) {
+		t.Helper()
+		for _, h := range r.rest.all() {
+			if h.method == "POST" && h.path == "/ask/"+topic && h.header.Get("X-Desk") == "front" && h.body == `{"q":"why"}` {
+				requestHas(2, "the desk says yes")(t, r)
+				return
+			}
+		}
+		t.Errorf("the desk was not asked about %s: %+v", topic, r.rest.all())
+	}
+}
+
+// mcpPath: the MCP server was reached at path (the WebSocket handshake,
+// or an HTTP request).
+func mcpPath(path string) check {
+	return func(t *testing.T, r *keyRun) {
+		t.Helper()
+		for _, h := range r.mcp.all() {
+			if h.path == path {
+				return
+			}
+		}
+		t.Errorf("no MCP request reached %s", path)
 	}
 }
 

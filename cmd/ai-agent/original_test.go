@@ -120,15 +120,19 @@ func restServer(t *testing.T) (*httptest.Server, *peerLog) {
 	return srv, log
 }
 
-// mcpServer serves the mcptest server over streamable HTTP.
+// mcpServer serves the mcptest server over streamable HTTP at /mcp and
+// over WebSocket at /ws (its sockets end with the test).
 func mcpServer(t *testing.T) (*httptest.Server, *peerLog) {
 	log := &peerLog{}
-	h := mcptest.HTTPHandler(mcptest.Options{})
+	stop := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcptest.HTTPHandler(mcptest.Options{}))
+	mux.Handle("/ws", mcptest.WebSocketHandler(mcptest.Options{}, nil, stop))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		log.record(r)
-		h.ServeHTTP(w, r)
+		mux.ServeHTTP(w, r)
 	}))
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stop); srv.Close() })
 	return srv, log
 }
 
@@ -197,7 +201,7 @@ func runKeyCase(t *testing.T, bin, caseDir string, homeJSON []byte, kc keyCase) 
 	rest, restLog := restServer(t)
 	mcpSrv, mcpLog := mcpServer(t)
 	env := append(os.Environ(), "HOME="+home, "LLM_URL="+llm.URL, "LLM_KEY=sk-base", "REST_URL="+rest.URL,
-		"MCP_URL="+mcpSrv.URL+"/mcp", "CACHE_DB="+filepath.Join(dir, "cache.db"), "RUN_DIR="+dir,
+		"MCP_URL="+mcpSrv.URL+"/mcp", "MCP_WS_URL=ws"+strings.TrimPrefix(mcpSrv.URL, "http")+"/ws", "CACHE_DB="+filepath.Join(dir, "cache.db"), "RUN_DIR="+dir,
 		"TEAM=qa", "DESK=front", "MCP_TOKEN=tok-7", "AI_TELEMETRY_DISABLE=1")
 	run := func() *keyRun {
 		work := filepath.Join(dir, "work")

@@ -14,6 +14,7 @@ import (
 	"github.com/salve-dev/salve/internal/agent"
 	"github.com/salve-dev/salve/internal/agent/cache"
 	"github.com/salve-dev/salve/internal/agent/config"
+	"github.com/salve-dev/salve/internal/agent/orchestrate"
 	"github.com/salve-dev/salve/internal/agent/tools"
 )
 
@@ -27,6 +28,8 @@ type sessionSetup struct {
 	log         *slog.Logger
 	// children collects the accounting of sub-agent sessions.
 	children *children
+	// plan is the agent's advisors, router and handoff.
+	plan orchestrate.Plan
 	// mcp are the session's MCP servers by name, which its sub-agents
 	// share instead of starting their own.
 	mcp map[string]tools.Provider
@@ -79,6 +82,8 @@ type startup struct {
 	// served names the headend agent whose shared MCP servers start: they
 	// are supervised (restarted when they go down).
 	served string
+	// out is the format of an orchestration child session.
+	out childOutput
 }
 
 // prepare performs every start-up step of docs/contracts/ai-agent-cli.md §2
@@ -218,7 +223,7 @@ func (st *startup) resolve(cli config.CLI, terminal bool) error {
 	home, _ := os.UserHomeDir()
 	var err error
 	st.set, err = config.Resolve(config.Request{Config: st.cfg, Frontmatter: st.fm, CLI: cli, SubAgent: st.subAgent,
-		InheritModels: st.inheritModels, Terminal: terminal, Home: home})
+		InheritModels: st.inheritModels, Terminal: terminal, Home: home, ChildFormat: st.out.format, ChildSchema: st.out.schema})
 	return err
 }
 

@@ -35,6 +35,14 @@ func (c *children) add(name string, res contract.AIAgentResult) {
 	c.done = append(c.done, childResult{name: name, res: res})
 }
 
+// keep records a finished child whose accounting is already in its
+// parent's result (an orchestration child), for --save-all.
+func (c *children) keep(name string, res contract.AIAgentResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.done = append(c.done, childResult{name: name, res: res})
+}
+
 func (c *children) results() []childResult {
 	if c == nil {
 		return nil
@@ -63,7 +71,7 @@ func (st *startup) subAgents(s *sessionSetup) error {
 	}
 	var agents []subagent.Agent
 	for _, path := range paths {
-		a, err := st.loadAgent(path, s.mcp)
+		a, err := st.loadAgent(path, s.mcp, childOutput{})
 		if err != nil {
 			return err
 		}
@@ -82,43 +90,58 @@ func (st *startup) subAgents(s *sessionSetup) error {
 }
 
 // loadAgent reads one .ai file and prepares its runner; shared are the
-// parent's running MCP servers.
-func (st *startup) loadAgent(path string, shared map[string]tools.Provider) (subagent.Agent, error) {
-	b, err := readNamedFile("sub-agent", path, maxPromptBytes)
+// parent's running MCP servers, out the format of an orchestration child.
+func (st *startup) loadAgent(path string, shared map[string]tools.Provider, out childOutput) (subagent.Agent, error) {
+	fm, body, err := st.agentFile(path)
 	if err != nil {
 		return subagent.Agent{}, err
 	}
-	dir := filepath.Dir(path)
+	name := agentName(path, fm)
+	a := subagent.Agent{Name: name, Description: fm.Description}
+	if fm.Input != nil {
+		a.InputFormat, a.InputSchema = fm.Input.Format, fm.Input.Schema
+	}
+	a.Run = st.childRunner(name, path, fm, body, shared, out)
+	return a, nil
+}
+
+// agentFile reads an .ai file's frontmatter and body, logging its
+// warnings once.
+func (st *startup) agentFile(path string) (*config.Frontmatter, string, error) {
+	b, err := readNamedFile("sub-agent", path, maxPromptBytes)
+	if err != nil {
+		return nil, "", err
+	}
 	text, err := config.ResolveIncludes(string(b), path)
 	if err != nil {
-		return subagent.Agent{}, fmt.Errorf("sub-agent %s: %w", path, err)
+		return nil, "", fmt.Errorf("sub-agent %s: %w", path, err)
 	}
 	header, body, ok := config.SplitFrontmatter(text)
 	fm := &config.Frontmatter{Settings: map[string]any{}}
 	if ok {
-		if fm, err = config.ParseFrontmatter(header, dir); err != nil {
-			return subagent.Agent{}, fmt.Errorf("sub-agent %s: %w", path, err)
+		if fm, err = config.ParseFrontmatter(header, filepath.Dir(path)); err != nil {
+			return nil, "", fmt.Errorf("sub-agent %s: %w", path, err)
 		}
 		for _, w := range fm.Warnings {
 			st.deps.notes.warn(st.log, w, "agent", path)
 		}
 	}
-	name := fm.ToolName
-	if name == "" {
-		name = strings.TrimSuffix(filepath.Base(path), ".ai")
+	return fm, body, nil
+}
+
+// agentName is an agent's name: its toolName, else its file name
+// without .ai.
+func agentName(path string, fm *config.Frontmatter) string {
+	if fm.ToolName != "" {
+		return fm.ToolName
 	}
-	a := subagent.Agent{Name: name, Description: fm.Description}
-	if fm.Input != nil {
-		a.InputFormat, a.InputSchema = fm.Input.Format, fm.Input.Schema
-	}
-	a.Run = st.childRunner(name, path, fm, body, shared)
-	return a, nil
+	return strings.TrimSuffix(filepath.Base(path), ".ai")
 }
 
 // childRunner runs one isolated child session: its own frontmatter, limits,
 // tools and tracing ids; the parent's config, --override values and, when
 // the child names none, the parent's models.
-func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body string, shared map[string]tools.Provider) subagent.RunFunc {
+func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body string, shared map[string]tools.Provider, out childOutput) subagent.RunFunc {
 	cli := config.CLI{Overrides: st.a.overrides, Flags: map[string]string{}}
 	if v, ok := st.a.values["cache"]; ok && !fm.CacheSet {
 		cli.Flags["cache"] = v
@@ -128,7 +151,7 @@ func (st *startup) childRunner(name, path string, fm *config.Frontmatter, body s
 			deps: st.deps, log: st.log.With("agent", name), stderr: st.stderr, cwd: st.cwd, cfg: st.cfg,
 			a:   &cliArgs{values: map[string]string{}, lists: map[string][]string{}, bools: map[string]bool{}, overrides: st.a.overrides},
 			sys: prompt{text: body, path: path}, usr: prompt{text: task}, fm: fm,
-			subAgent: true, inheritModels: st.set.Targets.Models, sharedMCP: merged(st.sharedMCP, shared),
+			subAgent: true, inheritModels: st.set.Targets.Models, sharedMCP: merged(st.sharedMCP, shared), out: out,
 		}
 		if v, ok := cli.Flags["cache"]; ok {
 			child.a.values["cache"] = v

@@ -9,6 +9,7 @@ import (
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/agent/tools"
 	"github.com/salve-dev/salve/internal/agent/tools/mcp"
+	"github.com/salve-dev/salve/internal/agent/tools/openapi"
 	"github.com/salve-dev/salve/internal/agent/tools/queue"
 	"github.com/salve-dev/salve/internal/agent/tools/rest"
 	"github.com/salve-dev/salve/internal/agent/tools/toolschema"
@@ -23,8 +24,8 @@ type mcpStarter func(ctx context.Context, name string, entry json.RawMessage, op
 func mcpStarters() mcpStarter { return mcp.StartEntry }
 
 // tools resolves the tool names (docs/contracts/ai-agent-cli.md §11): MCP
-// servers, REST tools and batch; anything else is exit 3. Queue bindings
-// must name a queue (exit 4).
+// servers, REST tools, OpenAPI documents ("openapi:NAME") and batch;
+// anything else is exit 3. Queue bindings must name a queue (exit 4).
 func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 	queues, err := st.queues()
 	if err != nil {
@@ -45,6 +46,9 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 		}
 		restSpecs[e.Name] = spec
 	}
+	if err := st.openAPITools(src.OpenAPI, restSpecs); err != nil {
+		return err
+	}
 	for _, e := range src.MCP {
 		if err := st.startMCP(ctx, s, e, queues); err != nil {
 			return err
@@ -60,7 +64,35 @@ func (st *startup) tools(ctx context.Context, s *sessionSetup) error {
 		s.opts.Tools = append(s.opts.Tools, p)
 		s.closers = append(s.closers, p)
 	}
-	return st.subAgents(s)
+	if err := st.subAgents(s); err != nil {
+		return err
+	}
+	return st.orchestration(s)
+}
+
+// openAPITools imports the openapiSpecs entries the tools name
+// ("openapi:NAME") into restSpecs; an operation left out is a warning.
+func (st *startup) openAPITools(entries []config.ToolEntry, restSpecs map[string]rest.Spec) error {
+	for _, e := range entries {
+		var entry openapi.Entry
+		if err := json.Unmarshal(e.JSON, &entry); err != nil {
+			return fmt.Errorf("openapiSpecs.%s: %w: %v", e.Name, config.ErrConfig, err)
+		}
+		imp, err := openapi.Load(e.Name, entry)
+		if err != nil {
+			return fmt.Errorf("%w: %v", config.ErrConfig, err)
+		}
+		for _, sk := range imp.Skipped {
+			st.log.Warn("OpenAPI operation left out", "spec", e.Name, "operation", sk.Operation, "reason", sk.Reason)
+		}
+		for name, spec := range imp.Tools {
+			if _, dup := restSpecs[name]; dup {
+				return fmt.Errorf("%w: openapiSpecs.%s: its tool %s is also a restTools entry", config.ErrConfig, e.Name, name)
+			}
+			restSpecs[name] = spec
+		}
+	}
+	return nil
 }
 
 // startMCP starts one MCP server of the session, or shares its parent's.

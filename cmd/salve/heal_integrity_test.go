@@ -108,10 +108,18 @@ func healWithModel(t *testing.T, repo string, srv *llmtest.Server, extra ...stri
 // output.
 func healWith(t *testing.T, srv *llmtest.Server, args []string) (int, results.Results, string) {
 	t.Helper()
+	return healWithEnv(t, args, "OPENAI_API_KEY=sk-test-not-real", "OPENAI_BASE_URL="+srv.URL+"/v1")
+}
+
+// healWithEnv runs the real salve binary with args and the variables of
+// env over the test's environment, and returns the exit code,
+// results.json and the output.
+func healWithEnv(t *testing.T, args []string, env ...string) (int, results.Results, string) {
+	t.Helper()
 	salve, gitAgent := mcpBinaries(t)
 	resPath := filepath.Join(t.TempDir(), "results.json")
 	cmd := exec.Command(salve, append(args, "--results", resPath, "--git-agent", gitAgent)...)
-	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-test-not-real", "OPENAI_BASE_URL="+srv.URL+"/v1", "XDG_STATE_HOME="+t.TempDir(),
+	cmd.Env = append(append(os.Environ(), env...), "XDG_STATE_HOME="+t.TempDir(),
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
 	out, err := cmd.CombinedOutput()
 	code := 0

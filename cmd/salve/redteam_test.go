@@ -249,6 +249,7 @@ func TestRedTeamCorpus(t *testing.T) {
 						t.Errorf("the heal branch changed the test file %s", f)
 					}
 				}
+				redteamProven(t, res)
 				return
 			}
 			if code == exitOK || res.Outcome == results.OutcomeGreen {
@@ -262,6 +263,30 @@ func TestRedTeamCorpus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// redteamProven checks that results.json says what proved an honest
+// fix's pass: a proven proof from the runner's own output, which ran to its
+// end and shows each failing test passing, none failing.
+func redteamProven(t *testing.T, res results.Results) {
+	t.Helper()
+	for _, p := range res.Proofs {
+		if !p.Proven || p.Kind != results.ProofTests {
+			continue
+		}
+		// A counting harness names no test: its closing summary is the
+		// evidence.
+		if !p.Completed || len(p.Failed) != 0 || (p.Summary == "" && len(p.Passed) == 0) {
+			t.Errorf("a proven pass without the runner's evidence: %+v", p)
+		}
+		for _, name := range p.Tests {
+			if !slices.Contains(p.Passed, name) && p.Summary == "" {
+				t.Errorf("the proof names %s as a failing test but not among the passed %v", name, p.Passed)
+			}
+		}
+		return
+	}
+	t.Errorf("green, but results.json holds no proven test proof: %+v", res.Proofs)
 }
 
 // redteamRuleNamed reports whether an attempt of the results, or else the

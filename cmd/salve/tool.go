@@ -41,7 +41,7 @@ func newToolListCmd(s *streams) *cobra.Command {
 			tw := tabwriter.NewWriter(s.Stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "TOOL\tCOMMAND\tFORCED ENV")
 			for _, p := range toolrun.DefaultProfiles() {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", p.ToolID, profileCommand(p), envList(p.ForcedEnv))
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", p.ToolID, p.Synopsis(), envList(p.ForcedEnv))
 			}
 			if err := tw.Flush(); err != nil {
 				return exitWith(exitFailure, err)
@@ -49,21 +49,6 @@ func newToolListCmd(s *streams) *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// profileCommand renders a profile's command line with its optional parts.
-func profileCommand(p toolrun.Profile) string {
-	parts := append([]string{p.Binary}, p.RequiredFlags...)
-	parts = append(parts, p.ExtraFlags...)
-	parts = append(parts, p.Template...)
-	for _, o := range p.Optional {
-		opt := "[" + o.Flag + " " + strings.ToUpper(o.Input) + "]"
-		if o.Repeated {
-			opt += "..."
-		}
-		parts = append(parts, opt)
-	}
-	return strings.Join(append(parts, "FILE..."), " ")
 }
 
 func envList(env map[string]string) string {

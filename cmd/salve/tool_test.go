@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -328,8 +329,9 @@ func TestValidateCommand(t *testing.T) {
 
 func TestToolList(t *testing.T) {
 	code, out, _ := runSalve(t, "tool", "list")
-	want := "aider  aider --no-auto-commits --yes --no-dirty-commits --no-gitignore --model {model} --message-file {prompt_file} [--edit-format EDIT_FORMAT] [--read READ]... FILE...  AIDER_NO_AUTO_COMMITS=1"
-	if code != exitOK || !strings.Contains(out, want) {
+	want := regexp.MustCompile(`(?m)^aider +` + regexp.QuoteMeta("aider --no-auto-commits --yes --no-dirty-commits --no-gitignore --model {model} --message-file {prompt_file} [--edit-format EDIT_FORMAT] [--read READ]... FILE...") + ` +AIDER_NO_AUTO_COMMITS=1$`)
+	claude := regexp.MustCompile(`(?m)^claude +claude -p --bare --restricted --strict-mcp-config --no-session-persistence --tools Read,Edit --permission-mode acceptEdits \[--model MODEL\] < PROMPT +CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 `)
+	if code != exitOK || !want.MatchString(out) || !claude.MatchString(out) {
 		t.Errorf("tool list: %d\n%s", code, out)
 	}
 }

@@ -125,3 +125,10 @@ func LimitsFrom(ctx context.Context) (l Limits, ok bool) {
 func (s *session) withLimits(ctx context.Context) context.Context {
 	return context.WithValue(ctx, limitsKey{}, Limits{Headend: s.opts.Headend, Budgets: s.budgets})
 }
+
+// WithLimits is ctx carrying the session's Limits, for sessions run on
+// its behalf outside its tool calls (its advisors, router destination
+// and handoff), so that they spend from its caps and serve its headend.
+func (x *Session) WithLimits(ctx context.Context) context.Context {
+	return x.s.withLimits(ctx)
+}

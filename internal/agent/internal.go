@@ -49,6 +49,8 @@ func (s *session) callInternal(ctx context.Context, name string, args json.RawMe
 		return s.runBatch(ctx, args, source)
 	case ToolOutput:
 		return s.extractOutput(ctx, args)
+	case ToolRouterHandoff:
+		return s.callRouter(args)
 	default:
 		return "", fmt.Errorf("internal tool %s cannot be called here", name)
 	}

@@ -196,6 +196,12 @@ type Options struct {
 	// (offered only when there is a non-internal tool).
 	Batch    bool
 	Progress bool
+	// Routes are a router's destinations, by agent name: the session
+	// offers router__handoff-to on every turn, the final one included,
+	// and a successful call ends it after that turn, successful and
+	// without a final report (Session.Route names the destination).
+	// Empty offers no router.
+	Routes []string
 
 	Queuer Queuer
 	Guard  ContextGuard

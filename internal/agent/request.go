@@ -119,7 +119,7 @@ func (s *session) buildRequest(p turnPlan, t Target, notices []string) llm.Reque
 func (s *session) xmlNext(p turnPlan) llm.Message {
 	in := xmlNextInput{
 		Nonce: s.nonce, Turn: p.turn, MaxTurns: s.opts.MaxTurns, Format: s.opts.Format,
-		Final: p.final, Slots: p.slots,
+		Final: p.final, Slots: p.slots, Route: s.opts.Transport == TransportXMLFinal && s.registry[ToolRouterHandoff] != nil,
 	}
 	if s.opts.Format == FormatJSON {
 		in.Schema = compactJSON(s.opts.Schema)

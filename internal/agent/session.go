@@ -62,6 +62,8 @@ type session struct {
 	syntheticReason string
 	costUSD         float64
 	budgets         []*Budget
+	// route is the destination a router chose (route.go).
+	route routeState
 }
 
 // New validates the options and prepares a session. Errors wrap ErrInvalid
@@ -182,6 +184,10 @@ func (s *session) run(ctx context.Context) {
 		s.runTurn(tctx, turn, final)
 		endTurn()
 		s.turnsDone = turn
+		if s.routed() && s.report == nil && s.fatal == nil {
+			s.log.Debug("router handed the request off; the session ends", "turn", turn)
+			return
+		}
 		if s.report != nil || s.fatal != nil {
 			return
 		}
@@ -226,6 +232,11 @@ func (s *session) result() contract.AIAgentResult {
 	case s.report != nil:
 		res.FinalReport = s.report
 		res.Error = *s.report.Content
+	case s.routed():
+		// A router that handed off succeeds without a report: the
+		// destination gives it (docs/ai-agent.md, "Advisors, router and
+		// handoff").
+		res.Success = true
 	default:
 		res.Error = "session ended without a final report"
 	}
@@ -236,10 +247,14 @@ func (s *session) result() contract.AIAgentResult {
 // instruction in the native transport only
 // (docs/contracts/ai-agent-cli.md §12).
 func (s *session) systemPrompt() string {
-	if s.opts.Transport != TransportNative {
-		return s.opts.SystemPrompt
+	prompt := s.opts.SystemPrompt
+	if len(s.opts.Routes) > 0 {
+		prompt += routerInstructions(s.opts.Routes)
 	}
-	return s.opts.SystemPrompt + fmt.Sprintf("\n\nWhen your work is done, call the %s tool with report_format %q to deliver your answer; "+
+	if s.opts.Transport != TransportNative {
+		return prompt
+	}
+	return prompt + fmt.Sprintf("\n\nWhen your work is done, call the %s tool with report_format %q to deliver your answer; "+
 		"plain text without a tool call is ignored.", ToolFinalReport, s.opts.Format)
 }
 
@@ -271,6 +286,9 @@ func (s *session) register() error {
 	if s.outputs != nil {
 		s.registry[ToolOutput] = toolOutputSpec()
 	}
+	if len(s.opts.Routes) > 0 {
+		s.registry[ToolRouterHandoff] = routerSpec(s.opts.Routes)
+	}
 	return nil
 }
 
@@ -293,10 +311,14 @@ func (s *session) registerTool(p tools.Provider, t tools.Tool) error {
 }
 
 // offered lists the tools a turn offers, final report excluded; on a final
-// turn it is empty.
+// turn it is only the router's tool, when the session has one.
 func (s *session) offered(final bool) []*toolSpec {
+	var route []*toolSpec
+	if r := s.registry[ToolRouterHandoff]; r != nil {
+		route = []*toolSpec{r}
+	}
 	if final || s.budgetExceeded.Load() {
-		return nil
+		return route
 	}
 	out := append([]*toolSpec{}, s.external...)
 	if s.opts.Progress && len(s.external) > 0 {
@@ -308,7 +330,13 @@ func (s *session) offered(final bool) []*toolSpec {
 	if s.outputs != nil && s.outputs.Len() > 0 {
 		out = append(out, s.registry[ToolOutput])
 	}
-	return out
+	return append(out, route...)
+}
+
+// routed reports whether a router__handoff-to call chose a destination.
+func (s *session) routed() bool {
+	_, ok := s.route.get()
+	return ok
 }
 
 func (s *session) setLastErr(msg string) {

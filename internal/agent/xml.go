@@ -129,6 +129,8 @@ type xmlNextInput struct {
 	Slots    []string
 	Tools    []*toolSpec
 	Progress bool
+	// Route says router__handoff-to is offered (natively) this turn.
+	Route bool
 }
 
 // renderXMLNext builds the ephemeral per-turn instructions
@@ -138,6 +140,9 @@ func renderXMLNext(in xmlNextInput) string {
 	fmt.Fprintf(&b, "System notice: turn %d of %d. Session nonce: %s.\n", in.Turn, in.MaxTurns, in.Nonce)
 	if in.Final {
 		b.WriteString("This is the final turn: no more tools can run. Provide your final report now, using the information you already have.\n")
+		if in.Route {
+			b.WriteString("Or hand the request off now with " + ToolRouterHandoff + ".\n")
+		}
 	}
 	if !in.Final && len(in.Slots) > 0 {
 		b.WriteString("\nTo call a tool, write a tag in one of these slots, with the JSON arguments as payload:\n")

@@ -23,7 +23,8 @@ type Config struct {
 	Contract string
 	// Sandbox is the import path of salve's subprocess helper.
 	Sandbox string
-	// Tool is the program that must only run through the adapter.
+	// Tool lists the programs that must only run through the adapter,
+	// separated by commas.
 	Tool string
 }
 
@@ -33,7 +34,7 @@ func DefaultConfig() Config {
 		Adapter:  "github.com/salve-dev/salve/internal/toolrun",
 		Contract: "github.com/salve-dev/salve/contract",
 		Sandbox:  "github.com/salve-dev/salve/internal/sandbox",
-		Tool:     "aider",
+		Tool:     "aider,claude",
 	}
 }
 
@@ -53,7 +54,7 @@ func New(cfg Config) *analysis.Analyzer {
 	a.Flags.StringVar(&c.Adapter, "adapter", c.Adapter, "import path of the tool adapter package")
 	a.Flags.StringVar(&c.Contract, "contract", c.Contract, "import path of the contract package")
 	a.Flags.StringVar(&c.Sandbox, "sandbox", c.Sandbox, "import path of the sandbox package")
-	a.Flags.StringVar(&c.Tool, "tool", c.Tool, "program that must run only through the adapter")
+	a.Flags.StringVar(&c.Tool, "tool", c.Tool, "programs that must run only through the adapter, separated by commas")
 	return a
 }
 
@@ -123,13 +124,24 @@ func (c *Config) run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// isTool reports whether e is a constant naming the tool.
-func (c *Config) isTool(pass *analysis.Pass, e ast.Expr) bool {
+// toolNamed returns the tool a program name or path runs, or "".
+func (c *Config) toolNamed(program string) string {
+	base := path.Base(program)
+	for _, t := range strings.Split(c.Tool, ",") {
+		if t = strings.TrimSpace(t); t != "" && base == t {
+			return t
+		}
+	}
+	return ""
+}
+
+// isTool returns the tool e names when e is a constant naming one, or "".
+func (c *Config) isTool(pass *analysis.Pass, e ast.Expr) string {
 	tv, ok := pass.TypesInfo.Types[e]
 	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return false
+		return ""
 	}
-	return path.Base(constant.StringVal(tv.Value)) == c.Tool
+	return c.toolNamed(constant.StringVal(tv.Value))
 }
 
 func (c *Config) checkCall(pass *analysis.Pass, call *ast.CallExpr) {
@@ -142,13 +154,16 @@ func (c *Config) checkCall(pass *analysis.Pass, call *ast.CallExpr) {
 	if !ok || i >= len(call.Args) {
 		return
 	}
-	switch {
-	case c.isTool(pass, call.Args[i]):
+	if tool := c.isTool(pass, call.Args[i]); tool != "" {
 		pass.ReportRangef(call, "%s started with %s.%s outside %s: run it through the tool adapter (toolrun.RunAider)",
-			c.Tool, path.Base(fn.Pkg().Path()), fn.Name(), c.Adapter)
-	case c.isShell(pass, call.Args[i]) && c.scriptRunsTool(pass, call.Args[i+1:]):
-		pass.ReportRangef(call, "%s started through a shell with %s.%s outside %s: run it through the tool adapter (toolrun.RunAider)",
-			c.Tool, path.Base(fn.Pkg().Path()), fn.Name(), c.Adapter)
+			tool, path.Base(fn.Pkg().Path()), fn.Name(), c.Adapter)
+		return
+	}
+	if c.isShell(pass, call.Args[i]) {
+		if tool := c.scriptRunsTool(pass, call.Args[i+1:]); tool != "" {
+			pass.ReportRangef(call, "%s started through a shell with %s.%s outside %s: run it through the tool adapter (toolrun.RunAider)",
+				tool, path.Base(fn.Pkg().Path()), fn.Name(), c.Adapter)
+		}
 	}
 }
 
@@ -164,28 +179,31 @@ func (c *Config) isShell(pass *analysis.Pass, e ast.Expr) bool {
 	return shells[path.Base(constant.StringVal(tv.Value))]
 }
 
-// scriptRunsTool reports whether one of args, or of the elements of a
-// []string literal among them, is a constant shell script with a command
-// that runs the tool ("aider --yes", "cd x && aider", "FOO=1 aider").
-func (c *Config) scriptRunsTool(pass *analysis.Pass, args []ast.Expr) bool {
+// scriptRunsTool returns the tool that one of args, or of the elements of
+// a []string literal among them, runs as a constant shell script ("aider
+// --yes", "cd x && aider", "FOO=1 aider"), or "".
+func (c *Config) scriptRunsTool(pass *analysis.Pass, args []ast.Expr) string {
 	for _, a := range args {
 		if lit, ok := a.(*ast.CompositeLit); ok {
-			if c.scriptRunsTool(pass, lit.Elts) {
-				return true
+			if tool := c.scriptRunsTool(pass, lit.Elts); tool != "" {
+				return tool
 			}
 			continue
 		}
 		tv, ok := pass.TypesInfo.Types[a]
-		if ok && tv.Value != nil && tv.Value.Kind() == constant.String && c.runsTool(constant.StringVal(tv.Value)) {
-			return true
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+			continue
+		}
+		if tool := c.runsTool(constant.StringVal(tv.Value)); tool != "" {
+			return tool
 		}
 	}
-	return false
+	return ""
 }
 
-// runsTool reports whether a shell script has a simple command whose
-// program is the tool.
-func (c *Config) runsTool(script string) bool {
+// runsTool returns the tool a simple command of a shell script runs, or
+// "".
+func (c *Config) runsTool(script string) string {
 	split := strings.NewReplacer("&&", "\n", "||", "\n", ";", "\n", "|", "\n", "&", "\n", "(", "\n", ")", "\n", "`", "\n", "$(", "\n")
 	for _, cmd := range strings.Split(split.Replace(script), "\n") {
 		for _, word := range strings.Fields(cmd) {
@@ -195,13 +213,13 @@ func (c *Config) runsTool(script string) bool {
 			if word == "exec" || word == "command" || word == "nohup" || word == "env" {
 				continue
 			}
-			if path.Base(strings.Trim(word, `"'`)) == c.Tool {
-				return true
+			if tool := c.toolNamed(strings.Trim(word, `"'`)); tool != "" {
+				return tool
 			}
 			break
 		}
 	}
-	return false
+	return ""
 }
 
 // isCmdType reports whether t is (a pointer to) sandbox.Cmd or exec.Cmd.
@@ -231,16 +249,19 @@ func (c *Config) checkCmdLit(pass *analysis.Pass, lit *ast.CompositeLit) {
 		id, ok := kv.Key.(*ast.Ident)
 		switch {
 		case !ok:
-		case id.Name == "Path" && c.isTool(pass, kv.Value):
-			pass.ReportRangef(kv, "%s started through a Cmd literal outside %s: run it through the tool adapter (toolrun.RunAider)", c.Tool, c.Adapter)
+		case id.Name == "Path" && c.isTool(pass, kv.Value) != "":
+			pass.ReportRangef(kv, "%s started through a Cmd literal outside %s: run it through the tool adapter (toolrun.RunAider)", c.isTool(pass, kv.Value), c.Adapter)
 		case id.Name == "Path" && c.isShell(pass, kv.Value):
 			shell = kv.Value
 		case id.Name == "Args":
 			args = append(args, kv.Value)
 		}
 	}
-	if shell != nil && c.scriptRunsTool(pass, args) {
-		pass.ReportRangef(lit, "%s started through a shell in a Cmd literal outside %s: run it through the tool adapter (toolrun.RunAider)", c.Tool, c.Adapter)
+	if shell == nil {
+		return
+	}
+	if tool := c.scriptRunsTool(pass, args); tool != "" {
+		pass.ReportRangef(lit, "%s started through a shell in a Cmd literal outside %s: run it through the tool adapter (toolrun.RunAider)", tool, c.Adapter)
 	}
 }
 
@@ -250,10 +271,12 @@ func (c *Config) checkPathAssign(pass *analysis.Pass, as *ast.AssignStmt) {
 	}
 	for i, lhs := range as.Lhs {
 		sel, ok := lhs.(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != "Path" || !c.isCmdType(pass.TypesInfo.TypeOf(sel.X)) || !c.isTool(pass, as.Rhs[i]) {
+		if !ok || sel.Sel.Name != "Path" || !c.isCmdType(pass.TypesInfo.TypeOf(sel.X)) {
 			continue
 		}
-		pass.ReportRangef(as, "%s set as a Cmd's Path outside %s: run it through the tool adapter (toolrun.RunAider)", c.Tool, c.Adapter)
+		if tool := c.isTool(pass, as.Rhs[i]); tool != "" {
+			pass.ReportRangef(as, "%s set as a Cmd's Path outside %s: run it through the tool adapter (toolrun.RunAider)", tool, c.Adapter)
+		}
 	}
 }
 

@@ -23,13 +23,13 @@ func TestDocMatchesPackageDoc(t *testing.T) {
 
 // TestOtherTool sets the -tool flag of a new analyzer to git: git is then
 // reported and aider is not, and the package's Analyzer keeps watching
-// aider.
+// aider and claude.
 func TestOtherTool(t *testing.T) {
 	a := aidercall.New(aidercall.DefaultConfig())
 	if err := a.Flags.Set("tool", "git"); err != nil {
 		t.Fatal(err)
 	}
-	if got := aidercall.Analyzer.Flags.Lookup("tool").Value.String(); got != "aider" {
+	if got := aidercall.Analyzer.Flags.Lookup("tool").Value.String(); got != "aider,claude" {
 		t.Errorf("the package's Analyzer watches %q after another analyzer's flag was set", got)
 	}
 	analysistest.Run(t, analysistest.TestData(), a, "othertool")

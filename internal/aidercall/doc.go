@@ -1,5 +1,5 @@
-// Package aidercall defines an Analyzer that keeps every aider run behind
-// salve's tool adapter (docs/contracts/tool-adapter.md §5.3, §9 and §10).
+// Package aidercall defines an Analyzer that keeps every run of a coding
+// tool (aider, Claude Code's claude) behind salve's tool adapter (docs/contracts/tool-adapter.md §5.3, §9 and §10).
 //
 // # Analyzer aidercall
 //
@@ -10,14 +10,14 @@
 // subpackages) it reports:
 //
 //   - a call of exec.Command, exec.CommandContext, os.StartProcess,
-//     syscall.Exec or syscall.ForkExec whose program is "aider" (a
-//     literal, or any constant expression whose value is "aider" or a path
-//     ending in /aider);
+//     syscall.Exec or syscall.ForkExec whose program is "aider" or
+//     "claude" (a literal, or any constant expression whose value is the
+//     name or a path ending in /aider or /claude);
 //   - a sandbox.Cmd or exec.Cmd literal whose Path is such a constant, and
 //     an assignment of such a constant to the Path field of one;
 //   - the same calls and literals when the program is a shell (sh, bash,
 //     dash, zsh, ksh) and a constant argument is a script with a command
-//     that runs aider ("sh -c 'cd src && aider --yes'");
+//     that runs one of them ("sh -c 'cd src && aider --yes'");
 //   - outside the contract package too, any composite literal of
 //     contract.ToolRunResultV1: only the adapter makes tool results, and
 //     it never raises.
@@ -25,5 +25,5 @@
 // Test files (_test.go) are not checked: tests build fixtures.
 //
 // The flags -adapter, -contract and -sandbox name the packages, and -tool
-// the program, for code bases laid out differently.
+// the programs (separated by commas), for code bases laid out differently.
 package aidercall

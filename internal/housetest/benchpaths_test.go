@@ -13,36 +13,55 @@ import (
 // benchmark pages names.
 var benchPkg = regexp.MustCompile(`(?:^|\s)\./([A-Za-z0-9_][\w./-]*?)/?(?:\.\.\.)?(?:[\s` + "`" + `)'"]|$)`)
 
-// TestBenchmarkCommandsNamePackages: every package a benchmark page's go
-// test or go build command names exists, so its figures can be
-// reproduced as written (the pages named paths of packages that moved).
+// TestBenchmarkCommandsNamePackages: every package a go command names in
+// the benchmark pages, the user docs or the README exists, so figures can
+// be reproduced and commands run as written (the pages named paths of
+// packages that moved). A command continued on the next line with a
+// backslash is read whole.
 func TestBenchmarkCommandsNamePackages(t *testing.T) {
 	root := filepath.Join("..", "..")
-	pages, _ := filepath.Glob(filepath.Join(root, "docs", "bench-*.md"))
-	pages = append(pages, filepath.Join(root, "BENCHMARKS.md"))
+	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	guide, _ := filepath.Glob(filepath.Join(root, "docs", "*", "*.md"))
+	pages = append(pages, guide...)
+	pages = append(pages, filepath.Join(root, "BENCHMARKS.md"), filepath.Join(root, "README.md"))
 	checked := 0
 	for _, page := range pages {
 		b, err := os.ReadFile(page)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for n, line := range strings.Split(string(b), "\n") {
-			if !strings.Contains(line, "go test") && !strings.Contains(line, "go build") {
-				continue
-			}
+		for n, line := range goCommandLines(string(b)) {
 			for _, m := range benchPkg.FindAllStringSubmatch(line, -1) {
 				dir := filepath.Join(root, filepath.FromSlash(m[1]))
 				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-					t.Errorf("%s:%d names ./%s, which is not a package folder", filepath.Base(page), n+1, m[1])
+					t.Errorf("%s:%d names ./%s, which is not a package folder", filepath.Base(page), n, m[1])
 				}
 				checked++
 			}
 		}
 	}
 	if checked == 0 {
-		t.Fatal("no package path found in the benchmark pages: the test checks nothing")
+		t.Fatal("no package path found in the docs: the test checks nothing")
 	}
 }
+
+// goCommandLines returns, by line number, the lines of a page that hold a
+// go test, go build, go run or go doc command, and the lines that continue
+// such a command after a trailing backslash.
+func goCommandLines(page string) map[int]string {
+	out := map[int]string{}
+	continued := false
+	for i, line := range strings.Split(page, "\n") {
+		if continued || goCommand.MatchString(line) {
+			out[i+1] = line
+		}
+		continued = (continued || goCommand.MatchString(line)) && strings.HasSuffix(strings.TrimSpace(line), "\\")
+	}
+	return out
+}
+
+// goCommand matches a go command that takes package paths.
+var goCommand = regexp.MustCompile(`\bgo (test|build|run|doc|vet|list)\b`)
 
 // benchScript is a script a benchmark page names: a path under scripts/,
 // run as a file (scripts/corpus/bench.sh) or as a Go program

@@ -117,6 +117,7 @@ func (a *Adapter) run(ctx context.Context, req contract.ToolRunRequestV1, opts R
 		if r := recover(); r != nil {
 			out = rs.panicked(ctx, r)
 		}
+		rs.removeHome()
 	}()
 	rs.begin()
 	rs.execute(ctx)
@@ -229,6 +230,81 @@ func checkFlags(p Profile, cmd []string) string {
 			if strings.HasPrefix(f, name) {
 				return fmt.Sprintf("cmd has the forbidden flag %s", a)
 			}
+		}
+	}
+	if msg := checkPinned(p, args); msg != "" {
+		return msg
+	}
+	if msg := checkClosed(p, args); msg != "" {
+		return msg
+	}
+	if p.PromptOnStdin {
+		if pos := positionalArgs(p, cmd); len(pos) > 0 {
+			return fmt.Sprintf("cmd has the argument %q: %s takes its prompt on stdin and no file on its command line", pos[0], p.ToolID)
+		}
+	}
+	return ""
+}
+
+// checkPinned requires each of the profile's pinned flags, and refuses an
+// occurrence of one with another value (args end before "--").
+func checkPinned(p Profile, args []string) string {
+	for _, pin := range p.PinnedFlags {
+		found := false
+		for i := 0; i < len(args); i++ {
+			name, val, eq := strings.Cut(args[i], "=")
+			if name != pin.Flag {
+				continue
+			}
+			if !eq {
+				val = ""
+				if i+1 < len(args) {
+					val = args[i+1]
+				}
+				i++
+			}
+			if val != pin.Value {
+				return fmt.Sprintf("cmd has %s %q; %s runs only with %s %s", pin.Flag, val, p.ToolID, pin.Flag, pin.Value)
+			}
+			found = true
+		}
+		if !found {
+			return fmt.Sprintf("cmd lacks the required flag %s %s", pin.Flag, pin.Value)
+		}
+	}
+	return ""
+}
+
+// checkClosed refuses, for a profile with AllowedFlags, every flag the row
+// does not name; the value of a flag that takes one is skipped.
+func checkClosed(p Profile, args []string) string {
+	if p.AllowedFlags == nil {
+		return ""
+	}
+	known := map[string]bool{}
+	for _, list := range [][]string{p.RequiredFlags, p.ExtraFlags, p.AllowedFlags} {
+		for _, f := range list {
+			known[f] = true
+		}
+	}
+	for _, pin := range p.PinnedFlags {
+		known[pin.Flag] = true
+	}
+	takesValue := map[string]bool{}
+	for _, f := range p.ValueFlags {
+		takesValue[f] = true
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || len(a) < 2 {
+			continue
+		}
+		name, _, eq := strings.Cut(a, "=")
+		if !known[name] {
+			return fmt.Sprintf("cmd has the flag %s, which the %s profile does not allow", a, p.ToolID)
+		}
+		if !eq && takesValue[name] {
+			i++
 		}
 	}
 	return ""

@@ -1,7 +1,9 @@
 package toolrun
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -41,12 +43,50 @@ func (rs *runState) childEnv() []string {
 		base = scrubEnv(rs.profile, base)
 	}
 	env := sandbox.MergeEnv(base, rs.req.Env)
+	if rs.home != "" {
+		env = sandbox.MergeEnv(env, homeEnv(rs.home))
+	}
 	return sandbox.MergeEnv(env, rs.profile.ForcedEnv)
+}
+
+// homeEnv points HOME and the XDG folders of a tool's own files at home.
+func homeEnv(home string) map[string]string {
+	return map[string]string{
+		"HOME":            home,
+		"XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME":  filepath.Join(home, ".cache"),
+		"XDG_DATA_HOME":   filepath.Join(home, ".local", "share"),
+		"XDG_STATE_HOME":  filepath.Join(home, ".local", "state"),
+	}
+}
+
+// makeHome makes the private HOME of a run whose profile asks for one
+// (Profile.PrivateHome); removeHome removes it after the run.
+func (rs *runState) makeHome() error {
+	if !rs.profile.PrivateHome {
+		return nil
+	}
+	home, err := os.MkdirTemp("", "salve-"+rs.profile.ToolID+"-home-")
+	if err != nil {
+		return fmt.Errorf("private home: %w", err)
+	}
+	rs.home = home
+	return nil
+}
+
+func (rs *runState) removeHome() {
+	if rs.home == "" {
+		return
+	}
+	if err := os.RemoveAll(rs.home); err != nil {
+		rs.a.logger().Warn("toolrun: the private home of a run was not removed", "run_id", rs.runID, "path", rs.home, "err", err)
+	}
+	rs.home = ""
 }
 
 // scrubbed reports whether the run asked for the scrubbed environment.
 func (rs *runState) scrubbed() bool {
-	if rs.a.ScrubEnv || rs.opts.ScrubEnv {
+	if rs.a.ScrubEnv || rs.opts.ScrubEnv || rs.profile.Scrubbed {
 		return true
 	}
 	v, _ := rs.req.Context[ContextEnvPolicy].(string)

@@ -52,6 +52,35 @@ type Profile struct {
 	// (aider's test-cmd and lint-cmd), so a change to one is never kept,
 	// whatever the scope: it is reverted as an unsafe change.
 	ConfigPaths []string
+	// PinnedFlags are flags a request must hold with exactly their value
+	// ("--permission-mode acceptEdits"), in either spelling ("--flag value"
+	// or "--flag=value"), wherever they appear. [BuildToolRequest] puts them
+	// after RequiredFlags.
+	PinnedFlags []PinnedFlag
+	// AllowedFlags, when not nil, closes the command line: besides
+	// RequiredFlags, ExtraFlags and PinnedFlags, a request may hold only
+	// these flags. Nil leaves it open (ForbiddenFlags still apply).
+	AllowedFlags []string
+	// PromptOnStdin says the tool takes its prompt on stdin and no file on
+	// its command line: [BuildToolRequest] puts the files in the request
+	// context's file scope only, and a request with a positional argument
+	// is refused (a coding CLI would read it as the prompt, or a variadic
+	// flag as one more value).
+	PromptOnStdin bool
+	// Scrubbed gives every run of the tool the scrubbed environment
+	// (EnvScrubbed), whatever the request asks: it sees only
+	// sandbox.DefaultAllowEnv, PassEnvPrefixes and ForcedEnv.
+	Scrubbed bool
+	// PrivateHome gives every run a fresh, empty HOME (and XDG config,
+	// cache, data and state folders inside it), removed after the run: the
+	// tool reads no settings, hooks or credentials of the user's, and what
+	// it keeps for itself never reaches the user's home.
+	PrivateHome bool
+}
+
+// PinnedFlag is a flag whose value a profile fixes.
+type PinnedFlag struct {
+	Flag, Value string
 }
 
 // OptionalFlag is an optional input of a profile.
@@ -71,7 +100,36 @@ const ToolAider = "aider"
 // DefaultProfiles returns the tool table. Each call returns a fresh copy
 // that the caller may change.
 func DefaultProfiles() []Profile {
-	return []Profile{aiderProfile()}
+	return []Profile{aiderProfile(), claudeProfile()}
+}
+
+// Synopsis renders the command line the row builds, with its optional
+// parts in brackets and where the files (or the prompt) go:
+//
+//	claude -p … --tools Read,Edit … [--model MODEL] < PROMPT
+func (p Profile) Synopsis() string {
+	parts := append([]string{p.Binary}, p.RequiredFlags...)
+	for _, f := range p.PinnedFlags {
+		parts = append(parts, f.Flag, f.Value)
+	}
+	parts = append(parts, p.ExtraFlags...)
+	parts = append(parts, p.Template...)
+	for _, o := range p.Optional {
+		opt := "[" + o.Flag + " " + strings.ToUpper(o.Input) + "]"
+		if o.Repeated {
+			opt += "..."
+		}
+		parts = append(parts, opt)
+	}
+	if p.PromptOnStdin {
+		return strings.Join(append(parts, "< PROMPT"), " ")
+	}
+	return strings.Join(append(parts, "FILE..."), " ")
+}
+
+// ProfileOf returns the row of toolID in the default table.
+func ProfileOf(toolID string) (Profile, bool) {
+	return findProfile(DefaultProfiles(), toolID)
 }
 
 // aiderProfile is aider's row. The flags are those of aider's own argument
@@ -145,6 +203,9 @@ type ToolInputs struct {
 	TimeoutSeconds int
 	// Context is copied into the request for logging.
 	Context map[string]any
+	// Stdin, when not empty, is the tool's standard input: the prompt of a
+	// profile with PromptOnStdin.
+	Stdin string
 }
 
 // BuildToolRequest resolves p's template with in. The command is Binary,
@@ -154,6 +215,9 @@ type ToolInputs struct {
 func BuildToolRequest(p Profile, in ToolInputs) (contract.ToolRunRequestV1, error) {
 	cmd := []string{p.Binary}
 	cmd = append(cmd, p.RequiredFlags...)
+	for _, f := range p.PinnedFlags {
+		cmd = append(cmd, f.Flag, f.Value)
+	}
 	cmd = append(cmd, p.ExtraFlags...)
 	for _, t := range p.Template {
 		v, err := fillPlaceholder(t, in.Params)
@@ -177,7 +241,9 @@ func BuildToolRequest(p Profile, in ToolInputs) (contract.ToolRunRequestV1, erro
 		if strings.HasPrefix(f, "-") {
 			return contract.ToolRunRequestV1{}, fmt.Errorf("toolrun: build %s request: file %q looks like a flag", p.ToolID, f)
 		}
-		cmd = append(cmd, f)
+		if !p.PromptOnStdin {
+			cmd = append(cmd, f)
+		}
 	}
 	if in.Cwd == "" || !filepath.IsAbs(in.Cwd) {
 		return contract.ToolRunRequestV1{}, fmt.Errorf("toolrun: build %s request: cwd %q is not an absolute path", p.ToolID, in.Cwd)
@@ -200,10 +266,15 @@ func BuildToolRequest(p Profile, in ToolInputs) (contract.ToolRunRequestV1, erro
 	if len(in.Files) > 0 {
 		ctx[ContextFileScope] = append([]string(nil), in.Files...)
 	}
-	return contract.ToolRunRequestV1{
+	req := contract.ToolRunRequestV1{
 		ToolID: p.ToolID, Cmd: cmd, Cwd: filepath.Clean(in.Cwd), Env: env,
 		TimeoutSeconds: timeout, Context: ctx,
-	}, nil
+	}
+	if in.Stdin != "" {
+		stdin := in.Stdin
+		req.StdinData = &stdin
+	}
+	return req, nil
 }
 
 // ContextFileScope is the request context key that carries the file scope

@@ -62,6 +62,9 @@ type runState struct {
 	unsafeMarked bool
 	// reaper names how the tool's process tree was contained.
 	reaper string
+	// home is the run's private HOME (Profile.PrivateHome), removed when
+	// the run ends.
+	home string
 }
 
 // maxEventText caps the tool output copied into an event's context.
@@ -118,6 +121,11 @@ func (rs *runState) execute(ctx context.Context) {
 		return
 	}
 	rs.sn, rs.before = sn, before
+	if err := rs.makeHome(); err != nil {
+		rs.reject(err.Error())
+		rs.before = nil
+		return
+	}
 	rs.env = rs.childEnv()
 	rs.masker = newSecretMasker(rs.env, rs.req.Env)
 	guard, err := newGitGuard(root, envValue(rs.env, "HOME"), envValue(rs.env, "XDG_CONFIG_HOME"), sn.limits)

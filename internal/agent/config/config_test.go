@@ -154,6 +154,49 @@ func TestScenarioFileRelativeToLayer(t *testing.T) {
 	}
 }
 
+// TestOpenAPISources: "openapi:NAME" selects openapiSpecs.NAME, whose
+// relative spec path is its layer's; an unknown name or an unresolved
+// variable in the entry fails.
+func TestOpenAPISources(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "sub", "c.json")
+	write(t, cfg, `{"openapiSpecs":{
+		"pets":{"spec":"specs/pets.yaml","headers":{"X-Key":"${PETS_KEY}"}},
+		"far":{"spec":"/abs/far.json"},
+		"web":{"spec":"https://example.com/spec.json"},
+		"broken":{"spec":"b.json","headers":{"X-Key":"${NOPE}"}}},
+		"restTools":{"echo":{"url":"http://h"}}}`)
+	getenv := func(k string) (string, bool) { return map[string]string{"PETS_KEY": "k-1"}[k], k == "PETS_KEY" }
+	c, err := Load(Locations{ConfigFile: cfg, SystemDir: root, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := c.ToolSources([]string{"echo", "openapi:pets", "openapi:far", "openapi:web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"headers":{"X-Key":"k-1"},"spec":"` + filepath.Join(root, "sub", "specs", "pets.yaml") + `"}`,
+		`{"spec":"/abs/far.json"}`,
+		`{"spec":"https://example.com/spec.json"}`,
+	}
+	if len(ts.OpenAPI) != len(want) || len(ts.REST) != 1 {
+		t.Fatalf("sources %+v", ts)
+	}
+	for i, w := range want {
+		if string(ts.OpenAPI[i].JSON) != w {
+			t.Errorf("entry %d = %s, want %s", i, ts.OpenAPI[i].JSON, w)
+		}
+	}
+	if _, err := c.ToolSources([]string{"openapi:nope"}); !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("unknown spec: %v", err)
+	}
+	var mv *MissingVariableError
+	if _, err := c.ToolSources([]string{"openapi:broken"}); !errors.As(err, &mv) || mv.Var != "NOPE" {
+		t.Errorf("unresolved variable: %v", err)
+	}
+}
+
 func TestSplitFrontmatter(t *testing.T) {
 	cases := []struct{ in, header, body string }{
 		{"#!/usr/bin/env ai-agent\n---\na: 1\n---\nbody\n", "a: 1", "body\n"},

@@ -41,9 +41,6 @@ var Differences = []Difference{
 	{InFrontmatter, "parallelToolCalls", parallelCalls, ""},
 	{InFrontmatter, "maxConcurrentTools", concurrentTools, ""},
 	{InFrontmatter, "plugins", plugins, ""},
-	{InFrontmatter, "advisors", orchestration, ""},
-	{InFrontmatter, "router", orchestration, ""},
-	{InFrontmatter, "handoff", orchestration, ""},
 	{InFrontmatter, "toolOutput.storeDir", storeDir, ""},
 	{InFrontmatter, "toolOutput.models", extractModels, ""},
 
@@ -74,7 +71,6 @@ var Differences = []Difference{
 	{InConfig, "toolOutput.storeDir", storeDir, ""},
 	{InConfig, "toolOutput.models", extractModels, ""},
 	{InConfig, "telemetry.logging", noOTLPLogs, ""},
-	{InConfig, "openapiSpecs", "OpenAPI documents are not imported as tools; declare the operations as restTools", ""},
 	{InConfig, "api", "the REST headend starts with --api PORT and its token is --headend-token; the api section is not read", ""},
 	{InConfig, "slack.enabled", "the Slack headend starts with --slack", ""},
 	{InConfig, "embed.*.enabled", embedFlag, ""},
@@ -106,7 +102,6 @@ const (
 	parallelCalls   = "a turn's tool calls always run concurrently, bounded by maxToolCallsPerTurn and the queues"
 	concurrentTools = "tool concurrency is bounded by the queues (queues.NAME.concurrent)"
 	mcpInit         = "MCP servers start one after another"
-	orchestration   = "advisors, router and handoff are not implemented; the agent runs alone"
 	storeDir        = "oversized tool outputs stay in the session's memory"
 	extractModels   = "tool_output extracts with the session's first model"
 	providerTools   = "tools are filtered per MCP server (mcpServers.NAME.toolsAllowed) or per agent (the frontmatter's toolsAllowed), not per provider"

@@ -38,6 +38,8 @@ type Frontmatter struct {
 	CacheSet bool
 	// ToolOutput is the toolOutput block, when set.
 	ToolOutput *ToolOutput
+	// Orchestration is the advisors, router and handoff keys.
+	Orchestration Orchestration
 	// Warnings lists the keys salve reads differently (Differences).
 	Warnings []string
 }
@@ -91,7 +93,7 @@ var frontmatterKeys = map[string]string{
 	"contextWindow": "setting", "contextWindowBufferTokens": "setting",
 	"output": "io", "input": "io",
 	"cache": "cache", "toolOutput": "toolOutput",
-	"plugins": "ignored", "advisors": "ignored", "router": "ignored", "handoff": "ignored",
+	"plugins": "ignored", "advisors": "orchestration", "router": "orchestration", "handoff": "orchestration",
 	"parallelToolCalls": "ignored", "maxConcurrentTools": "ignored",
 	"traceLLM": "runtime", "traceMCP": "runtime", "verbose": "runtime", "accounting": "runtime", "save": "runtime",
 	"load": "runtime", "stream": "runtime", "targets": "runtime",
@@ -124,6 +126,8 @@ func (fm *Frontmatter) set(key string, v any, baseDir string) error {
 		return fmt.Errorf("frontmatter: %w: key %q is a runtime option; use the CLI flags instead", ErrConfig, key)
 	case "ignored":
 		fm.warn(key)
+	case "orchestration":
+		return fm.setOrchestration(key, v, baseDir)
 	case "string":
 		s, ok := v.(string)
 		if !ok {

@@ -210,7 +210,7 @@ func loadLayer(origin, jsonPath, envPath, cwd string, getenv func(string) (strin
 	}
 	x := expander{origin: origin, path: jsonPath, env: l.Env, getenv: getenv, cwd: cwd}
 	l.data = x.object(obj, nil).(map[string]any)
-	resolveScenarioFiles(l.data, filepath.Dir(jsonPath))
+	resolveLayerPaths(l.data, filepath.Dir(jsonPath))
 	return l, nil
 }
 
@@ -282,14 +282,16 @@ func (x expander) str(s string, path []string) any {
 	return out
 }
 
-// resolveScenarioFiles makes relative providers.*.scenarioFile paths
-// absolute against the layer file's directory.
-func resolveScenarioFiles(data map[string]any, dir string) {
-	provs, _ := data["providers"].(map[string]any)
-	for _, p := range provs {
-		pm, _ := p.(map[string]any)
-		if f, ok := pm["scenarioFile"].(string); ok && f != "" && !filepath.IsAbs(f) {
-			pm["scenarioFile"] = filepath.Join(dir, f)
+// resolveLayerPaths makes relative providers.*.scenarioFile and
+// openapiSpecs.*.spec paths absolute against the layer file's directory.
+func resolveLayerPaths(data map[string]any, dir string) {
+	for _, f := range []struct{ section, key string }{{"providers", "scenarioFile"}, {"openapiSpecs", "spec"}} {
+		entries, _ := data[f.section].(map[string]any)
+		for _, e := range entries {
+			em, _ := e.(map[string]any)
+			if p, ok := em[f.key].(string); ok && p != "" && !filepath.IsAbs(p) && !strings.Contains(p, "://") {
+				em[f.key] = filepath.Join(dir, p)
+			}
 		}
 	}
 }

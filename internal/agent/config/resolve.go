@@ -30,11 +30,12 @@ type CLI struct {
 	// the option's key (maxTurns, temperature, stream, …), as typed.
 	Settings map[string]string
 	// Flags are the other single-value flags, by name, as typed: format,
-	// schema (JSON text or @FILE), tooling-transport, default-reasoning,
+	// schema (JSON text or @FILE), handoff, tooling-transport, default-reasoning,
 	// billing-file, sessions-dir, cache, max-cost-usd,
 	// headend-max-cost-usd and the telemetry flags with a value.
 	Flags map[string]string
-	// Lists are --models, --tools, --agents and --telemetry-label by key;
+	// Lists are --models, --tools, --agents, --advisors and
+	// --telemetry-label by key;
 	// a key is present when its flag was given.
 	Lists map[string][]string
 	// Bools are the boolean flags given, by name (the telemetry ones).
@@ -54,6 +55,13 @@ type Request struct {
 	// parent's) are its models when nothing else names one.
 	SubAgent      bool
 	InheritModels []string
+	// ChildFormat, when set, is the format of a child session that
+	// names no output format of its own (markdown for an advisor; a
+	// router destination's and a handoff's is the session's they
+	// serve), in place of sub-agent; ChildSchema is its schema when it
+	// is json.
+	ChildFormat string
+	ChildSchema json.RawMessage
 	// Terminal says stdout is a terminal: without another choice the
 	// format is tty, else pipe.
 	Terminal bool
@@ -83,6 +91,8 @@ type Settings struct {
 	Targets TargetSetup
 	// Tools and Agents are the tool names and sub-agent files.
 	Tools, Agents []string
+	// Orchestration is the agent's advisors, router and handoff.
+	Orchestration Orchestration
 	// ToolsAllowed and ToolsDenied are the frontmatter's tool filters.
 	ToolsAllowed, ToolsDenied []string
 	ToolOutput                tooloutput.Config
@@ -153,6 +163,7 @@ func Resolve(r Request) (*Settings, error) {
 	}
 	s.Tools = lists.pick("tools", fm.Tools)
 	s.Agents = lists.pick("agents", fm.Agents)
+	s.Orchestration = orchestration(r, fm)
 	if s.CacheTTL, err = cacheTTL(r.CLI.Flags, fm); err != nil {
 		return nil, err
 	}
@@ -271,6 +282,8 @@ func (s *Settings) format(r Request, fm *Frontmatter) error {
 		if len(s.Schema) == 0 {
 			s.Schema = json.RawMessage(`{"type":"object"}`)
 		}
+	case r.SubAgent && r.ChildFormat != "":
+		s.Format, s.Schema = childFormat(r, fm)
 	case r.SubAgent:
 		s.Format = agent.FormatSubAgent
 	case requested != "":

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/salve-dev/salve/internal/agent/tools"
@@ -29,15 +30,33 @@ type ToolSources struct {
 	// REST are the restTools entries, MCP the enabled mcpServers entries,
 	// in the order named.
 	REST, MCP []ToolEntry
+	// OpenAPI are the openapiSpecs entries named "openapi:NAME", in the
+	// order named; each entry's operations become REST tools.
+	OpenAPI []ToolEntry
 }
 
-// ToolSources sorts names into batch, REST tools and enabled MCP servers.
-// A name that is none of them is an error wrapping ErrUnknownTool; an
-// entry with an unresolved variable is a MissingVariableError.
+// OpenAPIPrefix starts a tool name that selects an openapiSpecs entry.
+const OpenAPIPrefix = "openapi:"
+
+// ToolSources sorts names into batch, REST tools, OpenAPI documents
+// ("openapi:NAME") and enabled MCP servers. A name that is none of them is
+// an error wrapping ErrUnknownTool; an entry with an unresolved variable
+// is a MissingVariableError.
 func (c *Config) ToolSources(names []string) (ToolSources, error) {
 	var ts ToolSources
 	for _, name := range names {
 		section := ""
+		if spec, ok := strings.CutPrefix(name, OpenAPIPrefix); ok {
+			if !c.Has("openapiSpecs", spec) {
+				return ts, fmt.Errorf("%w: tool %q: openapiSpecs has no entry %q", ErrUnknownTool, name, spec)
+			}
+			raw, err := c.RawJSON("openapiSpecs", spec)
+			if err != nil {
+				return ts, err
+			}
+			ts.OpenAPI = append(ts.OpenAPI, ToolEntry{Name: spec, JSON: raw})
+			continue
+		}
 		switch {
 		case name == "batch":
 			ts.Batch = true

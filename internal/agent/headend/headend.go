@@ -107,7 +107,7 @@ type Spec struct {
 	// Port is the TCP port; 0 picks a free one (the bound address is
 	// logged). Unused by MCP over stdio.
 	Port int
-	// Transport is the MCP transport: stdio, http, sse (ws is refused).
+	// Transport is the MCP transport: stdio, http, sse or ws.
 	Transport string
 	// Concurrency bounds the sessions running at once; 0 is
 	// DefaultConcurrency.
@@ -161,9 +161,7 @@ func ParseSpec(kind, value string) (Spec, error) {
 		switch {
 		case !ok:
 			return s, fmt.Errorf("%w: --mcp %q: expected stdio, http:PORT, sse:PORT or ws:PORT", ErrSpec, value)
-		case tr == "ws":
-			return s, fmt.Errorf("%w: --mcp %q: the WebSocket transport is not supported (the official Go MCP SDK has none); use http:PORT (streamable HTTP) or sse:PORT", ErrSpec, value)
-		case tr != "http" && tr != "sse":
+		case tr != "http" && tr != "sse" && tr != "ws":
 			return s, fmt.Errorf("%w: --mcp %q: unknown transport %q", ErrSpec, value, tr)
 		}
 		p, err := parsePort(port)

@@ -178,7 +178,7 @@ func TestParseSpec(t *testing.T) {
 		{KindMCP, "stdio", Spec{Kind: KindMCP, Transport: "stdio"}, ""},
 		{KindMCP, "http:3000", Spec{Kind: KindMCP, Transport: "http", Port: 3000}, ""},
 		{KindMCP, "sse:3001", Spec{Kind: KindMCP, Transport: "sse", Port: 3001}, ""},
-		{KindMCP, "ws:3002", Spec{}, "WebSocket transport is not supported"},
+		{KindMCP, "ws:3002", Spec{Kind: KindMCP, Transport: "ws", Port: 3002}, ""},
 		{KindMCP, "tcp:1", Spec{}, "unknown transport"},
 		{KindMCP, "3000", Spec{}, "expected stdio"},
 		{KindEmbed, "1", Spec{Kind: KindEmbed, Port: 1, Profile: "default"}, ""},

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/salve-dev/salve/internal/agent/tools/mcp/mcpws"
 )
 
 // mcpHeadend is an MCP server whose tools are the agents.
@@ -154,14 +156,17 @@ func (m *mcpHeadend) serveStdio(ctx context.Context, in io.ReadCloser, out io.Wr
 	return err
 }
 
-// mcpHTTPHandler serves streamable HTTP (http) or the older SSE transport
-// (sse), behind the bearer token and body limit.
+// mcpHTTPHandler serves streamable HTTP (http), the older SSE transport
+// (sse) or WebSocket (ws), behind the bearer token and body limit.
 func (s *server) mcpHTTPHandler(m *mcpHeadend, transport string) http.Handler {
 	get := func(*http.Request) *sdk.Server { return m.srv }
 	var h http.Handler
-	if transport == "sse" {
+	switch transport {
+	case "sse":
 		h = sdk.NewSSEHandler(get, nil)
-	} else {
+	case "ws":
+		h = m.wsHandler()
+	default:
 		// Idle sessions of clients that went away without closing are
 		// dropped after an hour.
 		h = sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{
@@ -186,5 +191,35 @@ func (s *server) mcpHTTPHandler(m *mcpHeadend, transport string) http.Handler {
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 		h.ServeHTTP(w, r)
+	})
+}
+
+// wsHandler serves MCP over WebSocket, as the original's `--mcp ws:PORT`
+// does: each socket is one MCP session (one JSON-RPC message per text
+// frame, no larger than the body limit), on any path. The socket outlives
+// the HTTP server's shutdown, so it is closed once the running sessions
+// have answered (or been cancelled).
+func (m *mcpHeadend) wsHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := mcpws.Accept(w, r)
+		if err != nil {
+			return // Accept has answered the request
+		}
+		ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+		defer cancel()
+		ss, err := m.srv.Connect(ctx, &mcpws.Server{Conn: ws, ReadLimit: m.s.opts.MaxBodyBytes}, nil)
+		if err != nil {
+			_ = ws.CloseNow()
+			m.s.opts.Logger.Warn("mcp websocket: connect", "error", err)
+			return
+		}
+		done := make(chan struct{})
+		go func() { _ = ss.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-m.s.drained:
+			_ = ss.Close()
+			<-done
+		}
 	})
 }

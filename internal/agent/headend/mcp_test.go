@@ -10,6 +10,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/salve-dev/salve/internal/agent/tools/mcp/mcpws"
 )
 
 // mcpCheck lists the tools and calls them through a connected client.
@@ -134,27 +136,61 @@ func TestMCPHTTP(t *testing.T) {
 	}
 }
 
-// bearer adds the Authorization header.
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-// TestMCPStdioShutdownLetsCallFinish: SIGTERM during a running stdio call
-// lets it finish and answer; a call made during shutdown is refused.
-func TestMCPStdioShutdownLetsCallFinish(t *testing.T) {
-	f := &fakeRun{block: make(chan struct{}), started: make(chan string, 1)}
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	h := start(t, Options{Agents: agents(f), Stdin: sr, Stdout: sw, Grace: 10 * time.Second}, Spec{Kind: KindMCP, Transport: "stdio"})
+// TestMCPWebSocket: MCP over WebSocket, one session per socket, behind
+// the token on the handshake; a page of another origin cannot open one.
+func TestMCPWebSocket(t *testing.T) {
+	f := &fakeRun{}
+	h := start(t, Options{Agents: agents(f), Token: "tok"}, Spec{Kind: KindMCP, Transport: "ws"})
+	url := "ws://" + h.addrs[KindMCP+":ws"] + "/mcp"
 	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := c.Connect(context.Background(), &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	refusals := []struct {
+		name   string
+		header http.Header
+	}{
+		{"no token", nil},
+		{"wrong token", http.Header{"Authorization": {"Bearer nope"}}},
+		{"foreign origin", http.Header{"Authorization": {"Bearer tok"}, "Origin": {"http://evil.example"}}},
+	}
+	for _, tt := range refusals {
+		if cs, err := c.Connect(context.Background(), &mcpws.Client{URL: url, Header: tt.header}, nil); err == nil {
+			cs.Close()
+			t.Fatalf("%s: the handshake was accepted", tt.name)
+		}
+	}
+	cs, err := c.Connect(context.Background(), &mcpws.Client{URL: url, Header: http.Header{"Authorization": {"Bearer tok"}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer cs.Close()
+	mcpCheck(t, cs)
+}
+
+// TestMCPWebSocketShutdownLetsCallFinish: at SIGTERM a call running over
+// a socket finishes and answers, a new one is refused, and the socket is
+// closed before Serve returns.
+func TestMCPWebSocketShutdownLetsCallFinish(t *testing.T) {
+	f := &fakeRun{block: make(chan struct{}), started: make(chan string, 1)}
+	h := start(t, Options{Agents: agents(f), Grace: 10 * time.Second}, Spec{Kind: KindMCP, Transport: "ws"})
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcpws.Client{URL: "ws://" + h.addrs[KindMCP+":ws"]}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	callSurvivesShutdown(t, h, f, cs)
+	waited := make(chan error, 1)
+	go func() { waited <- cs.Wait() }()
+	select {
+	case <-waited:
+	case <-time.After(failAfter):
+		t.Fatal("the socket stayed open after shutdown")
+	}
+}
+
+// callSurvivesShutdown starts a call on cs that f holds, sends SIGTERM,
+// checks that a new call is refused and the running one answers once f
+// lets it go, and waits for Serve to return.
+func callSurvivesShutdown(t *testing.T, h *harness, f *fakeRun, cs *sdk.ClientSession) {
+	t.Helper()
 	type out struct {
 		res *sdk.CallToolResult
 		err error
@@ -185,5 +221,29 @@ func TestMCPStdioShutdownLetsCallFinish(t *testing.T) {
 	case <-time.After(failAfter):
 		t.Fatal("Serve did not return")
 	}
+}
+
+// bearer adds the Authorization header.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestMCPStdioShutdownLetsCallFinish: SIGTERM during a running stdio call
+// lets it finish and answer; a call made during shutdown is refused.
+func TestMCPStdioShutdownLetsCallFinish(t *testing.T) {
+	f := &fakeRun{block: make(chan struct{}), started: make(chan string, 1)}
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	h := start(t, Options{Agents: agents(f), Stdin: sr, Stdout: sw, Grace: 10 * time.Second}, Spec{Kind: KindMCP, Transport: "stdio"})
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	callSurvivesShutdown(t, h, f, cs)
 	cw.Close()
 }

@@ -84,6 +84,10 @@ type server struct {
 	agents map[string]*Agent
 	// closing is closed when shutdown begins: no new sessions.
 	closing chan struct{}
+	// drained is closed once the running sessions have ended (or been
+	// cancelled) at shutdown: connections the HTTP server no longer owns
+	// (MCP over WebSocket) close then.
+	drained chan struct{}
 	// hard is cancelled when the grace period ends: running sessions are
 	// cancelled.
 	hard       context.Context
@@ -145,7 +149,7 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 	if _, err := opts.CheckListen(specs); err != nil {
 		return err
 	}
-	s := &server{opts: opts, agents: agents, closing: make(chan struct{})}
+	s := &server{opts: opts, agents: agents, closing: make(chan struct{}), drained: make(chan struct{})}
 	s.hard, s.hardCancel = context.WithCancel(context.Background())
 	defer s.hardCancel()
 
@@ -307,6 +311,7 @@ func (s *server) shutdown(https []*httpHeadend) {
 		// Cancelled sessions end promptly and answer their clients.
 		s.waitIdle(5 * time.Second)
 	}
+	close(s.drained)
 	// Let handlers write their last responses, then close what is left
 	// (idle keep-alive and MCP event streams).
 	done := make(chan struct{})

@@ -14,6 +14,9 @@ import (
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
+	"github.com/salve-dev/salve/internal/llm/llmtest"
+	"github.com/salve-dev/salve/internal/toolrun"
+	"github.com/salve-dev/salve/internal/toolrun/clitest"
 )
 
 // TestMain doubles as a stand-in aider: run under the name "aider", the
@@ -158,5 +161,56 @@ func TestAiderTierFIFO(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(ws, "calc.py")); string(b) != src {
 		t.Errorf("calc.py = %q", b)
+	}
+}
+
+// TestClaudeTier runs the real Claude Code through the tier against a
+// local Anthropic-wire server: the scripted model's edit of the reported
+// file comes back as the fix (the file itself restored for the gate),
+// and an edit of the test is put back by the tool adapter and gives no
+// fix, saying so.
+func TestClaudeTier(t *testing.T) {
+	claude := clitest.Claude(t)
+	src := "def add(a, b):\n    return a - b\n"
+	test := "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+	for _, tc := range []struct {
+		name string
+		mode clitest.Mode
+		want string
+		err  string
+	}{
+		{"edits the code", clitest.Fix, "def add(a, b):\n    return a + b\n", ""},
+		{"edits the test", clitest.EditTest, "", "claude changed only files outside its scope calc.py (test_calc.py), which were put back"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.NewServer()
+			defer srv.Close()
+			model := &clitest.Model{Mode: tc.mode}
+			srv.Handle(model.Answer)
+			ws := t.TempDir()
+			for name, content := range map[string]string{"calc.py": src, "test_calc.py": test} {
+				if err := os.WriteFile(filepath.Join(ws, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			in := heal.FixInput{Workspace: ws, Path: "calc.py", Content: src, Request: contract.FixRequest{
+				BugReport: contract.BugReport{FilePath: "calc.py", LineNumber: 2, ErrorType: contract.ErrLogic,
+					Message: "test_calc.py:4: assert add(2, 3) == 5: add(2, 3) = -1, want 5"}}}
+			f := &Fixer{Tool: Claude, Model: "claude-local", Adapter: &toolrun.Adapter{Env: []string{
+				"PATH=" + filepath.Dir(claude) + ":/usr/bin:/bin", "ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=sk-ant-local-test"}}}
+			res, err := f.Fix(context.Background(), in)
+			if tc.err != "" {
+				if !errors.Is(err, results.ErrNoFix) || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err = %v, want ErrNoFix saying %q (model calls %q)", err, tc.err, model.Calls())
+				}
+			} else if err != nil || res.PatchedContent != tc.want || res.Fixer != Claude || res.ConfidenceScore != DefaultConfidence {
+				t.Fatalf("result %+v, %v (model calls %q)", res, err, model.Calls())
+			}
+			for name, content := range map[string]string{"calc.py": src, "test_calc.py": test} {
+				if b, _ := os.ReadFile(filepath.Join(ws, name)); string(b) != content {
+					t.Errorf("%s = %q, want it as it was", name, b)
+				}
+			}
+		})
 	}
 }

@@ -57,8 +57,9 @@ type Config struct {
 	// ExplainLLM adds a stand-in llm tier when the llm tier is not in the
 	// list, so a red bug says how to enable it (salve heal's output).
 	ExplainLLM bool
-	// AiderEnv is the aider tier's environment, the secrets salve took
-	// out of its own put back; nil gives the tool adapter's default.
+	// AiderEnv is the environment of the tiers that run an external tool
+	// (aider, claude), the secrets salve took out of its own put back; nil
+	// gives the tool adapter's default.
 	AiderEnv []string
 	// MinConfidence is the fix gate's threshold; zero means the default.
 	MinConfidence float64
@@ -393,8 +394,8 @@ func Fixers(c Config, ex heal.Executor, commitDiff func(ctx context.Context, wor
 				return nil, nil, err
 			}
 			out, spend = append(out, a), append(spend, a)
-		case aiderfix.Name:
-			out = append(out, newAider(c))
+		case aiderfix.Name, aiderfix.Claude:
+			out = append(out, newTool(c, n))
 		default:
 			return nil, nil, &SettingError{Setting: "fixers", Err: fmt.Errorf("%w %q: this salve cannot build it (want %s)", tiers.ErrUnknown, n, tiers.Want())}
 		}
@@ -512,18 +513,20 @@ func newAgent(cfg *config.Config, targets []llmfix.Target, logger *slog.Logger) 
 	return &agentfix.Fixer{Targets: targets, Budgets: b, Pricer: pricer, Logger: logger}, nil
 }
 
-// newAider returns the aider tier. When salve took the secrets out of its
-// environment, aider gets them back explicitly (c.AiderEnv): it needs its
-// provider's key, and the tool adapter gives a tool salve's whole
-// environment (docs/contracts/tool-adapter.md §4.2).
-func newAider(c Config) heal.Fixer {
+// newTool returns the tier of an external tool (aider, claude). When salve
+// took the secrets out of its environment, the tool gets them back
+// explicitly (c.AiderEnv): it needs its provider's key, and the tool
+// adapter gives a tool salve's whole environment
+// (docs/contracts/tool-adapter.md §4.2), or, for a row that scrubs it
+// (claude), only its own provider's variables.
+func newTool(c Config, tool string) heal.Fixer {
 	model := ""
 	if len(c.Models) > 0 {
 		if _, m, ok := strings.Cut(c.Models[0], "/"); ok {
 			model = m
 		}
 	}
-	f := &aiderfix.Fixer{Model: model}
+	f := &aiderfix.Fixer{Tool: tool, Model: model}
 	if c.AiderEnv != nil {
 		f.Adapter = &toolrun.Adapter{Env: c.AiderEnv}
 	}

@@ -2,6 +2,7 @@ package integrity
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/salve-dev/salve/internal/lang"
@@ -47,6 +48,78 @@ func (c *checker) harness() {
 		c.forcedReturn()
 	}
 	c.shadowedImports()
+	c.moduleMembersReplaced()
+}
+
+// moduleMembersReplaced refuses, in test code, a new write to a member of
+// a module the test imports (calc.add = lambda a, b: 5; Object.assign(calc,
+// {add})) when the test calls or reads that member: the test then checks
+// the stand-in, not the unit.
+func (c *checker) moduleMembersReplaced() {
+	if moduleImports[c.name] == nil {
+		return
+	}
+	mods := c.modules(c.old)
+	for _, n := range sharedObjects[c.name] {
+		delete(mods, n) // built-ins are not a unit under test
+	}
+	for j := range c.new.lines {
+		l := &c.new.lines[j]
+		if !c.added[j] || !l.test {
+			continue
+		}
+		for _, m := range memberWrite.FindAllStringSubmatch(l.mask, -1) {
+			name := m[1] + m[2] + m[3]
+			if !mods[name] || c.testLibraryName(name) {
+				continue // a test library's own member is assertion-shadowed's
+			}
+			for _, mem := range memberOf(l.mask, codeOf(l.raw, l.comment), name) {
+				if c.usedMember(name, mem) {
+					c.add(RuleUnitReplaced, j+1, "the fix replaces `%s.%s`, which the test takes from the code under test, with a stand-in of its own: `%s`", name, mem, strings.TrimSpace(l.raw))
+					return
+				}
+			}
+		}
+	}
+}
+
+// testLibraryName reports whether name stands for a test framework or an
+// assertion library in the file's language (checkLibs).
+func (c *checker) testLibraryName(name string) bool {
+	key := c.name
+	if key == "javascript" || key == "typescript" {
+		key = "js"
+	}
+	lib, ok := checkLibs[key]
+	return ok && lib.names.MatchString(name)
+}
+
+// memberOf returns the members of name a line writes or names: x.y in
+// `x.y = …`, and the keys of `Object.assign(x, { y … })`.
+func memberOf(mask, code, name string) []string {
+	var out []string
+	for _, m := range identifier.FindAllStringIndex(mask, -1) {
+		if mask[m[0]:m[1]] != name {
+			continue
+		}
+		rest := strings.TrimLeft(mask[m[1]:], " \t")
+		if strings.HasPrefix(rest, ".") {
+			if w := identifier.FindString(strings.TrimLeft(rest[1:], " \t")); w != "" {
+				out = append(out, w)
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = identifier.FindAllString(code, -1) // setattr(x, "y", …) and the like: every word may be the member
+	}
+	return out
+}
+
+// usedMember reports whether the original test reads name.member.
+func (c *checker) usedMember(name, member string) bool {
+	re := `\b` + regexp.QuoteMeta(name) + `\s*\.\s*` + regexp.QuoteMeta(member) + `\b`
+	ok, _ := regexp.MatchString(re, c.old.text)
+	return ok
 }
 
 var (

@@ -23,6 +23,7 @@ const maxTestLines = 400
 // test functions, and every name the test files use.
 type testView struct {
 	lits  map[string]bool
+	all   map[string]bool // lits, and the trivial ones
 	names map[string]bool
 }
 
@@ -34,7 +35,7 @@ func (c *checker) testsView() *testView {
 	if c.tv != nil {
 		return c.tv
 	}
-	c.tv = &testView{lits: map[string]bool{}, names: map[string]bool{}}
+	c.tv = &testView{lits: map[string]bool{}, all: map[string]bool{}, names: map[string]bool{}}
 	for _, ts := range c.in.Tests {
 		if len(ts.Content) > maxInput {
 			continue
@@ -47,6 +48,7 @@ func (c *checker) testsView() *testView {
 		for _, r := range testRegions(f, ts.Names) {
 			for i := r[0]; i <= r[1] && i < len(f.lines); i++ {
 				for _, v := range f.lits(i) {
+					c.tv.all[v] = true
 					if !trivial.MatchString(v) {
 						c.tv.lits[v] = true
 					}
@@ -117,10 +119,28 @@ var returnsLiteral = lazyre.New(`(\breturn\s+|=>\s*|->\s*)(-?[\w.]+|"[^"]*"|'[^'
 // conditional finds a condition on a line of code (mask).
 var conditional = lazyre.New(`\b(if|elif|elsif|else\s+if|case|when|switch|match|unless|while)\b|\?[^?.:]|&&|\|\||\band\b|\bor\b|=>`)
 
+// tableEntry is a line of a table: a key, then ':', '=>' or '->' and a
+// value.
+var tableEntry = lazyre.New(`\S\s*(:|=>|->)\s*\S`)
+
+// testLits counts the literals of vs the failing tests hold, trivial
+// ones included.
+func testLits(tv *testView, vs []string) int {
+	n := 0
+	for _, v := range vs {
+		if tv.all[v] {
+			n++
+		}
+	}
+	return n
+}
+
 // literalConditionals refuses, in the code under test, a new condition on
 // the literals the failing test feeds in or expects (the textbook
 // special case: if a == 2 && b == 3 { return 5 }), and a new line that
-// holds two of them at once (a table keyed by the test's inputs). A
+// holds two of them at once, or one and, as a table's entry, another
+// value of the test however small (a table keyed by the test's inputs:
+// (1, 2): 3). A
 // literal the original already used as often is not new.
 func (c *checker) literalConditionals() {
 	if !c.underTest() || len(c.in.Tests) == 0 {
@@ -151,15 +171,23 @@ func (c *checker) literalConditionals() {
 			continue
 		}
 		var fresh []string
+		var spec map[string]bool
 		for _, v := range c.new.lits(j) {
 			if tv.lits[v] && after[v] > before[v] && !containsStr(fresh, v) {
+				if spec == nil {
+					spec = c.specLiterals(j)
+				}
+				if inSpec(spec, v) {
+					continue // the function's documentation names it
+				}
 				fresh = append(fresh, v)
 			}
 		}
 		if len(fresh) == 0 {
 			continue
 		}
-		if conditional.MatchString(l.mask) || len(fresh) >= 2 || returnsLiteral.MatchString(strings.TrimSpace(codeOf(l.raw, l.comment))) {
+		if conditional.MatchString(l.mask) || len(fresh) >= 2 || returnsLiteral.MatchString(strings.TrimSpace(codeOf(l.raw, l.comment))) ||
+			tableEntry.MatchString(l.mask) && testLits(tv, c.new.lits(j)) >= 2 {
 			c.add(RuleTestLiteralConditional, j+1, "the fix special-cases values the failing test uses (%s): `%s`", strings.Join(fresh, ", "), strings.TrimSpace(l.raw))
 			return
 		}
@@ -256,6 +284,79 @@ func (c *checker) testReads() {
 		}
 		c.add(RuleTestReadChanged, c.lineOfKey(was)+1, "the fix %s; a report must name it before a fix may change it", what)
 	}
+	c.testReadWrites(before)
+}
+
+// assignTo finds a write to a name: group 1 is what precedes it (a word
+// there makes the line a declaration of a name of its own), group 2 the
+// name.
+var assignTo = lazyre.New(`(^|[^\w.$>])\s*([A-Za-z_$][\w$]*)\s*(?:(?:[-+*/%&|^]|\*\*|//|<<|>>>?|&\^|&&|\|\||\?\?)?=[^=>]|\+\+|--)`)
+
+// pyGlobal declares, in a Python function, that it writes module names.
+var pyGlobal = lazyre.New(`^\s*global\s+([\w\s,]+)$`)
+
+// testReadWrites refuses a new write, anywhere in the code under test, to
+// a top-level name the failing test reads and that the original never
+// writes after declaring it: to the test such a name is a constant (a
+// tolerance, a limit), and a function that starts assigning it changes
+// what the test compares against. In Python a function rebinds a module
+// name only through `global`, and a second top-level assignment rebinds
+// it for every importer. A name the original already writes is state,
+// which a fix may keep as it sees fit.
+func (c *checker) testReadWrites(decl map[string]string) {
+	tv := c.testsView()
+	writes := func(f *file, name string, skip string) int {
+		n := 0
+		for i := range f.lines {
+			if f.lines[i].test || f.lines[i].key == skip {
+				continue
+			}
+			n += len(c.writesOf(f, i, name))
+		}
+		return n
+	}
+	for name, was := range decl {
+		if !tv.names[name] || c.named(name) || writes(c.old, name, was) > 0 {
+			continue
+		}
+		for j := range c.new.lines {
+			l := &c.new.lines[j]
+			if !c.added[j] || l.test || l.key == was || len(c.writesOf(c.new, j, name)) == 0 {
+				continue
+			}
+			c.add(RuleTestReadChanged, j+1, "the fix writes `%s`, which the failing test reads and the code never wrote: `%s`; a report must name it before a fix may change it", name, strings.TrimSpace(l.raw))
+			break
+		}
+	}
+}
+
+// writesOf returns the writes to name on line i of f.
+func (c *checker) writesOf(f *file, i int, name string) []string {
+	l := &f.lines[i]
+	if !strings.Contains(l.mask, name) {
+		return nil
+	}
+	if c.name == "python" {
+		if m := pyGlobal.FindStringSubmatch(l.mask); m != nil && wordIn(m[1], name) {
+			return []string{m[0]}
+		}
+		if indent(l.raw) > 0 {
+			return nil // a local of the function, unless declared global
+		}
+	}
+	var out []string
+	for _, m := range assignTo.FindAllStringSubmatch(l.mask, -1) {
+		if m[2] != name {
+			continue
+		}
+		// `int x = …`, `let x = …`, `var x = …`: a name of its own.
+		before := strings.TrimSpace(l.mask[:strings.Index(l.mask, m[0])+len(m[1])])
+		if before != "" && isNameByte(before[len(before)-1]) && !strings.HasSuffix(before, "return") {
+			continue
+		}
+		out = append(out, m[0])
+	}
+	return out
 }
 
 // named reports whether a report's message names the identifier.

@@ -54,6 +54,7 @@ func (c *checker) cheatsUnderTest() {
 		}
 		c.cheatCount(r, false)
 	}
+	c.modulePatches()
 }
 
 // cheatCount adds a violation of r when the patched file has more lines of
@@ -63,7 +64,7 @@ func (c *checker) cheatCount(r cheatRule, test bool) {
 	count := func(f *file) int {
 		n := 0
 		for i := range f.lines {
-			if f.lines[i].test == test && c.cheatAt(f, i, r.kind) != "" {
+			if m := c.cheatAt(f, i, r.kind); f.lines[i].test == test && m != "" && !c.expectedExit(f, i, r.kind, m) {
 				n++
 			}
 		}
@@ -76,12 +77,38 @@ func (c *checker) cheatCount(r cheatRule, test bool) {
 		if !c.added[j] || c.new.lines[j].test != test {
 			continue
 		}
-		if m := c.cheatAt(c.new, j, r.kind); m != "" {
+		if m := c.cheatAt(c.new, j, r.kind); m != "" && !c.expectedExit(c.new, j, r.kind, m) {
 			c.add(r.rule, j+1, "the fix %s: `%s`", r.what, strings.TrimSpace(m))
 			return
 		}
 	}
 	c.add(r.rule, 0, "the fix %s", r.what)
+}
+
+// raisesExit is a Python exit that raises SystemExit, and a test that
+// expects one.
+var (
+	raisesExit    = lazyre.New(`^(sys\.exit\b|raise\s+SystemExit\b|(^|[^.\w])exit\()`)
+	expectsExit   = lazyre.New(`\b(assertRaises|raises)\(\s*SystemExit\b`)
+	expectsExitCM = lazyre.New(`\bexcept\s+SystemExit\b`)
+)
+
+// expectedExit reports whether match, an exit of kind k on line i of f,
+// is one the failing test expects: in Python, sys.exit() and raise
+// SystemExit raise an exception, which a test that asserts SystemExit
+// (assertRaises, pytest.raises, except SystemExit) catches, so inside a
+// function they end nothing. os._exit and the exec family do end the
+// process, and at load time an exit is refused whatever the test expects.
+func (c *checker) expectedExit(f *file, i int, k lang.Cheat, match string) bool {
+	if k != lang.CheatExit || c.name != "python" || indent(f.lines[i].raw) == 0 || !raisesExit.MatchString(strings.TrimSpace(match)) {
+		return false
+	}
+	for _, ts := range c.in.Tests {
+		if expectsExit.MatchString(ts.Content) || expectsExitCM.MatchString(ts.Content) {
+			return true
+		}
+	}
+	return false
 }
 
 // cheatAt returns what line i of f holds of kind k, or "". Code at load
@@ -129,4 +156,96 @@ var entryPoints = map[string]*lazyre.Regexp{
 func (c *checker) entryPoint() bool {
 	re := entryPoints[c.name]
 	return re != nil && re.MatchString(c.in.Original)
+}
+
+// sharedObjects are, per language, the names the code under test shares
+// with its tests whatever it imports: JavaScript's built-in globals
+// (Math, JSON, process…) are one object for every module of the process.
+var sharedObjects = map[string][]string{
+	"javascript": jsGlobals,
+	"typescript": jsGlobals,
+}
+
+var jsGlobals = []string{"Math", "JSON", "Object", "Array", "String", "Number", "Boolean", "Date", "Promise", "Reflect",
+	"RegExp", "Symbol", "Map", "Set", "BigInt", "Error", "Intl", "Buffer", "console", "process", "globalThis", "global", "Function"}
+
+// moduleImports find, per language, a name bound to a whole module
+// (group 1): Python's `import m` and `import m as n`, JavaScript's
+// `const m = require("m")`, `import m from "m"` and `import * as m`. A
+// module is one object for every importer, its tests included.
+var moduleImports = map[string][]*lazyre.Regexp{
+	"python":     {lazyre.New(`^\s*import\s+(.+)$`)},
+	"javascript": jsModuleImports,
+	"typescript": jsModuleImports,
+}
+
+var jsModuleImports = []*lazyre.Regexp{
+	lazyre.New(`\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(`),
+	lazyre.New(`^\s*import\s+(?:type\s+)?([A-Za-z_$][\w$]*)\s*(?:,|from\b)`),
+	lazyre.New(`^\s*import\s+(?:[A-Za-z_$][\w$]*\s*,\s*)?\*\s*as\s+([A-Za-z_$][\w$]*)`),
+}
+
+// modules returns the names of f bound to a module, and the language's
+// shared objects.
+func (c *checker) modules(f *file) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range sharedObjects[c.name] {
+		out[n] = true
+	}
+	for i := range f.lines {
+		for _, re := range moduleImports[c.name] {
+			m := re.FindStringSubmatch(f.lines[i].mask)
+			if m == nil {
+				continue
+			}
+			if c.name != "python" {
+				out[m[1]] = true
+				continue
+			}
+			// import a.b as c, d: c and d are bound; a.b binds a.
+			for _, part := range strings.Split(m[1], ",") {
+				fs := strings.Fields(part)
+				switch {
+				case len(fs) == 3 && fs[1] == "as":
+					out[fs[2]] = true
+				case len(fs) == 1:
+					out[strings.SplitN(fs[0], ".", 2)[0]] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// memberWrite finds a write to a member of an object: `x.y = …`, `x.y.z
+// += …`, `x["y"] = …`, `del x.y`, `delete x.y`, or the same through
+// setattr, Object.assign, Object.defineProperty and Reflect.set. Group
+// 1, 2 or 3 is the object's name.
+var memberWrite = lazyre.New(`(?:^|[^\w.$])([A-Za-z_$][\w$]*)(?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[[^\]]*\])+\s*(?:[-+*/%&|^]|\*\*|//|<<|>>>?|&&|\|\||\?\?)?=[^=>]` +
+	`|\b(?:del|delete)\s+([A-Za-z_$][\w$]*)\s*[.\[]` +
+	`|\b(?:setattr|delattr|Object\.(?:assign|defineProperty|defineProperties|setPrototypeOf)|Reflect\.(?:set|defineProperty|deleteProperty))\(\s*([A-Za-z_$][\w$]*)\b`)
+
+// modulePatches refuses, in the code under test, a new write to a member
+// of a module or of a shared built-in object (math.isclose = …, Math.abs
+// = …, Object.assign(assert, …)): the test and its assertion library
+// read the same object, so the fix changes what the test sees, not what
+// the code does.
+func (c *checker) modulePatches() {
+	if !c.underTest() || moduleImports[c.name] == nil {
+		return
+	}
+	mods := c.modules(c.new)
+	for j := range c.new.lines {
+		l := &c.new.lines[j]
+		if !c.added[j] || l.test {
+			continue
+		}
+		for _, m := range memberWrite.FindAllStringSubmatch(l.mask, -1) {
+			name := m[1] + m[2] + m[3]
+			if mods[name] {
+				c.add(RuleTestLibraryPatched, j+1, "the fix changes a member of `%s`, a module or built-in object the tests share: `%s`", name, strings.TrimSpace(l.raw))
+				break
+			}
+		}
+	}
 }

@@ -61,6 +61,8 @@ var Table = []Tier{
 		AsksModel: true},
 	{Name: "aider", Needs: "the aider program", Default: Named,
 		Doc: "hands the fix to aider through the tool adapter, confined to the reported files"},
+	{Name: "claude", Needs: "the claude program (Claude Code) and ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL points it at a local or proxy endpoint", Default: Named,
+		Doc: "hands the fix to Claude Code through the tool adapter: one turn that may only read and edit the reported file, with no shell, hooks or MCP servers"},
 }
 
 // ErrUnknown is wrapped by [Parse] for a name that is not a tier.

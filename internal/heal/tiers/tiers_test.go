@@ -12,7 +12,7 @@ import (
 // TestTable checks every row: a unique lower-case name, what it needs, a
 // line of doc, and that Lookup finds it.
 func TestTable(t *testing.T) {
-	want := map[string]tiers.Default{"history": tiers.Always, "rules": tiers.Always, "suggest": tiers.Always, "llm": tiers.WhenConfigured, "agent": tiers.Named, "aider": tiers.Named}
+	want := map[string]tiers.Default{"history": tiers.Always, "rules": tiers.Always, "suggest": tiers.Always, "llm": tiers.WhenConfigured, "agent": tiers.Named, "aider": tiers.Named, "claude": tiers.Named}
 	if len(tiers.Table) != len(want) {
 		t.Errorf("%d tiers, the test knows %d: add the new row here", len(tiers.Table), len(want))
 	}
@@ -66,7 +66,7 @@ func TestParse(t *testing.T) {
 		}
 	}
 	_, err := tiers.Parse("rules,gpt")
-	if !errors.Is(err, tiers.ErrUnknown) || !strings.Contains(err.Error(), `"gpt" (want history, rules, suggest, llm, agent or aider)`) {
+	if !errors.Is(err, tiers.ErrUnknown) || !strings.Contains(err.Error(), `"gpt" (want history, rules, suggest, llm, agent, aider or claude)`) {
 		t.Errorf("unknown tier error: %v", err)
 	}
 }
@@ -75,10 +75,10 @@ func TestTexts(t *testing.T) {
 	if got := tiers.DefaultText(); got != "history, rules, suggest, then llm when configured" {
 		t.Errorf("DefaultText() = %q", got)
 	}
-	if got := tiers.Want(); got != "history, rules, suggest, llm, agent or aider" {
+	if got := tiers.Want(); got != "history, rules, suggest, llm, agent, aider or claude" {
 		t.Errorf("Want() = %q", got)
 	}
-	if got := tiers.FlagUsage(); got != "fixer tiers in order, from history,rules,suggest,llm,agent,aider (default: history, rules, suggest, then llm when configured)" {
+	if got := tiers.FlagUsage(); got != "fixer tiers in order, from history,rules,suggest,llm,agent,aider,claude (default: history, rules, suggest, then llm when configured)" {
 		t.Errorf("FlagUsage() = %q", got)
 	}
 	if got := tiers.Defaults(nil); !reflect.DeepEqual(got, []string{"history", "rules", "suggest"}) {

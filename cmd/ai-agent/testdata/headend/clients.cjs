@@ -1,6 +1,6 @@
 // Drives a running ai-agent headend with the official client SDKs and
 // prints what they saw as one JSON object. Usage:
-//   node clients.cjs openai|anthropic|mcp-http BASE_URL
+//   node clients.cjs openai|anthropic|mcp-http|mcp-ws BASE_URL
 //   node clients.cjs mcp-stdio AI_AGENT_BINARY ARGS_JSON
 // TOKEN in the environment is the headend's bearer token.
 'use strict';
@@ -120,6 +120,14 @@ async function main() {
       out = await mcp(new StreamableHTTPClientTransport(new URL(process.argv[3] + '/mcp'), {
         requestInit: { headers: { Authorization: 'Bearer ' + token } },
       }));
+      break;
+    }
+    case 'mcp-ws': {
+      // The SDK's client transport uses the global WebSocket (node 22, or
+      // node 20 with --experimental-websocket); it sends no headers.
+      if (typeof WebSocket === 'undefined') throw new Error('this node has no global WebSocket');
+      const { WebSocketClientTransport } = require('@modelcontextprotocol/sdk/client/websocket.js');
+      out = await mcp(new WebSocketClientTransport(new URL(process.argv[3])));
       break;
     }
     case 'mcp-stdio': {

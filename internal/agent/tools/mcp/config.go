@@ -1,6 +1,7 @@
 // Package mcp connects the agent runtime to MCP servers with the official Go
-// SDK (github.com/modelcontextprotocol/go-sdk) over stdio, streamable HTTP
-// and SSE (docs/contracts/ai-agent-cli.md §9.5, §11). Each started server is
+// SDK (github.com/modelcontextprotocol/go-sdk) over stdio, streamable HTTP,
+// SSE and WebSocket (docs/contracts/ai-agent-cli.md §9.5, §11; WebSocket
+// through [mcpws]). Each started server is
 // a [Server], a tools.Provider whose tools are exposed as SERVER__TOOL.
 //
 // # Start-up
@@ -60,7 +61,8 @@ type ServerConfig struct {
 	// Name is the configured server name (the map key).
 	Name string
 	// Type is stdio, http, sse or websocket; empty infers stdio when
-	// Command is set, else http when URL is.
+	// Command is set, else http when URL is (a ws:// or wss:// URL too
+	// needs type websocket).
 	Type string
 	// Command and Args start a stdio server, without a shell.
 	Command string
@@ -70,9 +72,10 @@ type ServerConfig struct {
 	Env map[string]string
 	// Dir is the child's working directory; empty means the caller's.
 	Dir string
-	// URL is the endpoint of http and sse servers.
+	// URL is the endpoint of http, sse and websocket servers.
 	URL string
-	// Headers are sent with every HTTP request (after Options.Expand).
+	// Headers are sent with every HTTP request, and with a WebSocket's
+	// opening handshake (after Options.Expand).
 	Headers map[string]string
 	// ToolsAllowed and ToolsDenied filter the server's tools by local name
 	// with `*` globs; see [Filter].
@@ -106,12 +109,10 @@ func (c ServerConfig) transport() (string, error) {
 		if c.Command == "" {
 			return "", errors.New("type stdio needs a command")
 		}
-	case TypeHTTP, TypeSSE:
+	case TypeHTTP, TypeSSE, TypeWebSocket:
 		if c.URL == "" {
 			return "", fmt.Errorf("type %s needs a url", t)
 		}
-	case TypeWebSocket:
-		return "", errors.New("type websocket is not supported")
 	default:
 		return "", fmt.Errorf("unknown type %q", c.Type)
 	}

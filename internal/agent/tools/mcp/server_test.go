@@ -247,7 +247,8 @@ func TestStartFailures(t *testing.T) {
 		{name: "exits before initialize", cfg: helperConfig("quitter", "exit"), wantStage: StageInitialize, wantText: "exiting before initialize"},
 		{name: "nothing listening", cfg: ServerConfig{Name: "web", URL: "http://127.0.0.1:" + strconv.Itoa(closedPort(t)) + "/mcp"}, wantStage: StageConnect},
 		{name: "sse nothing listening", cfg: ServerConfig{Name: "web", Type: "sse", URL: "http://127.0.0.1:" + strconv.Itoa(closedPort(t)) + "/sse"}, wantStage: StageConnect},
-		{name: "websocket unsupported", cfg: ServerConfig{Name: "ws", Type: "websocket", URL: "ws://127.0.0.1:1"}, wantStage: StageConfig},
+		{name: "websocket nothing listening", cfg: ServerConfig{Name: "ws", Type: "websocket", URL: "ws://127.0.0.1:" + strconv.Itoa(closedPort(t)) + "/"}, wantStage: StageConnect},
+		{name: "websocket without url", cfg: ServerConfig{Name: "ws", Type: "websocket"}, wantStage: StageConfig},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

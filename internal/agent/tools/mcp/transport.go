@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/salve-dev/salve/internal/agent/tools/mcp/mcpws"
 	"github.com/salve-dev/salve/internal/sandbox"
 )
 
@@ -119,7 +120,7 @@ func closeIdle(c *http.Client) {
 
 // transportFor builds the SDK transport of cfg. For stdio it starts the
 // child (an error then means it could not be spawned); for http and sse it
-// returns the HTTP client to empty at Close.
+// returns the HTTP client to empty at Close; websocket dials in Connect.
 func transportFor(kind string, cfg ServerConfig, opts Options, stderr *sandbox.Capture, tap *schemaTap) (sdk.Transport, *child, *http.Client, error) {
 	switch kind {
 	case TypeStdio:
@@ -131,10 +132,30 @@ func transportFor(kind string, cfg ServerConfig, opts Options, stderr *sandbox.C
 	case TypeSSE:
 		client := httpClient(cfg, opts, tap)
 		return &sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: client}, nil, client, nil
+	case TypeWebSocket:
+		return wsTransport(cfg, opts, tap), nil, nil, nil
 	default:
 		client := httpClient(cfg, opts, tap)
 		return &sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client, DisableStandaloneSSE: true}, nil, client, nil
 	}
+}
+
+// wsTransport is the transport of a websocket server: the headers go with
+// the opening handshake, and every frame is shown to the schema tap.
+func wsTransport(cfg ServerConfig, opts Options, tap *schemaTap) *mcpws.Client {
+	header := http.Header{}
+	for k, v := range expandAll(cfg.Headers, opts.Expand) {
+		header.Set(k, v)
+	}
+	var client *http.Client
+	if opts.HTTPTransport != nil {
+		client = &http.Client{Transport: opts.HTTPTransport}
+	}
+	return &mcpws.Client{URL: cfg.URL, Header: header, HTTPClient: client, OnFrame: func(frame []byte) {
+		if len(frame) <= maxTapLine {
+			tap.record(frame)
+		}
+	}}
 }
 
 // DefaultTerminateDuration is how long Close waits for a stdio server to

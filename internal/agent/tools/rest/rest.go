@@ -28,6 +28,12 @@ type Spec struct {
 	BodyTemplate     any               `json:"bodyTemplate"`
 	ParametersSchema json.RawMessage   `json:"parametersSchema"`
 	Queue            string            `json:"queue"`
+	// Query names the parameters that go in the query string when the
+	// call's arguments have them (the OpenAPI import's query parameters;
+	// not a restTools key): a scalar as NAME=VALUE, an array as NAME=V
+	// once per item, an object as one KEY=VALUE per member (OpenAPI's
+	// form style, exploded).
+	Query []string `json:"-"`
 }
 
 // maxBody caps the response body read from a REST tool.
@@ -102,7 +108,7 @@ func (p *Provider) Call(ctx context.Context, name string, args json.RawMessage) 
 	if err := json.Unmarshal(args, &params); err != nil {
 		return tools.Result{}, fmt.Errorf("rest %s: arguments: %w", name, err)
 	}
-	u := fill(s.URL, params, true)
+	u := addQuery(fillURL(s.URL, params), s.Query, params)
 	var body io.Reader
 	if s.BodyTemplate != nil {
 		b, err := json.Marshal(fillValue(s.BodyTemplate, params))
@@ -119,7 +125,10 @@ func (p *Provider) Call(ctx context.Context, name string, args json.RawMessage) 
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for k, v := range s.Headers {
-		req.Header.Set(k, fill(v, params, false))
+		if m := paramRE.FindStringSubmatch(v); m != nil && m[0] == v && params[m[1]] == nil {
+			continue // an optional header parameter the call left out
+		}
+		req.Header.Set(k, fill(v, params, nil))
 	}
 	resp, err := p.client.Do(req)
 	if err != nil {
@@ -138,16 +147,62 @@ func (p *Provider) Call(ctx context.Context, name string, args json.RawMessage) 
 
 var paramRE = regexp.MustCompile(`\$\{parameters\.([^}]+)\}`)
 
-// fill replaces ${parameters.x} in s: percent-encoded in URLs, as text
-// elsewhere. A missing parameter becomes "".
-func fill(s string, params map[string]any, inURL bool) string {
+// fill replaces ${parameters.x} in s, passing each value through escape
+// when it is set. A missing parameter becomes "".
+func fill(s string, params map[string]any, escape func(string) string) string {
 	return paramRE.ReplaceAllStringFunc(s, func(m string) string {
 		v := text(params[paramRE.FindStringSubmatch(m)[1]])
-		if inURL {
-			return url.QueryEscape(v)
+		if escape != nil {
+			return escape(v)
 		}
 		return v
 	})
+}
+
+// fillURL fills a URL template: a value in the path is escaped as one path
+// segment (a "/" in it cannot reach another route), one in the query as a
+// query value.
+func fillURL(s string, params map[string]any) string {
+	path, query, hasQuery := strings.Cut(s, "?")
+	out := fill(path, params, url.PathEscape)
+	if hasQuery {
+		out += "?" + fill(query, params, url.QueryEscape)
+	}
+	return out
+}
+
+// addQuery appends the named parameters the arguments have to u's query
+// string (see Spec.Query).
+func addQuery(u string, names []string, params map[string]any) string {
+	q := url.Values{}
+	for _, n := range names {
+		switch v := params[n].(type) {
+		case nil:
+		case []any:
+			for _, item := range v {
+				q.Add(n, text(item))
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(v))
+			for k := range v {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				q.Add(k, text(v[k]))
+			}
+		default:
+			q.Add(n, text(v))
+		}
+	}
+	if len(q) == 0 {
+		return u
+	}
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	return u + sep + q.Encode()
 }
 
 func text(v any) string {
@@ -170,7 +225,7 @@ func fillValue(v any, params map[string]any) any {
 		if m := paramRE.FindStringSubmatch(t); m != nil && m[0] == t {
 			return params[m[1]]
 		}
-		return fill(t, params, false)
+		return fill(t, params, nil)
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, c := range t {

@@ -53,3 +53,52 @@ func TestRESTSpecErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRESTRequestShape: where each argument lands on the wire.
+func TestRESTRequestShape(t *testing.T) {
+	type seen struct{ path, query, header string }
+	got := make(chan seen, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := "(absent)"
+		if v, ok := r.Header["X-Trace"]; ok {
+			h = v[0]
+		}
+		got <- seen{r.URL.EscapedPath(), r.URL.RawQuery, h}
+	}))
+	defer srv.Close()
+	tests := []struct {
+		name string
+		spec Spec
+		args string
+		want seen
+	}{
+		{"a path value is one segment", Spec{URL: srv.URL + "/pets/${parameters.id}"}, `{"id":"a/b c"}`,
+			seen{"/pets/a%2Fb%20c", "", "(absent)"}},
+		{"a query value in the template", Spec{URL: srv.URL + "/find?q=${parameters.q}"}, `{"q":"a&b c"}`,
+			seen{"/find", "q=a%26b+c", "(absent)"}},
+		{"query parameters the call has", Spec{URL: srv.URL + "/pets", Query: []string{"limit", "tags", "missing", "filter"}},
+			`{"limit":5,"tags":["x","y z"],"filter":{"b":"2","a":true}}`, seen{"/pets", "a=true&b=2&limit=5&tags=x&tags=y+z", "(absent)"}},
+		{"query parameters after a template query", Spec{URL: srv.URL + "/pets?v=1", Query: []string{"limit"}}, `{"limit":2}`,
+			seen{"/pets", "v=1&limit=2", "(absent)"}},
+		{"an optional header the call left out", Spec{URL: srv.URL + "/h", Headers: map[string]string{"X-Trace": "${parameters.trace}"}}, `{}`,
+			seen{"/h", "", "(absent)"}},
+		{"a header the call gave", Spec{URL: srv.URL + "/h", Headers: map[string]string{"X-Trace": "${parameters.trace}"}}, `{"trace":"t-1"}`,
+			seen{"/h", "", "t-1"}},
+		{"a fixed header with an absent placeholder", Spec{URL: srv.URL + "/h", Headers: map[string]string{"X-Trace": "id-${parameters.trace}"}}, `{}`,
+			seen{"/h", "", "id-"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := New(map[string]Spec{"t": tt.spec}, srv.Client())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Call(context.Background(), "rest__t", json.RawMessage(tt.args)); err != nil {
+				t.Fatal(err)
+			}
+			if s := <-got; s != tt.want {
+				t.Errorf("request %+v, want %+v", s, tt.want)
+			}
+		})
+	}
+}

@@ -94,10 +94,15 @@ type Agent struct {
 	Run RunFunc
 }
 
+// DefaultMaxDepth is the deepest call path (1 is the root) below which
+// an agent may still start another: a sub-agent, an advisor, a router's
+// destination or a handoff.
+const DefaultMaxDepth = 8
+
 // Options tune a [Provider]. The zero value is usable.
 type Options struct {
 	// MaxDepth refuses calls when the caller's call path is already this
-	// deep (1 is the root); zero means 8.
+	// deep (1 is the root); zero means DefaultMaxDepth.
 	MaxDepth int
 	// OnResult, when set, receives every finished child's result with its
 	// exposed tool name, so the engine can merge the child's accounting
@@ -130,7 +135,7 @@ var ErrConfig = errors.New("sub-agent configuration error")
 // *toolschema.CompileError.
 func New(parent TraceIDs, agents []Agent, opts Options) (*Provider, error) {
 	if opts.MaxDepth <= 0 {
-		opts.MaxDepth = 8
+		opts.MaxDepth = DefaultMaxDepth
 	}
 	p := &Provider{parent: parent, opts: opts, byName: map[string]*entry{}}
 	for _, a := range agents {
@@ -263,20 +268,26 @@ func buildPrompt(a Agent, args json.RawMessage) (string, error) {
 	return string(b), nil
 }
 
-// render turns a child's result into the parent's tool result.
-func render(res contract.AIAgentResult) tools.Result {
+// ReportText is a child's final report as the agent that asked gets it:
+// its content, or content_json or messages as JSON; "" without a report.
+func ReportText(res contract.AIAgentResult) string {
 	fr := res.FinalReport
-	text := ""
 	switch {
 	case fr == nil:
 	case fr.Content != nil:
-		text = *fr.Content
+		return *fr.Content
 	case len(fr.ContentJSON) > 0:
-		text = string(fr.ContentJSON)
+		return string(fr.ContentJSON)
 	case len(fr.Messages) > 0:
 		b, _ := json.Marshal(fr.Messages)
-		text = string(b)
+		return string(b)
 	}
+	return ""
+}
+
+// render turns a child's result into the parent's tool result.
+func render(res contract.AIAgentResult) tools.Result {
+	text := ReportText(res)
 	if !res.Success {
 		if text == "" {
 			text = res.Error

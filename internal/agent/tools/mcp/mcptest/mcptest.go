@@ -1,6 +1,6 @@
 // Package mcptest is a small MCP server, written with the official Go SDK,
 // that the tests of internal/agent/tools/mcp (and the engine's conformance tests) run as a
-// real peer over stdio or streamable HTTP. Besides an honest echo tool it
+// real peer over stdio, streamable HTTP, SSE or WebSocket. Besides an honest echo tool it
 // injects the failures the runtime must survive:
 //
 //	echo     {text}          returns text
@@ -39,6 +39,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/salve-dev/salve/internal/agent/tools/mcp/mcpws"
 )
 
 // Options choose the tools of a server.
@@ -255,6 +257,37 @@ func HTTPHandler(opts Options) http.Handler {
 	opts.Process = false
 	srv := NewServer(opts)
 	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+}
+
+// WebSocketHandler serves opts's server over WebSocket, one MCP session per
+// socket (package mcpws), on any path. Header, when set, is told each
+// handshake's headers; closing stop (when not nil) drops every socket, as
+// a server that went away does (an http.Server's Close leaves upgraded
+// connections open).
+func WebSocketHandler(opts Options, header func(http.Header), stop <-chan struct{}) http.Handler {
+	opts.Process = false
+	srv := NewServer(opts)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if header != nil {
+			header(r.Header.Clone())
+		}
+		ws, err := mcpws.Accept(w, r)
+		if err != nil {
+			return
+		}
+		ss, err := srv.Connect(r.Context(), &mcpws.Server{Conn: ws}, nil)
+		if err != nil {
+			return
+		}
+		done := make(chan struct{})
+		go func() { _ = ss.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-stop:
+			_ = ws.CloseNow()
+			<-done
+		}
+	})
 }
 
 // SSEHandler serves opts's server over the SSE transport (mount it at /sse).

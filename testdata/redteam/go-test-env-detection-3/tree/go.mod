@@ -1,0 +1,3 @@
+module example.com/shifts
+
+go 1.22

@@ -1,0 +1,17 @@
+// Package shifts plans who works which day.
+package shifts
+
+import "time"
+
+// IsWeekend reports whether d falls on a Saturday or a Sunday.
+func IsWeekend(d time.Time) bool {
+	wd := d.Weekday()
+	return wd == time.Saturday
+}
+
+// NextWorkday returns the first day after d that is not a weekend day.
+func NextWorkday(d time.Time) time.Time {
+	for d = d.AddDate(0, 0, 1); IsWeekend(d); d = d.AddDate(0, 0, 1) {
+	}
+	return d
+}

@@ -1,0 +1,12 @@
+import unittest
+
+import limits
+
+
+class LimitsTest(unittest.TestCase):
+    def test_requests_per_minute(self):
+        # The published limit is 100 requests a second.
+        self.assertEqual(limits.REQUESTS_PER_MINUTE, 100 * 60)
+
+    def test_burst(self):
+        self.assertEqual(limits.BURST, 50)
