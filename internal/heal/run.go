@@ -192,6 +192,9 @@ type run struct {
 	reused bool
 	// gitDir is the reused worktree's git directory, already verified.
 	gitDir string
+	// base is the commit a reused worktree was reset to, already
+	// verified (empty for a worktree just added).
+	base string
 	// dirty is true when the user's checkout has uncommitted changes.
 	dirty bool
 	// guard is the pinned, guarded git of the worktree (nil until the
@@ -331,7 +334,7 @@ func (r *run) setup(ctx context.Context) error {
 		return fmt.Errorf("heal: branch %s already exists: %w", r.o.Branch, ErrBadInput)
 	}
 	if r.o.WorktreeDir == "" {
-		if err := r.usePersistent(ctx, top); err != nil {
+		if err := r.usePersistent(ctx, top, list); err != nil {
 			return err
 		}
 		return r.ready(ctx, rel)
@@ -348,13 +351,16 @@ func (r *run) setup(ctx context.Context) error {
 	return r.ready(ctx, rel)
 }
 
-// ready reads the base commit of the worktree the run will use.
+// ready reads the base commit of the worktree the run will use; a
+// reused worktree's is the commit it was just reset to.
 func (r *run) ready(ctx context.Context, rel string) error {
-	var err error
 	r.ws = filepath.Join(r.o.WorktreeDir, rel)
-	r.res.BaseCommit, err = r.guard.Head(ctx, r.ws)
-	if err != nil {
-		return fmt.Errorf("heal: read HEAD: %w: %w", ErrEnvironment, err)
+	r.res.BaseCommit = r.base
+	if r.base == "" {
+		var err error
+		if r.res.BaseCommit, err = r.guard.Head(ctx, r.ws); err != nil {
+			return fmt.Errorf("heal: read HEAD: %w: %w", ErrEnvironment, err)
+		}
 	}
 	r.res.HeadCommit = r.res.BaseCommit
 	r.o.Logger.Info("heal worktree ready", "path", r.ws, "branch", r.o.Branch, "base", r.res.BaseCommit, "reused", r.reused)
