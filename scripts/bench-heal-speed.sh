@@ -52,7 +52,7 @@
 # how many times it started the git agent (counted by a wrapper). With
 # SALVE_BIN_DIR_B naming a directory of another salve and git_agent, each
 # round also heals with those (B), so the two versions are compared in
-# the same minutes, pair by pair.
+# the same minutes, pair by pair; A and B take turns at healing first.
 #
 # "large" measures setup and cleanup on a repository of BENCH_FILES
 # tracked files (default 20000): examples/testdata/go-broken (a missing
@@ -305,7 +305,14 @@ overhead_bench() {
 	: >"$work/builds" && : >"$work/failed"
 	for i in $(seq "$runs"); do
 		timed sh -c "cd '$repo' && { $cmd; true; } && cd '$fixed' && $cmd" >>"$work/builds"
-		for v in $versions; do heal_v "$v" "$i"; done
+		# The first heal after the builds runs slower: A and B take turns
+		# at it.
+		if [ $((i % 2)) -eq 1 ] || [ "$versions" = A ]; then
+			for v in $versions; do heal_v "$v" "$i"; done
+		else
+			heal_v B "$i"
+			heal_v A "$i"
+		fi
 	done
 	echo "salve heal's fixed cost on go-unused-var ($cmd), --isolation none, store on, $runs rounds, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo
