@@ -354,7 +354,9 @@ large_bench() {
 	done
 	git -C "$repo" init -q -b main
 	git -C "$repo" add -A
-	git -C "$repo" commit -qm broken
+	# No automatic gc: one packing the new objects while the copy below
+	# reads them makes the copy fail.
+	git -C "$repo" -c gc.auto=0 commit -qm broken
 	# A second repository of the same files, healed with --keep-worktree:
 	# its next heal resets and reuses the worktree instead of adding one.
 	cp -a "$repo" "$work/large-kept"
