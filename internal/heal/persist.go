@@ -170,6 +170,11 @@ func (r *run) usePersistent(ctx context.Context, top string, list []Worktree) er
 		}
 		r.o.Logger.Info("creating the heal worktree from scratch", "path", sl.dir, "why", doubt.Error())
 		if err := r.recreate(ctx, top, list); err != nil {
+			// A repository without a commit has nothing to heal: say so,
+			// rather than that the add failed.
+			if _, herr := r.o.Git.RevParse(ctx, top, "HEAD"); herr != nil && ctx.Err() == nil {
+				return fmt.Errorf("heal: read HEAD of %s: %w: %w", top, ErrBadInput, herr)
+			}
 			return err
 		}
 	} else {
