@@ -19,6 +19,11 @@
 # Not part of make test: it takes minutes. Usage:
 #   scripts/bench-heal-speed.sh [RUNS]
 #   scripts/bench-heal-speed.sh cold [RUNS]
+#   scripts/bench-heal-speed.sh overhead [RUNS]
+#   scripts/bench-heal-speed.sh large [RUNS]
+#
+# BENCH_ONLY, a list of example names (go python rust node), limits the
+# default mode to those examples.
 #
 # "cold" measures the cold-cache case instead (issue 27: a heal pays the
 # cold build once): for examples/testdata/go-broken (a missing import the
@@ -36,17 +41,43 @@
 # salve and git_agent built elsewhere (to measure another version); CMD is
 # $BENCH_CMD, default "go build ./...".
 #
+# "overhead" measures a heal's fixed cost on a small Go module, the heal
+# corpus's go-unused-var case (one unused variable; go test ./...), with
+# --isolation none and the run store on: each round times the project's
+# own two builds (go test in the broken tree, then in a copy with the fix)
+# and one heal, back to back, and prints the wall times, heal / builds,
+# each stage of the heal from its results.json (setup, build, verify,
+# commit, cleanup, the rest of the stages, and what the process spends
+# outside them: start-up, assembly, the run store, the cache trim) and
+# how many times it started the git agent (counted by a wrapper). With
+# SALVE_BIN_DIR_B naming a directory of another salve and git_agent, each
+# round also heals with those (B), so the two versions are compared in
+# the same minutes, pair by pair; A and B take turns at healing first.
+#
+# "large" measures setup and cleanup on a repository of BENCH_FILES
+# tracked files (default 20000): examples/testdata/go-broken (a missing
+# import the rules tier fixes; go build ./...) with generated data files
+# beside it, made in the temporary folder and never committed anywhere
+# else. A first heal runs untimed, then each of RUNS heals (the second
+# onwards) is timed with its stages, beside git's own floor: a
+# `git worktree add` of the same commit and its removal. Each round also
+# heals a copy of the repository with --keep-worktree, whose next heal
+# resets and reuses the kept worktree instead of adding one.
+#
 # BENCH_SMALL=1 is the small run of make bench: one round (unless RUNS is
 # given), which proves the examples and commands are where the script
-# looks; its figures are not to quote.
+# looks; its figures are not to quote. Given no mode, it runs every mode
+# (large with 2000 files).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 mode=
-if [ "${1:-}" = cold ]; then
-	mode=cold
+case "${1:-}" in
+cold | overhead | large)
+	mode=$1
 	shift
-fi
+	;;
+esac
 runs=${1:-3}
 if [ -n "${BENCH_SMALL:-}" ]; then runs=${1:-1}; fi
 
@@ -60,6 +91,10 @@ else
 fi
 salve=$work/bin/salve
 export SALVE_GIT_AGENT=$work/bin/git_agent
+if [ -n "${SALVE_BIN_DIR_B:-}" ]; then
+	mkdir -p "$work/bin-b"
+	cp "$SALVE_BIN_DIR_B/salve" "$SALVE_BIN_DIR_B/git_agent" "$work/bin-b/"
+fi
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@salve.invalid GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@salve.invalid
 # Pin the user's caches to where they are now, before XDG_CACHE_HOME moves
 # to point salve at a cold or warm cache of its own.
@@ -67,6 +102,8 @@ GOCACHE=$(go env GOCACHE)
 GOMODCACHE=$(go env GOMODCACHE)
 export GOCACHE GOMODCACHE
 export XDG_STATE_HOME=$work/state
+# The heal worktrees (a kept one too) live under the temporary folder.
+export XDG_DATA_HOME=$work/data
 user_xdg=${XDG_CACHE_HOME:-$HOME/.cache}
 
 # now prints the time in seconds with microseconds.
@@ -210,10 +247,171 @@ cold_bench() {
 	awk -v b="$b" -v h="$m" -v r="$r" -v bad="$(wc -l <"$work/failed")" 'BEGIN {
 		printf "| median | | | %.2f | %.2f | | %.2fx |\n\nfailed runs: %d\n", b, h, r, bad }'
 }
-if [ "$mode" = cold ]; then
+# counting_agent NAME BIN: a git_agent wrapper at $work/NAME that counts
+# its starts in $work/NAME.starts, then runs BIN.
+counting_agent() {
+	printf '#!/bin/sh\necho start >>"%s"\nexec "%s" "$@"\n' "$work/$1.starts" "$2" >"$work/$1"
+	chmod +x "$work/$1"
+}
+
+# stages RESULTS WALL: one line of a heal's stage seconds from its
+# results.json: setup build verify commit cleanup, the other stages, and
+# the wall time outside every stage.
+stages() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r.get("timings", {})
+named = ["setup", "build", "verify", "commit", "cleanup"]
+rest = sum(v for k, v in t.items() if k not in named)
+wall = float(sys.argv[2])
+print(" ".join("%.3f" % t.get(k, 0) for k in named), "%.3f" % rest, "%.3f" % (wall - sum(t.values())), r.get("outcome", "?"))
+PY
+}
+
+# column N FILE: the median of column N of FILE.
+column() { awk -v n="$1" '{print $n}' "$2" | median; }
+
+# overhead_bench: a heal's fixed cost on a small Go module (see the top).
+overhead_bench() {
+	local src=$root/testdata/heal-corpus/go-unused-var cmd='go test ./...'
+	local repo=$work/sp fixed=$work/sp-fixed
+	cp -r "$src/tree" "$repo"
+	cp -r "$src/tree" "$fixed"
+	cp "$src/fixed/"* "$fixed/"
+	git -C "$repo" init -q -b main
+	git -C "$repo" add -A
+	git -C "$repo" commit -qm broken
+	local versions=A
+	counting_agent agent-A "$work/bin/git_agent"
+	if [ -n "${SALVE_BIN_DIR_B:-}" ]; then
+		versions="A B"
+		counting_agent agent-B "$work/bin-b/git_agent"
+	fi
+	# heal_v V I: one heal with version V, timed, its stages in $work/V.stages.
+	heal_v() {
+		local v=$1 i=$2 bin=$work/bin
+		[ "$v" = B ] && bin=$work/bin-b
+		: >"$work/agent-$v.starts"
+		local t
+		t=$(SALVE_GIT_AGENT=$work/agent-$v timed "$bin/salve" heal --workspace "$repo" --branch "o-$v-$i" --isolation none \
+			--cmd "$cmd" --store "$work/runs-$v.db" --results "$work/o-$v.json" -q)
+		echo "$t" >>"$work/$v.wall"
+		echo "$(stages "$work/o-$v.json" "$t") $(wc -l <"$work/agent-$v.starts")" >>"$work/$v.stages"
+	}
+	(cd "$repo" && $cmd >/dev/null 2>&1) || true
+	(cd "$fixed" && $cmd >/dev/null 2>&1)
+	for v in $versions; do heal_v "$v" warm && : >"$work/$v.wall" && : >"$work/$v.stages"; done
+	: >"$work/builds" && : >"$work/failed"
+	for i in $(seq "$runs"); do
+		timed sh -c "cd '$repo' && { $cmd; true; } && cd '$fixed' && $cmd" >>"$work/builds"
+		# The first heal after the builds runs slower: A and B take turns
+		# at it.
+		if [ $((i % 2)) -eq 1 ] || [ "$versions" = A ]; then
+			for v in $versions; do heal_v "$v" "$i"; done
+		else
+			heal_v B "$i"
+			heal_v A "$i"
+		fi
+	done
+	echo "salve heal's fixed cost on go-unused-var ($cmd), --isolation none, store on, $runs rounds, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo
+	echo "| version | builds s | heal s | heal / builds | setup s | build s | verify s | commit s | cleanup s | other stages s | outside the stages s | git agent starts | outcome |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	local b v
+	b=$(median <"$work/builds")
+	for v in $versions; do
+		paste "$work/builds" "$work/$v.wall" | awk '{printf "%.3f\n", $2 / $1}' >"$work/$v.ratio"
+		printf '| %s | %.3f | %.3f | %.2fx | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s | %s |\n' "$v" "$b" \
+			"$(median <"$work/$v.wall")" "$(median <"$work/$v.ratio")" \
+			"$(column 1 "$work/$v.stages")" "$(column 2 "$work/$v.stages")" "$(column 3 "$work/$v.stages")" \
+			"$(column 4 "$work/$v.stages")" "$(column 5 "$work/$v.stages")" "$(column 6 "$work/$v.stages")" \
+			"$(column 7 "$work/$v.stages")" "$(column 9 "$work/$v.stages" | awk '{printf "%d", $1}')" "$(awk '{print $8}' "$work/$v.stages" | sort | uniq -c | awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}')"
+	done
+	if [ "$versions" = "A B" ]; then
+		paste "$work/A.wall" "$work/B.wall" | awk '{printf "%.3f\n", $1 / $2}' >"$work/ab"
+		echo
+		echo "A / B, pair by pair: median $(median <"$work/ab")x"
+	fi
+	echo
+	echo "(medians of the rounds; heal / builds is taken round by round)"
+}
+
+# large_bench: setup and cleanup on a large repository (see the top).
+large_bench() {
+	local n=${BENCH_FILES:-20000} cmd='go build ./...'
+	local repo=$work/large
+	cp -r "$root/examples/testdata/go-broken" "$repo"
+	find "$repo" -name '*.go.input' -exec sh -c 'mv "$1" "${1%.input}"' _ {} \;
+	local have d f=0
+	have=$(find "$repo" -type f | wc -l)
+	# Data files, 100 to a folder, until the repository tracks n files.
+	for ((d = 0; have + f < n; d++)); do
+		mkdir -p "$repo/data/d$d"
+		for ((k = 0; k < 100 && have + f < n; k++, f++)); do
+			printf 'record %d of folder %d\n' "$k" "$d" >"$repo/data/d$d/f$k.txt"
+		done
+	done
+	git -C "$repo" init -q -b main
+	git -C "$repo" add -A
+	# No automatic gc: one packing the new objects while the copy below
+	# reads them makes the copy fail.
+	git -C "$repo" -c gc.auto=0 commit -qm broken
+	# A second repository of the same files, healed with --keep-worktree:
+	# its next heal resets and reuses the worktree instead of adding one.
+	cp -a "$repo" "$work/large-kept"
+	local tracked
+	tracked=$(git -C "$repo" ls-files | wc -l)
+	local r keep
+	for r in large large-kept; do
+		keep=
+		[ "$r" = large-kept ] && keep=--keep-worktree
+		if ! heal "$work/$r" "$work/cache-large" --cmd "$cmd" --fixers rules --isolation none $keep; then
+			echo "large: the first heal did not end green" >&2
+			tail -n 5 "$work/heal-$heal_n.log" >&2
+			return 1
+		fi
+	done
+	: >"$work/large.stages" && : >"$work/large-kept.stages" && : >"$work/floor" && : >"$work/failed"
+	local i
+	for i in $(seq "$runs"); do
+		timed heal "$repo" "$work/cache-large" --cmd "$cmd" --fixers rules --isolation none >"$work/t"
+		echo "$(stages "$work/results-$heal_n.json" "$(cat "$work/t")") $(cat "$work/t")" >>"$work/large.stages"
+		timed heal "$work/large-kept" "$work/cache-large" --cmd "$cmd" --fixers rules --isolation none --keep-worktree >"$work/t"
+		echo "$(stages "$work/results-$heal_n.json" "$(cat "$work/t")") $(cat "$work/t")" >>"$work/large-kept.stages"
+		timed sh -c "git -C '$repo' worktree add -q --detach '$work/floor-wt' HEAD && git -C '$repo' worktree remove --force '$work/floor-wt'" >>"$work/floor"
+	done
+	echo "salve heal on a repository of $tracked tracked files (go build ./..., rules tier, --isolation none), after a first heal, $runs rounds, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo
+	echo "| heal | round | heal s | setup s | cleanup s | setup + cleanup s | commit s | builds s | git worktree add + remove s | outcome |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	local what
+	for r in large large-kept; do
+		what="worktree removed (default)"
+		[ "$r" = large-kept ] && what="worktree kept and reused"
+		paste "$work/$r.stages" "$work/floor" | awk -v w="$what" '{printf "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s |\n", w, NR, $9, $1, $5, $1 + $5, $4, $2 + $3, $10, $8}'
+		awk '{printf "%.3f\n", $1 + $5}' "$work/$r.stages" >"$work/sc"
+		printf '| %s | median | %.3f | %.3f | %.3f | %.3f | %.3f | | %.3f | |\n' "$what" "$(column 9 "$work/$r.stages")" "$(column 1 "$work/$r.stages")" \
+			"$(column 5 "$work/$r.stages")" "$(median <"$work/sc")" "$(column 4 "$work/$r.stages")" "$(median <"$work/floor")"
+	done
+	echo
+	echo "failed runs: $(wc -l <"$work/failed")"
+}
+
+case "$mode" in
+cold)
 	cold_bench
 	exit 0
-fi
+	;;
+overhead)
+	overhead_bench
+	exit 0
+	;;
+large)
+	large_bench
+	exit 0
+	;;
+esac
 
 isolation=$(XDG_CACHE_HOME=$work/probe "$salve" exec --json --no-record --cmd true --workspace "$work" 2>/dev/null |
 	sed -n 's/.*"isolation": *"\([a-z]*\)".*/\1/p' | head -n 1)
@@ -221,10 +419,25 @@ echo "salve heal speed, median of $runs runs, isolation ${isolation:-unknown}, $
 echo
 echo "| example | fail build s | pass build s | both s | goal s | heal cold s (/both) | heal warm s (/both) | cold ok | warm ok | heal none s (/both) | failed runs |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
-bench go examples/testdata/logic-bug 'go test ./...' \
-	--fixers rules,llm --models test/fix-last --config "$root/examples/testdata/scenarios/.ai-agent.json"
-bench python examples/testdata/python-broken 'python3 -m unittest discover -v' --fixers rules
-bench rust examples/testdata/bench/rust-bug 'cargo test' \
-	--fixers llm --models test/fix-rust-last --config "$root/examples/testdata/bench/scenarios/.ai-agent.json"
-bench node examples/testdata/bench/node-bug 'node --test' \
-	--fixers llm --models test/fix-node-last --config "$root/examples/testdata/bench/scenarios/.ai-agent.json"
+only() { [ -z "${BENCH_ONLY:-}" ] || [[ " ${BENCH_ONLY//,/ } " == *" $1 "* ]]; }
+if only go; then
+	bench go examples/testdata/logic-bug 'go test ./...' \
+		--fixers rules,llm --models test/fix-last --config "$root/examples/testdata/scenarios/.ai-agent.json"
+fi
+if only python; then
+	bench python examples/testdata/python-broken 'python3 -m unittest discover -v' --fixers rules
+fi
+if only rust; then
+	bench rust examples/testdata/bench/rust-bug 'cargo test' \
+		--fixers llm --models test/fix-rust-last --config "$root/examples/testdata/bench/scenarios/.ai-agent.json"
+fi
+if only node; then
+	bench node examples/testdata/bench/node-bug 'node --test' \
+		--fixers llm --models test/fix-node-last --config "$root/examples/testdata/bench/scenarios/.ai-agent.json"
+fi
+if [ -n "${BENCH_SMALL:-}" ]; then
+	echo
+	overhead_bench
+	echo
+	BENCH_FILES=${BENCH_FILES:-2000} large_bench
+fi

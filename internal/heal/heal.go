@@ -143,6 +143,9 @@ type Worktrees interface {
 	Add(ctx context.Context, repo, path, branch, reason string) error
 	// Remove deletes the worktree at path (forcefully, even when locked).
 	Remove(ctx context.Context, repo, path string) error
+	// RemoveKnown is Remove of a worktree whose git directory the caller
+	// found with GitDir and has checked since: it is not looked up again.
+	RemoveKnown(ctx context.Context, repo, path, gitDir string) error
 	// List returns the repository's worktrees, the main one first.
 	List(ctx context.Context, repo string) ([]Worktree, error)
 	// Prune drops the records of worktrees whose folder is gone (unlocked

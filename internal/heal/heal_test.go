@@ -367,6 +367,15 @@ func TestEnvironmentAndBadInput(t *testing.T) {
 	if _, err := Run(context.Background(), o3); !errors.Is(err, ErrBadInput) {
 		t.Errorf("no executor: err = %v, want ErrBadInput", err)
 	}
+	empty := t.TempDir()
+	if _, err := runGit(empty, "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	o4, _ := baseOptions(t, empty)
+	o4.WorktreeDir, o4.WorktreeRoot = "", t.TempDir() // a persistent worktree, as salve heal uses
+	if _, err := Run(context.Background(), o4); !errors.Is(err, ErrBadInput) {
+		t.Errorf("a repository without a commit: err = %v, want ErrBadInput", err)
+	}
 }
 
 func TestCleanStale(t *testing.T) {

@@ -97,6 +97,10 @@ func (w gitWorktrees) Remove(_ context.Context, repo, path string) error {
 	return err
 }
 
+func (w gitWorktrees) RemoveKnown(ctx context.Context, repo, path, _ string) error {
+	return w.Remove(ctx, repo, path)
+}
+
 func (w gitWorktrees) List(_ context.Context, repo string) ([]Worktree, error) {
 	out, err := runGit(repo, "worktree", "list", "--porcelain")
 	return ParseWorktreeList(out), err

@@ -142,25 +142,39 @@ func lockRegistry(ctx context.Context, dir string) (func(), error) {
 }
 
 // usePersistent takes a persistent worktree for the run: reused after
-// verification and reset, or created from scratch. It leaves the run
-// pinned to it.
-func (r *run) usePersistent(ctx context.Context, top string) error {
+// verification and reset, or created from scratch. list is the
+// repository's worktrees as setup read them. It leaves the run pinned to
+// the worktree.
+func (r *run) usePersistent(ctx context.Context, top string, list []Worktree) error {
 	sl, err := acquireSlot(ctx, r.o.WorktreeRoot, top)
 	if err != nil {
 		return err
 	}
 	r.slot, r.top = sl, top
 	r.o.WorktreeDir = sl.dir
-	base, err := r.o.Git.RevParse(ctx, top, "HEAD")
-	if err != nil {
-		return fmt.Errorf("heal: read HEAD of %s: %w: %w", top, ErrBadInput, err)
+	doubt := errors.New("no worktree yet")
+	// Only a worktree left in place (--keep-worktree, a heal that could
+	// not remove it) can be reused: a first heal goes straight to the add.
+	if st, err := os.Lstat(sl.dir); err == nil && st.IsDir() {
+		base, err := r.o.Git.RevParse(ctx, top, "HEAD")
+		if err != nil {
+			return fmt.Errorf("heal: read HEAD of %s: %w: %w", top, ErrBadInput, err)
+		}
+		if doubt = r.reuse(ctx, top, base); doubt == nil {
+			r.base = base
+		}
 	}
-	if doubt := r.reuse(ctx, top, base); doubt != nil {
+	if doubt != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		r.o.Logger.Info("creating the heal worktree from scratch", "path", sl.dir, "why", doubt.Error())
-		if err := r.recreate(ctx, top); err != nil {
+		if err := r.recreate(ctx, top, list); err != nil {
+			// A repository without a commit has nothing to heal: say so,
+			// rather than that the add failed.
+			if _, herr := r.o.Git.RevParse(ctx, top, "HEAD"); herr != nil && ctx.Err() == nil {
+				return fmt.Errorf("heal: read HEAD of %s: %w: %w", top, ErrBadInput, herr)
+			}
 			return err
 		}
 	} else {
@@ -175,9 +189,6 @@ func (r *run) usePersistent(ctx context.Context, top string) error {
 // a doubt, and the caller then creates the worktree again.
 func (r *run) reuse(ctx context.Context, top, base string) error {
 	dir := r.o.WorktreeDir
-	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
-		return errors.New("no worktree yet")
-	}
 	gd, err := r.o.Worktrees.GitDir(ctx, top, dir)
 	if err != nil {
 		return fmt.Errorf("not a worktree of the repository: %w", err)
@@ -227,8 +238,9 @@ func (r *run) reuse(ctx context.Context, top, base string) error {
 }
 
 // recreate removes the slot's worktree, whatever state it is in, and adds
-// it again, detached at the user's HEAD.
-func (r *run) recreate(ctx context.Context, top string) error {
+// it again, detached at the user's HEAD. list is the repository's
+// worktrees as setup read them.
+func (r *run) recreate(ctx context.Context, top string, list []Worktree) error {
 	dir := r.o.WorktreeDir
 	// Removing a worktree may fall back to `git worktree prune`, which
 	// drops the record of a worktree another heal of this repository is
@@ -239,11 +251,12 @@ func (r *run) recreate(ctx context.Context, top string) error {
 		return err
 	}
 	defer unlock()
-	// On a first heal nothing is there to remove: one listing says so,
-	// where the removals cost several git runs. Should the listing miss
-	// a record (a path spelled another way), the add fails and the
-	// removals run after all.
-	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) && !r.registered(ctx, top, dir) {
+	// On a first heal nothing is there to remove: setup's listing says
+	// so, where the removals cost several git runs. The listing is still
+	// true of this slot: only the heal holding the slot's lock adds or
+	// removes its worktree. Should the listing miss a record (a path
+	// spelled another way), the add fails and the removals run after all.
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) && !registered(list, dir) {
 		if err := r.o.Worktrees.Add(ctx, top, dir, "", persistentLockReason); err == nil {
 			return nil
 		}
@@ -259,13 +272,9 @@ func (r *run) recreate(ctx context.Context, top string) error {
 	return nil
 }
 
-// registered says whether the repository records a worktree at dir; true
-// when it cannot tell.
-func (r *run) registered(ctx context.Context, top, dir string) bool {
-	list, err := r.o.Worktrees.List(ctx, top)
-	if err != nil {
-		return true
-	}
+// registered says whether list, the repository's worktrees, records one
+// at dir.
+func registered(list []Worktree, dir string) bool {
 	for _, w := range list {
 		if filepath.Clean(w.Path) == filepath.Clean(dir) {
 			return true
@@ -288,7 +297,13 @@ func (r *run) removePersistent(ctx context.Context) {
 		return
 	}
 	defer unlock()
-	err = r.o.Worktrees.Remove(ctx, top, dir)
+	if r.guard != nil && r.guard.guard() == nil {
+		// The git directory was found when the worktree was pinned, and
+		// its back-link still holds: it need not be looked up again.
+		err = r.o.Worktrees.RemoveKnown(ctx, top, dir, r.guard.gitDir)
+	} else {
+		err = r.o.Worktrees.Remove(ctx, top, dir)
+	}
 	if rerr := removeAllForce(dir); err == nil {
 		err = rerr
 	}

@@ -293,3 +293,54 @@ func TestWorktreeGoneAfterHeal(t *testing.T) {
 		})
 	}
 }
+
+// TestGitAgentRunsPerHeal counts the git agent's process starts of a heal
+// that makes one fix, through a wrapper that logs each start: each run is a
+// process start and a git start, most of a small heal's fixed cost. The
+// budgets are what a heal needs, so a run added by mistake fails here: a
+// first heal's setup lists the worktrees, checks the branch, reads the
+// checkout's diff, adds the worktree, finds its git directory and reads
+// its HEAD (6); the commit makes the branch, stages, commits, reads HEAD
+// and checks the tip in the repository (5); cleanup removes (1). A kept
+// worktree's reuse reads the user's HEAD and finds, resets, cleans and
+// checks the worktree instead of the add (15).
+func TestGitAgentRunsPerHeal(t *testing.T) {
+	need(t, "sh", "cc", "make")
+	gitIdentity(t)
+	real, _ := heal.Binaries()
+	dir := t.TempDir()
+	count := filepath.Join(dir, "starts")
+	wrapper := filepath.Join(dir, "git_agent")
+	script := fmt.Sprintf("#!/bin/sh\necho start >>'%s'\nexec '%s' \"$@\"\n", count, real)
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	repo := testrepo.Example(t, "c-broken")
+	for _, tc := range []struct {
+		name string
+		args []string
+		max  int
+	}{
+		{"first heal", []string{"--branch", "first"}, 12},
+		{"kept worktree", []string{"--branch", "kept", "--keep-worktree"}, 12},
+		{"the kept worktree reused", []string{"--branch", "reused"}, 15},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.Remove(count); err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			res, out := healWith(t, data, repo, append([]string{"--git-agent", wrapper, "--cmd", "make", "--fixers", "rules", "--no-repo-config"}, tc.args...)...)
+			if res == nil || res.Outcome != results.OutcomeGreen {
+				t.Fatalf("the heal did not end green: %+v\n%s", res, out)
+			}
+			b, err := os.ReadFile(count)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := strings.Count(string(b), "start"); n > tc.max {
+				t.Errorf("the heal started the git agent %d times, want at most %d", n, tc.max)
+			}
+		})
+	}
+}

@@ -192,6 +192,9 @@ type run struct {
 	reused bool
 	// gitDir is the reused worktree's git directory, already verified.
 	gitDir string
+	// base is the commit a reused worktree was reset to, already
+	// verified (empty for a worktree just added).
+	base string
 	// dirty is true when the user's checkout has uncommitted changes.
 	dirty bool
 	// guard is the pinned, guarded git of the worktree (nil until the
@@ -294,6 +297,27 @@ func (s stageRecorder) Stage(iteration int, stage string, fixed int) {
 func (r *run) setup(ctx context.Context) error {
 	defer r.timed(results.StageSetup)()
 	r.o.Progress.Stage(0, results.StageSetup, 0)
+	// The check for uncommitted changes reads every file of the user's
+	// checkout, and the heal branch must not exist yet: both run alongside
+	// the listing and the worktree's preparation (refs are the same from
+	// any folder of the repository).
+	dirty := make(chan bool, 1)
+	go func() {
+		diff, err := r.o.Git.Diff(ctx, r.o.Repo)
+		dirty <- err == nil && strings.TrimSpace(diff) != ""
+	}()
+	branchExists := make(chan bool, 1)
+	go func() {
+		_, err := r.o.Git.RevParse(ctx, r.o.Repo, "refs/heads/"+r.o.Branch)
+		branchExists <- err == nil
+	}()
+	defer func() {
+		if r.dirty = <-dirty; r.dirty {
+			w := "the checkout has uncommitted changes; heal starts from the committed HEAD and does not see them"
+			r.res.Warnings = append(r.res.Warnings, w)
+			r.o.Logger.Warn(w)
+		}
+	}()
 	list, err := r.o.Worktrees.List(ctx, r.o.Repo)
 	if err != nil {
 		return fmt.Errorf("heal: %s is not a git repository: %w: %w", r.o.Repo, ErrBadInput, err)
@@ -313,25 +337,11 @@ func (r *run) setup(ctx context.Context) error {
 	for _, p := range removed {
 		r.o.Logger.Info("removed stale heal worktree", "path", p)
 	}
-	// The check for uncommitted changes reads every file of the user's
-	// checkout: it runs alongside the worktree's preparation.
-	dirty := make(chan bool, 1)
-	go func() {
-		diff, err := r.o.Git.Diff(ctx, r.o.Repo)
-		dirty <- err == nil && strings.TrimSpace(diff) != ""
-	}()
-	defer func() {
-		if r.dirty = <-dirty; r.dirty {
-			w := "the checkout has uncommitted changes; heal starts from the committed HEAD and does not see them"
-			r.res.Warnings = append(r.res.Warnings, w)
-			r.o.Logger.Warn(w)
-		}
-	}()
-	if _, err := r.o.Git.RevParse(ctx, top, "refs/heads/"+r.o.Branch); err == nil {
+	if <-branchExists {
 		return fmt.Errorf("heal: branch %s already exists: %w", r.o.Branch, ErrBadInput)
 	}
 	if r.o.WorktreeDir == "" {
-		if err := r.usePersistent(ctx, top); err != nil {
+		if err := r.usePersistent(ctx, top, list); err != nil {
 			return err
 		}
 		return r.ready(ctx, rel)
@@ -348,13 +358,16 @@ func (r *run) setup(ctx context.Context) error {
 	return r.ready(ctx, rel)
 }
 
-// ready reads the base commit of the worktree the run will use.
+// ready reads the base commit of the worktree the run will use; a
+// reused worktree's is the commit it was just reset to.
 func (r *run) ready(ctx context.Context, rel string) error {
-	var err error
 	r.ws = filepath.Join(r.o.WorktreeDir, rel)
-	r.res.BaseCommit, err = r.guard.Head(ctx, r.ws)
-	if err != nil {
-		return fmt.Errorf("heal: read HEAD: %w: %w", ErrEnvironment, err)
+	r.res.BaseCommit = r.base
+	if r.base == "" {
+		var err error
+		if r.res.BaseCommit, err = r.guard.Head(ctx, r.ws); err != nil {
+			return fmt.Errorf("heal: read HEAD: %w: %w", ErrEnvironment, err)
+		}
 	}
 	r.res.HeadCommit = r.res.BaseCommit
 	r.o.Logger.Info("heal worktree ready", "path", r.ws, "branch", r.o.Branch, "base", r.res.BaseCommit, "reused", r.reused)

@@ -7,7 +7,8 @@
 # 1. builds bench-1MB.log and bench-100MB.log (corpus logs mixed with CI
 #    noise, the bytes the Go benchmarks parse) with TestWriteBenchLogs;
 # 2. runs the Go benchmarks (-count 5) and summarises them with benchstat;
-# 3. times `salve parse` and `errorformat` on both logs, user CPU and wall;
+# 3. times `salve parse` and `errorformat` on both logs, user CPU and wall
+#    (best of the runs), and their peak RSS (the largest, with GNU time);
 # 4. scores errorformat, with generic GNU/tsc patterns, on the corpus.
 #
 # errorformat and benchstat are installed with `go install` into a
@@ -58,23 +59,34 @@ if [ -x "$gobin/benchstat" ]; then "$gobin/benchstat" "$out/bench.txt"; fi
 # file:line alone.
 efm=('%f:%l:%c: %m' '%f:%l: %m' '%f(%l\,%c): %m')
 
-echo "== time on the same bytes: user CPU seconds, wall seconds, MB/s of user CPU"
+echo "== time on the same bytes: user CPU seconds, wall seconds, MB/s of user CPU, peak RSS"
+# GNU time gives the peak resident memory too; without it the shell's time
+# gives the times alone.
+gnutime=
+if [ -x /usr/bin/time ] && /usr/bin/time -f '%U' true >/dev/null 2>&1; then gnutime=/usr/bin/time; fi
 TIMEFORMAT='%U %R'
 for log in "${logs[@]}"; do
 	size=$(stat -c %s "$out/$log")
 	for tool in salve $ef; do
-		best=""
+		best="" peak=""
 		for run in $(seq "$tries"); do
 			if [ $tool = salve ]; then
-				t=$( { time GOMAXPROCS=1 "$out/salve" parse --root /workspace/app "$out/$log" >/dev/null; } 2>&1 )
+				run_tool() { GOMAXPROCS=1 "$@" "$out/salve" parse --root /workspace/app "$out/$log" >/dev/null; }
 			else
-				t=$( { time GOMAXPROCS=1 "$gobin/errorformat" "${efm[@]}" <"$out/$log" >/dev/null; } 2>&1 )
+				run_tool() { GOMAXPROCS=1 "$@" "$gobin/errorformat" "${efm[@]}" <"$out/$log" >/dev/null; }
+			fi
+			if [ -n "$gnutime" ]; then
+				t=$(run_tool "$gnutime" -f '%U %e %M' 2>&1 | tail -n 1)
+				rss=${t##* } t=${t% *}
+				if [ -z "$peak" ] || [ "$rss" -gt "$peak" ]; then peak=$rss; fi
+			else
+				t=$( { time run_tool; } 2>&1 )
 			fi
 			u=${t% *}
 			if [ -z "$best" ] || awk "BEGIN{exit !($u < ${best% *})}"; then best=$t; fi
 		done
 		u=${best% *}; w=${best#* }
-		echo "$log $tool user ${u}s wall ${w}s $(awk "BEGIN{printf \"%.0f\", $size/1048576/($u>0?$u:0.001)}") MB/s-cpu $(awk "BEGIN{printf \"%.0f\", $size/1048576/($w>0?$w:0.001)}") MB/s-wall"
+		echo "$log $tool user ${u}s wall ${w}s $(awk "BEGIN{printf \"%.0f\", $size/1048576/($u>0?$u:0.001)}") MB/s-cpu $(awk "BEGIN{printf \"%.0f\", $size/1048576/($w>0?$w:0.001)}") MB/s-wall${peak:+ peak-rss $(awk "BEGIN{printf \"%.1f\", $peak/1024}") MB}"
 	done
 done
 

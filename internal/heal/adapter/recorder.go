@@ -100,8 +100,16 @@ func (s Recorder) HealStage(ctx context.Context, r *results.Results, iteration i
 
 func healTitle(r *results.Results) string { return fmt.Sprintf("heal %s → %s", r.Repo, r.Branch) }
 
-// RecordHeal stores r, creating its run unless BeginHeal did.
+// RecordHeal stores r, creating its run unless BeginHeal did, in one
+// transaction: a reader sees the finished run whole or not at all, and the
+// record costs one commit (one sync of the database file) where a commit
+// per stage, event and artifact cost a dozen or more.
 func (s Recorder) RecordHeal(ctx context.Context, r *results.Results) error {
+	return s.Store.InTx(ctx, func(tx *store.Store) error { return Recorder{Store: tx}.recordHeal(ctx, r) })
+}
+
+// recordHeal is RecordHeal inside its transaction.
+func (s Recorder) recordHeal(ctx context.Context, r *results.Results) error {
 	id := r.RunID
 	if _, err := s.Store.GetRun(ctx, id); errors.Is(err, store.ErrNotFound) {
 		run, err := s.Store.CreateRun(ctx, store.Run{RunID: r.RunID, Kind: store.KindHeal, Title: healTitle(r), StartedAt: r.StartedAt})

@@ -55,8 +55,15 @@ func (w Worktrees) Pin(workTree, gitDir string) heal.WorktreeGit {
 // already gone, it prunes the stale entry instead. A .git file that a
 // build rewrote is put back first, so git recognises its own worktree.
 func (w Worktrees) Remove(ctx context.Context, repo, path string) error {
-	if gd, err := w.GitDir(ctx, repo, path); err == nil {
-		_, _ = heal.RestoreGitFile(path, gd)
+	gd, _ := w.GitDir(ctx, repo, path)
+	return w.RemoveKnown(ctx, repo, path, gd)
+}
+
+// RemoveKnown is Remove of the worktree at path whose git directory is
+// gitDir (empty: unknown, the .git file is left as it is).
+func (w Worktrees) RemoveKnown(ctx context.Context, repo, path, gitDir string) error {
+	if gitDir != "" {
+		_, _ = heal.RestoreGitFile(path, gitDir)
 	}
 	_, err := w.do(ctx, repo, gitagent.WorktreeRemove, contract.GitAgentCommandV1{Files: []string{path}})
 	if err == nil {

@@ -1,6 +1,7 @@
 package logparse
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
@@ -212,7 +213,7 @@ func (k *jsKeep) subtest(indent int, name string) {
 		k.subtests = k.subtests[:len(k.subtests)-1]
 	}
 	if len(k.subtests) < maxJSKept {
-		k.subtests = append(k.subtests, tapSubtest{indent, name})
+		k.subtests = append(k.subtests, tapSubtest{indent, own(name)})
 	}
 }
 
@@ -311,8 +312,11 @@ func (j *jsFail) line(p *parser, s string) bool {
 		}
 	case strings.Contains(s, "✘ [fail]: "):
 		if m := reAvaFail.FindStringSubmatch(s); m != nil {
-			if len(j.keep.avaFailed) < maxJSKept {
-				j.keep.avaFailed = append(j.keep.avaFailed, m[1])
+			// Kept for the rest of the log: cloned, or each title would
+			// keep its whole read chunk alive; a title listed again adds
+			// nothing.
+			if len(j.keep.avaFailed) < maxJSKept && !slices.Contains(j.keep.avaFailed, m[1]) {
+				j.keep.avaFailed = append(j.keep.avaFailed, own(m[1]))
 			}
 			return true
 		}
