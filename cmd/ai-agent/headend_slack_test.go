@@ -77,7 +77,9 @@ func TestHeadendSlackAndEmbed(t *testing.T) {
 		"ts": "300.1", "channel": "C8"}); err != nil {
 		t.Fatal(err)
 	}
-	post, err := sl.WaitCall(ctx, "chat.update", func(c slacktest.Call) bool { return c.Str("channel") == "C8" && strings.HasPrefix(c.Str("text"), "answer: ") })
+	post, err := sl.WaitCall(ctx, "chat.update", func(c slacktest.Call) bool {
+		return c.Str("channel") == "C8" && strings.HasPrefix(c.Str("text"), "answer: ")
+	})
 	if err != nil {
 		t.Fatalf("%v\ncalls %+v", err, sl.Calls(""))
 	}
