@@ -303,3 +303,16 @@ func FuzzSplitMrkdwn(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkSlackAnswer renders a long markdown answer (about 100 KB) as
+// Block Kit messages.
+func BenchmarkSlackAnswer(b *testing.B) {
+	md := "## Findings\n" + strings.Repeat("- **item** & <x> with a [link](https://x.example/?a=1&b=2)\n", 1800)
+	res := contract.AIAgentResult{Success: true, FinalReport: &contract.FinalReport{Format: "markdown", Content: &md}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if posts := slackAnswer(res); len(posts) == 0 {
+			b.Fatal("no posts")
+		}
+	}
+}
