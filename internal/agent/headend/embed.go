@@ -149,7 +149,6 @@ func (s *server) embedHandler(sp Spec, lim *limiter) (http.Handler, func(*http.R
 		s.opts.Logger.Warn("embed: verifyGuidInCloud is set but no registry is configured; treated as false", "profile", sp.Profile)
 	}
 	guardFor := auth.guardFor(s.embedGuard(cfg, auth))
-	tr := &transcripts{}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -178,7 +177,7 @@ func (s *server) embedHandler(sp Spec, lim *limiter) (http.Handler, func(*http.R
 			embedError(w, d.status, d.code, d.reason)
 			return
 		}
-		s.embedChat(w, r, allowed, lim, tr)
+		s.embedChat(w, r, allowed, lim)
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		embedError(w, http.StatusNotFound, "not_found", "unknown route "+r.Method+" "+r.URL.Path)
@@ -225,7 +224,7 @@ type embedRequest struct {
 
 // embedChat answers POST /v1/chat with a stream of events: client, meta,
 // status (one per progress line), report, metrics, done, or error.
-func (s *server) embedChat(w http.ResponseWriter, r *http.Request, allowed []*Agent, lim *limiter, tr *transcripts) {
+func (s *server) embedChat(w http.ResponseWriter, r *http.Request, allowed []*Agent, lim *limiter) {
 	var in embedRequest
 	if err := s.readJSON(w, r, &in); err != nil {
 		status := http.StatusBadRequest
@@ -310,7 +309,7 @@ func (s *server) embedChat(w http.ResponseWriter, r *http.Request, allowed []*Ag
 	statusMu.Lock()
 	entries = append(entries, TranscriptEntry{Role: "assistant", Content: report})
 	statusMu.Unlock()
-	if err := tr.append(a.SessionsDir, in.ClientID, entries, s.opts.Now()); err != nil {
+	if err := s.transcripts.append(a.SessionsDir, in.ClientID, entries, s.opts.Now()); err != nil {
 		s.opts.Logger.Warn("embed transcript not written", "error", err)
 	}
 	elapsed := time.Since(start).Milliseconds()

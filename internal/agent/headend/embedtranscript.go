@@ -51,7 +51,7 @@ type TranscriptEntry struct {
 	Content string `json:"content"`
 }
 
-// transcripts writes the transcripts of one embed headend; a mutex keeps
+// transcripts writes the transcripts of the embed headends; a mutex keeps
 // two chats of one client from losing each other's turn.
 type transcripts struct{ mu sync.Mutex }
 

@@ -90,6 +90,8 @@ type server struct {
 	hard       context.Context
 	hardCancel context.CancelFunc
 	running    atomic.Int64
+	// transcripts writes the embed profiles' transcripts, one at a time.
+	transcripts transcripts
 }
 
 // run runs one session of a: ctx (the client's) and the shutdown grace
