@@ -312,3 +312,25 @@ func TestSlackAbortButton(t *testing.T) {
 		t.Errorf("%d connections after link_disabled, want 1", n)
 	}
 }
+
+// FuzzSlackEnvelope: no Socket Mode frame panics its decoding, the event
+// filter or the button handler, and a frame that is not an object is
+// never taken for an event.
+func FuzzSlackEnvelope(f *testing.F) {
+	f.Add([]byte(`{"envelope_id":"e1","type":"events_api","payload":{"event_id":"E","event":{"type":"message","channel_type":"channel","user":"U1","text":"x","ts":"1","channel":"C"}}}`))
+	f.Add([]byte(`{"envelope_id":"e2","type":"interactive","payload":{"type":"block_actions","actions":[{"action_id":"cancel_run","value":"r1"}]}}`))
+	f.Add([]byte(`{"type":"disconnect","reason":"link_disabled"}`))
+	f.Add([]byte(`[1,2]`))
+	h := &slackHeadend{me: slackIdentity{UserID: "UBOT", BotID: "BBOT"}, runs: map[string]context.CancelFunc{}, s: fuzzServer(f)}
+	h.mention = mentionPattern(h.me.UserID)
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		var env slackEnvelope
+		if json.Unmarshal(frame, &env) != nil {
+			return
+		}
+		if ask, _, ok := h.askOf(env.Payload); ok && (ask.channel == "" || ask.ts == "" || strings.TrimSpace(ask.text) == "") {
+			t.Fatalf("accepted %+v from %q", ask, frame)
+		}
+		h.onInteractive(env)
+	})
+}
