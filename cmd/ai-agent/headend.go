@@ -89,7 +89,8 @@ func serveHeadends(ctx context.Context, d deps, a *cliArgs, stdin io.Reader, std
 		if sa.isJSON && sa.st.fm.Output != nil {
 			schema = sa.st.fm.Output.Schema
 		}
-		hopts.Agents = append(hopts.Agents, headend.Agent{Name: sa.name, Description: desc, JSON: sa.isJSON, Schema: schema, Run: sa.run})
+		hopts.Agents = append(hopts.Agents, headend.Agent{Name: sa.name, Description: desc, JSON: sa.isJSON, Schema: schema, Run: sa.run,
+			SessionsDir: sa.tpl.sessionsDir})
 	}
 	hopts.Stdin = io.NopCloser(stdin)
 	hopts.Stdout = nopWriteCloser{stdout}

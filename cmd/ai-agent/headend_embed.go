@@ -19,9 +19,6 @@ func embedConfig(cfg *config.Config, profile string) (*headend.EmbedConfig, erro
 	if err := cfg.Decode(ec, "embed", profile); err != nil {
 		return nil, err
 	}
-	if cfg.Has("embed", profile, "auth", "tiers") {
-		return nil, fmt.Errorf("%w: embed.%s.auth.tiers is not supported: allow origins with corsOrigins, and require a secret with auth.signedTokens", config.ErrConfig, profile)
-	}
 	return ec, nil
 }
 

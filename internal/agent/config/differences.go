@@ -76,7 +76,6 @@ var Differences = []Difference{
 	{InConfig, "embed.*.enabled", embedFlag, ""},
 	{InConfig, "embed.*.port", embedFlag, ""},
 	{InConfig, "embed.*.metrics", "the embed headend serves no metrics of its own; use the telemetry section", ""},
-	{InConfig, "embed.*.auth.signedTokens.ttlSeconds", "signed tokens do not expire: the secret is compared as a bearer token", ""},
 
 	{InFlag, "parallel-tool-calls", parallelCalls, ""},
 	{InFlag, "no-parallel-tool-calls", parallelCalls, ""},

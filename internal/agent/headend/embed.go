@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -48,19 +49,24 @@ type EmbedRateLimit struct {
 	BurstSize         int  `json:"burstSize"`
 }
 
-// EmbedAuth is the embed headend's authentication: a shared secret sent as
-// a bearer token (the original's signedTokens, compared as is).
+// EmbedAuth is the embed headend's access policy: signed tokens, and the
+// original's tiers of callers.
 type EmbedAuth struct {
 	SignedTokens *EmbedSignedTokens `json:"signedTokens"`
+	Tiers        *EmbedTiers        `json:"tiers"`
 }
 
-// EmbedSignedTokens is the shared secret of EmbedAuth.
+// EmbedSignedTokens requires every chat to carry a token signed with
+// Secret (see SignToken) and younger than TTLSeconds (0 is
+// DefaultTokenTTL).
 type EmbedSignedTokens struct {
-	Enabled bool   `json:"enabled"`
-	Secret  string `json:"secret"`
+	Enabled    bool   `json:"enabled"`
+	Secret     string `json:"secret"`
+	TTLSeconds int    `json:"ttlSeconds"`
 }
 
-// token is the secret clients must send, "" when none is configured.
+// token is the secret clients' tokens are signed with, "" when none is
+// configured.
 func (c *EmbedConfig) token() string {
 	if c == nil || c.Auth == nil || c.Auth.SignedTokens == nil || !c.Auth.SignedTokens.Enabled {
 		return ""
@@ -97,10 +103,10 @@ func embedError(w http.ResponseWriter, status int, code, msg string) {
 // across origins, and the widget script and the health check may be
 // loaded by any page. The secret, when configured, is checked by
 // /v1/chat alone: the demo page and the script are public.
-func (s *server) embedGuard(cfg *EmbedConfig) httpguard.Guard {
+func (s *server) embedGuard(cfg *EmbedConfig, auth *embedAuth) httpguard.Guard {
 	g := guard()
 	g.MaxBodyBytes = s.opts.MaxBodyBytes
-	g.Origins = cfg.CorsOrigins
+	g.Origins = append(slices.Clip(cfg.CorsOrigins), auth.tierOrigins()...)
 	g.Rules = []httpguard.Rule{
 		{Path: "/ai-agent-public.js", AnySite: true},
 		{Path: "/health", AnySite: true},
@@ -114,8 +120,9 @@ func (s *server) embedGuard(cfg *EmbedConfig) httpguard.Guard {
 	return g
 }
 
-// embedHandler serves one embed profile, behind the guard it returns.
-func (s *server) embedHandler(sp Spec, lim *limiter) (http.Handler, httpguard.Guard, error) {
+// embedHandler serves one embed profile, behind the guard it returns for
+// each request.
+func (s *server) embedHandler(sp Spec, lim *limiter) (http.Handler, func(*http.Request) httpguard.Guard, error) {
 	cfg := sp.Embed
 	if cfg == nil {
 		cfg = &EmbedConfig{}
@@ -124,26 +131,24 @@ func (s *server) embedHandler(sp Spec, lim *limiter) (http.Handler, httpguard.Gu
 	for _, name := range cfg.AllowedAgents {
 		a, ok := s.agents[name]
 		if !ok {
-			return nil, httpguard.Guard{}, fmt.Errorf("%w: embed.%s.allowedAgents: agent %q is not served (give it with --agent)", ErrSpec, sp.Profile, name)
+			return nil, nil, fmt.Errorf("%w: embed.%s.allowedAgents: agent %q is not served (give it with --agent)", ErrSpec, sp.Profile, name)
 		}
 		allowed = append(allowed, a)
 	}
 	if len(allowed) == 0 {
 		allowed = []*Agent{s.agents[s.opts.Agents[0].Name]}
 	}
-	for _, o := range cfg.CorsOrigins {
-		if !strings.Contains(o, "://") || strings.Count(o, "/") != 2 {
-			return nil, httpguard.Guard{}, fmt.Errorf("%w: embed.%s.corsOrigins: %q is not an origin (scheme://host[:port])", ErrSpec, sp.Profile, o)
-		}
+	if err := checkOrigins(fmt.Sprintf("embed.%s.corsOrigins", sp.Profile), cfg.CorsOrigins); err != nil {
+		return nil, nil, err
 	}
-	if cfg.Auth != nil && cfg.Auth.SignedTokens != nil && cfg.Auth.SignedTokens.Enabled && cfg.Auth.SignedTokens.Secret == "" {
-		return nil, httpguard.Guard{}, fmt.Errorf("%w: embed.%s.auth.signedTokens is enabled with no secret", ErrSpec, sp.Profile)
+	auth, err := newEmbedAuth(sp.Profile, cfg, s.opts.Now)
+	if err != nil {
+		return nil, nil, err
 	}
-	var rate *windowLimiter
-	if rl := cfg.RateLimit; rl != nil && rl.Enabled && rl.RequestsPerMinute > 0 {
-		rate = &windowLimiter{max: max(rl.RequestsPerMinute+max(rl.BurstSize, 0), 1), window: time.Minute, counts: map[string]int{}}
+	if t := auth.tiers; t != nil && t.AgentDashboards != nil && t.AgentDashboards.VerifyGUIDInCloud {
+		s.opts.Logger.Warn("embed: verifyGuidInCloud is set but no registry is configured; treated as false", "profile", sp.Profile)
 	}
-	g := s.embedGuard(cfg)
+	guardFor := auth.guardFor(s.embedGuard(cfg, auth))
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -168,12 +173,8 @@ func (s *server) embedHandler(sp Spec, lim *limiter) (http.Handler, httpguard.Gu
 		_, _ = w.Write(embedDemo)
 	})
 	mux.HandleFunc("POST /v1/chat", func(w http.ResponseWriter, r *http.Request) {
-		if t := (httpguard.Token{Value: cfg.token()}); !t.Authorized(r) {
-			embedError(w, http.StatusForbidden, "invalid_token", "missing or invalid token")
-			return
-		}
-		if rate != nil && !rate.allow(rateKey(r)) {
-			embedError(w, http.StatusTooManyRequests, "rate_limited", "rate limit exceeded")
+		if _, d := auth.authorize(r); d != nil {
+			embedError(w, d.status, d.code, d.reason)
 			return
 		}
 		s.embedChat(w, r, allowed, lim)
@@ -182,12 +183,13 @@ func (s *server) embedHandler(sp Spec, lim *limiter) (http.Handler, httpguard.Gu
 		embedError(w, http.StatusNotFound, "not_found", "unknown route "+r.Method+" "+r.URL.Path)
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && g.AllowedOrigin(o) {
+		if g := guardFor(r); r.Header.Get("Origin") != "" && g.AllowedOrigin(r.Header.Get("Origin")) {
+			o := r.Header.Get("Origin")
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", o)
 			h.Add("Vary", "Origin")
 			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-			h.Set("Access-Control-Allow-Headers", "Content-Type, Authorization")
+			h.Set("Access-Control-Allow-Headers", "Content-Type, Authorization, "+GUIDHeader)
 			if r.Method == http.MethodOptions {
 				h.Set("Access-Control-Max-Age", "86400")
 				w.WriteHeader(http.StatusNoContent)
@@ -195,42 +197,17 @@ func (s *server) embedHandler(sp Spec, lim *limiter) (http.Handler, httpguard.Gu
 			}
 		}
 		mux.ServeHTTP(w, r)
-	}), g, nil
+	}), guardFor, nil
 }
 
-// rateKey is the key of the rate limit: the origin, else the client's
-// address (X-Forwarded-For is not trusted: any client can send it).
-func rateKey(r *http.Request) string {
-	if o := r.Header.Get("Origin"); o != "" {
-		return o
-	}
+// clientAddr is the client's address (X-Forwarded-For is not trusted:
+// any client can send it).
+func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
 	}
 	return host
-}
-
-// windowLimiter allows max requests per key in each fixed window.
-type windowLimiter struct {
-	mu     sync.Mutex
-	max    int
-	window time.Duration
-	start  time.Time
-	counts map[string]int
-}
-
-func (l *windowLimiter) allow(key string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if now := time.Now(); now.Sub(l.start) >= l.window {
-		l.start, l.counts = now, map[string]int{}
-	}
-	if l.counts[key] >= l.max {
-		return false
-	}
-	l.counts[key]++
-	return true
 }
 
 // embedRequest is the body of POST /v1/chat.
@@ -298,9 +275,15 @@ func (s *server) embedChat(w http.ResponseWriter, r *http.Request, allowed []*Ag
 	sse.json("client", map[string]any{"clientId": in.ClientID, "isNew": isNew})
 	sse.json("meta", map[string]any{"sessionId": req.ID, "turn": 1, "agentId": a.Name})
 	start := time.Now()
+	var statusMu sync.Mutex
+	entries := []TranscriptEntry{{Role: "user", Content: in.Message}}
 	progress := &lineWriter{emit: func(line string) {
+		now := strings.TrimSpace(line)
+		statusMu.Lock()
+		entries = append(entries, TranscriptEntry{Role: "status", Content: now})
+		statusMu.Unlock()
 		sse.json("status", map[string]any{"eventType": "agent_update", "agent": a.Name, "agentPath": a.Name,
-			"now": strings.TrimSpace(line), "timestamp": time.Now().UnixMilli()})
+			"now": now, "timestamp": s.opts.Now().UnixMilli()})
 	}}
 	req.Progress = progress
 	stop := keepAlive(s.opts.KeepAlive, func() { sse.comment("keep-alive") })
@@ -322,6 +305,12 @@ func (s *server) embedChat(w http.ResponseWriter, r *http.Request, allowed []*Ag
 		sse.json("error", map[string]any{"code": "session_failed", "message": res.Error, "recoverable": false})
 	} else if report != "" {
 		sse.json("report", map[string]any{"chunk": report, "index": 1})
+	}
+	statusMu.Lock()
+	entries = append(entries, TranscriptEntry{Role: "assistant", Content: report})
+	statusMu.Unlock()
+	if err := s.transcripts.append(a.SessionsDir, in.ClientID, entries, s.opts.Now()); err != nil {
+		s.opts.Logger.Warn("embed transcript not written", "error", err)
 	}
 	elapsed := time.Since(start).Milliseconds()
 	sse.json("metrics", map[string]any{"elapsed": elapsed, "reasoningChars": 0, "outputChars": utf16Len(report),

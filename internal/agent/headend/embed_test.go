@@ -135,7 +135,8 @@ func TestEmbedHTTP(t *testing.T) {
 		{"no message", "POST", base + "/v1/chat", `{"message":"  "}`, nil, 400, "", "", `"invalid_message"`},
 		{"rate limited", "POST", base + "/v1/chat", chat, nil, 429, "Retry-After", "1", `"rate_limited"`},
 		{"token missing", "POST", tokBase + "/v1/chat", chat, nil, 403, "", "", `"invalid_token"`},
-		{"token given", "POST", tokBase + "/v1/chat", chat, map[string]string{"Authorization": "Bearer s3cret"}, 200, "", "", "event: done"},
+		{"the secret itself", "POST", tokBase + "/v1/chat", chat, map[string]string{"Authorization": "Bearer s3cret"}, 403, "", "", `"invalid_token"`},
+		{"signed token given", "POST", tokBase + "/v1/chat", chat, map[string]string{"Authorization": "Bearer " + SignToken("s3cret", time.Now())}, 200, "", "", "event: done"},
 		{"token not needed for the page", "GET", tokBase + "/", "", nil, 200, "", "", "ai-agent chat"},
 	}
 	for _, tt := range tests {
@@ -199,7 +200,7 @@ func FuzzEmbedChatBody(f *testing.F) {
 
 // fuzzServer is a server over fakeRun agents whose handlers a fuzz target
 // calls directly.
-func fuzzServer(f *testing.F) *server {
+func fuzzServer(f testing.TB) *server {
 	opts := Options{Agents: agents(&fakeRun{}), MaxBodyBytes: 1 << 16}
 	opts.withDefaults()
 	byName, err := opts.validate()

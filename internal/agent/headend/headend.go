@@ -99,6 +99,9 @@ type Agent struct {
 	JSON   bool
 	Schema json.RawMessage
 	Run    RunFunc
+	// SessionsDir is the agent's sessions folder: the embed headend keeps
+	// its clients' transcripts under it; "" keeps none.
+	SessionsDir string
 }
 
 // Spec is one headend to start.
@@ -225,6 +228,9 @@ type Options struct {
 	Stopping func()
 	// Version is reported by the MCP server.
 	Version string
+	// Now is the clock of token lifetimes, rate-limit windows and
+	// transcript times; nil is time.Now.
+	Now func() time.Time
 }
 
 func (o *Options) withDefaults() {
@@ -257,6 +263,9 @@ func (o *Options) withDefaults() {
 	}
 	if o.Version == "" {
 		o.Version = "dev"
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 }
 

@@ -20,7 +20,17 @@ import (
 // guardedServer wraps h with panic recovery, the headend's guard g (the
 // shared guard, or the embed headend's) and the slow-client timeouts.
 func (s *server) guardedServer(h http.Handler, g httpguard.Guard) *http.Server {
-	h = g.Handler(h)
+	return s.guardedServerFor(h, func(*http.Request) httpguard.Guard { return g })
+}
+
+// guardedServerFor is guardedServer with a guard chosen per request (the
+// embed headend lets a Netdata dashboard of any origin in with its GUID).
+func (s *server) guardedServerFor(inner http.Handler, guardFor func(*http.Request) httpguard.Guard) *http.Server {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if g := guardFor(r); g.Allow(w, r) {
+			inner.ServeHTTP(w, r)
+		}
+	})
 	return &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			defer func() {

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/httpguard"
 )
 
 // limiter bounds the sessions of one headend: Concurrency slots, and a
@@ -93,6 +94,8 @@ type server struct {
 	hard       context.Context
 	hardCancel context.CancelFunc
 	running    atomic.Int64
+	// transcripts writes the embed profiles' transcripts, one at a time.
+	transcripts transcripts
 }
 
 // run runs one session of a: ctx (the client's) and the shutdown grace
@@ -165,6 +168,7 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 		lim := newLimiter(sp.Concurrency, sp.Queue, opts.QueueTimeout, s.closing)
 		var h http.Handler
 		g := guard()
+		var guardFor func(*http.Request) httpguard.Guard
 		switch {
 		case sp.Kind == KindOpenAI:
 			h = s.openAIHandler(lim)
@@ -194,7 +198,7 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 			slacks = append(slacks, sl)
 			continue
 		case sp.Kind == KindEmbed:
-			if h, g, err = s.embedHandler(sp, lim); err != nil {
+			if h, guardFor, err = s.embedHandler(sp, lim); err != nil {
 				closeAll()
 				return err
 			}
@@ -214,7 +218,11 @@ func Serve(ctx context.Context, opts Options, specs []Spec) error {
 		if sp.Kind == KindEmbed && sp.Profile != "default" {
 			kind += ":" + sp.Profile
 		}
-		https = append(https, &httpHeadend{kind: kind, ln: ln, srv: s.guardedServer(h, g)})
+		srv := s.guardedServer(h, g)
+		if guardFor != nil {
+			srv = s.guardedServerFor(h, guardFor)
+		}
+		https = append(https, &httpHeadend{kind: kind, ln: ln, srv: srv})
 	}
 
 	errc := make(chan error, len(https)+1)

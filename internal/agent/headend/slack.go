@@ -235,6 +235,31 @@ type slackEvent struct {
 	ThreadTS    string `json:"thread_ts"`
 	Channel     string `json:"channel"`
 	ChannelType string `json:"channel_type"`
+	// Attachments carry the text of messages other apps post.
+	Attachments []struct {
+		Text, Fallback, Pretext, Title string
+	} `json:"attachments"`
+}
+
+// eventText is a message's text, else its attachments' (as the original
+// reads a bot's post).
+func eventText(ev slackEvent) string {
+	if t := strings.TrimSpace(ev.Text); t != "" {
+		return t
+	}
+	var parts []string
+	for _, a := range ev.Attachments {
+		var bits []string
+		for _, t := range []string{a.Text, a.Fallback, a.Pretext, a.Title} {
+			if t = strings.TrimSpace(t); t != "" {
+				bits = append(bits, t)
+			}
+		}
+		if len(bits) > 0 {
+			parts = append(parts, strings.Join(bits, " • "))
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 // slackAsk is one question to answer.
@@ -279,13 +304,21 @@ func (h *slackHeadend) askOf(payload []byte) (slackAsk, string, bool) {
 	switch {
 	case ev.Type == "app_mention" && (h.cfg.Mentions == nil || *h.cfg.Mentions):
 		ask.kind = engageMentions
-		ask.text = strings.TrimSpace(h.mention.ReplaceAllString(ev.Text, ""))
+		ask.text = strings.TrimSpace(h.mention.ReplaceAllString(eventText(ev), ""))
 	case ev.Type == "message" && ev.ChannelType == "im" && (h.cfg.DMs == nil || *h.cfg.DMs):
 		if ev.User == "" || ev.BotID != "" || (ev.Subtype != "" && ev.Subtype != "thread_broadcast") {
 			return slackAsk{}, p.EventID, false
 		}
 		ask.kind = engageDMs
-		ask.text = strings.TrimSpace(ev.Text)
+		ask.text = eventText(ev)
+	case ev.Type == "message" && (ev.ChannelType == "channel" || ev.ChannelType == "group"):
+		// A root post (other apps' too), not an edit or a reply, and not
+		// one that mentions the bot: app_mention answers those.
+		if (ev.Subtype != "" && ev.Subtype != "bot_message") || ev.ThreadTS != "" || h.mention.MatchString(ev.Text) {
+			return slackAsk{}, p.EventID, false
+		}
+		ask.kind = engageChannelPosts
+		ask.text = eventText(ev)
 	default:
 		return slackAsk{}, p.EventID, false
 	}
@@ -362,12 +395,12 @@ func slackCall(ctx context.Context) (context.Context, context.CancelFunc) {
 func (h *slackHeadend) answer(ctx context.Context, ask slackAsk) {
 	log := h.s.opts.Logger
 	name := ""
-	if h.router.needsNames() || h.usesChannelName() {
+	if h.router.needsNames() || h.usesChannelName() || ask.kind == engageChannelPosts {
 		name = h.channelName(ctx, ask.channel)
 	}
 	route := h.router.resolve(ask.kind, ask.channel, name)
 	if route == nil {
-		log.Info("slack: question in a denied channel ignored", "channel", ask.channel)
+		log.Info("slack: no route answers this channel", "channel", ask.channel, "kind", ask.kind)
 		return
 	}
 	opener := h.opener()
@@ -382,12 +415,19 @@ func (h *slackHeadend) answer(ctx context.Context, ask slackAsk) {
 		// A slash command: the answer threads under the opener.
 		ask.threadTS = live
 	}
-	final := func(text string) {
+	final := func(posts []slackPost) {
 		pctx, cancel := slackCall(ctx)
 		defer cancel()
-		if err := h.api.update(pctx, ask.channel, live, clip(text), []any{}); err != nil {
+		if err := h.api.update(pctx, ask.channel, live, posts[0].Text, posts[0].Blocks); err != nil {
 			log.Warn("slack: could not post the answer", "error", err)
 			_ = h.api.update(pctx, ask.channel, live, "❌ Failed to post response. The message might be too large or contain invalid formatting.", []any{})
+			return
+		}
+		for _, p := range posts[1:] {
+			if _, err := h.api.postMessage(pctx, ask.channel, ask.threadTS, p.Text, p.Blocks); err != nil {
+				log.Warn("slack: could not post the rest of the answer", "error", err)
+				return
+			}
 		}
 	}
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
@@ -395,13 +435,14 @@ func (h *slackHeadend) answer(ctx context.Context, ask slackAsk) {
 	release, err := h.lim.acquire(runCtx)
 	if err != nil {
 		_, msg := admissionStatus(err)
-		final("❌ " + msg)
+		final(textPosts("❌ " + msg))
 		return
 	}
 	defer release()
 	req := Request{ID: newRequestID(), Headend: KindSlack, Prompt: h.prompt(ctx, ask, route, name)}
 	if !route.agent.JSON {
-		req.Format = "markdown"
+		// As the original asks: the model answers in Block Kit.
+		req.Format = "slack-block-kit"
 	}
 	h.mu.Lock()
 	h.runs[req.ID] = stopRun
@@ -417,7 +458,7 @@ func (h *slackHeadend) answer(ctx context.Context, ask slackAsk) {
 	start := time.Now()
 	res := h.s.run(runCtx, route.agent, req)
 	stopUpdates()
-	final(slackFinalText(res))
+	final(slackAnswer(res))
 	u := sumUsage(res)
 	tools := 0
 	for _, e := range res.Accounting {
@@ -589,14 +630,25 @@ func (h *slackHeadend) channelName(ctx context.Context, channel string) string {
 // messages) as context, then the question.
 func (h *slackHeadend) prompt(ctx context.Context, ask slackAsk, route *slackRoute, channelName string) string {
 	now := time.Now().UTC().Format(time.RFC1123)
-	kind := "mention"
-	if ask.kind == engageDMs {
-		kind = "dm"
+	kind := map[string]string{engageMentions: "mention", engageDMs: "dm", engageChannelPosts: "channelPost"}[ask.kind]
+	vars := map[string]string{"channel.name": channelName, "channel.id": ask.channel,
+		"user.id": ask.user, "user.label": ask.user, "ts": ask.ts, "text": ask.text, "message.url": ""}
+	for k, v := range vars {
+		if v == "" && k != "message.url" {
+			vars[k] = "unknown"
+		}
+	}
+	if ask.kind == engageChannelPosts {
+		// A channel post is answered on its own: no conversation context.
+		tpl := route.templates[kind]
+		if tpl == "" {
+			tpl = defaultChannelPostTemplate
+		}
+		return fillTemplate(tpl, vars)
 	}
 	var base string
 	if tpl := route.templates[kind]; tpl != "" {
-		base = fillTemplate(tpl, map[string]string{"channel.name": channelName, "channel.id": ask.channel,
-			"user.id": ask.user, "user.label": ask.user, "ts": ask.ts, "text": ask.text, "message.url": ""})
+		base = fillTemplate(tpl, vars)
 	} else {
 		base = fmt.Sprintf("## SLACK USER REQUEST TO ACT ON IT\n\n### %s, user <@%s>, asked you:\n%s\n", now, ask.user, ask.text)
 	}
@@ -605,6 +657,19 @@ func (h *slackHeadend) prompt(ctx context.Context, ask slackAsk, route *slackRou
 	}
 	return base
 }
+
+// defaultChannelPostTemplate is the original's prompt for a channel post
+// when the route names none.
+const defaultChannelPostTemplate = `You are responding to a channel post.
+Channel: {channel.name} ({channel.id})
+User: {user.label} ({user.id})
+Time: {ts}
+Message: {text}
+
+Constraints:
+1) Be accurate.
+2) Do not reveal internal data unless explicitly allowed for this channel persona.
+3) Prefer short, direct answers.`
 
 // history renders the messages before the question, oldest first, within
 // historyCharsCap.

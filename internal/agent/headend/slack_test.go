@@ -75,14 +75,20 @@ func TestSlackMentionInThread(t *testing.T) {
 	if answer.Str("channel") != "C1" || answer.Args["ts"] == nil || answer.Str("ts") == "" {
 		t.Fatalf("answer %+v", answer.Args)
 	}
-	if blocks, ok := answer.Args["blocks"].([]any); !ok || len(blocks) != 0 {
-		t.Errorf("the answer keeps the progress blocks: %v", answer.Args["blocks"])
+	if blocks, ok := answer.Args["blocks"].([]any); !ok || len(blocks) != 1 || !strings.Contains(mustJSON(blocks[0]), `"type":"section"`) ||
+		strings.Contains(mustJSON(blocks), "cancel_run") {
+		t.Errorf("the answer is not one mrkdwn section in place of the progress blocks: %v", answer.Args["blocks"])
 	}
 	if _, err := sl.WaitCall(ctx, "chat.postMessage", func(c slacktest.Call) bool { return strings.Contains(c.Str("text"), "tokens →:30 ←:12") }); err != nil {
 		t.Fatal(err)
 	}
 	_ = opener
-	text := answer.Str("text")
+	f.mu.Lock()
+	text, format := f.requests[0].Prompt, f.requests[0].Format
+	f.mu.Unlock()
+	if format != "slack-block-kit" {
+		t.Errorf("the session was asked for %q, want slack-block-kit", format)
+	}
 	for _, want := range []string{"## SLACK CONVERSATION CONTEXT", "the build broke on main", "## SLACK USER REQUEST TO ACT ON IT", "asked you:\nwhy did it break?"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the prompt lacks %q:\n%s", want, text)
@@ -203,7 +209,13 @@ func TestSlackAskOf(t *testing.T) {
 		{"dm edit", h, `{"type":"message","subtype":"message_changed","channel_type":"im","user":"U1","text":"yo","ts":"1.1","channel":"D1"}`, "", false},
 		{"other bot", h, `{"type":"message","channel_type":"im","user":"U3","bot_id":"B9","text":"yo","ts":"1.1","channel":"D1"}`, "", false},
 		{"own bot", h, `{"type":"app_mention","user":"U5","bot_id":"BBOT","text":"<@UBOT> x","ts":"1.1","channel":"C1"}`, "", false},
-		{"channel post", h, `{"type":"message","channel_type":"channel","user":"U1","text":"x","ts":"1.1","channel":"C1"}`, "", false},
+		{"channel post", h, `{"type":"message","channel_type":"channel","user":"U1","text":"x","ts":"1.1","channel":"C1"}`, "x", true},
+		{"private channel post", h, `{"type":"message","channel_type":"group","user":"U1","text":"x","ts":"1.1","channel":"G1"}`, "x", true},
+		{"another app's post", h, `{"type":"message","subtype":"bot_message","channel_type":"channel","bot_id":"B7","attachments":[{"title":"Ticket 7","text":"disk full"}],"ts":"1.1","channel":"C1"}`, "disk full • Ticket 7", true},
+		{"channel reply", h, `{"type":"message","channel_type":"channel","user":"U1","text":"x","ts":"1.2","thread_ts":"1.1","channel":"C1"}`, "", false},
+		{"channel edit", h, `{"type":"message","subtype":"message_changed","channel_type":"channel","user":"U1","text":"x","ts":"1.1","channel":"C1"}`, "", false},
+		{"channel post mentioning the bot", h, `{"type":"message","channel_type":"channel","user":"U1","text":"<@UBOT> x","ts":"1.1","channel":"C1"}`, "", false},
+		{"own channel post", h, `{"type":"message","subtype":"bot_message","channel_type":"channel","bot_id":"BBOT","text":"x","ts":"1.1","channel":"C1"}`, "", false},
 		{"no channel", h, `{"type":"app_mention","user":"U1","text":"<@UBOT> hi","ts":"1.1"}`, "", false},
 	}
 	for _, tt := range tests {
@@ -299,4 +311,26 @@ func TestSlackAbortButton(t *testing.T) {
 	if n := sl.Opened(); n != 1 {
 		t.Errorf("%d connections after link_disabled, want 1", n)
 	}
+}
+
+// FuzzSlackEnvelope: no Socket Mode frame panics its decoding, the event
+// filter or the button handler, and a frame that is not an object is
+// never taken for an event.
+func FuzzSlackEnvelope(f *testing.F) {
+	f.Add([]byte(`{"envelope_id":"e1","type":"events_api","payload":{"event_id":"E","event":{"type":"message","channel_type":"channel","user":"U1","text":"x","ts":"1","channel":"C"}}}`))
+	f.Add([]byte(`{"envelope_id":"e2","type":"interactive","payload":{"type":"block_actions","actions":[{"action_id":"cancel_run","value":"r1"}]}}`))
+	f.Add([]byte(`{"type":"disconnect","reason":"link_disabled"}`))
+	f.Add([]byte(`[1,2]`))
+	h := &slackHeadend{me: slackIdentity{UserID: "UBOT", BotID: "BBOT"}, runs: map[string]context.CancelFunc{}, s: fuzzServer(f)}
+	h.mention = mentionPattern(h.me.UserID)
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		var env slackEnvelope
+		if json.Unmarshal(frame, &env) != nil {
+			return
+		}
+		if ask, _, ok := h.askOf(env.Payload); ok && (ask.channel == "" || ask.ts == "" || strings.TrimSpace(ask.text) == "") {
+			t.Fatalf("accepted %+v from %q", ask, frame)
+		}
+		h.onInteractive(env)
+	})
 }

@@ -46,8 +46,10 @@ type SlackRouting struct {
 // SlackRoute is one routing rule. Channels are globs (* and ?) on a
 // channel id when they start with C or G, else on its name (a leading #
 // dropped); Agent names a served agent (its file name, with or without
-// directory and .ai); Engage lists the kinds it covers (mentions, dms;
-// empty is all).
+// directory and .ai); Engage lists the kinds it covers (mentions,
+// channel-posts, dms; empty is all, but the default route answers channel
+// posts only when it lists channel-posts); PromptTemplates holds mention,
+// dm and channelPost templates.
 type SlackRoute struct {
 	Channels        []string          `json:"channels"`
 	Agent           string            `json:"agent"`
@@ -58,8 +60,9 @@ type SlackRoute struct {
 
 // Engagement kinds.
 const (
-	engageMentions = "mentions"
-	engageDMs      = "dms"
+	engageMentions     = "mentions"
+	engageDMs          = "dms"
+	engageChannelPosts = "channel-posts"
 )
 
 // slackRoute is a compiled SlackRoute.
@@ -113,12 +116,10 @@ func compileRouting(r *SlackRouting, agents []Agent) (*slackRouter, error) {
 			out.engage = map[string]bool{}
 			for _, e := range sr.Engage {
 				switch e {
-				case engageMentions, engageDMs:
+				case engageMentions, engageDMs, engageChannelPosts:
 					out.engage[e] = true
-				case "channel-posts":
-					return nil, fmt.Errorf("%w: slack.routing.%s: engage channel-posts is not supported (answer mentions and dms)", ErrSpec, where)
 				default:
-					return nil, fmt.Errorf("%w: slack.routing.%s: unknown engage %q (mentions, dms)", ErrSpec, where, e)
+					return nil, fmt.Errorf("%w: slack.routing.%s: unknown engage %q (mentions, channel-posts, dms)", ErrSpec, where, e)
 				}
 			}
 		}
@@ -175,7 +176,9 @@ func (r *slackRoute) covers(kind, id, name string) bool {
 }
 
 // resolve returns the route of a kind of event in a channel, nil when a
-// deny rule covers it.
+// deny rule covers it or, for a channel post, when no rule engages it
+// and the default does not list channel-posts (as in the original, a
+// rule without engage covers every kind).
 func (rt *slackRouter) resolve(kind, id, name string) *slackRoute {
 	for _, d := range rt.deny {
 		if d.covers(kind, id, name) {
@@ -186,6 +189,9 @@ func (rt *slackRouter) resolve(kind, id, name string) *slackRoute {
 		if r.covers(kind, id, name) {
 			return r
 		}
+	}
+	if kind == engageChannelPosts && !rt.def.engage[engageChannelPosts] {
+		return nil
 	}
 	return rt.def
 }

@@ -15,13 +15,15 @@
 
   // AiAgentChat is one conversation with an embed headend. opts: endpoint
   // (the headend's base URL; '' is this page's origin), agentId, format,
-  // clientId, token (sent as a bearer token), onEvent(event).
+  // clientId, token (sent as a bearer token), agentGuid (a Netdata agent
+  // dashboard's machine GUID, sent as X-Netdata-Agent-GUID), onEvent(event).
   function AiAgentChat(opts) {
     opts = opts || {};
     this.endpoint = String(opts.endpoint == null ? '' : opts.endpoint).replace(/\/+$/, '');
     this.agentId = opts.agentId;
     this.format = opts.format;
     this.token = opts.token;
+    this.agentGuid = opts.agentGuid;
     this.onEvent = typeof opts.onEvent === 'function' ? opts.onEvent : function () {};
     this.clientId = opts.clientId || null;
     this.sessionId = null;
@@ -54,6 +56,7 @@
     try {
       var headers = { 'Content-Type': 'application/json' };
       if (this.token) headers.Authorization = 'Bearer ' + this.token;
+      if (this.agentGuid) headers['X-Netdata-Agent-GUID'] = this.agentGuid;
       var body = {
         message: message,
         clientId: this.clientId || undefined,
@@ -173,7 +176,7 @@
     var chat = new AiAgentChat({
       endpoint: opts.endpoint != null ? opts.endpoint : (el.getAttribute('data-endpoint') || ''),
       agentId: opts.agentId || el.getAttribute('data-agent') || undefined,
-      format: opts.format, token: opts.token, clientId: opts.clientId,
+      format: opts.format, token: opts.token, agentGuid: opts.agentGuid, clientId: opts.clientId,
       onEvent: function (ev) {
         if (ev.type === 'status') status.textContent = ev.now;
         if (ev.type === 'report' && current) current.textContent = ev.report;

@@ -4,6 +4,8 @@
 // conversations.replies, conversations.history, conversations.info) over
 // HTTP and Socket Mode's envelopes over a WebSocket. A test sends events
 // and disconnects through it and waits for the calls the headend makes.
+// Like Slack, it refuses a message whose blocks break Block Kit's
+// documented limits (invalid_blocks).
 package slacktest
 
 import (
@@ -32,10 +34,23 @@ const (
 )
 
 // Call is one Web API call the server answered: its method and arguments
-// (form values, or the JSON body's members).
+// (form values, or the JSON body's members); Refused is the error code of
+// a call answered ok false.
 type Call struct {
-	Method string
-	Args   map[string]any
+	Method  string
+	Args    map[string]any
+	Refused string
+}
+
+// Blocks returns the call's blocks, each as an object.
+func (c Call) Blocks() []map[string]any {
+	list, _ := c.Args["blocks"].([]any)
+	var out []map[string]any
+	for _, b := range list {
+		m, _ := b.(map[string]any)
+		out = append(out, m)
+	}
+	return out
 }
 
 // Str returns an argument as a string ("" when absent or not a string).
@@ -290,6 +305,16 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 			args[k] = form.Get(k)
 		}
 	}
+	if method == "chat.postMessage" || method == "chat.update" {
+		if err := checkMessage(args); err != "" {
+			s.mu.Lock()
+			s.calls = append(s.calls, Call{Method: method, Args: args, Refused: err})
+			s.notifyLocked()
+			s.mu.Unlock()
+			writeJSON(w, map[string]any{"ok": false, "error": err})
+			return
+		}
+	}
 	s.mu.Lock()
 	s.calls = append(s.calls, Call{Method: method, Args: args})
 	s.notifyLocked()
@@ -324,6 +349,94 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	}
 	out["ok"] = true
 	writeJSON(w, out)
+}
+
+// Slack's documented limits of a message's blocks
+// (api.slack.com/reference/block-kit/blocks).
+const (
+	MaxBlocks      = 50
+	MaxSectionText = 3000
+	MaxHeaderText  = 150
+	MaxFields      = 10
+	MaxFieldText   = 2000
+	MaxContext     = 10
+	MaxMessageText = 40000
+)
+
+// checkMessage holds chat.postMessage and chat.update to Slack's rules:
+// text or blocks, and blocks within the limits; it returns Slack's error
+// code, "" when the message is valid.
+func checkMessage(args map[string]any) string {
+	text, _ := args["text"].(string)
+	raw, has := args["blocks"]
+	if utf16Len(text) > MaxMessageText {
+		return "msg_too_long"
+	}
+	if !has || raw == nil {
+		if text == "" {
+			return "no_text"
+		}
+		return ""
+	}
+	blocks, ok := raw.([]any)
+	if !ok || len(blocks) > MaxBlocks {
+		return "invalid_blocks"
+	}
+	for _, b := range blocks {
+		m, ok := b.(map[string]any)
+		if !ok || !validBlock(m) {
+			return "invalid_blocks"
+		}
+	}
+	return ""
+}
+
+func validBlock(b map[string]any) bool {
+	text := func(v any, limit int, plain bool) bool {
+		o, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		s, _ := o["text"].(string)
+		typ, _ := o["type"].(string)
+		return s != "" && utf16Len(s) <= limit && (typ == "plain_text" || (!plain && typ == "mrkdwn"))
+	}
+	switch b["type"] {
+	case "section":
+		fields, _ := b["fields"].([]any)
+		if len(fields) > MaxFields {
+			return false
+		}
+		for _, f := range fields {
+			if !text(f, MaxFieldText, false) {
+				return false
+			}
+		}
+		if _, has := b["text"]; !has {
+			return len(fields) > 0
+		}
+		return text(b["text"], MaxSectionText, false)
+	case "header":
+		return text(b["text"], MaxHeaderText, true)
+	case "context":
+		els, _ := b["elements"].([]any)
+		return len(els) > 0 && len(els) <= MaxContext
+	case "divider", "actions", "image", "rich_text", "markdown", "input", "file", "video":
+		return true
+	}
+	return false
+}
+
+// utf16Len counts characters as Slack does.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
