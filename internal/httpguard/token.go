@@ -34,12 +34,20 @@ func (t Token) Authorized(r *http.Request) bool {
 	return Equal(t.presented(r), t.Value)
 }
 
+// Bearer is the token of r's "Authorization: Bearer <token>" header (the
+// scheme in any case), "" when it sends none.
+func Bearer(r *http.Request) string {
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(tok)
+}
+
 // presented is the credential r carries, "" when none.
 func (t Token) presented(r *http.Request) string {
-	if scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
-		if tok = strings.TrimSpace(tok); tok != "" {
-			return tok
-		}
+	if tok := Bearer(r); tok != "" {
+		return tok
 	}
 	if t.Header != "" {
 		if v := r.Header.Get(t.Header); v != "" {

@@ -161,7 +161,7 @@ func (a *embedAuth) authorize(r *http.Request) (string, *denial) {
 	now := a.now()
 	origin, ip := r.Header.Get("Origin"), clientAddr(r)
 	if a.secret != "" {
-		if err := verifyToken(a.secret, bearerToken(r), a.ttl, now); err != nil {
+		if err := verifyToken(a.secret, httpguard.Bearer(r), a.ttl, now); err != nil {
 			code := "invalid_token"
 			if errors.Is(err, ErrTokenExpired) {
 				code = "token_expired"
@@ -206,15 +206,6 @@ func (a *embedAuth) authorize(r *http.Request) (string, *denial) {
 		return "", &denial{http.StatusTooManyRequests, "rate_limited", "rate limit exceeded for the " + tier + " tier"}
 	}
 	return tier, nil
-}
-
-// bearerToken is the request's bearer token, "" when it sends none.
-func bearerToken(r *http.Request) string {
-	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return ""
-	}
-	return strings.TrimSpace(tok)
 }
 
 // windowLimiter allows max requests per key in each fixed minute.
