@@ -133,6 +133,10 @@ func (rp *replayer) apply(ctx context.Context, m telemetry.Message) {
 		if m.MCP != nil {
 			r.MCPServer(*m.MCP)
 		}
+	case telemetry.OpLog:
+		if m.Log != nil {
+			r.Log(*m.Log)
+		}
 	}
 }
 
