@@ -204,6 +204,7 @@ func (ts *telemetryState) start(cfg *config.Config) (*telemetry.Helper, error) {
 	if set.Timeout > 0 {
 		ts.timeout = set.Timeout
 	}
+	ts.timeout = max(ts.timeout, set.LogsTimeout)
 	path := ts.helperPath
 	if path == "" {
 		var err error

@@ -159,6 +159,7 @@ func (e *logExporter) run() {
 		case rec, ok := <-e.in:
 			if !ok {
 				flush()
+				e.drain()
 				return
 			}
 			batch = append(batch, e.record(rec))
@@ -168,6 +169,30 @@ func (e *logExporter) run() {
 		case <-tick.C:
 			flush()
 		}
+	}
+}
+
+// drain sends what is left after the queue closed, in batches, unless
+// the collector is failing: then the rest is dropped and counted, so the
+// run's end waits for at most one more timeout.
+func (e *logExporter) drain() {
+	for {
+		if e.failing {
+			e.failed.Add(uint64(len(e.in)))
+			return
+		}
+		batch := make([]*logspb.LogRecord, 0, logBatchSize)
+		for len(batch) < logBatchSize {
+			rec, ok := <-e.in
+			if !ok {
+				break
+			}
+			batch = append(batch, e.record(rec))
+		}
+		if len(batch) == 0 {
+			return
+		}
+		e.export(batch)
 	}
 }
 
