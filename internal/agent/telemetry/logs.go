@@ -240,7 +240,7 @@ func (h *LogHandler) Handle(ctx context.Context, r slog.Record) error {
 // record is r as a LogRecord.
 func (h *LogHandler) record(r slog.Record) LogRecord {
 	sev, num := severity(r.Level)
-	rec := LogRecord{Time: r.Time, Severity: sev, SeverityNumber: num, Message: r.Message,
+	rec := LogRecord{Time: r.Time, Severity: sev, SeverityNumber: num, Message: clip(r.Message),
 		Attrs: make(map[string]string, len(h.session)+len(h.attrs)+r.NumAttrs())}
 	for _, a := range h.session {
 		flatten(rec.Attrs, "", a)
@@ -276,7 +276,18 @@ func flatten(m map[string]string, prefix string, a slog.Attr) {
 	if a.Key == "" {
 		return
 	}
-	m[prefix+a.Key] = v.String()
+	m[prefix+a.Key] = clip(v.String())
+}
+
+// maxLogValue bounds the message and each attribute value of an exported
+// record (a traced payload can be megabytes); a longer one is cut.
+const maxLogValue = 16 << 10
+
+func clip(s string) string {
+	if len(s) <= maxLogValue {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxLogValue], "") + "…"
 }
 
 // WithAttrs implements slog.Handler.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/salve-dev/salve/internal/agent"
 )
@@ -196,5 +197,24 @@ func TestRelayLog(t *testing.T) {
 	}
 	if m.Op != OpLog || m.Log == nil || m.Log.Message != "m" || m.Log.Attrs["k"] != "v" {
 		t.Errorf("line %q", buf.String())
+	}
+}
+
+// TestLogHandlerClipsLongValues: a traced payload does not go to the
+// helper whole.
+func TestLogHandlerClipsLongValues(t *testing.T) {
+	h := NewLogHandler(&bytes.Buffer{}, LogFormatNone, slog.LevelWarn)
+	sink := &sinkRecorder{}
+	h.Attach(sink)
+	long := strings.Repeat("é", maxLogValue)
+	slog.New(h).Debug(long, "payload", long, "short", "s")
+	r := sink.recs[0]
+	for name, v := range map[string]string{"message": r.Message, "payload": r.Attrs["payload"]} {
+		if len(v) > maxLogValue+len("…") || !strings.HasSuffix(v, "…") || !utf8.ValidString(v) {
+			t.Errorf("%s: %d bytes, valid %v", name, len(v), utf8.ValidString(v))
+		}
+	}
+	if r.Attrs["short"] != "s" {
+		t.Errorf("short = %q", r.Attrs["short"])
 	}
 }
