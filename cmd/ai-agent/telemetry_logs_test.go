@@ -80,28 +80,19 @@ func findLog(recs []*logspb.LogRecord, body string) *logspb.LogRecord {
 // session's identity, the LLM's attributes and the labels.
 func TestTelemetryLogsReachCollector(t *testing.T) {
 	bin := telemetryBinaries(t)
-	grpcC, err := otlptest.NewGRPC()
+	collectors, stop, err := otlptest.Transports()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer grpcC.Close()
-	httpC := otlptest.NewHTTP()
-	defer httpC.Close()
-	cases := []struct {
-		name string
-		c    *otlptest.Collector
-		args []string
-		env  []string
-	}{
-		{"grpc", grpcC, []string{"--telemetry-logging-otlp-endpoint", "grpc://" + grpcC.Addr}, nil},
-		{"http", httpC, []string{"--telemetry-logging-otlp-endpoint", httpC.URL}, []string{"OTEL_EXPORTER_OTLP_LOGS_PROTOCOL=http/protobuf"}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"--telemetry-enabled", "--telemetry-log-extra", "otlp", "--telemetry-label", "env=test",
-				"--telemetry-otlp-endpoint", "grpc://" + grpcC.Addr}, tc.args...)
-			_, stderr := logSession(t, bin, tc.env, "", args...)
-			recs := tc.c.Logs()
+	defer stop()
+	for _, tc := range collectors {
+		t.Run(tc.Name, func(t *testing.T) {
+			// The metrics go to the gRPC collector; the logs to their own
+			// endpoint, over their own protocol.
+			_, stderr := logSession(t, bin, []string{"OTEL_EXPORTER_OTLP_LOGS_PROTOCOL=" + tc.Protocol}, "", "--telemetry-enabled",
+				"--telemetry-log-extra", "otlp", "--telemetry-label", "env=test", "--telemetry-otlp-endpoint", collectors[0].Endpoint,
+				"--telemetry-logging-otlp-endpoint", tc.Endpoint)
+			recs := tc.C.Logs()
 			warn := findLog(recs, "llm attempt failed")
 			resp := findLog(recs, "llm response")
 			if warn == nil || resp == nil {
@@ -119,8 +110,8 @@ func TestTelemetryLogsReachCollector(t *testing.T) {
 			if attrs["txn_id"] == "" || attrs["origin_txn_id"] != attrs["txn_id"] {
 				t.Errorf("txn ids %q %q", attrs["txn_id"], attrs["origin_txn_id"])
 			}
-			if tc.c.LogResource("service.name") != "ai-agent" || tc.c.LogResource("service.version") != buildinfo.Version(version) || tc.c.LogResource("service.version") == "" {
-				t.Errorf("resource %q %q", tc.c.LogResource("service.name"), tc.c.LogResource("service.version"))
+			if tc.C.LogResource("service.name") != "ai-agent" || tc.C.LogResource("service.version") != buildinfo.Version(version) || tc.C.LogResource("service.version") == "" {
+				t.Errorf("resource %q %q", tc.C.LogResource("service.name"), tc.C.LogResource("service.version"))
 			}
 			// stderr keeps its own level and form: the warning, not the
 			// verbose records.

@@ -280,7 +280,7 @@ func kv(k, v string) *commonpb.KeyValue {
 func protoResource(r *Recorder) *resourcepb.Resource {
 	out := &resourcepb.Resource{}
 	for _, a := range r.resource().Attributes() {
-		out.Attributes = append(out.Attributes, kv(string(a.Key), a.Value.Emit()))
+		out.Attributes = append(out.Attributes, kv(string(a.Key), a.Value.String()))
 	}
 	return out
 }

@@ -20,28 +20,18 @@ import (
 // holds them with their body, severity, attributes, the labels and the
 // resource.
 func TestLogsThroughTheHelper(t *testing.T) {
-	grpcC, err := otlptest.NewGRPC()
+	collectors, stop, err := otlptest.Transports()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer grpcC.Close()
-	httpC := otlptest.NewHTTP()
-	defer httpC.Close()
-	cases := []struct {
-		name     string
-		c        *otlptest.Collector
-		endpoint string
-		protocol string
-	}{
-		{"grpc", grpcC, grpcC.Addr, telemetry.ProtocolGRPC},
-		{"http", httpC, httpC.URL, telemetry.ProtocolHTTP},
-		{"http path beside traces", httpC, httpC.URL + "/v1/traces", telemetry.ProtocolHTTP},
-	}
+	defer stop()
+	httpC := collectors[1]
+	cases := append(collectors, otlptest.Transport{Name: "http path beside traces", Endpoint: httpC.Endpoint + "/v1/traces", Protocol: httpC.Protocol, C: httpC.C})
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			before := len(tc.c.Logs())
+		t.Run(tc.Name, func(t *testing.T) {
+			before := len(tc.C.Logs())
 			relay, _, end := helper(t, telemetry.Settings{Mode: telemetry.ModeServer, Version: "1.2.3", Labels: map[string]string{"env": "test"},
-				Logs: true, LogsEndpoint: tc.endpoint, LogsProtocol: tc.protocol, Timeout: 2 * time.Second})
+				Logs: true, LogsEndpoint: tc.Endpoint, LogsProtocol: tc.Protocol, Timeout: 2 * time.Second})
 			at := time.Unix(1700000000, 5)
 			relay.Log(telemetry.LogRecord{Time: at, Severity: "WRN", SeverityNumber: 13, Message: "tool failed",
 				Attrs: map[string]string{"tool": "web", "txn_id": "t1"}})
@@ -49,7 +39,7 @@ func TestLogsThroughTheHelper(t *testing.T) {
 			if err := end(); err != nil {
 				t.Fatal(err)
 			}
-			recs := tc.c.Logs()[before:]
+			recs := tc.C.Logs()[before:]
 			if len(recs) != 2 {
 				t.Fatalf("%d records at the collector, want 2", len(recs))
 			}
@@ -67,8 +57,8 @@ func TestLogsThroughTheHelper(t *testing.T) {
 			if recs[1].GetSeverityNumber() != logspb.SeverityNumber_SEVERITY_NUMBER_DEBUG || recs[1].GetSeverityText() != "VRB" {
 				t.Errorf("second record %v", recs[1])
 			}
-			if tc.c.LogResource("service.name") != "ai-agent" || tc.c.LogResource("service.version") != "1.2.3" {
-				t.Errorf("resource %q %q", tc.c.LogResource("service.name"), tc.c.LogResource("service.version"))
+			if tc.C.LogResource("service.name") != "ai-agent" || tc.C.LogResource("service.version") != "1.2.3" {
+				t.Errorf("resource %q %q", tc.C.LogResource("service.name"), tc.C.LogResource("service.version"))
 			}
 		})
 	}

@@ -116,6 +116,25 @@ func NewGRPC() (*Collector, error) {
 	return c, nil
 }
 
+// Transport is one running collector and how a client reaches it: the
+// endpoint and the OTLP protocol, as OTEL_EXPORTER_OTLP_PROTOCOL spells it.
+type Transport struct {
+	Name, Endpoint, Protocol string
+	C                        *Collector
+}
+
+// Transports starts a gRPC and an HTTP collector, for a test that runs
+// over each; stop closes both.
+func Transports() (ts []Transport, stop func(), err error) {
+	g, err := NewGRPC()
+	if err != nil {
+		return nil, nil, err
+	}
+	h := NewHTTP()
+	return []Transport{{"grpc", "grpc://" + g.Addr, "grpc", g}, {"http", h.URL, "http/protobuf", h}},
+		func() { g.Close(); h.Close() }, nil
+}
+
 type grpcService struct {
 	coltrace.UnimplementedTraceServiceServer
 	c *Collector
