@@ -72,6 +72,11 @@ func (ts *telemetryState) shutdown() {
 	if ts == nil || ts.helper == nil {
 		return
 	}
+	// The log records stop going to the helper before its input closes,
+	// so a record logged from here on is not a failed write.
+	if lh, ok := ts.log.Handler().(*telemetry.LogHandler); ok {
+		lh.Attach(nil)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), ts.timeout+2*time.Second)
 	defer cancel()
 	if err := ts.helper.Close(ctx); err != nil {
