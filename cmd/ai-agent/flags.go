@@ -253,7 +253,8 @@ func parseBool(s string) (bool, error) {
 // (config.CLI.Flags).
 var configFlags = []string{"format", "schema", "handoff", "tooling-transport", "default-reasoning", "billing-file", "sessions-dir",
 	"cache", "max-cost-usd", "headend-max-cost-usd", "telemetry-prometheus-host", "telemetry-prometheus-port",
-	"telemetry-otlp-endpoint", "telemetry-otlp-timeout-ms", "telemetry-trace-sampler", "telemetry-trace-ratio"}
+	"telemetry-otlp-endpoint", "telemetry-otlp-timeout-ms", "telemetry-trace-sampler", "telemetry-trace-ratio",
+	"telemetry-logging-otlp-endpoint", "telemetry-logging-otlp-timeout-ms"}
 
 // cli is the command line as the settings read it.
 func (a *cliArgs) cli() config.CLI {
@@ -263,7 +264,7 @@ func (a *cliArgs) cli() config.CLI {
 			c.Flags[f] = v
 		}
 	}
-	for _, k := range []string{"models", "tools", "agents", "advisors", "telemetry-label"} {
+	for _, k := range []string{"models", "tools", "agents", "advisors", "telemetry-label", "telemetry-log-extra"} {
 		if v, ok := a.lists[k]; ok {
 			c.Lists[k] = v
 		}

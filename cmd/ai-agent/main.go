@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"github.com/salve-dev/salve/internal/buildinfo"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"sync"
@@ -166,15 +165,4 @@ func runWith(ctx context.Context, d deps, args []string, stdin io.Reader, stdout
 		return exitOK
 	}
 	return st.execute(ctx, stdout, stderr, resultPath)
-}
-
-func newLogger(stderr io.Writer, a *cliArgs) *slog.Logger {
-	level := slog.LevelWarn
-	switch {
-	case a.bools["quiet"]:
-		level = slog.LevelError
-	case a.bools["verbose"] || a.bools["trace-llm"] || a.bools["trace-mcp"]:
-		level = slog.LevelDebug
-	}
-	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 }

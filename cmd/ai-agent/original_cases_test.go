@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -58,27 +59,26 @@ var originalCases = map[string]keyCase{
 	"fm-maxConcurrentTools":        {check: warns(config.InFrontmatter, "maxConcurrentTools", "maxConcurrentTools")},
 
 	// The original's flag spellings.
-	"flag-max-tool-turns":                  {args: []string{"--max-tool-turns", "2"}, reply: untilFinal("rest__echo"), check: requests(2)},
-	"flag-llm-timeout":                     {args: []string{"--llm-timeout", "300ms"}, reply: failFirst(1, llmtest.Reply{Fault: llmtest.FaultHang}), check: requests(2)},
-	"flag-tool-timeout":                    {args: []string{"--tool-timeout", "300ms"}, reply: toolThenFinal("rest__slow"), check: requestHas(2, "(tool failed: timeout)")},
-	"flag-accounting":                      {args: []string{"--accounting", "{run}/acct.jsonl"}, check: jsonLines("acct.jsonl")},
-	"flag-parallel-tool-calls":             {args: []string{"--parallel-tool-calls"}, check: warns(config.InFlag, "parallel-tool-calls", "parallel-tool-calls")},
-	"flag-no-parallel-tool-calls":          {args: []string{"--no-parallel-tool-calls"}, check: warns(config.InFlag, "no-parallel-tool-calls", "no-parallel-tool-calls")},
-	"flag-max-concurrent-tools":            {args: []string{"--max-concurrent-tools", "2"}, check: warns(config.InFlag, "max-concurrent-tools", "max-concurrent-tools")},
-	"flag-maxConcurrentTools":              {args: []string{"--maxConcurrentTools=2"}, check: warns(config.InFlag, "maxConcurrentTools", "maxConcurrentTools")},
-	"flag-mcp-init-concurrency":            {args: []string{"--mcp-init-concurrency", "2"}, check: warns(config.InFlag, "mcp-init-concurrency", "mcp-init-concurrency")},
-	"flag-plugins":                         {args: []string{"--plugins", "./support.js"}, check: warns(config.InFlag, "plugins", "plugins")},
-	"flag-trace-slack":                     {args: []string{"--trace-slack"}, check: warns(config.InFlag, "trace-slack", "trace-slack")},
-	"flag-trace-sdk":                       {args: []string{"--trace-sdk"}, check: warns(config.InFlag, "trace-sdk", "trace-sdk")},
-	"flag-show-tree":                       {args: []string{"--show-tree"}, check: warns(config.InFlag, "show-tree", "show-tree")},
-	"flag-chat":                            {args: []string{"--chat"}, check: warns(config.InFlag, "chat", "chat")},
-	"flag-no-chat":                         {args: []string{"--no-chat"}, check: warns(config.InFlag, "no-chat", "no-chat")},
-	"flag-telemetry-log-format":            {args: []string{"--telemetry-log-format", "logfmt"}, check: warns(config.InFlag, "telemetry-log-format", "telemetry-log-format")},
-	"flag-telemetry-log-extra":             {args: []string{"--telemetry-log-extra", "otlp"}, check: warns(config.InFlag, "telemetry-log-extra", "telemetry-log-extra")},
-	"flag-telemetry-logging-otlp-endpoint": {args: []string{"--telemetry-logging-otlp-endpoint", "http://127.0.0.1:1"}, check: warns(config.InFlag, "telemetry-logging-otlp-endpoint", "telemetry-logging-otlp-endpoint")},
-	"flag-telemetry-logging-otlp-timeout-ms": {args: []string{"--telemetry-logging-otlp-timeout-ms", "100"},
-		check: warns(config.InFlag, "telemetry-logging-otlp-timeout-ms", "telemetry-logging-otlp-timeout-ms")},
-	"flag-telemetry-unknown": {args: []string{"--telemetry-unknown", "x"}, check: warns(config.InFlag, "telemetry-*", "telemetry-unknown")},
+	"flag-max-tool-turns":                    {args: []string{"--max-tool-turns", "2"}, reply: untilFinal("rest__echo"), check: requests(2)},
+	"flag-llm-timeout":                       {args: []string{"--llm-timeout", "300ms"}, reply: failFirst(1, llmtest.Reply{Fault: llmtest.FaultHang}), check: requests(2)},
+	"flag-tool-timeout":                      {args: []string{"--tool-timeout", "300ms"}, reply: toolThenFinal("rest__slow"), check: requestHas(2, "(tool failed: timeout)")},
+	"flag-accounting":                        {args: []string{"--accounting", "{run}/acct.jsonl"}, check: jsonLines("acct.jsonl")},
+	"flag-parallel-tool-calls":               {args: []string{"--parallel-tool-calls"}, check: warns(config.InFlag, "parallel-tool-calls", "parallel-tool-calls")},
+	"flag-no-parallel-tool-calls":            {args: []string{"--no-parallel-tool-calls"}, check: warns(config.InFlag, "no-parallel-tool-calls", "no-parallel-tool-calls")},
+	"flag-max-concurrent-tools":              {args: []string{"--max-concurrent-tools", "2"}, check: warns(config.InFlag, "max-concurrent-tools", "max-concurrent-tools")},
+	"flag-maxConcurrentTools":                {args: []string{"--maxConcurrentTools=2"}, check: warns(config.InFlag, "maxConcurrentTools", "maxConcurrentTools")},
+	"flag-mcp-init-concurrency":              {args: []string{"--mcp-init-concurrency", "2"}, check: warns(config.InFlag, "mcp-init-concurrency", "mcp-init-concurrency")},
+	"flag-plugins":                           {args: []string{"--plugins", "./support.js"}, check: warns(config.InFlag, "plugins", "plugins")},
+	"flag-trace-slack":                       {args: []string{"--trace-slack"}, check: warns(config.InFlag, "trace-slack", "trace-slack")},
+	"flag-trace-sdk":                         {args: []string{"--trace-sdk"}, check: warns(config.InFlag, "trace-sdk", "trace-sdk")},
+	"flag-show-tree":                         {args: []string{"--show-tree"}, check: warns(config.InFlag, "show-tree", "show-tree")},
+	"flag-chat":                              {args: []string{"--chat"}, check: warns(config.InFlag, "chat", "chat")},
+	"flag-no-chat":                           {args: []string{"--no-chat"}, check: warns(config.InFlag, "no-chat", "no-chat")},
+	"flag-telemetry-log-format":              {args: []string{"--verbose", "--telemetry-log-format", "json"}, check: all(accepted, jsonLog)},
+	"flag-telemetry-log-extra":               {args: []string{"--telemetry-log-extra", "otlp"}, check: accepted},
+	"flag-telemetry-logging-otlp-endpoint":   {args: []string{"--telemetry-logging-otlp-endpoint", "http://127.0.0.1:1"}, check: accepted},
+	"flag-telemetry-logging-otlp-timeout-ms": {args: []string{"--telemetry-logging-otlp-timeout-ms", "100"}, check: accepted},
+	"flag-telemetry-unknown":                 {args: []string{"--telemetry-unknown", "x"}, check: warns(config.InFlag, "telemetry-*", "telemetry-unknown")},
 }
 
 // Checks, by what a key changes.
@@ -255,6 +255,38 @@ func jsonLines(name string) check {
 		if err != nil || !strings.HasPrefix(string(b), "{") {
 			t.Errorf("%s: %v %q", name, err, b)
 		}
+	}
+}
+
+// accepted: stderr names no difference and no invalid value. (The log
+// export the logging flags set up is shown at a collector by
+// TestTelemetryLogsReachCollector; without --telemetry-enabled, as here,
+// they do nothing, as in the original.)
+func accepted(t *testing.T, r *keyRun) {
+	t.Helper()
+	for _, s := range []string{"salve differs", "Ignoring invalid"} {
+		if strings.Contains(r.stderr, s) {
+			t.Errorf("stderr has %q:\n%s", s, r.stderr)
+		}
+	}
+}
+
+// jsonLog: the verbose run's "llm request" log lines are JSON objects.
+func jsonLog(t *testing.T, r *keyRun) {
+	t.Helper()
+	n := 0
+	for _, l := range strings.Split(r.stderr, "\n") {
+		if !strings.Contains(l, "llm request") {
+			continue
+		}
+		n++
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil || m["msg"] != "llm request" {
+			t.Errorf("log line %q is not the JSON record: %v", l, err)
+		}
+	}
+	if n == 0 {
+		t.Errorf("no llm request log line:\n%s", r.stderr)
 	}
 }
 

@@ -78,7 +78,7 @@ var configCases = map[string]keyCase{
 	"config-toolOutput":                      {reply: toolThenFinal("rest__big"), check: requestHas(2, "Tool output is too large")},
 	"config-toolOutput.storeDir":             {check: warns(config.InConfig, "toolOutput.storeDir", "toolOutput.storeDir")},
 	"config-toolOutput.models":               {check: warns(config.InConfig, "toolOutput.models", "toolOutput.models")},
-	"config-telemetry.logging":               {check: warns(config.InConfig, "telemetry.logging", "telemetry.logging")},
+	"config-telemetry.logging":               {args: []string{"--verbose"}, check: all(accepted, jsonLog)},
 	"config-openapiSpecs": {reply: callThenFinal("rest__desk_askDesk", `{"topic":"billing","body":{"q":"why"}}`),
 		check: all(offers("rest__desk_askDesk"), offersNot("rest__desk_readAnswers", "rest__desk_reset"),
 			toolDescription("rest__desk_askDesk", "Asks the desk a question"), deskAskedAbout("billing"))},

@@ -31,7 +31,10 @@ var telemetryFlags = []flagDef{
 	{names: []string{"telemetry-trace-sampler"}, usage: "always_on, always_off, ratio or parent", def: telemetry.SamplerParent},
 	{names: []string{"telemetry-trace-ratio"}, usage: "root sampling ratio of the ratio sampler, 0-1", def: "0.1"},
 	{names: []string{"telemetry-label"}, kind: flagList, usage: "KEY=VALUE label on every metric; repeatable"},
-	{names: []string{"telemetry-log-format", "telemetry-log-extra", "telemetry-logging-otlp-endpoint", "telemetry-logging-otlp-timeout-ms"}, kind: flagIgnoredValue},
+	{names: []string{"telemetry-log-format"}, kind: flagList, usage: "stderr log format: logfmt, json, journald (written as logfmt) or none; the first valid one wins", def: telemetry.LogFormatLogfmt},
+	{names: []string{"telemetry-log-extra"}, kind: flagList, usage: "extra log sinks: otlp exports the log records (needs --telemetry-enabled)", def: "none"},
+	{names: []string{"telemetry-logging-otlp-endpoint"}, usage: "OTLP collector of the log records", def: "the OTLP endpoint"},
+	{names: []string{"telemetry-logging-otlp-timeout-ms"}, usage: "OTLP log export timeout in milliseconds", def: "the OTLP timeout"},
 	{names: []string{"max-cost-usd"}, usage: "end a session whose LLM cost reaches this many USD", def: "none"},
 	{names: []string{"headend-max-cost-usd"}, usage: "end sessions once a headend's total LLM cost reaches this many USD", def: "none"},
 }
@@ -69,6 +72,11 @@ func (ts *telemetryState) shutdown() {
 	if ts == nil || ts.helper == nil {
 		return
 	}
+	// The log records stop going to the helper before its input closes,
+	// so a record logged from here on is not a failed write.
+	if lh, ok := ts.log.Handler().(*telemetry.LogHandler); ok {
+		lh.Attach(nil)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), ts.timeout+2*time.Second)
 	defer cancel()
 	if err := ts.helper.Close(ctx); err != nil {
@@ -78,6 +86,7 @@ func (ts *telemetryState) shutdown() {
 
 // telemetryOptions sets a session's observer.
 func (st *startup) telemetryOptions(o *agent.Options) error {
+	st.logFormat()
 	ts := st.deps.tel
 	if ts == nil || st.dryRun {
 		return nil
@@ -89,7 +98,51 @@ func (st *startup) telemetryOptions(o *agent.Options) error {
 	if ts.helper != nil {
 		o.Observer = ts.helper.Relay
 	}
+	sessionLogger(o)
 	return nil
+}
+
+// logFormat applies the config's telemetry.logging.formats to the stderr
+// log, unless --telemetry-log-format was given.
+func (st *startup) logFormat() {
+	h, ok := st.log.Handler().(*telemetry.LogHandler)
+	if _, given := st.a.lists["telemetry-log-format"]; given || !ok {
+		return
+	}
+	f, warnings, err := st.cfg.TelemetryLogFormat()
+	if err != nil {
+		return
+	}
+	for _, w := range warnings {
+		st.deps.notes.warn(st.log, w)
+	}
+	if f != "" {
+		h.SetFormat(f)
+	}
+}
+
+// sessionLogger gives the session a logger whose exported log records
+// carry its tracing ids and headend.
+func sessionLogger(o *agent.Options) {
+	if h, ok := o.Logger.Handler().(*telemetry.LogHandler); ok {
+		o.Logger = slog.New(h.ForSession(o.Trace, o.Headend))
+	}
+}
+
+// newLogger is the run's logger: stderr in the --telemetry-log-format
+// format at the level of --quiet, --verbose and the trace flags; its
+// records also go to the OTLP log export once telemetry starts it.
+func newLogger(stderr io.Writer, a *cliArgs) *slog.Logger {
+	level := slog.LevelWarn
+	switch {
+	case a.bools["quiet"]:
+		level = slog.LevelError
+	case a.bools["verbose"] || a.bools["trace-llm"] || a.bools["trace-mcp"]:
+		level = slog.LevelDebug
+	}
+	format, warnings := telemetry.PickLogFormat(a.lists["telemetry-log-format"], "--telemetry-log-format")
+	a.warnings = append(a.warnings, warnings...)
+	return slog.New(telemetry.NewLogHandler(stderr, format, level))
 }
 
 // mcpObserver returns the OnState of a headend agent's supervised MCP
@@ -116,6 +169,7 @@ func (ts *telemetryState) mcpObserver(agent string) func(mcp.State) {
 // shared cost budget.
 func (st *startup) forHeadend(o *agent.Options, kind string) {
 	o.Headend = kind
+	sessionLogger(o)
 	limit := st.set.HeadendMaxCostUSD
 	ts := st.deps.tel
 	if limit <= 0 || ts == nil {
@@ -155,6 +209,7 @@ func (ts *telemetryState) start(cfg *config.Config) (*telemetry.Helper, error) {
 	if set.Timeout > 0 {
 		ts.timeout = set.Timeout
 	}
+	ts.timeout = max(ts.timeout, set.LogsTimeout)
 	path := ts.helperPath
 	if path == "" {
 		var err error
@@ -173,6 +228,9 @@ func (ts *telemetryState) start(cfg *config.Config) (*telemetry.Helper, error) {
 	}
 	if h.Ready.Addr != "" {
 		fmt.Fprintf(ts.stderr, "ai-agent: telemetry metrics listening on %s\n", h.Ready.Addr)
+	}
+	if lh, ok := ts.log.Handler().(*telemetry.LogHandler); ok && set.Logs {
+		lh.Attach(h.Relay)
 	}
 	return h, nil
 }

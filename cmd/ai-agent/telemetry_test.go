@@ -214,24 +214,13 @@ func TestTelemetryCLITraceReachesCollector(t *testing.T) {
 // the process has exited, the collector holds the same metrics.
 func TestTelemetryNewMetricsInARealSession(t *testing.T) {
 	bin := telemetryBinaries(t)
-	grpcC, err := otlptest.NewGRPC()
+	cases, stop, err := otlptest.Transports()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer grpcC.Close()
-	httpC := otlptest.NewHTTP()
-	defer httpC.Close()
-	cases := []struct {
-		name     string
-		c        *otlptest.Collector
-		endpoint string
-		protocol string
-	}{
-		{"grpc", grpcC, "grpc://" + grpcC.Addr, "grpc"},
-		{"http", httpC, httpC.URL, "http/protobuf"},
-	}
+	defer stop()
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.Name, func(t *testing.T) {
 			srv := llmtest.NewServer()
 			defer srv.Close()
 			srv.Push(llmtest.ServerError(500),
@@ -260,9 +249,9 @@ func TestTelemetryNewMetricsInARealSession(t *testing.T) {
 			}
 			cmd := exec.Command(bin, "--models", "mock/m1", "--tools", "big", "--tooling-transport", "native",
 				"--telemetry-enabled", "--telemetry-prometheus-enabled", "--telemetry-prometheus-port", "0",
-				"--telemetry-otlp-endpoint", tc.endpoint, "sys", "go")
+				"--telemetry-otlp-endpoint", tc.Endpoint, "sys", "go")
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "HOME="+filepath.Join(dir, "home"), "OTEL_EXPORTER_OTLP_PROTOCOL="+tc.protocol)
+			cmd.Env = append(os.Environ(), "HOME="+filepath.Join(dir, "home"), "OTEL_EXPORTER_OTLP_PROTOCOL="+tc.Protocol)
 			var stdout bytes.Buffer
 			stderr := &testbuf.Buffer{}
 			cmd.Stdout, cmd.Stderr = &stdout, stderr
@@ -308,13 +297,13 @@ func TestTelemetryNewMetricsInARealSession(t *testing.T) {
 			}
 			llmAttrs := map[string]string{"provider": "mock", "model": "m1", "headend": "cli", "mode": "cli"}
 			total := func(name string, match map[string]string) (sum float64) {
-				for _, p := range tc.c.Matching(name, match) {
+				for _, p := range tc.C.Matching(name, match) {
 					sum += p.Value
 				}
 				return sum
 			}
 			if n := total("ai_agent_llm_retries_total", map[string]string{"provider": "mock", "status": "success"}); n != 1 {
-				t.Errorf("retries at the collector = %v; points %+v", n, tc.c.Points("ai_agent_llm_retries_total"))
+				t.Errorf("retries at the collector = %v; points %+v", n, tc.C.Points("ai_agent_llm_retries_total"))
 			}
 			if n := total("ai_agent_llm_bytes_in_total", llmAttrs); n < float64(len(srv.Requests()[0].Body)) {
 				t.Errorf("bytes in at the collector = %v", n)
@@ -322,10 +311,10 @@ func TestTelemetryNewMetricsInARealSession(t *testing.T) {
 			if n := total("ai_agent_llm_bytes_out_total", llmAttrs); n <= 0 {
 				t.Errorf("bytes out at the collector = %v", n)
 			}
-			if pts := tc.c.Matching("ai_agent_queue_in_use", map[string]string{"queue": "one", "capacity": "1"}); len(pts) == 0 || pts[len(pts)-1].Value != 0 {
+			if pts := tc.C.Matching("ai_agent_queue_in_use", map[string]string{"queue": "one", "capacity": "1"}); len(pts) == 0 || pts[len(pts)-1].Value != 0 {
 				t.Errorf("queue in use at the collector = %+v (the slot is free at the end)", pts)
 			}
-			if pts := tc.c.Matching("ai_agent_context_guard_remaining_tokens", map[string]string{"trigger": "tool_preflight", "outcome": "forced_final"}); len(pts) == 0 || pts[len(pts)-1].Value <= 0 {
+			if pts := tc.C.Matching("ai_agent_context_guard_remaining_tokens", map[string]string{"trigger": "tool_preflight", "outcome": "forced_final"}); len(pts) == 0 || pts[len(pts)-1].Value <= 0 {
 				t.Errorf("remaining tokens at the collector = %+v", pts)
 			}
 			if n := total("ai_agent_llm_errors_total", map[string]string{"provider": "mock", "error_type": "server"}); n != 1 {

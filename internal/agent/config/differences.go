@@ -70,7 +70,6 @@ var Differences = []Difference{
 	{InConfig, "mcpServers.*.toolSchemas", "tool input schemas come from the server; they are not replaced", ""},
 	{InConfig, "toolOutput.storeDir", storeDir, ""},
 	{InConfig, "toolOutput.models", extractModels, ""},
-	{InConfig, "telemetry.logging", noOTLPLogs, ""},
 	{InConfig, "api", "the REST headend starts with --api PORT and its token is --headend-token; the api section is not read", ""},
 	{InConfig, "slack.enabled", "the Slack headend starts with --slack", ""},
 	{InConfig, "embed.*.enabled", embedFlag, ""},
@@ -88,10 +87,6 @@ var Differences = []Difference{
 	{InFlag, "show-tree", "the session tree is not drawn; --verbose logs each step", ""},
 	{InFlag, "chat", "there is no interactive chat mode: give the prompt as an argument or on stdin", ""},
 	{InFlag, "no-chat", "there is no interactive chat mode: give the prompt as an argument or on stdin", ""},
-	{InFlag, "telemetry-log-format", noOTLPLogs, ""},
-	{InFlag, "telemetry-log-extra", noOTLPLogs, ""},
-	{InFlag, "telemetry-logging-otlp-endpoint", noOTLPLogs, ""},
-	{InFlag, "telemetry-logging-otlp-timeout-ms", noOTLPLogs, ""},
 	{InFlag, "telemetry-*", "this telemetry flag is not one of salve's (see docs/ai-agent.md, Telemetry and cost)", ""},
 }
 
@@ -107,7 +102,6 @@ const (
 	schemaFormats   = "tool schemas reach the provider as the tools declare them"
 	reasoningMap    = "reasoning levels reach the provider by name (and reasoningTokens as the budget); a provider's own mapping is not applied"
 	outputFormat    = "the format comes from --format, the agent's output.format, else tty or pipe; a headend request names its own"
-	noOTLPLogs      = "there is no OTLP log export; logs go to stderr"
 	embedFlag       = "the embed headend starts with --embed [NAME:]PORT"
 	estimated       = "salve has no exact count for this tokenizer and estimates (approx)"
 	restQuery       = "parameters reach the request through ${parameters.NAME} in the url, headers and bodyTemplate only"

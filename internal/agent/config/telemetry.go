@@ -30,6 +30,17 @@ type Telemetry struct {
 		Sampler *string  `json:"sampler,omitempty"`
 		Ratio   *float64 `json:"ratio,omitempty"`
 	} `json:"traces"`
+	Logging struct {
+		// Formats is the local sink's format: the first valid entry of
+		// logfmt, json, journald or none.
+		Formats []string `json:"formats,omitempty"`
+		// Extra lists sinks added to the local one: otlp.
+		Extra []string `json:"extra,omitempty"`
+		OTLP  struct {
+			Endpoint  *string `json:"endpoint,omitempty"`
+			TimeoutMs *int    `json:"timeoutMs,omitempty"`
+		} `json:"otlp"`
+	} `json:"logging"`
 }
 
 // Telemetry reads the telemetry section; an absent section is the zero
@@ -121,7 +132,56 @@ func (c *Config) TelemetrySettings(cli CLI, getenv func(string) string) (set tel
 	// original does (its main export path).
 	set.PushMetrics = true
 	set.MetricsProtocol = otlpProtocol(getenv, "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", warn)
+	warnings = append(warnings, logExport(&set, tc, cli, getenv)...)
 	return set, true, warnings, nil
+}
+
+// logExport fills the OTLP log export: on when --telemetry-log-extra (or
+// else telemetry.logging.extra) holds otlp, to the logging endpoint and
+// timeout when given (flag beats file), else the telemetry OTLP ones.
+func logExport(set *telemetry.Settings, tc Telemetry, cli CLI, getenv func(string) string) (warnings []string) {
+	extra, what := tc.Logging.Extra, "telemetry.logging.extra"
+	if v, ok := cli.Lists["telemetry-log-extra"]; ok {
+		extra, what = v, "--telemetry-log-extra"
+	}
+	otlp, warnings := telemetry.LogExtras(extra, what)
+	if !otlp {
+		return warnings
+	}
+	set.Logs = true
+	if tc.Logging.OTLP.Endpoint != nil {
+		set.LogsEndpoint = *tc.Logging.OTLP.Endpoint
+	}
+	if v, ok := cli.Flags["telemetry-logging-otlp-endpoint"]; ok {
+		set.LogsEndpoint = v
+	}
+	if tc.Logging.OTLP.TimeoutMs != nil && *tc.Logging.OTLP.TimeoutMs > 0 {
+		set.LogsTimeout = time.Duration(*tc.Logging.OTLP.TimeoutMs) * time.Millisecond
+	}
+	if v, ok := cli.Flags["telemetry-logging-otlp-timeout-ms"]; ok {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			set.LogsTimeout = time.Duration(n) * time.Millisecond
+		} else {
+			warnings = append(warnings, fmt.Sprintf("Ignoring invalid --telemetry-logging-otlp-timeout-ms value '%s'", v))
+		}
+	}
+	set.LogsProtocol = otlpProtocol(getenv, "OTEL_EXPORTER_OTLP_LOGS_PROTOCOL", func(f string, a ...any) {
+		warnings = append(warnings, fmt.Sprintf(f, a...))
+	})
+	return warnings
+}
+
+// TelemetryLogFormat is the local log sink's format from the config's
+// telemetry.logging.formats ("" when it names none), with the warnings
+// for its invalid entries. The --telemetry-log-format flag, when given,
+// wins over it; the caller checks that.
+func (c *Config) TelemetryLogFormat() (string, []string, error) {
+	tc, err := c.Telemetry()
+	if err != nil {
+		return "", nil, err
+	}
+	f, warnings := telemetry.PickLogFormat(tc.Logging.Formats, "telemetry.logging.formats")
+	return f, warnings, nil
 }
 
 // otlpProtocol is the OTLP protocol of one signal: its own variable, else

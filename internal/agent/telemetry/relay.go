@@ -112,3 +112,9 @@ func (r *Relay) RetryCollapse(ctx context.Context, reason string) {
 func (r *Relay) MCPServer(ev MCPEvent) {
 	r.send(Message{Op: OpMCP, MCP: &ev})
 }
+
+// Log sends one log record, for the OTLP log export. It is not part of
+// agent.Observer: LogHandler calls it for every record it exports.
+func (r *Relay) Log(rec LogRecord) {
+	r.send(Message{Op: OpLog, Log: &rec})
+}

@@ -88,6 +88,14 @@ type Settings struct {
 	PushMetrics     bool          `json:"pushMetrics,omitempty"`
 	MetricsProtocol string        `json:"metricsProtocol,omitempty"`
 	MetricInterval  time.Duration `json:"metricInterval,omitempty"`
+
+	// Logs exports the run's log records over OTLP (telemetry.logging.extra
+	// holding "otlp"), to LogsEndpoint (empty: Endpoint) over LogsProtocol
+	// (empty: Protocol), each export bounded by LogsTimeout (0: Timeout).
+	Logs         bool          `json:"logs,omitempty"`
+	LogsEndpoint string        `json:"logsEndpoint,omitempty"`
+	LogsProtocol string        `json:"logsProtocol,omitempty"`
+	LogsTimeout  time.Duration `json:"logsTimeout,omitempty"`
 }
 
 // Disabled reports whether the kill switch is set: AI_TELEMETRY_DISABLE is

@@ -16,6 +16,7 @@ const (
 	OpReport   = "report"
 	OpCollapse = "collapse"
 	OpMCP      = "mcp"
+	OpLog      = "log"
 )
 
 // MCPEvent is a change of a supervised (headend) MCP server's state.
@@ -60,6 +61,7 @@ type Message struct {
 	Report *agent.FinalReportEvent `json:"report,omitempty"`
 	Reason string                  `json:"reason,omitempty"`
 	MCP    *MCPEvent               `json:"mcp,omitempty"`
+	Log    *LogRecord              `json:"log,omitempty"`
 }
 
 // Ready is the helper's one line of output once it runs: the bound

@@ -36,6 +36,7 @@ type Recorder struct {
 	tp      *sdktrace.TracerProvider
 	tracer  trace.Tracer
 	mp      *sdkmetric.MeterProvider
+	logs    *logExporter
 	srv     *http.Server
 	ln      net.Listener
 	// Warning is the text the caller must print when the metrics
@@ -64,6 +65,12 @@ func Start(ctx context.Context, set telemetry.Settings, log *slog.Logger) (*Reco
 	}
 	if set.PushMetrics {
 		if err := r.startPush(ctx); err != nil {
+			_ = r.Shutdown(ctx)
+			return nil, err
+		}
+	}
+	if set.Logs {
+		if err := r.startLogs(); err != nil {
 			_ = r.Shutdown(ctx)
 			return nil, err
 		}
@@ -117,6 +124,14 @@ func (r *Recorder) serve() error {
 	return nil
 }
 
+// Log exports one log record over OTLP when the log export is on; it
+// never blocks (a full queue drops the record and counts it).
+func (r *Recorder) Log(rec telemetry.LogRecord) {
+	if r.logs != nil {
+		r.logs.emit(rec)
+	}
+}
+
 // Handler serves the metrics in the Prometheus text format.
 func (r *Recorder) Handler() http.Handler { return r.metrics.handler() }
 
@@ -128,7 +143,7 @@ func (r *Recorder) Addr() string {
 	return r.ln.Addr().String()
 }
 
-// Shutdown pushes the metrics one last time, flushes the spans not yet
+// Shutdown sends the log records still queued, pushes the metrics one last time, flushes the spans not yet
 // exported and stops the exporters and the listener, within ctx's
 // deadline.
 func (r *Recorder) Shutdown(ctx context.Context) error {
@@ -136,6 +151,11 @@ func (r *Recorder) Shutdown(ctx context.Context) error {
 	if r.srv != nil {
 		if err := r.srv.Shutdown(ctx); err != nil {
 			_ = r.srv.Close()
+		}
+	}
+	if r.logs != nil {
+		if err := r.logs.shutdown(ctx); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if r.mp != nil {

@@ -18,7 +18,8 @@ const maxLine = 4 << 20
 // Serve is the helper: it reads the Settings line from in, starts the
 // Recorder, writes the telemetry.Ready line to out, then replays every
 // Message until in ends, and shuts the Recorder down (flushing the
-// spans) within the export timeout plus a second. Malformed lines are
+// spans, sending the queued log records) within the longer of the
+// export and log timeouts plus a second. Malformed lines are
 // logged (log may be nil) and skipped.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger) error {
 	if log == nil {
@@ -54,7 +55,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger) e
 		log.Warn("telemetry helper: input", "error", err)
 	}
 	rp.endAll()
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rec.set.Timeout+timeoutSlack)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), max(rec.set.Timeout, rec.set.LogsTimeout)+timeoutSlack)
 	defer cancel()
 	return rec.Shutdown(sctx)
 }
@@ -132,6 +133,10 @@ func (rp *replayer) apply(ctx context.Context, m telemetry.Message) {
 	case telemetry.OpMCP:
 		if m.MCP != nil {
 			r.MCPServer(*m.MCP)
+		}
+	case telemetry.OpLog:
+		if m.Log != nil {
+			r.Log(*m.Log)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 // Package otlptest is test support: local OTLP collectors that speak the
-// documented wire formats (protobuf over HTTP at /v1/traces and
-// /v1/metrics, and the gRPC TraceService and MetricsService) and keep the
-// spans and metric points they receive.
+// documented wire formats (protobuf over HTTP at /v1/traces, /v1/metrics
+// and /v1/logs, and the gRPC TraceService, MetricsService and LogsService)
+// and keep the spans, metric points and log records they receive.
 package otlptest
 
 import (
@@ -13,9 +13,11 @@ import (
 	"net/http/httptest"
 	"sync"
 
+	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	colmetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	coltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
 	metricpb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	resourcepb "go.opentelemetry.io/proto/otlp/resource/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -28,9 +30,11 @@ type Collector struct {
 	mu      sync.Mutex
 	spans   []*tracepb.Span
 	metrics []*metricpb.Metric
-	// resource holds the string attributes of the spans' and metrics'
-	// resources.
-	resource map[string]string
+	logs    []*logspb.LogRecord
+	// resource holds the string attributes of the spans', metrics' and
+	// logs' resources; logResource those of the logs alone.
+	resource    map[string]string
+	logResource map[string]string
 	// Addr is the collector's address (host:port).
 	Addr string
 	// URL is the HTTP collector's base URL; empty for gRPC.
@@ -40,7 +44,8 @@ type Collector struct {
 
 // NewHTTP starts an OTLP/HTTP collector: POST /v1/traces with an
 // ExportTraceServiceRequest and POST /v1/metrics with an
-// ExportMetricsServiceRequest, in protobuf, gzip allowed.
+// ExportMetricsServiceRequest and POST /v1/logs with an
+// ExportLogsServiceRequest, in protobuf, gzip allowed.
 func NewHTTP() *Collector {
 	c := &Collector{}
 	srv := httptest.NewServer(http.HandlerFunc(c.serveHTTP))
@@ -56,6 +61,8 @@ func (c *Collector) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		req, resp = &coltrace.ExportTraceServiceRequest{}, &coltrace.ExportTraceServiceResponse{}
 	case r.URL.Path == "/v1/metrics":
 		req, resp = &colmetrics.ExportMetricsServiceRequest{}, &colmetrics.ExportMetricsServiceResponse{}
+	case r.URL.Path == "/v1/logs":
+		req, resp = &collogs.ExportLogsServiceRequest{}, &collogs.ExportLogsServiceResponse{}
 	}
 	if req == nil {
 		http.NotFound(w, r)
@@ -84,14 +91,16 @@ func (c *Collector) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		c.keep(req)
 	case *colmetrics.ExportMetricsServiceRequest:
 		c.keepMetrics(req)
+	case *collogs.ExportLogsServiceRequest:
+		c.keepLogs(req)
 	}
 	out, _ := proto.Marshal(resp)
 	w.Header().Set("Content-Type", "application/x-protobuf")
 	_, _ = w.Write(out)
 }
 
-// NewGRPC starts an OTLP/gRPC collector (plain text) with the trace and
-// metrics services.
+// NewGRPC starts an OTLP/gRPC collector (plain text) with the trace,
+// metrics and logs services.
 func NewGRPC() (*Collector, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -101,9 +110,29 @@ func NewGRPC() (*Collector, error) {
 	s := grpc.NewServer()
 	coltrace.RegisterTraceServiceServer(s, grpcService{c: c})
 	colmetrics.RegisterMetricsServiceServer(s, grpcMetrics{c: c})
+	collogs.RegisterLogsServiceServer(s, grpcLogs{c: c})
 	go func() { _ = s.Serve(ln) }()
 	c.close = s.Stop
 	return c, nil
+}
+
+// Transport is one running collector and how a client reaches it: the
+// endpoint and the OTLP protocol, as OTEL_EXPORTER_OTLP_PROTOCOL spells it.
+type Transport struct {
+	Name, Endpoint, Protocol string
+	C                        *Collector
+}
+
+// Transports starts a gRPC and an HTTP collector, for a test that runs
+// over each; stop closes both.
+func Transports() (ts []Transport, stop func(), err error) {
+	g, err := NewGRPC()
+	if err != nil {
+		return nil, nil, err
+	}
+	h := NewHTTP()
+	return []Transport{{"grpc", "grpc://" + g.Addr, "grpc", g}, {"http", h.URL, "http/protobuf", h}},
+		func() { g.Close(); h.Close() }, nil
 }
 
 type grpcService struct {
@@ -125,6 +154,51 @@ func (g grpcMetrics) Export(_ context.Context, req *colmetrics.ExportMetricsServ
 	g.c.keepMetrics(req)
 	return &colmetrics.ExportMetricsServiceResponse{}, nil
 }
+
+type grpcLogs struct {
+	collogs.UnimplementedLogsServiceServer
+	c *Collector
+}
+
+func (g grpcLogs) Export(_ context.Context, req *collogs.ExportLogsServiceRequest) (*collogs.ExportLogsServiceResponse, error) {
+	g.c.keepLogs(req)
+	return &collogs.ExportLogsServiceResponse{}, nil
+}
+
+func (c *Collector) keepLogs(req *collogs.ExportLogsServiceRequest) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, rl := range req.GetResourceLogs() {
+		c.keepResource(rl.GetResource())
+		for _, kv := range rl.GetResource().GetAttributes() {
+			if c.logResource == nil {
+				c.logResource = map[string]string{}
+			}
+			c.logResource[kv.GetKey()] = kv.GetValue().GetStringValue()
+		}
+		for _, sl := range rl.GetScopeLogs() {
+			c.logs = append(c.logs, sl.GetLogRecords()...)
+		}
+	}
+}
+
+// Logs returns the log records received so far.
+func (c *Collector) Logs() []*logspb.LogRecord {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]*logspb.LogRecord{}, c.logs...)
+}
+
+// LogResource returns the string attribute key of the resources the log
+// records came with.
+func (c *Collector) LogResource(key string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.logResource[key]
+}
+
+// LogAttrs returns a log record's attributes (string values).
+func LogAttrs(r *logspb.LogRecord) map[string]string { return attrs(r.GetAttributes()) }
 
 func (c *Collector) keep(req *coltrace.ExportTraceServiceRequest) {
 	c.mu.Lock()
