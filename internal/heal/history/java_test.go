@@ -1,0 +1,231 @@
+package history
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/salve-dev/salve/contract"
+	"github.com/salve-dev/salve/internal/heal"
+)
+
+// Diffs of Java commits that renamed something and missed a use, as
+// `git show --format=` prints them.
+const (
+	// A method renamed, with the calls of its own file renamed.
+	javaMethodDiff = `diff --git a/src/main/java/org/graph/Trees.java b/src/main/java/org/graph/Trees.java
+--- a/src/main/java/org/graph/Trees.java
++++ b/src/main/java/org/graph/Trees.java
+@@ -20,6 +20,6 @@ public class Trees {
+   // An empty tree of n nodes.
+-  public static List<List<Integer>> createGraph(int n) {
++  public static List<List<Integer>> createEmptyGraph(int n) {
+     List<List<Integer>> g = new ArrayList<>(n);
+     for (int i = 0; i < n; i++) g.add(new ArrayList<>());
+     return g;
+   }
+@@ -60,3 +60,3 @@ public class Trees {
+   static void example() {
+-    List<List<Integer>> tree = createGraph(5);
++    List<List<Integer>> tree = createEmptyGraph(5);
+     addEdge(tree, 0, 1);
+`
+	// A class renamed after its file, its other class merged into it;
+	// no use renamed.
+	javaClassDiff = `diff --git a/src/main/java/org/math/Transform.java b/src/main/java/org/math/Transform.java
+--- a/src/main/java/org/math/Transform.java
++++ b/src/main/java/org/math/Transform.java
+@@ -3,6 +3,6 @@
+ package org.math;
+ 
+-class FFT {
++public class Transform {
+ 
+-  static long p = 4300210177L;
++  private static long p = 4300210177L;
+ 
+@@ -40,7 +40,6 @@ class FFT {
+     return w;
+   }
+-}
+ 
+-public class Transform {
++  /* Example usage */
+ 
+   public static void main(String[] args) {
+`
+	// A parameter renamed; the body's uses renamed but one.
+	javaParamDiff = `diff --git a/src/main/java/org/ds/Table.java b/src/main/java/org/ds/Table.java
+--- a/src/main/java/org/ds/Table.java
++++ b/src/main/java/org/ds/Table.java
+@@ -30,4 +30,4 @@ public class Table {
+ 
+-  public Table(long[] v) {
+-    n = v.length;
++  public Table(long[] values) {
++    n = values.length;
+     dp = new long[n];
+`
+	// One method replaced by two of the same kind; no use renamed.
+	javaSplitDiff = `diff --git a/src/main/java/shop/Invoice.java b/src/main/java/shop/Invoice.java
+--- a/src/main/java/shop/Invoice.java
++++ b/src/main/java/shop/Invoice.java
+@@ -12,4 +12,8 @@ public class Invoice {
+ 
+-  public long total() {
++  public long net() {
+     return cents;
+   }
++
++  public long gross() {
++    return cents + cents * rate / 100;
++  }
+`
+	// A local variable renamed; javac misses a method of that name.
+	javaVarDiff = `diff --git a/src/main/java/shop/Cart.java b/src/main/java/shop/Cart.java
+--- a/src/main/java/shop/Cart.java
++++ b/src/main/java/shop/Cart.java
+@@ -12,3 +12,3 @@ public class Cart {
+   long sum() {
+-    long total = 0;
++    long amount = 0;
+     for (Item i : items) {
+`
+)
+
+func javac(path string, line int, kind, name string) contract.BugReport {
+	return report(path, line, "cannot find symbol\n  symbol:   "+kind+" "+name+"\n  location: class X")
+}
+
+func TestPlanJava(t *testing.T) {
+	tests := []struct {
+		name    string
+		diff    string
+		path    string
+		content string
+		reports []contract.BugReport
+		want    string // the patched content; "" means declined
+		why     string // part of the reason of a decline
+	}{
+		{
+			name: "a method renamed, a call missed in another file", diff: javaMethodDiff, path: "src/main/java/org/graph/Iso.java",
+			content: "class Iso {\n  void t() {\n    List<List<Integer>> t = Trees.createGraph(10); // createGraph\n  }\n}\n",
+			reports: []contract.BugReport{javac("src/main/java/org/graph/Iso.java", 3, "method", "createGraph(int)")},
+			want:    "class Iso {\n  void t() {\n    List<List<Integer>> t = Trees.createEmptyGraph(10); // createGraph\n  }\n}\n",
+		},
+		{
+			name: "a class renamed, a qualifier missed (javac: variable)", diff: javaClassDiff, path: "src/main/java/org/math/Transform.java",
+			content: "public class Transform {\n  public static void main(String[] args) {\n    long[] r = FFT.multiply(a, b);\n  }\n}\n",
+			reports: []contract.BugReport{javac("src/main/java/org/math/Transform.java", 3, "variable", "FFT")},
+			want:    "public class Transform {\n  public static void main(String[] args) {\n    long[] r = Transform.multiply(a, b);\n  }\n}\n",
+		},
+		{
+			name: "a class renamed, a constructor call missed", diff: javaClassDiff, path: "src/main/java/org/math/Demo.java",
+			content: "class Demo {\n  Object o = new FFT();\n}\n",
+			reports: []contract.BugReport{javac("src/main/java/org/math/Demo.java", 2, "class", "FFT")},
+			want:    "class Demo {\n  Object o = new Transform();\n}\n",
+		},
+		{
+			name: "a parameter renamed, a use in the body missed", diff: javaParamDiff, path: "src/main/java/org/ds/Table.java",
+			content: "public class Table {\n  public Table(long[] values) {\n    n = values.length;\n    dp[0] = v[0];\n  }\n}\n",
+			reports: []contract.BugReport{javac("src/main/java/org/ds/Table.java", 4, "variable", "v")},
+			want:    "public class Table {\n  public Table(long[] values) {\n    n = values.length;\n    dp[0] = values[0];\n  }\n}\n",
+		},
+		{
+			name: "one method replaced by two: two candidates", diff: javaSplitDiff, path: "src/main/java/shop/Report.java",
+			content: "class Report {\n  long due(Invoice i) {\n    return i.total();\n  }\n}\n",
+			reports: []contract.BugReport{javac("src/main/java/shop/Report.java", 3, "method", "total()")},
+			why:     "by 2 of the same kind (net, gross): which one a use of total means is a choice",
+		},
+		{
+			name: "javac misses a method, the commit renamed a variable", diff: javaVarDiff, path: "src/main/java/shop/Shop.java",
+			content: "class Shop {\n  long due(Cart c) {\n    return c.total();\n  }\n}\n",
+			reports: []contract.BugReport{javac("src/main/java/shop/Shop.java", 3, "method", "total()")},
+			why:     "javac misses the method total, and the commit renamed a declaration of another kind (var)",
+		},
+		{
+			name: "no symbol line: a declaration renamed alone is no corroboration", diff: javaClassDiff, path: "src/main/java/org/math/Demo.java",
+			content: "class Demo {\n  Object o = new FFT();\n}\n",
+			reports: []contract.BugReport{report("src/main/java/org/math/Demo.java", 2, "cannot find symbol")},
+			why:     "the breaking commit shows no such change",
+		},
+		{
+			name: "the file declares the old name itself", diff: javaClassDiff, path: "src/main/java/org/math/Demo.java",
+			content: "class Demo {\n  static class FFT {}\n  Object o = new FFT();\n}\n",
+			reports: []contract.BugReport{javac("src/main/java/org/math/Demo.java", 3, "class", "FFT")},
+			why:     "declares FFT itself",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files, err := ParseDiff(tt.diff)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := heal.FixInput{Path: tt.path, Content: tt.content, Request: contract.FixRequest{BugReport: tt.reports[0], Related: tt.reports[1:]}}
+			res, err := Plan(in, Analyze(files, tt.path))
+			if tt.want == "" {
+				if err == nil {
+					t.Fatalf("fixed, want declined (%s):\n%s", tt.why, res.PatchedContent)
+				}
+				if !strings.Contains(err.Error(), tt.why) {
+					t.Fatalf("declined with %v, want %q", err, tt.why)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("declined: %v", err)
+			}
+			if res.PatchedContent != tt.want {
+				t.Fatalf("got\n%s\nwant\n%s", res.PatchedContent, tt.want)
+			}
+		})
+	}
+}
+
+func TestDeclOfJava(t *testing.T) {
+	tests := []struct {
+		line       string
+		kind, name string
+		params     int // -1: none read
+	}{
+		{"public class FastFourierTransform {", "class", "FastFourierTransform", -1},
+		{"@Deprecated final class FFT<T> extends Base {", "class", "FFT", -1},
+		{"  public record Point(int x, int y) {", "class", "Point", -1},
+		{"  public Table(long[] values, int n) {", "ctor", "Table", 2},
+		{"  public static List<List<Integer>> createGraph(int n) {", "method", "createGraph", 1},
+		{"  @Override public <T extends Comparable<T>> T[] sort(T[] xs) {", "method", "sort", 1},
+		{"  private long queryMin(int l, int r) {", "method", "queryMin", 2},
+		{"    int length = r - l + 1;", "var", "length", -1},
+		{"  private static final Map<String, Integer> COUNTS = new HashMap<>();", "var", "COUNTS", -1},
+		{"  private int[][] it;", "var", "it", -1},
+	}
+	for _, tt := range tests {
+		d, ok := declOf(tt.line, "A.java", famJava)
+		if !ok || d.kind != tt.kind || d.name != tt.name {
+			t.Errorf("%q: %+v %v, want %s %s", tt.line, d, ok, tt.kind, tt.name)
+			continue
+		}
+		if n := len(d.params); (tt.params < 0) == d.hasParams || (d.hasParams && n != tt.params) {
+			t.Errorf("%q: params %q (read %v), want %d", tt.line, d.params, d.hasParams, tt.params)
+		}
+	}
+	for _, l := range []string{"    return helper(x);", "    throw new IllegalStateException(msg);", "    x = compute(1);", "    return total;",
+		"    List<List<Integer>> tree = createGraph(10);", "import java.util.List;", "package org.math;", "    if (x == y) {"} {
+		if d, ok := declOf(l, "A.java", famJava); ok && (d.kind != "var" || d.name == "createGraph") {
+			t.Errorf("%q taken for a declaration: %+v", l, d)
+		}
+	}
+}
+
+func TestJavaParam(t *testing.T) {
+	for _, tt := range []struct{ in, name, typ string }{
+		{"long [ ] v", "v", "long [ ]"},
+		{"final Map < String , Integer > m", "m", "final Map < String , Integer >"},
+		{"int ... xs", "xs", "int ..."},
+		{"v", "", ""},
+	} {
+		if n, ty := javaParam(tt.in); n != tt.name || ty != tt.typ {
+			t.Errorf("javaParam(%q) = %q %q, want %q %q", tt.in, n, ty, tt.name, tt.typ)
+		}
+	}
+}
