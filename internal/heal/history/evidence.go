@@ -97,6 +97,10 @@ type Evidence struct {
 	// newDecls are the names of the added declarations no removed line
 	// paired with, by file and kind ("path\x00kind").
 	newDecls map[string][]string
+	// gone are the removed lines of Java files, for inlinedParams;
+	// goneMethods the removed declarations of methods among them.
+	gone        []deferredPair
+	goneMethods []deferredPair
 
 	work     int // bytes of line pairs read, bounded by maxWork
 	deferred []deferredPair
@@ -130,6 +134,7 @@ func Analyze(files []File, target string) *Evidence {
 	}
 	ev.renamedCalls()
 	ev.agreement()
+	ev.inlinedParams()
 	ev.others()
 	// A rename whose declarations did not pair line by line is in the
 	// files of the old name's removed declaration.
@@ -293,6 +298,9 @@ func (ev *Evidence) block(b block, p string, fam family) {
 	removed := make([]diffLine, len(b.removed))
 	for i, r := range b.removed {
 		removed[i] = readLine(r, p, fam)
+		if fam == famJava {
+			ev.removedJava(&removed[i], p)
+		}
 		if removed[i].isDecl {
 			n := removed[i].decl.name
 			ev.Removed[n] = true

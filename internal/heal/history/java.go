@@ -38,6 +38,63 @@ func javaParam(norm string) (name, typ string) {
 	return fields[n], strings.Join(fields[:n], " ")
 }
 
+// Bounds of inlinedParams: the removed lines and the removed methods it
+// reads.
+const (
+	maxGone        = 4096
+	maxGoneMethods = 16
+)
+
+// removedJava keeps a removed line of a Java file for inlinedParams.
+func (ev *Evidence) removedJava(l *diffLine, p string) {
+	if len(ev.gone) < maxGone {
+		ev.gone = append(ev.gone, deferredPair{r: l, p: p})
+	}
+	if l.isDecl && l.decl.kind == "method" && len(l.decl.params) > 0 && len(ev.goneMethods) < maxGoneMethods {
+		ev.goneMethods = append(ev.goneMethods, deferredPair{r: l, p: p})
+	}
+}
+
+// inlinedParams records the parameters of a Java method the commit
+// inlined into its caller: the method's declaration removed (and no
+// declaration of its name added), and one call of it removed in the same
+// file, passing a plain name for a parameter. The body the commit kept
+// still names the parameter, where the caller's variable is now meant:
+// the parameter is recorded as renamed to the argument (kind "param").
+func (ev *Evidence) inlinedParams() {
+	for _, m := range ev.goneMethods {
+		d := m.r.decl
+		if ev.Declared[d.name] {
+			continue
+		}
+		var site *diffLine
+		var args []span
+		n := 0
+		for _, g := range ev.gone {
+			if g.p != m.p || g.r.isDecl || !strings.Contains(g.r.text, d.name) {
+				continue
+			}
+			for _, c := range calls(mask(g.r.text, g.p), named(d.name)) {
+				n++
+				site, args = g.r, c.args
+			}
+		}
+		if n != 1 || len(args) != len(d.params) {
+			continue
+		}
+		for i, prm := range d.params {
+			name, _ := javaParam(prm)
+			arg := strings.TrimSpace(site.text[args[i].start:args[i].end])
+			if name == "" || !isName(arg) || arg == name {
+				continue
+			}
+			ev.rename(name, arg, true)
+			ev.declaredIn(name, "param", m.p)
+		}
+	}
+	ev.gone, ev.goneMethods = nil, nil
+}
+
 // reJavaSymbol reads the kind of what javac's "cannot find symbol" is
 // about, from the "symbol:" line the report's message keeps.
 var reJavaSymbol = lazyre.New(`(?m)^(?:\[ERROR\])?\s*symbol:\s+(class|interface|enum|record|variable|method)\s`)

@@ -65,6 +65,22 @@ const (
 +    n = values.length;
      dp = new long[n];
 `
+	// A method inlined into the constructor, its only caller: the body
+	// kept names the method's parameter v, where the constructor's
+	// values is meant.
+	javaInlineDiff = `diff --git a/src/main/java/org/ds/MinTable.java b/src/main/java/org/ds/MinTable.java
+--- a/src/main/java/org/ds/MinTable.java
++++ b/src/main/java/org/ds/MinTable.java
+@@ -35,7 +35,3 @@ public class MinTable {
+ 
+   public MinTable(long[] values) {
+-    init(values);
+-  }
+-
+-  private void init(long[] v) {
+     n = v.length;
+     P = (int) (Math.log(n) / Math.log(2));
+`
 	// One method replaced by two of the same kind; no use renamed.
 	javaSplitDiff = `diff --git a/src/main/java/shop/Invoice.java b/src/main/java/shop/Invoice.java
 --- a/src/main/java/shop/Invoice.java
@@ -129,6 +145,19 @@ func TestPlanJava(t *testing.T) {
 			content: "public class Table {\n  public Table(long[] values) {\n    n = values.length;\n    dp[0] = v[0];\n  }\n}\n",
 			reports: []contract.BugReport{javac("src/main/java/org/ds/Table.java", 4, "variable", "v")},
 			want:    "public class Table {\n  public Table(long[] values) {\n    n = values.length;\n    dp[0] = values[0];\n  }\n}\n",
+		},
+		{
+			name: "a method inlined into its one caller: its parameter is the call's argument", diff: javaInlineDiff, path: "src/main/java/org/ds/MinTable.java",
+			content: "public class MinTable {\n  public MinTable(long[] values) {\n    n = v.length;\n    dp[0] = v[0];\n  }\n}\n",
+			reports: []contract.BugReport{javac("src/main/java/org/ds/MinTable.java", 3, "variable", "v"), javac("src/main/java/org/ds/MinTable.java", 4, "variable", "v")},
+			want:    "public class MinTable {\n  public MinTable(long[] values) {\n    n = values.length;\n    dp[0] = values[0];\n  }\n}\n",
+		},
+		{
+			name: "a method removed with two calls: no one argument", path: "src/main/java/org/ds/MinTable.java",
+			diff:    strings.NewReplacer("-    init(values);\n", "-    init(values);\n-    init(copy);\n", "@@ -35,7 +35,3 @@", "@@ -35,8 +35,3 @@").Replace(javaInlineDiff),
+			content: "public class MinTable {\n  public MinTable(long[] values) {\n    n = v.length;\n  }\n}\n",
+			reports: []contract.BugReport{javac("src/main/java/org/ds/MinTable.java", 3, "variable", "v")},
+			why:     "v: the breaking commit shows no such change",
 		},
 		{
 			name: "one method replaced by two: two candidates", diff: javaSplitDiff, path: "src/main/java/shop/Report.java",
