@@ -60,7 +60,16 @@ var declTable = []declRow{
 		re: lazyre.New(javaPrefix + `(?:<[^()]*>\s+)?(?P<type>` + javaType + `)\s+(?P<name>[A-Za-z_$][\w$]*)\s*\(`)},
 	{fam: famJava, kind: "var", not: javaNotTypes,
 		re: lazyre.New(javaPrefix + `(?P<type>` + javaType + `)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?:=[^=]|;|$)`)},
+
+	// Rust: a function, a type, a constant or static, a let binding.
+	{fam: famRust, kind: "fn", params: true, re: lazyre.New(rustVis + `(?:(?:const|async|unsafe)\s+)*fn\s+(?P<name>[A-Za-z_]\w*)\s*(?:<[^()]*>\s*)?\(`)},
+	{fam: famRust, kind: "type", re: lazyre.New(rustVis + `(?:struct|enum|trait|type|union|mod)\s+(?P<name>[A-Za-z_]\w*)\b`)},
+	{fam: famRust, kind: "const", re: lazyre.New(rustVis + `(?:const|static)\s+(?:mut\s+)?(?P<name>[A-Za-z_]\w*)\s*:`)},
+	{fam: famRust, kind: "let", re: lazyre.New(`^\s*let\s+(?:mut\s+)?(?P<name>[A-Za-z_]\w*)\b`)},
 }
+
+// rustVis is the start of a Rust item: blanks and a visibility.
+const rustVis = `^\s*(?:pub(?:\([^()]*\))?\s+)?`
 
 // Pieces of the Java rows: annotations, modifiers, and a type (a
 // qualified name, type arguments, array brackets).

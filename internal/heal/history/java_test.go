@@ -246,6 +246,57 @@ func TestDeclOfJava(t *testing.T) {
 	}
 }
 
+// rustRenameDiff renames a function and the calls of its own crate but
+// one, as rustc then reports (E0425).
+const rustRenameDiff = `diff --git a/src/trees.rs b/src/trees.rs
+--- a/src/trees.rs
++++ b/src/trees.rs
+@@ -4,4 +4,4 @@ use std::collections::HashMap;
+ /// An empty tree of n nodes.
+-pub fn create_graph(n: usize) -> Vec<Vec<usize>> {
++pub fn create_empty_graph(n: usize) -> Vec<Vec<usize>> {
+     vec![Vec::new(); n]
+ }
+@@ -30,3 +30,3 @@ pub fn center(tree: &[Vec<usize>]) -> Vec<usize> {
+ fn example() {
+-    let mut tree = create_graph(5);
++    let mut tree = create_empty_graph(5);
+     add_edge(&mut tree, 0, 1);
+`
+
+func TestPlanRust(t *testing.T) {
+	files, err := ParseDiff(rustRenameDiff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := "use crate::trees::create_graph;\n\nfn main() {\n    let t = create_graph(10);\n}\n"
+	in := heal.FixInput{Path: "src/main.rs", Content: content,
+		Request: contract.FixRequest{BugReport: report("src/main.rs", 4, "cannot find function `create_graph` in this scope")}}
+	res, err := Plan(in, Analyze(files, in.Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "use crate::trees::create_empty_graph;\n\nfn main() {\n    let t = create_empty_graph(10);\n}\n"
+	if res.PatchedContent != want {
+		t.Fatalf("got\n%s\nwant\n%s", res.PatchedContent, want)
+	}
+	// Without the renamed call the declaration alone corroborates nothing.
+	files, _ = ParseDiff(strings.SplitAfter(rustRenameDiff, "     vec![Vec::new(); n]\n }\n")[0])
+	if _, err := Plan(in, Analyze(files, in.Path)); err == nil || !strings.Contains(err.Error(), "no corroboration") {
+		t.Fatalf("got %v, want a decline for want of corroboration", err)
+	}
+	for _, tt := range []struct{ line, kind, name string }{
+		{"pub(crate) async fn load<T: Read>(r: T, n: usize) -> io::Result<()> {", "fn", "load"},
+		{"pub struct Graph {", "type", "Graph"},
+		{"static mut COUNT: usize = 0;", "const", "COUNT"},
+		{"    let mut total = 0;", "let", "total"},
+	} {
+		if d, ok := declOf(tt.line, "a.rs", famRust); !ok || d.kind != tt.kind || d.name != tt.name {
+			t.Errorf("%q: %+v %v, want %s %s", tt.line, d, ok, tt.kind, tt.name)
+		}
+	}
+}
+
 func TestJavaParam(t *testing.T) {
 	for _, tt := range []struct{ in, name, typ string }{
 		{"long [ ] v", "v", "long [ ]"},
