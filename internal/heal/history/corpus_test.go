@@ -19,15 +19,8 @@ import (
 // file with HEAD's diff, for up to three rounds. The command must pass,
 // and the fixed files must be the case's reference fix.
 func TestCorpusCases(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs git and real toolchains")
-	}
-	cases, err := score.Load(filepath.Join("..", "..", "..", "testdata", "heal-corpus"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for _, c := range cases {
+	for _, c := range loadCorpus(t) {
 		if c.Class != score.ClassHistory {
 			continue
 		}
@@ -78,15 +71,8 @@ func TestCorpusCases(t *testing.T) {
 // shows leaves more than one fix (two candidate names, two candidate
 // arguments), so the tier must change nothing.
 func TestCorpusDeclines(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs git and real toolchains")
-	}
-	cases, err := score.Load(filepath.Join("..", "..", "..", "testdata", "heal-corpus"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for _, c := range cases {
+	for _, c := range loadCorpus(t) {
 		if _, err := os.Stat(filepath.Join(c.Dir, "before")); c.Class != score.ClassNeedsLLM || err != nil {
 			continue
 		}
@@ -105,6 +91,20 @@ func TestCorpusDeclines(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no needs_llm case with a breaking commit in the corpus")
 	}
+}
+
+// loadCorpus loads the heal corpus's cases; it skips the test in -short
+// mode, since the cases run git and real toolchains.
+func loadCorpus(t *testing.T) []score.Case {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs git and real toolchains")
+	}
+	cases, err := score.Load(filepath.Join("..", "..", "..", "testdata", "heal-corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cases
 }
 
 // commitCase makes a repository of case c: its before/ tree (which must

@@ -12,17 +12,9 @@ import (
 // renamed with its type kept as a declared rename of kind "param": the
 // body's uses the commit missed still name the old parameter.
 func (ev *Evidence) javaParams(r, a decl, p string) {
-	if r.name != a.name || len(r.params) != len(a.params) {
-		return
-	}
-	for i := range r.params {
-		old, typOld := javaParam(r.params[i])
-		nw, typNew := javaParam(a.params[i])
-		if old == "" || nw == "" || old == nw || typOld != typNew {
-			continue
-		}
-		ev.rename(old, nw, true)
-		ev.declaredIn(old, "param", p)
+	for _, rn := range renamedParams(r, a, javaParam) {
+		ev.rename(rn[0], rn[1], true)
+		ev.declaredIn(rn[0], "param", p)
 	}
 }
 

@@ -113,15 +113,7 @@ func javac(path string, line int, kind, name string) contract.BugReport {
 }
 
 func TestPlanJava(t *testing.T) {
-	tests := []struct {
-		name    string
-		diff    string
-		path    string
-		content string
-		reports []contract.BugReport
-		want    string // the patched content; "" means declined
-		why     string // part of the reason of a decline
-	}{
+	runPlan(t, []planCase{
 		{
 			name: "a method renamed, a call missed in another file", diff: javaMethodDiff, path: "src/main/java/org/graph/Iso.java",
 			content: "class Iso {\n  void t() {\n    List<List<Integer>> t = Trees.createGraph(10); // createGraph\n  }\n}\n",
@@ -183,32 +175,7 @@ func TestPlanJava(t *testing.T) {
 			reports: []contract.BugReport{javac("src/main/java/org/math/Demo.java", 3, "class", "FFT")},
 			why:     "declares FFT itself",
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			files, err := ParseDiff(tt.diff)
-			if err != nil {
-				t.Fatal(err)
-			}
-			in := heal.FixInput{Path: tt.path, Content: tt.content, Request: contract.FixRequest{BugReport: tt.reports[0], Related: tt.reports[1:]}}
-			res, err := Plan(in, Analyze(files, tt.path))
-			if tt.want == "" {
-				if err == nil {
-					t.Fatalf("fixed, want declined (%s):\n%s", tt.why, res.PatchedContent)
-				}
-				if !strings.Contains(err.Error(), tt.why) {
-					t.Fatalf("declined with %v, want %q", err, tt.why)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("declined: %v", err)
-			}
-			if res.PatchedContent != tt.want {
-				t.Fatalf("got\n%s\nwant\n%s", res.PatchedContent, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestDeclOfJava(t *testing.T) {
