@@ -79,4 +79,18 @@ func TestJavacMessageNamesItsSymbol(t *testing.T) {
 			t.Errorf("report %d: one line %q", i, r.String())
 		}
 	}
+	// Maven prints the lines indented, then again after "[ERROR]" in its
+	// recap: one report, the same message.
+	maven := "[ERROR] /w/src/app/Calc.java:[14,16] cannot find symbol\n" +
+		"  symbol:   variable totl\n" +
+		"  location: class app.Calc\n" +
+		"[INFO] 1 error\n" +
+		"[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.11.0:compile (default-compile) on project app: Compilation failure\n" +
+		"[ERROR] /w/src/app/Calc.java:[14,16] cannot find symbol\n" +
+		"[ERROR]   symbol:   variable totl\n" +
+		"[ERROR]   location: class app.Calc\n"
+	got = ParseString(maven, Options{Root: "/w"})
+	if len(got) != 1 || got[0].Message != "cannot find symbol\n  symbol:   variable totl\n  location: class app.Calc" {
+		t.Errorf("maven: %q", got)
+	}
 }
