@@ -49,7 +49,40 @@ var declTable = []declRow{
 	{fam: famJS, kind: "binding", re: lazyre.New(`^\s*(?:export\s+)?(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\b`)},
 	{fam: famJS, kind: "class", re: lazyre.New(`^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:class|interface|enum)\s+(?P<name>[A-Za-z_$][\w$]*)\b`)},
 	{fam: famJS, kind: "type", re: lazyre.New(`^\s*(?:export\s+)?type\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?:<[^>]*>\s*)?=`)},
+
+	// Java: a type, a constructor (an access modifier, then the class's
+	// name and its parameters), a method (a return type, the name, the
+	// parameters), a field or local variable (a type, the name, then
+	// "=" or ";"). Annotations and modifiers may come first.
+	{fam: famJava, kind: "class", re: lazyre.New(javaPrefix + `(?:class|interface|enum|record|@interface)\s+(?P<name>[A-Za-z_$][\w$]*)\b`)},
+	{fam: famJava, kind: "ctor", params: true, re: lazyre.New(`^\s*` + javaAnnotations + `(?:public|protected|private)\s+(?P<name>[A-Z][\w$]*)\s*\(`)},
+	{fam: famJava, kind: "method", params: true, not: javaNotTypes,
+		re: lazyre.New(javaPrefix + `(?:<[^()]*>\s+)?(?P<type>` + javaType + `)\s+(?P<name>[A-Za-z_$][\w$]*)\s*\(`)},
+	{fam: famJava, kind: "var", not: javaNotTypes,
+		re: lazyre.New(javaPrefix + `(?P<type>` + javaType + `)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?:=[^=]|;|$)`)},
+
+	// Rust: a function, a type, a constant or static, a let binding.
+	{fam: famRust, kind: "fn", params: true, re: lazyre.New(rustVis + `(?:(?:const|async|unsafe)\s+)*fn\s+(?P<name>[A-Za-z_]\w*)\s*(?:<[^()]*>\s*)?\(`)},
+	{fam: famRust, kind: "type", re: lazyre.New(rustVis + `(?:struct|enum|trait|type|union|mod)\s+(?P<name>[A-Za-z_]\w*)\b`)},
+	{fam: famRust, kind: "const", re: lazyre.New(rustVis + `(?:const|static)\s+(?:mut\s+)?(?P<name>[A-Za-z_]\w*)\s*:`)},
+	{fam: famRust, kind: "let", re: lazyre.New(`^\s*let\s+(?:mut\s+)?(?P<name>[A-Za-z_]\w*)\b`)},
 }
+
+// rustVis is the start of a Rust item: blanks and a visibility.
+const rustVis = `^\s*(?:pub(?:\([^()]*\))?\s+)?`
+
+// Pieces of the Java rows: annotations, modifiers, and a type (a
+// qualified name, type arguments, array brackets).
+const (
+	javaAnnotations = `(?:@[A-Za-z_$][\w$.]*(?:\([^()]*\))?\s+)*`
+	javaPrefix      = `^\s*` + javaAnnotations + `(?:(?:public|protected|private|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile)\s+)*`
+	javaType        = `[A-Za-z_$][\w$.]*(?:\s*<[\w$.,<>?\[\]\s]*>)?(?:\s*\[\s*\])*(?:\.\.\.)?`
+)
+
+// javaNotTypes are Java words a method or variable row must not take for
+// a type: statements (return x;, throw e;, new T(...)) and modifiers.
+var javaNotTypes = []string{"return", "throw", "new", "else", "case", "yield", "assert", "package", "import", "break", "continue", "goto",
+	"public", "protected", "private", "static", "final", "abstract", "synchronized", "native", "default", "transient", "volatile", "instanceof"}
 
 // decl is a declaration found on a line.
 type decl struct {

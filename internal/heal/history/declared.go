@@ -16,7 +16,8 @@ func Declared(line, p string) (name string, ok bool) {
 }
 
 // SameFamily reports whether files at a and b may name each other's
-// declarations: both Go; C or C++; Python; JavaScript or TypeScript.
+// declarations: both Go; C or C++; Python; JavaScript or TypeScript;
+// Java; Rust.
 func SameFamily(a, b string) bool {
 	fa := familyOf(a)
 	return fa != "" && fa == familyOf(b)

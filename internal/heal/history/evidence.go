@@ -18,6 +18,14 @@ type Rename struct {
 	References int
 	// Files are the files of the renamed declarations.
 	Files []string
+	// Kinds are the kinds of the renamed declarations (declTable's:
+	// "class", "method", "var", a Java parameter's "param").
+	Kinds []string
+	// Others are the names of the other declarations of the same kind
+	// that the commit added, in the files of the renamed declarations,
+	// paired with no removed one: Old may have become one of them as
+	// well as New.
+	Others []string
 }
 
 // ArgChange is one change of a call's arguments: the argument at Index is
@@ -86,6 +94,13 @@ type Evidence struct {
 	Truncated bool
 
 	removedIn map[string][]string // the files of Removed's declarations
+	// newDecls are the names of the added declarations no removed line
+	// paired with, by file and kind ("path\x00kind").
+	newDecls map[string][]string
+	// gone are the removed lines of Java files, for inlinedParams;
+	// goneMethods the removed declarations of methods among them.
+	gone        []deferredPair
+	goneMethods []deferredPair
 
 	work     int // bytes of line pairs read, bounded by maxWork
 	deferred []deferredPair
@@ -99,7 +114,7 @@ type Evidence struct {
 // then the others.
 func Analyze(files []File, target string) *Evidence {
 	fam := familyOf(target)
-	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Removed: map[string]bool{}, removedIn: map[string][]string{}, Conflicts: map[string]string{}, Keywords: map[string]map[string]string{}}
+	ev := &Evidence{Renames: map[string]*Rename{}, Signatures: map[string]*Signature{}, Declared: map[string]bool{}, Removed: map[string]bool{}, removedIn: map[string][]string{}, newDecls: map[string][]string{}, Conflicts: map[string]string{}, Keywords: map[string]map[string]string{}}
 	if fam == "" {
 		return ev
 	}
@@ -119,6 +134,8 @@ func Analyze(files []File, target string) *Evidence {
 	}
 	ev.renamedCalls()
 	ev.agreement()
+	ev.inlinedParams()
+	ev.others()
 	// A rename whose declarations did not pair line by line is in the
 	// files of the old name's removed declaration.
 	for old, r := range ev.Renames {
@@ -281,6 +298,9 @@ func (ev *Evidence) block(b block, p string, fam family) {
 	removed := make([]diffLine, len(b.removed))
 	for i, r := range b.removed {
 		removed[i] = readLine(r, p, fam)
+		if fam == famJava {
+			ev.removedJava(&removed[i], p)
+		}
 		if removed[i].isDecl {
 			n := removed[i].decl.name
 			ev.Removed[n] = true
@@ -330,6 +350,39 @@ func (ev *Evidence) block(b block, p string, fam family) {
 			}
 		}
 	}
+	ev.unpaired(added, used, p)
+}
+
+// unpaired records the declarations of added that no removed line of
+// their block paired with: new names, which a name whose declaration the
+// commit renamed may have become as well.
+func (ev *Evidence) unpaired(added []diffLine, used []bool, p string) {
+	for j := range added {
+		a := &added[j]
+		if used[j] || !a.isDecl {
+			continue
+		}
+		k := p + "\x00" + a.decl.kind
+		if !contains(ev.newDecls[k], a.decl.name) && len(ev.newDecls[k]) < maxCandidates {
+			ev.newDecls[k] = append(ev.newDecls[k], a.decl.name)
+		}
+	}
+}
+
+// others fills each declared rename's Others: the new declarations of
+// its kind in its files.
+func (ev *Evidence) others() {
+	for _, r := range ev.Renames {
+		for _, p := range r.Files {
+			for _, k := range r.Kinds {
+				for _, n := range ev.newDecls[p+"\x00"+k] {
+					if n != r.New && !contains(r.Others, n) {
+						r.Others = append(r.Others, n)
+					}
+				}
+			}
+		}
+	}
 }
 
 // pair records what a removed line r and an added line a show, when they
@@ -342,9 +395,7 @@ func (ev *Evidence) pair(r, a *diffLine, p string) bool {
 		changed := dr.hasParams && da.hasParams && strings.Join(dr.params, ",") != strings.Join(da.params, ",")
 		if dr.name != da.name {
 			ev.rename(dr.name, da.name, true)
-			if r := ev.Renames[dr.name]; r != nil && !contains(r.Files, p) {
-				r.Files = append(r.Files, p)
-			}
+			ev.declaredIn(dr.name, dr.kind, p)
 		} else if !changed {
 			// The same declaration with another value or body: the
 			// rest of the line may still show a reference or a call.
@@ -352,6 +403,9 @@ func (ev *Evidence) pair(r, a *diffLine, p string) bool {
 		}
 		if changed {
 			ev.keywords(dr, da)
+			if familyOf(p) == famJava {
+				ev.javaParams(dr, da, p)
+			}
 			delta := len(da.params) - len(dr.params)
 			for _, n := range []string{dr.name, da.name} {
 				s := ev.signature(n)
@@ -430,6 +484,20 @@ func (ev *Evidence) rename(old, nw string, declared bool) {
 		r.Declared++
 	} else {
 		r.References++
+	}
+}
+
+// declaredIn records the file and kind of a declaration renamed from old.
+func (ev *Evidence) declaredIn(old, kind, p string) {
+	r := ev.Renames[old]
+	if r == nil {
+		return
+	}
+	if !contains(r.Files, p) {
+		r.Files = append(r.Files, p)
+	}
+	if !contains(r.Kinds, kind) {
+		r.Kinds = append(r.Kinds, kind)
 	}
 }
 

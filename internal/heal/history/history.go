@@ -12,9 +12,13 @@
 // wrong number of arguments applies the matching change on the reported
 // line. It acts only on corroborated evidence: a rename needs the renamed
 // declaration and at least one reference the commit renamed the same
-// way; an argument change needs the function's changed declaration and
-// call sites the commit updated, all in the same way. Anything else is
-// declined with its reason.
+// way (for Java, javac's own "symbol:" line may stand for the reference:
+// the kind of what javac misses, a class, method or variable, fits the
+// kind of the declaration renamed, and the commit added no other
+// declaration of that kind in that file that the old name could have
+// become); an argument change needs the function's changed declaration
+// and call sites the commit updated, all in the same way. Anything else
+// is declined with its reason.
 package history
 
 import (
@@ -198,7 +202,7 @@ func PlanChecked(ctx context.Context, in heal.FixInput, ev *Evidence, check Chec
 	if ev.Truncated {
 		return contract.FixResult{}, fmt.Errorf("history: the breaking commit's diff is too large to read whole: %w", results.ErrNoFix)
 	}
-	pl := &planner{ctx: ctx, check: check, in: in, ev: ev, fam: familyOf(in.Path), m: mask(in.Content, in.Path), usable: map[string]error{}, renamed: map[string]bool{}, chosen: map[string]choice{}}
+	pl := &planner{ctx: ctx, check: check, in: in, ev: ev, fam: familyOf(in.Path), m: mask(in.Content, in.Path), usable: map[string]error{}, renamed: map[string]bool{}, chosen: map[string]choice{}, symbols: map[string][]string{}}
 	var why []string
 	seen := map[int]bool{}
 	reports := in.Reports()
@@ -209,8 +213,11 @@ func PlanChecked(ctx context.Context, in heal.FixInput, ev *Evidence, check Chec
 		if r.FilePath != "" && r.FilePath != in.Path {
 			continue
 		}
-		if _, ok := askOf(r); ok {
+		if a, ok := askOf(r); ok {
 			pl.reported = append(pl.reported, r.LineNumber)
+			if k := javaSymbolKind(r.Message); a.need == needName && pl.fam == famJava && k != "" && !contains(pl.symbols[a.name], k) {
+				pl.symbols[a.name] = append(pl.symbols[a.name], k)
+			}
 		}
 	}
 	for _, r := range reports {
@@ -266,6 +273,9 @@ type planner struct {
 	// chosen is the argument change of a function's missed calls, or why
 	// there is none, once [planner.change] decided it.
 	chosen map[string]choice
+	// symbols are the kinds of symbol javac's reports say are missing
+	// ("class", "variable", "method"), by name.
+	symbols map[string][]string
 }
 
 // choice is what [planner.change] decided for one function.
@@ -387,7 +397,11 @@ func (pl *planner) checkRename(old string) error {
 		// renamed from the one to the other corroborate the rename when
 		// the lines do not pair (a block of constants rewritten).
 		return fmt.Errorf("the commit replaces %s by %s but renames no declaration of it", old, r.New)
-	case r.References == 0 && r.Declared < 2:
+	case r.References == 0 && len(r.Others) > 0 && pl.fam == famJava:
+		return fmt.Errorf("the commit replaces the declaration of %s by %d of the same kind (%s, %s): which one a use of %s means is a choice", old, 1+len(r.Others), r.New, strings.Join(r.Others, ", "), old)
+	case r.References == 0 && r.Declared < 2 && pl.fam == famJava && len(pl.symbols[old]) > 0 && !kindsFit(pl.symbols[old], r.Kinds):
+		return fmt.Errorf("javac misses the %s %s, and the commit renamed a declaration of another kind (%s) to %s", strings.Join(pl.symbols[old], "/"), old, strings.Join(r.Kinds, "/"), r.New)
+	case r.References == 0 && r.Declared < 2 && !(pl.fam == famJava && kindsFit(pl.symbols[old], r.Kinds)):
 		return fmt.Errorf("the commit renames the declaration %s to %s but no use of it: no corroboration", old, r.New)
 	case ev.Declared[old]:
 		return fmt.Errorf("the commit still declares %s", old)

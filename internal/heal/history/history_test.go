@@ -271,16 +271,41 @@ func report(path string, line int, msg string) contract.BugReport {
 	return contract.BugReport{FilePath: path, LineNumber: line, Message: msg, ErrorType: contract.ErrTypeError}
 }
 
+// planCase is one case of a table of [Plan]: a diff, a file and its
+// reports, and the patched content or the reason of the decline.
+type planCase struct {
+	name    string
+	diff    string
+	path    string
+	content string
+	reports []contract.BugReport
+	want    string // the patched content; "" means declined
+	why     string // part of the reason of a decline
+}
+
+// runPlan runs each case's Plan with the evidence of its diff.
+func runPlan(t *testing.T, tests []planCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files, err := ParseDiff(tt.diff)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := heal.FixInput{Path: tt.path, Content: tt.content, Request: contract.FixRequest{BugReport: tt.reports[0], Related: tt.reports[1:]}}
+			res, err := Plan(in, Analyze(files, tt.path))
+			if !wantPlan(t, res, err, tt.want, tt.why) {
+				return
+			}
+			if res.ConfidenceScore != Confidence || res.Fixer != Name || res.FixReason == "" {
+				t.Errorf("result %+v", res)
+			}
+		})
+	}
+}
+
 func TestPlan(t *testing.T) {
-	tests := []struct {
-		name    string
-		diff    string
-		path    string
-		content string
-		reports []contract.BugReport
-		want    string // the patched content; "" means declined
-		why     string // part of the reason of a decline
-	}{
+	tests := []planCase{
 		{
 			name: "go rename of a function", diff: goRenameDiff, path: "cmd/check/main.go",
 			content: "package main\n\nfunc main() {\n\tcfg, err := config.ParseConfig(\"x\") // ParseConfig\n\t_, _ = cfg, err\n}\n",
@@ -498,22 +523,7 @@ func TestPlan(t *testing.T) {
 			why:     "shows no such change",
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			files, err := ParseDiff(tt.diff)
-			if err != nil {
-				t.Fatal(err)
-			}
-			in := heal.FixInput{Path: tt.path, Content: tt.content, Request: contract.FixRequest{BugReport: tt.reports[0], Related: tt.reports[1:]}}
-			res, err := Plan(in, Analyze(files, tt.path))
-			if !wantPlan(t, res, err, tt.want, tt.why) {
-				return
-			}
-			if res.ConfidenceScore != Confidence || res.Fixer != Name || res.FixReason == "" {
-				t.Errorf("result %+v", res)
-			}
-		})
-	}
+	runPlan(t, tests)
 }
 
 func TestAnalyze(t *testing.T) {

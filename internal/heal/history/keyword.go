@@ -11,15 +11,8 @@ import (
 // still pass by its old name (Python's f(size=5)). A parameter renamed
 // two ways is recorded as "" (a conflict).
 func (ev *Evidence) keywords(r, a decl) {
-	if r.name != a.name || len(r.params) != len(a.params) {
-		return
-	}
-	for i := range r.params {
-		old, restOld := paramName(r.params[i])
-		nw, restNew := paramName(a.params[i])
-		if old == "" || nw == "" || old == nw || restOld != restNew {
-			continue
-		}
+	for _, rn := range renamedParams(r, a, paramName) {
+		old, nw := rn[0], rn[1]
 		m := ev.Keywords[r.name]
 		if m == nil {
 			m = map[string]string{}
@@ -31,6 +24,25 @@ func (ev *Evidence) keywords(r, a decl) {
 		}
 		m[old] = nw
 	}
+}
+
+// renamedParams returns the parameters (old and new name) that a
+// declaration of one function whose parameter list changed with its
+// length kept (r to a) renamed and changed nothing else of, read with
+// split (a parameter's name and the rest).
+func renamedParams(r, a decl, split func(string) (name, rest string)) [][2]string {
+	if r.name != a.name || len(r.params) != len(a.params) {
+		return nil
+	}
+	var out [][2]string
+	for i := range r.params {
+		old, restOld := split(r.params[i])
+		nw, restNew := split(a.params[i])
+		if old != "" && nw != "" && old != nw && restOld == restNew {
+			out = append(out, [2]string{old, nw})
+		}
+	}
+	return out
 }
 
 // paramName splits a parameter as declared ("*args", "size: int = 10")

@@ -7,7 +7,7 @@ import (
 )
 
 // family is a group of languages whose files may reference each other's
-// names: Go; C and C++; Python; JavaScript and TypeScript.
+// names: Go; C and C++; Python; JavaScript and TypeScript; Java; Rust.
 type family string
 
 // The families the tier knows.
@@ -16,12 +16,15 @@ const (
 	famC      family = "c"
 	famPython family = "python"
 	famJS     family = "js"
+	famJava   family = "java"
+	famRust   family = "rust"
 )
 
 // families maps a row of internal/lang to its family.
 var families = map[string]family{
 	"go": famGo, "c": famC, "cpp": famC, "python": famPython,
-	"javascript": famJS, "typescript": famJS,
+	"javascript": famJS, "typescript": famJS, "java": famJava,
+	"rust": famRust,
 }
 
 // familyOf returns the family of the file at p, "" when the tier does not

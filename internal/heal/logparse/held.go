@@ -82,7 +82,16 @@ func javacDetail(f *finding, s string, n int) bool {
 		}
 		return true
 	}
-	return n >= 2 && (s[0] == ' ' || s[0] == '\t') && !isJavacHeader(s)
+	if n < 2 || (s[0] != ' ' && s[0] != '\t') || isJavacHeader(s) {
+		return false
+	}
+	// "symbol:" and "location:" name what the message is about (which
+	// name "cannot find symbol" means): the message keeps them on lines
+	// of their own, as javac prints them.
+	if strings.HasPrefix(t, "symbol:") || strings.HasPrefix(t, "location:") {
+		f.msg += "\n  " + t
+	}
+	return true
 }
 
 // isJavacHeader is a cheap test for the first line of a javac diagnostic.

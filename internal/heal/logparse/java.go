@@ -16,7 +16,7 @@ func init() {
 			Doc: "javac (and Gradle's compileJava): File.java:line: error: message"},
 		&Row{Name: "maven-compiler", Family: "java", Tool: "maven", Hint: ":[",
 			Pattern:  `^\[(?P<sev>ERROR|WARNING)\] (?:file:)?(?P<file>\S+\.(?:java|kt|scala|groovy)):\[(?P<line>\d+)(?:,(?P<col>\d+))?\] (?P<msg>.*)$`,
-			Classify: javacClassify, Confidence: 0.95,
+			Classify: javacClassify, Detail: mavenDetail, Confidence: 0.95,
 			Doc: "maven-compiler-plugin: [ERROR] /path/File.java:[line,col] message"},
 		&Row{Name: "kotlinc", Family: "java", Tool: "kotlinc", Pre: kotlinStart,
 			Pattern:  `^(?P<sev>e|w): (?:file://)?(?P<file>\S+\.kts?):(?P<line>\d+):(?P<col>\d+):? (?P<msg>.*)$`,
@@ -35,6 +35,18 @@ func init() {
 // kotlinStart is a cheap test for kotlinc's "e: " and "w: " lines.
 func kotlinStart(s string) bool {
 	return len(s) > 3 && (s[0] == 'e' || s[0] == 'w') && s[1] == ':' && s[2] == ' '
+}
+
+// mavenDetail reads the "symbol:" and "location:" lines Maven prints
+// under a javac error (indented, or after "[ERROR]" in its recap), which
+// the message keeps as javacDetail does.
+func mavenDetail(f *finding, s string, _ int) bool {
+	t := strings.TrimSpace(strings.TrimPrefix(s, "[ERROR]"))
+	if !strings.HasPrefix(t, "symbol:") && !strings.HasPrefix(t, "location:") {
+		return false
+	}
+	f.msg += "\n  " + t
+	return true
 }
 
 // javacClassify keeps errors and, after "-Werror", warnings; the message

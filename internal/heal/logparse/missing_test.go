@@ -45,3 +45,52 @@ func TestMissingNameWordingsHaveOneHome(t *testing.T) {
 	)
 	missingtest.Hold(t, cases)
 }
+
+// TestJavacMessageNamesItsSymbol: javac names the missing symbol on a
+// "symbol:" line under the caret; the report's message keeps that line
+// (and "location:"), so that a reader of the message learns which name,
+// of what kind, is missing, and two errors on one line differ by more
+// than their column.
+func TestJavacMessageNamesItsSymbol(t *testing.T) {
+	log := "src/app/Calc.java:14: error: cannot find symbol\n" +
+		"        return totl + Helper.twice(x);\n" +
+		"               ^\n" +
+		"  symbol:   variable totl\n" +
+		"  location: class Calc\n" +
+		"src/app/Calc.java:14: error: cannot find symbol\n" +
+		"        return totl + Helper.twice(x);\n" +
+		"                            ^\n" +
+		"  symbol:   method twice(int)\n" +
+		"  location: class Helper\n" +
+		"2 errors\n"
+	got := ParseString(log, Options{})
+	want := []string{
+		"cannot find symbol\n  symbol:   variable totl\n  location: class Calc",
+		"cannot find symbol\n  symbol:   method twice(int)\n  location: class Helper",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d reports, want %d: %v", len(got), len(want), got)
+	}
+	for i, r := range got {
+		if r.Message != want[i] {
+			t.Errorf("report %d: message %q, want %q", i, r.Message, want[i])
+		}
+		if r.String() != "src/app/Calc.java:14:"+[]string{"16", "29"}[i]+": TYPE_ERROR cannot find symbol [javac]" {
+			t.Errorf("report %d: one line %q", i, r.String())
+		}
+	}
+	// Maven prints the lines indented, then again after "[ERROR]" in its
+	// recap: one report, the same message.
+	maven := "[ERROR] /w/src/app/Calc.java:[14,16] cannot find symbol\n" +
+		"  symbol:   variable totl\n" +
+		"  location: class app.Calc\n" +
+		"[INFO] 1 error\n" +
+		"[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.11.0:compile (default-compile) on project app: Compilation failure\n" +
+		"[ERROR] /w/src/app/Calc.java:[14,16] cannot find symbol\n" +
+		"[ERROR]   symbol:   variable totl\n" +
+		"[ERROR]   location: class app.Calc\n"
+	got = ParseString(maven, Options{Root: "/w"})
+	if len(got) != 1 || got[0].Message != "cannot find symbol\n  symbol:   variable totl\n  location: class app.Calc" {
+		t.Errorf("maven: %q", got)
+	}
+}
