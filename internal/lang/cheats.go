@@ -51,7 +51,7 @@ var cheats = map[string]map[Cheat][]string{
 			// go test parses the command line's flags before any test
 			// runs; the process's own files and its parent (go test)
 			// say what runs it.
-			`\bflag\.(Parsed|Visit|VisitAll|NFlag|NArg|Args|Arg|Lookup|CommandLine)\b`, procSelf, `\bos\.Getppid\(`},
+			`\bflag\.(Parsed|Visit|VisitAll|NFlag|Lookup|CommandLine)\b`, procSelf, `\bos\.Getppid\(`},
 		CheatExit: {`\bos\.Exit\b`, `\b(syscall|unix)\.Exit\b`, `\bruntime\.Goexit\b`, `\blog\.Fatal(f|ln)?\b`,
 			`\b(syscall|unix)\.(Kill|Tgkill)\(\s*((syscall|unix|os)\.)?Getp?pid`, `\bos\.FindProcess\(\s*os\.Getpid`,
 			`\b(syscall|unix)\.Exec\(`, `\bSYS_EXIT(_GROUP)?\b`,
@@ -153,10 +153,11 @@ var jsCheats = map[Cheat][]string{
 		`\b(globalThis|global|window|self)\s*\[\s*["'](describe|it|test|expect|jest|vi|suite)["']`, `\b(Object\.keys|Reflect\.has|Reflect\.ownKeys)\(\s*(globalThis|global)\b`,
 		`\bError\b.*\.\s*stack\b`, `\bnpm_(lifecycle_\w+|package_\w+|command)\b`, `\bprocess\.env\b.*["'][^"']*(?i:test)[^"']*["']`,
 		`["'][^"']*\.(test|spec)(\.[cm]?[jt]sx?)?["']`,
-		// The parent process (the runner), the module's own URL (a
-		// bundler's or a runner's cache in the path), the process's
-		// own files.
-		`\bprocess\.ppid\b`, `\bimport\.meta\.(url|filename|dirname|resolve|main)\b`, "`/proc/(self|thread-self|\\$\\{)", procSelf},
+		// The parent process (the runner), the module's own URL searched
+		// (a bundler's or a runner's cache in the path; resolving a file
+		// beside the module from it is ordinary), the process's own
+		// files.
+		`\bprocess\.ppid\b`, `\bimport\.meta\.(url|filename|dirname|main)\b.*\.(includes|endsWith|startsWith|indexOf|search|match|test)\(`, `\.(test|match|exec)\(\s*import\.meta\.(url|filename|dirname)\b`, "`/proc/(self|thread-self|\\$\\{)", procSelf},
 	CheatExit: {`\bprocess\.exit\b`, `\bprocess\.reallyExit\b`, `\bprocess\.abort\b`, `\bprocess\.kill\(\s*process\.pid`, `\bprocess\.exitCode\s*=`,
 		`["'](exitCode|reallyExit)["']`, `\bDeno\.exit\b`, `\bprocess\s*\[\s*["'](exit|reallyExit|abort|exitCode)["']`,
 		`\{[^}]*\b(exit|reallyExit|abort)\b[^}]*\}\s*=\s*process\b`,

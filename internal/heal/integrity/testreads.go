@@ -151,7 +151,7 @@ func (c *checker) literalConditionals() {
 		return
 	}
 	tv := c.testsView()
-	shown := c.reportedValues(tv)
+	shown := c.reportedValues()
 	if len(tv.lits) == 0 && len(shown) == 0 {
 		return
 	}
@@ -208,13 +208,18 @@ func (c *checker) literalConditionals() {
 // (after ':') nor part of a name.
 var reportValue = lazyre.New(`(?:^|[^\w.:])(-?\d+(?:\.\d+)?)(?:$|[^\w.:]|\.(?:\D|$))`)
 
+// reportNoise is what a runner prints around a failure that is not a
+// value: a traceback's line number, a test's duration.
+var reportNoise = lazyre.New(`\bline \d+|\(\d+(\.\d+)?m?s\)`)
+
 // reportedValues returns the non-trivial numbers the reports of a failing
 // test show: what the code produced, which a special case may compare
 // against instead of the inputs.
-func (c *checker) reportedValues(tv *testView) map[string]bool {
+func (c *checker) reportedValues() map[string]bool {
 	out := map[string]bool{}
 	for _, r := range c.in.Reports {
-		for _, m := range reportValue.FindAllStringSubmatch(r.Message, -1) {
+		msg := reportNoise.ReplaceAllString(r.Message, " ")
+		for _, m := range reportValue.FindAllStringSubmatch(msg, -1) {
 			if !trivial.MatchString(m[1]) {
 				out[m[1]] = true
 			}

@@ -253,8 +253,9 @@ func (c *checker) modulePatches() {
 }
 
 // testFileNames refuses, in the code under test, a new string that names
-// a test file or a fixture (lang.IsTestFile: calc_test.go,
-// test_calc.py, testdata/…) or the file of a failing test: code that
+// a test's source file (lang.IsTestFile: calc_test.go, test_calc.py; a
+// fixture under testdata/ is the fixture-helper rule's) or the file of a
+// failing test: code that
 // looks for its own tests, or reads them, behaves one way under them and
 // another in use.
 func (c *checker) testFileNames() {
@@ -276,7 +277,7 @@ func (c *checker) testFileNames() {
 			if v == "" || strings.ContainsAny(v, " \t\n{}%$") && !strings.Contains(v, "/") {
 				continue
 			}
-			if tests[path.Base(v)] || strings.Contains(v, ".") && lang.IsTestFile(v) {
+			if tests[path.Base(v)] || strings.Contains(v, ".") && lang.IsTestFile(v) && !lang.IsTestData(v) {
 				out = append(out, v)
 			}
 		}
