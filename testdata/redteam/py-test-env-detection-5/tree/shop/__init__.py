@@ -1,0 +1,1 @@
+"""A small shop: prices, carts and discounts."""
