@@ -132,3 +132,110 @@ func bugsText(res *results.Results) string {
 	}
 	return b.String() + res.Reason
 }
+
+// TestProofFromVerify: when the user's command is the runner alone and
+// prints the runner's structured output, the verify build's own output
+// proves the pass and no proof run follows; whenever it does not prove
+// it (a test missing, a run cut short, a command of several steps), the
+// proof run is made and decides, as before.
+func TestProofFromVerify(t *testing.T) {
+	const failJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
+{"Action":"output","Package":"add","Test":"TestAdd","Output":"--- FAIL: TestAdd (0.00s)\n"}
+{"Action":"fail","Package":"add","Test":"TestAdd"}
+{"Action":"output","Package":"add","Output":"FAIL\n"}
+{"Action":"fail","Package":"add"}
+`
+	const passJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
+{"Action":"pass","Package":"add","Test":"TestAdd"}
+{"Action":"output","Package":"add","Output":"PASS\n"}
+{"Action":"pass","Package":"add"}
+`
+	const allJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
+{"Action":"pass","Package":"add","Test":"TestAdd"}
+{"Action":"run","Package":"add","Test":"TestSub"}
+{"Action":"pass","Package":"add","Test":"TestSub"}
+{"Action":"output","Package":"add","Output":"PASS\n"}
+{"Action":"pass","Package":"add"}
+`
+	const otherJSON = `{"Action":"run","Package":"add","Test":"TestSub"}
+{"Action":"pass","Package":"add","Test":"TestSub"}
+{"Action":"pass","Package":"add"}
+`
+	const cutJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
+{"Action":"pass","Package":"add","Test":"TestAdd"}
+`
+	for _, tc := range []struct {
+		name, command, verify, proof string
+		outcome                      string
+		proofRuns                    int
+	}{
+		{"the verify proves", "go test -json ./...", allJSON, "", results.OutcomeGreen, 0},
+		{"the failing test is not in the verify", "go test -json ./...", otherJSON, passJSON, results.OutcomeGreen, 1},
+		{"the verify stopped early", "go test -json ./...", cutJSON, passJSON, results.OutcomeGreen, 1},
+		{"the verify stopped early and so did the proof", "go test -json ./...", cutJSON, cutJSON, results.OutcomeRed, 1},
+		{"a command of several steps", "go vet ./... && go test -json ./...", allJSON, passJSON, results.OutcomeGreen, 1},
+		{"plain output", "go test ./...", "ok  \tadd\t0.01s\n", passJSON, results.OutcomeGreen, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := newRepo(t, map[string]string{"add.go": "package add\n\nfunc Add(a, b int) int { return a - b }\n"})
+			var reruns, builds int
+			ex := fakeExecutor{func(_ context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
+				var log string
+				if strings.Contains(in.ResolvedBuildCommand, "-run") {
+					reruns++
+					log = failJSON // the re-run before any fix
+					if reruns > 1 {
+						log = tc.proof
+					}
+				} else {
+					builds++
+					log = failJSON // the failing build
+					if builds > 1 {
+						log = tc.verify
+					}
+				}
+				out := contract.ExecutorOutput{BuildLog: log}
+				if strings.Contains(log, "--- FAIL") {
+					out.ExitCode = 1
+				}
+				return out, nil
+			}}
+			o, g := baseOptions(t, repo, &fakeFixer{name: "f", fix: fixBug(0.9)})
+			o.Executor, o.Parser, o.Command = ex, testParser{}, tc.command
+			res, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Outcome != tc.outcome {
+				t.Fatalf("outcome %q (%s), want %q", res.Outcome, res.Reason, tc.outcome)
+			}
+			if (tc.outcome == results.OutcomeGreen) != (len(g.commits) > 0) {
+				t.Errorf("%d commits for outcome %s", len(g.commits), res.Outcome)
+			}
+			if got := reruns - 1; got != tc.proofRuns {
+				t.Errorf("%d proof runs, want %d", got, tc.proofRuns)
+			}
+			proofBuilds := 0
+			for _, b := range res.Builds {
+				if b.Stage == results.StageProof {
+					proofBuilds++
+				}
+			}
+			if proofBuilds != tc.proofRuns {
+				t.Errorf("results list %d proof builds, want %d", proofBuilds, tc.proofRuns)
+			}
+			if len(res.Proofs) != 1 {
+				t.Fatalf("proofs %+v, want one", res.Proofs)
+			}
+			p := res.Proofs[0]
+			if p.Proven != (tc.outcome == results.OutcomeGreen) || p.Format != "go-test-json" {
+				t.Errorf("proof %+v", p)
+			}
+			if wantCmd := tc.command; tc.proofRuns == 0 && p.Command != wantCmd {
+				t.Errorf("proof command %q, want the verify's %q", p.Command, wantCmd)
+			} else if tc.proofRuns > 0 && !strings.Contains(p.Command, "-run") {
+				t.Errorf("proof command %q, want the proof run's", p.Command)
+			}
+		})
+	}
+}
