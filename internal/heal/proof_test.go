@@ -37,21 +37,26 @@ func TestNewlyRed(t *testing.T) {
 	}
 }
 
-// TestProofGate: a fix of a failing test is committed only when the
-// runner's own output proves the test passing to the runner's end.
-func TestProofGate(t *testing.T) {
-	const failLog = "=== RUN   TestAdd\n--- FAIL: TestAdd (0.00s)\nFAIL\n"
-	const failJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
+// What go test -json prints for a run of TestAdd failing, and passing
+// (the flaky re-run, the proof run, a verify of the runner alone).
+const (
+	goFailJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
 {"Action":"output","Package":"add","Test":"TestAdd","Output":"--- FAIL: TestAdd (0.00s)\n"}
 {"Action":"fail","Package":"add","Test":"TestAdd"}
 {"Action":"output","Package":"add","Output":"FAIL\n"}
 {"Action":"fail","Package":"add"}
 `
-	const passJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
+	goPassJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
 {"Action":"pass","Package":"add","Test":"TestAdd"}
 {"Action":"output","Package":"add","Output":"PASS\n"}
 {"Action":"pass","Package":"add"}
 `
+)
+
+// TestProofGate: a fix of a failing test is committed only when the
+// runner's own output proves the test passing to the runner's end.
+func TestProofGate(t *testing.T) {
+	const failLog = "=== RUN   TestAdd\n--- FAIL: TestAdd (0.00s)\nFAIL\n"
 	// What go test -json prints when an init exits 0 before any test.
 	const exitJSON = `{"Action":"output","Package":"add","Output":"ok  \tadd\t0.01s\n"}
 {"Action":"pass","Package":"add"}
@@ -63,20 +68,19 @@ func TestProofGate(t *testing.T) {
 		proven               bool
 		why                  string
 	}{
-		{"proven", "go test ./...", passJSON, false, results.OutcomeGreen, true, ""},
+		{"proven", "go test ./...", goPassJSON, false, results.OutcomeGreen, true, ""},
 		{"the test never ran", "go test ./...", exitJSON, false, results.OutcomeRed, false, "unproven-pass: the test runner did not reach its normal end"},
 		{"unproven, accepted", "go test ./...", exitJSON, true, results.OutcomeGreen, false, ""},
 		{"a runner salve cannot read", "make check", "", false, results.OutcomeRed, false, "unproven-pass: the test runner's output cannot prove"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			repo := newRepo(t, map[string]string{"add.go": "package add\n\nfunc Add(a, b int) int { return a - b }\n"})
 			builds := 0
 			ex := fakeExecutor{func(_ context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
 				builds++
 				log := failLog
 				switch {
 				case strings.Contains(in.ResolvedBuildCommand, "-json") && builds <= 2:
-					log = failJSON // the re-run before any fix
+					log = goFailJSON // the re-run before any fix
 				case strings.Contains(in.ResolvedBuildCommand, "-json"):
 					log = tc.proof
 				case builds > 2:
@@ -92,18 +96,7 @@ func TestProofGate(t *testing.T) {
 			if tc.command == "make check" {
 				parser.tool = "googletest"
 			}
-			o, g := baseOptions(t, repo, &fakeFixer{name: "f", fix: fixBug(0.9)})
-			o.Executor, o.Parser, o.Command, o.AcceptUnproven = ex, parser, tc.command, tc.accept
-			res, err := Run(context.Background(), o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Outcome != tc.outcome {
-				t.Fatalf("outcome %q (%s), want %q", res.Outcome, res.Reason, tc.outcome)
-			}
-			if (tc.outcome == results.OutcomeGreen) != (len(g.commits) > 0) {
-				t.Errorf("%d commits for outcome %s", len(g.commits), res.Outcome)
-			}
+			res := healAdd(t, ex, parser, tc.command, tc.accept, tc.outcome)
 			if len(res.Proofs) == 0 {
 				t.Fatalf("no proof recorded: %+v", res)
 			}
@@ -119,6 +112,27 @@ func TestProofGate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// healAdd heals a module whose Add subtracts, with ex's builds and the
+// command given, and checks the outcome, and that a fix was committed
+// exactly when it is green.
+func healAdd(t *testing.T, ex Executor, parser Parser, command string, accept bool, outcome string) *results.Results {
+	t.Helper()
+	repo := newRepo(t, map[string]string{"add.go": "package add\n\nfunc Add(a, b int) int { return a - b }\n"})
+	o, g := baseOptions(t, repo, &fakeFixer{name: "f", fix: fixBug(0.9)})
+	o.Executor, o.Parser, o.Command, o.AcceptUnproven = ex, parser, command, accept
+	res, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != outcome {
+		t.Fatalf("outcome %q (%s), want %q", res.Outcome, res.Reason, outcome)
+	}
+	if (outcome == results.OutcomeGreen) != (len(g.commits) > 0) {
+		t.Errorf("%d commits for outcome %s", len(g.commits), res.Outcome)
+	}
+	return res
 }
 
 // bugsText joins every bug's line, reason and attempts' reasons.
@@ -139,17 +153,6 @@ func bugsText(res *results.Results) string {
 // it (a test missing, a run cut short, a command of several steps), the
 // proof run is made and decides, as before.
 func TestProofFromVerify(t *testing.T) {
-	const failJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
-{"Action":"output","Package":"add","Test":"TestAdd","Output":"--- FAIL: TestAdd (0.00s)\n"}
-{"Action":"fail","Package":"add","Test":"TestAdd"}
-{"Action":"output","Package":"add","Output":"FAIL\n"}
-{"Action":"fail","Package":"add"}
-`
-	const passJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
-{"Action":"pass","Package":"add","Test":"TestAdd"}
-{"Action":"output","Package":"add","Output":"PASS\n"}
-{"Action":"pass","Package":"add"}
-`
 	const allJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
 {"Action":"pass","Package":"add","Test":"TestAdd"}
 {"Action":"run","Package":"add","Test":"TestSub"}
@@ -170,26 +173,25 @@ func TestProofFromVerify(t *testing.T) {
 		proofRuns                    int
 	}{
 		{"the verify proves", "go test -json ./...", allJSON, "", results.OutcomeGreen, 0},
-		{"the failing test is not in the verify", "go test -json ./...", otherJSON, passJSON, results.OutcomeGreen, 1},
-		{"the verify stopped early", "go test -json ./...", cutJSON, passJSON, results.OutcomeGreen, 1},
+		{"the failing test is not in the verify", "go test -json ./...", otherJSON, goPassJSON, results.OutcomeGreen, 1},
+		{"the verify stopped early", "go test -json ./...", cutJSON, goPassJSON, results.OutcomeGreen, 1},
 		{"the verify stopped early and so did the proof", "go test -json ./...", cutJSON, cutJSON, results.OutcomeRed, 1},
-		{"a command of several steps", "go vet ./... && go test -json ./...", allJSON, passJSON, results.OutcomeGreen, 1},
-		{"plain output", "go test ./...", "ok  \tadd\t0.01s\n", passJSON, results.OutcomeGreen, 1},
+		{"a command of several steps", "go vet ./... && go test -json ./...", allJSON, goPassJSON, results.OutcomeGreen, 1},
+		{"plain output", "go test ./...", "ok  \tadd\t0.01s\n", goPassJSON, results.OutcomeGreen, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			repo := newRepo(t, map[string]string{"add.go": "package add\n\nfunc Add(a, b int) int { return a - b }\n"})
 			var reruns, builds int
 			ex := fakeExecutor{func(_ context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
 				var log string
 				if strings.Contains(in.ResolvedBuildCommand, "-run") {
 					reruns++
-					log = failJSON // the re-run before any fix
+					log = goFailJSON // the re-run before any fix
 					if reruns > 1 {
 						log = tc.proof
 					}
 				} else {
 					builds++
-					log = failJSON // the failing build
+					log = goFailJSON // the failing build
 					if builds > 1 {
 						log = tc.verify
 					}
@@ -200,18 +202,7 @@ func TestProofFromVerify(t *testing.T) {
 				}
 				return out, nil
 			}}
-			o, g := baseOptions(t, repo, &fakeFixer{name: "f", fix: fixBug(0.9)})
-			o.Executor, o.Parser, o.Command = ex, testParser{}, tc.command
-			res, err := Run(context.Background(), o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Outcome != tc.outcome {
-				t.Fatalf("outcome %q (%s), want %q", res.Outcome, res.Reason, tc.outcome)
-			}
-			if (tc.outcome == results.OutcomeGreen) != (len(g.commits) > 0) {
-				t.Errorf("%d commits for outcome %s", len(g.commits), res.Outcome)
-			}
+			res := healAdd(t, ex, testParser{}, tc.command, false, tc.outcome)
 			if got := reruns - 1; got != tc.proofRuns {
 				t.Errorf("%d proof runs, want %d", got, tc.proofRuns)
 			}
