@@ -50,14 +50,12 @@ func (w *Worker) trimCache(ctx context.Context, log *slog.Logger, identity strin
 			budget = executor.DefaultCacheCap
 		}
 	}
-	var rep executor.TrimReport
-	var err error
-	if identity == "" {
-		rep, err = executor.TrimCaches(context.WithoutCancel(ctx), dir, budget, 0)
-	} else {
-		used := []string{executor.RepoCacheDir(dir, identity)}
-		rep, err = executor.TrimUsed(context.WithoutCancel(ctx), dir, used, budget, 0)
+	var used []string
+	interval := time.Duration(-1) // weigh everything now
+	if identity != "" {
+		used, interval = []string{executor.RepoCacheDir(dir, identity)}, 0
 	}
+	rep, err := executor.TrimUsed(context.WithoutCancel(ctx), dir, used, budget, interval)
 	if err != nil {
 		log.Warn("the build cache was not trimmed", "error", err)
 	}

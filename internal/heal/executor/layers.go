@@ -376,7 +376,8 @@ type trimState struct {
 // to the sizes kept from the last full weighing (a file in cacheDir);
 // only when that total is over maxBytes, when nothing is kept, or when
 // the last full weighing is older than interval (zero:
-// [DefaultTrimInterval]) does it run [TrimCaches] with the default age.
+// [DefaultTrimInterval]; negative: weigh everything now) does it run
+// [TrimCaches] with the default age, keeping what it weighed.
 // Every heal that ends through it records what its builds wrote, so a
 // cache pushed over its budget is trimmed by the heal that pushed it.
 // The report's Weighed says whether the full trim ran; when it did not,
@@ -385,7 +386,7 @@ func TrimUsed(ctx context.Context, cacheDir string, used []string, maxBytes int6
 	if maxBytes <= 0 {
 		maxBytes = DefaultCacheCap
 	}
-	if interval <= 0 {
+	if interval == 0 {
 		interval = DefaultTrimInterval
 	}
 	if err := os.MkdirAll(cacheDir, 0o700); err != nil {
