@@ -30,18 +30,6 @@ func (p testParser) Parse(log, _ string) []contract.BugReport {
 
 func TestFlakyVerdict(t *testing.T) {
 	const fail, pass = "=== RUN   TestAdd\n--- FAIL: TestAdd (0.00s)\nFAIL\n", "=== RUN   TestAdd\n--- PASS: TestAdd (0.00s)\nok\n"
-	// What go test -json prints for the same runs (the proof re-runs).
-	const failJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
-{"Action":"output","Package":"add","Test":"TestAdd","Output":"--- FAIL: TestAdd (0.00s)\n"}
-{"Action":"fail","Package":"add","Test":"TestAdd"}
-{"Action":"output","Package":"add","Output":"FAIL\n"}
-{"Action":"fail","Package":"add"}
-`
-	const passJSON = `{"Action":"run","Package":"add","Test":"TestAdd"}
-{"Action":"pass","Package":"add","Test":"TestAdd"}
-{"Action":"output","Package":"add","Output":"PASS\n"}
-{"Action":"pass","Package":"add"}
-`
 	const noTestJSON = `{"Action":"output","Package":"add","Output":"ok  \tadd\t0.01s\n"}
 {"Action":"pass","Package":"add"}
 `
@@ -51,8 +39,8 @@ func TestFlakyVerdict(t *testing.T) {
 		outcome string
 		fixed   bool
 	}{
-		{"passes on a re-run", passJSON, results.OutcomeFlaky, false},
-		{"fails again", failJSON, results.OutcomeGreen, true},
+		{"passes on a re-run", goPassJSON, results.OutcomeFlaky, false},
+		{"fails again", goFailJSON, results.OutcomeGreen, true},
 		{"passes without running the test", noTestJSON, results.OutcomeGreen, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,7 +53,7 @@ func TestFlakyVerdict(t *testing.T) {
 				case strings.Contains(in.ResolvedBuildCommand, "-run") && len(commands) == 2:
 					log = tc.rerun // the re-run before any fix
 				case strings.Contains(in.ResolvedBuildCommand, "-run"):
-					log = passJSON // the proof after the fix
+					log = goPassJSON // the proof after the fix
 				case len(commands) > 2:
 					log = pass // the fix's verification build
 				}

@@ -58,12 +58,31 @@ func (r *run) planProof(first contract.ExecutorOutput, bugs []contract.BugReport
 // runProof runs the proof command of the plan and reads what the runner's
 // output shows.
 func (r *run) runProof(ctx context.Context, iter int, stage string) (contract.ExecutorOutput, rerun.Evidence, error) {
-	since := time.Now().Add(-time.Second)
 	out, err := r.runBuild(ctx, iter, stage, r.proof.plan.Proof)
 	if err != nil {
 		return out, rerun.Evidence{}, err
 	}
-	return out, rerun.Read(r.proof.plan.Runner, []byte(out.BuildLog), os.DirFS(r.ws), since), nil
+	return out, r.evidence(out), nil
+}
+
+// evidence reads what the runner's own output shows in the last build,
+// out: its log, and the report files written since it started.
+func (r *run) evidence(out contract.ExecutorOutput) rerun.Evidence {
+	return rerun.Read(r.proof.plan.Runner, []byte(out.BuildLog), os.DirFS(r.ws), r.lastBuild)
+}
+
+// provenByVerify reads the verify build, the user's whole command, as the
+// proof when the runner table lets its output stand as the runner's own
+// (rerun.Plan.Direct) and it proves the pass: the proof run would then
+// only repeat what the verify showed. Otherwise ok is false and the
+// proof run decides.
+func (r *run) provenByVerify(verify contract.ExecutorOutput) (ev rerun.Evidence, ok bool) {
+	if !r.proof.plan.Direct {
+		return rerun.Evidence{}, false
+	}
+	ev = r.evidence(verify)
+	ok, _ = rerun.Proves(r.proof.plan.Tests, r.proof.before, ev)
+	return ev, ok
 }
 
 // prove checks, after a verify build that passed, that the runner's own
@@ -96,9 +115,15 @@ func (r *run) prove(ctx context.Context, iter int, verify contract.ExecutorOutpu
 			why = "the failing check names no test salve can re-run and read the runner's own results of, and the build prints no \"N passed, N failed\" summary; an exit code of 0 alone proves nothing"
 		}
 	default:
-		_, ev, err := r.runProof(ctx, iter, results.StageProof)
-		if err != nil {
-			return "", err
+		ev, folded := r.provenByVerify(verify)
+		if folded {
+			p.Command = r.command(verify)
+			r.o.Logger.Info("the verify build's own runner output proves the pass; no proof run", "runner", ev.Runner, "format", ev.Format)
+		} else {
+			var err error
+			if _, ev, err = r.runProof(ctx, iter, results.StageProof); err != nil {
+				return "", err
+			}
 		}
 		p.Format, p.Passed, p.Failed, p.Skipped, p.Completed, p.Summary = ev.Format, ev.Passed, ev.Failed, ev.Skipped, ev.Completed, ev.Summary
 		var ok bool

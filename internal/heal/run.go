@@ -205,6 +205,9 @@ type run struct {
 	proof *proofPlan
 	// cur is the failing build the current iteration fixes.
 	cur contract.ExecutorOutput
+	// lastBuild is when the last build started, less a second for the
+	// coarse modification times of the report files it writes.
+	lastBuild time.Time
 }
 
 // Run heals the repository of o: see the package doc. It returns the
@@ -466,6 +469,7 @@ func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (co
 func (r *run) execute(ctx context.Context, iter int, stage, command string) (contract.ExecutorOutput, error) {
 	r.o.Progress.Stage(iter, stage, r.fixedN)
 	defer r.timed(stage)()
+	r.lastBuild = time.Now().Add(-time.Second)
 	in := contract.ExecutorInput{WorkspacePath: r.ws, ResolvedBuildCommand: command, TimeoutSeconds: int(r.o.BuildTimeout / time.Second)}
 	if r.o.ProjectType != "" {
 		pt := r.o.ProjectType

@@ -26,9 +26,12 @@ func cacheKey(r service.Request) (identity string, untrusted bool) {
 }
 
 // trimCache trims salve's build cache, and then the kept clones, each to
-// the worker's budget, and records their totals in the metrics. A failure
-// is only logged: the job is done either way.
-func (w *Worker) trimCache(ctx context.Context, log *slog.Logger) {
+// the worker's budget, and records their totals in the metrics. identity,
+// when not empty, is the repository whose layer the job just used: only
+// that layer is weighed again, beside the sizes kept since the last full
+// trim (executor.TrimUsed); empty weighs the whole cache, as at start-up.
+// A failure is only logged: the job is done either way.
+func (w *Worker) trimCache(ctx context.Context, log *slog.Logger, identity string) {
 	began := time.Now()
 	defer func() { log.Debug("caches trimmed", "seconds", time.Since(began).Seconds()) }()
 	dir := w.CacheDir
@@ -47,7 +50,12 @@ func (w *Worker) trimCache(ctx context.Context, log *slog.Logger) {
 			budget = executor.DefaultCacheCap
 		}
 	}
-	rep, err := executor.TrimCaches(context.WithoutCancel(ctx), dir, budget, 0)
+	var used []string
+	interval := time.Duration(-1) // weigh everything now
+	if identity != "" {
+		used, interval = []string{executor.RepoCacheDir(dir, identity)}, 0
+	}
+	rep, err := executor.TrimUsed(context.WithoutCancel(ctx), dir, used, budget, interval)
 	if err != nil {
 		log.Warn("the build cache was not trimmed", "error", err)
 	}

@@ -125,7 +125,7 @@ func (w *Worker) Run(ctx context.Context) error {
 			w.Logger.Warn("no folder to keep clones in; every job clones its repository", "error", err)
 		}
 	}
-	w.trimCache(ctx, w.Logger) // the metrics start with the cache's size
+	w.trimCache(ctx, w.Logger, "") // the metrics start with the cache's size
 	var wg sync.WaitGroup
 	for i := 0; i < w.Concurrency; i++ {
 		wg.Go(func() { w.loop(ctx) })
@@ -207,7 +207,8 @@ func (w *Worker) handle(ctx context.Context, m jetstream.Msg) {
 	began := time.Now()
 	res, resumed, commit, herr := w.attempt(ctx, m, meta.NumDelivered, msg, log)
 	took := time.Since(began)
-	w.trimCache(ctx, log)
+	identity, _ := cacheKey(msg.Request)
+	w.trimCache(ctx, log, identity)
 	var pr *forge.PullRequest
 	var warnings []string
 	if herr == nil && res != nil && (msg.Request.PR && res.Outcome == results.OutcomeGreen && commit != "" || msg.Request.CheckRun) {

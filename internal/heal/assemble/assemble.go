@@ -310,15 +310,17 @@ func (e kindError) Unwrap() []error { return []error{e.kind, e.err} }
 func (p *Pipeline) Options() heal.Options { return p.opts }
 
 // Run runs the heal, then removes the throw-away build-cache layer of an
-// untrusted change and trims the build cache to its budget
-// (Config.CacheBudget).
+// untrusted change and keeps the build cache within its budget
+// (Config.CacheBudget, executor.TrimUsed).
 func (p *Pipeline) Run(ctx context.Context) (*results.Results, error) {
 	res, err := heal.Run(ctx, p.opts)
 	if derr := p.exec.Discard(); derr != nil {
 		p.logger.Warn("the throw-away build-cache layer was not removed", "error", derr)
 	}
 	if p.budget > 0 {
-		if _, terr := executor.TrimCaches(context.WithoutCancel(ctx), p.exec.CacheDir(), p.budget, 0); terr != nil {
+		// Only the layers this heal's builds used are weighed again; the
+		// rest go by the sizes kept since the last full trim (TrimUsed).
+		if _, terr := executor.TrimUsed(context.WithoutCancel(ctx), p.exec.CacheDir(), p.exec.UsedCacheDirs(), p.budget, 0); terr != nil {
 			p.logger.Warn("the build cache was not trimmed", "error", terr)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/gitguard"
 	"github.com/salve-dev/salve/internal/gitremote"
+	"github.com/salve-dev/salve/internal/safefile"
 	"github.com/salve-dev/salve/internal/sandbox"
 )
 
@@ -222,6 +224,11 @@ type TrimReport struct {
 	// InUse are the directories over the budget or age that were kept
 	// because a build holds them.
 	InUse []string
+	// Weighed is true when every repository directory was weighed (a
+	// full trim); [TrimUsed] leaves it false when the sizes it keeps,
+	// with the directories just used weighed again, were within the
+	// budget.
+	Weighed bool
 }
 
 // TrimCaches removes from salve's cache directory cacheDir the directories
@@ -233,6 +240,14 @@ type TrimReport struct {
 // means the defaults ([DefaultCacheMaxAge], [DefaultCacheCap]). A missing
 // cacheDir is no error.
 func TrimCaches(ctx context.Context, cacheDir string, maxBytes int64, maxAge time.Duration) (TrimReport, error) {
+	rep, _, err := trimAll(ctx, cacheDir, maxBytes, maxAge)
+	rep.Weighed = err == nil
+	return rep, err
+}
+
+// trimAll is [TrimCaches]; it also returns the size of each repository
+// directory left, by name.
+func trimAll(ctx context.Context, cacheDir string, maxBytes int64, maxAge time.Duration) (TrimReport, map[string]int64, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultCacheCap
 	}
@@ -243,10 +258,10 @@ func TrimCaches(ctx context.Context, cacheDir string, maxBytes int64, maxAge tim
 	root := filepath.Join(cacheDir, reposDir)
 	entries, err := os.ReadDir(root)
 	if errors.Is(err, fs.ErrNotExist) {
-		return rep, nil
+		return rep, map[string]int64{}, nil
 	}
 	if err != nil {
-		return rep, fmt.Errorf("executor: trim caches: %w", err)
+		return rep, nil, fmt.Errorf("executor: trim caches: %w", err)
 	}
 	type repoDir struct {
 		path string
@@ -257,7 +272,7 @@ func TrimCaches(ctx context.Context, cacheDir string, maxBytes int64, maxAge tim
 	var dirs []repoDir
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
-			return rep, err
+			return rep, nil, err
 		}
 		info, err := e.Info()
 		if err != nil || !info.IsDir() {
@@ -271,11 +286,13 @@ func TrimCaches(ctx context.Context, cacheDir string, maxBytes int64, maxAge tim
 	sort.Slice(dirs, func(i, j int) bool { return dirs[i].used.Before(dirs[j].used) })
 	var errs []error
 	rep.Repos = len(dirs)
+	sizes := make(map[string]int64, len(dirs))
 	for _, d := range dirs {
 		if err := ctx.Err(); err != nil {
-			return rep, err
+			return rep, nil, err
 		}
 		if now.Sub(d.used) < maxAge && rep.Kept <= maxBytes {
+			sizes[filepath.Base(d.path)] = d.size
 			continue
 		}
 		removed, err := tryRemove(d.path)
@@ -285,6 +302,7 @@ func TrimCaches(ctx context.Context, cacheDir string, maxBytes int64, maxAge tim
 		}
 		if !removed {
 			rep.InUse = append(rep.InUse, d.path)
+			sizes[filepath.Base(d.path)] = d.size
 			continue
 		}
 		rep.Removed = append(rep.Removed, d.path)
@@ -292,9 +310,9 @@ func TrimCaches(ctx context.Context, cacheDir string, maxBytes int64, maxAge tim
 		rep.Repos--
 	}
 	if err := errors.Join(errs...); err != nil {
-		return rep, fmt.Errorf("executor: trim caches: %w", err)
+		return rep, nil, fmt.Errorf("executor: trim caches: %w", err)
 	}
-	return rep, nil
+	return rep, sizes, nil
 }
 
 // dropStaleUntrusted removes the throw-away layers in the repository
@@ -323,4 +341,163 @@ func treeSize(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// trimStateFile is the file, in salve's cache directory, where
+// [TrimUsed] keeps the size of each repository directory as the last
+// full weighing found it, corrected by every heal since for the
+// directories it used; trimLockFile serialises its readers and writers.
+const (
+	trimStateFile = "trim-state.json"
+	trimLockFile  = "trim-state.lock"
+)
+
+// DefaultTrimInterval is how long [TrimUsed] goes by the sizes it keeps
+// before it weighs every repository directory again: the age rules
+// ([DefaultCacheMaxAge], a day for a dead heal's throw-away layer) are
+// applied at least that often.
+const DefaultTrimInterval = time.Hour
+
+// maxTrimState bounds the kept sizes file read back.
+const maxTrimState = 16 << 20
+
+// trimState is what [TrimUsed] keeps between heals.
+type trimState struct {
+	// Weighed is when every repository directory was last weighed.
+	Weighed time.Time `json:"weighed"`
+	// Sizes are the repository directories' sizes in bytes, by name.
+	Sizes map[string]int64 `json:"sizes"`
+}
+
+// TrimUsed keeps salve's cache directory cacheDir within maxBytes after
+// builds that used the repository directories used (see
+// [Executor.UsedCacheDirs]), without weighing every repository's layers
+// each time. It weighs only the directories used, again, and adds them
+// to the sizes kept from the last full weighing (a file in cacheDir);
+// only when that total is over maxBytes, when nothing is kept, or when
+// the last full weighing is older than interval (zero:
+// [DefaultTrimInterval]; negative: weigh everything now) does it run
+// [TrimCaches] with the default age, keeping what it weighed.
+// Every heal that ends through it records what its builds wrote, so a
+// cache pushed over its budget is trimmed by the heal that pushed it.
+// The report's Weighed says whether the full trim ran; when it did not,
+// Kept is the estimate and Repos the directories counted.
+func TrimUsed(ctx context.Context, cacheDir string, used []string, maxBytes int64, interval time.Duration) (TrimReport, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultCacheCap
+	}
+	if interval == 0 {
+		interval = DefaultTrimInterval
+	}
+	if err := os.MkdirAll(cacheDir, 0o700); err != nil {
+		return TrimReport{}, fmt.Errorf("executor: trim caches: %w", err)
+	}
+	unlock, err := lockTrimState(ctx, filepath.Join(cacheDir, trimLockFile))
+	if err != nil {
+		return TrimReport{}, err
+	}
+	defer unlock()
+	statePath := filepath.Join(cacheDir, trimStateFile)
+	st, ok := readTrimState(statePath)
+	now := time.Now()
+	if ok && now.Sub(st.Weighed) < interval && now.After(st.Weighed) {
+		root := filepath.Join(cacheDir, reposDir)
+		for _, dir := range used {
+			if filepath.Dir(dir) != root {
+				continue // not a repository directory of this cache
+			}
+			if _, err := os.Lstat(dir); err != nil {
+				delete(st.Sizes, filepath.Base(dir))
+				continue
+			}
+			st.Sizes[filepath.Base(dir)] = treeSize(dir)
+		}
+		rep := TrimReport{Repos: len(st.Sizes)}
+		for _, n := range st.Sizes {
+			rep.Kept += n
+		}
+		if rep.Kept <= maxBytes {
+			return rep, writeTrimState(statePath, st)
+		}
+	}
+	rep, sizes, err := trimAll(ctx, cacheDir, maxBytes, 0)
+	if err != nil {
+		return rep, err
+	}
+	rep.Weighed = true
+	return rep, writeTrimState(statePath, trimState{Weighed: now, Sizes: sizes})
+}
+
+// lockTrimState takes the lock of the kept sizes, exclusive, waiting for
+// another heal's update (or full trim) to end, or for ctx.
+func lockTrimState(ctx context.Context, path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("executor: trim caches: %w", err)
+	}
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		select {
+		case <-ctx.Done():
+			_ = f.Close()
+			return nil, fmt.Errorf("executor: trim caches: %w", ctx.Err())
+		case <-tick.C:
+		}
+	}
+	return func() { _ = f.Close() }, nil
+}
+
+// readTrimState reads the kept sizes; ok is false when there are none
+// to go by (missing, unreadable, or not what TrimUsed writes).
+func readTrimState(path string) (trimState, bool) {
+	b, err := safefile.Read(path, maxTrimState)
+	if err != nil {
+		return trimState{}, false
+	}
+	var st trimState
+	if json.Unmarshal(b, &st) != nil || st.Sizes == nil || st.Weighed.IsZero() {
+		return trimState{}, false
+	}
+	for _, n := range st.Sizes {
+		if n < 0 {
+			return trimState{}, false
+		}
+	}
+	return st, true
+}
+
+// writeTrimState replaces the kept sizes.
+func writeTrimState(path string, st trimState) error {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("executor: trim caches: %w", err)
+	}
+	if err := safefile.ReplaceFile(path, b, 0o600); err != nil {
+		return fmt.Errorf("executor: trim caches: %w", err)
+	}
+	return nil
+}
+
+// UsedCacheDirs returns the repository directories of salve's cache
+// directory that the Executor's builds have used, for [TrimUsed].
+func (e *Executor) UsedCacheDirs() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	seen := map[string]bool{}
+	var out []string
+	for _, id := range e.identities {
+		dir := RepoCacheDir(e.cacheDir(), id)
+		if !seen[dir] {
+			seen[dir] = true
+			out = append(out, dir)
+		}
+	}
+	if e.opts.RepoIdentity != "" {
+		if dir := RepoCacheDir(e.cacheDir(), e.opts.RepoIdentity); !seen[dir] {
+			out = append(out, dir)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -120,3 +120,69 @@ func TestParseSize(t *testing.T) {
 		t.Errorf("CacheBudget of a bad value: %v", err)
 	}
 }
+
+// TestTrimUsed keeps the cache within its budget weighing only what a
+// heal's builds used: a first call weighs everything; a heal whose layer
+// stays within the budget is not followed by a full trim; the heal whose
+// layer pushes the cache over the budget is, and the least recently used
+// repository goes; kept sizes that are too old or unreadable mean a full
+// trim.
+func TestTrimUsed(t *testing.T) {
+	ctx := context.Background()
+	cacheDir := t.TempDir()
+	const budget = 2500
+	old := layerOf(t, cacheDir, "https://example.com/old", 1000, 2*time.Hour)
+	e := New(Options{CacheDir: cacheDir, RepoIdentity: "https://example.com/mine"})
+	used := e.UsedCacheDirs()
+	mine := RepoCacheDir(cacheDir, "https://example.com/mine")
+	if len(used) != 1 || used[0] != mine {
+		t.Fatalf("UsedCacheDirs = %v, want [%s]", used, mine)
+	}
+	layerOf(t, cacheDir, "https://example.com/mine", 1000, 0)
+
+	rep, err := TrimUsed(ctx, cacheDir, used, budget, 0)
+	if err != nil || !rep.Weighed || rep.Kept != 2000 || len(rep.Removed) != 0 {
+		t.Fatalf("first trim (nothing kept yet): %+v %v, want a full weighing of 2000 bytes", rep, err)
+	}
+	// A repository no heal of this cache reported grows: the kept sizes
+	// do not see it until the next full weighing, which proves the other
+	// layers were not walked.
+	other := layerOf(t, cacheDir, "https://example.com/other", 100, time.Hour)
+	rep, err = TrimUsed(ctx, cacheDir, used, budget, 0)
+	if err != nil || rep.Weighed || rep.Kept != 2000 {
+		t.Fatalf("a heal within the budget: %+v %v, want no full weighing and 2000 bytes", rep, err)
+	}
+	// This heal's layer grows past the budget: the same call trims.
+	grow(t, mine, 1000)
+	rep, err = TrimUsed(ctx, cacheDir, used, budget, 0)
+	if err != nil || !rep.Weighed {
+		t.Fatalf("a heal over the budget: %+v %v, want a full trim", rep, err)
+	}
+	if len(rep.Removed) != 1 || rep.Removed[0] != old || rep.Kept > budget {
+		t.Errorf("a heal over the budget removed %v and kept %d bytes, want %s removed and at most %d kept", rep.Removed, rep.Kept, old, budget)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("a repository within the budget was removed: %v", err)
+	}
+	if rep, err := TrimUsed(ctx, cacheDir, used, budget, time.Nanosecond); err != nil || !rep.Weighed {
+		t.Errorf("kept sizes older than the interval: %+v %v, want a full weighing", rep, err)
+	}
+	if err := os.WriteFile(filepath.Join(cacheDir, trimStateFile), []byte(`{"weighed":"2026-01-01T00:00:00Z","sizes":{"x":-5}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := TrimUsed(ctx, cacheDir, used, budget, 1000*time.Hour); err != nil || !rep.Weighed {
+		t.Errorf("unusable kept sizes: %+v %v, want a full weighing", rep, err)
+	}
+}
+
+// grow adds n bytes to the layer of the repository directory dir.
+func grow(t *testing.T, dir string, n int) {
+	t.Helper()
+	f := filepath.Join(dir, layerDir, "go-build", "01", fmt.Sprintf("grow-%d", n))
+	if err := os.MkdirAll(filepath.Dir(f), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, []byte(strings.Repeat("y", n)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

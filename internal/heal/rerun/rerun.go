@@ -54,6 +54,15 @@ type Plan struct {
 	// when the runner gives nothing salve reads, or the plan is not
 	// narrowed (the original command's output is the user's to shape).
 	Proof string
+	// Direct says the original command is one step that runs the runner
+	// itself (it begins with the runner's launcher, so no other program
+	// of the command prints beside it) and the runner's row
+	// lets the output of that whole command stand as its evidence: the
+	// verify build, which runs the whole command after the fixes, may
+	// then be read with [Read] for this plan's runner, and when
+	// [Proves] holds there the Proof run is not needed. Set only with
+	// Proof.
+	Direct bool
 }
 
 // failure is one failing test read from a report.
@@ -92,6 +101,7 @@ func For(command, projectType string, bugs []contract.BugReport) Plan {
 	p := Plan{Command: cmd, Tests: tests, Narrowed: true, Runner: r.name}
 	if r.proof != nil {
 		p.Proof = r.proof(cmd)
+		p.Direct = r.wholeReads && inv.found && len(inv.segs) == 1
 	}
 	return p
 }

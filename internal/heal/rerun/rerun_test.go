@@ -118,7 +118,7 @@ func TestFor(t *testing.T) {
 			if got.Narrowed && got.Runner != "dotnet" && got.Proof == "" {
 				t.Errorf("a narrowed %s plan has no proof command", got.Runner)
 			}
-			got.Proof = "" // TestProof checks it
+			got.Proof, got.Direct = "", false // TestProof and TestDirect check them
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("For(%q) =\n  %#v\nwant\n  %#v", tt.command, got, tt.want)
 			}
@@ -195,4 +195,37 @@ func ExampleFor() {
 	// Output:
 	// go test -count=1 -v -run '^TestPages$' './paginate'
 	// [TestPages] true go
+}
+
+// TestDirect says when the whole command's own output may stand as the
+// proof's evidence: the command is one step running the runner itself,
+// and the runner's row allows it.
+func TestDirect(t *testing.T) {
+	tests := []struct {
+		name, command, project string
+		bug                    contract.BugReport
+		want                   bool
+	}{
+		{"go test alone", "go test ./...", "go", fail("go test", "calc_test.go", "TestAdd"), true},
+		{"go test after its variables", "CGO_ENABLED=0 go test -json ./...", "go", fail("go test", "calc_test.go", "TestAdd"), true},
+		{"go test among other steps", "go build ./... && go vet ./... && go test ./...", "go", fail("go test", "calc_test.go", "TestAdd"), false},
+		{"node --test alone", "node --test", "node", fail("node:test", "series.test.js", "last of three"), true},
+		{"node through npm's script", "npm test", "node", fail("node:test", "series.test.js", "last of three"), false},
+		{"unittest", "python3 -m unittest discover -v", "python", fail("unittest", "test_calc.py", "test_add"), true},
+		{"pytest after a cd", "cd app && pytest -q", "python", fail("pytest", "tests/test_calc.py", "test_add"), false},
+		{"maven", "./mvnw -B verify", "maven", fail("java", "src/test/java/com/acme/RangeTest.java", "overlaps"), true},
+		{"dotnet reads nothing", "dotnet test", "unknown", fail("dotnet test", "Tests/RangeTests.cs", "Acme.Tests.RangeTests.Overlaps"), false},
+		{"a runner that cannot select tests", "make check", "make", fail("googletest", "test/vec_test.cc", "Vec.Push"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := For(tt.command, tt.project, []contract.BugReport{tt.bug})
+			if p.Direct != tt.want {
+				t.Errorf("For(%q).Direct = %v, want %v (plan %+v)", tt.command, p.Direct, tt.want, p)
+			}
+			if p.Direct && p.Proof == "" {
+				t.Errorf("a direct plan without a proof command: %+v", p)
+			}
+		})
+	}
 }

@@ -26,6 +26,13 @@ type runner struct {
 	// runner's structured results (Plan.Proof), which Read reads; nil when
 	// the runner has none salve reads.
 	proof func(cmd string) string
+	// wholeReads lets the output of the original command, when it runs
+	// the runner itself, stand as the proof's evidence (Plan.Direct): a
+	// run of every test is read the same way as the proof run of the
+	// failing ones, and what it cannot show (no structured output, a
+	// run cut short) sends the heal to the proof run as before. Off
+	// where that output is not the runner's alone to give.
+	wholeReads bool
 }
 
 // Proof commands: how each runner is asked for results Read can read.
@@ -62,12 +69,12 @@ var shared = map[string][]string{
 // runners is the table of test runners that can select tests.
 var runners = []runner{
 	{name: "go", tools: []string{"go test", "go test -race", "go"}, projectTypes: []string{"go"},
-		launchers: [][]string{{"go", "test"}}, build: buildGo, proof: proofGo},
+		launchers: [][]string{{"go", "test"}}, build: buildGo, proof: proofGo, wholeReads: true},
 	{name: "pytest", tools: []string{"pytest"},
 		launchers: [][]string{{"pytest"}, {"py.test"}, {"python", "-m", "pytest"}, {"python3", "-m", "pytest"}},
-		build:     buildPytest, proof: proofPytest},
+		build:     buildPytest, proof: proofPytest, wholeReads: true},
 	{name: "unittest", tools: []string{"unittest"}, projectTypes: []string{"python"},
-		launchers: [][]string{{"python3", "-m", "unittest"}, {"python", "-m", "unittest"}}, build: buildUnittest, proof: proofSame},
+		launchers: [][]string{{"python3", "-m", "unittest"}, {"python", "-m", "unittest"}}, build: buildUnittest, proof: proofSame, wholeReads: true},
 	// The JavaScript runners (see jsRunner):
 	//   - jest: -t with an anchored expression of the full names, and the files;
 	//   - vitest: as jest; vitest's -t is also matched against the full name;
@@ -79,20 +86,20 @@ var runners = []runner{
 	//     script is not used, since arguments npm appends after a script's
 	//     file arguments reach the test files, not node.
 	{name: "jest", tools: []string{"jest"}, launchers: [][]string{{"npx", "jest"}, {"jest"}},
-		build: jsRunner{launch: "npx --no -- jest", flag: "-t", anchored: true, files: true}.build, proof: proofJest},
+		build: jsRunner{launch: "npx --no -- jest", flag: "-t", anchored: true, files: true}.build, proof: proofJest, wholeReads: true},
 	{name: "vitest", tools: []string{"vitest"},
 		launchers: [][]string{{"npx", "vitest", "run"}, {"npx", "vitest"}, {"vitest", "run"}, {"vitest"}},
-		build:     jsRunner{launch: "npx --no -- vitest run", flag: "-t", anchored: true, files: true}.build, proof: proofVitest},
+		build:     jsRunner{launch: "npx --no -- vitest run", flag: "-t", anchored: true, files: true}.build, proof: proofVitest, wholeReads: true},
 	{name: "mocha", tools: []string{"mocha"}, launchers: [][]string{{"npx", "mocha"}, {"mocha"}},
-		build: jsRunner{launch: "npx --no -- mocha", flag: "--grep"}.build, proof: proofMochaTAP},
+		build: jsRunner{launch: "npx --no -- mocha", flag: "--grep"}.build, proof: proofMochaTAP, wholeReads: true},
 	{name: "node", tools: []string{"node:test"}, launchers: [][]string{{"node", "--test"}},
-		build: jsRunner{launch: "node --test", fixed: true, flag: "--test-name-pattern=", files: true}.build, proof: proofNodeTAP},
+		build: jsRunner{launch: "node --test", fixed: true, flag: "--test-name-pattern=", files: true}.build, proof: proofNodeTAP, wholeReads: true},
 	{name: "cargo", tools: []string{"cargo test"}, projectTypes: []string{"rust"},
-		launchers: [][]string{{"cargo", "test"}}, build: buildCargo, proof: proofSame},
+		launchers: [][]string{{"cargo", "test"}}, build: buildCargo, proof: proofSame, wholeReads: true},
 	{name: "maven", projectTypes: []string{"maven"},
-		launchers: [][]string{{"./mvnw"}, {"mvnw"}, {"mvn"}}, build: buildMaven, proof: proofSame},
+		launchers: [][]string{{"./mvnw"}, {"mvnw"}, {"mvn"}}, build: buildMaven, proof: proofSame, wholeReads: true},
 	{name: "gradle", tools: []string{"gradle"}, projectTypes: []string{"gradle"},
-		launchers: [][]string{{"./gradlew"}, {"gradlew"}, {"gradle"}}, build: buildGradle, proof: proofSame},
+		launchers: [][]string{{"./gradlew"}, {"gradlew"}, {"gradle"}}, build: buildGradle, proof: proofSame, wholeReads: true},
 	{name: "dotnet", tools: []string{"dotnet test", "dotnet"}, launchers: [][]string{{"dotnet", "test"}}, build: buildDotnet},
 }
 
