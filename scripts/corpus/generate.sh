@@ -5,7 +5,9 @@
 # with the real tool, records stdout+stderr, applies the CI "mess" the case
 # asks for (timestamps, ANSI colour, CRLF, BuildKit prefixes, another root),
 # and writes log.txt and meta.json's "root". expected.json is never touched:
-# it is written by hand from the broken sources.
+# it is written by hand from the broken sources. A source kept as NAME.in
+# (a Go file that gofmt must find unformatted, which the repository's own
+# format check would otherwise flag) is copied as NAME.
 #
 # usage: scripts/corpus/generate.sh [family[/case] ...]
 #
@@ -26,7 +28,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-corpus=${CORPUS:-$repo/logparse/testdata/corpus}
+corpus=${CORPUS:-$repo/internal/heal/logparse/testdata/corpus}
 work=${WORK:-/tmp/salve-corpus}
 tools=${TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/salve-corpus-tools}
 
@@ -89,6 +91,7 @@ for meta in "$corpus"/*/*/meta.json; do
 	rm -rf "$run"
 	mkdir -p "$run"
 	if [ -d "$dir/src" ]; then cp -R "$dir/src/." "$run/"; fi
+	find "$run" -name '*.go.in' -exec sh -c 'mv "$1" "${1%.in}"' _ {} \;
 	raw=$(mktemp)
 	(cd "$run" && timeout 300 bash -c "$cmd") >"$raw" 2>&1 || true
 	root_as=$(meta_get "$meta" root_as)
