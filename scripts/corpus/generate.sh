@@ -5,9 +5,7 @@
 # with the real tool, records stdout+stderr, applies the CI "mess" the case
 # asks for (timestamps, ANSI colour, CRLF, BuildKit prefixes, another root),
 # and writes log.txt and meta.json's "root". expected.json is never touched:
-# it is written by hand from the broken sources. A source kept as NAME.in
-# (a Go file that gofmt must find unformatted, which the repository's own
-# format check would otherwise flag) is copied as NAME.
+# it is written by hand from the broken sources.
 #
 # usage: scripts/corpus/generate.sh [family[/case] ...]
 #
@@ -91,7 +89,6 @@ for meta in "$corpus"/*/*/meta.json; do
 	rm -rf "$run"
 	mkdir -p "$run"
 	if [ -d "$dir/src" ]; then cp -R "$dir/src/." "$run/"; fi
-	find "$run" -name '*.go.in' -exec sh -c 'mv "$1" "${1%.in}"' _ {} \;
 	raw=$(mktemp)
 	(cd "$run" && timeout 300 bash -c "$cmd") >"$raw" 2>&1 || true
 	root_as=$(meta_get "$meta" root_as)
