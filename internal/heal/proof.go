@@ -92,7 +92,7 @@ func (r *run) provenByVerify(verify contract.ExecutorOutput) (ev rerun.Evidence,
 // committed, else the reason to revert them.
 func (r *run) prove(ctx context.Context, iter int, verify contract.ExecutorOutput) (string, error) {
 	if r.proof == nil {
-		r.res.Proofs = append(r.res.Proofs, results.Proof{Iteration: iter, Kind: results.ProofBuild, Command: r.o.Command, Completed: true, Proven: true,
+		r.res.Proofs = append(r.res.Proofs, results.Proof{Iteration: iter, Kind: results.ProofBuild, Command: r.command(verify), Completed: true, Proven: true,
 			Summary: fmt.Sprintf("the build passed (exit %d) and the errors it reported are gone", verify.ExitCode)})
 		return "", nil
 	}
@@ -146,8 +146,8 @@ func (r *run) prove(ctx context.Context, iter int, verify contract.ExecutorOutpu
 
 // command is the command a build ran.
 func (r *run) command(out contract.ExecutorOutput) string {
-	if r.o.Command != "" {
-		return r.o.Command
+	if r.cmd != "" {
+		return r.cmd
 	}
 	return out.EnvironmentMetadata.ResolvedCommand
 }

@@ -171,18 +171,30 @@ func TestProofFromVerify(t *testing.T) {
 		name, command, verify, proof string
 		outcome                      string
 		proofRuns                    int
+		// ran is the command the builds run, when not the user's.
+		ran string
 	}{
-		{"the verify proves", "go test -json ./...", allJSON, "", results.OutcomeGreen, 0},
-		{"the failing test is not in the verify", "go test -json ./...", otherJSON, goPassJSON, results.OutcomeGreen, 1},
-		{"the verify stopped early", "go test -json ./...", cutJSON, goPassJSON, results.OutcomeGreen, 1},
-		{"the verify stopped early and so did the proof", "go test -json ./...", cutJSON, cutJSON, results.OutcomeRed, 1},
-		{"a command of several steps", "go vet ./... && go test -json ./...", allJSON, goPassJSON, results.OutcomeGreen, 1},
-		{"plain output", "go test ./...", "ok  \tadd\t0.01s\n", goPassJSON, results.OutcomeGreen, 1},
+		{"the verify proves", "go test -json ./...", allJSON, "", results.OutcomeGreen, 0, ""},
+		{"the failing test is not in the verify", "go test -json ./...", otherJSON, goPassJSON, results.OutcomeGreen, 1, ""},
+		{"the verify stopped early", "go test -json ./...", cutJSON, goPassJSON, results.OutcomeGreen, 1, ""},
+		{"the verify stopped early and so did the proof", "go test -json ./...", cutJSON, cutJSON, results.OutcomeRed, 1, ""},
+		{"a command of several steps", "go vet ./... && go test -json ./...", allJSON, goPassJSON, results.OutcomeGreen, 1, ""},
+		// go test alone runs with -json (rerun.Structured): the verify
+		// then names every test it ran.
+		{"plain go test runs with -json", "go test ./...", allJSON, "", results.OutcomeGreen, 0, "go test -json ./..."},
+		{"plain output", "CGO_ENABLED=0 go test ./...", "ok  \tadd\t0.01s\n", goPassJSON, results.OutcomeGreen, 1, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var reruns, builds int
+			ran := tc.command
+			if tc.ran != "" {
+				ran = tc.ran
+			}
 			ex := fakeExecutor{func(_ context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
 				var log string
+				if !strings.Contains(in.ResolvedBuildCommand, "-run") && in.ResolvedBuildCommand != ran {
+					t.Errorf("a build ran %q, want %q", in.ResolvedBuildCommand, ran)
+				}
 				if strings.Contains(in.ResolvedBuildCommand, "-run") {
 					reruns++
 					log = goFailJSON // the re-run before any fix
@@ -222,7 +234,7 @@ func TestProofFromVerify(t *testing.T) {
 			if p.Proven != (tc.outcome == results.OutcomeGreen) || p.Format != "go-test-json" {
 				t.Errorf("proof %+v", p)
 			}
-			if wantCmd := tc.command; tc.proofRuns == 0 && p.Command != wantCmd {
+			if wantCmd := ran; tc.proofRuns == 0 && p.Command != wantCmd {
 				t.Errorf("proof command %q, want the verify's %q", p.Command, wantCmd)
 			} else if tc.proofRuns > 0 && !strings.Contains(p.Command, "-run") {
 				t.Errorf("proof command %q, want the proof run's", p.Command)

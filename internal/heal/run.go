@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/rerun"
 	"github.com/salve-dev/salve/internal/heal/results"
 
 	"github.com/google/uuid"
@@ -208,6 +209,10 @@ type run struct {
 	// lastBuild is when the last build started, less a second for the
 	// coarse modification times of the report files it writes.
 	lastBuild time.Time
+	// cmd is the command every build and verify of the run runs: the
+	// user's, or the same with the runner's structured output switched
+	// on where that changes nothing else (rerun.Structured).
+	cmd string
 }
 
 // Run heals the repository of o: see the package doc. It returns the
@@ -218,7 +223,10 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
 	}
-	r := &run{o: o, prev: map[string]map[string]any{}, tried: map[string]map[string]reverted{}, started: o.Now()}
+	r := &run{o: o, prev: map[string]map[string]any{}, tried: map[string]map[string]reverted{}, started: o.Now(), cmd: o.Command}
+	if s := rerun.Structured(o.Command); s != "" {
+		r.cmd = s
+	}
 	r.res = &results.Results{
 		RunID: o.RunID, Repo: o.Repo, Branch: o.Branch, Command: o.Command, MaxIterations: o.MaxIterations,
 		Timings: map[string]float64{}, StartedAt: contract.Timestamp(r.started), Commits: []results.Commit{}, Bugs: []results.BugResult{},
@@ -444,7 +452,7 @@ func (r *run) timed(stage string) func() {
 
 // build runs the Executor in the workspace, timed as stage.
 func (r *run) build(ctx context.Context, iter int, stage string) (contract.ExecutorOutput, error) {
-	return r.runBuild(ctx, iter, stage, r.o.Command)
+	return r.runBuild(ctx, iter, stage, r.cmd)
 }
 
 // runBuild runs command (empty: the Executor's detection) in the
@@ -509,12 +517,21 @@ func (r *run) parse(out contract.ExecutorOutput) []contract.BugReport {
 const (
 	maxTailLines = 5
 	maxTailBytes = 600
+	maxTailRead  = 256 << 10
 )
 
 // logTail returns the last non-blank lines of a log, joined with " | ".
 func logTail(log string) string {
 	var lines []string
-	rest := strings.TrimRight(log, "\n \t\r")
+	// The end is enough: what a go test -json event carries is read from
+	// the last 256 KiB, from a line's start.
+	if len(log) > maxTailRead {
+		log = log[len(log)-maxTailRead:]
+		if i := strings.IndexByte(log, '\n'); i >= 0 {
+			log = log[i+1:]
+		}
+	}
+	rest := strings.TrimRight(rerun.Text(log), "\n \t\r")
 	for len(lines) < maxTailLines && rest != "" {
 		l := lastLine(rest)
 		rest = strings.TrimRight(rest[:len(rest)-len(l)], "\n \t\r")

@@ -371,3 +371,45 @@ func regexAlt(names []string) string {
 	}
 	return "^(" + strings.Join(q, "|") + ")$"
 }
+
+// structuredOff are the go test flags after which -json would change what
+// the command does or prints beyond the form of its output: compile only,
+// list the tests, name an output file, or -json already there.
+var structuredOff = []string{"-json", "-c", "-list", "-o", "-fuzz"}
+
+// Structured returns command made to print the runner's structured
+// results while it runs every test, or "" when it cannot be. Only go
+// test has such a switch that changes nothing else of the run: with
+// -json it builds, vets and runs the same tests, exits with the same
+// status, and prints each line it would have printed inside a JSON event
+// (with every test's own result beside it, as -v would show them). The
+// command must be one step that is go test itself, with no redirection,
+// so that the whole output is go's. A heal runs every build of such a
+// command this way, and then the verify build's own output can prove a
+// fix (Plan.Direct) where a plain run names no passing test; all its
+// builds being alike, go's test cache serves one from another.
+func Structured(command string) string {
+	cmd := strings.TrimSpace(command)
+	if !strings.HasPrefix(cmd, "go test ") && cmd != "go test" {
+		return ""
+	}
+	if strings.ContainsAny(cmd, "<>|&;`$\n\\") {
+		return ""
+	}
+	segs := splitCommand(cmd)
+	if len(segs) != 1 || len(segs[0]) < 2 || segs[0][0] != "go" || segs[0][1] != "test" {
+		return ""
+	}
+	for _, w := range segs[0][2:] {
+		if w == "-args" {
+			break // the test binary's own arguments follow
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(w, "-"), "=")
+		for _, off := range structuredOff {
+			if "-"+name == off || name == off {
+				return ""
+			}
+		}
+	}
+	return "go test -json" + strings.TrimPrefix(cmd, "go test")
+}
