@@ -413,6 +413,19 @@ func (ps *pyState) resolve(file string, parts []string, depth int) (pyHit, bool)
 			return ps.inModule(file, im.M, im.Level, append([]string{im.N}, parts[1:]...), depth)
 		}
 	}
+	// from m import *: a package's usual re-export of its modules. The
+	// last such import binds the name, so they are tried from the last;
+	// a name with a leading underscore is never exported that way.
+	if strings.HasPrefix(parts[0], "_") {
+		return pyHit{}, false
+	}
+	for i := len(o.Imports) - 1; i >= 0; i-- {
+		if im := o.Imports[i]; im.N == "*" {
+			if h, ok := ps.inModule(file, im.M, im.Level, parts, depth+1); ok {
+				return h, true
+			}
+		}
+	}
 	return pyHit{}, false
 }
 

@@ -71,6 +71,14 @@ var resolveCases = []struct {
 	{name: "python/re-export-and-method", ws: "pyproj", python: true,
 		bug:  contract.BugReport{FilePath: "tests/test_calc_pkg.py", LineNumber: 7, Message: "assert -1 == 3", TestName: strp("test_chain")},
 		want: []want{{"calc/ops.py", 17, 19, "calc.ops.Calc.add", "called by test_chain"}, {"calc/ops.py", 14, 15, "calc.ops.Calc.__init__", ""}}},
+	// A package that re-exports its modules with star imports, as many
+	// do: the last module imported defines the name.
+	{name: "python/star-re-export", ws: "pyproj", python: true,
+		bug:  contract.BugReport{FilePath: "tests/test_seqtools.py", LineNumber: 8, Message: "AssertionError: Lists differ: ['a', 'b'] != ['a', 'b', 'a', 'b']", TestName: strp("test_happy_path (tests.test_seqtools.NcyclesTests.test_happy_path)")},
+		want: []want{{"seqtools/recipes.py", 6, 8, "seqtools.recipes.ncycles", "called by test_happy_path"}}},
+	{name: "python/star-re-export-earlier-module", ws: "pyproj", python: true,
+		bug:  contract.BugReport{FilePath: "tests/test_seqtools.py", LineNumber: 13, Message: "AssertionError", TestName: strp("test_even (tests.test_seqtools.ChunkedTests.test_even)")},
+		want: []want{{"seqtools/more.py", 6, 9, "seqtools.more.chunked", "called by test_even"}}},
 	{name: "python/unittest", ws: "pyproj", python: true,
 		bug:  contract.BugReport{FilePath: "tests/test_money.py", LineNumber: 11, Message: "AssertionError: 150 != 1500", TestName: strp("test_cents (tests.test_money.TestMoney.test_cents)")},
 		want: []want{{"money/money.py", 5, 6, "money.money.Money.cents", "called by test_cents"}, {"money/money.py", 2, 3, "money.money.Money.__init__", "used by setUp"}}},
