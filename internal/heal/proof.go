@@ -50,7 +50,7 @@ func (r *run) planProof(first contract.ExecutorOutput, bugs []contract.BugReport
 	if command == "" {
 		command = first.EnvironmentMetadata.ResolvedCommand
 	}
-	r.proof = &proofPlan{plan: rerun.For(command, first.EnvironmentMetadata.ProjectType, bugs),
+	r.proof = &proofPlan{plan: rerun.For(command, first.EnvironmentMetadata.ProjectType, bugs).InPackages(first.BuildLog),
 		summary: rerun.Read(rerun.RunnerSummary, []byte(first.BuildLog), nil, time.Time{})}
 	return r.proof
 }

@@ -16,7 +16,9 @@
 package rerun
 
 import (
+	"encoding/json"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -412,4 +414,60 @@ func Structured(command string) string {
 		}
 	}
 	return "go test -json" + strings.TrimPrefix(cmd, "go test")
+}
+
+// goImportPath matches an import path a plan may pass to go test.
+var goImportPath = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._~/-]*$`)
+
+// allGoPackages is how a go plan that cannot tell the failing tests'
+// packages from the reports ends: every package of the module.
+const allGoPackages = " './...'"
+
+// InPackages narrows a go plan that runs every package (a failure located
+// outside a _test.go file does not say which package's test failed) to
+// the packages where log, the output of a go test -json run, shows each
+// of the plan's tests failing: go then builds and links those test
+// binaries only. Any other plan, or a log that does not name a package
+// for every test, comes back unchanged.
+func (p Plan) InPackages(log string) Plan {
+	if p.Runner != "go" || !p.Narrowed || !strings.HasSuffix(p.Command, allGoPackages) || !strings.Contains(log, `"Action"`) {
+		return p
+	}
+	failed := map[string][]string{} // top-level test: the packages it failed in
+	for _, line := range strings.Split(log, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, `{"`) || !strings.Contains(line, `"fail"`) {
+			continue
+		}
+		var e goEvent
+		if json.Unmarshal([]byte(line), &e) != nil || e.Action != "fail" || e.Test == "" {
+			continue
+		}
+		top, _, _ := strings.Cut(e.Test, "/")
+		if !slices.Contains(failed[top], e.Package) {
+			failed[top] = append(failed[top], e.Package)
+		}
+	}
+	var pkgs []string
+	for _, t := range p.Tests {
+		if len(failed[t]) == 0 {
+			return p
+		}
+		for _, pkg := range failed[t] {
+			if !goImportPath.MatchString(pkg) {
+				return p
+			}
+			pkgs = append(pkgs, pkg)
+		}
+	}
+	var q []string
+	for _, pkg := range sortedUniq(pkgs) {
+		q = append(q, quote(pkg))
+	}
+	list := " " + strings.Join(q, " ")
+	p.Command = strings.TrimSuffix(p.Command, allGoPackages) + list
+	if strings.HasSuffix(p.Proof, allGoPackages) {
+		p.Proof = strings.TrimSuffix(p.Proof, allGoPackages) + list
+	}
+	return p
 }

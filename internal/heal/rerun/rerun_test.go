@@ -287,3 +287,38 @@ FAIL	p [build failed]`, "go: downloading example.com/m v1.0.0\n# p\n./a.go:3:2: 
 		}
 	}
 }
+
+func TestInPackages(t *testing.T) {
+	// A failure located in the code under test: the plan runs ./...
+	panicked := []contract.BugReport{fail("go test", "series/series.go", "TestLast")}
+	const failLog = `{"Action":"start","Package":"example.com/m/series"}
+{"Action":"run","Package":"example.com/m/series","Test":"TestLast"}
+{"Action":"output","Package":"example.com/m/series","Test":"TestLast","Output":"--- FAIL: TestLast (0.00s)\n"}
+{"Action":"fail","Package":"example.com/m/series","Test":"TestLast"}
+{"Action":"fail","Package":"example.com/m/series"}
+{"Action":"pass","Package":"example.com/m/other"}
+`
+	for _, tc := range []struct {
+		name, log, command, proof string
+	}{
+		{"narrowed to the failing package", failLog,
+			"go test -count=1 -v -run '^TestLast$' 'example.com/m/series'",
+			"go test -count=1 -json -run '^TestLast$' 'example.com/m/series'"},
+		{"a plain log says no package", "--- FAIL: TestLast (0.00s)\nFAIL\texample.com/m/series\t0.01s\n",
+			"go test -count=1 -v -run '^TestLast$' './...'", "go test -count=1 -json -run '^TestLast$' './...'"},
+		{"the test failed nowhere the log shows", strings.ReplaceAll(failLog, `"Test":"TestLast"}`, `"Test":"TestFirst"}`),
+			"go test -count=1 -v -run '^TestLast$' './...'", "go test -count=1 -json -run '^TestLast$' './...'"},
+		{"a package name that is no import path", strings.ReplaceAll(failLog, "example.com/m/series", "-exec=sh"),
+			"go test -count=1 -v -run '^TestLast$' './...'", "go test -count=1 -json -run '^TestLast$' './...'"},
+	} {
+		p := For("go test ./...", "go", panicked).InPackages(tc.log)
+		if p.Command != tc.command || p.Proof != tc.proof {
+			t.Errorf("%s:\n command %q\n want    %q\n proof   %q\n want    %q", tc.name, p.Command, tc.command, p.Proof, tc.proof)
+		}
+	}
+	// A plan already narrowed by the reports' test files is left alone.
+	inTest := []contract.BugReport{fail("go test", "series/series_test.go", "TestLast")}
+	if p := For("go test ./...", "go", inTest).InPackages(failLog); p.Command != "go test -count=1 -v -run '^TestLast$' './series'" {
+		t.Errorf("plan of a test file's report = %q", p.Command)
+	}
+}
