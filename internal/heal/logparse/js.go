@@ -149,6 +149,10 @@ var (
 	reJSUndef   = lazyre.New(`^[A-Za-z_$][\w$]* is not defined$`)
 	reJest      = lazyre.New(`^\s*● (.+)$`)
 	reMochaHead = lazyre.New(`^\s+\d+\) (.+?):?$`)
+	// reParenTail matches a numbered line that ends with a duration or a
+	// location in parentheses, which no mocha failure's title does
+	// (titles such as ".json(object)" do hold parentheses).
+	reParenTail = lazyre.New(`\((?:[\d.]+ ?m?s|[^()]*:\d+(?::\d+)?)\)$`)
 	reNodeX     = lazyre.New(`^\s*✖ (.+?)(?: \([\d.]+m?s\))?$`)
 	reTapNotOK  = lazyre.New(`^\s*not ok \d+ - (.+?)(?: # .*)?$`)
 	reJsErr     = lazyre.New(`^\s{0,8}(?:Uncaught )?((?:\w+\.)?\w*(?:Error|Exception))(?: \[\w+\])?(?::\s*(.*))?$`)
@@ -169,6 +173,9 @@ type jsFail struct {
 	done    bool
 	tap     bool
 	mocha   bool
+	// titling is set while a mocha failure's title goes on below its
+	// head, one suite or test title a line, the last ending with ":".
+	titling bool
 	runner  string   // jest, mocha, node:test, vitest, uvu, ava, tap; node for uncaught errors
 	console bool     // inside a jest console.* block
 	loc     *finding // node's "file:line" header before an uncaught error
@@ -355,10 +362,11 @@ func (j *jsFail) line(p *parser, s string) bool {
 		}
 	}
 	if len(s) > 4 && s[0] == ' ' && trimmed != "" && isDigit(trimmed[0]) && strings.Contains(s, ") ") {
-		if m := reMochaHead.FindStringSubmatch(s); m != nil && !strings.Contains(m[1], "(") {
+		if m := reMochaHead.FindStringSubmatch(s); m != nil && !reParenTail.MatchString(m[1]) {
 			j.start(m[1], false)
 			j.runner = "mocha"
 			j.mocha = true
+			j.titling = !strings.HasSuffix(trimmed, ":")
 			return true
 		}
 	}
@@ -389,8 +397,12 @@ func (j *jsFail) line(p *parser, s string) bool {
 	if m := j.frame(s); m != nil {
 		return j.frameLine(p, m)
 	}
-	if j.mocha && j.msg == "" && j.errName == "" && strings.HasSuffix(s, ":") && (s[0] == ' ' || s[0] == '\t') {
-		j.test += " " + strings.TrimSuffix(strings.TrimSpace(s), ":") // mocha's nested title
+	if j.titling && j.errName == "" && len(s) > 0 && (s[0] == ' ' || s[0] == '\t') {
+		// mocha's nested title: its full title, as --grep and the TAP
+		// reporter spell it, joins the parts with spaces.
+		t := strings.TrimSpace(s)
+		j.test += " " + strings.TrimSuffix(t, ":")
+		j.titling = !strings.HasSuffix(t, ":")
 		return true
 	}
 	t := strings.TrimSpace(s)
