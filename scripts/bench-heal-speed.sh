@@ -73,7 +73,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 mode=
 case "${1:-}" in
-cold | overhead | large)
+cold | overhead | large | real)
 	mode=$1
 	shift
 	;;
@@ -120,6 +120,14 @@ timed() {
 	awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f\n", b-a}'
 }
 
+# fresh_tests forgets the test results go test caches (the compiled
+# packages stay): the project's own passing build then runs its tests, as
+# it does after a fix it has not seen, instead of replaying the result the
+# warm-up run left; the heals' builds see the same. Only for the go rows.
+fresh_tests() {
+	if [ "${fresh_go:-}" = 1 ]; then go clean -testcache; fi
+}
+
 heal_n=0
 # heal REPO CACHE ARGS...: one salve heal of REPO with salve's cache in
 # CACHE; it must end green.
@@ -136,11 +144,15 @@ bench() {
 	local name=$1 src=$2 cmd=$3
 	shift 3
 	local repo=$work/$name
-	cp -r "$root/$src" "$repo"
-	find "$repo" -name '*.go.input' -exec sh -c 'mv "$1" "${1%.input}"' _ {} \;
-	git -C "$repo" init -q -b main
-	git -C "$repo" add -A
-	git -C "$repo" commit -qm broken
+	if [ -d "$src/.git" ]; then
+		repo=$src # a repository made ready by real_one
+	else
+		cp -r "$root/$src" "$repo"
+		find "$repo" -name '*.go.input' -exec sh -c 'mv "$1" "${1%.input}"' _ {} \;
+		git -C "$repo" init -q -b main
+		git -C "$repo" add -A
+		git -C "$repo" commit -qm broken
+	fi
 	# One heal gives the fix (its branch) and warms nothing of salve's that
 	# the cold runs could use: each cold run gets a fresh cache directory.
 	if ! heal "$repo" "$work/cache-first-$name" --cmd "$cmd" "$@"; then
@@ -161,19 +173,25 @@ bench() {
 	heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" || true # warm salve's cache
 	# One of each per round, so that every column sees the same load.
 	for i in $(seq "$runs"); do
+		fresh_tests
 		XDG_CACHE_HOME=$user_xdg timed sh -c "cd '$repo' && { $cmd; true; }" >>"$work/fail" # meant to fail
 		git -C "$repo" checkout -q "$fixed" -- .
+		fresh_tests
 		XDG_CACHE_HOME=$user_xdg timed sh -c "cd '$repo' && $cmd" >>"$work/pass"
 		git -C "$repo" checkout -q main -- .
 		# The first heal after the direct builds runs slower (the checkout
 		# was just rewritten twice): cold and warm take turns at it.
+		fresh_tests
 		if [ $((i % 2)) -eq 1 ]; then
 			timed heal "$repo" "$work/cache-cold-$name-$i" --cmd "$cmd" "$@" >>"$work/cold"
+			fresh_tests
 			timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" >>"$work/warm"
 		else
 			timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" >>"$work/warm"
+			fresh_tests
 			timed heal "$repo" "$work/cache-cold-$name-$i" --cmd "$cmd" "$@" >>"$work/cold"
 		fi
+		fresh_tests
 		timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" --isolation none "$@" >>"$work/none"
 	done
 	fail=$(median <"$work/fail")
@@ -398,7 +416,69 @@ large_bench() {
 	echo "failed runs: $(wc -l <"$work/failed")"
 }
 
+# real_one NAME SRC COMMIT FILE SED CMD: the rows of bench for a public
+# project: SRC (a git repository or URL) cloned at COMMIT, one slip planted
+# in FILE by the sed expression SED and committed, healed with CMD by the
+# llm tier and a scripted model whose one answer is FILE as COMMIT has it
+# (so the fixer's speed is not measured, only salve's).
+real_one() {
+	local name=$1 src=$2 commit=$3 file=$4 expr=$5 cmd=$6
+	local dir=$work/real-src-$name
+	git clone -q "$src" "$dir"
+	git -C "$dir" checkout -q -B main "$commit"
+	rm -rf "$dir/.git/hooks"
+	case $name in
+	node) (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --no-package-lock >/dev/null 2>&1) ;;
+	esac
+	mkdir -p "$work/real-scenarios"
+	git -C "$dir" show "HEAD:$file" | python3 -c '
+import json, sys
+json.dump([{"id": "fix-real-" + sys.argv[1], "description": "heal speed on a real project: the file as the commit before the slip has it",
+  "systemPromptMustInclude": ["Fix Agent"],
+  "turns": [{"turn": 1, "response": {"kind": "final-report", "reportFormat": "json",
+    "reportContentJson": {"patched_content": sys.stdin.read(), "fix_reason": "undo the slip", "confidence_score": 0.9},
+    "tokenUsage": {"inputTokens": 700, "outputTokens": 150}}}]}], open(sys.argv[2], "w"))
+' "$name" "$work/real-scenarios/$name.json"
+	printf '{"providers": {"test": {"type": "test-llm", "scenarioFile": "%s.json", "contextWindow": 1000000}}}\n' "$name" >"$work/real-scenarios/$name.ai-agent.json"
+	sed -i "$expr" "$dir/$file"
+	if git -C "$dir" diff --quiet; then
+		echo "real $name: the slip ($expr) changed nothing in $file" >&2
+		return 1
+	fi
+	git -C "$dir" commit -qam "slip in $file"
+	bench "$name-real" "$dir" "$cmd" --fixers llm --models "test/fix-real-$name" \
+		--config "$work/real-scenarios/$name.ai-agent.json"
+}
+
+# real_bench: REAL_GO, REAL_PYTHON and REAL_NODE name where to clone
+# urfave/cli, more-itertools and express from (a local copy or the
+# public URL); each that is set gets its rows.
+real_bench() {
+	if [ -n "${REAL_GO:-}" ]; then
+		fresh_go=1
+		real_one go "$REAL_GO" 1305a082 sort.go 's/return lir < ljr/return lir > ljr/' 'go test ./...'
+		fresh_go=
+	fi
+	if [ -n "${REAL_PYTHON:-}" ]; then
+		real_one python "$REAL_PYTHON" 2fe1b2e more_itertools/recipes.py \
+			's/return chain.from_iterable(repeat(tuple(iterable), n))/return chain.from_iterable(repeat(tuple(iterable), n - 1))/' \
+			'python3 -m unittest -v tests.test_recipes'
+	fi
+	if [ -n "${REAL_NODE:-}" ]; then
+		real_one node "$REAL_NODE" a3714473 lib/utils.js 's/if (!type || !charset) {/if (!type || charset) {/' \
+			'npx mocha --require test/support/env --check-leaks test/ test/acceptance/'
+	fi
+}
+
 case "$mode" in
+real)
+	echo "salve heal speed on public projects, median of $runs runs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo
+	echo "| example | fail build s | pass build s | both s | goal s | heal cold s (/both) | heal warm s (/both) | cold ok | warm ok | heal none s (/both) | failed runs |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	real_bench
+	exit 0
+	;;
 cold)
 	cold_bench
 	exit 0
@@ -421,8 +501,10 @@ echo "| example | fail build s | pass build s | both s | goal s | heal cold s (/
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 only() { [ -z "${BENCH_ONLY:-}" ] || [[ " ${BENCH_ONLY//,/ } " == *" $1 "* ]]; }
 if only go; then
+	fresh_go=1
 	bench go examples/testdata/logic-bug 'go test ./...' \
 		--fixers rules,llm --models test/fix-last --config "$root/examples/testdata/scenarios/.ai-agent.json"
+	fresh_go=
 fi
 if only python; then
 	bench python examples/testdata/python-broken 'python3 -m unittest discover -v' --fixers rules
