@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"time"
 )
@@ -275,13 +277,52 @@ func (None) Probe(ctx context.Context, _ string) error {
 	return nil
 }
 
-// Command runs "sh -c SCRIPT" in the workspace.
+// Command runs "sh -c SCRIPT" in the workspace. What the job shares into
+// the workspace from elsewhere (a heal worktree's node_modules or target/
+// from the checkout it was made from, see [UserCaches]), which a sandbox
+// would mount there, is linked there instead, unless the workspace has
+// its own; [None.Cleanup] removes the link.
 func (None) Command(job Job) (Cmd, error) {
 	if err := checkJob(job); err != nil {
 		return Cmd{}, err
 	}
+	for _, c := range sharedIn(job) {
+		if _, err := os.Lstat(c.Dst); err == nil {
+			continue
+		}
+		if err := os.Symlink(c.Src, c.Dst); err != nil {
+			return Cmd{}, fmt.Errorf("share %s into the workspace: %w", c.Name, err)
+		}
+	}
 	return baseCmd(job, "sh", []string{"-c", job.Script}, job.Env), nil
 }
 
-// Cleanup does nothing: [Run] already killed the process group.
-func (None) Cleanup(context.Context, Job) error { return nil }
+// Cleanup removes the links [None.Command] made ([Run] already killed the
+// process group): a link the build replaced is left as it is.
+func (None) Cleanup(_ context.Context, job Job) error {
+	var errs []error
+	for _, c := range sharedIn(job) {
+		if to, err := os.Readlink(c.Dst); err == nil && to == c.Src {
+			if err := os.Remove(c.Dst); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// sharedIn returns the caches of job that belong at a path directly inside
+// its workspace other than their own, with both paths cleaned.
+func sharedIn(job Job) []Cache {
+	ws := cleanAbs(job.Workspace)
+	var out []Cache
+	for _, c := range job.Caches {
+		src, dst := cleanAbs(c.Src), cleanAbs(c.Dst)
+		if src == "" || dst == "" || src == dst || ws == "" || filepath.Dir(dst) != ws {
+			continue
+		}
+		c.Src, c.Dst = src, dst
+		out = append(out, c)
+	}
+	return out
+}

@@ -297,3 +297,43 @@ func copyFile(src, dst string) error {
 	}
 	return out.Close()
 }
+
+// TestNoneSharesCheckoutDirs: without a sandbox to mount them, a heal
+// worktree's node_modules from the checkout it was made from is linked in
+// for the build and the link removed after it; the checkout's copy is
+// untouched, and a workspace's own node_modules wins.
+func TestNoneSharesCheckoutDirs(t *testing.T) {
+	base := t.TempDir()
+	source, ws := filepath.Join(base, "src"), filepath.Join(base, "ws")
+	mustWrite(t, filepath.Join(source, "node_modules", "left-pad", "index.js"), "module.exports = 1;\n")
+	mustWrite(t, filepath.Join(ws, "package.json"), "{}\n")
+	job := sandbox.Job{Workspace: ws, Env: []string{"PATH=" + os.Getenv("PATH")}, Timeout: time.Minute,
+		Script: `cat node_modules/left-pad/index.js`, Caches: sandbox.UserCaches(nil, source, ws)}
+	res, err := sandbox.RunJob(context.Background(), sandbox.None{}, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 || !strings.Contains(string(res.Stdout), "module.exports = 1;") {
+		t.Errorf("the build did not read the checkout's node_modules: exit %d\n%s", res.ExitCode, res.Stdout)
+	}
+	if _, err := os.Lstat(filepath.Join(ws, "node_modules")); !os.IsNotExist(err) {
+		t.Errorf("the link is still in the workspace after the build: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(source, "node_modules", "left-pad", "index.js")); err != nil {
+		t.Errorf("the checkout's node_modules was touched: %v", err)
+	}
+
+	// The workspace's own node_modules wins and is left alone.
+	mustWrite(t, filepath.Join(ws, "node_modules", "left-pad", "index.js"), "module.exports = 2;\n")
+	job.Caches = []sandbox.Cache{{Name: "node_modules", Src: filepath.Join(source, "node_modules"), Dst: filepath.Join(ws, "node_modules")}}
+	res, err = sandbox.RunJob(context.Background(), sandbox.None{}, job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.Stdout), "module.exports = 2;") {
+		t.Errorf("the workspace's own node_modules lost: %s", res.Stdout)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "node_modules", "left-pad", "index.js")); err != nil {
+		t.Errorf("the workspace's own node_modules was removed: %v", err)
+	}
+}
