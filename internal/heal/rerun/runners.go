@@ -325,6 +325,10 @@ func buildUnittest(inv invocation, fails []failure) (string, []string, bool) {
 		run = strings.Join(inv.launcher, " ")
 		if rest := inv.rest; len(rest) > 0 && rest[0] == "discover" {
 			run = joinPlan(run, "discover", strings.Join(keepFlags(rest[1:], []flagRule{{name: "-s", value: pyDir}, {name: "-t", value: pyDir}}), " "))
+		} else if mods, ok := unittestTargets(rest); ok {
+			// python -m unittest tests.test_x: the same modules, so that
+			// the re-run selects among the tests the command runs.
+			run = joinPlan(run, strings.Join(mods, " "))
 		}
 	}
 	var tests []string
@@ -340,6 +344,30 @@ func buildUnittest(inv invocation, fails []failure) (string, []string, bool) {
 		words = append(words, "-k", quote("*."+t))
 	}
 	return joinPlan(words...), tests, true
+}
+
+// pyTarget matches a module, class or test name, or a test file, that a
+// unittest command line names.
+var pyTarget = lazyre.New(`^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[A-Za-z0-9_./-]+\.py)$`)
+
+// unittestTargets returns the modules, classes, tests or files a
+// python -m unittest command line (rest, after the launcher) names, and
+// false when it names none or holds a word salve does not copy.
+func unittestTargets(rest []string) ([]string, bool) {
+	var out []string
+	for i := 0; i < len(rest); i++ {
+		w := rest[i]
+		switch {
+		case w == "-k" || w == "--durations":
+			i++ // the flag's value
+		case strings.HasPrefix(w, "-"):
+		case pyTarget.MatchString(w):
+			out = append(out, w)
+		default:
+			return nil, false
+		}
+	}
+	return out, len(out) > 0
 }
 
 // jsLaunch returns how to start a JavaScript runner: its own invocation in
