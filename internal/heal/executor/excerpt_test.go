@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -119,6 +121,28 @@ func TestProbeScriptRuns(t *testing.T) {
 		if _, err := os.Stat("/usr/bin/" + r); err == nil && versions[r] == "" {
 			t.Errorf("%s is installed but its version was not found: %q", r, res.Stdout)
 		}
+	}
+}
+
+// TestProbeScriptYields: the probe's runtimes start at the lowest
+// priority, so that beside the first build they take the CPU it leaves.
+// The fake python3 reports its own nice value as its version.
+func TestProbeScriptYields(t *testing.T) {
+	if _, err := exec.LookPath("renice"); err != nil {
+		t.Skip("renice is not installed: the probe runs at the build's priority")
+	}
+	bin := t.TempDir()
+	fake := "#!/bin/sh\nawk '{print \"Python nice=\" $19}' /proc/self/stat\n"
+	if err := os.WriteFile(filepath.Join(bin, "python3"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: "sh", Args: []string{"-c", ProbeScript(nil, []string{"python3"})},
+		Env: []string{"PATH=" + bin + ":/usr/bin:/bin"}, Combined: true})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("probe script: exit %d err %v: %s", res.ExitCode, err, res.Stdout)
+	}
+	if _, versions := ParseProbe(res.Stdout); versions["python3"] != "Python nice=19" {
+		t.Errorf("the runtime ran at %q, want nice 19:\n%s", versions["python3"], res.Stdout)
 	}
 }
 

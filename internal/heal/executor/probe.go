@@ -29,8 +29,14 @@ const (
 // ProbeScript returns a sh script that prints one tagged line per tool found
 // on PATH and one per runtime version, so that one run through the same
 // backend as the build (same PATH, same image) answers both questions.
+//
+// The script lowers its own priority first (where renice exists): it is
+// metadata, run beside the first build, and its runtime start-ups (a
+// pyenv shim is a dozen shell scripts) should take the CPU the build
+// leaves, not share it.
 func ProbeScript(tools, runtimes []string) string {
 	var b strings.Builder
+	b.WriteString("renice -n 19 -p $$ >/dev/null 2>&1 || :\n")
 	for _, t := range union(tools, runtimes) {
 		q := shellQuote(t)
 		fmt.Fprintf(&b, "command -v %s >/dev/null 2>&1 && echo %s\n", q, shellQuote(toolTag+t))
