@@ -23,7 +23,10 @@
 #   scripts/bench-heal-speed.sh large [RUNS]
 #
 # BENCH_ONLY, a list of example names (go python rust node), limits the
-# default mode to those examples.
+# default mode to those examples. With SALVE_BIN_DIR_B naming a directory
+# of another salve and git_agent, each round of the default and real modes
+# also heals warm with those (B), so two versions meet the same load; B's
+# row follows A's.
 #
 # "cold" measures the cold-cache case instead (issue 27: a heal pays the
 # cold build once): for examples/testdata/go-broken (a missing import the
@@ -135,7 +138,7 @@ heal() {
 	local repo=$1 cache=$2
 	shift 2
 	heal_n=$((heal_n + 1))
-	XDG_CACHE_HOME=$cache GOCACHE=$GOCACHE "$salve" heal --workspace "$repo" --branch "bench-$heal_n" \
+	XDG_CACHE_HOME=$cache GOCACHE=$GOCACHE "${heal_bin:-$salve}" heal --workspace "$repo" --branch "bench-$heal_n" \
 		--store "$work/runs.db" --results "$work/results-$heal_n.json" "$@" >"$work/heal-$heal_n.log" 2>&1
 }
 
@@ -169,8 +172,11 @@ bench() {
 		git -C "$repo" checkout -q main -- .
 	}
 	XDG_CACHE_HOME=$user_xdg direct # warm the user's caches
-	: >"$work/fail" && : >"$work/pass" && : >"$work/cold" && : >"$work/warm" && : >"$work/none" && : >"$work/failed"
+	: >"$work/fail" && : >"$work/pass" && : >"$work/cold" && : >"$work/warm" && : >"$work/none" && : >"$work/failed" && : >"$work/warm-b"
 	heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" || true # warm salve's cache
+	if [ -n "${SALVE_BIN_DIR_B:-}" ]; then
+		heal_bin=$work/bin-b/salve SALVE_GIT_AGENT=$work/bin-b/git_agent heal "$repo" "$work/cache-warm-b-$name" --cmd "$cmd" "$@" || true
+	fi
 	# One of each per round, so that every column sees the same load.
 	for i in $(seq "$runs"); do
 		fresh_tests
@@ -193,6 +199,12 @@ bench() {
 		fi
 		fresh_tests
 		timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" --isolation none "$@" >>"$work/none"
+		if [ -n "${SALVE_BIN_DIR_B:-}" ]; then
+			# The other version (B), warm, in the same round.
+			fresh_tests
+			heal_bin=$work/bin-b/salve SALVE_GIT_AGENT=$work/bin-b/git_agent \
+				timed heal "$repo" "$work/cache-warm-b-$name" --cmd "$cmd" "$@" >>"$work/warm-b"
+		fi
 	done
 	fail=$(median <"$work/fail")
 	pass=$(median <"$work/pass")
@@ -204,6 +216,11 @@ bench() {
 		b = f + p; goal = 1.3 * b + 0.5
 		printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f (%.1fx) | %.2f (%.1fx) | %s | %s | %.2f (%.1fx) | %d |\n", n, f, p, b, goal,
 			c, c / b, w, w / b, (c <= goal ? "yes" : "no"), (w <= goal ? "yes" : "no"), x, x / b, bad }'
+	if [ -s "$work/warm-b" ]; then
+		awk -v n="$name" -v f="$fail" -v p="$pass" -v w="$(median <"$work/warm-b")" 'BEGIN {
+			b = f + p; goal = 1.3 * b + 0.5
+			printf "| %s (B) | %.2f | %.2f | %.2f | %.2f | | %.2f (%.1fx) | | %s | | |\n", n, f, p, b, goal, w, w / b, (w <= goal ? "yes" : "no") }'
+	fi
 }
 
 # cold_bench: the cold-cache rounds described at the top.
