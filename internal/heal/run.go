@@ -82,8 +82,14 @@ type Options struct {
 	// WorktreeRoot holds the persistent worktrees; empty means
 	// DefaultWorktreeRoot.
 	WorktreeRoot string
-	// KeepWorktree leaves the worktree in place after the run.
-	KeepWorktree bool
+	// KeepWorktree says what the run does with its worktree at the end
+	// (see WorktreeKeep): by default (KeepAuto) one of salve's persistent
+	// worktrees is kept, clean, when the repository tracks KeepFiles files
+	// or more, and removed otherwise.
+	KeepWorktree WorktreeKeep
+	// KeepFiles is the number of tracked files from which KeepAuto keeps
+	// the worktree; zero means DefaultKeepFiles.
+	KeepFiles int
 	// RunID names the run; empty means a new UUID.
 	RunID string
 
@@ -190,6 +196,9 @@ type run struct {
 	// is added and removed.
 	top    string
 	reused bool
+	// tracked is the number of entries of the persistent worktree's index
+	// after setup (-1 when unknown).
+	tracked int
 	// gitDir is the reused worktree's git directory, already verified.
 	gitDir string
 	// base is the commit a reused worktree was reset to, already
@@ -218,7 +227,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
 	}
-	r := &run{o: o, prev: map[string]map[string]any{}, tried: map[string]map[string]reverted{}, started: o.Now()}
+	r := &run{o: o, prev: map[string]map[string]any{}, tried: map[string]map[string]reverted{}, started: o.Now(), tracked: -1}
 	r.res = &results.Results{
 		RunID: o.RunID, Repo: o.Repo, Branch: o.Branch, Command: o.Command, MaxIterations: o.MaxIterations,
 		Timings: map[string]float64{}, StartedAt: contract.Timestamp(r.started), Commits: []results.Commit{}, Bugs: []results.BugResult{},
@@ -384,14 +393,10 @@ func (r *run) finish(ctx context.Context) {
 	if r.slot != nil {
 		stop := r.timed(results.StageCleanup)
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-		if r.o.KeepWorktree {
-			r.releasePersistent(cctx)
-		} else {
-			r.removePersistent(cctx)
-		}
+		r.endPersistent(cctx)
 		cancel()
 		stop()
-	} else if !r.o.KeepWorktree && r.added {
+	} else if r.o.KeepWorktree != KeepAlways && r.added {
 		stop := r.timed(results.StageCleanup)
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		list, err := r.o.Worktrees.List(cctx, r.o.Repo)
