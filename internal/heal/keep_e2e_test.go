@@ -2,6 +2,7 @@ package heal_test
 
 import (
 	"bufio"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/results"
+	"github.com/salve-dev/salve/internal/sandbox"
 	"github.com/salve-dev/salve/internal/testrepo"
 )
 
@@ -176,5 +178,80 @@ func TestKeptWorktreeInterrupted(t *testing.T) {
 		checkKeptClean(t, repo, wt, head)
 	} else if list := worktreeList(repo); strings.Count(list, "worktree ") != 1 {
 		t.Errorf("the worktree's folder is gone but not its record:\n%s", list)
+	}
+}
+
+// TestKeptWorktreeExpires: a kept worktree no heal used for a week is
+// removed by the next heal of any repository, and salve gc --unused-for
+// removes only the worktrees unused for that long.
+func TestKeptWorktreeExpires(t *testing.T) {
+	need(t, "sh")
+	gitIdentity(t)
+	data := t.TempDir()
+	env := keepEnv(data, 5)
+	repoA, repoB := testrepo.Example(t, "c-broken"), testrepo.Example(t, "c-broken")
+	kept := func(repo string) string {
+		t.Helper()
+		res, out := healWithEnv(t, env, repo, "--cmd", "true")
+		wt, _ := readyPath(out)
+		if res == nil || res.Outcome != results.OutcomeGreen || wt == "" {
+			t.Fatalf("heal of %s: %+v\n%s", repo, res, out)
+		}
+		if _, err := os.Stat(wt); err != nil {
+			t.Fatalf("the worktree of %s was not kept: %v\n%s", repo, err, out)
+		}
+		return wt
+	}
+	age := func(wt string, d time.Duration) {
+		t.Helper()
+		old := time.Now().Add(-d)
+		if err := os.Chtimes(wt+".lock", old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gc := func(args ...string) string {
+		t.Helper()
+		_, salve := heal.Binaries()
+		r, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: append([]string{"gc"}, args...), Env: env, Timeout: time.Minute})
+		if err != nil || r.ExitCode != 0 {
+			t.Fatalf("salve gc: %v exit %d: %s", err, r.ExitCode, r.Stderr)
+		}
+		out, _, _ := strings.Cut(string(r.Stdout), "build cache: ")
+		return out
+	}
+	wtA, wtB := kept(repoA), kept(repoB)
+	// Six days unused: still kept after a heal of the other repository.
+	age(wtA, 6*24*time.Hour)
+	if again := kept(repoB); again != wtB {
+		t.Fatalf("the second heal of B used %s, not %s", again, wtB)
+	}
+	if _, err := os.Stat(wtA); err != nil {
+		t.Fatalf("A's worktree, six days unused, was removed: %v", err)
+	}
+	// Eight days: the next heal of B removes A's worktree and its record.
+	age(wtA, 8*24*time.Hour)
+	kept(repoB)
+	if _, err := os.Stat(wtA); err == nil {
+		t.Errorf("A's worktree, eight days unused, is still there")
+	}
+	if list := worktreeList(repoA); strings.Count(list, "worktree ") != 1 {
+		t.Errorf("A's worktrees after the expiry:\n%s", list)
+	}
+	if _, err := os.Stat(wtB); err != nil {
+		t.Errorf("B's worktree, just used, was removed: %v", err)
+	}
+	// gc --unused-for leaves B's recent worktree, then removes it once old.
+	if got := gc("--unused-for", "168h"); got != "recent "+wtB+"\n" {
+		t.Errorf("gc --unused-for 168h with B recent: %q", got)
+	}
+	if _, err := os.Stat(wtB); err != nil {
+		t.Fatalf("gc --unused-for removed a recent worktree: %v", err)
+	}
+	age(wtB, 8*24*time.Hour)
+	if got := gc("--unused-for", "168h"); got != "removed "+wtB+"\n" {
+		t.Errorf("gc --unused-for 168h with B old: %q", got)
+	}
+	if list := worktreeList(repoB); strings.Count(list, "worktree ") != 1 {
+		t.Errorf("B's worktrees after gc:\n%s", list)
 	}
 }

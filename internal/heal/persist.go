@@ -112,7 +112,13 @@ func acquireSlot(ctx context.Context, root, top string) (*slot, error) {
 				return nil, fmt.Errorf("heal: open the worktree lock: %w", err)
 			}
 			if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
-				return &slot{dir: filepath.Join(dir, name), lock: f}, nil
+				// salve gc removes a lock file it holds: a lock taken on
+				// the file it removed guards nothing.
+				if held, err := f.Stat(); err == nil {
+					if now, err := os.Stat(f.Name()); err == nil && os.SameFile(held, now) {
+						return &slot{dir: filepath.Join(dir, name), lock: f}, nil
+					}
+				}
 			}
 			_ = f.Close()
 		}

@@ -239,8 +239,8 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	}
 	var worktreeRoot string
 	if c.WorktreeDir == "" {
-		// Where the heal keeps its worktrees; an error is the heal's to
-		// report.
+		// Where the heal keeps its worktrees, and where Run expires the
+		// ones no heal used for long; an error is the heal's to report.
 		worktreeRoot, _ = heal.DefaultWorktreeRoot(c.Getenv)
 	}
 	xe := executor.New(executor.Options{Isolation: c.Isolation, Logger: c.Logger, SourceDir: source,
@@ -325,9 +325,20 @@ func (p *Pipeline) Options() heal.Options { return p.opts }
 
 // Run runs the heal, then removes the throw-away build-cache layer of an
 // untrusted change and keeps the build cache within its budget
-// (Config.CacheBudget, executor.TrimUsed).
+// (Config.CacheBudget, executor.TrimUsed), and, when the heal used one of
+// salve's persistent worktrees, removes those of any repository no heal
+// used for heal.DefaultWorktreeMaxAge (heal.ExpireWorktrees).
 func (p *Pipeline) Run(ctx context.Context) (*results.Results, error) {
 	res, err := heal.Run(ctx, p.opts)
+	if p.opts.WorktreeDir == "" && p.opts.WorktreeRoot != "" && ctx.Err() == nil {
+		rep, xerr := heal.ExpireWorktrees(ctx, p.opts.WorktreeRoot, p.opts.Worktrees, p.opts.Git, 0)
+		for _, path := range rep.Removed {
+			p.logger.Info("removed a heal worktree no heal had used for long", "path", path, "unused_for_more_than", heal.DefaultWorktreeMaxAge.String())
+		}
+		if xerr != nil {
+			p.logger.Warn("old heal worktrees were not removed", "error", xerr)
+		}
+	}
 	if derr := p.exec.Discard(); derr != nil {
 		p.logger.Warn("the throw-away build-cache layer was not removed", "error", derr)
 	}
