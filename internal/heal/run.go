@@ -197,7 +197,7 @@ type run struct {
 	top    string
 	reused bool
 	// tracked is the number of entries of the persistent worktree's index
-	// after setup (-1 when unknown).
+	// after setup (0, or -1, when unknown: the worktree is then removed).
 	tracked int
 	// gitDir is the reused worktree's git directory, already verified.
 	gitDir string
@@ -227,7 +227,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
 	}
-	r := &run{o: o, prev: map[string]map[string]any{}, tried: map[string]map[string]reverted{}, started: o.Now(), tracked: -1}
+	r := &run{o: o, prev: map[string]map[string]any{}, tried: map[string]map[string]reverted{}, started: o.Now()}
 	r.res = &results.Results{
 		RunID: o.RunID, Repo: o.Repo, Branch: o.Branch, Command: o.Command, MaxIterations: o.MaxIterations,
 		Timings: map[string]float64{}, StartedAt: contract.Timestamp(r.started), Commits: []results.Commit{}, Bugs: []results.BugResult{},
