@@ -63,9 +63,13 @@
 # beside it, made in the temporary folder and never committed anywhere
 # else. A first heal runs untimed, then each of RUNS heals (the second
 # onwards) is timed with its stages, beside git's own floor: a
-# `git worktree add` of the same commit and its removal. Each round also
-# heals a copy of the repository with --keep-worktree, whose next heal
-# resets and reuses the kept worktree instead of adding one.
+# `git worktree add` of the same commit and its removal. Three copies of
+# the repository are healed in each round: with the default (over
+# SALVE_KEEP_WORKTREE_FILES tracked files, 2000 unless set, the heal keeps
+# its worktree, cleaned, and the next heal resets and reuses it), with
+# --keep-worktree=false (the worktree is added and removed by every heal)
+# and with --keep-worktree (kept as the heal left it, build outputs and
+# all).
 #
 # BENCH_SMALL=1 is the small run of make bench: one round (unless RUNS is
 # given), which proves the examples and commands are where the script
@@ -392,28 +396,38 @@ large_bench() {
 	# No automatic gc: one packing the new objects while the copy below
 	# reads them makes the copy fail.
 	git -C "$repo" -c gc.auto=0 commit -qm broken
-	# A second repository of the same files, healed with --keep-worktree:
-	# its next heal resets and reuses the worktree instead of adding one.
+	# Two more repositories of the same files, healed with
+	# --keep-worktree=false and with --keep-worktree.
+	cp -a "$repo" "$work/large-removed"
 	cp -a "$repo" "$work/large-kept"
 	local tracked
 	tracked=$(git -C "$repo" ls-files | wc -l)
-	local r keep
-	for r in large large-kept; do
-		keep=
-		[ "$r" = large-kept ] && keep=--keep-worktree
-		if ! heal "$work/$r" "$work/cache-large" --cmd "$cmd" --fixers rules --isolation none $keep; then
+	# keep_arg R: the --keep-worktree flag of repository R (none: the
+	# default).
+	keep_arg() {
+		case $1 in
+		large-removed) echo --keep-worktree=false ;;
+		large-kept) echo --keep-worktree ;;
+		esac
+	}
+	local r
+	for r in large large-removed large-kept; do
+		# shellcheck disable=SC2046 # keep_arg prints one word or none
+		if ! heal "$work/$r" "$work/cache-large" --cmd "$cmd" --fixers rules --isolation none $(keep_arg "$r"); then
 			echo "large: the first heal did not end green" >&2
 			tail -n 5 "$work/heal-$heal_n.log" >&2
 			return 1
 		fi
 	done
-	: >"$work/large.stages" && : >"$work/large-kept.stages" && : >"$work/floor" && : >"$work/failed"
+	: >"$work/floor" && : >"$work/failed"
+	for r in large large-removed large-kept; do : >"$work/$r.stages"; done
 	local i
 	for i in $(seq "$runs"); do
-		timed heal "$repo" "$work/cache-large" --cmd "$cmd" --fixers rules --isolation none >"$work/t"
-		echo "$(stages "$work/results-$heal_n.json" "$(cat "$work/t")") $(cat "$work/t")" >>"$work/large.stages"
-		timed heal "$work/large-kept" "$work/cache-large" --cmd "$cmd" --fixers rules --isolation none --keep-worktree >"$work/t"
-		echo "$(stages "$work/results-$heal_n.json" "$(cat "$work/t")") $(cat "$work/t")" >>"$work/large-kept.stages"
+		for r in large large-removed large-kept; do
+			# shellcheck disable=SC2046 # keep_arg prints one word or none
+			timed heal "$work/$r" "$work/cache-large" --cmd "$cmd" --fixers rules --isolation none $(keep_arg "$r") >"$work/t"
+			echo "$(stages "$work/results-$heal_n.json" "$(cat "$work/t")") $(cat "$work/t")" >>"$work/$r.stages"
+		done
 		timed sh -c "git -C '$repo' worktree add -q --detach '$work/floor-wt' HEAD && git -C '$repo' worktree remove --force '$work/floor-wt'" >>"$work/floor"
 	done
 	echo "salve heal on a repository of $tracked tracked files (go build ./..., rules tier, --isolation none), after a first heal, $runs rounds, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -421,9 +435,12 @@ large_bench() {
 	echo "| heal | round | heal s | setup s | cleanup s | setup + cleanup s | commit s | builds s | git worktree add + remove s | outcome |"
 	echo "|---|---|---|---|---|---|---|---|---|---|"
 	local what
-	for r in large large-kept; do
-		what="worktree removed (default)"
-		[ "$r" = large-kept ] && what="worktree kept and reused"
+	for r in large large-removed large-kept; do
+		case $r in
+		large) what="default: kept clean and reused" ;;
+		large-removed) what="--keep-worktree=false: removed" ;;
+		large-kept) what="--keep-worktree: kept as left" ;;
+		esac
 		paste "$work/$r.stages" "$work/floor" | awk -v w="$what" '{printf "| %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %s |\n", w, NR, $9, $1, $5, $1 + $5, $4, $2 + $3, $10, $8}'
 		awk '{printf "%.3f\n", $1 + $5}' "$work/$r.stages" >"$work/sc"
 		printf '| %s | median | %.3f | %.3f | %.3f | %.3f | %.3f | | %.3f | |\n' "$what" "$(column 9 "$work/$r.stages")" "$(column 1 "$work/$r.stages")" \

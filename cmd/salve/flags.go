@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/assemble"
 	"github.com/salve-dev/salve/internal/isolation"
 )
@@ -127,6 +128,29 @@ func checkDuration(flag string, d time.Duration) error {
 	}
 	return nil
 }
+
+// keepFlag is --keep-worktree: alone it means true (always keep), and it
+// takes =false (always remove) or =auto (the default: keep a large
+// repository's worktree, clean, for the next heal).
+type keepFlag struct{ k *heal.WorktreeKeep }
+
+func (f keepFlag) String() string {
+	if f.k == nil {
+		return heal.KeepAuto.String()
+	}
+	return f.k.String()
+}
+
+func (f keepFlag) Set(s string) error {
+	k, err := heal.ParseWorktreeKeep(s)
+	if err != nil {
+		return fmt.Errorf("want auto, true or false, got %q", s)
+	}
+	*f.k = k
+	return nil
+}
+
+func (f keepFlag) Type() string { return "auto|true|false" }
 
 // durationFlag is a time limit given as a Go duration ("90s", "5m",
 // "1h30m") or a bare number of seconds ("600"), so every time flag takes

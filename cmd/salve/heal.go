@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/salve-dev/salve/internal/heal/results"
@@ -57,7 +58,7 @@ type healOptions struct {
 	Config        string
 	Timeout       int
 	Isolation     string
-	KeepWorktree  bool
+	KeepWorktree  heal.WorktreeKeep
 	StorePath     string
 	NoStore       bool
 	GitAgent      string
@@ -134,7 +135,8 @@ SIGTERM.`,
 	o.Timeout = contract.DefaultExecutorTimeoutSeconds
 	f.Var(secondsFlag{&o.Timeout}, "timeout", "each build's time limit (90s, 5m, 1h30m, or seconds)")
 	f.StringVar(&o.Isolation, "isolation", "auto", "the build sandbox: auto, none, bwrap, docker or podman")
-	f.BoolVar(&o.KeepWorktree, "keep-worktree", false, "keep the heal worktree (registered in the repository, detached) after the run, to look at; by default it is removed whatever the outcome")
+	f.Var(keepFlag{&o.KeepWorktree}, "keep-worktree", "what to do with the heal worktree at the end: true (the flag alone) keeps it as the heal left it, detached, to look at; false removes it; auto keeps it clean for the next heal when the repository tracks $"+heal.EnvKeepFiles+" files or more (default "+strconv.Itoa(heal.DefaultKeepFiles)+"), and removes it otherwise")
+	f.Lookup("keep-worktree").NoOptDefVal = "true"
 	f.StringVar(&o.StorePath, "store", "", "the run store (default $SALVE_STORE or ~/.local/state/salve)")
 	f.BoolVar(&o.NoStore, "no-store", false, "do not record the run in the run store")
 	f.StringVar(&o.GitAgent, "git-agent", "", "the git_agent program (default: beside salve, then PATH)")

@@ -155,10 +155,14 @@ func mcpHealFunc(s *streams, o *mcpOptions, storePath string, logger *slog.Logge
 		if remote == "" {
 			remote = "origin"
 		}
+		keep := heal.KeepAuto // a fresh worktree: removed
+		if in.KeepWorktree {
+			keep = heal.KeepAlways
+		}
 		ho := &healOptions{
 			Workspace: in.Workspace, Command: in.Cmd, ProjectType: in.ProjectType, Fixers: strings.Join(in.Fixers, ","),
 			MinConfidence: in.MinConfidence, MaxIterations: in.MaxIterations, Branch: in.Branch, Push: in.Push, Remote: remote,
-			CI: "local", Models: models, Config: o.Config, Timeout: in.Timeout, Isolation: in.Isolation, KeepWorktree: in.KeepWorktree,
+			CI: "local", Models: models, Config: o.Config, Timeout: in.Timeout, Isolation: in.Isolation, KeepWorktree: keep,
 			StorePath: storePath, NoStore: storePath == "", GitAgent: o.GitAgent,
 		}
 		// The pipeline must never write to stdout: on stdio it is the

@@ -53,8 +53,12 @@ func bigRepo(b *testing.B, n int) string {
 //     what every heal did before persistent worktrees);
 //   - first: the first heal with persistent worktrees (the worktree is
 //     created, then kept);
-//   - second: a later heal, which verifies, resets and cleans the kept
-//     worktree.
+//   - removed: a later heal whose worktree was removed at the end of the
+//     last one (the default under heal.DefaultKeepFiles tracked files,
+//     or KeepNever): it adds the worktree again and removes it;
+//   - second: a later heal that verifies, resets and cleans the worktree
+//     the last one kept, and keeps it, clean, at its end (the default from
+//     heal.DefaultKeepFiles tracked files).
 //
 // Metrics: setup-s/op, cleanup-s/op and their sum total-s/op, from the
 // heal's own stage timings. With -short (make bench's small run) only the
@@ -74,45 +78,47 @@ func BenchmarkHealWorktree(b *testing.B) {
 
 func benchWorktree(b *testing.B, g adapter.Git, n int) {
 	repo := bigRepo(b, n)
-	{
-		opts := func(data, wt string) heal.Options {
-			return heal.Options{
-				Repo: repo, Command: "true", Executor: greenBuild{}, Parser: adapter.Parser{}, Targets: adapter.Targets{},
-				Git: g, Worktrees: adapter.Worktrees{Git: g}, CI: &ci.Local{Executor: greenBuild{}},
-				WorktreeRoot: data, WorktreeDir: wt,
+	opts := func(data, wt string, keep heal.WorktreeKeep) heal.Options {
+		// KeepFiles 1: KeepAuto keeps whatever the size, as it does from
+		// heal.DefaultKeepFiles files.
+		return heal.Options{
+			Repo: repo, Command: "true", Executor: greenBuild{}, Parser: adapter.Parser{}, Targets: adapter.Targets{},
+			Git: g, Worktrees: adapter.Worktrees{Git: g}, CI: &ci.Local{Executor: greenBuild{}},
+			WorktreeRoot: data, WorktreeDir: wt, KeepWorktree: keep, KeepFiles: 1,
+		}
+	}
+	for _, phase := range []string{"fresh", "first", "removed", "second"} {
+		b.Run(phase, func(b *testing.B) {
+			data := b.TempDir()
+			keep := heal.KeepAuto
+			if phase == "removed" {
+				keep = heal.KeepNever
 			}
-		}
-		for _, phase := range []string{"fresh", "first", "second"} {
-			b.Run(phase, func(b *testing.B) {
-				data := b.TempDir()
-				if phase == "second" {
-					if _, err := heal.Run(context.Background(), opts(data, "")); err != nil {
-						b.Fatal(err)
-					}
+			if _, err := heal.Run(context.Background(), opts(data, "", keep)); err != nil {
+				b.Fatal(err)
+			}
+			var setup, cleanup float64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				o := opts(data, "", keep)
+				switch phase {
+				case "fresh":
+					o = opts(data, filepath.Join(b.TempDir(), "wt"), keep)
+				case "first":
+					o = opts(b.TempDir(), "", keep)
 				}
-				var setup, cleanup float64
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					b.StopTimer()
-					o := opts(data, "")
-					switch phase {
-					case "fresh":
-						o = opts(data, filepath.Join(b.TempDir(), "wt"))
-					case "first":
-						o = opts(b.TempDir(), "")
-					}
-					b.StartTimer()
-					res, err := heal.Run(context.Background(), o)
-					if err != nil || res.Outcome != results.OutcomeGreen {
-						b.Fatalf("heal: %v %+v", err, res)
-					}
-					setup += res.Timings[results.StageSetup]
-					cleanup += res.Timings[results.StageCleanup]
+				b.StartTimer()
+				res, err := heal.Run(context.Background(), o)
+				if err != nil || res.Outcome != results.OutcomeGreen {
+					b.Fatalf("heal: %v %+v", err, res)
 				}
-				b.ReportMetric(setup/float64(b.N), "setup-s/op")
-				b.ReportMetric(cleanup/float64(b.N), "cleanup-s/op")
-				b.ReportMetric((setup+cleanup)/float64(b.N), "total-s/op")
-			})
-		}
+				setup += res.Timings[results.StageSetup]
+				cleanup += res.Timings[results.StageCleanup]
+			}
+			b.ReportMetric(setup/float64(b.N), "setup-s/op")
+			b.ReportMetric(cleanup/float64(b.N), "cleanup-s/op")
+			b.ReportMetric((setup+cleanup)/float64(b.N), "total-s/op")
+		})
 	}
 }

@@ -212,7 +212,7 @@ func TestHealLogicBug(t *testing.T) {
 			repo := testrepo.Example(t, "logic-bug")
 			before := userState(t, repo)
 			o := options(t, repo, "", tc.fixers()...)
-			o.KeepWorktree = true
+			o.KeepWorktree = heal.KeepAlways
 			res, err := heal.Run(context.Background(), o)
 			check(t, res, err, tc.want)
 			if userState(t, repo) != before {
@@ -630,7 +630,7 @@ func TestHealByScriptedLLMInPythonAndC(t *testing.T) {
 					repo := repoWith(t, tc.files)
 					before := userState(t, repo)
 					o := options(t, repo, tc.command, mode.fixers()...)
-					o.KeepWorktree = true
+					o.KeepWorktree = heal.KeepAlways
 					res, err := heal.Run(context.Background(), o)
 					check(t, res, err, mode.want)
 					got, _ := os.ReadFile(filepath.Join(o.WorktreeDir, tc.file))

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // GCOptions configures GC.
@@ -23,6 +24,16 @@ type GCOptions struct {
 	Worktrees Worktrees
 	// Git deletes the merged heal branches.
 	Git Git
+	// UnusedFor, when positive, limits the removal to the worktrees no
+	// heal has used for that long (the last use is when a heal released
+	// the worktree); zero removes every worktree no heal holds.
+	UnusedFor time.Duration
+	// WorktreesOnly removes worktrees and nothing else: the repositories'
+	// records are not pruned, no branch is deleted, and a repository
+	// whose worktrees are all recent costs no git run.
+	WorktreesOnly bool
+	// Now is the clock of UnusedFor; nil means time.Now.
+	Now func() time.Time
 }
 
 // GCReport says what GC did.
@@ -31,6 +42,9 @@ type GCReport struct {
 	Removed []string
 	// InUse lists the worktrees left alone because a heal holds them.
 	InUse []string
+	// Recent lists the worktrees left alone because a heal used them
+	// within GCOptions.UnusedFor.
+	Recent []string
 	// Pruned lists the repositories whose worktree records were pruned.
 	Pruned []string
 	// Branches lists the heal branches deleted (merged: nothing of their
@@ -44,11 +58,16 @@ type GCReport struct {
 // prune), and the default heal branches (salve/heal-…) that hold nothing
 // of their own: merged into the repository's HEAD, as git branch -d
 // requires. It never touches a worktree salve did not make, another
-// branch, or a heal branch with a fix found nowhere else.
+// branch, or a heal branch with a fix found nowhere else. With UnusedFor
+// it leaves the worktrees a heal used since (GCReport.Recent), and with
+// WorktreesOnly it removes worktrees only (ExpireWorktrees).
 func GC(ctx context.Context, o GCOptions) (GCReport, error) {
 	var rep GCReport
 	if o.Worktrees == nil || o.Git == nil {
 		return rep, fmt.Errorf("heal: gc: worktrees and git are required: %w", ErrBadInput)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	if o.Root == "" {
 		root, err := DefaultWorktreeRoot(os.Getenv)
@@ -95,6 +114,35 @@ func GC(ctx context.Context, o GCOptions) (GCReport, error) {
 
 // gcRepoDir collects one repository's folder of persistent worktrees.
 func gcRepoDir(ctx context.Context, o GCOptions, dir string, rep *GCReport) error {
+	// The slots to collect: a worktree or a lock file, unused for long
+	// enough.
+	var slots []int
+	recent := false
+	for n := 0; n < MaxWorktreesPerRepo; n++ {
+		wt := filepath.Join(dir, fmt.Sprintf("heal-%d", n))
+		wst, werr := os.Lstat(wt)
+		lst, lerr := os.Lstat(wt + ".lock")
+		if werr != nil && lerr != nil {
+			continue // neither a worktree nor a lock
+		}
+		if o.UnusedFor > 0 {
+			used := wst
+			if lerr == nil {
+				used = lst
+			}
+			if o.Now().Sub(used.ModTime()) < o.UnusedFor {
+				recent = true
+				if werr == nil {
+					rep.Recent = append(rep.Recent, wt)
+				}
+				continue
+			}
+		}
+		slots = append(slots, n)
+	}
+	if o.WorktreesOnly && len(slots) == 0 {
+		return nil
+	}
 	b, err := readSmallFile(filepath.Join(dir, "repo"))
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, serr := os.Lstat(dir); serr != nil {
@@ -108,15 +156,15 @@ func gcRepoDir(ctx context.Context, o GCOptions, dir string, rep *GCReport) erro
 			repoOK = true
 		}
 	}
-	busy := false
-	for n := 0; n < MaxWorktreesPerRepo; n++ {
+	busy := recent
+	for _, n := range slots {
 		name := fmt.Sprintf("heal-%d", n)
 		wt := filepath.Join(dir, name)
 		lockPath := filepath.Join(dir, name+".lock")
 		_, werr := os.Lstat(wt)
 		f, err := os.OpenFile(lockPath, os.O_RDWR, 0)
 		if err != nil && werr != nil {
-			continue // neither a worktree nor a lock
+			continue // gone since
 		}
 		if err == nil {
 			if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
@@ -141,7 +189,7 @@ func gcRepoDir(ctx context.Context, o GCOptions, dir string, rep *GCReport) erro
 			rep.Removed = append(rep.Removed, wt)
 		}
 	}
-	if repoOK {
+	if repoOK && !o.WorktreesOnly {
 		removed, err := CleanStale(ctx, o.Worktrees, top)
 		if err != nil {
 			return err
@@ -162,11 +210,26 @@ func gcRepoDir(ctx context.Context, o GCOptions, dir string, rep *GCReport) erro
 			rep.Branches = append(rep.Branches, top+" "+b)
 		}
 	}
-	if !busy {
+	// An expiry leaves the folder to salve gc: a heal of the repository
+	// may be taking a slot in it right now.
+	if !busy && !o.WorktreesOnly {
 		_ = os.Remove(filepath.Join(dir, "repo"))
 		_ = os.Remove(dir)
 	}
 	return nil
+}
+
+// ExpireWorktrees removes salve's persistent heal worktrees under root
+// (empty: DefaultWorktreeRoot) that no heal has used for maxAge (zero:
+// DefaultWorktreeMaxAge), and nothing else: it is GC with UnusedFor and
+// WorktreesOnly. A heal that keeps its worktree calls it after it, so a
+// kept worktree of a repository no longer healed does not stay for ever;
+// when none is that old it reads a few folders and runs no git.
+func ExpireWorktrees(ctx context.Context, root string, wt Worktrees, git Git, maxAge time.Duration) (GCReport, error) {
+	if maxAge <= 0 {
+		maxAge = DefaultWorktreeMaxAge
+	}
+	return GC(ctx, GCOptions{Root: root, Worktrees: wt, Git: git, UnusedFor: maxAge, WorktreesOnly: true})
 }
 
 // unlockLost removes the records of salve's persistent worktrees of the

@@ -88,7 +88,7 @@ func TestEnvironmentInVerification(t *testing.T) {
 	repo := newRepo(t, map[string]string{"a.x": tenLines})
 	o, g := baseOptions(t, repo, &fakeFixer{name: "rules", fix: fixBug(0.9)})
 	o.Parser = envParser{}
-	o.KeepWorktree = true
+	o.KeepWorktree = KeepAlways
 	builds := 0
 	o.Executor = fakeExecutor{func(ctx context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
 		builds++

@@ -76,8 +76,10 @@ type slot struct {
 	lock *os.File
 }
 
+// release frees the slot, marking its worktree used now.
 func (s *slot) release() {
 	if s != nil && s.lock != nil {
+		markUsed(s.lock.Name(), time.Now())
 		_ = s.lock.Close()
 		s.lock = nil
 	}
@@ -110,7 +112,13 @@ func acquireSlot(ctx context.Context, root, top string) (*slot, error) {
 				return nil, fmt.Errorf("heal: open the worktree lock: %w", err)
 			}
 			if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err == nil {
-				return &slot{dir: filepath.Join(dir, name), lock: f}, nil
+				// salve gc removes a lock file it holds: a lock taken on
+				// the file it removed guards nothing.
+				if held, err := f.Stat(); err == nil {
+					if now, err := os.Stat(f.Name()); err == nil && os.SameFile(held, now) {
+						return &slot{dir: filepath.Join(dir, name), lock: f}, nil
+					}
+				}
 			}
 			_ = f.Close()
 		}
@@ -153,8 +161,9 @@ func (r *run) usePersistent(ctx context.Context, top string, list []Worktree) er
 	r.slot, r.top = sl, top
 	r.o.WorktreeDir = sl.dir
 	doubt := errors.New("no worktree yet")
-	// Only a worktree left in place (--keep-worktree, a heal that could
-	// not remove it) can be reused: a first heal goes straight to the add.
+	// Only a worktree left in place (a large repository's, kept clean;
+	// --keep-worktree; a heal that could not remove it) can be reused: a
+	// first heal goes straight to the add.
 	if st, err := os.Lstat(sl.dir); err == nil && st.IsDir() {
 		base, err := r.o.Git.RevParse(ctx, top, "HEAD")
 		if err != nil {
@@ -182,7 +191,13 @@ func (r *run) usePersistent(ctx context.Context, top string, list []Worktree) er
 		r.o.Logger.Info("reusing the heal worktree", "path", sl.dir)
 	}
 	r.added = true
-	return r.pin(ctx, top)
+	if err := r.pin(ctx, top); err != nil {
+		return err
+	}
+	// What the add or the reset wrote: the number of files the next heal
+	// would check out again if this worktree were removed.
+	r.tracked = indexEntries(r.guard.gitDir)
+	return nil
 }
 
 // reuse verifies the slot's worktree and resets it to base; any error is
@@ -200,30 +215,8 @@ func (r *run) reuse(ctx context.Context, top, base string) error {
 	if err := checkGitDir(dir, gd); err != nil {
 		return err
 	}
-	pinned := r.o.Worktrees.Pin(dir, gd)
-	if err := pinned.Reset(ctx, dir, base); err != nil {
-		return fmt.Errorf("reset: %w", err)
-	}
-	// The clean walks the folders while the submodule entries are read
-	// from the index: they are independent.
-	links := make(chan error, 1)
-	go func() { links <- emptyGitlinks(ctx, pinned, dir) }()
-	cerr := pinned.Clean(ctx, dir)
-	if err := <-links; err != nil {
+	if err := scrub(ctx, r.o.Worktrees.Pin(dir, gd), dir, base); err != nil {
 		return err
-	}
-	if cerr != nil {
-		return fmt.Errorf("clean: %w", cerr)
-	}
-	// Nothing untracked may remain (ignored files included): tracked
-	// files were put back by the checkout, whose stat checks are strict
-	// (core.trustctime, core.checkStat: see the git agent).
-	st, err := pinned.Untracked(ctx, dir)
-	if err != nil {
-		return fmt.Errorf("untracked: %w", err)
-	}
-	if st != "" {
-		return fmt.Errorf("files left after the clean: %.200q", st)
 	}
 	// The .git file and the back-link again: nothing may have changed
 	// them while git ran, but the check is cheap.

@@ -30,9 +30,15 @@ func healEnv(data string) []string {
 // healWith runs `salve heal --json` on repo with the data folder data.
 func healWith(t *testing.T, data, repo string, args ...string) (*results.Results, string) {
 	t.Helper()
+	return healWithEnv(t, healEnv(data), repo, args...)
+}
+
+// healWithEnv runs `salve heal --json` on repo with the environment env.
+func healWithEnv(t *testing.T, env []string, repo string, args ...string) (*results.Results, string) {
+	t.Helper()
 	_, salve := heal.Binaries()
 	full := append([]string{"heal", "--workspace", repo, "--no-store", "--json", "--isolation", "none", "--results", filepath.Join(t.TempDir(), "results.json")}, args...)
-	r, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: full, Env: healEnv(data), Timeout: 3 * time.Minute})
+	r, err := sandbox.Run(context.Background(), sandbox.Cmd{Path: salve, Args: full, Env: env, Timeout: 3 * time.Minute})
 	if err != nil {
 		t.Fatalf("salve heal: %v", err)
 	}

@@ -83,8 +83,14 @@ type Options struct {
 	// WorktreeRoot holds the persistent worktrees; empty means
 	// DefaultWorktreeRoot.
 	WorktreeRoot string
-	// KeepWorktree leaves the worktree in place after the run.
-	KeepWorktree bool
+	// KeepWorktree says what the run does with its worktree at the end
+	// (see WorktreeKeep): by default (KeepAuto) one of salve's persistent
+	// worktrees is kept, clean, when the repository tracks KeepFiles files
+	// or more, and removed otherwise.
+	KeepWorktree WorktreeKeep
+	// KeepFiles is the number of tracked files from which KeepAuto keeps
+	// the worktree; zero means DefaultKeepFiles.
+	KeepFiles int
 	// RunID names the run; empty means a new UUID.
 	RunID string
 
@@ -191,6 +197,9 @@ type run struct {
 	// is added and removed.
 	top    string
 	reused bool
+	// tracked is the number of entries of the persistent worktree's index
+	// after setup (0, or -1, when unknown: the worktree is then removed).
+	tracked int
 	// gitDir is the reused worktree's git directory, already verified.
 	gitDir string
 	// base is the commit a reused worktree was reset to, already
@@ -392,14 +401,10 @@ func (r *run) finish(ctx context.Context) {
 	if r.slot != nil {
 		stop := r.timed(results.StageCleanup)
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
-		if r.o.KeepWorktree {
-			r.releasePersistent(cctx)
-		} else {
-			r.removePersistent(cctx)
-		}
+		r.endPersistent(cctx)
 		cancel()
 		stop()
-	} else if !r.o.KeepWorktree && r.added {
+	} else if r.o.KeepWorktree != KeepAlways && r.added {
 		stop := r.timed(results.StageCleanup)
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		list, err := r.o.Worktrees.List(cctx, r.o.Repo)

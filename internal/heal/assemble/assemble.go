@@ -91,8 +91,12 @@ type Config struct {
 	// WorktreeDir, when set, is a fresh worktree for this run, removed at
 	// its end; empty means one of salve's persistent worktrees.
 	WorktreeDir string
-	// KeepWorktree leaves the worktree in place after the run.
-	KeepWorktree bool
+	// KeepWorktree says what the heal does with its worktree at the end
+	// (heal.WorktreeKeep): the zero value keeps a large repository's
+	// persistent worktree, clean, and removes the others. The number of
+	// tracked files that makes a repository large is read from
+	// $SALVE_KEEP_WORKTREE_FILES (heal.KeepFiles).
+	KeepWorktree heal.WorktreeKeep
 	// Rules says how the repository's .salve.yml, read from the base of
 	// the change, applies: the caller's settings win where Explicit
 	// names them (RulesRepo, the zero value), or are a floor the file may
@@ -229,6 +233,16 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 			return nil, kindError{heal.ErrBadInput, err}
 		}
 	}
+	keepFiles, err := heal.KeepFiles(c.Getenv)
+	if err != nil {
+		return nil, kindError{heal.ErrBadInput, err}
+	}
+	var worktreeRoot string
+	if c.WorktreeDir == "" {
+		// Where the heal keeps its worktrees, and where Run expires the
+		// ones no heal used for long; an error is the heal's to report.
+		worktreeRoot, _ = heal.DefaultWorktreeRoot(c.Getenv)
+	}
 	xe := executor.New(executor.Options{Isolation: c.Isolation, Logger: c.Logger, SourceDir: source,
 		RepoIdentity: identity, UntrustedChange: c.UntrustedChange})
 	ex := adapter.Executor{E: xe}
@@ -277,7 +291,7 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	p.opts = heal.Options{
 		Repo: c.Workspace, Command: c.Command, ProjectType: c.ProjectType, BuildTimeout: time.Duration(c.BuildTimeout) * time.Second,
 		MaxIterations: c.MaxIterations, MinConfidence: c.MinConfidence, Branch: c.Branch, Push: c.Push, PushLease: lease, Remote: c.Remote,
-		WorktreeDir: c.WorktreeDir, KeepWorktree: c.KeepWorktree, RunID: c.RunID, AllowTestEdits: c.AllowTestEdits, AllowTestEditsBy: by,
+		WorktreeDir: c.WorktreeDir, WorktreeRoot: worktreeRoot, KeepWorktree: c.KeepWorktree, KeepFiles: keepFiles, RunID: c.RunID, AllowTestEdits: c.AllowTestEdits, AllowTestEditsBy: by,
 		AcceptUnproven: c.AcceptUnproven,
 		RepoConfig:     c.RepoConfig, ProtectedPaths: c.ProtectedPaths,
 		Executor: ex, Parser: adapter.Parser{}, Targets: adapter.Targets{Options: target.Options{Helper: &target.HelperHealth{}}}, Fixers: fixers, Accountants: spend,
@@ -311,9 +325,20 @@ func (p *Pipeline) Options() heal.Options { return p.opts }
 
 // Run runs the heal, then removes the throw-away build-cache layer of an
 // untrusted change and keeps the build cache within its budget
-// (Config.CacheBudget, executor.TrimUsed).
+// (Config.CacheBudget, executor.TrimUsed), and, when the heal used one of
+// salve's persistent worktrees, removes those of any repository no heal
+// used for heal.DefaultWorktreeMaxAge (heal.ExpireWorktrees).
 func (p *Pipeline) Run(ctx context.Context) (*results.Results, error) {
 	res, err := heal.Run(ctx, p.opts)
+	if p.opts.WorktreeDir == "" && p.opts.WorktreeRoot != "" && ctx.Err() == nil {
+		rep, xerr := heal.ExpireWorktrees(ctx, p.opts.WorktreeRoot, p.opts.Worktrees, p.opts.Git, 0)
+		for _, path := range rep.Removed {
+			p.logger.Info("removed a heal worktree no heal had used for long", "path", path, "unused_for_more_than", heal.DefaultWorktreeMaxAge.String())
+		}
+		if xerr != nil {
+			p.logger.Warn("old heal worktrees were not removed", "error", xerr)
+		}
+	}
 	if derr := p.exec.Discard(); derr != nil {
 		p.logger.Warn("the throw-away build-cache layer was not removed", "error", derr)
 	}
