@@ -181,6 +181,14 @@ bench() {
 	if [ -n "${SALVE_BIN_DIR_B:-}" ]; then
 		heal_bin=$work/bin-b/salve SALVE_GIT_AGENT=$work/bin-b/git_agent heal "$repo" "$work/cache-warm-b-$name" --cmd "$cmd" "$@" || true
 	fi
+	# heal_b ARGS...: one warm heal by version B, when there is one.
+	heal_b() {
+		[ -n "${SALVE_BIN_DIR_B:-}" ] || return 0
+		fresh_tests
+		heal_bin=$work/bin-b/salve SALVE_GIT_AGENT=$work/bin-b/git_agent \
+			timed heal "$repo" "$work/cache-warm-b-$name" --cmd "$cmd" "$@" >>"$work/warm-b"
+		fresh_tests
+	}
 	# One of each per round, so that every column sees the same load.
 	for i in $(seq "$runs"); do
 		fresh_tests
@@ -192,23 +200,21 @@ bench() {
 		# The first heal after the direct builds runs slower (the checkout
 		# was just rewritten twice): cold and warm take turns at it.
 		fresh_tests
+		# B, the other version (warm), heals right after A's warm heal,
+		# before it in every other round.
 		if [ $((i % 2)) -eq 1 ]; then
 			timed heal "$repo" "$work/cache-cold-$name-$i" --cmd "$cmd" "$@" >>"$work/cold"
 			fresh_tests
 			timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" >>"$work/warm"
+			heal_b "$@"
 		else
+			heal_b "$@"
 			timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" "$@" >>"$work/warm"
 			fresh_tests
 			timed heal "$repo" "$work/cache-cold-$name-$i" --cmd "$cmd" "$@" >>"$work/cold"
 		fi
 		fresh_tests
 		timed heal "$repo" "$work/cache-warm-$name" --cmd "$cmd" --isolation none "$@" >>"$work/none"
-		if [ -n "${SALVE_BIN_DIR_B:-}" ]; then
-			# The other version (B), warm, in the same round.
-			fresh_tests
-			heal_bin=$work/bin-b/salve SALVE_GIT_AGENT=$work/bin-b/git_agent \
-				timed heal "$repo" "$work/cache-warm-b-$name" --cmd "$cmd" "$@" >>"$work/warm-b"
-		fi
 	done
 	fail=$(median <"$work/fail")
 	pass=$(median <"$work/pass")
