@@ -67,6 +67,7 @@ func TestReadProves(t *testing.T) {
 		{"go", "fail", "pass", []string{"TestAdd"}, ""},
 		{"go", "fail", "fail", []string{"TestAdd"}, "still failing: TestAdd"},
 		{"go", "fail", "init-exit", []string{"TestAdd"}, "did not reach its normal end"},
+		{"go", "fail", "pass-no-test-files", []string{"TestAdd"}, ""}, // go test -json ./... with a package of no tests
 		{"node", "fail", "pass", []string{"adds"}, ""},
 		{"node", "fail", "exit", []string{"adds"}, "does not show these tests running"},
 		{"unittest", "fail", "pass", []string{"CalcTest.test_add"}, ""},

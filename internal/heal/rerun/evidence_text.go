@@ -17,7 +17,7 @@ type goEvent struct {
 
 // goJSON reads go test -json. A test's status is its last pass, fail or
 // skip action. The run is complete when every package that reported
-// anything ended with a package-level pass or fail, and the test binary of
+// anything ended with a package-level pass, fail or skip, and the test binary of
 // every package that passed printed its own closing "PASS" (a binary that
 // exits 0 from an init, before the testing package runs, prints none), or
 // had no test files.
@@ -48,6 +48,11 @@ func (c *collector) goJSON(text string) {
 			switch e.Action {
 			case "pass", "fail":
 				p.ended, p.passed = true, e.Action == "pass"
+			case "skip":
+				// A package with no test files ends so; it must still
+				// say it had none ([no test files]), as a pass must
+				// print its closing PASS.
+				p.ended, p.passed = true, true
 			case "output":
 				out := strings.TrimSpace(e.Output)
 				if out == "PASS" || out == "FAIL" || strings.HasPrefix(out, "testing: warning: no tests to run") {
