@@ -2,10 +2,10 @@ package worker
 
 // Kept clones. The worker keeps one bare clone of each repository it heals,
 // in salve's data folder, and fetches each job's branches into it instead
-// of cloning the repository again. A job then heals in a clone of its own,
-// made from the kept one with git clone --shared --no-checkout: the job's
-// clone borrows the kept clone's objects and copies only its refs, and the
-// heal makes its worktree from it as salve heal does from a checkout.
+// of cloning the repository again (only those the remote says moved). A job
+// then heals in a clone of its own of the kept one (jobclone.go): it
+// borrows the kept clone's objects and has its branches as origin's, and
+// the heal makes its worktree from it as salve heal does from a checkout.
 //
 // Who may write what:
 //   - refs/heads/* of a kept clone are the repository's own branches, only
@@ -17,17 +17,19 @@ package worker
 //
 // Job folders: a kept clone's folder also holds the folders jobs heal in,
 // jobs/0, jobs/1 and so on, each with its lock (jobs/N.lock, exclusive). A
-// job takes the first free one, so the jobs of a repository make their
-// clone and heal worktree at the same paths from one job to the next,
-// where the toolchains' caches that are keyed by path (Go's compile of the
+// job takes the first free one, where the job's clone an earlier job left
+// is written again for it, so the jobs of a repository have their clone,
+// and the heal its worktree of it, at the same paths from one job to the
+// next: the toolchains' caches that are keyed by path (Go's compile of the
 // main module and go test's results, cargo's fingerprints) hit as they do
-// on a CI runner that builds in the same folder each time.
+// on a CI runner that builds in the same folder each time, and a heal
+// that keeps its worktree (a large repository) finds it again.
 //
 // Concurrency: a kept clone's folder holds two lock files. Every job using
 // it holds executor.LockFile shared until its heal ends (its clone reads
 // the kept objects), so a trim (executor.TrimCaches) never removes it under
-// a job. Fetching into it and cloning from it happen under fetch.lock,
-// exclusive, so two jobs never fetch at once. Objects are only ever added
+// a job. Fetching into it and reading its branches happen under
+// fetch.lock, exclusive, so two jobs never fetch at once. Objects are only ever added
 // (automatic gc is off), which the borrowing clones rely on.
 
 import (
@@ -39,6 +41,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -47,6 +50,7 @@ import (
 	"github.com/salve-dev/salve/internal/gitremote"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/executor"
+	"github.com/salve-dev/salve/internal/safefile"
 	"github.com/salve-dev/salve/internal/statedir"
 )
 
@@ -118,6 +122,10 @@ type source struct {
 	// Sha is the commit to heal when the job names one (and does not
 	// resume).
 	Sha string
+	// Tips are the commits the remotes said their branches are at (by the
+	// ref each goes to in a kept clone, see dst): a branch a kept clone
+	// already holds at that commit is not fetched again.
+	Tips map[string]string
 }
 
 // dst is where branch, fetched from the fork (fork) or from Base, goes in
@@ -207,20 +215,37 @@ func fromKept(ctx context.Context, kept string, lock *os.File, src source, log *
 			freeSlot()
 		}
 	}()
+	bare := filepath.Join(kept, keptGit)
+	t, how, err := fetchKept(ctx, kept, bare, lock, src, log)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(slot, jobClone)
+	if err := prepareClone(ctx, bare, dir, src, t); err != nil {
+		return nil, err
+	}
+	return &checkout{Dir: dir, How: how, release: func() { freeSlot(); _ = lock.Close() }}, nil
+}
+
+// fetchKept fetches src into the kept clone bare, in the folder kept,
+// under its fetch lock, and says how: HowFetch, or HowClone when the kept
+// clone was made (again). A kept clone that cannot be fetched into is made
+// again when no other job uses it (lock, held shared, can be taken
+// exclusively); else errKeptBusy, with lock released.
+func fetchKept(ctx context.Context, kept, bare string, lock *os.File, src source, log *slog.Logger) (tips, string, error) {
 	fl, err := os.OpenFile(filepath.Join(kept, fetchLock), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("worker: kept clone: %w", err)
+		return tips{}, "", fmt.Errorf("worker: kept clone: %w", err)
 	}
 	defer fl.Close() // releases the fetch lock
 	if err := flockCtx(ctx, fl, syscall.LOCK_EX); err != nil {
-		return nil, fmt.Errorf("worker: kept clone: %w", err)
+		return tips{}, "", fmt.Errorf("worker: kept clone: %w", err)
 	}
-	bare := filepath.Join(kept, keptGit)
 	how := HowFetch
 	if !isBare(bare) {
 		how = HowClone
 	}
-	sha, err := fill(ctx, bare, src)
+	t, err := fill(ctx, bare, src)
 	var f *failure
 	if err != nil && ctx.Err() == nil && !(errors.As(err, &f) && f.permanent) {
 		// Clone it again, but only when no other job borrows its objects:
@@ -229,43 +254,37 @@ func fromKept(ctx context.Context, kept string, lock *os.File, src source, log *
 		if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 			log.Warn("fetching into the kept clone failed and other jobs use it; cloning for this job alone", "error", err)
 			_ = lock.Close()
-			return nil, errKeptBusy
+			return tips{}, "", errKeptBusy
 		}
 		log.Warn("fetching into the kept clone failed; cloning it again", "error", err)
 		how = HowClone
 		if err = os.RemoveAll(bare); err == nil {
-			sha, err = fill(ctx, bare, src)
+			t, err = fill(ctx, bare, src)
 		}
 		_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_SH) // converts: nobody else holds it
 	}
-	if err != nil {
-		return nil, err
-	}
-	dir := filepath.Join(slot, jobClone)
-	if err := makeJobClone(ctx, bare, dir, src, sha); err != nil {
-		return nil, err
-	}
-	return &checkout{Dir: dir, How: how, release: func() { freeSlot(); _ = lock.Close() }}, nil
+	return t, how, err
 }
 
 // private makes the job's clone at tmp/repo from a clone of its own in
 // tmp, removed with tmp.
 func private(ctx context.Context, tmp string, src source) (*checkout, error) {
 	bare := filepath.Join(tmp, "clone.git")
-	sha, err := fill(ctx, bare, src)
+	t, err := fill(ctx, bare, src)
 	if err != nil {
 		return nil, err
 	}
 	dir := filepath.Join(tmp, jobClone)
-	if err := makeJobClone(ctx, bare, dir, src, sha); err != nil {
+	if err := prepareClone(ctx, bare, dir, src, t); err != nil {
 		return nil, err
 	}
 	return &checkout{Dir: dir, How: HowPrivate, release: func() {}}, nil
 }
 
 // takeSlot takes the first free job folder of the kept clone's folder
-// kept (its lock, exclusive), emptied of what an earlier job left there.
-// free empties it again and lets it go.
+// kept (its lock, exclusive), holding only the job's clone an earlier job
+// left there (prepareClone makes it the job's) and its saved settings.
+// free lets it go.
 func takeSlot(kept string) (dir string, free func(), err error) {
 	jobs := filepath.Join(kept, jobsDir)
 	if err := os.MkdirAll(jobs, 0o700); err != nil {
@@ -281,17 +300,38 @@ func takeSlot(kept string) (dir string, free func(), err error) {
 			continue
 		}
 		dir := filepath.Join(jobs, strconv.Itoa(n))
-		if err := heal.RemoveAllForce(dir); err != nil {
+		if err := tidySlot(dir); err != nil {
 			_ = f.Close()
 			return "", nil, err
 		}
-		if err := os.Mkdir(dir, 0o700); err != nil {
-			_ = f.Close()
-			return "", nil, err
-		}
-		return dir, func() { _ = heal.RemoveAllForce(dir); _ = f.Close() }, nil
+		return dir, func() { _ = f.Close() }, nil
 	}
 	return "", nil, fmt.Errorf("all %d job folders of %s are taken", maxSlots, kept)
+}
+
+// tidySlot makes dir a folder holding nothing but the job's clone and its
+// saved settings (an older worker's heal worktree, say, goes).
+func tidySlot(dir string) error {
+	if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
+		if err := os.Remove(dir); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() != jobClone && e.Name() != cloneConfig {
+			if err := heal.RemoveAllForce(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // maxSlots bounds the job folders of one kept clone: far more than the
@@ -364,27 +404,35 @@ func isBare(dir string) bool {
 }
 
 // fill fetches what src needs into the bare repository at bare (made when
-// it is not one) and returns the commit to heal. Every git command names
-// bare as its git directory, so a broken one is never taken for a
-// repository around it. A failed fetch is never permanent: the remote
-// answered ls-remote just before, so the fault may be the kept clone's.
-func fill(ctx context.Context, bare string, src source) (string, error) {
+// it is not one) and returns the commit to heal and the branches a job's
+// clone gets from it. A branch the kept clone already holds at the commit
+// the remote named (src.Tips) is not fetched: the fetch would change
+// nothing. Every git command names bare as its git directory, so a broken
+// one is never taken for a repository around it. A failed fetch is never
+// permanent: the remote answered ls-remote just before, so the fault may
+// be the kept clone's.
+func fill(ctx context.Context, bare string, src source) (tips, error) {
+	var have []refEntry // the kept clone's refs before the fetch, when read
 	if !isBare(bare) {
 		if err := os.RemoveAll(bare); err != nil {
-			return "", fmt.Errorf("worker: kept clone: %w", err)
+			return tips{}, fmt.Errorf("worker: kept clone: %w", err)
 		}
 		if _, err := git(ctx, "", "init", "--quiet", "--bare", "--template=", "--", bare); err != nil {
-			return "", fmt.Errorf("worker: kept clone: %w", err)
+			return tips{}, fmt.Errorf("worker: kept clone: %w", err)
 		}
+	} else if len(src.Tips) > 0 {
+		have, _ = listRefs(ctx, bare, src) // unread: everything is fetched
 	}
 	gd := "--git-dir=" + bare
 	var trusted, forked []string
 	add := func(list []string, branch string, fork bool) []string {
-		spec := "+refs/heads/" + branch + ":" + src.dst(branch, fork)
-		for _, s := range list {
-			if s == spec {
-				return list
-			}
+		dst := src.dst(branch, fork)
+		if tip := src.Tips[dst]; tip != "" && slices.ContainsFunc(have, func(e refEntry) bool { return e.name == dst && e.sha == tip }) {
+			return list
+		}
+		spec := "+refs/heads/" + branch + ":" + dst
+		if slices.Contains(list, spec) {
+			return list
 		}
 		return append(list, spec)
 	}
@@ -404,27 +452,29 @@ func fill(ctx context.Context, bare string, src source) (string, error) {
 	fetch := []string{gd, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--update-head-ok", "--"}
 	if len(trusted) > 0 {
 		if _, err := git(ctx, "", append(append(fetch, src.Base), trusted...)...); err != nil {
-			return "", fmt.Errorf("fetch %s: %w", src.Base, err)
+			return tips{}, fmt.Errorf("fetch %s: %w", src.Base, err)
 		}
 	}
 	if len(forked) > 0 {
 		if _, err := git(ctx, "", append(append(fetch, src.Fork), forked...)...); err != nil {
-			return "", fmt.Errorf("fetch %s: %w", src.Fork, err)
+			return tips{}, fmt.Errorf("fetch %s: %w", src.Fork, err)
 		}
 	}
-	if src.Target != "" {
+	if src.Target != "" && headBranch(bare) != src.Target {
 		// The kept clone's HEAD names the default branch, which a job's
 		// clone then has as origin/HEAD.
 		if _, err := git(ctx, "", gd, "symbolic-ref", "HEAD", "refs/heads/"+src.Target); err != nil {
-			return "", err
+			return tips{}, err
+		}
+	}
+	if have == nil || len(trusted)+len(forked) > 0 {
+		var err error
+		if have, err = listRefs(ctx, bare, src); err != nil {
+			return tips{}, err
 		}
 	}
 	if src.Sha == "" || src.Resume != "" {
-		sha, err := git(ctx, "", gd, "rev-parse", "--verify", "--quiet", "--end-of-options", src.head()+"^{commit}")
-		if err != nil {
-			return "", fmt.Errorf("worker: %s is not in the kept clone: %w", src.head(), err)
-		}
-		return strings.TrimSpace(sha), nil
+		return tipsOf(have, src.head(), headBranch(bare))
 	}
 	has := func() bool {
 		_, err := git(ctx, "", gd, "cat-file", "-e", src.Sha+"^{commit}")
@@ -436,36 +486,79 @@ func fill(ctx context.Context, bare string, src source) (string, error) {
 			from = src.Fork
 		}
 		if _, err := git(ctx, "", append(fetch, from, src.Sha)...); err != nil || !has() {
-			return "", permanent(fmt.Errorf("the commit %s is not in the repository's %s and could not be fetched by its id: %v", src.Sha, refOrDefault(src.Ref), err))
+			return tips{}, permanent(fmt.Errorf("the commit %s is not in the repository's %s and could not be fetched by its id: %v", src.Sha, refOrDefault(src.Ref), err))
 		}
 	}
-	return src.Sha, nil
+	t, err := tipsOf(have, "", headBranch(bare))
+	t.sha = src.Sha
+	return t, err
 }
 
-// makeJobClone makes the job's clone at dir from the bare repository bare: it
-// borrows bare's objects and has bare's branches (the repository's own,
-// never a fork's) as origin's, with origin fetching from src.Base and
-// pushing to the job's repository; it is at sha, on src.Local or detached,
-// with nothing checked out (the heal makes its own worktree).
-func makeJobClone(ctx context.Context, bare, dir string, src source, sha string) error {
-	if _, err := git(ctx, "", "clone", "--quiet", "--shared", "--no-checkout", "--no-tags", "--", bare, dir); err != nil {
-		return fmt.Errorf("worker: clone the kept clone: %w", err)
+// headBranch returns the branch the HEAD of the bare repository bare
+// names, or "" when it names none.
+func headBranch(bare string) string {
+	b, err := safefile.Read(filepath.Join(bare, "HEAD"), 4096)
+	if err != nil {
+		return ""
 	}
-	gd := "--git-dir=" + filepath.Join(dir, ".git")
-	steps := [][]string{{gd, "config", "remote.origin.url", src.Base}}
+	name, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: refs/heads/")
+	if !ok {
+		return ""
+	}
+	return name
+}
+
+// refEntry is one ref of a kept clone as git for-each-ref gives it: its
+// object, and for an annotated tag the object it tags.
+type refEntry struct {
+	name, sha, typ, peeled, peeledTyp string
+}
+
+// listRefs lists, in one git for-each-ref, the refs of the bare
+// repository bare that src's job reads: its branches, and the fork's when
+// the change is a fork's.
+func listRefs(ctx context.Context, bare string, src source) ([]refEntry, error) {
+	args := []string{"--git-dir=" + bare, "for-each-ref", "--format=%(refname)%00%(objectname)%00%(objecttype)%00%(*objectname)%00%(*objecttype)", "--", "refs/heads/"}
 	if src.Fork != "" {
-		steps = append(steps, []string{gd, "config", "remote.origin.pushurl", src.Fork})
+		args = append(args, untrustedRefs+refKey(src.Fork)+"/heads/")
 	}
-	if src.Local != "" {
-		steps = append(steps, []string{gd, "update-ref", "refs/heads/" + src.Local, sha},
-			[]string{gd, "symbolic-ref", "HEAD", "refs/heads/" + src.Local})
-	} else {
-		steps = append(steps, []string{gd, "update-ref", "--no-deref", "HEAD", sha})
+	out, err := git(ctx, "", args...)
+	if err != nil {
+		return nil, fmt.Errorf("worker: read the kept clone's branches: %w", err)
 	}
-	for _, args := range steps {
-		if _, err := git(ctx, "", args...); err != nil {
-			return fmt.Errorf("worker: set up the job's clone: %w", err)
+	var list []refEntry
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Split(line, "\x00"); len(f) == 5 {
+			list = append(list, refEntry{name: f[0], sha: f[1], typ: f[2], peeled: f[3], peeledTyp: f[4]})
 		}
 	}
-	return nil
+	return list, nil
+}
+
+// tipsOf returns, from list, the branches a job's clone gets (refs/heads/*),
+// which of them hb (the kept clone's HEAD) names, and the commit of head
+// (a full ref name) when it is not "": a commit, or an annotated tag of
+// one, or an error.
+func tipsOf(list []refEntry, head, hb string) (tips, error) {
+	var t tips
+	for _, e := range list {
+		if e.name == head {
+			switch {
+			case e.typ == "commit":
+				t.sha = e.sha
+			case e.typ == "tag" && e.peeledTyp == "commit":
+				t.sha = e.peeled
+			}
+		}
+		if b, ok := strings.CutPrefix(e.name, "refs/heads/"); ok {
+			t.branches = append(t.branches, ref{name: e.name, sha: e.sha})
+			if b == hb {
+				t.head = b
+			}
+		}
+	}
+	if head != "" && t.sha == "" {
+		return tips{}, fmt.Errorf("worker: %s is not a commit of the kept clone", head)
+	}
+	return t, nil
 }

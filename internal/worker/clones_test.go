@@ -124,12 +124,13 @@ func TestSecondJobFetches(t *testing.T) {
 		t.Errorf("second heal at %s on %s, origin %s, push %q; want %s on main, origin %s", second.head, second.branch, second.ref, second.pushURL, tip, bare)
 	}
 	// One job at a time: both heal in the kept clone's first job folder,
-	// at the same path, which is emptied after each job.
+	// at the same path, where the job's clone stays for the next job (see
+	// TestKeptCloneHoldsNothingOfTheLastJob).
 	if first.spec.Dir != second.spec.Dir || filepath.Dir(filepath.Dir(first.spec.Dir)) != filepath.Join(filepath.Dir(keptBare(t, clones, bare)), jobsDir) {
 		t.Errorf("the heals got the clones %s and %s, want one job folder of the kept clone", first.spec.Dir, second.spec.Dir)
 	}
-	if _, err := os.Stat(first.spec.Dir); !os.IsNotExist(err) {
-		t.Errorf("the job's clone is still there: %v", err)
+	if head, err := gitTry(first.spec.Dir, "rev-parse", "HEAD"); err != nil || head != tip {
+		t.Errorf("the job's clone after the job: %s %v, want it kept at %s", head, err, tip)
 	}
 	for how, want := range map[string]float64{HowClone: 1, HowFetch: 1, HowPrivate: -1} {
 		if v := metricValue(t, reg, `salve_worker_checkouts_total{how="`+how+`"}`); v != want {
@@ -301,5 +302,36 @@ func TestConcurrentCheckouts(t *testing.T) {
 	}
 	if n := len(strings.Split(gitOut(t, "", "--git-dir="+kept, "for-each-ref", "refs/heads/"), "\n")); n != len(want)+1 {
 		t.Errorf("the kept clone has %d branches, want %d", n, len(want)+1)
+	}
+}
+
+// TestFillFetchesOnlyWhatMoved: a kept clone already holding the job's
+// branches at the commits the remote named is not fetched into (the
+// remote is not even reached: here it is gone); a branch that moved is.
+func TestFillFetchesOnlyWhatMoved(t *testing.T) {
+	bare, work := upstream(t, "a")
+	tip := gitOut(t, bare, "rev-parse", "main")
+	kept := filepath.Join(t.TempDir(), keptGit)
+	ctx := context.Background()
+	src := source{Base: bare, Ref: "main", Target: "main", Local: "main"}
+	if tp, err := fill(ctx, kept, src); err != nil || tp.sha != tip {
+		t.Fatalf("first fill: %+v %v, want %s", tp, err, tip)
+	}
+	gone := src
+	gone.Base = filepath.Join(t.TempDir(), "gone.git")
+	gone.Tips = map[string]string{"refs/heads/main": tip}
+	tp, err := fill(ctx, kept, gone)
+	if err != nil || tp.sha != tip || tp.head != "main" || len(tp.branches) != 1 || tp.branches[0] != (ref{name: "refs/heads/main", sha: tip}) {
+		t.Fatalf("fill with nothing moved: %+v %v, want %s without a fetch", tp, err, tip)
+	}
+	moved := commitFile(t, work, "b")
+	gitOut(t, work, "push", "-q", "origin", "main")
+	gone.Tips["refs/heads/main"] = moved
+	if _, err := fill(ctx, kept, gone); err == nil {
+		t.Fatal("fill of a branch that moved did not fetch it")
+	}
+	src.Tips = map[string]string{"refs/heads/main": moved}
+	if tp, err := fill(ctx, kept, src); err != nil || tp.sha != moved {
+		t.Fatalf("fill of a branch that moved: %+v %v, want %s", tp, err, moved)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -72,8 +73,9 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 	// the branch does not hold it: a push to the default branch has no
 	// base).
 	src.Target, err = head, nil
+	targetTip := refs["HEAD"]
 	if src.Fork != "" {
-		src.Target, err = defaultBranch(ctx, src.Base)
+		src.Target, targetTip, err = remoteDefault(ctx, src.Base)
 	} else if refs["HEAD"] == "" {
 		err = fmt.Errorf("%s has no default branch", repo)
 	}
@@ -90,6 +92,21 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 		log.Info("healing the commit that failed", "sha", sha)
 	default:
 		src.Local = src.Ref
+	}
+	// What the remote said its branches are at: a branch the kept clone
+	// already has at that commit is not fetched again.
+	refTip := refs["refs/heads/"+ref]
+	if ref == "" {
+		refTip = refs["HEAD"]
+	}
+	src.Tips = map[string]string{}
+	for _, t := range []struct {
+		branch, sha string
+		fork        bool
+	}{{src.Target, targetTip, false}, {src.Ref, refTip, src.Fork != ""}, {src.Resume, prev, src.Fork != ""}} {
+		if t.branch != "" && t.sha != "" {
+			src.Tips[src.dst(t.branch, t.fork)] = t.sha
+		}
 	}
 	co, err := w.checkout(ctx, tmp, src, log)
 	if err != nil {
@@ -172,14 +189,21 @@ func lsRemote(ctx context.Context, repo, ref string) (string, error) {
 
 // defaultBranch returns the branch the remote's HEAD points at.
 func defaultBranch(ctx context.Context, repo string) (string, error) {
+	head, _, err := remoteDefault(ctx, repo)
+	return head, err
+}
+
+// remoteDefault returns the branch the remote's HEAD points at, and its
+// commit.
+func remoteDefault(ctx context.Context, repo string) (branch, sha string, err error) {
 	head, commits, err := remoteHeads(ctx, repo)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if head == "" || commits["HEAD"] == "" {
-		return "", fmt.Errorf("%s has no default branch", repo)
+		return "", "", fmt.Errorf("%s has no default branch", repo)
 	}
-	return head, nil
+	return head, commits["HEAD"], nil
 }
 
 // classify makes errors that no retry can mend permanent: a repository that
@@ -258,12 +282,17 @@ func (w *Worker) allowPrivateRemotes() bool {
 // submodule recursion) and the transports gitguard.Remote allows, so a
 // hostile URL or repository can neither hang the worker nor run a command.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
+	return gitIn(ctx, dir, nil, args...)
+}
+
+// gitIn is git with stdin as git's standard input (nil: none).
+func gitIn(ctx context.Context, dir string, stdin io.Reader, args ...string) (string, error) {
 	over := gitguard.Env()
 	over["LC_ALL"] = "C" // git's messages are read by classify
 	env := sandbox.MergeEnv(sandbox.AllowedEnv(gitEnv...), over)
 	res, err := sandbox.Run(ctx, sandbox.Cmd{
 		Path: "git", Args: gitguard.Args(gitguard.Remote, args...),
-		Dir: dir, Env: env, Timeout: 30 * time.Minute,
+		Dir: dir, Env: env, Stdin: stdin, Timeout: 30 * time.Minute,
 	})
 	if err != nil {
 		return "", err
