@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"github.com/salve-dev/salve/internal/heal/results"
@@ -70,8 +69,9 @@ func newWorkerCmd(s *streams) *cobra.Command {
 JetStream cluster it uses), and heal each one as "salve heal" does: fetch the
 job's branch into the clone the worker keeps of the repository (in salve's
 data folder; the first job of a repository makes it), heal the ref on the
-job's branch (salve/heal-job-<id>) in a temporary clone made from it, push
-the branch, and record the outcome on the job. A fork's branches are kept
+job's branch (salve/heal-job-<id>) in the job's own clone of it (kept for
+the next job, and written again for each), push the branch, and record the
+outcome on the job. A fork's branches are kept
 apart from the repository's own, and the rules a heal reads (.salve.yml)
 come from the repository's default branch, never the fork's. The kept
 clones are trimmed after every job, as the build cache is (salve gc).
@@ -159,10 +159,10 @@ func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) 
 	// Every job of a repository shares its build-cache layer (a fork's
 	// only reads it); the worker trims the cache after each job.
 	c.RepoIdentity, c.UntrustedChange, c.CacheBudget = sp.RepoIdentity, sp.Untrusted, -1
-	// The worktree goes inside the job's own temporary folder, beside the
-	// job's clone, and is removed with it (a dead worker's leftovers never
-	// collide).
-	c.WorktreeDir = filepath.Join(filepath.Dir(sp.Dir), "heal-worktree")
+	// The worker says where the worktree goes: one of salve's persistent
+	// worktrees of the job's clone, which stays in its job folder, or a
+	// new one beside a clone made for this job alone.
+	c.WorktreeDir = sp.WorktreeDir
 	// A job heals a commit someone pushed: the repository's .salve.yml,
 	// from its default branch, may tighten the worker's rules, never
 	// loosen them.

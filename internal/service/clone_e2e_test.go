@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/salve-dev/salve/internal/gitremote"
+	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/service"
 )
@@ -105,4 +106,74 @@ func forkWebhook(t *testing.T, api, upstream, fork, branch string) string {
 	return githubWebhook(t, api, "fork-1", fmt.Sprintf(`{"action":"completed","workflow_run":{"id":7,"status":"completed","conclusion":"failure","head_branch":%q,
 		"head_repository":{"full_name":"mallory/kept","clone_url":"file://%s"}},"repository":{"full_name":"acme/kept","clone_url":"file://%s"}}`,
 		branch, fork, upstream))
+}
+
+// TestWorkerReusesItsWorktree runs salve serve with one in-process worker
+// whose heals keep their worktree (SALVE_KEEP_WORKTREE_FILES=1: every
+// repository counts as large). The first job's build leaves files in the
+// worktree; the repository then gains a commit. The second job heals in
+// the worktree the first one left (the same folder, reused, not made
+// again), and its builds, which require it, find the new commit's file and
+// none of the files the first job's build left.
+func TestWorkerReusesItsWorktree(t *testing.T) {
+	salve, agent := binaries(t)
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data) // the heal worktrees, and only this test's
+	t.Setenv(heal.EnvKeepFiles, "1")
+	p := start(t, salve, agent, "serve", "--data", t.TempDir(), "--listen", "127.0.0.1:0", "--nats-listen", "127.0.0.1:0",
+		"--workers", "1", "--isolation", "none", "--log-level", "info")
+	var m []string
+	waitUntil(t, testContext(t), "salve serve to say where it listens", nil, func() bool {
+		m = serveLine.FindStringSubmatch(p.stderr.String())
+		return m != nil
+	})
+	api := m[1]
+	bare := bareBroken(t, "reuse")
+	job := func(cmd string) {
+		t.Helper()
+		id := submit(t, api, fmt.Sprintf(`{"repo": %q, "ref": "main", "cmd": %q}`, bare, cmd))
+		if j := waitFinal(t, api, []string{id})[id]; j.Status != service.StatusGreen {
+			t.Fatalf("job %s (%s): %s %q", id, cmd, j.Status, j.Error)
+		}
+	}
+	worktree := func() os.FileInfo {
+		t.Helper()
+		wts, _ := filepath.Glob(filepath.Join(data, "salve", "worktrees", "*", "heal-*"))
+		var dirs []string
+		for _, w := range wts {
+			if !strings.HasSuffix(w, ".lock") {
+				dirs = append(dirs, w)
+			}
+		}
+		if len(dirs) != 1 {
+			t.Fatalf("kept heal worktrees %v, want one", dirs)
+		}
+		st, err := os.Stat(dirs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Lstat(filepath.Join(dirs[0], "planted")); err == nil {
+			t.Errorf("the kept worktree holds what the build left: it was not cleaned")
+		}
+		return st
+	}
+	job("mkdir -p out && echo x > out/planted && echo x > planted && sh check.sh")
+	before := worktree()
+
+	work := filepath.Join(t.TempDir(), "w")
+	gitRun(t, "", "clone", "-q", bare, work)
+	if err := os.WriteFile(filepath.Join(work, "second.txt"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, work, "add", "second.txt")
+	gitRun(t, work, "commit", "-q", "-m", "second")
+	gitRun(t, work, "push", "-q", "origin", "main")
+
+	job("test -e second.txt && test ! -e planted && test ! -e out && sh check.sh")
+	if after := worktree(); !os.SameFile(before, after) {
+		t.Errorf("the second job's worktree is a new folder, want the first job's reused")
+	}
+	if n := strings.Count(p.stderr.String(), `msg="reusing the heal worktree"`); n != 1 {
+		t.Errorf("the heals reused their worktree %d times, want once (the second job)", n)
+	}
 }

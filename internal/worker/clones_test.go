@@ -125,9 +125,13 @@ func TestSecondJobFetches(t *testing.T) {
 	}
 	// One job at a time: both heal in the kept clone's first job folder,
 	// at the same path, where the job's clone stays for the next job (see
-	// TestKeptCloneHoldsNothingOfTheLastJob).
+	// TestKeptCloneHoldsNothingOfTheLastJob); the heal keeps its worktree
+	// of it by its own rule (no WorktreeDir).
 	if first.spec.Dir != second.spec.Dir || filepath.Dir(filepath.Dir(first.spec.Dir)) != filepath.Join(filepath.Dir(keptBare(t, clones, bare)), jobsDir) {
 		t.Errorf("the heals got the clones %s and %s, want one job folder of the kept clone", first.spec.Dir, second.spec.Dir)
+	}
+	if first.spec.WorktreeDir != "" || second.spec.WorktreeDir != "" {
+		t.Errorf("the heals were given the worktrees %q and %q, want the heal's own of the kept job clone", first.spec.WorktreeDir, second.spec.WorktreeDir)
 	}
 	if head, err := gitTry(first.spec.Dir, "rev-parse", "HEAD"); err != nil || head != tip {
 		t.Errorf("the job's clone after the job: %s %v, want it kept at %s", head, err, tip)

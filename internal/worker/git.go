@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,7 +121,11 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 		return nil, resumed, "", fmt.Errorf("worker: push as the GitHub App: %w", err)
 	}
 	identity, untrusted := cacheKey(msg.Request)
-	res, err := w.Heal(ctx, Spec{Dir: co.Dir, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers,
+	worktree := "" // the heal's persistent worktree of the job's clone, which stays in its job folder
+	if co.How == HowPrivate {
+		worktree = filepath.Join(tmp, "heal-worktree")
+	}
+	res, err := w.Heal(ctx, Spec{Dir: co.Dir, WorktreeDir: worktree, Branch: branch, RunID: msg.ID, Cmd: msg.Request.Cmd, Fixers: msg.Request.Fixers,
 		Models: msg.Request.Models, Sha: msg.Request.Sha, PushEnv: pushEnv, RepoIdentity: identity, Untrusted: untrusted,
 		Ref: ref, Target: src.Target, Logger: log})
 	if res != nil {

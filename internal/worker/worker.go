@@ -31,11 +31,17 @@ import (
 // the repository's branches as origin's (the upstream's, for a fork's
 // change), and its origin pushes to the job's repository (the fork).
 type Spec struct {
-	Dir    string
-	Branch string
-	RunID  string
-	Cmd    string
-	Fixers string
+	Dir string
+	// WorktreeDir, when set, is where the heal makes its worktree, new,
+	// and removes it at the end (beside a Dir the worker removes after the
+	// job). Empty means one of salve's persistent heal worktrees of Dir
+	// (heal.Options.WorktreeRoot), which the heal keeps, clean, by its own
+	// rule (heal.KeepAuto) for the next job of Dir's job folder.
+	WorktreeDir string
+	Branch      string
+	RunID       string
+	Cmd         string
+	Fixers      string
 	// Models are the job's llm targets (provider/model, in fallback
 	// order); empty means the worker's own configuration.
 	Models []string
