@@ -96,7 +96,12 @@ func pushes(_ context.Context, s Spec) (*results.Results, error) {
 			return nil, &failure{err: fmt.Errorf("git %v: %w: %s", a, err, out)}
 		}
 	}
-	return &results.Results{Outcome: results.OutcomeGreen, Commits: []results.Commit{{}}, Branch: s.Branch, Pushed: true}, nil
+	head, err := exec.Command("git", "-C", s.Dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return nil, &failure{err: err}
+	}
+	h := strings.TrimSpace(string(head))
+	return &results.Results{Outcome: results.OutcomeGreen, Commits: []results.Commit{{Hash: h}}, HeadCommit: h, Branch: s.Branch, Pushed: true}, nil
 }
 
 // TestRequestOncePerJob: a job asking for a pull request gets one on
@@ -177,4 +182,40 @@ func FuzzSplitRepo(f *testing.F) {
 		_, _ = fs.For(repo, "github", 0)
 		_, _ = fs.For(repo, "gitlab", 0)
 	})
+}
+
+// TestBranchCommitFromThePush: the job's branch commit is the one the
+// heal's push left on the remote; a heal that committed but did not push
+// ends the job in error; one with nothing to commit leaves no branch.
+func TestBranchCommitFromThePush(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		heal   Healer
+		status service.Status
+		err    string
+		pushed bool
+	}{
+		{"pushed", pushes, service.StatusGreen, "", true},
+		{"committed, not pushed", func(context.Context, Spec) (*results.Results, error) {
+			return &results.Results{Outcome: results.OutcomeGreen, Commits: []results.Commit{{Hash: "abc"}}, HeadCommit: "abc"}, nil
+		}, service.StatusError, "did not push", false},
+		{"nothing to commit", func(context.Context, Spec) (*results.Results, error) {
+			return &results.Results{Outcome: results.OutcomeGreen}, nil
+		}, service.StatusGreen, "", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			repo := bareRepo(t)
+			q := newQueue(t, ackWait, 1)
+			runWorker(t, &Worker{Queue: q, Name: "w", Heal: tt.heal})
+			j, _ := q.Submit(context.Background(), service.Request{Repo: repo})
+			got := waitFinal(t, q, j.ID)
+			if got.Status != tt.status || !strings.Contains(got.Error, tt.err) {
+				t.Fatalf("job %s %q, want %s %q", got.Status, got.Error, tt.status, tt.err)
+			}
+			remote, _ := gitTry(repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+service.BranchFor(j.ID))
+			if tt.pushed && (remote == "" || got.BranchCommit != remote) || !tt.pushed && got.BranchCommit != "" {
+				t.Errorf("the job says its branch is at %q; the remote's is at %q", got.BranchCommit, remote)
+			}
+		})
+	}
 }

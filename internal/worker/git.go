@@ -137,12 +137,20 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 		}
 		return res, resumed, "", fmt.Errorf("heal: %w", err)
 	}
-	commit, err := lsRemote(ctx, repo, "refs/heads/"+branch)
-	if err != nil {
-		return res, resumed, "", fmt.Errorf("read back the heal branch: %w", err)
+	// The branch's commit on the remote: the heal pushes after every
+	// commit and fails when a push fails, so a heal that pushed left the
+	// remote's branch at its last commit (the remote accepted it); one that
+	// pushed nothing left it where an earlier delivery pushed it, or made
+	// none.
+	commit := ""
+	switch {
+	case res.Pushed:
+		commit = res.HeadCommit
+	case resumed:
+		commit = prev
 	}
-	if len(res.Commits) > 0 && commit == "" {
-		return res, resumed, "", fmt.Errorf("the heal committed %d fix(es) but branch %s is not on the remote", len(res.Commits), branch)
+	if len(res.Commits) > 0 && (!res.Pushed || commit == "") {
+		return res, resumed, "", fmt.Errorf("the heal committed %d fix(es) but did not push branch %s", len(res.Commits), branch)
 	}
 	return res, resumed, commit, nil
 }
@@ -184,12 +192,6 @@ func parseHeads(out string, refs []string) (string, map[string]string) {
 		}
 	}
 	return head, commits
-}
-
-// lsRemote returns the commit of ref on repo, or "" when it has none.
-func lsRemote(ctx context.Context, repo, ref string) (string, error) {
-	_, commits, err := remoteHeads(ctx, repo, ref)
-	return commits[ref], err
 }
 
 // defaultBranch returns the branch the remote's HEAD points at.
