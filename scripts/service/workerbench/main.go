@@ -10,7 +10,10 @@
 // get the fix. Then each round runs, one after the other:
 //
 //   - fail, pass: the project's own build command in a warm checkout,
-//     broken, then with the heal's fix;
+//     broken, then with the heal's fix; then the same two in that
+//     checkout cleaned before each build (git clean -ffdx), as a CI
+//     runner's checkout is: go build's binary from the last build is
+//     gone, so the passing build links it again, as a heal's does;
 //   - after: one job of the repository on that salve serve;
 //   - before: the same on a second salve serve running the binaries in
 //     -before (another version of salve, such as the one that cloned each
@@ -20,9 +23,14 @@
 // the job to recording its outcome: checkout, heal, push, read-back), and
 // also as the client sees it (from submitting to reading the final
 // status). Every timed job must end green. It prints each round and the
-// medians; ratios are taken round by round.
+// medians (ratios are taken round by round), then where each version's
+// jobs spent their time: the worker's part before the heal, each stage of
+// the heal as the heal times it, the rest of the heal, and the worker's
+// part after it. -files N adds N tracked data files to the project, to
+// measure a repository of that size; -log-level debug with -keep leaves
+// each step's log lines.
 //
-//	go run ./scripts/service/workerbench -rounds 5 [-before DIR]
+//	go run ./scripts/service/workerbench -rounds 5 [-before DIR] [-isolation none] [-files N]
 package main
 
 import (
@@ -41,6 +49,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/results"
 	"github.com/salve-dev/salve/internal/service"
 )
 
@@ -50,8 +59,10 @@ func main() {
 	isolation := flag.String("isolation", "auto", "the workers' build sandbox")
 	cmd := flag.String("cmd", "go build ./... && go test ./...", "the project's build command")
 	keep := flag.Bool("keep", false, "keep the work folder (the servers' logs are there) and print its path")
+	logLevel := flag.String("log-level", "", "the servers' --log-level (debug: every step of a job, timed, in the logs -keep keeps)")
+	files := flag.Int("files", 0, "tracked data files added to the project (100 to a folder): a repository that size")
 	flag.Parse()
-	if err := run(*rounds, *before, *isolation, *cmd, *keep); err != nil {
+	if err := run(*rounds, *before, *isolation, *cmd, *logLevel, *files, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "workerbench:", err)
 		os.Exit(1)
 	}
@@ -71,7 +82,7 @@ type server struct {
 	cmd       *exec.Cmd
 }
 
-func run(rounds int, before, isolation, buildCmd string, keep bool) error {
+func run(rounds int, before, isolation, buildCmd, logLevel string, files int, keep bool) error {
 	dir, err := os.MkdirTemp("", "salve-workerbench-")
 	if err != nil {
 		return err
@@ -102,6 +113,15 @@ func run(rounds int, before, isolation, buildCmd string, keep bool) error {
 			return err
 		}
 	}
+	for i := range files {
+		d := filepath.Join(work, "data", fmt.Sprintf("d%03d", i/100))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("f%05d.txt", i)), []byte(fmt.Sprintf("data file %d\n", i)), 0o644); err != nil {
+			return err
+		}
+	}
 	for _, a := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-qm", "broken"}, {"clone", "-q", "--bare", ".", bare}} {
 		if err := git(env, work, a...); err != nil {
 			return err
@@ -126,7 +146,7 @@ func run(rounds int, before, isolation, buildCmd string, keep bool) error {
 		if s.name == "before" {
 			b = before
 		}
-		if err := s.start(env, dir, b, isolation); err != nil {
+		if err := s.start(env, dir, b, isolation, logLevel); err != nil {
 			return err
 		}
 		j, _, err := s.job(body) // warms the worker's caches
@@ -140,60 +160,128 @@ func run(rounds int, before, isolation, buildCmd string, keep bool) error {
 	if err := git(env, work, "fetch", "-q", bare, "+refs/heads/"+fixBranch+":refs/heads/fixed"); err != nil {
 		return err
 	}
-	direct := func() (fail, pass float64, err error) {
+	// direct runs the project's two builds in the warm checkout: as a
+	// developer's checkout, with what the last build left (go build's
+	// binary: no link when it is up to date), or, clean, emptied of
+	// untracked files before each build as a CI runner's checkout is
+	// (actions/checkout cleans with git clean -ffdx).
+	direct := func(clean bool) (fail, pass float64, err error) {
+		tidy := func() error {
+			if !clean {
+				return nil
+			}
+			return git(env, work, "clean", "-q", "-ffdx")
+		}
+		if err := tidy(); err != nil {
+			return 0, 0, err
+		}
 		fail = timed(env, work, buildCmd) // meant to fail
 		if err := git(env, work, "checkout", "-q", "fixed", "--", "."); err != nil {
+			return 0, 0, err
+		}
+		if err := tidy(); err != nil {
 			return 0, 0, err
 		}
 		pass = timed(env, work, buildCmd)
 		return fail, pass, git(env, work, "checkout", "-q", "main", "--", ".")
 	}
-	if _, _, err := direct(); err != nil { // warms the user's caches
+	if _, _, err := direct(false); err != nil { // warms the user's caches
 		return err
 	}
-	fmt.Printf("A worker's warm job against the repository's own builds: %d round(s), isolation %s, %d cores, command %q\n\n", rounds, isolation, runtime.NumCPU(), buildCmd)
-	head := "| round | fail build s | pass build s | both s |"
+	fmt.Printf("A worker's warm job against the repository's own builds: %d round(s), isolation %s, %d cores, command %q, %d data files\n\n", rounds, isolation, runtime.NumCPU(), buildCmd, files)
+	head := "| round | fail build s | pass build s | both s | both, clean checkout s |"
 	for _, s := range servers {
-		head += fmt.Sprintf(" %s: job s (/both) | %s: submit to done s |", s.name, s.name)
+		head += fmt.Sprintf(" %s: job s (/both, /clean) | %s: submit to done s |", s.name, s.name)
 	}
 	fmt.Println(head)
-	fmt.Println("|" + strings.Repeat("---|", 4+2*len(servers)))
-	both := []float64{}
+	fmt.Println("|" + strings.Repeat("---|", 5+2*len(servers)))
+	both, cleans := []float64{}, []float64{}
 	jobs := map[string][]float64{}
 	ends := map[string][]float64{}
 	ratios := map[string][]float64{}
+	cratios := map[string][]float64{}
+	parts := map[string]map[string][]float64{}
+	for _, s := range servers {
+		parts[s.name] = map[string][]float64{}
+	}
 	for i := range rounds {
-		f, p, err := direct()
+		f, p, err := direct(false)
 		if err != nil {
 			return err
 		}
-		row := fmt.Sprintf("| %d | %.2f | %.2f | %.2f |", i+1, f, p, f+p)
-		both = append(both, f+p)
+		cf, cp, err := direct(true)
+		if err != nil {
+			return err
+		}
+		row := fmt.Sprintf("| %d | %.2f | %.2f | %.2f | %.2f |", i+1, f, p, f+p, cf+cp)
+		both, cleans = append(both, f+p), append(cleans, cf+cp)
 		for _, s := range servers {
-			_, took, err := s.job(body)
+			j, took, err := s.job(body)
 			if err != nil {
 				return fmt.Errorf("%s, round %d: %w", s.name, i+1, err)
+			}
+			for k, v := range split(j) {
+				parts[s.name][k] = append(parts[s.name][k], v)
 			}
 			jobs[s.name] = append(jobs[s.name], took[0])
 			ends[s.name] = append(ends[s.name], took[1])
 			ratios[s.name] = append(ratios[s.name], took[0]/(f+p))
-			row += fmt.Sprintf(" %.2f (%.2fx) | %.2f |", took[0], took[0]/(f+p), took[1])
+			cratios[s.name] = append(cratios[s.name], took[0]/(cf+cp))
+			row += fmt.Sprintf(" %.2f (%.2fx, %.2fx) | %.2f |", took[0], took[0]/(f+p), took[0]/(cf+cp), took[1])
 		}
 		fmt.Println(row)
 	}
-	row := fmt.Sprintf("| median | | | %.2f |", median(both))
+	row := fmt.Sprintf("| median | | | %.2f | %.2f |", median(both), median(cleans))
 	for _, s := range servers {
-		row += fmt.Sprintf(" %.2f (%.2fx) | %.2f |", median(jobs[s.name]), median(ratios[s.name]), median(ends[s.name]))
+		row += fmt.Sprintf(" %.2f (%.2fx, %.2fx) | %.2f |", median(jobs[s.name]), median(ratios[s.name]), median(cratios[s.name]), median(ends[s.name]))
 	}
 	fmt.Println(row)
+	fmt.Printf("\nWhere a job's time goes (medians, s):\n\n| |")
+	for _, c := range parts0 {
+		fmt.Printf(" %s |", c)
+	}
+	fmt.Println("\n|" + strings.Repeat("---|", 1+len(parts0)))
+	for _, s := range servers {
+		fmt.Printf("| %s |", s.name)
+		for _, c := range parts0 {
+			fmt.Printf(" %.3f |", median(parts[s.name][c]))
+		}
+		fmt.Println()
+	}
 	return nil
+}
+
+// parts0 are the parts of a job's attempt split reports, in order: the
+// worker's part before the heal (checking the remote, fetching, the job's
+// clone, the heal's assembly), the heal's stages, the rest of the heal
+// (parse, fix, gate and what no stage times), and the worker's part after
+// it (the outcome read and recorded, the caches trimmed).
+var parts0 = []string{"before heal", results.StageSetup, results.StageBuild, results.StageVerify, results.StageCommit,
+	results.StagePush, results.StageCI, results.StageCleanup, "heal other", "after heal"}
+
+// split divides a job's last attempt into parts0, from the attempt's and
+// the heal's own times.
+func split(j service.Job) map[string]float64 {
+	a, r := j.Attempts[len(j.Attempts)-1], j.Results
+	if r == nil {
+		return nil
+	}
+	hs, he := parse(r.StartedAt), parse(r.CompletedAt)
+	m := map[string]float64{"before heal": hs.Sub(parse(a.StartedAt)).Seconds(), "after heal": parse(a.EndedAt).Sub(he).Seconds()}
+	other := he.Sub(hs).Seconds()
+	for _, st := range parts0[1 : len(parts0)-2] {
+		m[st] = r.Timings[st]
+		other -= r.Timings[st]
+	}
+	m["heal other"] = other
+	return m
 }
 
 var apiLine = regexp.MustCompile(`API on (http://\S+),`)
 
 // start runs salve serve from the folder bins with one in-process worker,
 // and waits for it to say where its API listens.
-func (s *server) start(env []string, dir, bins, isolation string) error {
+func (s *server) start(env []string, dir, bins, isolation, logLevel string) error {
 	home := filepath.Join(dir, s.name)
 	log, err := os.Create(filepath.Join(dir, s.name+".log"))
 	if err != nil {
@@ -202,6 +290,9 @@ func (s *server) start(env []string, dir, bins, isolation string) error {
 	defer log.Close()
 	s.cmd = exec.Command(filepath.Join(bins, "salve"), "serve", "--data", filepath.Join(home, "serve"), "--listen", "127.0.0.1:0",
 		"--nats-listen", "127.0.0.1:0", "--workers", "1", "--isolation", isolation)
+	if logLevel != "" {
+		s.cmd.Args = append(s.cmd.Args, "--log-level", logLevel)
+	}
 	s.cmd.Env = append(slices.Clone(env), "SALVE_GIT_AGENT="+filepath.Join(bins, "git_agent"),
 		"XDG_DATA_HOME="+filepath.Join(home, "data"), "XDG_STATE_HOME="+filepath.Join(home, "state"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"))
 	s.cmd.Stderr = log
