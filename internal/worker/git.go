@@ -31,6 +31,7 @@ import (
 // worker died before recording the outcome), the heal resumes from the
 // pushed branch, so the job still has one branch, never a second.
 func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger) (*results.Results, bool, string, error) {
+	began := time.Now()
 	repo, ref := msg.Request.Repo, msg.Request.Ref
 	if err := w.checkRemote(ctx, repo); err != nil {
 		return nil, false, "", err
@@ -115,7 +116,7 @@ func (w *Worker) heal(ctx context.Context, msg service.Message, log *slog.Logger
 	}
 	defer co.release()
 	w.Metrics.checkout(co.How)
-	log.Info("repository ready", "how", co.How)
+	log.Info("repository ready", "how", co.How, "seconds", time.Since(began).Seconds())
 	pushEnv, err := w.Forges.PushEnv(repo, msg.Request.Source, msg.Request.Installation)
 	if err != nil {
 		return nil, resumed, "", fmt.Errorf("worker: push as the GitHub App: %w", err)
