@@ -21,6 +21,7 @@ import (
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/assemble"
+	"github.com/salve-dev/salve/internal/heal/executor"
 	"github.com/salve-dev/salve/internal/httpguard"
 	"github.com/salve-dev/salve/internal/service"
 	"github.com/salve-dev/salve/internal/worker"
@@ -130,8 +131,12 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 		case <-time.After(2 * time.Second):
 		}
 	}
+	// The jobs share the sandbox each isolation chose, for a while.
+	backends := executor.NewBackends()
 	w := &worker.Worker{Queue: q, Name: o.Name, Concurrency: o.Concurrency, Getenv: s.Getenv, Logger: logger, AllowPrivateRemotes: o.AllowPrivateRemotes,
-		Heal: func(ctx context.Context, sp worker.Spec) (*results.Results, error) { return healJob(ctx, s, o, sp) }}
+		Heal: func(ctx context.Context, sp worker.Spec) (*results.Results, error) {
+			return healJob(ctx, s, o, sp, backends)
+		}}
 	if reg != nil {
 		m, err := worker.NewMetrics(reg)
 		if err != nil {
@@ -150,12 +155,13 @@ func runWorkers(ctx context.Context, s *streams, o *workerOptions, nc *nats.Conn
 
 // healJob heals one job with the same pipeline as "salve heal": the run is
 // recorded by the server (from the job's results), not by the worker.
-func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec) (*results.Results, error) {
+func healJob(ctx context.Context, s *streams, o *workerOptions, sp worker.Spec, backends *executor.Backends) (*results.Results, error) {
 	ho := &healOptions{Workspace: sp.Dir, Command: sp.Cmd, Fixers: sp.Fixers, Models: sp.Models, MinConfidence: heal.DefaultMinConfidence,
 		MaxIterations: o.MaxIter, Branch: sp.Branch, Push: true, Remote: "origin", CI: "local", Timeout: o.Timeout,
 		Isolation: o.Isolation, NoStore: true, GitAgent: o.GitAgent}
 	c := ho.config(s, sp.RunID, sp.Logger)
 	c.GitEnv = sp.PushEnv
+	c.Backends = backends
 	// Every job of a repository shares its build-cache layer (a fork's
 	// only reads it); the worker trims the cache after each job.
 	c.RepoIdentity, c.UntrustedChange, c.CacheBudget = sp.RepoIdentity, sp.Untrusted, -1

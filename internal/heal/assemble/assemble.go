@@ -88,6 +88,10 @@ type Config struct {
 	BuildTimeout int
 	// Isolation is the build sandbox (auto, none, bwrap, docker, podman).
 	Isolation string
+	// Backends, when set, shares the sandbox chosen for each isolation
+	// and image with the other heals of the process that hold it (a
+	// worker's jobs), so that each does not probe again.
+	Backends *executor.Backends
 	// WorktreeDir, when set, is a fresh worktree for this run, removed at
 	// its end; empty means one of salve's persistent worktrees.
 	WorktreeDir string
@@ -243,7 +247,7 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 		// ones no heal used for long; an error is the heal's to report.
 		worktreeRoot, _ = heal.DefaultWorktreeRoot(c.Getenv)
 	}
-	xe := executor.New(executor.Options{Isolation: c.Isolation, Logger: c.Logger, SourceDir: source,
+	xe := executor.New(executor.Options{Isolation: c.Isolation, Backends: c.Backends, Logger: c.Logger, SourceDir: source,
 		RepoIdentity: identity, UntrustedChange: c.UntrustedChange})
 	ex := adapter.Executor{E: xe}
 	p := &Pipeline{Git: git, Notes: notes, exec: xe, budget: budget, logger: c.Logger}

@@ -90,6 +90,11 @@ type Recorder interface {
 type Options struct {
 	// Isolation is "auto" (or empty), "none", "bwrap", "docker" or "podman".
 	Isolation string
+	// Backends, when set, shares the backends chosen with the other
+	// Executors of the process that hold it (see [Backends]).
+	Backends *Backends
+	// Now is the clock of Backends; nil means time.Now.
+	Now func() time.Time
 	// PassEnv names variables passed to the build besides the allow-list.
 	PassEnv []string
 	// RunID identifies the run; empty means a new UUIDv4. It names the run
@@ -184,8 +189,15 @@ func New(opts Options) *Executor {
 	return &Executor{opts: opts, backends: map[string]sandbox.Backend{}, probes: map[string]probeResult{}, identities: map[string]string{}}
 }
 
+func (e *Executor) now() time.Time {
+	if e.opts.Now != nil {
+		return e.opts.Now()
+	}
+	return time.Now()
+}
+
 // backend returns the backend for the options' isolation and image, probing
-// it the first time only.
+// it the first time only (in this Executor, or in Options.Backends).
 func (e *Executor) backend(ctx context.Context, image string) (sandbox.Backend, error) {
 	key := e.opts.Isolation + "\x00" + image
 	e.mu.Lock()
@@ -194,6 +206,14 @@ func (e *Executor) backend(ctx context.Context, image string) (sandbox.Backend, 
 	if ok {
 		return b, nil
 	}
+	if shared := e.opts.Backends; shared != nil {
+		if b, ok := shared.get(key, e.now()); ok {
+			e.mu.Lock()
+			e.backends[key] = b
+			e.mu.Unlock()
+			return b, nil
+		}
+	}
 	b, err := sandbox.SelectBackend(ctx, e.opts.Isolation, image)
 	if err != nil {
 		return nil, err
@@ -201,6 +221,9 @@ func (e *Executor) backend(ctx context.Context, image string) (sandbox.Backend, 
 	e.mu.Lock()
 	e.backends[key] = b
 	e.mu.Unlock()
+	if shared := e.opts.Backends; shared != nil {
+		shared.put(key, b, e.now())
+	}
 	return b, nil
 }
 
