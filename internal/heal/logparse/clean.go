@@ -213,6 +213,33 @@ func trimIndent(s string) string {
 	return s[i:]
 }
 
+// firstNonSpace returns the first byte of s that is not ASCII white
+// space, as strings.TrimSpace counts it, or 0 when there is none. A byte
+// of utf8.RuneSelf or more may start a Unicode space that TrimSpace would
+// also remove.
+func firstNonSpace(s string) byte {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			return s[i]
+		}
+	}
+	return 0
+}
+
+// trimLeftRESpace removes the leading bytes that ^\s* matches in a
+// regular expression: tab, newline, form feed, carriage return and
+// space. An expression that wants a marker after them can only match
+// where the trimmed line starts with it: a cheap test before it runs.
+func trimLeftRESpace(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		i++
+	}
+	return s[i:]
+}
+
 // isBlank reports whether s holds only white space, as
 // strings.TrimSpace(s) == "" does, stopping at the first other byte.
 func isBlank(s string) bool {

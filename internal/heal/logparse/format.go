@@ -5,6 +5,7 @@ import (
 	"go/format"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/salve-dev/salve/contract"
 )
@@ -91,22 +92,32 @@ func (r *formatReader) line(p *parser, s string) bool {
 // fileOnly reads the lines that name a whole file, and the markers that
 // start a listing.
 func (r *formatReader) fileOnly(p *parser, s string) bool {
-	t := strings.TrimSpace(s)
-	switch {
-	case strings.HasPrefix(t, "would reformat "):
-		return r.check(p, strings.TrimPrefix(t, "would reformat "), "black")
-	case strings.HasPrefix(t, "Would reformat: "):
-		return r.check(p, strings.TrimPrefix(t, "Would reformat: "), "ruff format")
-	case t == "Checking formatting...":
-		r.prettier = true
-		return true
-	case r.prettier && strings.HasPrefix(t, "[warn] "):
-		if f := strings.TrimPrefix(t, "[warn] "); !strings.ContainsAny(f, " \t") {
-			return r.check(p, f, "prettier")
+	// The lines named here start with one of four bytes once trimmed, and
+	// the first byte after ASCII white space is that start unless it
+	// begins a wider (Unicode) space: most lines are turned down by it.
+	if c := firstNonSpace(s); c == 'w' || c == 'W' || c == 'C' || c == '[' || c >= utf8.RuneSelf {
+		t := strings.TrimSpace(s)
+		switch {
+		case strings.HasPrefix(t, "would reformat "):
+			return r.check(p, strings.TrimPrefix(t, "would reformat "), "black")
+		case strings.HasPrefix(t, "Would reformat: "):
+			return r.check(p, strings.TrimPrefix(t, "Would reformat: "), "ruff format")
+		case t == "Checking formatting...":
+			r.prettier = true
+			return true
+		case r.prettier && strings.HasPrefix(t, "[warn] "):
+			if f := strings.TrimPrefix(t, "[warn] "); !strings.ContainsAny(f, " \t") {
+				return r.check(p, f, "prettier")
+			}
+			return true // prettier's summary line
 		}
-		return true // prettier's summary line
 	}
-	if len(t) < 200 && (strings.Contains(t, "gofmt") || strings.Contains(t, "goimports")) {
+	// Neither name holds white space, so s holds it where its trimmed
+	// form does.
+	if !ndGofmt.in(s, p.mask) && !ndGoimports.in(s, p.mask) {
+		return false
+	}
+	if t := strings.TrimSpace(s); len(t) < 200 {
 		if _, ok := bareGoPath(t); !ok && !strings.Contains(t, ".go:") {
 			r.list = "gofmt"
 			if strings.Contains(t, "goimports") {
@@ -195,11 +206,14 @@ func diffHeader(s, prefix string) (string, bool) {
 	if i := strings.IndexByte(f, '\t'); i >= 0 {
 		f = f[:i]
 	}
-	if f == "" || len(f) > 4096 || strings.ContainsAny(f, " \"'") {
+	if f == "" || len(f) > 4096 || strings.IndexByte(f, ' ') >= 0 || strings.IndexByte(f, '"') >= 0 || strings.IndexByte(f, '\'') >= 0 {
 		return "", false
 	}
 	return f, true
 }
+
+// ndGofmt and ndGoimports name the formatters whose listing may follow.
+var ndGofmt, ndGoimports = newNeedle("gofmt"), newNeedle("goimports")
 
 // sameFormatted reports whether a diff's two headers name one file (the
 // old side may be gofmt's F.orig): a formatter's diff of a file against

@@ -3,6 +3,7 @@ package logparse
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/lazyre"
@@ -119,8 +120,34 @@ var (
 	reGoTestify = lazyre.New(`^\s+(Error|Messages):\s+(.*)$`)
 	reGoFrame   = lazyre.New(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 	reGoFunc    = lazyre.New(`^((?:[\w.\-~]+/)*[\w.\-~]+?)\.([^/]+)\(.*\)$`)
-	reAssertish = lazyre.New(`(?i)want|expect|got|fail|error|mismatch|!=|should|not equal|unexpected|differ|incorrect|wrong|missing|panic|must|assert|mismatch|bad|invalid|diff`)
 )
+
+// assertWords are the words of a test's line that reads like an
+// assertion, in any case.
+var assertWords = []string{"want", "expect", "got", "fail", "error", "mismatch", "!=", "should", "not equal", "unexpected",
+	"differ", "incorrect", "wrong", "missing", "panic", "must", "assert", "bad", "invalid", "diff"}
+
+// reAssertish is assertWords as one expression, for text that is not
+// ASCII, where case folding reaches beyond ASCII letters.
+var reAssertish = lazyre.New(`(?i)` + strings.Join(assertWords, "|"))
+
+// assertish reports whether msg holds one of assertWords, in any case. An
+// ASCII text is lowered and searched word by word, which costs a small
+// part of the expression's run.
+func assertish(msg string) bool {
+	for i := 0; i < len(msg); i++ {
+		if msg[i] >= utf8.RuneSelf {
+			return reAssertish.MatchString(msg)
+		}
+	}
+	low := strings.ToLower(msg)
+	for _, w := range assertWords {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
 
 func (g *goTest) line(p *parser, s string) bool {
 	if g.race != nil || s == "WARNING: DATA RACE" {
@@ -290,7 +317,7 @@ func (g *goTest) endGroup(p *parser) {
 		items := byTest[t]
 		var chosen []goItem
 		for _, it := range items {
-			if reAssertish.MatchString(it.msg) {
+			if assertish(it.msg) {
 				chosen = append(chosen, it)
 			}
 		}

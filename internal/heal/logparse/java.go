@@ -180,7 +180,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if p.hasErrWord(s) && strings.IndexByte(s, '.') > 0 && javaExcHead(s) {
+	if javaExcHead(s) && p.hasErrWord(s) {
 		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
 			if j.active && strings.Contains(s, "Caused by: ") {
 				if !strings.HasPrefix(s, "Caused by: ") {
@@ -319,7 +319,10 @@ func javaFrame(s string) []string {
 
 // javaExcHead is a cheap test before reJavaExc: the line starts with a
 // dotted class name, after "Exception in thread ..." or "Caused by: ".
-func javaExcHead(s string) bool {
+func javaExcHead(s string) bool { return dottedHead(javaExcStart(s)) }
+
+// javaExcStart is s from where its exception's class name would start.
+func javaExcStart(s string) string {
 	s = trimIndent(s)
 	if strings.HasPrefix(s, "Caused by: ") {
 		s = s[len("Caused by: "):]
@@ -328,10 +331,27 @@ func javaExcHead(s string) bool {
 			s = s[i+2:]
 		}
 	}
-	if i := strings.IndexByte(s, ':'); i >= 0 {
-		s = s[:i]
+	return s
+}
+
+// dottedHead reports whether the head of s, up to its first colon, is a
+// dotted name: a dot after its first byte, and no blank or slash. It
+// scans once, and most lines end the scan at their first blank.
+func dottedHead(s string) bool {
+	dot := -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ':':
+			return dot > 0
+		case ' ', '\t', '/':
+			return false
+		case '.':
+			if dot < 0 {
+				dot = i
+			}
+		}
 	}
-	return strings.IndexByte(s, '.') > 0 && !strings.ContainsAny(s, " \t/")
+	return dot > 0
 }
 
 func (j *javaStack) flush(p *parser) { j.end(p) }

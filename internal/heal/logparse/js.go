@@ -305,9 +305,11 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.runner = "vitest"
 		return true
 	}
-	switch {
-	case strings.IndexByte(s, 0xE2) < 0 && !ndOK.in(s, p.mask):
-	case strings.Contains(s, "● "):
+	// The runners' markers. Each one's expression wants it first on the
+	// line, after blanks; a line that also holds an earlier marker of the
+	// list, anywhere, is that one's, and is left alone.
+	switch u := trimLeftRESpace(s); {
+	case strings.HasPrefix(u, "● "):
 		if m := reJest.FindStringSubmatch(s); m != nil {
 			t := m[1]
 			if strings.HasPrefix(t, "Test suite failed to run") || strings.HasPrefix(t, "Console") {
@@ -317,7 +319,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 			j.runner = "jest"
 			return true
 		}
-	case strings.Contains(s, "✘ [fail]: "):
+	case strings.HasPrefix(u, "✘ [fail]: ") && !strings.Contains(s, "● "):
 		if m := reAvaFail.FindStringSubmatch(s); m != nil {
 			// Kept for the rest of the log: cloned, or each title would
 			// keep its whole read chunk alive; a title listed again adds
@@ -327,7 +329,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 			}
 			return true
 		}
-	case strings.Contains(s, "✖ "):
+	case strings.HasPrefix(u, "✖ ") && !strings.Contains(s, "● ") && !strings.Contains(s, "✘ [fail]: "):
 		if m := reNodeX.FindStringSubmatch(s); m != nil {
 			if strings.HasPrefix(m[1], "failing tests") {
 				return true
@@ -347,17 +349,9 @@ func (j *jsFail) line(p *parser, s string) bool {
 			j.runner = "node:test"
 			return true
 		}
-	case strings.Contains(s, "not ok "):
-		if m := reTapNotOK.FindStringSubmatch(s); m != nil {
-			name, desc := m[1], m[1]
-			if t := j.keep.enclosing(indent); t != "" {
-				name = t // node-tap: the "not ok" is the assertion's
-			}
-			j.start(name, true)
-			j.runner = "node:test"
-			if name != desc {
-				j.runner, j.msg = "tap", desc
-			}
+	case strings.HasPrefix(u, "not ok ") && (strings.IndexByte(s, 0xE2) < 0 || // the other markers start with this byte
+		!strings.Contains(s, "● ") && !strings.Contains(s, "✘ [fail]: ") && !strings.Contains(s, "✖ ")):
+		if j.tapNotOK(s, indent) {
 			return true
 		}
 	}
@@ -370,7 +364,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if indent <= 8 && p.hasErrWord(s) && (strings.Contains(trimmed, "Error") || strings.Contains(trimmed, "Exception")) {
+	if indent <= 8 && (ndError.in(trimmed, p.mask) || ndException.in(trimmed, p.mask)) {
 		if m := jsErrLine(s, j.loc); m != nil {
 			if !j.open || j.done {
 				j.start("", false)
@@ -434,6 +428,25 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.msg = t
 	}
 	return false
+}
+
+// tapNotOK starts a failure at TAP's "not ok N name", and reports
+// whether s is one.
+func (j *jsFail) tapNotOK(s string, indent int) bool {
+	m := reTapNotOK.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	name, desc := m[1], m[1]
+	if t := j.keep.enclosing(indent); t != "" {
+		name = t // node-tap: the "not ok" is the assertion's
+	}
+	j.start(name, true)
+	j.runner = "node:test"
+	if name != desc {
+		j.runner, j.msg = "tap", desc
+	}
+	return true
 }
 
 // avaNoise reports whether a line of an ava failure is its location or

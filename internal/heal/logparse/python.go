@@ -240,11 +240,17 @@ func (t *pyTrace) endGroup(p *parser) {
 
 // traceLine reads one line of a plain traceback.
 func (t *pyTrace) traceLine(p *parser, s string) bool {
-	if ndTraceback.in(s, p.mask) && reTraceHead.MatchString(s) {
+	// Both expressions want their words first on the line, after blanks.
+	u := trimLeftRESpace(s)
+	if strings.HasPrefix(u, "Traceback (") && reTraceHead.MatchString(s) {
 		t.start(false)
 		return true
 	}
-	if m := matchNeedle(s, ndPyFile, p.mask, rePyFrame); m != nil && (t.active || m[3] == "") {
+	var m []string
+	if strings.HasPrefix(u, `File "`) {
+		m = rePyFrame.FindStringSubmatch(s)
+	}
+	if m != nil && (t.active || m[3] == "") {
 		if !t.active {
 			t.start(false)
 		}
@@ -275,7 +281,7 @@ func (t *pyTrace) traceLine(p *parser, s string) bool {
 		}
 		return true
 	}
-	m := rePyExc.FindStringSubmatch(s)
+	m = rePyExc.FindStringSubmatch(s)
 	if m == nil {
 		t.active = false
 		return false

@@ -1,0 +1,100 @@
+package logparse
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/salve-dev/salve/internal/lazyre"
+)
+
+// The readers test cheap shapes before their regular expressions. Each
+// shortcut must turn down only lines the expression, or the slower test it
+// replaced, turns down too; these tests hold them to that.
+
+// markerExprs pairs each expression that wants a marker first on the
+// line, after blanks, with that marker: the readers run the expression
+// only when trimLeftRESpace(line) starts with the marker.
+var markerExprs = []struct {
+	re     *lazyre.Regexp
+	marker string
+}{
+	{reJest, "● "}, {reAvaFail, "✘ [fail]: "}, {reNodeX, "✖ "}, {reTapNotOK, "not ok "},
+	{reTraceHead, "Traceback ("}, {rePyFrame, `File "`},
+}
+
+// javaExcHeadBefore is javaExcHead as it was before its one-pass scan,
+// with the test its caller made first.
+func javaExcHeadBefore(s string) bool {
+	if strings.IndexByte(s, '.') <= 0 {
+		return false
+	}
+	s = javaExcStart(s)
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.IndexByte(s, '.') > 0 && !strings.ContainsAny(s, " \t/")
+}
+
+// checkShortcuts fails when a shortcut disagrees with what it stands for
+// on line.
+func checkShortcuts(t *testing.T, line string) {
+	t.Helper()
+	u := trimLeftRESpace(line)
+	if want := strings.TrimLeft(line, "\t\n\f\r "); u != want {
+		t.Fatalf("trimLeftRESpace(%q) = %q, want %q", line, u, want)
+	}
+	for _, e := range markerExprs {
+		if e.re.MatchString(line) && !strings.HasPrefix(u, e.marker) {
+			t.Fatalf("%s matches %q, which does not start with %q after blanks", e.re, line, e.marker)
+		}
+	}
+	if got, want := assertish(line), reAssertish.MatchString(line); got != want {
+		t.Fatalf("assertish(%q) = %v, the expression says %v", line, got, want)
+	}
+	if got, want := javaExcHead(line), javaExcHeadBefore(line); got != want {
+		t.Fatalf("javaExcHead(%q) = %v, before %v", line, got, want)
+	}
+	// Below utf8.RuneSelf, the first byte after ASCII blanks is the
+	// trimmed line's first byte, or 0 for a blank line.
+	if c := firstNonSpace(line); c < 0x80 {
+		if tr := strings.TrimSpace(line); tr != "" && tr[0] != c || tr == "" && c != 0 {
+			t.Fatalf("firstNonSpace(%q) = %q, strings.TrimSpace gives %q", line, c, tr)
+		}
+	}
+}
+
+// shortcutLines are lines each shortcut must get right: the markers at
+// the start, after blanks, and elsewhere; Unicode case folding; class
+// names with and without their prefixes.
+var shortcutLines = []string{
+	"", " ", "\t\n", "\u00a0would reformat a.py", "● suite › test", "  ● suite › test", "x ● y", "\f✘ [fail]: t",
+	"✖ fails (2ms)", "\r not ok 1 - a", "ok 1 - not ok 2 - b", "Traceback (most recent call last):",
+	`  File "a.py", line 3, in f`, `x File "a.py", line 3`, "got 1, want 2", "GOT 1", "ſhould", "K\u212Aelvin must",
+	"diff: x", "no words here", "java.lang.IllegalStateException: boom", "Caused by: a.b.C: x", ".a.B: x",
+	"Exception in thread \"main\" java.lang.Error: x", "  at a.b (c/d.java:1)", "a.b c: d", "a/b.C: x", "a.b\tc",
+}
+
+func TestShortcutsAgree(t *testing.T) {
+	for _, line := range shortcutLines {
+		checkShortcuts(t, line)
+	}
+	// Every line of the corpus, too.
+	for _, dir := range corpusCases(t) {
+		data, err := os.ReadFile(filepath.Join(dir, "log.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			checkShortcuts(t, cleanLine(line))
+		}
+	}
+}
+
+func FuzzShortcuts(f *testing.F) {
+	for _, line := range shortcutLines {
+		f.Add(line)
+	}
+	f.Fuzz(func(t *testing.T, line string) { checkShortcuts(t, line) })
+}
