@@ -92,7 +92,7 @@ func stripOnePrefix(s string) string {
 			if n := isoStamp(s[1:]); n > 0 {
 				rest := s[1+n:]
 				rest = strings.TrimLeft(rest, " ")
-				if strings.HasPrefix(rest, "]") {
+				if hasPrefix(rest, "]") {
 					return strings.TrimPrefix(rest[1:], " ")
 				}
 			}
@@ -101,7 +101,7 @@ func stripOnePrefix(s string) string {
 				rest := s[10:]
 				if len(rest) > 2 && rest[0] >= 'A' && rest[0] <= 'Z' && rest[1] == ':' {
 					rest = strings.TrimLeft(rest[2:], " \t")
-					if strings.HasPrefix(rest, "[Step ") {
+					if hasPrefix(rest, "[Step ") {
 						if i := strings.Index(rest, "] "); i > 0 {
 							rest = rest[i+2:]
 						}
@@ -113,9 +113,9 @@ func stripOnePrefix(s string) string {
 		}
 	case c == '#':
 		// GitHub/Azure problem-matcher echoes: "##[error]text".
-		if strings.HasPrefix(s, "##[") {
+		if hasPrefix(s, "##[") {
 			for _, pre := range []string{"##[error]", "##[warning]", "##[debug]", "##[section]", "##[command]"} {
-				if strings.HasPrefix(s, pre) {
+				if hasPrefix(s, pre) {
 					return s[len(pre):]
 				}
 			}
@@ -141,12 +141,12 @@ func stripOnePrefix(s string) string {
 			}
 		}
 	case c == 't':
-		if strings.HasPrefix(s, "travis_fold:") || strings.HasPrefix(s, "travis_time:") {
+		if hasPrefix(s, "travis_fold:") || hasPrefix(s, "travis_time:") {
 			return ""
 		}
 	case c == 's':
 		// GitLab section markers: section_start:1700000000:name[collapsed=true]
-		if strings.HasPrefix(s, "section_start:") || strings.HasPrefix(s, "section_end:") {
+		if hasPrefix(s, "section_start:") || hasPrefix(s, "section_end:") {
 			return ""
 		}
 	}
@@ -201,6 +201,21 @@ func buildkitSeconds(s string) int {
 		return 0
 	}
 	return i + 5
+}
+
+// hasPrefix is strings.HasPrefix with the first byte compared in line.
+// The compiler calls memequal for a constant prefix as long as the string
+// is long enough, and the readers test each line against many prefixes
+// that most lines differ from at once; the first byte settles those.
+func hasPrefix(s, prefix string) bool {
+	return len(s) >= len(prefix) && (len(prefix) == 0 || s[0] == prefix[0]) && s[:len(prefix)] == prefix
+}
+
+// hasSuffix is strings.HasSuffix with the last byte compared in line, as
+// hasPrefix does with the first.
+func hasSuffix(s, suffix string) bool {
+	n, m := len(s), len(suffix)
+	return n >= m && (m == 0 || s[n-1] == suffix[m-1]) && s[n-m:] == suffix
 }
 
 // trimIndent removes leading spaces and tabs: strings.TrimLeft(s, " \t")

@@ -65,10 +65,10 @@ func (r *formatReader) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if strings.HasPrefix(s, "diff ") && strings.Contains(s, ".orig ") {
+	if hasPrefix(s, "diff ") && strings.Contains(s, ".orig ") {
 		// gofmt -d's header is "diff F.orig F", goimports -d's "diff -u F.orig F".
 		r.diffCmd = "gofmt"
-		if strings.HasPrefix(s, "diff -u ") {
+		if hasPrefix(s, "diff -u ") {
 			r.diffCmd = "goimports"
 		}
 		return true
@@ -98,14 +98,14 @@ func (r *formatReader) fileOnly(p *parser, s string) bool {
 	if c := firstNonSpace(s); c == 'w' || c == 'W' || c == 'C' || c == '[' || c >= utf8.RuneSelf {
 		t := strings.TrimSpace(s)
 		switch {
-		case strings.HasPrefix(t, "would reformat "):
+		case hasPrefix(t, "would reformat "):
 			return r.check(p, strings.TrimPrefix(t, "would reformat "), "black")
-		case strings.HasPrefix(t, "Would reformat: "):
+		case hasPrefix(t, "Would reformat: "):
 			return r.check(p, strings.TrimPrefix(t, "Would reformat: "), "ruff format")
 		case t == "Checking formatting...":
 			r.prettier = true
 			return true
-		case r.prettier && strings.HasPrefix(t, "[warn] "):
+		case r.prettier && hasPrefix(t, "[warn] "):
 			if f := strings.TrimPrefix(t, "[warn] "); !strings.ContainsAny(f, " \t") {
 				return r.check(p, f, "prettier")
 			}
@@ -199,7 +199,7 @@ func ruleOf(tool string) string { return strings.ReplaceAll(tool, " ", "-") }
 // diffHeader reads "--- F" or "+++ F" (F possibly followed by a tab and a
 // timestamp) and returns F.
 func diffHeader(s, prefix string) (string, bool) {
-	if !strings.HasPrefix(s, prefix) {
+	if !hasPrefix(s, prefix) {
 		return "", false
 	}
 	f := s[len(prefix):]
@@ -239,17 +239,17 @@ func isSourceFile(f string) bool {
 func (r *formatReader) startDiff(p *parser, oldHeader, file string) {
 	r.diffFile, r.oldLine, r.oldLeft, r.newLeft, r.run = own(file), 0, 0, 0, nil
 	switch {
-	case strings.HasSuffix(oldHeader, ".orig") || strings.Contains(oldHeader, ".orig\t"):
+	case hasSuffix(oldHeader, ".orig") || strings.Contains(oldHeader, ".orig\t"):
 		r.diffTool = "gofmt"
 		if r.diffCmd != "" {
 			r.diffTool = r.diffCmd
 		}
-	case strings.HasSuffix(file, ".py") || strings.HasSuffix(file, ".pyi"):
+	case hasSuffix(file, ".py") || hasSuffix(file, ".pyi"):
 		r.diffTool = "ruff format"
 		if strings.Contains(oldHeader, "\t") {
 			r.diffTool = "black" // black dates both sides
 		}
-	case strings.HasSuffix(file, ".go"):
+	case hasSuffix(file, ".go"):
 		r.diffTool = "gofmt"
 	default:
 		r.diffTool = "formatter"
@@ -275,7 +275,7 @@ func (r *formatReader) diffLine(p *parser, s string) bool {
 			}
 			return true
 		}
-		if r.oldLine == 0 && strings.HasPrefix(s, "diff ") {
+		if r.oldLine == 0 && hasPrefix(s, "diff ") {
 			return true
 		}
 		r.diffFile = ""
@@ -329,7 +329,7 @@ func (r *formatReader) endRun(p *parser) {
 // new line counts (a count left out is 1).
 func hunkHeader(s string) (old, n, m int, ok bool) {
 	f := strings.Fields(s)
-	if len(f) < 4 || f[0] != "@@" || f[3] != "@@" || !strings.HasPrefix(f[1], "-") || !strings.HasPrefix(f[2], "+") {
+	if len(f) < 4 || f[0] != "@@" || f[3] != "@@" || !hasPrefix(f[1], "-") || !hasPrefix(f[2], "+") {
 		return 0, 0, 0, false
 	}
 	old, n, ok1 := hunkRange(f[1][1:])
@@ -355,7 +355,7 @@ func hunkRange(s string) (start, count int, ok bool) {
 // bareGoPath reads a line that is only a relative or absolute .go path.
 func bareGoPath(s string) (string, bool) {
 	t := strings.TrimSpace(s)
-	if len(t) < 4 || len(t) > 4096 || !strings.HasSuffix(t, ".go") || strings.ContainsAny(t, " \t:\"'`$*") || t[0] == '-' {
+	if len(t) < 4 || len(t) > 4096 || !hasSuffix(t, ".go") || strings.ContainsAny(t, " \t:\"'`$*") || t[0] == '-' {
 		return "", false
 	}
 	return strings.TrimPrefix(t, "./"), true

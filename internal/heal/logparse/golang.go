@@ -29,6 +29,14 @@ var (
 	reGoLintCode = lazyre.New(`\(([A-Z]{1,3}\d{3,5}|[a-z][a-z0-9]+)\)$`)
 )
 
+// goLintTagged reports whether s ends with a linter's tag, as reGoLintTag
+// matches it. The tag holds no parenthesis, so it can only start at the
+// last "(" of s: the expression reads that tail alone, not the line.
+func goLintTagged(s string) bool {
+	i := strings.LastIndexByte(s, '(')
+	return i >= 0 && hasSuffix(s, ")") && reGoLintTag.MatchString(s[i:])
+}
+
 // goVetWords are phrases of go vet's and staticcheck's messages that the
 // compiler never prints.
 var goVetWords = []string{" format %", "format reads arg", "call has arguments but no formatting", "call needs ",
@@ -55,10 +63,10 @@ func isGoVet(msg string) bool {
 // messages default to TYPE_ERROR.
 func goClassify(m *match) (contract.ErrorType, bool) {
 	msg := m.get("msg")
-	if strings.HasPrefix(strings.TrimSpace(m.line), "vet: ") {
+	if hasPrefix(strings.TrimSpace(m.line), "vet: ") {
 		return classifyMessage(msg, contract.ErrTypeError), true
 	}
-	if reGoLintTag.MatchString(msg) {
+	if goLintTagged(msg) {
 		if c := reGoLintCode.FindStringSubmatch(msg); c != nil {
 			m.rule = c[1]
 		}
@@ -166,29 +174,29 @@ func (g *goTest) line(p *parser, s string) bool {
 		return false
 	}
 	switch {
-	case strings.HasPrefix(s, "=== "):
+	case hasPrefix(s, "=== "):
 		if name, ok := goRunLine(s); ok {
 			g.endGroup(p)
 			g.running, g.failing = name, ""
 			return true
 		}
-	case strings.HasPrefix(strings.TrimLeft(s, " "), "--- "):
+	case hasPrefix(strings.TrimLeft(s, " "), "--- "):
 		if v, name, ok := goVerdictLine(s); ok {
 			g.verdict(p, v, name)
 			return true
 		}
-	case strings.HasPrefix(s, "panic: ") || strings.HasPrefix(s, "fatal error: "):
+	case hasPrefix(s, "panic: ") || hasPrefix(s, "fatal error: "):
 		g.endGroup(p)
 		test := g.failing
 		if test == "" {
 			test = g.running
 		}
 		g.panic = &goPanic{msg: s, test: test}
-		if strings.HasPrefix(s, "panic: test timed out") {
+		if hasPrefix(s, "panic: test timed out") {
 			g.panic.timeout = []string{}
 		}
 		return true
-	case strings.HasPrefix(s, "FAIL") || strings.HasPrefix(s, "ok "):
+	case hasPrefix(s, "FAIL") || hasPrefix(s, "ok "):
 		if pkg, ok := goPkgLine(s); ok {
 			g.packageDone(p, pkg)
 			return true
@@ -202,7 +210,7 @@ func (g *goTest) line(p *parser, s string) bool {
 func (g *goTest) indented(p *parser, s string) bool {
 	if m := matchNeedle(s, ndGoFile, p.mask, reGoLine); m != nil && (g.failing != "" || g.running != "") {
 		if m[2] == "testing.go" {
-			if strings.HasPrefix(m[4], "panic: ") {
+			if hasPrefix(m[4], "panic: ") {
 				// A panic inside a fuzz target: its stack follows, indented.
 				test := g.failing
 				if test == "" {
@@ -227,7 +235,7 @@ func (g *goTest) indented(p *parser, s string) bool {
 		return true
 	}
 	if g.failing != "" {
-		if t := strings.TrimSpace(s); strings.HasPrefix(t, "Failing input written to ") {
+		if t := strings.TrimSpace(s); hasPrefix(t, "Failing input written to ") {
 			g.noteFuzzInput(p, t)
 			return true
 		}
@@ -268,7 +276,7 @@ func (g *goTest) verdict(p *parser, v, name string) {
 		// passed takes its lines back out of the failed group.
 		kept := g.group[:0]
 		for _, it := range g.group {
-			if it.test != name && !strings.HasPrefix(it.test, name+"/") {
+			if it.test != name && !hasPrefix(it.test, name+"/") {
 				kept = append(kept, it)
 			}
 		}
@@ -277,7 +285,7 @@ func (g *goTest) verdict(p *parser, v, name string) {
 	keep := g.buf[:0]
 	var moved []goItem
 	for _, it := range g.buf {
-		if it.test == name || strings.HasPrefix(it.test, name+"/") {
+		if it.test == name || hasPrefix(it.test, name+"/") {
 			if v == "FAIL" {
 				moved = append(moved, it)
 			}
@@ -336,7 +344,7 @@ func (g *goTest) endGroup(p *parser) {
 
 func hasSubtest(tests []string, name string) bool {
 	for _, t := range tests {
-		if strings.HasPrefix(t, name+"/") {
+		if hasPrefix(t, name+"/") {
 			return true
 		}
 	}
@@ -393,17 +401,17 @@ func (g *goTest) panicLine(p *parser, s string) bool {
 			g.panic = nil
 		}
 		return true
-	case strings.HasPrefix(s, "goroutine "):
+	case hasPrefix(s, "goroutine "):
 		if pn.frames || pn.done {
 			pn.done = true
 		}
 		pn.frames = true
 		return true
-	case strings.HasPrefix(s, "\t"):
+	case hasPrefix(s, "\t"):
 		if pn.done {
 			return true
 		}
-		if strings.HasPrefix(strings.TrimSpace(s), "panic: ") {
+		if hasPrefix(strings.TrimSpace(s), "panic: ") {
 			return true
 		}
 		if m := reGoFrame.FindStringSubmatch(s); m != nil && !goStdFrame(m[1], pn.fn) {
@@ -421,7 +429,7 @@ func (g *goTest) panicLine(p *parser, s string) bool {
 		}
 		return true
 	case pn.frames:
-		if strings.HasPrefix(s, "FAIL") || strings.HasPrefix(s, "exit status") || strings.HasPrefix(s, "ok ") {
+		if hasPrefix(s, "FAIL") || hasPrefix(s, "exit status") || hasPrefix(s, "ok ") {
 			g.panic = nil
 			return false
 		}
@@ -431,7 +439,7 @@ func (g *goTest) panicLine(p *parser, s string) bool {
 		}
 		return true
 	}
-	if strings.HasPrefix(s, "[signal ") || strings.HasPrefix(s, "\tpanic: ") {
+	if hasPrefix(s, "[signal ") || hasPrefix(s, "\tpanic: ") {
 		return true
 	}
 	g.panic = nil
@@ -460,7 +468,7 @@ func goStdFrame(file, fn string) bool {
 // of the package path belong to the module; what precedes them is its root.
 func (g *goTest) learnGoRoot(p *parser, file, fn string) {
 	m := reGoFunc.FindStringSubmatch(fn)
-	if m == nil || !strings.HasPrefix(file, "/") {
+	if m == nil || !hasPrefix(file, "/") {
 		return
 	}
 	if rel, ok := p.res.stripRoot(file); ok {
@@ -469,7 +477,7 @@ func (g *goTest) learnGoRoot(p *parser, file, fn string) {
 			switch {
 			case d == ".":
 				p.ctx.modPath = m[1]
-			case strings.HasSuffix(m[1], "/"+d):
+			case hasSuffix(m[1], "/"+d):
 				p.ctx.modPath = strings.TrimSuffix(m[1], "/"+d)
 			}
 		}
@@ -502,7 +510,7 @@ func goPkgDir(p *parser, pkg string) string {
 		if pkg == mod {
 			return ""
 		}
-		if strings.HasPrefix(pkg, mod+"/") {
+		if hasPrefix(pkg, mod+"/") {
 			return pkg[len(mod)+1:]
 		}
 	}
@@ -528,7 +536,7 @@ func goPkgDir(p *parser, pkg string) string {
 func goModulePath(gomod string) string {
 	for _, l := range strings.Split(gomod, "\n") {
 		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "module ") {
+		if hasPrefix(l, "module ") {
 			return strings.Trim(strings.TrimSpace(l[len("module "):]), `"`)
 		}
 	}
@@ -543,7 +551,7 @@ func goPkgLine(s string) (string, bool) {
 		return "", false
 	}
 	f1, _ := field(rest)
-	if f1 == "" || atoi(f1) != 0 || strings.HasPrefix(f1, "-") {
+	if f1 == "" || atoi(f1) != 0 || hasPrefix(f1, "-") {
 		return "", false
 	}
 	return f1, true
@@ -553,11 +561,12 @@ func goPkgLine(s string) (string, bool) {
 // allocating.
 func field(s string) (string, string) {
 	s = trimIndent(s)
-	i := strings.IndexAny(s, " \t")
-	if i < 0 {
-		return s, ""
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			return s[:i], s[i:]
+		}
 	}
-	return s[:i], s[i:]
+	return s, ""
 }
 
 // goRunLine reads "=== RUN   TestX" (and NAME, CONT, PAUSE).

@@ -25,11 +25,11 @@ func goLintRows() []*Row {
 			Confidence: 0.9,
 			Doc:        "go test's loader: file_test.go:line:col: wrong signature for TestX, must be: func TestX(t *testing.T)"},
 		{Name: "staticcheck", Family: "go", Tool: "staticcheck", Pattern: goDiagPattern,
-			Pre:      func(s string) bool { return strings.HasSuffix(s, ")") && reStaticcheckCode.MatchString(s) },
+			Pre:      func(s string) bool { return hasSuffix(s, ")") && reStaticcheckCode.MatchString(s) },
 			Classify: goLinterClassify(reStaticcheckCode), Confidence: 0.9,
 			Doc: "staticcheck: file.go:line:col: message (SA1000), the check's code as the rule"},
 		{Name: "golangci-lint", Family: "go", Tool: "golangci-lint", Pattern: goDiagPattern,
-			Pre:      func(s string) bool { return strings.HasSuffix(s, ")") && reGoLintTag.MatchString(s) },
+			Pre:      goLintTagged,
 			Classify: goLinterClassify(reGolangciLinter), Confidence: 0.9,
 			Doc: "golangci-lint's text output: file.go:line:col: message (linter), the linter as the rule"},
 	}
@@ -127,10 +127,10 @@ func VetAnalyzer(msg string) string {
 // echo of a type error, "vet: file.go:...", nor a linter's tagged line)
 // whose message is an analyzer's.
 func isVetLine(s string) bool {
-	if !strings.Contains(s, ".go:") || strings.HasPrefix(s, "vet: ") {
+	if !strings.Contains(s, ".go:") || hasPrefix(s, "vet: ") {
 		return false
 	}
-	if strings.HasSuffix(s, ")") && reGoLintTag.MatchString(s) {
+	if goLintTagged(s) {
 		return false
 	}
 	msg, ok := goDiagMessage(s)

@@ -56,6 +56,25 @@ func checkShortcuts(t *testing.T, line string) {
 	if got, want := javaExcHead(line), javaExcHeadBefore(line); got != want {
 		t.Fatalf("javaExcHead(%q) = %v, before %v", line, got, want)
 	}
+	if got, want := goLintTagged(line), reGoLintTag.MatchString(line); got != want {
+		t.Fatalf("goLintTagged(%q) = %v, the expression says %v", line, got, want)
+	}
+	for _, affix := range []string{"", line, line[:len(line)/2], line[len(line)/2:], "● ", "[ RUN      ] ", ")"} {
+		if got, want := hasPrefix(line, affix), strings.HasPrefix(line, affix); got != want {
+			t.Fatalf("hasPrefix(%q, %q) = %v", line, affix, got)
+		}
+		if got, want := hasSuffix(line, affix), strings.HasSuffix(line, affix); got != want {
+			t.Fatalf("hasSuffix(%q, %q) = %v", line, affix, got)
+		}
+	}
+	f, rest := field(line)
+	wf, wrest := trimIndent(line), ""
+	if i := strings.IndexAny(wf, " \t"); i >= 0 {
+		wf, wrest = wf[:i], wf[i:]
+	}
+	if f != wf || rest != wrest {
+		t.Fatalf("field(%q) = %q, %q, want %q, %q", line, f, rest, wf, wrest)
+	}
 	// Below utf8.RuneSelf, the first byte after ASCII blanks is the
 	// trimmed line's first byte, or 0 for a blank line.
 	if c := firstNonSpace(line); c < 0x80 {
