@@ -2,6 +2,8 @@ package logparse
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/salve-dev/salve/internal/ansi"
 )
@@ -228,28 +230,40 @@ func trimIndent(s string) string {
 	return s[i:]
 }
 
-// firstNonSpace returns the first byte of s that is not ASCII white
-// space, as strings.TrimSpace counts it, or 0 when there is none. A byte
-// of utf8.RuneSelf or more may start a Unicode space that TrimSpace would
-// also remove.
-func firstNonSpace(s string) byte {
+// trimmedLead returns the first byte of strings.TrimSpace(s), or 0 when
+// s is blank, without trimming: it skips ASCII white space, and trims in
+// full only a line that goes on with a Unicode space.
+func trimmedLead(s string) byte {
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
+		switch c := s[i]; c {
 		case ' ', '\t', '\n', '\v', '\f', '\r':
 		default:
-			return s[i]
+			if c < utf8.RuneSelf {
+				return c
+			}
+			if r, _ := utf8.DecodeRuneInString(s[i:]); !unicode.IsSpace(r) {
+				return c
+			}
+			if t := strings.TrimSpace(s); t != "" {
+				return t[0]
+			}
+			return 0
 		}
 	}
 	return 0
 }
 
+// isRESpace reports whether c is a blank as \s reads it in a regular
+// expression: tab, newline, form feed, carriage return or space.
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
 // trimLeftRESpace removes the leading bytes that ^\s* matches in a
-// regular expression: tab, newline, form feed, carriage return and
-// space. An expression that wants a marker after them can only match
-// where the trimmed line starts with it: a cheap test before it runs.
+// regular expression. An expression that wants a marker after them can
+// only match where the trimmed line starts with it: a cheap test before
+// it runs.
 func trimLeftRESpace(s string) string {
 	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+	for i < len(s) && isRESpace(s[i]) {
 		i++
 	}
 	return s[i:]

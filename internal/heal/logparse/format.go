@@ -5,7 +5,6 @@ import (
 	"go/format"
 	"path"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/salve-dev/salve/contract"
 )
@@ -92,10 +91,9 @@ func (r *formatReader) line(p *parser, s string) bool {
 // fileOnly reads the lines that name a whole file, and the markers that
 // start a listing.
 func (r *formatReader) fileOnly(p *parser, s string) bool {
-	// The lines named here start with one of four bytes once trimmed, and
-	// the first byte after ASCII white space is that start unless it
-	// begins a wider (Unicode) space: most lines are turned down by it.
-	if c := firstNonSpace(s); c == 'w' || c == 'W' || c == 'C' || c == '[' || c >= utf8.RuneSelf {
+	// The lines named here start with one of four bytes once trimmed:
+	// most lines are turned down by their first.
+	if c := trimmedLead(s); c == 'w' || c == 'W' || c == 'C' || c == '[' {
 		t := strings.TrimSpace(s)
 		switch {
 		case hasPrefix(t, "would reformat "):
@@ -114,7 +112,7 @@ func (r *formatReader) fileOnly(p *parser, s string) bool {
 	}
 	// Neither name holds white space, so s holds it where its trimmed
 	// form does.
-	if !ndGofmt.in(s, p.mask) && !ndGoimports.in(s, p.mask) {
+	if p.mask&goFormatterMask != goFormatterMask || !namesGoFormatter(s) {
 		return false
 	}
 	if t := strings.TrimSpace(s); len(t) < 200 {
@@ -212,8 +210,24 @@ func diffHeader(s, prefix string) (string, bool) {
 	return f, true
 }
 
-// ndGofmt and ndGoimports name the formatters whose listing may follow.
-var ndGofmt, ndGoimports = newNeedle("gofmt"), newNeedle("goimports")
+// goFormatterMask holds the bytes "gofmt" and "goimports" share.
+var goFormatterMask = maskOf("gofmt") & maskOf("goimports")
+
+// namesGoFormatter reports whether s holds "gofmt" or "goimports", the
+// formatters whose listing may follow: one search for their first byte
+// serves both.
+func namesGoFormatter(s string) bool {
+	for {
+		i := strings.IndexByte(s, 'g')
+		if i < 0 {
+			return false
+		}
+		if s = s[i:]; hasPrefix(s, "gofmt") || hasPrefix(s, "goimports") {
+			return true
+		}
+		s = s[1:]
+	}
+}
 
 // sameFormatted reports whether a diff's two headers name one file (the
 // old side may be gofmt's F.orig): a formatter's diff of a file against

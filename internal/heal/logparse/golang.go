@@ -180,7 +180,7 @@ func (g *goTest) line(p *parser, s string) bool {
 			g.running, g.failing = name, ""
 			return true
 		}
-	case hasPrefix(strings.TrimLeft(s, " "), "--- "):
+	case (s[0] == '-' || s[0] == ' ') && hasPrefix(strings.TrimLeft(s, " "), "--- "):
 		if v, name, ok := goVerdictLine(s); ok {
 			g.verdict(p, v, name)
 			return true

@@ -149,7 +149,7 @@ func (j *javaStack) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if j.test != "" && isDigit(s[len(s)-1]) && strings.Contains(s, " at ") {
+	if j.test != "" && isDigit(s[len(s)-1]) && gradleAtShape(s) {
 		if m := reGradleAt.FindStringSubmatch(s); m != nil {
 			f := finding{file: javaPath(p, j.class, m[2]), line: atoi(m[3]), typ: javaExcType(m[1], ""), msg: strings.TrimSpace(s),
 				test: j.test, tool: "gradle", conf: 0.8, base: p.base(), row: "java-stack"}
@@ -315,6 +315,16 @@ func javaFrame(s string) []string {
 		pkg, simple = cls[:k+1], cls[k+1:]
 	}
 	return []string{s, pkg, simple, method, file, loc[c+1:]}
+}
+
+// gradleAtShape is a cheap test before reGradleAt: the line is indented,
+// and its first word names an exception, error or failure and is followed
+// by " at ". The expression's class is that word, which holds no blank.
+func gradleAtShape(s string) bool {
+	u := trimLeftRESpace(s)
+	word, rest, _ := strings.Cut(u, " ")
+	return len(u) < len(s) && hasPrefix(rest, "at ") &&
+		(strings.Contains(word, "Exception") || strings.Contains(word, "Error") || strings.Contains(word, "Failure"))
 }
 
 // javaExcHead is a cheap test before reJavaExc: the line starts with a

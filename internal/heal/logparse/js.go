@@ -466,13 +466,39 @@ const tapComment = "# "
 // jsErrLine matches an error line, or one printed as a TAP diagnostic
 // below node's "file:line" header of an uncaught error (loc).
 func jsErrLine(s string, loc *finding) []string {
-	if m := reJsErr.FindStringSubmatch(s); m != nil {
-		return m
+	if jsErrShape(s) {
+		if m := reJsErr.FindStringSubmatch(s); m != nil {
+			return m
+		}
 	}
-	if loc != nil && hasPrefix(s, tapComment) {
+	if loc != nil && hasPrefix(s, tapComment) && jsErrShape(s[len(tapComment):]) {
 		return reJsErr.FindStringSubmatch(s[len(tapComment):])
 	}
 	return nil
+}
+
+// jsErrShape is a cheap test before reJsErr: after at most eight blanks
+// and "Uncaught ", a run of word bytes and dots that ends in Error or
+// Exception, then the end of the line, a colon or a blank. The
+// expression's error name is that run, since it holds only such bytes
+// and what may follow it none.
+func jsErrShape(s string) bool {
+	i := 0
+	for i < len(s) && isRESpace(s[i]) {
+		i++
+	}
+	if i > 8 {
+		return false
+	}
+	s = strings.TrimPrefix(s[i:], "Uncaught ")
+	i = 0
+	for i < len(s) && (isWordByte(s[i]) || s[i] == '.') {
+		i++
+	}
+	if i < len(s) && s[i] != ':' && s[i] != ' ' {
+		return false
+	}
+	return hasSuffix(s[:i], "Error") || hasSuffix(s[:i], "Exception")
 }
 
 // nodeLocLine reads the "file.js:line" header Node prints above an

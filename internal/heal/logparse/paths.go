@@ -466,6 +466,8 @@ func isCallOf(t, sym string) bool {
 	}
 }
 
+// isWordByte reports whether c is a word byte, as \w reads it in a
+// regular expression.
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

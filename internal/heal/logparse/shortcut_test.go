@@ -75,12 +75,21 @@ func checkShortcuts(t *testing.T, line string) {
 	if f != wf || rest != wrest {
 		t.Fatalf("field(%q) = %q, %q, want %q, %q", line, f, rest, wf, wrest)
 	}
-	// Below utf8.RuneSelf, the first byte after ASCII blanks is the
-	// trimmed line's first byte, or 0 for a blank line.
-	if c := firstNonSpace(line); c < 0x80 {
-		if tr := strings.TrimSpace(line); tr != "" && tr[0] != c || tr == "" && c != 0 {
-			t.Fatalf("firstNonSpace(%q) = %q, strings.TrimSpace gives %q", line, c, tr)
-		}
+	lead := byte(0)
+	if tr := strings.TrimSpace(line); tr != "" {
+		lead = tr[0]
+	}
+	if got := trimmedLead(line); got != lead {
+		t.Fatalf("trimmedLead(%q) = %q, strings.TrimSpace gives %q", line, got, lead)
+	}
+	if reGradleAt.MatchString(line) && !gradleAtShape(line) {
+		t.Fatalf("gradleAtShape turns down %q, which reGradleAt matches", line)
+	}
+	if reJsErr.MatchString(line) && !jsErrShape(line) {
+		t.Fatalf("jsErrShape turns down %q, which reJsErr matches", line)
+	}
+	if got, want := namesGoFormatter(line), strings.Contains(line, "gofmt") || strings.Contains(line, "goimports"); got != want {
+		t.Fatalf("namesGoFormatter(%q) = %v", line, got)
 	}
 }
 
@@ -93,6 +102,10 @@ var shortcutLines = []string{
 	`  File "a.py", line 3, in f`, `x File "a.py", line 3`, "got 1, want 2", "GOT 1", "ſhould", "K\u212Aelvin must",
 	"diff: x", "no words here", "java.lang.IllegalStateException: boom", "Caused by: a.b.C: x", ".a.B: x",
 	"Exception in thread \"main\" java.lang.Error: x", "  at a.b (c/d.java:1)", "a.b c: d", "a/b.C: x", "a.b\tc",
+	"a.go:1:2: x (SA1000)", "a.go:1:2: x (errcheck) (y)", "(govet)", "x (unparam)", "x (AB12345)", "x (ABCD1234)",
+	"=== RUN   TestX", "--- FAIL:\tTestX (0.00s)", "\u00a0\u2003x", "\u00a0", "\xffx", "ggofmt", "go goimports",
+	"TypeError: x", "        Uncaught ReferenceError: y", "         Error", "a.b.CError [E1]: z", "Error", "UncaughtError:", "Errors",
+	"    org.opentest4j.AssertionFailedError at RouterTest.java:21", "\tjava.lang.Error at A.kt:3", "   at node:internal/x:1:2",
 }
 
 func TestShortcutsAgree(t *testing.T) {
