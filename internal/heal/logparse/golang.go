@@ -24,17 +24,44 @@ func init() {
 	addHandler(30, func() handler { return &goTest{} })
 }
 
-var (
-	reGoLintTag  = lazyre.New(`\((?:[A-Z]{1,3}\d{3,5}|errcheck|govet|staticcheck|unused|gosimple|ineffassign|revive|gocritic|stylecheck|gofmt|goimports|misspell|unparam|gosec|dupl|lll|godot|errorlint|nilerr|prealloc|bodyclose|noctx|whitespace|wsl|nakedret|gocyclo|funlen|goconst|exhaustive|forcetypeassert|predeclared|unconvert|copyloopvar|intrange|perfsprint|testifylint|usestdlibvars)\)$`)
-	reGoLintCode = lazyre.New(`\(([A-Z]{1,3}\d{3,5}|[a-z][a-z0-9]+)\)$`)
-)
+var reGoLintCode = lazyre.New(`\(([A-Z]{1,3}\d{3,5}|[a-z][a-z0-9]+)\)$`)
 
-// goLintTagged reports whether s ends with a linter's tag, as reGoLintTag
-// matches it. The tag holds no parenthesis, so it can only start at the
-// last "(" of s: the expression reads that tail alone, not the line.
+// goLinters are the linters whose name tags a Go diagnostic at the end of
+// its line, "(errcheck)", as golangci-lint prints them. A check's code,
+// "(SA1000)", tags it too (see goLintTag).
+var goLinters = []string{"errcheck", "govet", "staticcheck", "unused", "gosimple", "ineffassign", "revive", "gocritic",
+	"stylecheck", "gofmt", "goimports", "misspell", "unparam", "gosec", "dupl", "lll", "godot", "errorlint", "nilerr",
+	"prealloc", "bodyclose", "noctx", "whitespace", "wsl", "nakedret", "gocyclo", "funlen", "goconst", "exhaustive",
+	"forcetypeassert", "predeclared", "unconvert", "copyloopvar", "intrange", "perfsprint", "testifylint", "usestdlibvars"}
+
+var goLinterSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range goLinters {
+		m[l] = true
+	}
+	return m
+}()
+
+// goLintTagged reports whether s ends with a linter's tag in parentheses.
+// The tag holds no parenthesis, so it is what lies between the last "("
+// of s and its closing ")".
 func goLintTagged(s string) bool {
 	i := strings.LastIndexByte(s, '(')
-	return i >= 0 && hasSuffix(s, ")") && reGoLintTag.MatchString(s[i:])
+	return i >= 0 && hasSuffix(s, ")") && goLintTag(s[i+1:len(s)-1])
+}
+
+// goLintTag reports whether tag names a linter of goLinters or is a
+// check's code: one to three capitals, then three to five digits.
+func goLintTag(tag string) bool {
+	if goLinterSet[tag] {
+		return true
+	}
+	i := 0
+	for i < len(tag) && i < 3 && tag[i] >= 'A' && tag[i] <= 'Z' {
+		i++
+	}
+	n := len(tag) - i
+	return i > 0 && n >= 3 && n <= 5 && allDigits(tag[i:])
 }
 
 // goVetWords are phrases of go vet's and staticcheck's messages that the

@@ -3,6 +3,7 @@ package logparse
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -23,6 +24,9 @@ var markerExprs = []struct {
 	{reJest, "● "}, {reAvaFail, "✘ [fail]: "}, {reNodeX, "✖ "}, {reTapNotOK, "not ok "},
 	{reTraceHead, "Traceback ("}, {rePyFrame, `File "`},
 }
+
+// reGoLintTag is the expression goLintTagged replaces, from the same list.
+var reGoLintTag = regexp.MustCompile(`\((?:[A-Z]{1,3}\d{3,5}|` + strings.Join(goLinters, "|") + `)\)$`)
 
 // javaExcHeadBefore is javaExcHead as it was before its one-pass scan,
 // with the test its caller made first.
@@ -102,7 +106,7 @@ var shortcutLines = []string{
 	`  File "a.py", line 3, in f`, `x File "a.py", line 3`, "got 1, want 2", "GOT 1", "ſhould", "K\u212Aelvin must",
 	"diff: x", "no words here", "java.lang.IllegalStateException: boom", "Caused by: a.b.C: x", ".a.B: x",
 	"Exception in thread \"main\" java.lang.Error: x", "  at a.b (c/d.java:1)", "a.b c: d", "a/b.C: x", "a.b\tc",
-	"a.go:1:2: x (SA1000)", "a.go:1:2: x (errcheck) (y)", "(govet)", "x (unparam)", "x (AB12345)", "x (ABCD1234)",
+	"a.go:1:2: x (SA1000)", "a.go:1:2: x (errcheck) (y)", "(govet)", "x (unparam)", "x (AB12345)", "x (ABCD1234)", "x (A1234567)", "x (Z999)", "()", "(", "x (errcheck))", "x (ErrCheck)",
 	"=== RUN   TestX", "--- FAIL:\tTestX (0.00s)", "\u00a0\u2003x", "\u00a0", "\xffx", "ggofmt", "go goimports",
 	"TypeError: x", "        Uncaught ReferenceError: y", "         Error", "a.b.CError [E1]: z", "Error", "UncaughtError:", "Errors",
 	"    org.opentest4j.AssertionFailedError at RouterTest.java:21", "\tjava.lang.Error at A.kt:3", "   at node:internal/x:1:2",
