@@ -146,7 +146,13 @@ type cmakeBlock struct {
 	last string // file:line of the last error, for its cascade
 }
 
+// cmakeLeads start CMake's messages.
+var cmakeLeads = leads("C")
+
 func (c *cmakeBlock) line(p *parser, s string) bool {
+	if c.f == nil && p.quiet(cmakeLeads) {
+		return false
+	}
 	if c.f != nil {
 		t := strings.TrimSpace(s)
 		if t == "" && !c.seen {

@@ -123,7 +123,13 @@ type sanitizer struct {
 	found    []finding
 }
 
+// sanitizerLeads start a sanitizer's report: ==pid==, WARNING: or ERROR:.
+var sanitizerLeads = leads("=WE")
+
 func (z *sanitizer) line(p *parser, s string) bool {
+	if z.kind == "" && p.quiet(sanitizerLeads) {
+		return false
+	}
 	if z.kind == "" {
 		if (hasPrefix(s, "==") || hasPrefix(s, "WARNING: ") || hasPrefix(s, "ERROR: ")) && strings.Contains(s, "Sanitizer: ") {
 			if m := reSanHead.FindStringSubmatch(s); m != nil {
@@ -273,7 +279,15 @@ type cTestDriver struct {
 	inner   bool
 }
 
+// cTestLeads start the lines cTestDriver reads unless a Catch2 test
+// case's name is due: rules, GoogleTest's [ tags, banners, ctest's Test
+// project, Start, test and numbered lines.
+var cTestLeads = leads("-[=TtS0123456789")
+
 func (c *cTestDriver) line(p *parser, s string) bool {
+	if c.catch != 1 && p.quiet(cTestLeads) {
+		return false
+	}
 	if c.inner || len(s) < 4 {
 		return false
 	}

@@ -119,7 +119,14 @@ type dotnetStack struct {
 	n     int
 }
 
+// dotnetLeads start a failed test (Failed, or X) and an unhandled
+// exception.
+var dotnetLeads = leads("FXU")
+
 func (d *dotnetStack) line(p *parser, s string) bool {
+	if d.phase == 0 && p.quiet(dotnetLeads) {
+		return false
+	}
 	if d.phase != 0 {
 		d.n++
 		t := strings.TrimSpace(s)

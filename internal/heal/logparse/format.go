@@ -214,18 +214,17 @@ func diffHeader(s, prefix string) (string, bool) {
 var goFormatterMask = maskOf("gofmt") & maskOf("goimports")
 
 // namesGoFormatter reports whether s holds "gofmt" or "goimports", the
-// formatters whose listing may follow: one search for their first byte
-// serves both.
+// formatters whose listing may follow: one search for the "go" they
+// start with serves both.
 func namesGoFormatter(s string) bool {
 	for {
-		i := strings.IndexByte(s, 'g')
+		i := strings.Index(s, "go")
 		if i < 0 {
 			return false
 		}
-		if s = s[i:]; hasPrefix(s, "gofmt") || hasPrefix(s, "goimports") {
+		if s = s[i+2:]; hasPrefix(s, "fmt") || hasPrefix(s, "imports") {
 			return true
 		}
-		s = s[1:]
 	}
 }
 

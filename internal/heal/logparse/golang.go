@@ -184,7 +184,15 @@ func assertish(msg string) bool {
 	return false
 }
 
+// goTestLeads start the lines goTest reads while no test's output is
+// being read: === and --- lines, panic: and fatal error:, the package's
+// FAIL or ok, and a race report's WARNING.
+var goTestLeads = leads("=-pfFoW")
+
 func (g *goTest) line(p *parser, s string) bool {
+	if g.race == nil && g.panic == nil && g.running == "" && g.failing == "" && len(g.buf) == 0 && p.quiet(goTestLeads) {
+		return false
+	}
 	if g.race != nil || s == "WARNING: DATA RACE" {
 		return g.raceLine(p, s)
 	}

@@ -168,6 +168,8 @@ type parser struct {
 	frames   []string       // absolute workspace frames, for commonDir
 	partial  string         // a -json event's unfinished line
 	rels     []string       // relative paths named by summaries, for pairedRoot
+	lead     byte           // the current line's first byte after blanks, 0 for a blank line (see quiet)
+	ungated  bool           // every reader sees every line, quiet or not (tests compare)
 }
 
 // context is what earlier lines said about later ones.
@@ -266,6 +268,10 @@ func (p *parser) processMasked(s string, m byteMask) {
 	p.mask = m
 	p.errWord, p.rror = 0, 0
 	p.trackContext(s)
+	p.lead = 0
+	if u := trimLeftRESpace(s); u != "" {
+		p.lead = u[0]
+	}
 	for _, h := range p.handlers {
 		if h.line(p, s) {
 			return
@@ -273,6 +279,25 @@ func (p *parser) processMasked(s string, m byteMask) {
 	}
 	p.matchRows(s)
 }
+
+// leadSet is a set of bytes a line may start with, after blanks.
+type leadSet [256]bool
+
+// leads returns the set of the bytes of s.
+func leads(s string) *leadSet {
+	var l leadSet
+	for i := 0; i < len(s); i++ {
+		l[s[i]] = true
+	}
+	return &l
+}
+
+// quiet reports whether the current line is none of a reader's business
+// while the reader is between its blocks, when it reacts then only to
+// lines that start with one of starts (after the blanks \s matches):
+// most lines are turned down on their first byte, before the reader's
+// own tests. A reader asks only when it is between blocks.
+func (p *parser) quiet(starts *leadSet) bool { return !p.ungated && !starts[p.lead] }
 
 // matchRows tries the single-line rows in table order; the first that
 // matches and classifies wins.

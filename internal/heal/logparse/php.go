@@ -71,7 +71,14 @@ type phpTrace struct {
 	n      int
 }
 
+// phpLeads start the lines phpTrace reads between blocks: PHPUnit's
+// "There was", and PHP's uncaught errors.
+var phpLeads = leads("TPF")
+
 func (t *phpTrace) line(p *parser, s string) bool {
+	if t.mode == "" && p.quiet(phpLeads) {
+		return false
+	}
 	switch t.mode {
 	case "uncaught":
 		t.n++

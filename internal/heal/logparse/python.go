@@ -141,7 +141,15 @@ var (
 	rePySorry     = lazyre.New(`^Sorry: (\w+): (.*) \(([^,()]+), line (\d+)\)$`)
 )
 
+// pyTraceLeads start the lines pyTrace reads between tracebacks: unittest's
+// FAIL: and ERROR:, an exception group's +, compileall's *** and Sorry:,
+// Traceback, File, and the chain messages During and The.
+var pyTraceLeads = leads("FE+*STD")
+
 func (t *pyTrace) line(p *parser, s string) bool {
+	if !t.active && !t.chain && !t.grp.in && p.quiet(pyTraceLeads) {
+		return false
+	}
 	if hasPrefix(s, "FAIL: ") || hasPrefix(s, "ERROR: ") {
 		if m := reUnitHead.FindStringSubmatch(s); m != nil {
 			t.test = m[1]
@@ -392,7 +400,14 @@ func pytestBanner(s string) (string, bool) {
 	return t[1 : len(t)-1], true
 }
 
+// pytestLeads start the lines pytest reads outside its failure sections:
+// banners, section titles, and the FAILED and ERROR summary.
+var pytestLeads = leads("=_FE")
+
 func (t *pytest) line(p *parser, s string) bool {
+	if !t.in && p.quiet(pytestLeads) {
+		return false
+	}
 	if len(s) > 6 && s[0] == '=' && s[1] == '=' && s[2] == '=' && s[len(s)-1] == '=' {
 		if title, ok := pytestBanner(s); ok {
 			t.end(p)

@@ -41,7 +41,15 @@ type rustBlock struct {
 	test   string // from "---- name stdout ----"
 }
 
+// rustLeads start the lines rustBlock reads between blocks: error and
+// warning heads, "---- test stdout ----", notes, "thread '...' panicked",
+// and ruff's codes (capitals, or invalid-syntax).
+var rustLeads = leads("ewnt-iABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
 func (r *rustBlock) line(p *parser, s string) bool {
+	if !r.active && r.panic == nil && p.quiet(rustLeads) {
+		return false
+	}
 	if r.panic != nil {
 		t := strings.TrimSpace(s)
 		if t != "" && !hasPrefix(t, "note:") && !hasPrefix(t, "stack backtrace") && len(r.panic.msg) < 600 {

@@ -59,7 +59,13 @@ type shellcheckTTY struct {
 	n    int // lines since the header or the last message
 }
 
+// shellcheckLeads start shellcheck's "In file line N:" header.
+var shellcheckLeads = leads("I")
+
 func (t *shellcheckTTY) line(p *parser, s string) bool {
+	if t.file == "" && p.quiet(shellcheckLeads) {
+		return false
+	}
 	if hasPrefix(s, "In ") {
 		if m := reSCHead.FindStringSubmatch(s); m != nil {
 			t.file, t.lnum, t.n = m[1], atoi(m[2]), 0
@@ -102,7 +108,13 @@ var (
 // print instead of their usual format.
 type ghAnnotation struct{}
 
+// annotationLeads start the workflow commands: ## (Azure) and :: (GitHub).
+var annotationLeads = leads("#:")
+
 func (ghAnnotation) line(p *parser, s string) bool {
+	if p.quiet(annotationLeads) {
+		return false
+	}
 	if hasPrefix(s, "##vso[task.logissue ") {
 		return azureIssue(p, s)
 	}
