@@ -658,6 +658,9 @@ func (p *parser) trackContext(s string) {
 	}
 	switch s[0] {
 	case 'm', 'g':
+		if !hasPrefix(s, "make") && !hasPrefix(s, "gmake") {
+			break // the expression's two starts
+		}
 		if m := reEnterDir.FindStringSubmatch(s); m != nil {
 			p.enterDir(m[1] == "Entering", m[2])
 		}

@@ -86,6 +86,9 @@ func checkShortcuts(t *testing.T, line string) {
 	if got := trimmedLead(line); got != lead {
 		t.Fatalf("trimmedLead(%q) = %q, strings.TrimSpace gives %q", line, got, lead)
 	}
+	if reEnterDir.MatchString(line) && !hasPrefix(line, "make") && !hasPrefix(line, "gmake") {
+		t.Fatalf("reEnterDir matches %q, which starts with neither make nor gmake", line)
+	}
 	if reGradleAt.MatchString(line) && !gradleAtShape(line) {
 		t.Fatalf("gradleAtShape turns down %q, which reGradleAt matches", line)
 	}
@@ -110,6 +113,7 @@ var shortcutLines = []string{
 	"=== RUN   TestX", "--- FAIL:\tTestX (0.00s)", "\u00a0\u2003x", "\u00a0", "\xffx", "ggofmt", "go goimports",
 	"TypeError: x", "        Uncaught ReferenceError: y", "         Error", "a.b.CError [E1]: z", "Error", "UncaughtError:", "Errors",
 	"    org.opentest4j.AssertionFailedError at RouterTest.java:21", "\tjava.lang.Error at A.kt:3", "   at node:internal/x:1:2",
+	"make[2]: Entering directory '/w/a'", "gmake: Leaving directory `/w'", "mmake: Entering directory '/w'",
 }
 
 func TestShortcutsAgree(t *testing.T) {
