@@ -360,7 +360,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 			j.start(m[1], false)
 			j.runner = "mocha"
 			j.mocha = true
-			j.titling = !strings.HasSuffix(trimmed, ":")
+			j.titling = !hasSuffix(trimmed, ":")
 			return true
 		}
 	}
