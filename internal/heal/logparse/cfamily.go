@@ -65,7 +65,7 @@ func gnuClassify(m *match) (contract.ErrorType, bool) {
 	if code := m.get("code"); code != "" {
 		return rustCodeType(code, msg), true
 	}
-	if strings.HasSuffix(m.get("file"), ".rs") {
+	if hasSuffix(m.get("file"), ".rs") {
 		return rustUncoded(msg, ""), true
 	}
 	return classifyMessage(msg, contract.ErrTypeError), true
@@ -106,7 +106,7 @@ func makeClassify(m *match) (contract.ErrorType, bool) {
 }
 
 func shellcheckClassify(m *match) (contract.ErrorType, bool) {
-	if strings.HasPrefix(m.get("code"), "SC1") && m.get("sev") == "error" {
+	if hasPrefix(m.get("code"), "SC1") && m.get("sev") == "error" {
 		return contract.ErrSyntax, true
 	}
 	return contract.ErrLinting, true
@@ -121,7 +121,7 @@ func mypyClassify(m *match) (contract.ErrorType, bool) {
 	}
 	code := m.get("code")
 	switch {
-	case strings.HasPrefix(code, "import"):
+	case hasPrefix(code, "import"):
 		return contract.ErrImport, true
 	case code == "syntax":
 		return classifyMessage(m.get("msg"), contract.ErrSyntax), true
@@ -146,7 +146,13 @@ type cmakeBlock struct {
 	last string // file:line of the last error, for its cascade
 }
 
+// cmakeLeads start CMake's messages.
+var cmakeLeads = leads("C")
+
 func (c *cmakeBlock) line(p *parser, s string) bool {
+	if c.f == nil && p.quiet(cmakeLeads) {
+		return false
+	}
 	if c.f != nil {
 		t := strings.TrimSpace(s)
 		if t == "" && !c.seen {
@@ -161,7 +167,7 @@ func (c *cmakeBlock) line(p *parser, s string) bool {
 		}
 		c.emit(p)
 	}
-	if strings.HasPrefix(s, "CMake ") {
+	if hasPrefix(s, "CMake ") {
 		if m := reCMake.FindStringSubmatch(s); m != nil {
 			if m[1] != "Error" {
 				return true

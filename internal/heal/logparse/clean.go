@@ -2,6 +2,8 @@ package logparse
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/salve-dev/salve/internal/ansi"
 )
@@ -92,7 +94,7 @@ func stripOnePrefix(s string) string {
 			if n := isoStamp(s[1:]); n > 0 {
 				rest := s[1+n:]
 				rest = strings.TrimLeft(rest, " ")
-				if strings.HasPrefix(rest, "]") {
+				if hasPrefix(rest, "]") {
 					return strings.TrimPrefix(rest[1:], " ")
 				}
 			}
@@ -101,7 +103,7 @@ func stripOnePrefix(s string) string {
 				rest := s[10:]
 				if len(rest) > 2 && rest[0] >= 'A' && rest[0] <= 'Z' && rest[1] == ':' {
 					rest = strings.TrimLeft(rest[2:], " \t")
-					if strings.HasPrefix(rest, "[Step ") {
+					if hasPrefix(rest, "[Step ") {
 						if i := strings.Index(rest, "] "); i > 0 {
 							rest = rest[i+2:]
 						}
@@ -113,9 +115,9 @@ func stripOnePrefix(s string) string {
 		}
 	case c == '#':
 		// GitHub/Azure problem-matcher echoes: "##[error]text".
-		if strings.HasPrefix(s, "##[") {
+		if hasPrefix(s, "##[") {
 			for _, pre := range []string{"##[error]", "##[warning]", "##[debug]", "##[section]", "##[command]"} {
-				if strings.HasPrefix(s, pre) {
+				if hasPrefix(s, pre) {
 					return s[len(pre):]
 				}
 			}
@@ -141,12 +143,12 @@ func stripOnePrefix(s string) string {
 			}
 		}
 	case c == 't':
-		if strings.HasPrefix(s, "travis_fold:") || strings.HasPrefix(s, "travis_time:") {
+		if hasPrefix(s, "travis_fold:") || hasPrefix(s, "travis_time:") {
 			return ""
 		}
 	case c == 's':
 		// GitLab section markers: section_start:1700000000:name[collapsed=true]
-		if strings.HasPrefix(s, "section_start:") || strings.HasPrefix(s, "section_end:") {
+		if hasPrefix(s, "section_start:") || hasPrefix(s, "section_end:") {
 			return ""
 		}
 	}
@@ -203,11 +205,65 @@ func buildkitSeconds(s string) int {
 	return i + 5
 }
 
+// hasPrefix is strings.HasPrefix with the first byte compared in line.
+// The compiler calls memequal for a constant prefix as long as the string
+// is long enough, and the readers test each line against many prefixes
+// that most lines differ from at once; the first byte settles those.
+func hasPrefix(s, prefix string) bool {
+	return len(s) >= len(prefix) && (len(prefix) == 0 || s[0] == prefix[0]) && s[:len(prefix)] == prefix
+}
+
+// hasSuffix is strings.HasSuffix with the last byte compared in line, as
+// hasPrefix does with the first.
+func hasSuffix(s, suffix string) bool {
+	n, m := len(s), len(suffix)
+	return n >= m && (m == 0 || s[n-1] == suffix[m-1]) && s[n-m:] == suffix
+}
+
 // trimIndent removes leading spaces and tabs: strings.TrimLeft(s, " \t")
 // without building a set on every line.
 func trimIndent(s string) string {
 	i := 0
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
+}
+
+// trimmedLead returns the first byte of strings.TrimSpace(s), or 0 when
+// s is blank, without trimming: it skips ASCII white space, and trims in
+// full only a line that goes on with a Unicode space.
+func trimmedLead(s string) byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\t', '\n', '\v', '\f', '\r':
+		default:
+			if c < utf8.RuneSelf {
+				return c
+			}
+			if r, _ := utf8.DecodeRuneInString(s[i:]); !unicode.IsSpace(r) {
+				return c
+			}
+			if t := strings.TrimSpace(s); t != "" {
+				return t[0]
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// isRESpace reports whether c is a blank as \s reads it in a regular
+// expression: tab, newline, form feed, carriage return or space.
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// trimLeftRESpace removes the leading bytes that ^\s* matches in a
+// regular expression. An expression that wants a marker after them can
+// only match where the trimmed line starts with it: a cheap test before
+// it runs.
+func trimLeftRESpace(s string) string {
+	i := 0
+	for i < len(s) && isRESpace(s[i]) {
 		i++
 	}
 	return s[i:]

@@ -17,7 +17,7 @@ func init() {
 			Pattern:  `^(?:\S+: )?(?P<file>[^\s:][^:]*?):(?P<line>\d+): (?P<func>.+?): Assertion [` + "`'" + `](?P<msg>.*)' failed\.?$`,
 			Classify: cRuntime, Confidence: 0.9,
 			Doc: "glibc assert(): prog: file.c:line: function: Assertion `expr' failed."},
-		&Row{Name: "c-assert-portable", Family: "c", Tool: "assert", Pre: func(s string) bool { return strings.HasPrefix(s, "Assertion failed: ") },
+		&Row{Name: "c-assert-portable", Family: "c", Tool: "assert", Pre: func(s string) bool { return hasPrefix(s, "Assertion failed: ") },
 			Pattern:  `^Assertion failed: (?P<msg>.+?)(?: \((?P<file>[^\s:()]+): [^:()]+: (?P<line>\d+)\)|, file (?P<file2>.+?), line (?P<line2>\d+))$`,
 			Classify: cAssertPortable, Confidence: 0.9,
 			Doc: "musl assert() (Assertion failed: expr (file.c: func: line)) and the MSVC runtime's (Assertion failed: expr, file F, line N)"},
@@ -123,9 +123,15 @@ type sanitizer struct {
 	found    []finding
 }
 
+// sanitizerLeads start a sanitizer's report: ==pid==, WARNING: or ERROR:.
+var sanitizerLeads = leads("=WE")
+
 func (z *sanitizer) line(p *parser, s string) bool {
+	if z.kind == "" && p.quiet(sanitizerLeads) {
+		return false
+	}
 	if z.kind == "" {
-		if (strings.HasPrefix(s, "==") || strings.HasPrefix(s, "WARNING: ") || strings.HasPrefix(s, "ERROR: ")) && strings.Contains(s, "Sanitizer: ") {
+		if (hasPrefix(s, "==") || hasPrefix(s, "WARNING: ") || hasPrefix(s, "ERROR: ")) && strings.Contains(s, "Sanitizer: ") {
 			if m := reSanHead.FindStringSubmatch(s); m != nil {
 				*z = sanitizer{kind: m[2], msg: own(m[2] + ": " + m[3])}
 				return true
@@ -139,13 +145,13 @@ func (z *sanitizer) line(p *parser, s string) bool {
 		return false
 	}
 	switch {
-	case strings.HasPrefix(t, "SUMMARY: "):
+	case hasPrefix(t, "SUMMARY: "):
 		z.end(p)
 		return true
-	case strings.HasPrefix(t, "==") && strings.HasSuffix(t, "==ABORTING"):
+	case hasPrefix(t, "==") && hasSuffix(t, "==ABORTING"):
 		z.end(p)
 		return true
-	case strings.HasPrefix(t, "#"):
+	case hasPrefix(t, "#"):
 		m := sanFrame(t)
 		if m == nil {
 			return true
@@ -187,7 +193,7 @@ func (z *sanitizer) line(p *parser, s string) bool {
 		z.msg = own("LeakSanitizer: " + strings.TrimSuffix(t, ":"))
 		return true
 	}
-	if z.kind == "ThreadSanitizer" && strings.HasPrefix(t, "==================") && len(z.found) > 0 {
+	if z.kind == "ThreadSanitizer" && hasPrefix(t, "==================") && len(z.found) > 0 {
 		z.end(p)
 		return true
 	}
@@ -273,7 +279,15 @@ type cTestDriver struct {
 	inner   bool
 }
 
+// cTestLeads start the lines cTestDriver reads unless a Catch2 test
+// case's name is due: rules, GoogleTest's [ tags, banners, ctest's Test
+// project, Start, test and numbered lines.
+var cTestLeads = leads("-[=TtS0123456789")
+
 func (c *cTestDriver) line(p *parser, s string) bool {
+	if c.catch != 1 && p.quiet(cTestLeads) {
+		return false
+	}
 	if c.inner || len(s) < 4 {
 		return false
 	}
@@ -287,11 +301,11 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 	t := s
 	if s[0] == ' ' {
 		t = strings.TrimLeft(s, " ")
-		if !strings.HasPrefix(t, "Start ") && (t == "" || !isDigit(t[0])) {
+		if !hasPrefix(t, "Start ") && (t == "" || !isDigit(t[0])) {
 			return false
 		}
 	}
-	if s[0] == '-' && strings.HasPrefix(s, "-----------------------------------") && strings.Trim(s, "-") == "" {
+	if s[0] == '-' && hasPrefix(s, "-----------------------------------") && strings.Trim(s, "-") == "" {
 		// Catch2 frames a failed test case's name between two rules:
 		// 1 after the opening rule, 3 once the name is read, 2 in the body.
 		if c.catch == 3 {
@@ -307,19 +321,19 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 			p.ctx.cTest = own(strings.TrimSpace(s))
 		}
 	}
-	if c.catch != 0 && s[0] == '=' && strings.HasPrefix(s, "=====") {
+	if c.catch != 0 && s[0] == '=' && hasPrefix(s, "=====") {
 		p.ctx.cTest, c.catch = "", 0
 	}
 	switch {
-	case strings.HasPrefix(s, "[ RUN      ] "):
+	case hasPrefix(s, "[ RUN      ] "):
 		if m := reGTestRun.FindStringSubmatch(s); m != nil {
 			p.ctx.cTest = own(m[1])
 		}
 		return true
-	case strings.HasPrefix(s, "[       OK ] ") || strings.HasPrefix(s, "[  FAILED  ] ") && strings.Contains(s, " ms)"):
+	case hasPrefix(s, "[       OK ] ") || hasPrefix(s, "[  FAILED  ] ") && strings.Contains(s, " ms)"):
 		p.ctx.cTest = ""
 		return true
-	case strings.HasPrefix(t, "Start ") && strings.Contains(t, ": "):
+	case hasPrefix(t, "Start ") && strings.Contains(t, ": "):
 		num, name, _ := strings.Cut(t[len("Start "):], ": ")
 		if c.names == nil {
 			c.names = map[string]string{}
@@ -338,7 +352,7 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 			}
 			return true
 		}
-	case strings.HasPrefix(s, "Test project "):
+	case hasPrefix(s, "Test project "):
 		p.ctx.cTest = ""
 		return true
 	}
@@ -347,14 +361,14 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 		if m == nil {
 			return false
 		}
-		if strings.HasPrefix(m[2], "Test command: ") {
+		if hasPrefix(m[2], "Test command: ") {
 			c.verbose = true
 		}
 		if !c.verbose {
 			return false
 		}
-		if strings.HasPrefix(m[2], "Test timeout computed") || strings.HasPrefix(m[2], "Test command: ") ||
-			strings.HasPrefix(m[2], "Working Directory: ") || strings.HasPrefix(m[2], "Environment variables:") {
+		if hasPrefix(m[2], "Test timeout computed") || hasPrefix(m[2], "Test command: ") ||
+			hasPrefix(m[2], "Working Directory: ") || hasPrefix(m[2], "Environment variables:") {
 			return true
 		}
 		if name, ok := c.names[m[1]]; ok {
@@ -365,7 +379,7 @@ func (c *cTestDriver) line(p *parser, s string) bool {
 		c.inner = false
 		return true
 	}
-	if strings.HasPrefix(s, "test ") && c.verbose {
+	if hasPrefix(s, "test ") && c.verbose {
 		// ctest -V: "test 1" then "    Start 1: name"
 		return true
 	}

@@ -47,15 +47,15 @@ func swiftTestingStart(s string) bool {
 func swiftFatal(m *match) (contract.ErrorType, bool) {
 	f := m.get("file")
 	for _, lib := range []string{"Swift/", "_Concurrency/", "Foundation/", "FoundationEssentials/", "XCTest/"} {
-		if strings.HasPrefix(f, lib) {
+		if hasPrefix(f, lib) {
 			return "", false
 		}
 	}
 	// Swift 5.8 and later name the file by its #fileID, Module/File.swift.
 	// Without a workspace to match it, SwiftPM's layout gives the path.
-	if m.p.res.files == nil && strings.Count(f, "/") == 1 && !strings.HasPrefix(f, "Sources/") && !strings.HasPrefix(f, "Tests/") {
+	if m.p.res.files == nil && strings.Count(f, "/") == 1 && !hasPrefix(f, "Sources/") && !hasPrefix(f, "Tests/") {
 		dir := "Sources/"
-		if strings.HasSuffix(f[:strings.IndexByte(f, '/')], "Tests") {
+		if hasSuffix(f[:strings.IndexByte(f, '/')], "Tests") {
 			dir = "Tests/"
 		}
 		m.set("file", dir+f)
@@ -72,7 +72,7 @@ func msbuildClassify(m *match) (contract.ErrorType, bool) {
 	if sev == "warning" {
 		return "", false
 	}
-	if strings.HasPrefix(code, "TS") {
+	if hasPrefix(code, "TS") {
 		return tsClassify(m)
 	}
 	switch code {
@@ -85,12 +85,12 @@ func msbuildClassify(m *match) (contract.ErrorType, bool) {
 		return contract.ErrLinting, true
 	}
 	switch {
-	case strings.HasPrefix(code, "CA") || strings.HasPrefix(code, "IDE") || strings.HasPrefix(code, "SA") ||
-		strings.HasPrefix(code, "RCS") || strings.HasPrefix(code, "CS8") && strings.Contains(msg, "null"):
+	case hasPrefix(code, "CA") || hasPrefix(code, "IDE") || hasPrefix(code, "SA") ||
+		hasPrefix(code, "RCS") || hasPrefix(code, "CS8") && strings.Contains(msg, "null"):
 		return contract.ErrLinting, true
-	case strings.HasPrefix(code, "CS1") && len(code) == 6 && !reCSSemantic.MatchString(msg):
+	case hasPrefix(code, "CS1") && len(code) == 6 && !reCSSemantic.MatchString(msg):
 		return contract.ErrSyntax, true // CS1002 ; expected, CS1513 } expected, CS1525 invalid expression term
-	case strings.HasPrefix(code, "BC30") && strings.Contains(msg, "expected"):
+	case hasPrefix(code, "BC30") && strings.Contains(msg, "expected"):
 		return contract.ErrSyntax, true
 	}
 	return classifyMessage(msg, contract.ErrTypeError), true
@@ -119,7 +119,14 @@ type dotnetStack struct {
 	n     int
 }
 
+// dotnetLeads start a failed test (Failed, or X) and an unhandled
+// exception.
+var dotnetLeads = leads("FXU")
+
 func (d *dotnetStack) line(p *parser, s string) bool {
+	if d.phase == 0 && p.quiet(dotnetLeads) {
+		return false
+	}
 	if d.phase != 0 {
 		d.n++
 		t := strings.TrimSpace(s)
@@ -143,7 +150,7 @@ func (d *dotnetStack) line(p *parser, s string) bool {
 				}
 			}
 			return true
-		case d.phase == 3 && strings.HasPrefix(t, "at "):
+		case d.phase == 3 && hasPrefix(t, "at "):
 			if m := reDotnetAt.FindStringSubmatch(s); m != nil && d.found == nil {
 				if _, res := p.res.resolve(m[2], p.base()); res != resDrop {
 					p.noteFrame(normalise(m[2]))
@@ -151,7 +158,7 @@ func (d *dotnetStack) line(p *parser, s string) bool {
 				}
 			}
 			return true
-		case d.phase == 3 && (strings.HasPrefix(t, "--- End of") || strings.HasPrefix(t, "---> ")):
+		case d.phase == 3 && (hasPrefix(t, "--- End of") || hasPrefix(t, "---> ")):
 			return true
 		}
 		d.end(p)
@@ -162,7 +169,7 @@ func (d *dotnetStack) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if len(s) > 10 && s[0] == 'U' && strings.HasPrefix(s, "Unhandled") {
+	if len(s) > 10 && s[0] == 'U' && hasPrefix(s, "Unhandled") {
 		if m := reDotnetExc.FindStringSubmatch(s); m != nil {
 			*d = dotnetStack{phase: 3, exc: own(m[1]), msg: own(s)}
 			return true

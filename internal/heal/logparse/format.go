@@ -64,10 +64,10 @@ func (r *formatReader) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if strings.HasPrefix(s, "diff ") && strings.Contains(s, ".orig ") {
+	if hasPrefix(s, "diff ") && strings.Contains(s, ".orig ") {
 		// gofmt -d's header is "diff F.orig F", goimports -d's "diff -u F.orig F".
 		r.diffCmd = "gofmt"
-		if strings.HasPrefix(s, "diff -u ") {
+		if hasPrefix(s, "diff -u ") {
 			r.diffCmd = "goimports"
 		}
 		return true
@@ -91,22 +91,31 @@ func (r *formatReader) line(p *parser, s string) bool {
 // fileOnly reads the lines that name a whole file, and the markers that
 // start a listing.
 func (r *formatReader) fileOnly(p *parser, s string) bool {
-	t := strings.TrimSpace(s)
-	switch {
-	case strings.HasPrefix(t, "would reformat "):
-		return r.check(p, strings.TrimPrefix(t, "would reformat "), "black")
-	case strings.HasPrefix(t, "Would reformat: "):
-		return r.check(p, strings.TrimPrefix(t, "Would reformat: "), "ruff format")
-	case t == "Checking formatting...":
-		r.prettier = true
-		return true
-	case r.prettier && strings.HasPrefix(t, "[warn] "):
-		if f := strings.TrimPrefix(t, "[warn] "); !strings.ContainsAny(f, " \t") {
-			return r.check(p, f, "prettier")
+	// The lines named here start with one of four bytes once trimmed:
+	// most lines are turned down by their first.
+	if c := trimmedLead(s); c == 'w' || c == 'W' || c == 'C' || c == '[' {
+		t := strings.TrimSpace(s)
+		switch {
+		case hasPrefix(t, "would reformat "):
+			return r.check(p, strings.TrimPrefix(t, "would reformat "), "black")
+		case hasPrefix(t, "Would reformat: "):
+			return r.check(p, strings.TrimPrefix(t, "Would reformat: "), "ruff format")
+		case t == "Checking formatting...":
+			r.prettier = true
+			return true
+		case r.prettier && hasPrefix(t, "[warn] "):
+			if f := strings.TrimPrefix(t, "[warn] "); !strings.ContainsAny(f, " \t") {
+				return r.check(p, f, "prettier")
+			}
+			return true // prettier's summary line
 		}
-		return true // prettier's summary line
 	}
-	if len(t) < 200 && (strings.Contains(t, "gofmt") || strings.Contains(t, "goimports")) {
+	// Neither name holds white space, so s holds it where its trimmed
+	// form does.
+	if p.mask&goFormatterMask != goFormatterMask || !namesGoFormatter(s) {
+		return false
+	}
+	if t := strings.TrimSpace(s); len(t) < 200 {
 		if _, ok := bareGoPath(t); !ok && !strings.Contains(t, ".go:") {
 			r.list = "gofmt"
 			if strings.Contains(t, "goimports") {
@@ -188,17 +197,35 @@ func ruleOf(tool string) string { return strings.ReplaceAll(tool, " ", "-") }
 // diffHeader reads "--- F" or "+++ F" (F possibly followed by a tab and a
 // timestamp) and returns F.
 func diffHeader(s, prefix string) (string, bool) {
-	if !strings.HasPrefix(s, prefix) {
+	if !hasPrefix(s, prefix) {
 		return "", false
 	}
 	f := s[len(prefix):]
 	if i := strings.IndexByte(f, '\t'); i >= 0 {
 		f = f[:i]
 	}
-	if f == "" || len(f) > 4096 || strings.ContainsAny(f, " \"'") {
+	if f == "" || len(f) > 4096 || strings.IndexByte(f, ' ') >= 0 || strings.IndexByte(f, '"') >= 0 || strings.IndexByte(f, '\'') >= 0 {
 		return "", false
 	}
 	return f, true
+}
+
+// goFormatterMask holds the bytes "gofmt" and "goimports" share.
+var goFormatterMask = maskOf("gofmt") & maskOf("goimports")
+
+// namesGoFormatter reports whether s holds "gofmt" or "goimports", the
+// formatters whose listing may follow: one search for the "go" they
+// start with serves both.
+func namesGoFormatter(s string) bool {
+	for {
+		i := strings.Index(s, "go")
+		if i < 0 {
+			return false
+		}
+		if s = s[i+2:]; hasPrefix(s, "fmt") || hasPrefix(s, "imports") {
+			return true
+		}
+	}
 }
 
 // sameFormatted reports whether a diff's two headers name one file (the
@@ -225,17 +252,17 @@ func isSourceFile(f string) bool {
 func (r *formatReader) startDiff(p *parser, oldHeader, file string) {
 	r.diffFile, r.oldLine, r.oldLeft, r.newLeft, r.run = own(file), 0, 0, 0, nil
 	switch {
-	case strings.HasSuffix(oldHeader, ".orig") || strings.Contains(oldHeader, ".orig\t"):
+	case hasSuffix(oldHeader, ".orig") || strings.Contains(oldHeader, ".orig\t"):
 		r.diffTool = "gofmt"
 		if r.diffCmd != "" {
 			r.diffTool = r.diffCmd
 		}
-	case strings.HasSuffix(file, ".py") || strings.HasSuffix(file, ".pyi"):
+	case hasSuffix(file, ".py") || hasSuffix(file, ".pyi"):
 		r.diffTool = "ruff format"
 		if strings.Contains(oldHeader, "\t") {
 			r.diffTool = "black" // black dates both sides
 		}
-	case strings.HasSuffix(file, ".go"):
+	case hasSuffix(file, ".go"):
 		r.diffTool = "gofmt"
 	default:
 		r.diffTool = "formatter"
@@ -261,7 +288,7 @@ func (r *formatReader) diffLine(p *parser, s string) bool {
 			}
 			return true
 		}
-		if r.oldLine == 0 && strings.HasPrefix(s, "diff ") {
+		if r.oldLine == 0 && hasPrefix(s, "diff ") {
 			return true
 		}
 		r.diffFile = ""
@@ -315,7 +342,7 @@ func (r *formatReader) endRun(p *parser) {
 // new line counts (a count left out is 1).
 func hunkHeader(s string) (old, n, m int, ok bool) {
 	f := strings.Fields(s)
-	if len(f) < 4 || f[0] != "@@" || f[3] != "@@" || !strings.HasPrefix(f[1], "-") || !strings.HasPrefix(f[2], "+") {
+	if len(f) < 4 || f[0] != "@@" || f[3] != "@@" || !hasPrefix(f[1], "-") || !hasPrefix(f[2], "+") {
 		return 0, 0, 0, false
 	}
 	old, n, ok1 := hunkRange(f[1][1:])
@@ -341,7 +368,7 @@ func hunkRange(s string) (start, count int, ok bool) {
 // bareGoPath reads a line that is only a relative or absolute .go path.
 func bareGoPath(s string) (string, bool) {
 	t := strings.TrimSpace(s)
-	if len(t) < 4 || len(t) > 4096 || !strings.HasSuffix(t, ".go") || strings.ContainsAny(t, " \t:\"'`$*") || t[0] == '-' {
+	if len(t) < 4 || len(t) > 4096 || !hasSuffix(t, ".go") || strings.ContainsAny(t, " \t:\"'`$*") || t[0] == '-' {
 		return "", false
 	}
 	return strings.TrimPrefix(t, "./"), true

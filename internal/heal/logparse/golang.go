@@ -3,6 +3,7 @@ package logparse
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/lazyre"
@@ -23,10 +24,45 @@ func init() {
 	addHandler(30, func() handler { return &goTest{} })
 }
 
-var (
-	reGoLintTag  = lazyre.New(`\((?:[A-Z]{1,3}\d{3,5}|errcheck|govet|staticcheck|unused|gosimple|ineffassign|revive|gocritic|stylecheck|gofmt|goimports|misspell|unparam|gosec|dupl|lll|godot|errorlint|nilerr|prealloc|bodyclose|noctx|whitespace|wsl|nakedret|gocyclo|funlen|goconst|exhaustive|forcetypeassert|predeclared|unconvert|copyloopvar|intrange|perfsprint|testifylint|usestdlibvars)\)$`)
-	reGoLintCode = lazyre.New(`\(([A-Z]{1,3}\d{3,5}|[a-z][a-z0-9]+)\)$`)
-)
+var reGoLintCode = lazyre.New(`\(([A-Z]{1,3}\d{3,5}|[a-z][a-z0-9]+)\)$`)
+
+// goLinters are the linters whose name tags a Go diagnostic at the end of
+// its line, "(errcheck)", as golangci-lint prints them. A check's code,
+// "(SA1000)", tags it too (see goLintTag).
+var goLinters = []string{"errcheck", "govet", "staticcheck", "unused", "gosimple", "ineffassign", "revive", "gocritic",
+	"stylecheck", "gofmt", "goimports", "misspell", "unparam", "gosec", "dupl", "lll", "godot", "errorlint", "nilerr",
+	"prealloc", "bodyclose", "noctx", "whitespace", "wsl", "nakedret", "gocyclo", "funlen", "goconst", "exhaustive",
+	"forcetypeassert", "predeclared", "unconvert", "copyloopvar", "intrange", "perfsprint", "testifylint", "usestdlibvars"}
+
+var goLinterSet = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range goLinters {
+		m[l] = true
+	}
+	return m
+}()
+
+// goLintTagged reports whether s ends with a linter's tag in parentheses.
+// The tag holds no parenthesis, so it is what lies between the last "("
+// of s and its closing ")".
+func goLintTagged(s string) bool {
+	i := strings.LastIndexByte(s, '(')
+	return i >= 0 && hasSuffix(s, ")") && goLintTag(s[i+1:len(s)-1])
+}
+
+// goLintTag reports whether tag names a linter of goLinters or is a
+// check's code: one to three capitals, then three to five digits.
+func goLintTag(tag string) bool {
+	if goLinterSet[tag] {
+		return true
+	}
+	i := 0
+	for i < len(tag) && i < 3 && tag[i] >= 'A' && tag[i] <= 'Z' {
+		i++
+	}
+	n := len(tag) - i
+	return i > 0 && n >= 3 && n <= 5 && allDigits(tag[i:])
+}
 
 // goVetWords are phrases of go vet's and staticcheck's messages that the
 // compiler never prints.
@@ -54,10 +90,10 @@ func isGoVet(msg string) bool {
 // messages default to TYPE_ERROR.
 func goClassify(m *match) (contract.ErrorType, bool) {
 	msg := m.get("msg")
-	if strings.HasPrefix(strings.TrimSpace(m.line), "vet: ") {
+	if hasPrefix(strings.TrimSpace(m.line), "vet: ") {
 		return classifyMessage(msg, contract.ErrTypeError), true
 	}
-	if reGoLintTag.MatchString(msg) {
+	if goLintTagged(msg) {
 		if c := reGoLintCode.FindStringSubmatch(msg); c != nil {
 			m.rule = c[1]
 		}
@@ -119,10 +155,44 @@ var (
 	reGoTestify = lazyre.New(`^\s+(Error|Messages):\s+(.*)$`)
 	reGoFrame   = lazyre.New(`^\t(\S+\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 	reGoFunc    = lazyre.New(`^((?:[\w.\-~]+/)*[\w.\-~]+?)\.([^/]+)\(.*\)$`)
-	reAssertish = lazyre.New(`(?i)want|expect|got|fail|error|mismatch|!=|should|not equal|unexpected|differ|incorrect|wrong|missing|panic|must|assert|mismatch|bad|invalid|diff`)
 )
 
+// assertWords are the words of a test's line that reads like an
+// assertion, in any case.
+var assertWords = []string{"want", "expect", "got", "fail", "error", "mismatch", "!=", "should", "not equal", "unexpected",
+	"differ", "incorrect", "wrong", "missing", "panic", "must", "assert", "bad", "invalid", "diff"}
+
+// reAssertish is assertWords as one expression, for text that is not
+// ASCII, where case folding reaches beyond ASCII letters.
+var reAssertish = lazyre.New(`(?i)` + strings.Join(assertWords, "|"))
+
+// assertish reports whether msg holds one of assertWords, in any case. An
+// ASCII text is lowered and searched word by word, which costs a small
+// part of the expression's run.
+func assertish(msg string) bool {
+	for i := 0; i < len(msg); i++ {
+		if msg[i] >= utf8.RuneSelf {
+			return reAssertish.MatchString(msg)
+		}
+	}
+	low := strings.ToLower(msg)
+	for _, w := range assertWords {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// goTestLeads start the lines goTest reads while no test's output is
+// being read: === and --- lines, panic: and fatal error:, the package's
+// FAIL or ok, and a race report's WARNING.
+var goTestLeads = leads("=-pfFoW")
+
 func (g *goTest) line(p *parser, s string) bool {
+	if g.race == nil && g.panic == nil && g.running == "" && g.failing == "" && len(g.buf) == 0 && p.quiet(goTestLeads) {
+		return false
+	}
 	if g.race != nil || s == "WARNING: DATA RACE" {
 		return g.raceLine(p, s)
 	}
@@ -139,29 +209,29 @@ func (g *goTest) line(p *parser, s string) bool {
 		return false
 	}
 	switch {
-	case strings.HasPrefix(s, "=== "):
+	case hasPrefix(s, "=== "):
 		if name, ok := goRunLine(s); ok {
 			g.endGroup(p)
 			g.running, g.failing = name, ""
 			return true
 		}
-	case strings.HasPrefix(strings.TrimLeft(s, " "), "--- "):
+	case (s[0] == '-' || s[0] == ' ') && hasPrefix(strings.TrimLeft(s, " "), "--- "):
 		if v, name, ok := goVerdictLine(s); ok {
 			g.verdict(p, v, name)
 			return true
 		}
-	case strings.HasPrefix(s, "panic: ") || strings.HasPrefix(s, "fatal error: "):
+	case hasPrefix(s, "panic: ") || hasPrefix(s, "fatal error: "):
 		g.endGroup(p)
 		test := g.failing
 		if test == "" {
 			test = g.running
 		}
 		g.panic = &goPanic{msg: s, test: test}
-		if strings.HasPrefix(s, "panic: test timed out") {
+		if hasPrefix(s, "panic: test timed out") {
 			g.panic.timeout = []string{}
 		}
 		return true
-	case strings.HasPrefix(s, "FAIL") || strings.HasPrefix(s, "ok "):
+	case hasPrefix(s, "FAIL") || hasPrefix(s, "ok "):
 		if pkg, ok := goPkgLine(s); ok {
 			g.packageDone(p, pkg)
 			return true
@@ -175,7 +245,7 @@ func (g *goTest) line(p *parser, s string) bool {
 func (g *goTest) indented(p *parser, s string) bool {
 	if m := matchNeedle(s, ndGoFile, p.mask, reGoLine); m != nil && (g.failing != "" || g.running != "") {
 		if m[2] == "testing.go" {
-			if strings.HasPrefix(m[4], "panic: ") {
+			if hasPrefix(m[4], "panic: ") {
 				// A panic inside a fuzz target: its stack follows, indented.
 				test := g.failing
 				if test == "" {
@@ -200,7 +270,7 @@ func (g *goTest) indented(p *parser, s string) bool {
 		return true
 	}
 	if g.failing != "" {
-		if t := strings.TrimSpace(s); strings.HasPrefix(t, "Failing input written to ") {
+		if t := strings.TrimSpace(s); hasPrefix(t, "Failing input written to ") {
 			g.noteFuzzInput(p, t)
 			return true
 		}
@@ -241,7 +311,7 @@ func (g *goTest) verdict(p *parser, v, name string) {
 		// passed takes its lines back out of the failed group.
 		kept := g.group[:0]
 		for _, it := range g.group {
-			if it.test != name && !strings.HasPrefix(it.test, name+"/") {
+			if it.test != name && !hasPrefix(it.test, name+"/") {
 				kept = append(kept, it)
 			}
 		}
@@ -250,7 +320,7 @@ func (g *goTest) verdict(p *parser, v, name string) {
 	keep := g.buf[:0]
 	var moved []goItem
 	for _, it := range g.buf {
-		if it.test == name || strings.HasPrefix(it.test, name+"/") {
+		if it.test == name || hasPrefix(it.test, name+"/") {
 			if v == "FAIL" {
 				moved = append(moved, it)
 			}
@@ -290,7 +360,7 @@ func (g *goTest) endGroup(p *parser) {
 		items := byTest[t]
 		var chosen []goItem
 		for _, it := range items {
-			if reAssertish.MatchString(it.msg) {
+			if assertish(it.msg) {
 				chosen = append(chosen, it)
 			}
 		}
@@ -309,7 +379,7 @@ func (g *goTest) endGroup(p *parser) {
 
 func hasSubtest(tests []string, name string) bool {
 	for _, t := range tests {
-		if strings.HasPrefix(t, name+"/") {
+		if hasPrefix(t, name+"/") {
 			return true
 		}
 	}
@@ -366,17 +436,17 @@ func (g *goTest) panicLine(p *parser, s string) bool {
 			g.panic = nil
 		}
 		return true
-	case strings.HasPrefix(s, "goroutine "):
+	case hasPrefix(s, "goroutine "):
 		if pn.frames || pn.done {
 			pn.done = true
 		}
 		pn.frames = true
 		return true
-	case strings.HasPrefix(s, "\t"):
+	case hasPrefix(s, "\t"):
 		if pn.done {
 			return true
 		}
-		if strings.HasPrefix(strings.TrimSpace(s), "panic: ") {
+		if hasPrefix(strings.TrimSpace(s), "panic: ") {
 			return true
 		}
 		if m := reGoFrame.FindStringSubmatch(s); m != nil && !goStdFrame(m[1], pn.fn) {
@@ -394,7 +464,7 @@ func (g *goTest) panicLine(p *parser, s string) bool {
 		}
 		return true
 	case pn.frames:
-		if strings.HasPrefix(s, "FAIL") || strings.HasPrefix(s, "exit status") || strings.HasPrefix(s, "ok ") {
+		if hasPrefix(s, "FAIL") || hasPrefix(s, "exit status") || hasPrefix(s, "ok ") {
 			g.panic = nil
 			return false
 		}
@@ -404,7 +474,7 @@ func (g *goTest) panicLine(p *parser, s string) bool {
 		}
 		return true
 	}
-	if strings.HasPrefix(s, "[signal ") || strings.HasPrefix(s, "\tpanic: ") {
+	if hasPrefix(s, "[signal ") || hasPrefix(s, "\tpanic: ") {
 		return true
 	}
 	g.panic = nil
@@ -433,7 +503,7 @@ func goStdFrame(file, fn string) bool {
 // of the package path belong to the module; what precedes them is its root.
 func (g *goTest) learnGoRoot(p *parser, file, fn string) {
 	m := reGoFunc.FindStringSubmatch(fn)
-	if m == nil || !strings.HasPrefix(file, "/") {
+	if m == nil || !hasPrefix(file, "/") {
 		return
 	}
 	if rel, ok := p.res.stripRoot(file); ok {
@@ -442,7 +512,7 @@ func (g *goTest) learnGoRoot(p *parser, file, fn string) {
 			switch {
 			case d == ".":
 				p.ctx.modPath = m[1]
-			case strings.HasSuffix(m[1], "/"+d):
+			case hasSuffix(m[1], "/"+d):
 				p.ctx.modPath = strings.TrimSuffix(m[1], "/"+d)
 			}
 		}
@@ -475,7 +545,7 @@ func goPkgDir(p *parser, pkg string) string {
 		if pkg == mod {
 			return ""
 		}
-		if strings.HasPrefix(pkg, mod+"/") {
+		if hasPrefix(pkg, mod+"/") {
 			return pkg[len(mod)+1:]
 		}
 	}
@@ -501,7 +571,7 @@ func goPkgDir(p *parser, pkg string) string {
 func goModulePath(gomod string) string {
 	for _, l := range strings.Split(gomod, "\n") {
 		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "module ") {
+		if hasPrefix(l, "module ") {
 			return strings.Trim(strings.TrimSpace(l[len("module "):]), `"`)
 		}
 	}
@@ -516,7 +586,7 @@ func goPkgLine(s string) (string, bool) {
 		return "", false
 	}
 	f1, _ := field(rest)
-	if f1 == "" || atoi(f1) != 0 || strings.HasPrefix(f1, "-") {
+	if f1 == "" || atoi(f1) != 0 || hasPrefix(f1, "-") {
 		return "", false
 	}
 	return f1, true
@@ -526,11 +596,12 @@ func goPkgLine(s string) (string, bool) {
 // allocating.
 func field(s string) (string, string) {
 	s = trimIndent(s)
-	i := strings.IndexAny(s, " \t")
-	if i < 0 {
-		return s, ""
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			return s[:i], s[i:]
+		}
 	}
-	return s[:i], s[i:]
+	return s, ""
 }
 
 // goRunLine reads "=== RUN   TestX" (and NAME, CONT, PAUSE).

@@ -25,11 +25,11 @@ func goLintRows() []*Row {
 			Confidence: 0.9,
 			Doc:        "go test's loader: file_test.go:line:col: wrong signature for TestX, must be: func TestX(t *testing.T)"},
 		{Name: "staticcheck", Family: "go", Tool: "staticcheck", Pattern: goDiagPattern,
-			Pre:      func(s string) bool { return strings.HasSuffix(s, ")") && reStaticcheckCode.MatchString(s) },
+			Pre:      func(s string) bool { return hasSuffix(s, ")") && reStaticcheckCode.MatchString(s) },
 			Classify: goLinterClassify(reStaticcheckCode), Confidence: 0.9,
 			Doc: "staticcheck: file.go:line:col: message (SA1000), the check's code as the rule"},
 		{Name: "golangci-lint", Family: "go", Tool: "golangci-lint", Pattern: goDiagPattern,
-			Pre:      func(s string) bool { return strings.HasSuffix(s, ")") && reGoLintTag.MatchString(s) },
+			Pre:      goLintTagged,
 			Classify: goLinterClassify(reGolangciLinter), Confidence: 0.9,
 			Doc: "golangci-lint's text output: file.go:line:col: message (linter), the linter as the rule"},
 	}
@@ -64,12 +64,15 @@ type vetAnalyzer struct {
 }
 
 // vetAnalyzers are the analyzers of go vet's default set, in the order
-// they are tried.
+// they are tried; an analyzer may take more than one row.
 var vetAnalyzers = []vetAnalyzer{
 	{name: "printf", words: []string{" format %", "call has arguments but no formatting directives", "possible printf formatting directive",
 		"arg list ends with redundant newline", "does not support error-wrapping directive", "non-constant format string in call to",
 		"in args forwarded to", "does not take io.writer but has first arg", "is a func value, not called"},
-		re: lazyre.New(` call needs \d+ args? but has \d+ args?$|arg \S+ causes recursive call to \S+ method$`)},
+		re: lazyre.New(` call needs \d+ args? but has \d+ args?$`)},
+	// printf's other wording, in a row of its own: apart, each expression
+	// starts with a word the search finds at once.
+	{name: "printf", re: lazyre.New(`arg \S+ causes recursive call to \S+ method$`)},
 	{name: "tests", words: []string{"has malformed name: first letter after", "refers to unknown identifier: ", "refers to unknown field or method: ",
 		"has malformed example suffix: ", "fuzz target", "(*testing.f).add", "argument to fuzz must be a function"},
 		re: lazyre.New(`^\w+ (?:should be niladic|should return nothing|should not have type params)$`)},
@@ -127,10 +130,10 @@ func VetAnalyzer(msg string) string {
 // echo of a type error, "vet: file.go:...", nor a linter's tagged line)
 // whose message is an analyzer's.
 func isVetLine(s string) bool {
-	if !strings.Contains(s, ".go:") || strings.HasPrefix(s, "vet: ") {
+	if !strings.Contains(s, ".go:") || hasPrefix(s, "vet: ") {
 		return false
 	}
-	if strings.HasSuffix(s, ")") && reGoLintTag.MatchString(s) {
+	if goLintTagged(s) {
 		return false
 	}
 	msg, ok := goDiagMessage(s)

@@ -31,7 +31,7 @@ func (g *goTest) raceLine(p *parser, s string) bool {
 	r := g.race
 	t := strings.TrimSpace(s)
 	switch {
-	case strings.HasPrefix(t, "=================="):
+	case hasPrefix(t, "=================="):
 		for _, f := range r.locs {
 			f.test = r.test
 			if f.test == "" {
@@ -40,29 +40,29 @@ func (g *goTest) raceLine(p *parser, s string) bool {
 			p.emit(f)
 		}
 		g.race = nil
-	case strings.HasSuffix(t, ":") && !strings.HasPrefix(t, "/"):
+	case hasSuffix(t, ":") && !hasPrefix(t, "/"):
 		low := strings.ToLower(t)
 		switch {
-		case strings.HasPrefix(t, "Goroutine ") || strings.Contains(low, "created at"):
+		case hasPrefix(t, "Goroutine ") || strings.Contains(low, "created at"):
 			r.access = false
-		case strings.Contains(low, " at 0x") || strings.HasPrefix(low, "read at") || strings.HasPrefix(low, "write at") ||
-			strings.HasPrefix(low, "previous "):
+		case strings.Contains(low, " at 0x") || hasPrefix(low, "read at") || hasPrefix(low, "write at") ||
+			hasPrefix(low, "previous "):
 			r.section++
 			r.access, r.took = true, false
 			r.cur = own("WARNING: DATA RACE: " + strings.TrimSuffix(t, ":"))
 		}
-	case strings.HasPrefix(t, "/") || strings.Contains(t, ".go:"):
+	case hasPrefix(t, "/") || strings.Contains(t, ".go:"):
 		if !r.access || r.took || r.section > 2 {
 			return true
 		}
 		file, _, _ := strings.Cut(t, " +0x")
-		if i := strings.LastIndexByte(file, ':'); i > 0 && allDigits(file[i+1:]) && !isForeign(file[:i]) && !strings.HasSuffix(file[:i], "_testmain.go") {
+		if i := strings.LastIndexByte(file, ':'); i > 0 && allDigits(file[i+1:]) && !isForeign(file[:i]) && !hasSuffix(file[:i], "_testmain.go") {
 			r.locs = append(r.locs, finding{file: own(file[:i]), line: atoi(file[i+1:]), typ: contract.ErrLogic, msg: r.cur,
 				tool: "go test -race", conf: 0.75, base: p.base(), row: "go-panic"})
 			r.took = true
 		}
 	default:
-		if i := strings.LastIndex(t, ".Test"); i >= 0 && r.test == "" && !strings.HasPrefix(t, "testing.") {
+		if i := strings.LastIndex(t, ".Test"); i >= 0 && r.test == "" && !hasPrefix(t, "testing.") {
 			r.test = own(strings.SplitN(t[i+1:], "(", 2)[0])
 		}
 	}
@@ -80,38 +80,38 @@ func (g *goTest) timeoutLine(p *parser, s string) bool {
 	case t == "":
 		g.endGoroutine(p)
 		return true
-	case strings.HasPrefix(s, "\t\t") && !pn.frames:
+	case hasPrefix(s, "\t\t") && !pn.frames:
 		// "\t\tTestX (2s)" under "\trunning tests:"
 		if name, _, ok := strings.Cut(t, " ("); ok && len(pn.timeout) < 16 {
 			pn.timeout = append(pn.timeout, own(name))
 		}
 		return true
-	case strings.HasPrefix(s, "\t"):
+	case hasPrefix(s, "\t"):
 		if m := reGoFrame.FindStringSubmatch(s); m != nil && pn.first == nil && !goStdFrame(m[1], pn.fn) &&
-			!strings.HasPrefix(pn.fn, "created by ") {
+			!hasPrefix(pn.fn, "created by ") {
 			g.learnGoRoot(p, m[1], pn.fn)
 			pn.first = &finding{file: own(m[1]), line: atoi(m[2]), typ: contract.ErrLogic, msg: pn.msg,
 				tool: "go test", conf: 0.8, base: p.base(), row: "go-panic"}
 		}
 		return true
-	case strings.HasPrefix(s, "goroutine "):
+	case hasPrefix(s, "goroutine "):
 		g.endGoroutine(p)
 		pn.frames = true
 		return true
-	case strings.HasPrefix(s, "FAIL") || strings.HasPrefix(s, "exit status") || strings.HasPrefix(s, "ok "):
+	case hasPrefix(s, "FAIL") || hasPrefix(s, "exit status") || hasPrefix(s, "ok "):
 		g.endGoroutine(p)
 		g.panic = nil
 		return false
 	}
 	if pn.frames {
 		pn.fn = s
-		if strings.HasPrefix(s, "testing.tRunner(") {
+		if hasPrefix(s, "testing.tRunner(") {
 			pn.tRunner = true
 		}
-		if !strings.HasPrefix(s, "created by ") && pn.hasTest == "" {
+		if !hasPrefix(s, "created by ") && pn.hasTest == "" {
 			if len(pn.timeout) == 0 {
 				// Go before 1.20 does not list the running tests.
-				if i := strings.LastIndex(s, ".Test"); i >= 0 && !strings.HasPrefix(s, "testing.") {
+				if i := strings.LastIndex(s, ".Test"); i >= 0 && !hasPrefix(s, "testing.") {
 					pn.hasTest = own(strings.SplitN(s[i+1:], "(", 2)[0])
 				}
 			}
@@ -133,7 +133,7 @@ func (g *goTest) timeoutLine(p *parser, s string) bool {
 // hasRunningChild reports whether a subtest of name is running too.
 func hasRunningChild(running []string, name string) bool {
 	for _, r := range running {
-		if strings.HasPrefix(r, name+"/") {
+		if hasPrefix(r, name+"/") {
 			return true
 		}
 	}
@@ -157,7 +157,7 @@ func (g *goTest) endGoroutine(p *parser) {
 // returns false when the stack is over.
 func (g *goTest) indentedPanicLine(p *parser, s string) bool {
 	t := strings.TrimLeft(s, " ")
-	if !strings.HasPrefix(s, " ") || t == "" {
+	if !hasPrefix(s, " ") || t == "" {
 		g.panic = nil
 		return false
 	}
@@ -184,7 +184,7 @@ func (g *goTest) noteFuzzInput(p *parser, t string) {
 		}
 	}
 	for i := len(p.out) - 1; i >= 0 && i >= len(p.out)-8; i-- {
-		if r := &p.out[i]; r.TestName != nil && strings.HasPrefix(r.Message, "panic: ") && len(r.Message) < 2000 {
+		if r := &p.out[i]; r.TestName != nil && hasPrefix(r.Message, "panic: ") && len(r.Message) < 2000 {
 			r.Message = own(r.Message + note)
 		}
 	}

@@ -88,7 +88,7 @@ func javacDetail(f *finding, s string, n int) bool {
 	// "symbol:" and "location:" name what the message is about (which
 	// name "cannot find symbol" means): the message keeps them on lines
 	// of their own, as javac prints them.
-	if strings.HasPrefix(t, "symbol:") || strings.HasPrefix(t, "location:") {
+	if hasPrefix(t, "symbol:") || hasPrefix(t, "location:") {
 		f.msg += "\n  " + t
 	}
 	return true

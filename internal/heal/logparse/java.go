@@ -42,7 +42,7 @@ func kotlinStart(s string) bool {
 // the message keeps as javacDetail does.
 func mavenDetail(f *finding, s string, _ int) bool {
 	t := strings.TrimSpace(strings.TrimPrefix(s, "[ERROR]"))
-	if !strings.HasPrefix(t, "symbol:") && !strings.HasPrefix(t, "location:") {
+	if !hasPrefix(t, "symbol:") && !hasPrefix(t, "location:") {
 		return false
 	}
 	f.msg += "\n  " + t
@@ -68,7 +68,7 @@ func javacClassify(m *match) (contract.ErrorType, bool) {
 		}
 		return "", false
 	}
-	if strings.HasPrefix(msg, "cannot find symbol") && strings.Contains(m.line, "import ") {
+	if hasPrefix(msg, "cannot find symbol") && strings.Contains(m.line, "import ") {
 		return contract.ErrImport, true
 	}
 	return classifyMessage(msg, contract.ErrTypeError), true
@@ -122,10 +122,10 @@ func (j *javaStack) line(p *parser, s string) bool {
 	}
 	switch s[0] {
 	case '[':
-		if strings.HasPrefix(s, "[INFO] ") {
+		if hasPrefix(s, "[INFO] ") {
 			p.ctx.maven = true
 		}
-		if strings.HasPrefix(s, "[ERROR] ") {
+		if hasPrefix(s, "[ERROR] ") {
 			if m := reSurefOld.FindStringSubmatch(s); m != nil {
 				j.end(p)
 				j.test, j.class = m[1], m[2]
@@ -138,18 +138,18 @@ func (j *javaStack) line(p *parser, s string) bool {
 			}
 		}
 	case '>':
-		if strings.HasPrefix(s, "> Task ") {
+		if hasPrefix(s, "> Task ") {
 			p.ctx.maven = true
 		}
 	}
-	if strings.HasSuffix(s, " FAILED") && strings.Contains(s, " > ") {
+	if hasSuffix(s, " FAILED") && strings.Contains(s, " > ") {
 		if m := reGradleF.FindStringSubmatch(s); m != nil {
 			j.end(p)
 			j.test, j.class = m[2], m[1]
 			return true
 		}
 	}
-	if j.test != "" && isDigit(s[len(s)-1]) && strings.Contains(s, " at ") {
+	if j.test != "" && isDigit(s[len(s)-1]) && gradleAtShape(s) {
 		if m := reGradleAt.FindStringSubmatch(s); m != nil {
 			f := finding{file: javaPath(p, j.class, m[2]), line: atoi(m[3]), typ: javaExcType(m[1], ""), msg: strings.TrimSpace(s),
 				test: j.test, tool: "gradle", conf: 0.8, base: p.base(), row: "java-stack"}
@@ -175,15 +175,15 @@ func (j *javaStack) line(p *parser, s string) bool {
 	t := s
 	if j.active && (s[0] == ' ' || s[0] == '\t') {
 		t = trimIndent(s)
-		if strings.HasPrefix(t, "Suppressed: ") {
+		if hasPrefix(t, "Suppressed: ") {
 			j.supp = true
 			return true
 		}
 	}
-	if p.hasErrWord(s) && strings.IndexByte(s, '.') > 0 && javaExcHead(s) {
-		if m := reJavaExc.FindStringSubmatch(s); m != nil && !strings.HasPrefix(s, "[") {
+	if javaExcHead(s) && p.hasErrWord(s) {
+		if m := reJavaExc.FindStringSubmatch(s); m != nil && !hasPrefix(s, "[") {
 			if j.active && strings.Contains(s, "Caused by: ") {
-				if !strings.HasPrefix(s, "Caused by: ") {
+				if !hasPrefix(s, "Caused by: ") {
 					return true // a suppressed exception's cause
 				}
 				j.supp = false
@@ -199,13 +199,13 @@ func (j *javaStack) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if j.active && strings.HasPrefix(t, "... ") {
+	if j.active && hasPrefix(t, "... ") {
 		if n := atoi(strings.TrimPrefix(t, "... ")); n > 0 && !j.supp && len(j.sections) > 0 {
 			j.sections[len(j.sections)-1].more = n
 		}
 		return true
 	}
-	if j.active && !strings.HasPrefix(s, "\t") && !strings.HasPrefix(s, " ") {
+	if j.active && !hasPrefix(s, "\t") && !hasPrefix(s, " ") {
 		j.end(p)
 	}
 	return false
@@ -283,7 +283,7 @@ func javaFrame(s string) []string {
 		return nil
 	}
 	t := strings.TrimSpace(s)
-	if !strings.HasPrefix(t, "at ") || !strings.HasSuffix(t, ")") {
+	if !hasPrefix(t, "at ") || !hasSuffix(t, ")") {
 		return nil
 	}
 	t = t[3 : len(t)-1]
@@ -317,28 +317,58 @@ func javaFrame(s string) []string {
 	return []string{s, pkg, simple, method, file, loc[c+1:]}
 }
 
+// gradleAtShape is a cheap test before reGradleAt: the line is indented,
+// and its first word names an exception, error or failure and is followed
+// by " at ". The expression's class is that word, which holds no blank.
+func gradleAtShape(s string) bool {
+	u := trimLeftRESpace(s)
+	word, rest, _ := strings.Cut(u, " ")
+	return len(u) < len(s) && hasPrefix(rest, "at ") &&
+		(strings.Contains(word, "Exception") || strings.Contains(word, "Error") || strings.Contains(word, "Failure"))
+}
+
 // javaExcHead is a cheap test before reJavaExc: the line starts with a
 // dotted class name, after "Exception in thread ..." or "Caused by: ".
-func javaExcHead(s string) bool {
+func javaExcHead(s string) bool { return dottedHead(javaExcStart(s)) }
+
+// javaExcStart is s from where its exception's class name would start.
+func javaExcStart(s string) string {
 	s = trimIndent(s)
-	if strings.HasPrefix(s, "Caused by: ") {
+	if hasPrefix(s, "Caused by: ") {
 		s = s[len("Caused by: "):]
-	} else if strings.HasPrefix(s, "Exception in thread ") {
+	} else if hasPrefix(s, "Exception in thread ") {
 		if i := strings.Index(s, `" `); i > 0 {
 			s = s[i+2:]
 		}
 	}
-	if i := strings.IndexByte(s, ':'); i >= 0 {
-		s = s[:i]
+	return s
+}
+
+// dottedHead reports whether the head of s, up to its first colon, is a
+// dotted name: a dot after its first byte, and no blank or slash. It
+// scans once, and most lines end the scan at their first blank.
+func dottedHead(s string) bool {
+	dot := -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ':':
+			return dot > 0
+		case ' ', '\t', '/':
+			return false
+		case '.':
+			if dot < 0 {
+				dot = i
+			}
+		}
 	}
-	return strings.IndexByte(s, '.') > 0 && !strings.ContainsAny(s, " \t/")
+	return dot > 0
 }
 
 func (j *javaStack) flush(p *parser) { j.end(p) }
 
 func javaForeign(cls string) bool {
 	for _, f := range foreignJava {
-		if strings.HasPrefix(cls, f) {
+		if hasPrefix(cls, f) {
 			return true
 		}
 	}
@@ -373,11 +403,11 @@ func javaPath(p *parser, cls, file string) string {
 	}
 	simple := cls[strings.LastIndexByte(cls, '.')+1:]
 	dir := "main"
-	if strings.HasSuffix(simple, "Test") || strings.HasSuffix(simple, "Tests") || strings.HasSuffix(simple, "IT") || strings.HasPrefix(simple, "Test") {
+	if hasSuffix(simple, "Test") || hasSuffix(simple, "Tests") || hasSuffix(simple, "IT") || hasPrefix(simple, "Test") {
 		dir = "test"
 	}
 	lang := "java"
-	if strings.HasSuffix(file, ".kt") {
+	if hasSuffix(file, ".kt") {
 		lang = "kotlin"
 	}
 	return path.Join("src", dir, lang, rel)

@@ -80,7 +80,7 @@ func tsClassify(m *match) (contract.ErrorType, bool) {
 		}
 		return contract.ErrLinting, true
 	}
-	if strings.HasPrefix(code, "TS1") && len(code) == 6 {
+	if hasPrefix(code, "TS1") && len(code) == 6 {
 		return contract.ErrSyntax, true
 	}
 	return contract.ErrTypeError, true
@@ -99,7 +99,7 @@ func eslintClassify(m *match) (contract.ErrorType, bool) {
 }
 
 func eslintType(rule, msg string) contract.ErrorType {
-	if rule == "" && (strings.HasPrefix(msg, "Parsing error") || strings.Contains(msg, "Parsing error:")) {
+	if rule == "" && (hasPrefix(msg, "Parsing error") || strings.Contains(msg, "Parsing error:")) {
 		return classifyMessage(msg, contract.ErrSyntax)
 	}
 	if t, ok := eslintRules[rule]; ok {
@@ -240,7 +240,7 @@ func (k *jsKeep) enclosing(indent int) string {
 // line is "✘ [fail]: title", sometimes followed by the failure's kind.
 func (k *jsKeep) avaTitle(t string) (string, bool) {
 	for _, f := range k.avaFailed {
-		if f == t || (strings.HasPrefix(f, t) && f[len(t)] == ' ') {
+		if f == t || (hasPrefix(f, t) && f[len(t)] == ' ') {
 			return t, true
 		}
 	}
@@ -259,7 +259,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 	}
 	trimmed := trimIndent(s)
 	indent := len(s) - len(trimmed)
-	if strings.HasPrefix(trimmed, "console.") && !strings.ContainsAny(trimmed, " (") {
+	if hasPrefix(trimmed, "console.") && !strings.ContainsAny(trimmed, " (") {
 		j.open, j.console = false, true
 		return false
 	}
@@ -274,11 +274,11 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.keep = &jsKeep{}
 	}
 	j.after++
-	if strings.HasPrefix(trimmed, "# Subtest: ") {
+	if hasPrefix(trimmed, "# Subtest: ") {
 		j.keep.subtest(indent, strings.TrimSpace(trimmed[len("# Subtest: "):]))
 		return false
 	}
-	if strings.HasPrefix(trimmed, "FAIL ") && strings.HasSuffix(trimmed, `"`) {
+	if hasPrefix(trimmed, "FAIL ") && hasSuffix(trimmed, `"`) {
 		// uvu: `FAIL  "name"`, or `FAIL  suite  "name"`
 		if m := reUvuFail.FindStringSubmatch(strings.TrimSpace(trimmed)); m != nil {
 			name := m[2]
@@ -298,26 +298,28 @@ func (j *jsFail) line(p *parser, s string) bool {
 			return true
 		}
 	}
-	if strings.HasPrefix(trimmed, "FAIL ") && strings.Contains(trimmed, " > ") {
+	if hasPrefix(trimmed, "FAIL ") && strings.Contains(trimmed, " > ") {
 		// vitest: " FAIL  file.test.js > suite > name"
 		_, name, _ := strings.Cut(strings.TrimSpace(trimmed), " > ")
 		j.start(name, false)
 		j.runner = "vitest"
 		return true
 	}
-	switch {
-	case strings.IndexByte(s, 0xE2) < 0 && !ndOK.in(s, p.mask):
-	case strings.Contains(s, "● "):
+	// The runners' markers. Each one's expression wants it first on the
+	// line, after blanks; a line that also holds an earlier marker of the
+	// list, anywhere, is that one's, and is left alone.
+	switch u := trimLeftRESpace(s); {
+	case hasPrefix(u, "● "):
 		if m := reJest.FindStringSubmatch(s); m != nil {
 			t := m[1]
-			if strings.HasPrefix(t, "Test suite failed to run") || strings.HasPrefix(t, "Console") {
+			if hasPrefix(t, "Test suite failed to run") || hasPrefix(t, "Console") {
 				t = ""
 			}
 			j.start(t, false)
 			j.runner = "jest"
 			return true
 		}
-	case strings.Contains(s, "✘ [fail]: "):
+	case hasPrefix(u, "✘ [fail]: ") && !strings.Contains(s, "● "):
 		if m := reAvaFail.FindStringSubmatch(s); m != nil {
 			// Kept for the rest of the log: cloned, or each title would
 			// keep its whole read chunk alive; a title listed again adds
@@ -327,12 +329,12 @@ func (j *jsFail) line(p *parser, s string) bool {
 			}
 			return true
 		}
-	case strings.Contains(s, "✖ "):
+	case hasPrefix(u, "✖ ") && !strings.Contains(s, "● ") && !strings.Contains(s, "✘ [fail]: "):
 		if m := reNodeX.FindStringSubmatch(s); m != nil {
-			if strings.HasPrefix(m[1], "failing tests") {
+			if hasPrefix(m[1], "failing tests") {
 				return true
 			}
-			if !strings.HasSuffix(s, "s)") {
+			if !hasSuffix(s, "s)") {
 				// node-tap's base reporter: "✖ test > assertion", no
 				// duration, then the assertion's file:line:col
 				name, msg := m[1], ""
@@ -347,17 +349,9 @@ func (j *jsFail) line(p *parser, s string) bool {
 			j.runner = "node:test"
 			return true
 		}
-	case strings.Contains(s, "not ok "):
-		if m := reTapNotOK.FindStringSubmatch(s); m != nil {
-			name, desc := m[1], m[1]
-			if t := j.keep.enclosing(indent); t != "" {
-				name = t // node-tap: the "not ok" is the assertion's
-			}
-			j.start(name, true)
-			j.runner = "node:test"
-			if name != desc {
-				j.runner, j.msg = "tap", desc
-			}
+	case hasPrefix(u, "not ok ") && (strings.IndexByte(s, 0xE2) < 0 || // the other markers start with this byte
+		!strings.Contains(s, "● ") && !strings.Contains(s, "✘ [fail]: ") && !strings.Contains(s, "✖ ")):
+		if j.tapNotOK(s, indent) {
 			return true
 		}
 	}
@@ -366,11 +360,11 @@ func (j *jsFail) line(p *parser, s string) bool {
 			j.start(m[1], false)
 			j.runner = "mocha"
 			j.mocha = true
-			j.titling = !strings.HasSuffix(trimmed, ":")
+			j.titling = !hasSuffix(trimmed, ":")
 			return true
 		}
 	}
-	if indent <= 8 && p.hasErrWord(s) && (strings.Contains(trimmed, "Error") || strings.Contains(trimmed, "Exception")) {
+	if indent <= 8 && (ndError.in(trimmed, p.mask) || ndException.in(trimmed, p.mask)) {
 		if m := jsErrLine(s, j.loc); m != nil {
 			if !j.open || j.done {
 				j.start("", false)
@@ -402,25 +396,25 @@ func (j *jsFail) line(p *parser, s string) bool {
 		// reporter spell it, joins the parts with spaces.
 		t := strings.TrimSpace(s)
 		j.test += " " + strings.TrimSuffix(t, ":")
-		j.titling = !strings.HasSuffix(t, ":")
+		j.titling = !hasSuffix(t, ":")
 		return true
 	}
 	t := strings.TrimSpace(s)
 	if j.tap || j.runner == "tap" {
 		switch {
-		case j.tap && strings.HasPrefix(t, "error: "):
+		case j.tap && hasPrefix(t, "error: "):
 			j.msg = strings.Trim(strings.TrimPrefix(t, "error: "), `'"|-`) // node:test TAP's YAML
 			j.block = j.msg == ""                                          // a block scalar: the message is on the next line
 			return true
 		case j.block && t != "":
 			j.msg, j.block = t, false
 			return true
-		case strings.HasPrefix(t, "stack: |"):
+		case hasPrefix(t, "stack: |"):
 			j.stack = indent
 			return true
-		case strings.HasPrefix(t, "name: ") || strings.HasPrefix(t, "type: "):
+		case hasPrefix(t, "name: ") || hasPrefix(t, "type: "):
 			// the error's class: node:test's YAML name, node-tap's type
-			if v := strings.Trim(t[len("name: "):], `'"`); j.errName == "" && (strings.HasSuffix(v, "Error") || strings.HasSuffix(v, "Exception")) && strings.IndexByte(v, ' ') < 0 {
+			if v := strings.Trim(t[len("name: "):], `'"`); j.errName == "" && (hasSuffix(v, "Error") || hasSuffix(v, "Exception")) && strings.IndexByte(v, ' ') < 0 {
 				j.errName = v
 			}
 			return true
@@ -434,6 +428,25 @@ func (j *jsFail) line(p *parser, s string) bool {
 		j.msg = t
 	}
 	return false
+}
+
+// tapNotOK starts a failure at TAP's "not ok N name", and reports
+// whether s is one.
+func (j *jsFail) tapNotOK(s string, indent int) bool {
+	m := reTapNotOK.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	name, desc := m[1], m[1]
+	if t := j.keep.enclosing(indent); t != "" {
+		name = t // node-tap: the "not ok" is the assertion's
+	}
+	j.start(name, true)
+	j.runner = "node:test"
+	if name != desc {
+		j.runner, j.msg = "tap", desc
+	}
+	return true
 }
 
 // avaNoise reports whether a line of an ava failure is its location or
@@ -453,13 +466,39 @@ const tapComment = "# "
 // jsErrLine matches an error line, or one printed as a TAP diagnostic
 // below node's "file:line" header of an uncaught error (loc).
 func jsErrLine(s string, loc *finding) []string {
-	if m := reJsErr.FindStringSubmatch(s); m != nil {
-		return m
+	if jsErrShape(s) {
+		if m := reJsErr.FindStringSubmatch(s); m != nil {
+			return m
+		}
 	}
-	if loc != nil && strings.HasPrefix(s, tapComment) {
+	if loc != nil && hasPrefix(s, tapComment) && jsErrShape(s[len(tapComment):]) {
 		return reJsErr.FindStringSubmatch(s[len(tapComment):])
 	}
 	return nil
+}
+
+// jsErrShape is a cheap test before reJsErr: after at most eight blanks
+// and "Uncaught ", a run of word bytes and dots that ends in Error or
+// Exception, then the end of the line, a colon or a blank. The
+// expression's error name is that run, since it holds only such bytes
+// and what may follow it none.
+func jsErrShape(s string) bool {
+	i := 0
+	for i < len(s) && isRESpace(s[i]) {
+		i++
+	}
+	if i > 8 {
+		return false
+	}
+	s = strings.TrimPrefix(s[i:], "Uncaught ")
+	i = 0
+	for i < len(s) && (isWordByte(s[i]) || s[i] == '.') {
+		i++
+	}
+	if i < len(s) && s[i] != ':' && s[i] != ' ' {
+		return false
+	}
+	return hasSuffix(s[:i], "Error") || hasSuffix(s[:i], "Exception")
 }
 
 // nodeLocLine reads the "file.js:line" header Node prints above an
@@ -472,7 +511,7 @@ func nodeLocLine(s string) []string {
 }
 
 func (j *jsFail) frame(s string) []string {
-	if strings.IndexByte(s, ':') < 0 || (s[0] != ' ' && s[0] != '\t' && !strings.HasPrefix(s, "❯")) {
+	if strings.IndexByte(s, ':') < 0 || (s[0] != ' ' && s[0] != '\t' && !hasPrefix(s, "❯")) {
 		return nil
 	}
 	needAt, rel := !j.tap, false
@@ -483,7 +522,7 @@ func (j *jsFail) frame(s string) []string {
 		// node-tap's base reporter: the assertion's "file:line:col" right
 		// after its ✖ line, then "fn (file:line:col)" frames
 		needAt, rel = false, true
-		if j.after > 1 && !strings.HasSuffix(s, ")") {
+		if j.after > 1 && !hasSuffix(s, ")") {
 			return nil
 		}
 	}
@@ -500,9 +539,9 @@ func (j *jsFail) frame(s string) []string {
 // start with "❯ " and "› ".
 func jsFrame(s string, needAt, rel bool) (file, line, col string, ok bool) {
 	t := strings.TrimSpace(s)
-	if strings.HasPrefix(t, "at ") {
+	if hasPrefix(t, "at ") {
 		t = t[3:]
-	} else if strings.HasPrefix(t, "❯ ") || strings.HasPrefix(t, "› ") {
+	} else if hasPrefix(t, "❯ ") || hasPrefix(t, "› ") {
 		// vitest: "❯ fn file:line:col" or "❯ file:line:col"; ava: "› file:line:col"
 		t = t[strings.IndexByte(t, ' ')+1:]
 		if i := strings.LastIndexByte(t, ' '); i >= 0 {
@@ -528,7 +567,7 @@ func jsFrame(s string, needAt, rel bool) (file, line, col string, ok bool) {
 		return "", "", "", false
 	}
 	file = t[:k]
-	if strings.ContainsAny(file, " ()") || (!needAt && !rel && !strings.HasPrefix(file, "/")) {
+	if strings.ContainsAny(file, " ()") || (!needAt && !rel && !hasPrefix(file, "/")) {
 		return "", "", "", false
 	}
 	return file, t[k+1 : j], t[j+1:], true
@@ -602,7 +641,7 @@ func jsErrName(msg string) string {
 	switch {
 	case reJSUndef.MatchString(msg):
 		return "ReferenceError"
-	case strings.HasSuffix(msg, " is not a function") || strings.HasSuffix(msg, " is not a constructor"):
+	case hasSuffix(msg, " is not a function") || hasSuffix(msg, " is not a constructor"):
 		return "TypeError"
 	}
 	return ""

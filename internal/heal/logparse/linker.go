@@ -40,7 +40,7 @@ type linker struct {
 
 func (l *linker) line(p *parser, s string) bool {
 	if l.lld != "" {
-		if strings.HasPrefix(s, ">>> ") {
+		if hasPrefix(s, ">>> ") {
 			l.lldLine(p, s)
 			return true
 		}
@@ -49,7 +49,7 @@ func (l *linker) line(p *parser, s string) bool {
 	if l.sym != "" {
 		sym := l.sym
 		l.sym = ""
-		if strings.HasSuffix(s, "first defined here") {
+		if hasSuffix(s, "first defined here") {
 			if m := reLdFirst.FindStringSubmatch(s); m != nil {
 				l.at(p, m[1], sym, "multiple definition of `"+sym+"' (first defined here)", "ld")
 				return true
@@ -91,7 +91,7 @@ func lldStart(s string) bool {
 		return false
 	}
 	tool := s[:i]
-	return strings.HasSuffix(tool, "lld") || strings.HasSuffix(tool, "lld.exe") || strings.HasSuffix(tool, "lld-link") || strings.HasSuffix(tool, "wasm-ld")
+	return hasSuffix(tool, "lld") || hasSuffix(tool, "lld.exe") || hasSuffix(tool, "lld-link") || hasSuffix(tool, "wasm-ld")
 }
 
 // lldLine reads one ">>> defined at" or ">>> referenced by" line. The
@@ -108,7 +108,7 @@ func (l *linker) lldLine(p *parser, s string) {
 	}
 	sym := strings.TrimSpace(l.msg[strings.IndexByte(l.msg, ':')+1:])
 	file, line := splitLoc(loc)
-	if line == 0 && strings.HasPrefix(l.lld, "undefined") {
+	if line == 0 && hasPrefix(l.lld, "undefined") {
 		return // an object file; no source line to give
 	}
 	l.report(p, file, line, sym, l.msg, "lld")
@@ -186,13 +186,13 @@ func (p *parser) findDefinition(file, sym string) int {
 	}
 	if n := p.firstSourceLine(file, func(_ int, line string) bool {
 		t := strings.TrimSpace(line)
-		return strings.Contains(t, sym+"(") && !isCallOf(t, sym) && !strings.HasSuffix(t, ";") && hasWord(t, sym)
+		return strings.Contains(t, sym+"(") && !isCallOf(t, sym) && !hasSuffix(t, ";") && hasWord(t, sym)
 	}); n > 0 {
 		return n
 	}
 	return p.firstSourceLine(file, func(_ int, line string) bool {
 		t := strings.TrimSpace(line)
-		return hasWord(t, sym) && !strings.HasPrefix(t, "extern ") && !strings.HasPrefix(t, "//") && !strings.HasPrefix(t, "#")
+		return hasWord(t, sym) && !hasPrefix(t, "extern ") && !hasPrefix(t, "//") && !hasPrefix(t, "#")
 	})
 }
 

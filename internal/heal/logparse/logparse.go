@@ -168,6 +168,8 @@ type parser struct {
 	frames   []string       // absolute workspace frames, for commonDir
 	partial  string         // a -json event's unfinished line
 	rels     []string       // relative paths named by summaries, for pairedRoot
+	lead     byte           // the current line's first byte after blanks, 0 for a blank line (see quiet)
+	ungated  bool           // every reader sees every line, quiet or not (tests compare)
 }
 
 // context is what earlier lines said about later ones.
@@ -266,6 +268,10 @@ func (p *parser) processMasked(s string, m byteMask) {
 	p.mask = m
 	p.errWord, p.rror = 0, 0
 	p.trackContext(s)
+	p.lead = 0
+	if u := trimLeftRESpace(s); u != "" {
+		p.lead = u[0]
+	}
 	for _, h := range p.handlers {
 		if h.line(p, s) {
 			return
@@ -273,6 +279,25 @@ func (p *parser) processMasked(s string, m byteMask) {
 	}
 	p.matchRows(s)
 }
+
+// leadSet is a set of bytes a line may start with, after blanks.
+type leadSet [256]bool
+
+// leads returns the set of the bytes of s.
+func leads(s string) *leadSet {
+	var l leadSet
+	for i := 0; i < len(s); i++ {
+		l[s[i]] = true
+	}
+	return &l
+}
+
+// quiet reports whether the current line is none of a reader's business
+// while the reader is between its blocks, when it reacts then only to
+// lines that start with one of starts (after the blanks \s matches):
+// most lines are turned down on their first byte, before the reader's
+// own tests. A reader asks only when it is between blocks.
+func (p *parser) quiet(starts *leadSet) bool { return !p.ungated && !starts[p.lead] }
 
 // matchRows tries the single-line rows in table order; the first that
 // matches and classifies wins.
@@ -333,7 +358,7 @@ func (p *parser) matchRows(s string) {
 		if f.test == "" && t == contract.ErrLogic {
 			f.test = p.ctx.cTest
 		}
-		if drive != "" && f.file != "" && strings.HasPrefix(s, f.file) {
+		if drive != "" && f.file != "" && hasPrefix(s, f.file) {
 			f.file = drive + f.file
 		}
 		if m.relocate != nil {
@@ -487,7 +512,7 @@ func (p *parser) relocate() {
 	changed := false
 	if len(p.res.roots) > 0 {
 		for i, r := range p.out {
-			if strings.HasPrefix(r.FilePath, "/") {
+			if hasPrefix(r.FilePath, "/") {
 				if rel, ok := p.res.stripRoot(r.FilePath); ok && rel != "" {
 					p.out[i].FilePath, changed = rel, true
 				}
@@ -513,7 +538,7 @@ func unifyBases(out []contract.BugReport) bool {
 	full := map[string]string{} // base name -> the one dir/base, or "" when several
 	for _, r := range out {
 		i := strings.LastIndexByte(r.FilePath, '/')
-		if i <= 0 || strings.HasPrefix(r.FilePath, "/") {
+		if i <= 0 || hasPrefix(r.FilePath, "/") {
 			continue
 		}
 		base := r.FilePath[i+1:]
@@ -535,7 +560,7 @@ func unifyBases(out []contract.BugReport) bool {
 // noteFrame remembers an absolute stack-frame path inside the workspace,
 // so that, when no root is known, the frames' common directory can serve.
 func (p *parser) noteFrame(file string) {
-	if len(p.frames) >= 32 || !strings.HasPrefix(file, "/") || isForeign(file) {
+	if len(p.frames) >= 32 || !hasPrefix(file, "/") || isForeign(file) {
 		return
 	}
 	for _, f := range p.frames {
@@ -550,7 +575,7 @@ func (p *parser) noteFrame(file string) {
 // path::test"), to pair it with an absolute path of the same file.
 func (p *parser) noteRel(rel string) {
 	rel = path.Clean(rel)
-	if len(p.rels) >= 32 || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "..") {
+	if len(p.rels) >= 32 || hasPrefix(rel, "/") || hasPrefix(rel, "..") {
 		return
 	}
 	p.rels = append(p.rels, own(rel))
@@ -560,11 +585,11 @@ func (p *parser) noteRel(rel string) {
 // relative path the log also names.
 func pairedRoot(out []contract.BugReport, rels []string) string {
 	for _, r := range out {
-		if !strings.HasPrefix(r.FilePath, "/") {
+		if !hasPrefix(r.FilePath, "/") {
 			continue
 		}
 		for _, rel := range rels {
-			if strings.HasSuffix(r.FilePath, "/"+rel) {
+			if hasSuffix(r.FilePath, "/"+rel) {
 				if root := strings.TrimSuffix(r.FilePath, "/"+rel); root != "" {
 					return root
 				}
@@ -586,7 +611,7 @@ func commonDir(files []string) string {
 	for _, f := range files {
 		d := path.Dir(f)
 		dirs[d] = true
-		for common != "/" && d != common && !strings.HasPrefix(d, common+"/") {
+		for common != "/" && d != common && !hasPrefix(d, common+"/") {
 			common = path.Dir(common)
 		}
 	}
@@ -610,7 +635,7 @@ var cmdPrefixes = []string{"$ ", "+ ", "> ", "##[group]Run ", "Run ", "[command]
 // cmdLinePrefix returns the command-echo prefix s starts with, or "".
 func cmdLinePrefix(s string) string {
 	for _, pre := range cmdPrefixes {
-		if strings.HasPrefix(s, pre) {
+		if hasPrefix(s, pre) {
 			return pre
 		}
 	}
@@ -633,6 +658,9 @@ func (p *parser) trackContext(s string) {
 	}
 	switch s[0] {
 	case 'm', 'g':
+		if !hasPrefix(s, "make") && !hasPrefix(s, "gmake") {
+			break // the expression's two starts
+		}
 		if m := reEnterDir.FindStringSubmatch(s); m != nil {
 			p.enterDir(m[1] == "Entering", m[2])
 		}
@@ -642,7 +670,7 @@ func (p *parser) trackContext(s string) {
 		}
 	case 'c':
 		// make echoes its recipes bare: "cd sub && go test ./..."
-		if strings.HasPrefix(s, "cd ") && strings.Contains(s, "&&") {
+		if hasPrefix(s, "cd ") && strings.Contains(s, "&&") {
 			p.commandLine("", s)
 		}
 	}
@@ -654,18 +682,18 @@ func (p *parser) trackContext(s string) {
 func (p *parser) rootHint(s string) {
 	t := strings.TrimSpace(s)
 	switch {
-	case strings.HasPrefix(t, "rootdir: "):
+	case hasPrefix(t, "rootdir: "):
 		dir := strings.TrimPrefix(t, "rootdir: ")
 		if i := strings.IndexByte(dir, ','); i >= 0 {
 			dir = dir[:i]
 		}
 		p.res.learnRoot(own(dir))
-	case strings.HasPrefix(t, "RUN  v"):
+	case hasPrefix(t, "RUN  v"):
 		if f := strings.Fields(t); len(f) == 3 {
 			p.res.learnRoot(own(f[2]))
 		}
-	case strings.HasPrefix(t, "Compiling ") && strings.HasSuffix(t, ")"):
-		if i := strings.LastIndex(t, " ("); i > 0 && strings.HasPrefix(t[i+2:], "/") {
+	case hasPrefix(t, "Compiling ") && hasSuffix(t, ")"):
+		if i := strings.LastIndex(t, " ("); i > 0 && hasPrefix(t[i+2:], "/") {
 			p.res.learnRoot(own(t[i+2 : len(t)-1]))
 		}
 	}
@@ -715,7 +743,7 @@ func (p *parser) commandLine(prefix, cmd string) {
 	if d == "." {
 		d = ""
 	}
-	if strings.HasPrefix(d, "/") || p.ctx.base == "" {
+	if hasPrefix(d, "/") || p.ctx.base == "" {
 		p.ctx.base = d
 	} else {
 		p.ctx.base = path.Join(p.ctx.base, d)

@@ -136,7 +136,7 @@ func (r *resolver) index(ws string) {
 // Go module lives in). Roots given by the caller come first.
 func (r *resolver) learnRoot(root string) {
 	root = cleanRoot(root)
-	if root == "" || !strings.HasPrefix(root, "/") && !hasDrive(root) || isForeign(root+"/") {
+	if root == "" || !hasPrefix(root, "/") && !hasDrive(root) || isForeign(root+"/") {
 		return
 	}
 	for _, x := range r.roots {
@@ -152,11 +152,11 @@ func (r *resolver) learnRoot(root string) {
 
 // isForeign reports whether p is code outside any workspace.
 func isForeign(p string) bool {
-	if strings.HasPrefix(p, "internal/") && strings.HasSuffix(p, ".js") {
+	if hasPrefix(p, "internal/") && hasSuffix(p, ".js") {
 		return true // Node's own modules, as older versions print them
 	}
 	for _, m := range foreignPrefixes {
-		if strings.HasPrefix(p, m) {
+		if hasPrefix(p, m) {
 			return true
 		}
 	}
@@ -227,10 +227,10 @@ func (r *resolver) resolveUncached(p, base string) (string, resolution) {
 	if p == "" || p == "." {
 		return "", resDrop
 	}
-	abs := strings.HasPrefix(p, "/") || (len(p) > 2 && p[1] == ':')
+	abs := hasPrefix(p, "/") || (len(p) > 2 && p[1] == ':')
 	if !abs && base != "" {
 		p = path.Join(base, p)
-		abs = strings.HasPrefix(p, "/")
+		abs = hasPrefix(p, "/")
 	}
 	if isForeign(p) || p == "native" || (!abs && hasForeignMarker("/"+p)) {
 		return "", resDrop
@@ -250,7 +250,7 @@ func (r *resolver) resolveUncached(p, base string) (string, resolution) {
 		}
 		return p, resGuess
 	}
-	if strings.HasPrefix(p, "../") || p == ".." {
+	if hasPrefix(p, "../") || p == ".." {
 		if m := r.suffixMatch(p); m != "" {
 			return m, resMatched
 		}
@@ -277,7 +277,7 @@ func (r *resolver) confirm(rel string, res resolution) (string, resolution) {
 	if r.files == nil || r.files[rel] {
 		return rel, res
 	}
-	if m := r.suffixMatch(rel); m != "" && strings.HasSuffix(m, "/"+rel) {
+	if m := r.suffixMatch(rel); m != "" && hasSuffix(m, "/"+rel) {
 		return m, resMatched
 	}
 	return rel, resGuess
@@ -456,16 +456,18 @@ func isCallOf(t, sym string) bool {
 			continue
 		}
 		prefix := t[:i]
-		if strings.HasPrefix(t, "//") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "#") {
+		if hasPrefix(t, "//") || hasPrefix(t, "*") || hasPrefix(t, "#") {
 			return false
 		}
-		if prefix == "" || strings.HasPrefix(prefix, "return") || strings.ContainsAny(prefix, "(=,+-/!|?\"{};") {
+		if prefix == "" || hasPrefix(prefix, "return") || strings.ContainsAny(prefix, "(=,+-/!|?\"{};") {
 			return true
 		}
 		return false // "int sym(" and the like: a declaration
 	}
 }
 
+// isWordByte reports whether c is a word byte, as \w reads it in a
+// regular expression.
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
@@ -481,7 +483,7 @@ func (p *parser) sourceLineHas(file string, n int, prefix string) bool {
 	has := false
 	p.firstSourceLine(file, func(i int, line string) bool {
 		if i == n {
-			has = strings.HasPrefix(strings.TrimSpace(line), prefix)
+			has = hasPrefix(strings.TrimSpace(line), prefix)
 		}
 		return i >= n
 	})

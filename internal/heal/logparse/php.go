@@ -33,7 +33,7 @@ func phpErrorStart(s string) bool {
 	}
 	switch s[0] {
 	case 'P', 'F', 'R', 'C':
-		return strings.HasPrefix(s, "PHP ") || strings.Contains(s[:min(len(s), 40)], "error:")
+		return hasPrefix(s, "PHP ") || strings.Contains(s[:min(len(s), 40)], "error:")
 	}
 	return false
 }
@@ -42,7 +42,7 @@ func phpClassify(m *match) (contract.ErrorType, bool) {
 	if m.get("line") == "" {
 		m.set("line", m.get("line2"))
 	}
-	if strings.HasPrefix(m.get("sev"), "Parse") {
+	if hasPrefix(m.get("sev"), "Parse") {
 		return classifyMessage(m.get("msg"), contract.ErrSyntax), true
 	}
 	return phpMsgType("", m.get("msg")), true
@@ -71,7 +71,14 @@ type phpTrace struct {
 	n      int
 }
 
+// phpLeads start the lines phpTrace reads between blocks: PHPUnit's
+// "There was", and PHP's uncaught errors.
+var phpLeads = leads("TPF")
+
 func (t *phpTrace) line(p *parser, s string) bool {
+	if t.mode == "" && p.quiet(phpLeads) {
+		return false
+	}
 	switch t.mode {
 	case "uncaught":
 		t.n++
@@ -79,14 +86,14 @@ func (t *phpTrace) line(p *parser, s string) bool {
 			t.frame(p, m[1], m[2])
 			return true
 		}
-		if s == "Stack trace:" || strings.HasPrefix(s, "#") && strings.HasSuffix(s, "{main}") {
+		if s == "Stack trace:" || hasPrefix(s, "#") && hasSuffix(s, "{main}") {
 			return true
 		}
 		if rePHPThrown.MatchString(s) {
 			t.end(p)
 			return true
 		}
-		if t.n > 200 || !strings.HasPrefix(s, "#") {
+		if t.n > 200 || !hasPrefix(s, "#") {
 			t.end(p)
 		}
 	case "unit":
@@ -126,7 +133,7 @@ func (t *phpTrace) line(p *parser, s string) bool {
 			t.kind = m[1]
 			return true
 		}
-		if s == "FAILURES!" || s == "ERRORS!" || strings.HasPrefix(s, "Tests: ") || strings.HasPrefix(s, "OK (") {
+		if s == "FAILURES!" || s == "ERRORS!" || hasPrefix(s, "Tests: ") || hasPrefix(s, "OK (") {
 			t.end(p)
 			t.mode = ""
 			return false
@@ -136,7 +143,7 @@ func (t *phpTrace) line(p *parser, s string) bool {
 	if len(s) < 10 {
 		return false
 	}
-	if strings.HasPrefix(s, "There w") {
+	if hasPrefix(s, "There w") {
 		if m := rePHPUnitSec.FindStringSubmatch(s); m != nil {
 			*t = phpTrace{mode: "unit", kind: m[1]}
 			return true
@@ -199,7 +206,7 @@ var rePHPTypeMsg = lazyre.New(`Unsupported operand types|must be of type|Argumen
 func phpMsgType(exc, msg string) contract.ErrorType {
 	name := exc[strings.LastIndexByte(exc, '\\')+1:]
 	switch {
-	case name == "ParseError" || strings.HasPrefix(msg, "syntax error"):
+	case name == "ParseError" || hasPrefix(msg, "syntax error"):
 		return contract.ErrSyntax
 	case strings.Contains(msg, "Failed opening required") || strings.Contains(msg, "Failed to open stream") && strings.Contains(msg, "require"):
 		return contract.ErrImport

@@ -52,7 +52,7 @@ func pyrightClassify(m *match) (contract.ErrorType, bool) {
 		return contract.ErrLinting, true
 	}
 	msg := m.get("msg")
-	if strings.HasPrefix(msg, "Import ") && strings.Contains(msg, "could not be resolved") {
+	if hasPrefix(msg, "Import ") && strings.Contains(msg, "could not be resolved") {
 		return contract.ErrImport, true
 	}
 	t := classifyMessage(msg, contract.ErrTypeError)
@@ -141,8 +141,16 @@ var (
 	rePySorry     = lazyre.New(`^Sorry: (\w+): (.*) \(([^,()]+), line (\d+)\)$`)
 )
 
+// pyTraceLeads start the lines pyTrace reads between tracebacks: unittest's
+// FAIL: and ERROR:, an exception group's +, compileall's *** and Sorry:,
+// Traceback, File, and the chain messages During and The.
+var pyTraceLeads = leads("FE+*STD")
+
 func (t *pyTrace) line(p *parser, s string) bool {
-	if strings.HasPrefix(s, "FAIL: ") || strings.HasPrefix(s, "ERROR: ") {
+	if !t.active && !t.chain && !t.grp.in && p.quiet(pyTraceLeads) {
+		return false
+	}
+	if hasPrefix(s, "FAIL: ") || hasPrefix(s, "ERROR: ") {
 		if m := reUnitHead.FindStringSubmatch(s); m != nil {
 			t.test = m[1]
 			return true
@@ -153,12 +161,12 @@ func (t *pyTrace) line(p *parser, s string) bool {
 			return ok
 		}
 	}
-	if strings.HasPrefix(s, "*** Error compiling ") {
+	if hasPrefix(s, "*** Error compiling ") {
 		t.compile = own(strings.TrimSuffix(strings.Trim(strings.TrimPrefix(s, "*** Error compiling "), "."), "..."))
 		t.compile = strings.Trim(t.compile, `'"`)
 		return true
 	}
-	if strings.HasPrefix(s, "Sorry: ") {
+	if hasPrefix(s, "Sorry: ") {
 		if m := rePySorry.FindStringSubmatch(s); m != nil && (t.compile == "" || path.Base(t.compile) == m[3]) {
 			file, conf := t.compile, 0.95
 			if file == "" {
@@ -182,7 +190,7 @@ func groupHead(s string) bool {
 	for i < len(s) && s[i] == ' ' {
 		i++
 	}
-	return i < len(s) && s[i] == '+' && strings.HasPrefix(s[i:], "+ Exception Group Traceback")
+	return i < len(s) && s[i] == '+' && hasPrefix(s[i:], "+ Exception Group Traceback")
 }
 
 // groupLine reads the frame of an exception group: its rules, and the
@@ -191,26 +199,26 @@ func groupHead(s string) bool {
 func (t *pyTrace) groupLine(p *parser, s string) (done, ok bool) {
 	u := strings.TrimLeft(s, " ")
 	switch {
-	case strings.HasPrefix(u, "+ Exception Group Traceback"):
+	case hasPrefix(u, "+ Exception Group Traceback"):
 		t.endGroup(p)
 		t.grp.in = true
 		t.start(true)
 		return true, true
-	case strings.HasPrefix(u, "+-") || u == "+":
+	case hasPrefix(u, "+-") || u == "+":
 		if rePyGroupRule.MatchString(s) {
 			t.active = false // the next sub-exception
 			return true, true
 		}
-	case strings.HasPrefix(u, "|"):
+	case hasPrefix(u, "|"):
 		if !t.grp.in {
 			return false, false
 		}
 		c := strings.TrimPrefix(strings.TrimPrefix(u, "|"), " ")
-		if strings.HasPrefix(c, "Exception Group Traceback") {
+		if hasPrefix(c, "Exception Group Traceback") {
 			t.start(true) // a nested group's own traceback
 			return true, true
 		}
-		if strings.HasPrefix(c, "Traceback (") {
+		if hasPrefix(c, "Traceback (") {
 			t.start(false)
 			return true, true
 		}
@@ -240,11 +248,17 @@ func (t *pyTrace) endGroup(p *parser) {
 
 // traceLine reads one line of a plain traceback.
 func (t *pyTrace) traceLine(p *parser, s string) bool {
-	if ndTraceback.in(s, p.mask) && reTraceHead.MatchString(s) {
+	// Both expressions want their words first on the line, after blanks.
+	u := trimLeftRESpace(s)
+	if hasPrefix(u, "Traceback (") && reTraceHead.MatchString(s) {
 		t.start(false)
 		return true
 	}
-	if m := matchNeedle(s, ndPyFile, p.mask, rePyFrame); m != nil && (t.active || m[3] == "") {
+	var m []string
+	if hasPrefix(u, `File "`) {
+		m = rePyFrame.FindStringSubmatch(s)
+	}
+	if m != nil && (t.active || m[3] == "") {
 		if !t.active {
 			t.start(false)
 		}
@@ -258,7 +272,7 @@ func (t *pyTrace) traceLine(p *parser, s string) bool {
 		}
 		return true
 	}
-	if strings.HasPrefix(s, "During handling of the above exception") || strings.HasPrefix(s, "The above exception was the direct cause") {
+	if hasPrefix(s, "During handling of the above exception") || hasPrefix(s, "The above exception was the direct cause") {
 		t.chain, t.active = true, false
 		p.ctx.pyChain = true // pytest's sections print chains too
 		return true
@@ -269,13 +283,13 @@ func (t *pyTrace) traceLine(p *parser, s string) bool {
 		}
 		return false
 	}
-	if strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") || isBlank(s) {
+	if hasPrefix(s, " ") || hasPrefix(s, "\t") || isBlank(s) {
 		if t.srcNext && strings.TrimSpace(s) != "" {
 			t.lastSrc, t.srcNext = own(strings.TrimSpace(s)), false
 		}
 		return true
 	}
-	m := rePyExc.FindStringSubmatch(s)
+	m = rePyExc.FindStringSubmatch(s)
 	if m == nil {
 		t.active = false
 		return false
@@ -297,7 +311,7 @@ func (t *pyTrace) report(p *parser, exc, msg string) {
 	if loc == nil {
 		return
 	}
-	if t.link && loc == t.last && (strings.HasPrefix(t.lastSrc, "raise ") || t.lastSrc == "raise") {
+	if t.link && loc == t.last && (hasPrefix(t.lastSrc, "raise ") || t.lastSrc == "raise") {
 		return // a wrapper raised on purpose; the cause was reported
 	}
 	f := *loc
@@ -386,7 +400,14 @@ func pytestBanner(s string) (string, bool) {
 	return t[1 : len(t)-1], true
 }
 
+// pytestLeads start the lines pytest reads outside its failure sections:
+// banners, section titles, and the FAILED and ERROR summary.
+var pytestLeads = leads("=_FE")
+
 func (t *pytest) line(p *parser, s string) bool {
+	if !t.in && p.quiet(pytestLeads) {
+		return false
+	}
 	if len(s) > 6 && s[0] == '=' && s[1] == '=' && s[2] == '=' && s[len(s)-1] == '=' {
 		if title, ok := pytestBanner(s); ok {
 			t.end(p)
@@ -395,28 +416,28 @@ func (t *pytest) line(p *parser, s string) bool {
 		}
 	}
 	if len(s) > 6 && s[0] == '_' && s[len(s)-1] == '_' {
-		if m := rePytestSection.FindStringSubmatch(s); m != nil && (t.in || strings.HasPrefix(m[1], "ERROR collecting")) {
+		if m := rePytestSection.FindStringSubmatch(s); m != nil && (t.in || hasPrefix(m[1], "ERROR collecting")) {
 			t.end(p)
 			t.in = true
 			t.test = m[1]
-			if strings.HasPrefix(t.test, "ERROR collecting") || strings.HasPrefix(t.test, "ERROR at ") {
+			if hasPrefix(t.test, "ERROR collecting") || hasPrefix(t.test, "ERROR at ") {
 				t.test = ""
 			}
 			p.ctx.pyTest = t.test
 			return true
 		}
 	}
-	if (strings.HasPrefix(s, "FAILED ") || strings.HasPrefix(s, "ERROR ")) && strings.Contains(s, "::") {
+	if (hasPrefix(s, "FAILED ") || hasPrefix(s, "ERROR ")) && strings.Contains(s, "::") {
 		rel, _, _ := strings.Cut(strings.Fields(s)[1], "::")
 		p.noteRel(rel)
 		return false
 	}
-	if !t.in || t.test == "" && !strings.HasPrefix(s, "E ") && !strings.Contains(s, ".py:") {
+	if !t.in || t.test == "" && !hasPrefix(s, "E ") && !strings.Contains(s, ".py:") {
 		return false
 	}
-	if strings.HasPrefix(s, "E ") || s == "E" {
+	if hasPrefix(s, "E ") || s == "E" {
 		e := strings.TrimSpace(s[1:])
-		if m := rePyFrame.FindStringSubmatch(e); m != nil && strings.HasPrefix(e, "File ") {
+		if m := rePyFrame.FindStringSubmatch(e); m != nil && hasPrefix(e, "File ") {
 			// a SyntaxError's own location, quoted by pytest
 			t.synLoc = &finding{file: own(m[1]), line: atoi(m[2]), base: p.base(), tool: "pytest", test: t.test}
 		}
@@ -437,7 +458,7 @@ func (t *pytest) line(p *parser, s string) bool {
 	}
 	f := &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "pytest", test: t.test}
 	_, res := p.res.resolve(f.file, f.base)
-	if strings.HasPrefix(m[3], "in ") {
+	if hasPrefix(m[3], "in ") {
 		if res != resDrop {
 			t.lastWs = f
 		}
@@ -446,7 +467,7 @@ func (t *pytest) line(p *parser, s string) bool {
 	if res == resDrop {
 		f = t.lastWs
 	}
-	if p.ctx.pyChain && res != resDrop && (strings.HasPrefix(t.gt, "raise ") || t.gt == "raise") {
+	if p.ctx.pyChain && res != resDrop && (hasPrefix(t.gt, "raise ") || t.gt == "raise") {
 		// A wrapper raised on purpose; the cause was reported.
 		t.emitted = true
 		t.elines = t.elines[:0]
@@ -483,7 +504,7 @@ func (t *pytest) report(p *parser, f *finding, exc string) {
 	}
 	r.msg = msg
 	r.conf = 0.85
-	if exc == "AssertionError" || strings.HasPrefix(first, "assert") {
+	if exc == "AssertionError" || hasPrefix(first, "assert") {
 		r.conf = 0.9
 	}
 	p.emit(r)

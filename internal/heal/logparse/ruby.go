@@ -83,7 +83,7 @@ type rubyTrace struct {
 func (r *rubyTrace) line(p *parser, s string) bool {
 	switch r.mode {
 	case "uncaught":
-		if m := reRubyFrame.FindStringSubmatch(s); m != nil && strings.HasPrefix(strings.TrimSpace(s), "from ") {
+		if m := reRubyFrame.FindStringSubmatch(s); m != nil && hasPrefix(strings.TrimSpace(s), "from ") {
 			r.frame(p, m[1], m[2])
 			return true
 		}
@@ -114,36 +114,36 @@ func (r *rubyTrace) line(p *parser, s string) bool {
 				return true
 			}
 		}
-		if m := reRubyFrame.FindStringSubmatch(s); m != nil && strings.HasPrefix(s, " ") {
+		if m := reRubyFrame.FindStringSubmatch(s); m != nil && hasPrefix(s, " ") {
 			r.frame(p, m[1], m[2])
 		}
 		return true
 	case "rspec":
 		r.n++
 		t := strings.TrimSpace(s)
-		if m := reRSpecHead.FindStringSubmatch(s); m != nil || r.n > 300 || t != "" && !strings.HasPrefix(s, "     ") {
+		if m := reRSpecHead.FindStringSubmatch(s); m != nil || r.n > 300 || t != "" && !hasPrefix(s, "     ") {
 			// RSpec indents a failure's lines by five spaces: anything else
 			// ends it, and is read as usual.
 			r.end(p)
 			break
 		}
-		if strings.HasPrefix(t, "Failure/Error: ") {
+		if hasPrefix(t, "Failure/Error: ") {
 			if r.msg == "" {
 				r.msg = own(t)
 			}
 			return true
 		}
-		if m := reRubyExc.FindStringSubmatch(t); m != nil && r.exc == "" && strings.HasPrefix(s, "     ") && !strings.HasPrefix(t, "Failure/Error") {
+		if m := reRubyExc.FindStringSubmatch(t); m != nil && r.exc == "" && hasPrefix(s, "     ") && !hasPrefix(t, "Failure/Error") {
 			r.exc = own(m[1])
 			return true
 		}
-		if strings.HasPrefix(t, "# ") {
+		if hasPrefix(t, "# ") {
 			if m := reRubyFrame.FindStringSubmatch(t); m != nil {
 				r.frame(p, m[1], m[2])
 			}
 			return true
 		}
-		if t != "" && len(r.msg) < 600 && strings.HasPrefix(s, "       ") {
+		if t != "" && len(r.msg) < 600 && hasPrefix(s, "       ") {
 			r.msg += "\n" + own(t)
 		}
 		return true
@@ -160,11 +160,11 @@ func (r *rubyTrace) line(p *parser, s string) bool {
 			*r = rubyTrace{mode: "rspec", test: own(m[2]), rspec: true}
 			return true
 		}
-		if strings.HasPrefix(s, "Finished in ") || strings.HasPrefix(s, "Failed examples:") {
+		if hasPrefix(s, "Finished in ") || hasPrefix(s, "Failed examples:") {
 			r.rspec = false
 		}
 	}
-	if strings.HasSuffix(s, "Failure:") || strings.HasSuffix(s, "Error:") {
+	if hasSuffix(s, "Failure:") || hasSuffix(s, "Error:") {
 		if reMiniHead.MatchString(s) {
 			*r = rubyTrace{mode: "mini-head"}
 			return true

@@ -41,14 +41,22 @@ type rustBlock struct {
 	test   string // from "---- name stdout ----"
 }
 
+// rustLeads start the lines rustBlock reads between blocks: error and
+// warning heads, "---- test stdout ----", notes, "thread '...' panicked",
+// and ruff's codes (capitals, or invalid-syntax).
+var rustLeads = leads("ewnt-iABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
 func (r *rustBlock) line(p *parser, s string) bool {
+	if !r.active && r.panic == nil && p.quiet(rustLeads) {
+		return false
+	}
 	if r.panic != nil {
 		t := strings.TrimSpace(s)
-		if t != "" && !strings.HasPrefix(t, "note:") && !strings.HasPrefix(t, "stack backtrace") && len(r.panic.msg) < 600 {
+		if t != "" && !hasPrefix(t, "note:") && !hasPrefix(t, "stack backtrace") && len(r.panic.msg) < 600 {
 			if !strings.Contains(r.panic.msg, "\n") {
 				// The message first, then where: "assertion failed\nthread 'x' panicked at ..."
 				r.panic.msg = t + "\n" + r.panic.msg
-			} else if strings.HasPrefix(t, "left:") || strings.HasPrefix(t, "right:") {
+			} else if hasPrefix(t, "left:") || hasPrefix(t, "right:") {
 				r.panic.msg += "\n" + t
 			} else {
 				r.endPanic(p)
@@ -69,7 +77,7 @@ func (r *rustBlock) line(p *parser, s string) bool {
 	}
 	switch s[0] {
 	case 'e', 'w':
-		if !strings.HasPrefix(s, "error") && !strings.HasPrefix(s, "warning") {
+		if !hasPrefix(s, "error") && !hasPrefix(s, "warning") {
 			break
 		}
 		if m := reRustHead.FindStringSubmatch(s); m != nil {
@@ -77,12 +85,12 @@ func (r *rustBlock) line(p *parser, s string) bool {
 			return true
 		}
 	case '-':
-		if strings.HasPrefix(s, "---- ") && strings.HasSuffix(s, " stdout ----") {
+		if hasPrefix(s, "---- ") && hasSuffix(s, " stdout ----") {
 			r.test = own(strings.TrimSuffix(strings.TrimPrefix(s, "---- "), " stdout ----"))
 			return true
 		}
 	case 'n':
-		if strings.HasPrefix(s, "note: test did not panic as expected") {
+		if hasPrefix(s, "note: test did not panic as expected") {
 			if _, loc, ok := strings.Cut(s, " as expected at "); ok {
 				if file, line := splitLoc(loc); line > 0 {
 					p.emit(finding{file: file, line: line, typ: contract.ErrLogic, msg: s, test: r.test,
@@ -92,7 +100,7 @@ func (r *rustBlock) line(p *parser, s string) bool {
 			return true
 		}
 	case 't':
-		if !strings.HasPrefix(s, "thread '") {
+		if !hasPrefix(s, "thread '") {
 			break
 		}
 		if m := rePanicNew.FindStringSubmatch(s); m != nil {
@@ -117,7 +125,7 @@ func (r *rustBlock) line(p *parser, s string) bool {
 // looksRuffCode is a cheap test for "ABC123 " or "invalid-syntax" at the
 // start of s, before the regular expression.
 func looksRuffCode(s string) bool {
-	if strings.HasPrefix(s, "invalid-syntax") {
+	if hasPrefix(s, "invalid-syntax") {
 		return true
 	}
 	i := 0
@@ -167,8 +175,8 @@ func (r *rustBlock) blockLine(p *parser, s string) bool {
 	if t == "" {
 		return false
 	}
-	if strings.HasPrefix(t, "|") || strings.HasPrefix(t, "=") || strings.HasPrefix(t, ":::") || strings.HasPrefix(t, "...") ||
-		strings.HasPrefix(t, "-->") || startsWithLineGutter(t) || strings.HasPrefix(s, "  ") || strings.HasPrefix(t, "help:") || strings.HasPrefix(t, "note:") {
+	if hasPrefix(t, "|") || hasPrefix(t, "=") || hasPrefix(t, ":::") || hasPrefix(t, "...") ||
+		hasPrefix(t, "-->") || startsWithLineGutter(t) || hasPrefix(s, "  ") || hasPrefix(t, "help:") || hasPrefix(t, "note:") {
 		if len(r.notes) < 2000 {
 			r.notes += t + "\n"
 		}
@@ -214,9 +222,9 @@ func (r *rustBlock) end(p *parser) {
 		}
 	case r.sev == "warning":
 		return // warnings do not fail the build; denied ones are errors
-	case strings.HasPrefix(r.code, "E"):
+	case hasPrefix(r.code, "E"):
 		f.typ = rustCodeType(r.code, r.msg)
-	case denied || strings.HasPrefix(r.code, "clippy"):
+	case denied || hasPrefix(r.code, "clippy"):
 		f.typ = classifyMessage(r.msg, contract.ErrLinting)
 		if f.typ != contract.ErrImport {
 			f.typ = contract.ErrLinting
@@ -227,7 +235,7 @@ func (r *rustBlock) end(p *parser) {
 	default:
 		f.typ = rustUncoded(r.msg, r.notes)
 	}
-	if strings.HasPrefix(r.msg, "aborting due to") || strings.HasPrefix(r.msg, "could not compile") {
+	if hasPrefix(r.msg, "aborting due to") || hasPrefix(r.msg, "could not compile") {
 		return
 	}
 	p.emit(f)
@@ -281,7 +289,7 @@ func rustCodeType(code, msg string) contract.ErrorType {
 		return t
 	}
 	t := classifyMessage(msg, contract.ErrTypeError)
-	if t == contract.ErrSyntax && strings.HasPrefix(code, "E0") {
+	if t == contract.ErrSyntax && hasPrefix(code, "E0") {
 		return contract.ErrTypeError // "expected X, found Y" is a type mismatch
 	}
 	return t
@@ -293,10 +301,10 @@ func rustUncoded(msg, notes string) contract.ErrorType {
 	if rustDenied(notes) {
 		return contract.ErrLinting
 	}
-	if strings.HasPrefix(msg, "unused import") {
+	if hasPrefix(msg, "unused import") {
 		return contract.ErrImport
 	}
-	if strings.HasPrefix(msg, "unused ") || strings.HasPrefix(msg, "variable does not need") {
+	if hasPrefix(msg, "unused ") || hasPrefix(msg, "variable does not need") {
 		return contract.ErrLinting
 	}
 	t := classifyMessage(msg, contract.ErrSyntax)

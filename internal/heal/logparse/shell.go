@@ -29,7 +29,7 @@ func bashClassify(m *match) (contract.ErrorType, bool) {
 		m.set("line", m.get("line2"))
 		m.set("msg", m.get("msg2"))
 	}
-	if f := m.get("file"); strings.HasPrefix(f, "-") || f == "sh" || f == "bash" {
+	if f := m.get("file"); hasPrefix(f, "-") || f == "sh" || f == "bash" {
 		return "", false // bash -c: the line is in a command string, not a file
 	}
 	msg := m.get("msg")
@@ -59,8 +59,14 @@ type shellcheckTTY struct {
 	n    int // lines since the header or the last message
 }
 
+// shellcheckLeads start shellcheck's "In file line N:" header.
+var shellcheckLeads = leads("I")
+
 func (t *shellcheckTTY) line(p *parser, s string) bool {
-	if strings.HasPrefix(s, "In ") {
+	if t.file == "" && p.quiet(shellcheckLeads) {
+		return false
+	}
+	if hasPrefix(s, "In ") {
 		if m := reSCHead.FindStringSubmatch(s); m != nil {
 			t.file, t.lnum, t.n = m[1], atoi(m[2]), 0
 			return true
@@ -69,13 +75,13 @@ func (t *shellcheckTTY) line(p *parser, s string) bool {
 	if t.file == "" {
 		return false
 	}
-	if strings.HasPrefix(s, "For more information") {
+	if hasPrefix(s, "For more information") {
 		t.file = ""
 		return false
 	}
 	if m := reSCMsg.FindStringSubmatch(s); m != nil {
 		typ := contract.ErrLinting
-		if strings.HasPrefix(m[2], "SC1") && m[3] == "error" {
+		if hasPrefix(m[2], "SC1") && m[3] == "error" {
 			typ = contract.ErrSyntax
 		}
 		p.emit(finding{file: t.file, line: t.lnum, col: len(m[1]) + 1, typ: typ, msg: m[4], rule: m[2],
@@ -102,11 +108,17 @@ var (
 // print instead of their usual format.
 type ghAnnotation struct{}
 
+// annotationLeads start the workflow commands: ## (Azure) and :: (GitHub).
+var annotationLeads = leads("#:")
+
 func (ghAnnotation) line(p *parser, s string) bool {
-	if strings.HasPrefix(s, "##vso[task.logissue ") {
+	if p.quiet(annotationLeads) {
+		return false
+	}
+	if hasPrefix(s, "##vso[task.logissue ") {
 		return azureIssue(p, s)
 	}
-	if !strings.HasPrefix(s, "::") {
+	if !hasPrefix(s, "::") {
 		return false
 	}
 	m := reGHA.FindStringSubmatch(s)

@@ -82,7 +82,7 @@ const maxSuggestions = 2000
 // or "" when it is outside root (a dependency, the standard library) or
 // not a plain path.
 func relFile(root, p string) string {
-	if p == "" || strings.ContainsAny(p, "\x00\n") || strings.HasPrefix(p, "<") {
+	if p == "" || strings.ContainsAny(p, "\x00\n") || hasPrefix(p, "<") {
 		return ""
 	}
 	if filepath.IsAbs(p) {
@@ -96,7 +96,7 @@ func relFile(root, p string) string {
 		p = r
 	}
 	p = path.Clean(filepath.ToSlash(p))
-	if p == "." || p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+	if p == "." || p == ".." || hasPrefix(p, "../") || hasPrefix(p, "/") {
 		return ""
 	}
 	return p
@@ -139,7 +139,7 @@ func ParseRustJSON(log, root string) []Suggestion {
 	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
 	for sc.Scan() && len(out) < maxSuggestions {
 		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "{") {
+		if !hasPrefix(line, "{") {
 			continue
 		}
 		var env struct {
