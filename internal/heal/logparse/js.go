@@ -211,7 +211,7 @@ func (j *jsFail) start(test string, tap bool) {
 	if k == nil {
 		k = &jsKeep{}
 	}
-	*j = jsFail{open: true, test: test, tap: tap, loc: j.loc, console: false, stack: -1, keep: k}
+	*j = jsFail{open: true, test: own(test), tap: tap, loc: j.loc, console: false, stack: -1, keep: k}
 }
 
 // subtest records a TAP "# Subtest:" line, closing the deeper ones.
@@ -267,7 +267,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 		return false
 	}
 	if m := nodeLocLine(strings.TrimPrefix(s, tapComment)); m != nil {
-		j.loc = &finding{file: strings.TrimPrefix(m[1], "file://"), line: atoi(m[2]), base: p.base(), tool: "node"}
+		j.loc = &finding{file: own(strings.TrimPrefix(m[1], "file://")), line: atoi(m[2]), base: p.base(), tool: "node"}
 		return false
 	}
 	if j.keep == nil {
@@ -370,7 +370,7 @@ func (j *jsFail) line(p *parser, s string) bool {
 				j.start("", false)
 			}
 			if j.errName == "" {
-				j.errName, j.msg = m[1], strings.TrimSpace(strings.TrimPrefix(s, tapComment))
+				j.errName, j.msg = own(m[1]), own(strings.TrimSpace(strings.TrimPrefix(s, tapComment)))
 				if reBabelLoc.MatchString(s) {
 					j.done = true // the babel-syntax row reports it, at the file it names
 					return false

@@ -152,7 +152,7 @@ func (t *pyTrace) line(p *parser, s string) bool {
 	}
 	if hasPrefix(s, "FAIL: ") || hasPrefix(s, "ERROR: ") {
 		if m := reUnitHead.FindStringSubmatch(s); m != nil {
-			t.test = m[1]
+			t.test = own(m[1])
 			return true
 		}
 	}
@@ -263,7 +263,7 @@ func (t *pyTrace) traceLine(p *parser, s string) bool {
 			t.start(false)
 		}
 		t.frames++
-		f := &finding{file: m[1], line: atoi(m[2]), base: p.base(), tool: "python"}
+		f := &finding{file: own(m[1]), line: atoi(m[2]), base: p.base(), tool: "python"}
 		p.noteFrame(m[1])
 		t.final = f
 		t.srcNext = false
@@ -419,7 +419,7 @@ func (t *pytest) line(p *parser, s string) bool {
 		if m := rePytestSection.FindStringSubmatch(s); m != nil && (t.in || hasPrefix(m[1], "ERROR collecting")) {
 			t.end(p)
 			t.in = true
-			t.test = m[1]
+			t.test = own(m[1])
 			if hasPrefix(t.test, "ERROR collecting") || hasPrefix(t.test, "ERROR at ") {
 				t.test = ""
 			}

@@ -60,3 +60,39 @@ func TestKeptTitlesDoNotHoldTheirChunk(t *testing.T) {
 		})
 	}
 }
+
+// TestReadersDoNotHoldTheirChunk: the traceback and JavaScript readers keep
+// a test's name, its last frame and its error until the next one, which
+// may come megabytes later; kept as substrings, each held the chunk it was
+// read from (two of the live chunks at 50 MiB of the benchmark log).
+func TestReadersDoNotHoldTheirChunk(t *testing.T) {
+	chunk := strings.Join([]string{
+		"FAIL: test_total (test_cart.CartTest)",
+		"Traceback (most recent call last):",
+		`  File "/workspace/app/test_cart.py", line 9, in test_total`,
+		"    self.assertEqual(total([1]), 2)",
+		"test/money.test.js:5",
+		"  1) money",
+		"     formats cents:",
+		"     TypeError: x is not a function",
+	}, "\n") + "\n"
+	p := newParser(Options{Root: "/workspace/app"})
+	p.feedChunk(chunk, false)
+	var kept []string
+	for _, h := range p.handlers {
+		switch r := h.(type) {
+		case *pyTrace:
+			kept = append(kept, r.test, r.last.file, r.final.file)
+		case *jsFail:
+			kept = append(kept, r.test, r.errName, r.msg, r.loc.file)
+		}
+	}
+	for _, s := range kept {
+		if s == "" {
+			t.Errorf("a reader kept nothing: %q", kept)
+		}
+		if within(s, chunk) {
+			t.Errorf("kept %q is a substring of the chunk it was read from", s)
+		}
+	}
+}
