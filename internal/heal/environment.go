@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/salve-dev/salve/contract"
-	"github.com/salve-dev/salve/internal/heal/rerun"
+	"github.com/salve-dev/salve/internal/heal/logparse"
 	"github.com/salve-dev/salve/internal/heal/results"
 	"github.com/salve-dev/salve/internal/plain"
 )
@@ -37,7 +37,7 @@ func (u Unconfigured) Fix(context.Context, FixInput) (contract.FixResult, error)
 // build. When the build failed because of its environment, it records the
 // verdict and returns an error wrapping ErrEnvironment; otherwise nil.
 func (r *run) environment(out contract.ExecutorOutput) error {
-	env := r.o.Parser.Environment(rerun.Text(out.BuildLog), out.ExitCode, out.EnvironmentMetadata.TimedOut)
+	env := r.o.Parser.Environment(logparse.GoTestText(out.BuildLog), out.ExitCode, out.EnvironmentMetadata.TimedOut)
 	if env == nil {
 		if out.ExitCode == 127 {
 			return fmt.Errorf("heal: build tool not found (exit 127): %s: %w", lastLine(out.BuildLog), ErrEnvironment)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/salve-dev/salve/internal/heal/logparse"
 	"github.com/salve-dev/salve/internal/heal/rerun"
 	"github.com/salve-dev/salve/internal/heal/results"
 
@@ -536,7 +537,7 @@ func logTail(log string) string {
 			log = log[i+1:]
 		}
 	}
-	rest := strings.TrimRight(rerun.Text(log), "\n \t\r")
+	rest := strings.TrimRight(logparse.GoTestText(log), "\n \t\r")
 	for len(lines) < maxTailLines && rest != "" {
 		l := lastLine(rest)
 		rest = strings.TrimRight(rest[:len(rest)-len(l)], "\n \t\r")

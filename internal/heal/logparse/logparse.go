@@ -226,14 +226,53 @@ func (p *parser) feed(raw string) {
 // goTestJSONOutput returns the Output of a `go test -json` (test2json)
 // event, or of a -json build event.
 func goTestJSONOutput(s string) (string, bool) {
-	var ev struct {
-		Action string
-		Output *string
-	}
-	if err := json.Unmarshal([]byte(s), &ev); err != nil || ev.Output == nil {
+	ev, ok := decodeGoTest(s)
+	if !ok || ev.Output == nil {
 		return "", false
 	}
 	return *ev.Output, true
+}
+
+// goTestLine is what salve reads of one go test -json event.
+type goTestLine struct {
+	Action string
+	Output *string
+}
+
+func decodeGoTest(s string) (goTestLine, bool) {
+	var ev goTestLine
+	err := json.Unmarshal([]byte(s), &ev)
+	return ev, err == nil
+}
+
+// GoTestText returns log as text: the Output of each go test -json event
+// in turn, and every other line as it is. A plain log comes back
+// unchanged. It is for reading the log of a go test -json run as a
+// person, or a table of messages, reads the plain one.
+func GoTestText(log string) string {
+	if !strings.Contains(log, `"Action"`) {
+		return log
+	}
+	var b strings.Builder
+	b.Grow(len(log) / 2)
+	for rest := log; rest != ""; {
+		var line string
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i+1], rest[i+1:]
+		} else {
+			line, rest = rest, ""
+		}
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, `{"`) {
+			if ev, ok := decodeGoTest(t); ok && ev.Action != "" {
+				if ev.Output != nil {
+					b.WriteString(*ev.Output)
+				}
+				continue
+			}
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // feedOutput feeds the text of -json events as the lines they carry; an

@@ -292,3 +292,25 @@ func TestRowPatternsCompile(t *testing.T) {
 		}
 	}
 }
+
+func TestGoTestText(t *testing.T) {
+	for _, tc := range []struct{ name, log, want string }{
+		{"plain", "--- FAIL: TestA (0.00s)\nFAIL\n", "--- FAIL: TestA (0.00s)\nFAIL\n"},
+		{"events", `{"Action":"start","Package":"p"}
+{"Action":"output","Package":"p","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"output","Package":"p","Test":"TestA","Output":"    a_test.go:9: got 1\n"}
+{"Action":"fail","Package":"p","Test":"TestA"}
+{"Action":"output","Package":"p","Output":"FAIL\tp\t0.01s\n"}
+`, "=== RUN   TestA\n    a_test.go:9: got 1\nFAIL\tp\t0.01s\n"},
+		{"go's own lines beside the events", `go: downloading example.com/m v1.0.0
+{"Action":"build-output","ImportPath":"p","Output":"# p\n"}
+{"Action":"build-output","ImportPath":"p","Output":"./a.go:3:2: \"os\" imported and not used\n"}
+{"Action":"build-fail","ImportPath":"p"}
+FAIL	p [build failed]`, "go: downloading example.com/m v1.0.0\n# p\n./a.go:3:2: \"os\" imported and not used\nFAIL\tp [build failed]"},
+		{"a line that only looks like an event", `{"Action": 3}` + "\n", `{"Action": 3}` + "\n"},
+	} {
+		if got := GoTestText(tc.log); got != tc.want {
+			t.Errorf("%s: GoTestText = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -332,37 +332,3 @@ func (c *collector) jestJSON(text string) {
 		c.sum("tests: " + strconv.Itoa(*r.NumTotalTests) + map[bool]string{true: ", success", false: ", failed"}[r.Success])
 	}
 }
-
-// Text returns log as text: the Output of each go test -json event in
-// turn, and every other line as it is. A plain log comes back unchanged.
-// It is for reading the log of a [Structured] command as a person, or a
-// table of messages, would read the plain one.
-func Text(log string) string {
-	if !strings.Contains(log, `"Action"`) {
-		return log
-	}
-	var b strings.Builder
-	b.Grow(len(log) / 2)
-	for rest := log; rest != ""; {
-		var line string
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i+1], rest[i+1:]
-		} else {
-			line, rest = rest, ""
-		}
-		if t := strings.TrimSpace(line); strings.HasPrefix(t, `{"`) {
-			var e struct {
-				Action string
-				Output *string
-			}
-			if json.Unmarshal([]byte(t), &e) == nil && e.Action != "" {
-				if e.Output != nil {
-					b.WriteString(*e.Output)
-				}
-				continue
-			}
-		}
-		b.WriteString(line)
-	}
-	return b.String()
-}

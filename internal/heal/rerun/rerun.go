@@ -406,11 +406,12 @@ func Structured(command string) string {
 		if w == "-args" {
 			break // the test binary's own arguments follow
 		}
+		if !strings.HasPrefix(w, "-") {
+			continue // a package, or a flag's value
+		}
 		name, _, _ := strings.Cut(strings.TrimPrefix(w, "-"), "=")
-		for _, off := range structuredOff {
-			if "-"+name == off || name == off {
-				return ""
-			}
+		if slices.Contains(structuredOff, name) || slices.Contains(structuredOff, "-"+name) {
+			return ""
 		}
 	}
 	return "go test -json" + strings.TrimPrefix(cmd, "go test")
