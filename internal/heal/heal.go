@@ -29,6 +29,14 @@ type Executor interface {
 	Run(ctx context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error)
 }
 
+// Warmer is an Executor that can get ready for the builds of the checkout
+// at dir before the heal's worktree exists (choose and probe its sandbox):
+// the run starts Warm beside its setup, and the first build waits for
+// what it found. Warm reports nothing; a failure shows in the first Run.
+type Warmer interface {
+	Warm(ctx context.Context, dir string, in contract.ExecutorInput)
+}
+
 // Parser turns a build log into bug reports, deterministically (docs/contracts/heal-pipeline.md
 // §Parser), and tells, deterministically too, a build that failed because
 // of its environment; the orchestrator asks Environment before any fix.

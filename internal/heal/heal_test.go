@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -411,5 +412,49 @@ func TestCleanStale(t *testing.T) {
 	}
 	if b := git(t, repo, "branch", "--list", "salve/heal-*"); !strings.Contains(b, "dead") || !strings.Contains(b, "live") {
 		t.Errorf("branches after cleanup: %q (both are kept)", b)
+	}
+}
+
+// warmingExecutor is a fakeExecutor that is a Warmer too: it records the
+// Warm's call and counts the builds.
+type warmingExecutor struct {
+	fakeExecutor
+	mu       sync.Mutex
+	dir, cmd string
+	warmed   bool
+	builds   int
+}
+
+func (w *warmingExecutor) Warm(_ context.Context, dir string, in contract.ExecutorInput) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.dir, w.cmd, w.warmed = dir, in.ResolvedBuildCommand, true
+}
+
+func (w *warmingExecutor) Run(ctx context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
+	w.mu.Lock()
+	w.builds++
+	w.mu.Unlock()
+	return w.fakeExecutor.Run(ctx, in)
+}
+
+// TestRunWarmsTheExecutor: a run hands a Warmer its checkout and build
+// command at the start, and has waited for the Warm when it returns.
+func TestRunWarmsTheExecutor(t *testing.T) {
+	repo := newRepo(t, map[string]string{"a.x": tenLines})
+	o, _ := baseOptions(t, repo, &fakeFixer{name: "f", fix: fixBug(0.9)})
+	o.Command = "make check"
+	w := &warmingExecutor{fakeExecutor: fakeExecutor{xBuild}}
+	o.Executor = w
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.warmed || w.dir != repo || w.cmd != "make check" {
+		t.Errorf("Warm got dir %q, command %q (called %v); want %q, %q", w.dir, w.cmd, w.warmed, repo, "make check")
+	}
+	if w.builds == 0 {
+		t.Error("no build ran")
 	}
 }

@@ -248,6 +248,7 @@ func Run(ctx context.Context, o Options) (*results.Results, error) {
 			r.res.Unconfigured = append(r.res.Unconfigured, f.Name())
 		}
 	}
+	defer r.warm(ctx)()
 	r.begin(ctx)
 	if err := r.setup(ctx); err != nil {
 		r.fail(ctx, err)
@@ -278,6 +279,21 @@ func (r *run) fail(ctx context.Context, err error) {
 		r.res.Reason = "interrupted: " + plain.Message(err)
 	}
 	r.o.Logger.Debug("the run ended on an error", "error", err.Error())
+}
+
+// warm starts the Executor's Warm beside the setup, when it has one, and
+// returns what waits for it to end.
+func (r *run) warm(ctx context.Context) (wait func()) {
+	w, ok := r.o.Executor.(Warmer)
+	if !ok {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Warm(ctx, r.o.Repo, r.input("", r.cmd))
+	}()
+	return func() { <-done }
 }
 
 // begin records the run in the store as running, and routes every stage
@@ -477,6 +493,16 @@ func (r *run) runBuild(ctx context.Context, iter int, stage, command string) (co
 	return out, nil
 }
 
+// input is the Executor's input for a build of command in ws.
+func (r *run) input(ws, command string) contract.ExecutorInput {
+	in := contract.ExecutorInput{WorkspacePath: ws, ResolvedBuildCommand: command, TimeoutSeconds: int(r.o.BuildTimeout / time.Second)}
+	if r.o.ProjectType != "" {
+		pt := r.o.ProjectType
+		in.ProjectType = &pt
+	}
+	return in
+}
+
 // execute runs command (empty: the Executor's detection) in the
 // workspace, timed as stage, records the build and guards the worktree's
 // git metadata after it. It does not judge the build's environment.
@@ -484,12 +510,7 @@ func (r *run) execute(ctx context.Context, iter int, stage, command string) (con
 	r.o.Progress.Stage(iter, stage, r.fixedN)
 	defer r.timed(stage)()
 	r.lastBuild = time.Now().Add(-time.Second)
-	in := contract.ExecutorInput{WorkspacePath: r.ws, ResolvedBuildCommand: command, TimeoutSeconds: int(r.o.BuildTimeout / time.Second)}
-	if r.o.ProjectType != "" {
-		pt := r.o.ProjectType
-		in.ProjectType = &pt
-	}
-	out, err := r.o.Executor.Run(ctx, in)
+	out, err := r.o.Executor.Run(ctx, r.input(r.ws, command))
 	for _, w := range out.EnvironmentMetadata.Warnings {
 		// What the executor put back around the build (a rewritten
 		// .git): the user should know the build tried.

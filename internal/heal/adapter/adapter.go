@@ -25,7 +25,16 @@ type Executor struct {
 	E *executor.Executor
 }
 
-var _ heal.Executor = Executor{}
+var (
+	_ heal.Executor = Executor{}
+	_ heal.Warmer   = Executor{}
+)
+
+// Warm chooses the builds' sandbox ahead of the first build
+// (executor.Executor.Warm).
+func (a Executor) Warm(ctx context.Context, dir string, in contract.ExecutorInput) {
+	a.E.Warm(ctx, dir, in)
+}
 
 // Run runs the build.
 func (a Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
