@@ -17,9 +17,11 @@ import (
 // and environment to calls.log, answers "info" and "image inspect" (only for
 // the image "present:1"), and runs the script of "run" with sh. It checks
 // what salve asks of an engine when none runs here; the real engine tests
-// skip without one.
+// skip without one. DOCKER_HOST names an engine, so that the CLI is asked
+// (where the CLI's rules lead to no socket, docker is never started).
 func fakeEngine(t *testing.T) (path, calls string) {
 	t.Helper()
+	t.Setenv("DOCKER_HOST", "unix:///run/salve-fake-engine.sock")
 	dir := t.TempDir()
 	calls = filepath.Join(dir, "calls.log")
 	script := `#!/bin/sh

@@ -220,8 +220,15 @@ func clientEnv() []string {
 }
 
 // Probe checks that the engine answers ("info"), and, when image is given,
-// that the image is already present, so that a probe never pulls.
+// that the image is already present, so that a probe never pulls. A docker
+// that could only reach the default socket, where there is none, is not
+// started at all (see dockerUnreachable).
 func (c Container) Probe(ctx context.Context, image string) error {
+	if c.Engine == IsolationDocker {
+		if why := osDockerUnreachable(); why != "" {
+			return fmt.Errorf("sandbox: docker: %w: %s", ErrBackendUnavailable, why)
+		}
+	}
 	if err := c.engineOK(ctx, "info", "--format", "{{.ServerVersion}}"); err != nil {
 		return err
 	}

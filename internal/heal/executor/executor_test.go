@@ -531,6 +531,7 @@ func TestContainerBackendThroughExecutor(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+	t.Setenv("DOCKER_HOST", "unix:///run/salve-fake-engine.sock") // an engine is named: the CLI is asked
 	ex := newExec(t, sandbox.IsolationDocker, executor.Options{RunID: "c1", Images: map[string]string{executor.TypeMake: "gcc:local"}})
 	out, err := ex.Run(context.Background(), contract.ExecutorInput{WorkspacePath: workspace(t, "c-make-pass")})
 	if err != nil {
