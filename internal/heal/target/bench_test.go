@@ -134,3 +134,68 @@ func BenchmarkResolvePython(b *testing.B) {
 		})
 	}
 }
+
+// writeLargeTests adds to the bench module's package 10 test files of 40
+// table-driven tests each, none of which the failing test calls: the
+// shape of a package whose other tests outweigh its code.
+func writeLargeTests(tb testing.TB, ws string) {
+	for f := range 10 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package big\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n\n")
+		for i := range 40 {
+			fmt.Fprintf(&b, `func TestOther%[1]d_%[2]d(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"a"}, "a-%[2]d"},
+		{[]string{"#x", "b"}, "b-%[2]d"},
+	} {
+		got, err := F%[3]d_%[4]d(tc.in)
+		if err != nil || !strings.EqualFold(got, tc.want) {
+			t.Errorf("got %%q, %%v", got, err)
+		}
+		v := &T%[3]d{Vals: []int{len(got)}}
+		if v.M%[4]d() < 0 {
+			t.Fatal("negative")
+		}
+	}
+}
+
+`, f, i, (f*40+i)%benchFiles, i%benchFuncs)
+		}
+		p := filepath.Join(ws, "big", fmt.Sprintf("other%02d_test.go", f))
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// TestLargeTestsChangeNothing: the other tests of the package, whose
+// bodies the resolution does not type-check, change nothing it finds.
+func TestLargeTestsChangeNothing(t *testing.T) {
+	ws, bug := writeBenchModule(t)
+	writeLargeTests(t, ws)
+	got, err := Resolve(context.Background(), ws, bug, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRegions(t, got, []want{
+		{"big/f07.go", 97, 111, "big.F7_3", "called by TestBig"},
+		{"big/f02.go", 140, 146, "big.(*T2).M4", "called by TestBig"},
+		{"util/util.go", 6, 8, "util.Norm", "called by TestBig"},
+	})
+}
+
+// BenchmarkResolveGoLargeTests is BenchmarkResolveGo with 400 other
+// tests in the package (writeLargeTests).
+func BenchmarkResolveGoLargeTests(b *testing.B) {
+	ws, bug := writeBenchModule(b)
+	writeLargeTests(b, ws)
+	b.ResetTimer()
+	for b.Loop() {
+		if got, err := Resolve(context.Background(), ws, bug, Options{}); err != nil || len(got) == 0 {
+			b.Fatal(got, err)
+		}
+	}
+}

@@ -298,6 +298,8 @@ func (r *resolver) goCalls() []cand {
 	if testFile == nil {
 		return nil
 	}
+	roots := goRoots(g, testFile, r.bug.LineNumber, r.testNames())
+	skipUnreadBodies(files, roots)
 	self := g.importPath(dir)
 	delete(g.srcOK, self)
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
@@ -308,7 +310,7 @@ func (r *resolver) goCalls() []cand {
 		g.check(self+"_test", external, info, false)
 	}
 	var out []cand
-	for _, root := range goRoots(g, testFile, r.bug.LineNumber, r.testNames()) {
+	for _, root := range roots {
 		g.uses(info, root, 0, 0, func(d goDecl, line int, via string) {
 			why := "called by " + root.Name.Name
 			if via != "" {
@@ -318,6 +320,36 @@ func (r *resolver) goCalls() []cand {
 		})
 	}
 	return out
+}
+
+// skipUnreadBodies drops, before the type check, the body of every
+// function of the test files that uses never reads: uses walks the roots,
+// and the test files' functions a root refers to, one level deep. A
+// function a root's body does not name (as a call, a method or a value) is
+// never reached, and type-checking the bodies of a package's other tests
+// is most of a resolution's time where the test files are large.
+func skipUnreadBodies(files []goFile, roots []*ast.FuncDecl) {
+	named := map[string]bool{}
+	keep := map[*ast.FuncDecl]bool{}
+	for _, root := range roots {
+		keep[root] = true
+		ast.Inspect(root.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				named[id.Name] = true
+			}
+			return true
+		})
+	}
+	for _, f := range files {
+		if !f.test {
+			continue
+		}
+		for _, d := range f.ast.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && !keep[fd] && !named[fd.Name.Name] {
+				fd.Body = nil
+			}
+		}
+	}
 }
 
 // goRoots finds the test functions to start from: the one around the
