@@ -72,7 +72,10 @@ func Read(runner string, output []byte, reports fs.FS, since time.Time) Evidence
 	if len(output) > maxEvidenceInput {
 		output = output[len(output)-maxEvidenceInput:]
 	}
-	text := ansi.ReplaceAllString(string(output), "")
+	text := string(output)
+	if strings.IndexByte(text, 0x1b) >= 0 {
+		text = ansi.ReplaceAllString(text, "")
+	}
 	var c collector
 	switch runner {
 	case "go":
@@ -106,15 +109,27 @@ func Read(runner string, output []byte, reports fs.FS, since time.Time) Evidence
 // summaryRE is the plain closing line any harness may print.
 var summaryRE = regexp.MustCompile(`(?m)^\s*(?:[A-Za-z]+:\s*)?(\d{1,9}) passed, (\d{1,9}) failed(?:, (\d{1,9}) skipped)?\s*$`)
 
-// summaryLine reads the last "N passed, N failed" line of text.
+// summaryLine reads the last "N passed, N failed" line of text. Such a
+// line holds " passed, ": only the lines that do are matched, last first,
+// so a long log costs a search for that text, not an expression tried at
+// every line.
 func summaryLine(text string) Evidence {
-	all := summaryRE.FindAllStringSubmatch(text, -1)
-	if len(all) == 0 {
-		return Evidence{}
+	for rest := text; ; {
+		i := strings.LastIndex(rest, " passed, ")
+		if i < 0 {
+			return Evidence{}
+		}
+		start := strings.LastIndexByte(rest[:i], '\n') + 1
+		end := len(rest)
+		if j := strings.IndexByte(rest[i:], '\n'); j >= 0 {
+			end = i + j
+		}
+		if m := summaryRE.FindStringSubmatch(rest[start:end]); m != nil {
+			n := func(s string) int { v, _ := strconv.Atoi(s); return v }
+			return Evidence{Format: "summary-line", Completed: true, Summary: strings.TrimSpace(m[0]), Counts: &Counts{Passed: n(m[1]), Failed: n(m[2]), Skipped: n(m[3])}}
+		}
+		rest = rest[:start]
 	}
-	m := all[len(all)-1]
-	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
-	return Evidence{Format: "summary-line", Completed: true, Summary: strings.TrimSpace(m[0]), Counts: &Counts{Passed: n(m[1]), Failed: n(m[2]), Skipped: n(m[3])}}
 }
 
 // collector gathers one run's results.

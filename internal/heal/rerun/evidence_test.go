@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -143,6 +144,9 @@ func FuzzRead(f *testing.F) {
 }
 
 func TestSummaryLine(t *testing.T) {
+	if ev := summaryLine(strings.Repeat("ok 1 - a test passed, fine\n", 3) + "4 passed, 0 failed\nexit\n"); ev.Counts == nil || ev.Counts.Passed != 4 || ev.Summary != "4 passed, 0 failed" {
+		t.Errorf("summary of a log with other \" passed, \" lines: %+v", ev)
+	}
 	before := Read(RunnerSummary, []byte("FAIL: gcd(12, -18) == 6\n2 passed, 1 failed\n"), nil, time.Time{})
 	for _, tc := range []struct {
 		out, want string
@@ -153,10 +157,41 @@ func TestSummaryLine(t *testing.T) {
 		{"2 passed, 1 failed\n", "still fail"},
 		{"ok\n", "no structured results"},
 		{"3 passed, 0 failed in the other suite, no really\n", "no structured results"},
+		// The last summary line counts, whatever follows it.
+		{"2 passed, 1 failed\nretrying\n3 passed, 0 failed\n3 passed, 0 failed in the other suite\ndone", ""},
+		{"3 passed, 0 failed\n2 passed, 1 failed\n", "still fail"},
+		{"setup\n\n  3 passed, 0 failed  \n\n", ""},
+		{"3 passed, 0 failed", ""},
 	} {
 		ok, why := Proves(nil, before, Read(RunnerSummary, []byte(tc.out), nil, time.Time{}))
 		if ok != (tc.want == "") || !strings.Contains(why, tc.want) {
 			t.Errorf("%q: Proves = %v, %q; want %q", tc.out, ok, why, tc.want)
 		}
 	}
+}
+
+// FuzzSummaryLine holds summaryLine to the expression tried on every
+// line, the last that matches winning: the same counts and the same line,
+// whitespace aside. (Over the whole text at once, the expression's
+// leading word could be taken from the line before, across the line
+// break: "tests:\n3 passed, 0 failed".)
+func FuzzSummaryLine(f *testing.F) {
+	for _, s := range []string{"2 passed, 1 failed\n", "a\n 3 passed, 0 failed, 1 skipped \n\nb passed, c", "x: 1 passed, 2 failed\n\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got := summaryLine(text)
+		var want Evidence
+		lines := strings.Split(text, "\n")
+		for i := len(lines) - 1; i >= 0; i-- {
+			if m := summaryRE.FindStringSubmatch(lines[i]); m != nil {
+				n := func(s string) int { v, _ := strconv.Atoi(s); return v }
+				want = Evidence{Format: "summary-line", Completed: true, Summary: strings.TrimSpace(m[0]), Counts: &Counts{Passed: n(m[1]), Failed: n(m[2]), Skipped: n(m[3])}}
+				break
+			}
+		}
+		if (got.Counts == nil) != (want.Counts == nil) || (got.Counts != nil && (*got.Counts != *want.Counts || got.Summary != want.Summary)) {
+			t.Errorf("%q: got %+v %+v, the expression gives %+v %+v", text, got, got.Counts, want, want.Counts)
+		}
+	})
 }
