@@ -376,8 +376,11 @@ type Verdict struct {
 	Source string
 	// Detail is a one-line summary (the failing checks, the exit code).
 	Detail string
-	// Build is the build that gave the verdict, for the local monitor.
-	Build *contract.ExecutorOutput
+	// Build is the build that gave the verdict, for the local monitor. It
+	// is the run's last build, listed in Builds with its log file, and is
+	// not written again (with its whole log) into results.json or the run
+	// store.
+	Build *contract.ExecutorOutput `json:"-"`
 }
 
 // Key identifies a bug across builds, where line numbers may shift: the
