@@ -9,7 +9,9 @@
 // caches (its kept clone and the repository's build-cache layer) and to
 // get the fix. Then each round runs, one after the other:
 //
-//   - fail, pass: the project's own build command in a warm checkout,
+//   - fail, pass: the project's own build command in a warm checkout, with
+//     go's cached test results forgotten first (go clean -testcache; the
+//     compiled packages stay), as they are before each job,
 //     broken, then with the heal's fix; then the same two in that
 //     checkout cleaned before each build (git clean -ffdx), as a CI
 //     runner's checkout is: go build's binary from the last build is
@@ -175,11 +177,17 @@ func run(rounds int, before, isolation, buildCmd, logLevel string, files int, ke
 		if err := tidy(); err != nil {
 			return 0, 0, err
 		}
+		if err := freshTests(env); err != nil {
+			return 0, 0, err
+		}
 		fail = timed(env, work, buildCmd) // meant to fail
 		if err := git(env, work, "checkout", "-q", "fixed", "--", "."); err != nil {
 			return 0, 0, err
 		}
 		if err := tidy(); err != nil {
+			return 0, 0, err
+		}
+		if err := freshTests(env); err != nil {
 			return 0, 0, err
 		}
 		pass = timed(env, work, buildCmd)
@@ -216,6 +224,9 @@ func run(rounds int, before, isolation, buildCmd, logLevel string, files int, ke
 		row := fmt.Sprintf("| %d | %.2f | %.2f | %.2f | %.2f |", i+1, f, p, f+p, cf+cp)
 		both, cleans = append(both, f+p), append(cleans, cf+cp)
 		for _, s := range servers {
+			if err := freshTests(env); err != nil {
+				return err
+			}
 			j, took, err := s.job(body)
 			if err != nil {
 				return fmt.Errorf("%s, round %d: %w", s.name, i+1, err)
@@ -360,6 +371,20 @@ func timed(env []string, dir, c string) float64 {
 	t0 := time.Now()
 	_ = cmd.Run()
 	return time.Since(t0).Seconds()
+}
+
+// freshTests forgets the test results go test caches (the compiled
+// packages stay), before each of the project's own builds and each job:
+// the passing build then runs its tests, as it does after a fix its tests
+// have not seen, instead of replaying the result the last round left; the
+// jobs' builds see the same.
+func freshTests(env []string) error {
+	cmd := exec.Command("go", "clean", "-testcache")
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go clean -testcache: %v: %s", err, out)
+	}
+	return nil
 }
 
 func git(env []string, dir string, args ...string) error {
