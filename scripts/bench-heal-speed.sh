@@ -479,7 +479,7 @@ json.dump([{"id": "fix-real-" + sys.argv[1], "description": "heal speed on a rea
     "reportContentJson": {"patched_content": sys.stdin.read(), "fix_reason": "undo the slip", "confidence_score": 0.9},
     "tokenUsage": {"inputTokens": 700, "outputTokens": 150}}}]}], open(sys.argv[2], "w"))
 ' "$name" "$work/real-scenarios/$name.json"
-	printf '{"providers": {"test": {"type": "test-llm", "scenarioFile": "%s.json", "contextWindow": 1000000}}}\n' "$name" >"$work/real-scenarios/$name.ai-agent.json"
+	printf '{"providers": {"test": {"type": "test-llm", "scenarioFile": "%s.json"}}}\n' "$name" >"$work/real-scenarios/$name.ai-agent.json"
 	sed -i "$expr" "$dir/$file"
 	if git -C "$dir" diff --quiet; then
 		echo "real $name: the slip ($expr) changed nothing in $file" >&2
