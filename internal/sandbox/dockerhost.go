@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // DefaultDockerSocket is where the docker CLI looks for its engine when
@@ -51,5 +52,11 @@ func dockerUnreachable(getenv func(string) string, lstat func(string) (fs.FileIn
 	return "no engine: DOCKER_HOST, DOCKER_CONTEXT and a current context are unset, and " + DefaultDockerSocket + " does not exist"
 }
 
-// osDockerUnreachable is dockerUnreachable of this process.
-func osDockerUnreachable() string { return dockerUnreachable(os.Getenv, os.Lstat, os.ReadFile) }
+// osDockerUnreachable is dockerUnreachable of this process. On Windows
+// the engine's default is a named pipe, not a socket: the CLI is asked.
+func osDockerUnreachable() string {
+	if runtime.GOOS == "windows" {
+		return ""
+	}
+	return dockerUnreachable(os.Getenv, os.Lstat, os.ReadFile)
+}
