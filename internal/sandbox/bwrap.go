@@ -240,8 +240,12 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 			}
 			// The layers' directories are made on the host, which spares
 			// the setup step a mkdir per overlay.
-			p.mkdirs = append(p.mkdirs, filepath.Join(scratchDir(job), strconv.Itoa(i), "upper"),
-				filepath.Join(scratchDir(job), strconv.Itoa(i), "work"))
+			up := filepath.Join(scratchDir(job), strconv.Itoa(i))
+			if o.keep != "" {
+				up = o.keep
+				args = append(args, "--bind", o.keep, o.stagedKeep(i))
+			}
+			p.mkdirs = append(p.mkdirs, filepath.Join(up, "upper"), filepath.Join(up, "work"))
 		}
 		args = append(args, "--bind", scratchDir(job), overlayRoot+"/scratch")
 	} else {
@@ -285,7 +289,7 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 	}
 	args = append(args, "sh", "-c", overlaySetup, "salve-setup", opts)
 	for i, o := range ovs {
-		args = append(args, o.lowerdir(i), fmt.Sprintf("%s/scratch/%d", overlayRoot, i), o.dst)
+		args = append(args, o.lowerdir(i), o.upper(i), o.dst)
 	}
 	p.args = append(args, "--", job.Script)
 	return p
@@ -310,7 +314,8 @@ func safeDst(dst string) bool {
 // overlaySetup is the fixed setup step of a sandbox with overlays. Its
 // arguments are the extra mount options (empty, or "userxattr," in a user
 // namespace), triples (staged lower layers, colon-separated, top first;
-// scratch directory; mount point),
+// the directory of the upper and work directories: the job's scratch, or
+// a kept one; mount point),
 // then "--" and the build's script. It mounts each overlay and only
 // then runs the script through setpriv with every capability dropped (the
 // bounding set too) and no new privileges. Any failure stops it before
@@ -332,9 +337,21 @@ type overlay struct {
 	base  string // salve's read-only layer between layer and lower; empty when none
 	dst   string // the mount point inside the sandbox
 	env   string // the variable that names dst, if any
+	keep  string // the host directory of a kept upper layer (Cache.Keep); empty: the job's scratch
 }
 
 func (o overlay) stagedLower(i int) string { return fmt.Sprintf("%s/lower/%d", overlayRoot, i) }
+func (o overlay) stagedKeep(i int) string  { return fmt.Sprintf("%s/keep/%d", overlayRoot, i) }
+
+// upper is where the setup step finds the overlay's upper and work
+// directories inside the sandbox: the kept directory, else the job's
+// scratch.
+func (o overlay) upper(i int) string {
+	if o.keep != "" {
+		return o.stagedKeep(i)
+	}
+	return fmt.Sprintf("%s/scratch/%d", overlayRoot, i)
+}
 func (o overlay) stagedLayer(i int) string { return fmt.Sprintf("%s/layer/%d", overlayRoot, i) }
 func (o overlay) stagedBase(i int) string  { return fmt.Sprintf("%s/base/%d", overlayRoot, i) }
 
@@ -386,7 +403,11 @@ func (b Bwrap) overlays(job Job) []overlay {
 		if (lower == "" && layer == "") || !safeDst(dst) {
 			continue
 		}
-		out = append(out, overlay{lower: lower, layer: layer, base: base, dst: dst, env: c.Env})
+		keep := cleanAbs(c.Keep)
+		if keep != "" && (keep == cleanAbs(job.CacheDir) || !within(keep, cleanAbs(job.CacheDir)) || layer != "") {
+			keep = "" // a layer of salve's keeps what it needs already
+		}
+		out = append(out, overlay{lower: lower, layer: layer, base: base, dst: dst, env: c.Env, keep: keep})
 	}
 	return out
 }

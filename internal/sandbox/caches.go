@@ -36,6 +36,13 @@ type Cache struct {
 	// layer is bound writable (no overlays, containers), Layer alone is
 	// the cache.
 	Base string
+	// Keep, when set, is a host directory inside [Job.CacheDir] that holds
+	// this overlay's upper layer from one job to the next, instead of the
+	// job's scratch directory: the jobs that name the same Keep (the builds
+	// of one heal) each see what the last one wrote to Dst, above Src,
+	// where each job would otherwise start from Src again. Only overlays
+	// use it ([Bwrap]); whoever sets it removes the directory.
+	Keep string
 }
 
 // layeredCaches names the caches that get a layer of salve's own from

@@ -118,3 +118,88 @@ func TestContainerMountsLayer(t *testing.T) {
 		})
 	}
 }
+
+// TestKeptUpperLayer runs two builds over a checkout's target/ shared
+// with a separate workspace, as a heal's worktree gets it: with a kept
+// upper layer (Cache.Keep), the second sees what the first wrote and
+// changed, and what it deleted stays deleted; without one, each build
+// starts from the checkout's target/ again. The
+// checkout's target/ is never changed.
+func TestKeptUpperLayer(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		keep bool
+		want string
+	}{
+		{"kept", true, "built changed gone "},
+		{"not kept", false, "gone old old "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			bw := detected(t)
+			if !bw.Features.Overlay {
+				t.Skip("overlays cannot be mounted in a bwrap sandbox here")
+			}
+			base := hostDir(t)
+			src, ws, cacheDir := filepath.Join(base, "checkout"), filepath.Join(base, "ws"), filepath.Join(base, "salve")
+			mustWrite(t, filepath.Join(src, "target", "a"), "old")
+			mustWrite(t, filepath.Join(src, "target", "b"), "old")
+			if err := os.Mkdir(ws, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			env := []string{"PATH=/usr/bin:/bin", "HOME=" + base}
+			caches := sandbox.UserCaches(env, src, ws)
+			if len(caches) != 1 || caches[0].Name != "target" {
+				t.Fatalf("caches %+v, want the checkout's target/", caches)
+			}
+			if tt.keep {
+				caches[0].Keep = filepath.Join(cacheDir, "kept", "heal-1", "target")
+			}
+			job := sandbox.Job{Workspace: ws, Env: env, CacheDir: cacheDir, Caches: caches}
+			job.Name, job.Script = "first", `echo built > target/new; echo changed > target/a; rm target/b`
+			run(t, bw, job)
+			job.Name, job.Script = "second", `for f in new a b; do printf '%s ' "$(cat "target/$f" 2>/dev/null || echo gone)"; done`
+			if got := string(run(t, bw, job).Stdout); got != tt.want {
+				t.Errorf("second build saw %q, want %q", got, tt.want)
+			}
+			for f, w := range map[string]string{"a": "old", "b": "old"} {
+				if b, err := os.ReadFile(filepath.Join(src, "target", f)); err != nil || string(b) != w {
+					t.Errorf("the checkout's target/%s changed: %q %v", f, b, err)
+				}
+			}
+			if left, _ := os.ReadDir(filepath.Join(src, "target")); len(left) != 2 {
+				t.Errorf("files planted in the checkout's target/: %v", left)
+			}
+		})
+	}
+}
+
+// TestKeptUpperLayerStaysInside: a Keep outside the job's cache directory
+// is not mounted writable; the overlay's upper layer is then the job's
+// scratch, as without Keep.
+func TestKeptUpperLayerStaysInside(t *testing.T) {
+	bw := detected(t)
+	if !bw.Features.Overlay {
+		t.Skip("overlays cannot be mounted in a bwrap sandbox here")
+	}
+	base := hostDir(t)
+	src, ws, cacheDir, outside := filepath.Join(base, "checkout"), filepath.Join(base, "ws"), filepath.Join(base, "salve"), filepath.Join(base, "outside")
+	mustWrite(t, filepath.Join(src, "target", "a"), "old")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=/usr/bin:/bin", "HOME=" + base}
+	for _, keep := range []string{outside, cacheDir} {
+		caches := sandbox.UserCaches(env, src, ws)
+		caches[0].Keep = keep
+		cmd, err := bw.Command(sandbox.Job{Workspace: ws, Env: env, CacheDir: cacheDir, Caches: caches, Name: "j", Script: "true"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if args := strings.Join(cmd.Args, " "); strings.Contains(args, "--bind "+keep+" ") {
+			t.Errorf("Keep %s is bound writable: %s", keep, args)
+		}
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Errorf("a directory was made at the Keep outside the cache directory")
+	}
+}

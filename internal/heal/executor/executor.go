@@ -177,6 +177,7 @@ type Executor struct {
 	probes     map[string]probeResult    // by backend + image + probe script
 	identities map[string]string         // RepoIdentity by checkout
 	untrusted  string                    // the throw-away layer's directory, once made
+	kept       map[string]string         // by repository directory: the upper layers kept for this Executor's builds
 }
 
 type probeResult struct {
@@ -186,7 +187,7 @@ type probeResult struct {
 
 // New returns an Executor with the given options.
 func New(opts Options) *Executor {
-	return &Executor{opts: opts, backends: map[string]*backendFlight{}, probes: map[string]probeResult{}, identities: map[string]string{}}
+	return &Executor{opts: opts, backends: map[string]*backendFlight{}, probes: map[string]probeResult{}, identities: map[string]string{}, kept: map[string]string{}}
 }
 
 func (e *Executor) now() time.Time {
@@ -194,94 +195,6 @@ func (e *Executor) now() time.Time {
 		return e.opts.Now()
 	}
 	return time.Now()
-}
-
-// backend returns the backend for the options' isolation and image, probing
-// it the first time only (in this Executor, or in Options.Backends). Runs
-// that ask while a probe is under way (a [Executor.Warm] and the first
-// build) wait for it rather than probe again.
-func (e *Executor) backend(ctx context.Context, image string) (sandbox.Backend, error) {
-	key := e.opts.Isolation + "\x00" + image
-	for {
-		e.mu.Lock()
-		f, ok := e.backends[key]
-		if !ok {
-			f = &backendFlight{done: make(chan struct{})}
-			e.backends[key] = f
-		}
-		e.mu.Unlock()
-		if !ok {
-			return e.fly(ctx, f, key, image)
-		}
-		select {
-		case <-f.done:
-		case <-ctx.Done():
-			return nil, context.Cause(ctx)
-		}
-		switch {
-		case f.err == nil:
-			return f.b, nil
-		case ctx.Err() == nil && (errors.Is(f.err, context.Canceled) || errors.Is(f.err, context.DeadlineExceeded)):
-			continue // the caller that probed gave up; this one has not
-		}
-		return nil, f.err
-	}
-}
-
-// fly makes the choice f stands for, and keeps it unless it failed.
-func (e *Executor) fly(ctx context.Context, f *backendFlight, key, image string) (sandbox.Backend, error) {
-	f.b, f.err = e.choose(ctx, key, image)
-	if f.err != nil {
-		// A failed choice is not kept: the next Run probes again.
-		e.mu.Lock()
-		delete(e.backends, key)
-		e.mu.Unlock()
-	}
-	close(f.done)
-	return f.b, f.err
-}
-
-// choose returns the backend Options.Backends holds for key, else the one
-// [sandbox.SelectBackend] picks, which it then shares.
-func (e *Executor) choose(ctx context.Context, key, image string) (sandbox.Backend, error) {
-	shared := e.opts.Backends
-	if shared != nil {
-		if b, ok := shared.get(key, e.now()); ok {
-			return b, nil
-		}
-	}
-	b, err := sandbox.SelectBackend(ctx, e.opts.Isolation, image)
-	if err != nil {
-		return nil, err
-	}
-	if shared != nil {
-		shared.put(key, b, e.now())
-	}
-	return b, nil
-}
-
-// backendFlight is one choice of a backend: done closes when b or err is
-// set.
-type backendFlight struct {
-	done chan struct{}
-	b    sandbox.Backend
-	err  error
-}
-
-// Warm chooses, before the first Run, the backend the builds of the
-// project at dir will use: it probes the sandboxes (an engine that does
-// not answer, bwrap, an overlay) while the caller does other work, such
-// as making the worktree the builds will run in. in is the input those
-// builds will get (its workspace is not read; dir is detected instead).
-// It returns when the choice is made; a Run that starts before then waits
-// for it. A failure is not kept: the first Run probes again and reports
-// it.
-func (e *Executor) Warm(ctx context.Context, dir string, in contract.ExecutorInput) {
-	plan, err := e.plan(dir, in)
-	if err != nil {
-		return
-	}
-	_, _ = e.backend(ctx, e.imageFor(plan.ProjectType))
 }
 
 // probe finds the plan's tools and runtime versions through the backend the
@@ -372,7 +285,7 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 	release := useRepoDir(job.CacheDir)
 	defer release()
 	if !e.opts.NoUserCaches {
-		job.Caches = cachesFor(plan.ProjectType, e.layered(job, identity, ws))
+		job.Caches = cachesFor(plan.ProjectType, e.keepLocal(e.layered(job, identity, ws), job.CacheDir, ws))
 	}
 	meta := contract.EnvironmentMetadata{
 		ProjectType: plan.ProjectType, ResolvedCommand: plan.Command, CommandReason: plan.Reason,
@@ -644,18 +557,30 @@ func (e *Executor) layered(job sandbox.Job, identity, ws string) []sandbox.Cache
 }
 
 // Discard removes the throw-away layer the builds of an untrusted change
-// wrote (Options.UntrustedChange); the repository's own layer is left as
-// it was. A heal calls it when it ends. Without one it does nothing.
+// wrote (Options.UntrustedChange), and the upper layers kept for this
+// Executor's builds ([Executor.keepLocal]); the repository's own layer is
+// left as it was. A heal calls it when it ends. Without either it does
+// nothing.
 func (e *Executor) Discard() error {
 	e.mu.Lock()
-	dir := e.untrusted
+	dirs := []string{e.untrusted}
 	e.untrusted = ""
-	e.mu.Unlock()
-	if dir == "" {
-		return nil
+	for repo, d := range e.kept {
+		dirs = append(dirs, d)
+		delete(e.kept, repo)
 	}
-	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("executor: discard the throw-away layer: %w", err)
+	e.mu.Unlock()
+	var errs []error
+	for _, dir := range dirs {
+		if dir == "" {
+			continue
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("executor: discard the throw-away layers: %w", err)
 	}
 	return nil
 }

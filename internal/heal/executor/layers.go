@@ -34,6 +34,7 @@ const reposDir = "repos"
 const (
 	layerDir     = "layer"
 	untrustedDir = "untrusted"
+	keptDir      = "kept"
 	lockFile     = "lock"
 )
 
@@ -315,16 +316,20 @@ func trimAll(ctx context.Context, cacheDir string, maxBytes int64, maxAge time.D
 	return rep, sizes, nil
 }
 
-// dropStaleUntrusted removes the throw-away layers in the repository
-// directory dir last used more than untrustedMaxAge before now.
+// dropStaleUntrusted removes the throw-away layers, and the upper layers
+// kept for one heal's builds, in the repository directory dir that were
+// last used more than untrustedMaxAge before now: those of heals that
+// ended without removing them.
 func dropStaleUntrusted(dir string, now time.Time) {
-	entries, err := os.ReadDir(filepath.Join(dir, untrustedDir))
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > untrustedMaxAge {
-			_ = os.RemoveAll(filepath.Join(dir, untrustedDir, e.Name()))
+	for _, sub := range []string{untrustedDir, keptDir} {
+		entries, err := os.ReadDir(filepath.Join(dir, sub))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > untrustedMaxAge {
+				_ = os.RemoveAll(filepath.Join(dir, sub, e.Name()))
+			}
 		}
 	}
 }

@@ -186,3 +186,34 @@ func grow(t *testing.T, dir string, n int) {
 		t.Fatal(err)
 	}
 }
+
+// TestTrimDropsStaleHealLayers: a trim removes the throw-away layers and
+// the kept upper layers that no heal removed within a day (a heal that
+// died), and leaves those of heals still running.
+func TestTrimDropsStaleHealLayers(t *testing.T) {
+	cacheDir := t.TempDir()
+	repo := layerOf(t, cacheDir, "https://example.com/r", 10, time.Minute)
+	old, fresh := time.Now().Add(-2*untrustedMaxAge), time.Now()
+	made := map[string]time.Time{}
+	for _, sub := range []string{untrustedDir, keptDir} {
+		for name, when := range map[string]time.Time{"dead": old, "running": fresh} {
+			d := filepath.Join(repo, sub, name)
+			if err := os.MkdirAll(filepath.Join(d, "target", "upper"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(d, when, when); err != nil {
+				t.Fatal(err)
+			}
+			made[d] = when
+		}
+	}
+	if _, err := TrimCaches(context.Background(), cacheDir, 1<<30, 0); err != nil {
+		t.Fatal(err)
+	}
+	for d, when := range made {
+		_, err := os.Stat(d)
+		if want := when.Equal(fresh); (err == nil) != want {
+			t.Errorf("%s (used %s ago): kept %v, want %v", d, time.Since(when).Round(time.Hour), err == nil, want)
+		}
+	}
+}
