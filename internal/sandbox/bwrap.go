@@ -342,6 +342,8 @@ type overlay struct {
 
 func (o overlay) stagedLower(i int) string { return fmt.Sprintf("%s/lower/%d", overlayRoot, i) }
 func (o overlay) stagedKeep(i int) string  { return fmt.Sprintf("%s/keep/%d", overlayRoot, i) }
+func (o overlay) stagedLayer(i int) string { return fmt.Sprintf("%s/layer/%d", overlayRoot, i) }
+func (o overlay) stagedBase(i int) string  { return fmt.Sprintf("%s/base/%d", overlayRoot, i) }
 
 // upper is where the setup step finds the overlay's upper and work
 // directories inside the sandbox: the kept directory, else the job's
@@ -352,8 +354,6 @@ func (o overlay) upper(i int) string {
 	}
 	return fmt.Sprintf("%s/scratch/%d", overlayRoot, i)
 }
-func (o overlay) stagedLayer(i int) string { return fmt.Sprintf("%s/layer/%d", overlayRoot, i) }
-func (o overlay) stagedBase(i int) string  { return fmt.Sprintf("%s/base/%d", overlayRoot, i) }
 
 // lowerdir is the overlay's lowerdir option: salve's layer above its
 // read-only base, above the user's cache.
