@@ -220,6 +220,7 @@ func TestHealNeverWeakensATest(t *testing.T) {
 		if files := branchFiles(t, repo, res.Branch); strings.Join(files, ",") != "calc.go" {
 			t.Errorf("the heal changed %v, want calc.go only", files)
 		}
+		rerunFromBinary(t, res, "example.com/calc")
 		for _, f := range model.seen {
 			if strings.HasSuffix(f, "_test.go") {
 				t.Errorf("the model was shown the test %s as the file to fix", f)
@@ -273,6 +274,7 @@ func TestHealFlakyTestReachesNoFixer(t *testing.T) {
 	if strings.Join(res.Flaky, ",") != "TestWarm" || !strings.Contains(out, "TestWarm") {
 		t.Errorf("flaky tests %q; output:\n%s", res.Flaky, out)
 	}
+	rerunFromBinary(t, res, "example.com/cache")
 	if n := len(srv.Requests()); n != 0 || len(res.Commits) != 0 {
 		t.Errorf("%d requests reached the model, %d commits", n, len(res.Commits))
 	}
@@ -280,5 +282,21 @@ func TestHealFlakyTestReachesNoFixer(t *testing.T) {
 		if len(b.Attempts) != 0 {
 			t.Errorf("a fixer ran on %s: %+v", b.Bug.FilePath, b.Attempts)
 		}
+	}
+}
+
+// rerunFromBinary checks that the heal's flaky check ran the failing
+// build's own test binary of pkg, kept by the executor, once, instead of
+// linking it again with go test.
+func rerunFromBinary(t *testing.T, res results.Results, pkg string) {
+	t.Helper()
+	var reruns []string
+	for _, b := range res.Builds {
+		if b.Stage == results.StageRerun {
+			reruns = append(reruns, b.Command)
+		}
+	}
+	if len(reruns) != 1 || !strings.HasPrefix(reruns[0], "go tool test2json -t -p '"+pkg+"' '/") || !strings.Contains(reruns[0], ".test' ") {
+		t.Errorf("the flaky check's runs %q, want one of the kept test binary", reruns)
 	}
 }

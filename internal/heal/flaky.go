@@ -3,6 +3,8 @@ package heal
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/salve-dev/salve/internal/heal/results"
@@ -31,7 +33,10 @@ func (r *run) flaky(ctx context.Context, first contract.ExecutorOutput, bugs []c
 	if pp != nil && plan.Proof != "" {
 		// The re-run reads the runner's own results: they tell a flaky
 		// test, and they are what a fix's proof is compared with.
-		out, ev, err := r.runProof(ctx, 1, results.StageRerun)
+		out, ev, err := r.rerunFromBinaries(ctx, pp.plan)
+		if err == nil && !ranAll(pp.plan.Tests, out.ExitCode, ev) {
+			out, ev, err = r.runProof(ctx, 1, results.StageRerun)
+		}
 		if err != nil {
 			return false, err
 		}
@@ -69,4 +74,49 @@ func (r *run) flaky(ctx context.Context, first contract.ExecutorOutput, bugs []c
 	r.res.Reason = fmt.Sprintf("flaky: %s failed once and passed on a re-run; nothing was fixed or committed", strings.Join(plan.Tests, ", "))
 	r.o.Logger.Info("flaky verdict", "tests", plan.Tests)
 	return true, nil
+}
+
+// TestBinaries is an Executor that keeps the test binaries its last
+// failing build of go test -json linked, so that the flaky check runs
+// them again instead of linking them anew (executor.Executor does).
+type TestBinaries interface {
+	GoTestBinary(workspace, importPath string) (string, bool)
+}
+
+// rerunFromBinaries runs the flaky check's proof run from the test
+// binaries the failing build left, where the Executor kept them and the
+// plan can run them (rerun.Plan.BinaryProof); the tree is the failing
+// build's, so they are what go test would link again. Without them it
+// runs nothing and returns an Evidence that ran no test.
+func (r *run) rerunFromBinaries(ctx context.Context, p rerun.Plan) (contract.ExecutorOutput, rerun.Evidence, error) {
+	k, ok := r.o.Executor.(TestBinaries)
+	if !ok || p.Runner != "go" {
+		return contract.ExecutorOutput{}, rerun.Evidence{}, nil
+	}
+	cmd, ok := p.BinaryProof(rerun.GoModule(os.DirFS(r.ws)), func(ip string) (string, bool) { return k.GoTestBinary(r.ws, ip) })
+	if !ok {
+		return contract.ExecutorOutput{}, rerun.Evidence{}, nil
+	}
+	out, ev, err := r.runProofCommand(ctx, 1, results.StageRerun, cmd)
+	if err == nil && !ranAll(p.Tests, out.ExitCode, ev) {
+		r.o.Logger.Info("the failing build's test binaries did not run the failing tests to the end; re-running them with go test", "format", ev.Format)
+	}
+	return out, ev, err
+}
+
+// ranAll reports whether ev, read from a run that exited with exitCode,
+// shows every one of tests passed or failed, and, when the run passed,
+// the runner reaching its end. A test binary that panics ends without
+// its closing line (go test adds one for it), so a failed run is not
+// held to that: the tests it shows are what go test would show.
+func ranAll(tests []string, exitCode int, ev rerun.Evidence) bool {
+	if len(tests) == 0 || (exitCode == 0 && !ev.Completed) {
+		return false
+	}
+	for _, t := range tests {
+		if !slices.Contains(ev.Passed, t) && !slices.Contains(ev.Failed, t) {
+			return false
+		}
+	}
+	return true
 }

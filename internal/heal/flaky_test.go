@@ -94,3 +94,91 @@ func TestFlakyVerdict(t *testing.T) {
 		})
 	}
 }
+
+// binariesExecutor is a fakeExecutor that kept the failing build's test
+// binaries (TestBinaries), when bin is set.
+type binariesExecutor struct {
+	fakeExecutor
+	bin string
+}
+
+func (b binariesExecutor) GoTestBinary(_, importPath string) (string, bool) {
+	return b.bin, b.bin != "" && importPath == "example.com/add"
+}
+
+// TestFlakyCheckRunsKeptBinaries: where the Executor kept the failing
+// build's test binaries, the flaky check runs them through test2json
+// instead of linking them again with go test; it judges their output as
+// it judges go test's, and when that output does not show the failing
+// tests running, or there is no binary, it re-runs them with go test.
+func TestFlakyCheckRunsKeptBinaries(t *testing.T) {
+	const failJSON = `{"Action":"run","Package":"example.com/add","Test":"TestAdd"}
+{"Action":"output","Package":"example.com/add","Test":"TestAdd","Output":"--- FAIL: TestAdd (0.00s)\n"}
+{"Action":"fail","Package":"example.com/add","Test":"TestAdd"}
+{"Action":"fail","Package":"example.com/add"}
+`
+	panicJSON := strings.TrimSuffix(failJSON, `{"Action":"fail","Package":"example.com/add"}`+"\n") // a panic: no closing line
+	passJSON := strings.ReplaceAll(goPassJSON, `"add"`, `"example.com/add"`)
+	const bin = "/cache/kept/go-work/go-build1/b001/add.test"
+	for _, tc := range []struct {
+		name     string
+		bin      string
+		rerun    string // the binaries' log; "" : they are not run
+		outcome  string
+		commands []string // prefixes of the builds' commands, in order
+	}{
+		{"the binary passes: flaky", bin, passJSON, results.OutcomeFlaky,
+			[]string{"go test -json ./...", "go tool test2json -t -p 'example.com/add' '" + bin + "'"}},
+		{"the binary fails again", bin, failJSON, results.OutcomeGreen,
+			[]string{"go test -json ./...", "go tool test2json", "go test -json ./..."}},
+		{"the binary panics: the tests it shows stand", bin, panicJSON, results.OutcomeGreen,
+			[]string{"go test -json ./...", "go tool test2json", "go test -json ./..."}},
+		{"the binary shows no test: go test runs them", bin, `{"Action":"start","Package":"example.com/add"}` + "\n", results.OutcomeGreen,
+			[]string{"go test -json ./...", "go tool test2json", "go test -count=1 -json -run '^TestAdd$' 'example.com/add'", "go test -json ./..."}},
+		{"no binary kept", "", "", results.OutcomeGreen,
+			[]string{"go test -json ./...", "go test -count=1 -json -run '^TestAdd$' 'example.com/add'", "go test -json ./..."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := newRepo(t, map[string]string{"go.mod": "module example.com/add\n", "add.go": "package add\n\nfunc Add(a, b int) int { return a - b }\n"})
+			var commands []string
+			ex := binariesExecutor{bin: tc.bin, fakeExecutor: fakeExecutor{func(_ context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
+				cmd := in.ResolvedBuildCommand
+				commands = append(commands, cmd)
+				log := failJSON
+				switch {
+				case strings.HasPrefix(cmd, "go tool test2json"):
+					log = tc.rerun
+				case strings.Contains(cmd, "-run") && len(commands) <= 3:
+					log = failJSON // go test's re-run before any fix
+				case strings.Contains(cmd, "-run"):
+					log = passJSON
+				case len(commands) > 1:
+					log = passJSON // the verify
+				}
+				out := contract.ExecutorOutput{BuildLog: log}
+				if !strings.Contains(log, `"Action":"pass","Package"`) {
+					out.ExitCode = 1
+				}
+				return out, nil
+			}}}
+			fixer := &fakeFixer{name: "f", fix: fixBug(0.9)}
+			o, _ := baseOptions(t, repo, fixer)
+			o.Executor, o.Parser, o.Command = ex, testParser{}, "go test ./..."
+			res, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Outcome != tc.outcome {
+				t.Fatalf("outcome %q (%s), want %q; commands %q", res.Outcome, res.Reason, tc.outcome, commands)
+			}
+			if len(commands) != len(tc.commands) {
+				t.Fatalf("commands %q, want %d", commands, len(tc.commands))
+			}
+			for i, want := range tc.commands {
+				if !strings.HasPrefix(commands[i], want) {
+					t.Errorf("command %d: %q, want it to start %q", i, commands[i], want)
+				}
+			}
+		})
+	}
+}

@@ -58,7 +58,13 @@ func (r *run) planProof(first contract.ExecutorOutput, bugs []contract.BugReport
 // runProof runs the proof command of the plan and reads what the runner's
 // output shows.
 func (r *run) runProof(ctx context.Context, iter int, stage string) (contract.ExecutorOutput, rerun.Evidence, error) {
-	out, err := r.runBuild(ctx, iter, stage, r.proof.plan.Proof)
+	return r.runProofCommand(ctx, iter, stage, r.proof.plan.Proof)
+}
+
+// runProofCommand runs command, a form of the plan's proof run, and reads
+// what the runner's output shows.
+func (r *run) runProofCommand(ctx context.Context, iter int, stage, command string) (contract.ExecutorOutput, rerun.Evidence, error) {
+	out, err := r.runBuild(ctx, iter, stage, command)
 	if err != nil {
 		return out, rerun.Evidence{}, err
 	}

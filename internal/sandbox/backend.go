@@ -79,6 +79,22 @@ type Job struct {
 	// Mask, when set, masks secrets in the output before it reaches the
 	// capture or Output.
 	Mask *Masker
+	// Kept are host directories inside CacheDir that the job sees at
+	// their own path and that outlive it: a tool's work files that a
+	// later job of the same caller reads (the test binaries go test
+	// -work keeps). A directory that is not inside CacheDir, not
+	// absolute or not an existing directory is not mounted. The bwrap
+	// backend binds them; container backends do not mount them; without
+	// a sandbox the job sees the host anyway.
+	Kept []KeptDir
+}
+
+// KeptDir is a directory of [Job.Kept].
+type KeptDir struct {
+	// Path is the absolute host path, inside the job's CacheDir.
+	Path string
+	// Writable lets the job write it; otherwise it is mounted read-only.
+	Writable bool
 }
 
 // Backend turns a [Job] into a [Cmd] run by [Run], with some degree of

@@ -221,6 +221,7 @@ func (b Bwrap) plan(job Job) bwrapPlan {
 		p.env = BwrapCacheEnv("")
 	}
 	args = append(args, "--bind", job.Workspace, job.Workspace)
+	args = append(args, keptArgs(job)...)
 	if scratch {
 		for i, o := range ovs {
 			if o.lower != "" {
@@ -410,6 +411,28 @@ func (b Bwrap) overlays(job Job) []overlay {
 		out = append(out, overlay{lower: lower, layer: layer, base: base, dst: dst, env: c.Env, keep: keep})
 	}
 	return out
+}
+
+// keptArgs binds the job's kept directories ([Job.Kept]) that lie inside
+// its cache directory and exist as directories, at their own paths.
+func keptArgs(job Job) []string {
+	var args []string
+	cache := cleanAbs(job.CacheDir)
+	for _, k := range job.Kept {
+		p := cleanAbs(k.Path)
+		if cache == "" || p == "" || p == cache || !within(p, cache) {
+			continue
+		}
+		if fi, err := os.Lstat(p); err != nil || !fi.IsDir() {
+			continue
+		}
+		if k.Writable {
+			args = append(args, "--bind", p, p)
+		} else {
+			args = append(args, "--ro-bind", p, p)
+		}
+	}
+	return args
 }
 
 // scratchDir is the host directory that holds the upper layers of a job's

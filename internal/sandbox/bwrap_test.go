@@ -452,3 +452,45 @@ func TestBwrapRootlessOverlay(t *testing.T) {
 		t.Errorf("the user's cache entry is now %q (%v)", b, err)
 	}
 }
+
+// TestBwrapKeptDirs: a job's kept directories are bound at their own
+// paths, writable or read-only as asked, only when they are existing
+// directories inside its cache directory; nothing else is.
+func TestBwrapKeptDirs(t *testing.T) {
+	base := t.TempDir()
+	cache := filepath.Join(base, "cache")
+	inside, ro := filepath.Join(cache, "kept", "a", "go-work"), filepath.Join(cache, "kept", "a", "ro")
+	outside := filepath.Join(base, "elsewhere")
+	link := filepath.Join(cache, "kept", "link")
+	for _, d := range []string{inside, ro, outside} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(cache, "file"), "x")
+	job := sandbox.Job{Workspace: filepath.Join(base, "ws"), Script: "true", Env: []string{"PATH=/usr/bin:/bin"}, Name: "kept", CacheDir: cache,
+		Kept: []sandbox.KeptDir{{Path: inside, Writable: true}, {Path: ro}, {Path: outside, Writable: true}, {Path: link, Writable: true},
+			{Path: filepath.Join(cache, "missing"), Writable: true}, {Path: filepath.Join(cache, "file"), Writable: true},
+			{Path: cache, Writable: true}, {Path: "relative", Writable: true}, {Path: filepath.Join(cache, "kept", "..", "..", "elsewhere"), Writable: true}}}
+	for _, overlay := range []bool{true, false} {
+		c, err := sandbox.Bwrap{Features: sandbox.BwrapFeatures{Overlay: overlay}}.Command(job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := " " + strings.Join(c.Args, " ") + " "
+		if !strings.Contains(args, " --bind "+inside+" "+inside+" ") || !strings.Contains(args, " --ro-bind "+ro+" "+ro+" ") {
+			t.Errorf("overlay %v: the kept directories are not bound as asked:%s", overlay, args)
+		}
+		for _, p := range []string{outside, link, filepath.Join(cache, "missing"), filepath.Join(cache, "file")} {
+			if strings.Contains(args, " "+p+" ") {
+				t.Errorf("overlay %v: %s is mounted:%s", overlay, p, args)
+			}
+		}
+		if overlay && strings.Contains(args, " --bind "+cache+" ") {
+			t.Errorf("a kept directory bound salve's whole cache directory:%s", args)
+		}
+	}
+}

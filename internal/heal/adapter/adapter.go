@@ -26,14 +26,21 @@ type Executor struct {
 }
 
 var (
-	_ heal.Executor = Executor{}
-	_ heal.Warmer   = Executor{}
+	_ heal.Executor     = Executor{}
+	_ heal.Warmer       = Executor{}
+	_ heal.TestBinaries = Executor{}
 )
 
 // Warm chooses the builds' sandbox ahead of the first build
 // (executor.Executor.Warm).
 func (a Executor) Warm(ctx context.Context, dir string, in contract.ExecutorInput) {
 	a.E.Warm(ctx, dir, in)
+}
+
+// GoTestBinary returns a test binary the last failing go test build in
+// workspace kept (executor.Executor.GoTestBinary).
+func (a Executor) GoTestBinary(workspace, importPath string) (string, bool) {
+	return a.E.GoTestBinary(workspace, importPath)
 }
 
 // Run runs the build.

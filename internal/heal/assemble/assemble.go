@@ -248,7 +248,7 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 		worktreeRoot, _ = heal.DefaultWorktreeRoot(c.Getenv)
 	}
 	xe := executor.New(executor.Options{Isolation: c.Isolation, Backends: c.Backends, Logger: c.Logger, SourceDir: source,
-		RepoIdentity: identity, UntrustedChange: c.UntrustedChange})
+		RepoIdentity: identity, UntrustedChange: c.UntrustedChange, KeepTestBinaries: true})
 	ex := adapter.Executor{E: xe}
 	p := &Pipeline{Git: git, Notes: notes, exec: xe, budget: budget, logger: c.Logger}
 	// The history tier reads the breaking commit's change through the git

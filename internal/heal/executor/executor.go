@@ -136,6 +136,10 @@ type Options struct {
 	// NoUserCaches keeps the user's caches (Go, cargo, npm, Maven, Gradle)
 	// out of sandboxed builds altogether.
 	NoUserCaches bool
+	// KeepTestBinaries keeps the test binaries of a failing go test -json
+	// build for the next builds to run ([Executor.GoTestBinary]); a heal
+	// sets it, and calls [Executor.Discard] when it ends.
+	KeepTestBinaries bool
 	// MaxLog caps BuildLog in memory (head and tail kept); zero means
 	// [sandbox.DefaultMaxOutput].
 	MaxLog int
@@ -178,6 +182,8 @@ type Executor struct {
 	identities map[string]string         // RepoIdentity by checkout
 	untrusted  string                    // the throw-away layer's directory, once made
 	kept       map[string]string         // by repository directory: the upper layers kept for this Executor's builds
+	gowork     map[string]*goWork        // by workspace: where its go test builds keep their work directory
+	dropping   sync.WaitGroup            // work directories being removed; Discard waits
 }
 
 type probeResult struct {
@@ -187,7 +193,7 @@ type probeResult struct {
 
 // New returns an Executor with the given options.
 func New(opts Options) *Executor {
-	return &Executor{opts: opts, backends: map[string]*backendFlight{}, probes: map[string]probeResult{}, identities: map[string]string{}, kept: map[string]string{}}
+	return &Executor{opts: opts, backends: map[string]*backendFlight{}, probes: map[string]probeResult{}, identities: map[string]string{}, kept: map[string]string{}, gowork: map[string]*goWork{}}
 }
 
 func (e *Executor) now() time.Time {
@@ -313,8 +319,20 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 			probeDone <- probed{t, v}
 		}()
 	}
-	log.Debug("executor: start", "workspace", ws, "command", plan.Command, "isolation", backend.Name())
-	out, err := e.build(ctx, backend, job, plan.Command, timeout, runDir, meta)
+	command := plan.Command
+	work := e.goWorkFor(backend, job.CacheDir, ws, command)
+	if work != "" {
+		command = withWork(command)
+		job.Env = append(job.Env, "GOTMPDIR="+work)
+		job.Kept = append(job.Kept, sandbox.KeptDir{Path: work, Writable: true})
+	} else if kept := e.goWorkKept(ws); kept != "" {
+		job.Kept = append(job.Kept, sandbox.KeptDir{Path: kept})
+	}
+	log.Debug("executor: start", "workspace", ws, "command", command, "isolation", backend.Name())
+	out, err := e.build(ctx, backend, job, command, work, timeout, runDir, meta)
+	if work != "" {
+		e.goWorkDone(ws, work, err == nil && out.ExitCode != 0 && !out.EnvironmentMetadata.TimedOut)
+	}
 	p := <-probeDone
 	warnings := git.restore()
 	if gitWarn != "" {
@@ -350,7 +368,9 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 }
 
 // build runs the command and assembles the output.
-func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job, command string,
+// work, when set, is the directory the go work directory is kept in
+// (see goWorkFor): the line go prints to name it is left out of the log.
+func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job, command, work string,
 	timeout time.Duration, runDir string, meta contract.EnvironmentMetadata) (contract.ExecutorOutput, error) {
 	if err := os.MkdirAll(runDir, 0o700); err != nil {
 		return contract.ExecutorOutput{}, fmt.Errorf("executor: create run dir: %w", err)
@@ -373,7 +393,16 @@ func (e *Executor) build(ctx context.Context, b sandbox.Backend, job sandbox.Job
 	// What salve keeps or shows of the log carries no terminal escapes:
 	// a build's colours would reach a summary, a comment or the viewer.
 	job.Script, job.Timeout, job.Output = command, timeout, ansi.NewWriter(io.MultiWriter(sinks...))
+	var filter *workLineFilter
+	if work != "" {
+		filter = newWorkLineFilter(job.Output, work)
+		job.Output = filter
+	}
 	res, runErr := sandbox.RunJob(ctx, b, job)
+	if filter != nil {
+		_ = filter.Flush() // a write error shows as logW.err
+		res.Stdout = dropWorkLine(res.Stdout, work)
+	}
 	closeErr := f.Close()
 	if errors.Is(runErr, sandbox.ErrCleanup) {
 		e.logger().Warn("executor: the build ran, but its sandbox was not cleaned up", "err", runErr)
@@ -562,6 +591,7 @@ func (e *Executor) layered(job sandbox.Job, identity, ws string) []sandbox.Cache
 // left as it was. A heal calls it when it ends. Without either it does
 // nothing.
 func (e *Executor) Discard() error {
+	e.dropping.Wait()
 	e.mu.Lock()
 	dirs := []string{e.untrusted}
 	e.untrusted = ""
@@ -569,6 +599,7 @@ func (e *Executor) Discard() error {
 		dirs = append(dirs, d)
 		delete(e.kept, repo)
 	}
+	clear(e.gowork) // their directories are inside the kept ones
 	e.mu.Unlock()
 	var errs []error
 	for _, dir := range dirs {

@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"crypto/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,11 +21,7 @@ func (e *Executor) keepLocal(caches []sandbox.Cache, repoDir, ws string) []sandb
 		return caches
 	}
 	e.mu.Lock()
-	dir, ok := e.kept[repoDir]
-	if !ok {
-		dir = filepath.Join(repoDir, keptDir, rand.Text())
-		e.kept[repoDir] = dir
-	}
+	dir := e.keptDirLocked(repoDir)
 	e.mu.Unlock()
 	used := false
 	for i, c := range caches {

@@ -65,6 +65,9 @@ type Plan struct {
 	// [Proves] holds there the Proof run is not needed. Set only with
 	// Proof.
 	Direct bool
+	// bin is what a go plan's run from test binaries needs
+	// ([Plan.BinaryProof]).
+	bin goBinary
 }
 
 // failure is one failing test read from a report.
@@ -101,6 +104,9 @@ func For(command, projectType string, bugs []contract.BugReport) Plan {
 		return whole(command, r.name, fails)
 	}
 	p := Plan{Command: cmd, Tests: tests, Narrowed: true, Runner: r.name}
+	if r.name == "go" && inv.found && len(inv.segs) == 1 && len(skipEnv(inv.segs[0])) == len(inv.segs[0]) {
+		p.bin = goBinaryOf(inv.rest, goDirs(fails))
+	}
 	if r.proof != nil {
 		p.Proof = r.proof(cmd)
 		p.Direct = r.wholeReads && inv.found && len(inv.segs) == 1
@@ -470,5 +476,6 @@ func (p Plan) InPackages(log string) Plan {
 	if strings.HasSuffix(p.Proof, allGoPackages) {
 		p.Proof = strings.TrimSuffix(p.Proof, allGoPackages) + list
 	}
+	p.bin.pkgs = sortedUniq(pkgs)
 	return p
 }

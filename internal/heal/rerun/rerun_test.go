@@ -124,7 +124,7 @@ func TestFor(t *testing.T) {
 			if got.Narrowed && got.Runner != "dotnet" && got.Proof == "" {
 				t.Errorf("a narrowed %s plan has no proof command", got.Runner)
 			}
-			got.Proof, got.Direct = "", false // TestProof and TestDirect check them
+			got.Proof, got.Direct, got.bin = "", false, goBinary{} // TestProof, TestDirect and TestBinaryProof check them
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("For(%q) =\n  %#v\nwant\n  %#v", tt.command, got, tt.want)
 			}

@@ -225,35 +225,39 @@ func buildGo(inv invocation, fails []failure) (string, []string, bool) {
 		{name: "-tags", value: goTags},
 		{name: "-mod", value: goMod},
 	})
-	var names, dirs []string
-	all := false
+	var names []string
 	for _, f := range fails {
 		top, _, _ := strings.Cut(f.name, "/")
 		if !goName.MatchString(top) {
 			return "", nil, false
 		}
 		names = append(names, top)
+	}
+	names = sortedUniq(names)
+	var pkgs []string
+	for _, d := range goDirs(fails) {
+		pkgs = append(pkgs, quote(d))
+	}
+	cmd := joinPlan("go test -count=1 -v", strings.Join(flags, " "), "-run", quote(regexAlt(names)), strings.Join(pkgs, " "))
+	return cmd, names, true
+}
+
+// goDirs returns the package folders of the failing tests' _test.go
+// files, sorted, or "./..." alone when some failure is located outside
+// a _test.go file.
+func goDirs(fails []failure) []string {
+	var dirs []string
+	for _, f := range fails {
 		if !strings.HasSuffix(f.file, "_test.go") || !okPath(f.file) {
-			all = true
-			continue
+			return []string{"./..."}
 		}
-		d := path.Dir(f.file)
-		if d == "." {
+		if d := path.Dir(f.file); d == "." {
 			dirs = append(dirs, ".")
 		} else {
 			dirs = append(dirs, "./"+d)
 		}
 	}
-	if all {
-		dirs = []string{"./..."}
-	}
-	names = sortedUniq(names)
-	var pkgs []string
-	for _, d := range sortedUniq(dirs) {
-		pkgs = append(pkgs, quote(d))
-	}
-	cmd := joinPlan("go test -count=1 -v", strings.Join(flags, " "), "-run", quote(regexAlt(names)), strings.Join(pkgs, " "))
-	return cmd, names, true
+	return sortedUniq(dirs)
 }
 
 // isPyTestFile reports whether a report's file is a pytest test module.

@@ -1,0 +1,160 @@
+package rerun
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+)
+
+// A go plan's proof run links the failing packages' test binaries anew:
+// go caches compiled packages and test results, not linked test
+// binaries. When the failing build kept its binaries (a heal's executor
+// runs go test -json with -work), [Plan.BinaryProof] runs those instead,
+// each in its package's folder and through go's own test2json, the way
+// go test -json runs them: the same tests, the same events, without the
+// link.
+
+// goBinary is what a go plan's run from test binaries needs.
+type goBinary struct {
+	// ok says every flag of the original go test is one a test binary
+	// runs the same without: built into it (-race, -tags, -mod…), of no
+	// effect on one test binary's run (-p, -vet, -count, -json…), or
+	// passed on (-short).
+	ok bool
+	// pkgs are the packages the plan passes to go test: ".", "./dir",
+	// "./..." (none can be told), or import paths.
+	pkgs  []string
+	short bool
+}
+
+// goBinaryFlags are the go test flags allowed in a plan run from test
+// binaries, and whether each takes a value.
+var goBinaryFlags = map[string]bool{
+	"-race": false, "-short": false, "-v": false, "-json": false, "-trimpath": false, "-failfast": false, "-buildvcs": false,
+	"-tags": true, "-mod": true, "-timeout": true, "-p": true, "-vet": true, "-run": true, "-count": true,
+}
+
+// goBinaryOf reads the original go test invocation's flags (rest, after
+// "go test") and the plan's package folders (dirs, as buildGo made them).
+func goBinaryOf(rest []string, dirs []string) goBinary {
+	b := goBinary{ok: true, pkgs: dirs}
+	for i := 0; i < len(rest); i++ {
+		w := rest[i]
+		if !plainWord.MatchString(w) {
+			return goBinary{}
+		}
+		if !strings.HasPrefix(w, "-") {
+			continue // a package
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(w, "-"), "=")
+		name = "-" + strings.TrimPrefix(name, "-")
+		takes, known := goBinaryFlags[name]
+		if !known {
+			return goBinary{}
+		}
+		if takes && !hasVal {
+			i++ // the value is the next word
+		}
+		if name == "-short" {
+			b.short = !hasVal || val == "true" || val == "1"
+		}
+	}
+	return b
+}
+
+// BinaryProof returns the plan's proof run made of the test binaries the
+// failing build linked, and true; binary gives the host path of an
+// import path's test binary, module is the main module's path (the
+// workspace's go.mod, see [GoModule]). Each binary runs in its
+// package's folder through go tool test2json, with the flags go test
+// gives it. It returns false, and the plan's Proof stands, when the
+// plan is not a narrowed go plan, the original command has a flag a
+// binary cannot be run with, a package cannot be placed in the module,
+// or a binary is missing.
+func (p Plan) BinaryProof(module string, binary func(importPath string) (string, bool)) (string, bool) {
+	if p.Runner != "go" || p.Proof == "" || !p.Narrowed || !p.bin.ok || len(p.bin.pkgs) == 0 || !goImportPath.MatchString(module) {
+		return "", false
+	}
+	run := quote("-test.run=" + regexAlt(p.Tests))
+	short := ""
+	if p.bin.short {
+		short = "-test.short"
+	}
+	var steps []string
+	for _, pkg := range p.bin.pkgs {
+		ip, dir, ok := goPackage(module, pkg)
+		if !ok {
+			return "", false
+		}
+		bin, ok := binary(ip)
+		if !ok || !filepath.IsAbs(bin) || strings.ContainsAny(bin, "\x00\n") {
+			return "", false
+		}
+		step := joinPlan("go tool test2json -t -p", quote(ip), quote(bin),
+			"-test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1", run, short)
+		if dir != "." {
+			step = "cd " + quote(dir) + " && " + step
+		}
+		steps = append(steps, step)
+	}
+	if len(steps) == 1 {
+		return steps[0], true
+	}
+	var b strings.Builder
+	b.WriteString("s=0")
+	for _, s := range steps {
+		fmt.Fprintf(&b, "; (%s) || s=1", s)
+	}
+	b.WriteString("; exit $s")
+	return b.String(), true
+}
+
+// goPackage places a package a plan names (".", "./dir" or an import
+// path) in module: its import path, and its folder relative to the
+// module's root.
+func goPackage(module, pkg string) (importPath, dir string, ok bool) {
+	switch {
+	case pkg == ".":
+		return module, ".", true
+	case strings.HasPrefix(pkg, "./"):
+		rel := pkg[2:]
+		if !okPath(rel) || strings.Contains(rel, "...") {
+			return "", "", false
+		}
+		return module + "/" + rel, rel, true
+	case pkg == module:
+		return module, ".", true
+	case strings.HasPrefix(pkg, module+"/") && goImportPath.MatchString(pkg):
+		rel := strings.TrimPrefix(pkg, module+"/")
+		if !okPath(rel) || strings.Contains(rel, "...") {
+			return "", "", false
+		}
+		return pkg, rel, true
+	}
+	return "", "", false
+}
+
+// maxGoMod bounds the go.mod read.
+const maxGoMod = 1 << 20
+
+// GoModule returns the module path of the go.mod at the root of fsys, or
+// "" when there is none or it names none.
+func GoModule(fsys fs.FS) string {
+	f, err := fsys.Open("go.mod")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxGoMod))
+	if err != nil {
+		return ""
+	}
+	return modfile.ModulePath(data)
+}

@@ -1,0 +1,90 @@
+package rerun
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/salve-dev/salve/contract"
+)
+
+// TestBinaryProof: a narrowed go plan runs the failing build's test
+// binaries through test2json, in their packages' folders, with the flags
+// go test -json gives them; anything it cannot place or run the same
+// way leaves the plan's own proof run.
+func TestBinaryProof(t *testing.T) {
+	const module = "example.com/m"
+	bins := map[string]string{
+		"example.com/m":        "/cache/w/go-build1/b001/m.test",
+		"example.com/m/api":    "/cache/w/go-build1/b007/api.test",
+		"example.com/m/series": "/cache/w/go-build1/b012/series.test",
+	}
+	lookup := func(ip string) (string, bool) { b, ok := bins[ip]; return b, ok }
+	const seriesLog = `{"Action":"fail","Package":"example.com/m/series","Test":"TestLast"}` + "\n"
+	root := []contract.BugReport{fail("go test", "m_test.go", "TestTwo")}
+	two := []contract.BugReport{fail("go test", "m_test.go", "TestTwo"), fail("go test", "api/api_test.go", "TestServe/get")}
+	inCode := []contract.BugReport{fail("go test", "series/series.go", "TestLast")}
+	for _, tc := range []struct {
+		name, command, log string
+		bugs               []contract.BugReport
+		module             string
+		want               string // "" : no binary proof
+	}{
+		{"the root package", "go test ./...", "", root, module,
+			`go tool test2json -t -p 'example.com/m' '/cache/w/go-build1/b001/m.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^TestTwo$'`},
+		{"two packages, each in its folder, flags built in or passed on", "go test -race -tags 'x y' -short -count=1 -v ./...", "", two, module,
+			`s=0; (go tool test2json -t -p 'example.com/m' '/cache/w/go-build1/b001/m.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^(TestServe|TestTwo)$' -test.short) || s=1; ` +
+				`(cd 'api' && go tool test2json -t -p 'example.com/m/api' '/cache/w/go-build1/b007/api.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^(TestServe|TestTwo)$' -test.short) || s=1; exit $s`},
+		{"a failure in the code under test, placed by the log", "go test ./...", seriesLog, inCode, module,
+			`cd 'series' && go tool test2json -t -p 'example.com/m/series' '/cache/w/go-build1/b012/series.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^TestLast$'`},
+		{"a failure in the code under test the log does not place", "go test ./...", "", inCode, module, ""},
+		{"a flag a binary is not run the same with", "go test -cover ./...", "", root, module, ""},
+		{"the test binary's own arguments", "go test ./... -args -update", "", root, module, ""},
+		{"a coverage profile", "go test -coverprofile=c.out ./...", "", root, module, ""},
+		{"an environment for go", "CGO_ENABLED=0 go test ./...", "", root, module, ""},
+		{"several steps", "go vet ./... && go test ./...", "", root, module, ""},
+		{"no module", "go test ./...", "", root, "", ""},
+		{"a package of another module", "go test ./...", "", root, "example.com/other", ""},
+		{"a package with no binary", "go test ./...", "", []contract.BugReport{fail("go test", "cmd/x_test.go", "TestX")}, module, ""},
+		{"a plan that is not narrowed", "go test ./...", "", []contract.BugReport{fail("go test", "m_test.go", "Test$(id)")}, module, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := For(tc.command, "go", tc.bugs).InPackages(tc.log)
+			got, ok := p.BinaryProof(tc.module, lookup)
+			if got != tc.want || ok != (tc.want != "") {
+				t.Errorf("BinaryProof =\n  %q, %v\nwant\n  %q", got, ok, tc.want)
+			}
+		})
+	}
+	// Only a go plan.
+	py := For("pytest", "python", []contract.BugReport{fail("pytest", "tests/test_a.py", "test_a")})
+	if got, ok := py.BinaryProof(module, lookup); ok {
+		t.Errorf("a pytest plan ran from binaries: %q", got)
+	}
+	// A binary's path that would break the command is refused.
+	p := For("go test ./...", "go", root)
+	for _, bad := range []string{"relative/m.test", "/cache/x\n/m.test"} {
+		if got, ok := p.BinaryProof(module, func(string) (string, bool) { return bad, true }); ok {
+			t.Errorf("binary %q: %q", bad, got)
+		}
+	}
+}
+
+func TestGoModule(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fs   fstest.MapFS
+		want string
+	}{
+		{"a module", fstest.MapFS{"go.mod": {Data: []byte("// c\nmodule example.com/m/v3\n\ngo 1.22\n")}}, "example.com/m/v3"},
+		{"quoted", fstest.MapFS{"go.mod": {Data: []byte("module \"example.com/q\"\n")}}, "example.com/q"},
+		{"none", fstest.MapFS{}, ""},
+		{"no module line", fstest.MapFS{"go.mod": {Data: []byte("go 1.22\n")}}, ""},
+		{"a folder", fstest.MapFS{"go.mod/x": {Data: []byte("module a\n")}}, ""},
+		{"past the bound", fstest.MapFS{"go.mod": {Data: []byte(strings.Repeat("\n", maxGoMod) + "module late\n")}}, ""},
+	} {
+		if got := GoModule(tc.fs); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
