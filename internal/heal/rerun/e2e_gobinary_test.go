@@ -34,7 +34,7 @@ func TestBinaryProofMatchesGoTest(t *testing.T) {
 		"shop.go": "// Package shop sells things.\npackage shop\n\n// Last returns the last item.\nfunc Last(items []string) string { return items[len(items)] }\n",
 		"shop_test.go": "package shop\n\nimport \"testing\"\n\nfunc TestLast(t *testing.T) {\n\tif got := Last([]string{\"a\", \"b\"}); got != \"b\" {\n" +
 			"\t\tt.Errorf(\"Last = %q, want b\", got)\n\t}\n}\n\nfunc TestOther(t *testing.T) {}\n",
-		"price/price.go": "// Package price rounds prices.\npackage price\n\n// Round rounds cents to the nearest ten.\nfunc Round(c int) int { return c / 10 * 10 }\n",
+		"price/price.go":       "// Package price rounds prices.\npackage price\n\n// Round rounds cents to the nearest ten.\nfunc Round(c int) int { return c / 10 * 10 }\n",
 		"price/testdata/cases": "14 15\n",
 		"price/price_test.go": "package price_test\n\nimport (\n\t\"os\"\n\t\"testing\"\n\n\t\"example.com/shop/price\"\n)\n\n" +
 			"func TestRound(t *testing.T) {\n\tif _, err := os.Stat(\"testdata/cases\"); err != nil {\n\t\tt.Fatal(err) // run in the package's folder, as go test does\n\t}\n\tfor _, c := range []struct{ in, want int }{{14, 10}, {15, 20}} {\n" +
