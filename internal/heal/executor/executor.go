@@ -320,7 +320,7 @@ func (e *Executor) Run(ctx context.Context, in contract.ExecutorInput) (contract
 		}()
 	}
 	command := plan.Command
-	work := e.goWorkFor(backend, job.CacheDir, ws, command)
+	work := e.goWorkFor(backend, job.CacheDir, ws, command, job.Env)
 	if work != "" {
 		command = withWork(command)
 		job.Env = append(job.Env, "GOTMPDIR="+work)

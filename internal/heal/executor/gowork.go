@@ -38,11 +38,14 @@ type goWork struct {
 }
 
 // goWorkFor returns the directory that a build of command in ws, run on
-// backend with the repository directory repoDir, keeps its go work
-// directory in, empty and ready, or "" when the build runs as it is.
-func (e *Executor) goWorkFor(backend sandbox.Backend, repoDir, ws, command string) string {
+// backend with the repository directory repoDir and the environment env,
+// keeps its go work directory in, empty and ready, or "" when the build
+// runs as it is. A GOFLAGS in env with a flag that is not a build flag
+// keeps nothing: go test passes the test flags it holds (-short, -run…)
+// to the binaries, and a re-run of them would not.
+func (e *Executor) goWorkFor(backend sandbox.Backend, repoDir, ws, command string, env []string) string {
 	name := backend.Name()
-	if !e.opts.KeepTestBinaries || repoDir == "" || (name != sandbox.IsolationBwrap && name != sandbox.IsolationNone) ||
+	if !e.opts.KeepTestBinaries || repoDir == "" || !buildOnlyGoFlags(env) || (name != sandbox.IsolationBwrap && name != sandbox.IsolationNone) ||
 		!goTestJSON.MatchString(command) || strings.ContainsAny(command, "<>|&;`$\n\\") || hasWord(command, "-work") {
 		return ""
 	}
@@ -102,6 +105,34 @@ func (e *Executor) goWorkKept(ws string) string {
 		return w.dir
 	}
 	return ""
+}
+
+// goBuildFlags are the go flags whose effect is built into a test binary
+// or ends with the build: GOFLAGS may hold them and still leave a test
+// binary's run the same as go test's.
+var goBuildFlags = map[string]bool{
+	"-mod": true, "-modfile": true, "-modcacherw": true, "-buildvcs": true, "-tags": true, "-trimpath": true,
+	"-race": true, "-msan": true, "-asan": true, "-ldflags": true, "-gcflags": true, "-asmflags": true,
+	"-gccgoflags": true, "-p": true, "-a": true, "-pgo": true, "-buildmode": true, "-compiler": true,
+	"-installsuffix": true, "-linkshared": true, "-overlay": true, "-vet": true, "-work": true, "-x": true,
+}
+
+// buildOnlyGoFlags reports whether GOFLAGS in env, if any, holds build
+// flags only (goBuildFlags).
+func buildOnlyGoFlags(env []string) bool {
+	for _, kv := range env {
+		v, ok := strings.CutPrefix(kv, "GOFLAGS=")
+		if !ok {
+			continue
+		}
+		for _, f := range strings.Fields(v) {
+			name, _, _ := strings.Cut(f, "=")
+			if !goBuildFlags["-"+strings.TrimLeft(name, "-")] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // withWork returns command with -work after go test -json.

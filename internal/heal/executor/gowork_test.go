@@ -132,24 +132,30 @@ func TestGoWorkOnlyForGoTestJSON(t *testing.T) {
 	for _, tc := range []struct {
 		cmd  string
 		iso  sandbox.Backend
+		env  []string
 		want bool
 	}{
-		{"go test -json ./...", sandbox.None{}, true},
-		{"go test -json", sandbox.Bwrap{}, true},
-		{"go test -json -race -run TestX ./pkg", sandbox.None{}, true},
-		{"go test ./...", sandbox.None{}, false},
-		{"go test -json ./... && go vet ./...", sandbox.None{}, false},
-		{"go test -json ./... > out.json", sandbox.None{}, false},
-		{"go test -json -work ./...", sandbox.None{}, false},
-		{"go test -jsonx ./...", sandbox.None{}, false},
-		{"go test -json ./...", sandbox.Container{Engine: "docker"}, false},
+		{"go test -json ./...", sandbox.None{}, nil, true},
+		{"go test -json", sandbox.Bwrap{}, nil, true},
+		{"go test -json -race -run TestX ./pkg", sandbox.None{}, nil, true},
+		{"go test ./...", sandbox.None{}, nil, false},
+		{"go test -json ./... && go vet ./...", sandbox.None{}, nil, false},
+		{"go test -json ./... > out.json", sandbox.None{}, nil, false},
+		{"go test -json -work ./...", sandbox.None{}, nil, false},
+		{"go test -jsonx ./...", sandbox.None{}, nil, false},
+		{"go test -json ./...", sandbox.Container{Engine: "docker"}, nil, false},
+		{"go test -json ./...", sandbox.None{}, []string{"GOFLAGS=-short"}, false},
+		{"go test -json ./...", sandbox.None{}, []string{"GOFLAGS=-mod=mod -run=TestX"}, false},
+		{"go test -json ./...", sandbox.None{}, []string{"GOFLAGS=-count=1"}, false},
+		{"go test -json ./...", sandbox.None{}, []string{"GOFLAGS=", "PATH=/bin"}, true},
+		{"go test -json ./...", sandbox.None{}, []string{"GOFLAGS= -buildvcs=false -mod=mod --tags=x -race"}, true},
 	} {
-		got := e.goWorkFor(tc.iso, repo, ws, tc.cmd) != ""
+		got := e.goWorkFor(tc.iso, repo, ws, tc.cmd, tc.env) != ""
 		if got != tc.want {
 			t.Errorf("%q on %s: kept %v, want %v", tc.cmd, tc.iso.Name(), got, tc.want)
 		}
 	}
-	if New(Options{}).goWorkFor(sandbox.None{}, repo, ws, "go test -json ./...") != "" {
+	if New(Options{}).goWorkFor(sandbox.None{}, repo, ws, "go test -json ./...", nil) != "" {
 		t.Error("an Executor not asked to keep test binaries kept them")
 	}
 }
