@@ -182,7 +182,7 @@ type Executor struct {
 	identities map[string]string         // RepoIdentity by checkout
 	untrusted  string                    // the throw-away layer's directory, once made
 	kept       map[string]string         // by repository directory: the upper layers kept for this Executor's builds
-	gowork     map[string]*goWork        // by workspace: where its go test builds keep their work directory
+	gowork     map[string]string         // by workspace: the work directory its last go test -json build, which failed, kept
 	dropping   sync.WaitGroup            // work directories being removed; Discard waits
 }
 
@@ -193,7 +193,7 @@ type probeResult struct {
 
 // New returns an Executor with the given options.
 func New(opts Options) *Executor {
-	return &Executor{opts: opts, backends: map[string]*backendFlight{}, probes: map[string]probeResult{}, identities: map[string]string{}, kept: map[string]string{}, gowork: map[string]*goWork{}}
+	return &Executor{opts: opts, backends: map[string]*backendFlight{}, probes: map[string]probeResult{}, identities: map[string]string{}, kept: map[string]string{}, gowork: map[string]string{}}
 }
 
 func (e *Executor) now() time.Time {

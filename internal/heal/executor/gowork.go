@@ -29,20 +29,13 @@ import (
 // whose work directory is kept.
 var goTestJSON = regexp.MustCompile(`^go test -json( |$)`)
 
-// goWork is the work directory of one workspace's go test builds.
-type goWork struct {
-	dir string // the directory GOTMPDIR names; go makes go-build* in it
-	// failed says the last go test -json build failed and its work
-	// directory is kept; GoTestBinary reads it.
-	failed bool
-}
-
-// goWorkFor returns the directory that a build of command in ws, run on
-// backend with the repository directory repoDir and the environment env,
-// keeps its go work directory in, empty and ready, or "" when the build
+// goWorkFor returns a new, empty directory that a build of command in
+// ws, run on backend with the repository directory repoDir and the
+// environment env, keeps its go work directory in, or "" when the build
 // runs as it is. A GOFLAGS in env with a flag that is not a build flag
 // keeps nothing: go test passes the test flags it holds (-short, -run…)
-// to the binaries, and a re-run of them would not.
+// to the binaries, and a re-run of them would not. Each build gets a
+// directory of its own, so no build removes another's while it runs.
 func (e *Executor) goWorkFor(backend sandbox.Backend, repoDir, ws, command string, env []string) string {
 	name := backend.Name()
 	if !e.opts.KeepTestBinaries || repoDir == "" || !buildOnlyGoFlags(env) || (name != sandbox.IsolationBwrap && name != sandbox.IsolationNone) ||
@@ -50,31 +43,31 @@ func (e *Executor) goWorkFor(backend sandbox.Backend, repoDir, ws, command strin
 		return ""
 	}
 	e.mu.Lock()
-	w := e.gowork[ws]
-	if w == nil {
-		w = &goWork{dir: filepath.Join(e.keptDirLocked(repoDir), "go-work-"+rand.Text()[:8])}
-		e.gowork[ws] = w
-	}
-	w.failed = false
-	dir := w.dir
+	dir := filepath.Join(e.keptDirLocked(repoDir), "go-work-"+rand.Text()[:12])
 	e.mu.Unlock()
-	e.dropWork(dir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return ""
 	}
 	return dir
 }
 
-// goWorkDone records how the build that kept its work directory in dir
-// ended: a failed build's is kept for GoTestBinary, a passing one's
-// removed.
+// goWorkDone records how the build of ws that kept its work directory in
+// dir ended. A failed build's directory becomes the one GoTestBinary
+// reads and every later build of ws sees; a passing build's is removed,
+// and so is the one kept before it either way: its binaries are of an
+// older tree.
 func (e *Executor) goWorkDone(ws, dir string, failed bool) {
 	e.mu.Lock()
-	w := e.gowork[ws]
-	if w != nil && w.dir == dir {
-		w.failed = failed
+	old := e.gowork[ws]
+	if failed {
+		e.gowork[ws] = dir
+	} else {
+		delete(e.gowork, ws)
 	}
 	e.mu.Unlock()
+	if old != "" && old != dir {
+		e.dropWork(old)
+	}
 	if !failed {
 		e.dropWork(dir)
 	}
@@ -84,7 +77,7 @@ func (e *Executor) goWorkDone(ws, dir string, failed bool) {
 // first be moved aside (a large one takes as long to remove as go would
 // have taken at its exit); [Executor.Discard] waits for it.
 func (e *Executor) dropWork(dir string) {
-	old := dir + ".old-" + rand.Text()[:8]
+	old := dir + ".old"
 	if err := os.Rename(dir, old); err != nil {
 		_ = os.RemoveAll(dir)
 		return
@@ -101,10 +94,7 @@ func (e *Executor) dropWork(dir string) {
 func (e *Executor) goWorkKept(ws string) string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if w := e.gowork[ws]; w != nil && w.failed {
-		return w.dir
-	}
-	return ""
+	return e.gowork[ws]
 }
 
 // goBuildFlags are the go flags whose effect is built into a test binary

@@ -99,6 +99,18 @@ func TestGoTestKeepsFailingBinaries(t *testing.T) {
 			if _, ok := e.GoTestBinary(ws, "example.com/m"); !ok {
 				t.Error("a build that is not go test -json dropped the kept binaries")
 			}
+			// A second failing build's binaries replace the first's.
+			if out := run("go test -json -count=1 ./..."); out.ExitCode == 0 {
+				t.Fatal("the failing build passed")
+			}
+			again, ok := e.GoTestBinary(ws, "example.com/m")
+			if !ok || again == root {
+				t.Fatalf("after a second failing build: %q, %v (first %q)", again, ok, root)
+			}
+			if _, err := os.Stat(root); !os.IsNotExist(err) {
+				t.Errorf("the first failing build's binary is still there: %v", err)
+			}
+			root = again
 			// The fix: the next go test -json build passes, and keeps nothing.
 			if err := os.WriteFile(filepath.Join(ws, "m.go"), []byte("package m\n\nfunc Two() int { return 2 }\n"), 0o644); err != nil {
 				t.Fatal(err)
