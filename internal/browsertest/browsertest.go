@@ -30,23 +30,41 @@ func Chromium(t testing.TB) string {
 	return ""
 }
 
+// startAttempts is how many times Browser starts chromium before it
+// fails the test: on a busy machine chromium now and then exits before
+// it listens (chromedp's "chrome failed to start"), and a second start
+// succeeds.
+const startAttempts = 3
+
 // Browser starts a headless chromium with a fresh profile and a
 // 1300×1000 window; the context ends after three minutes or at cancel.
+// The browser is running when it returns.
 func Browser(t testing.TB) (context.Context, context.CancelFunc) {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(Chromium(t)),
-		chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1300, 1000),
-	)
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	ctx, tcancel := context.WithTimeout(ctx, 3*time.Minute)
-	return ctx, func() { tcancel(); cancel(); acancel() }
+	path := Chromium(t)
+	var err error
+	for range startAttempts {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(path),
+			chromedp.NoSandbox,
+			chromedp.Flag("disable-gpu", true),
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.UserDataDir(t.TempDir()),
+			chromedp.WindowSize(1300, 1000),
+		)
+		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancel := chromedp.NewContext(actx)
+		ctx, tcancel := context.WithTimeout(ctx, 3*time.Minute)
+		stop := func() { tcancel(); cancel(); acancel() }
+		if err = chromedp.Do(ctx); err == nil {
+			return ctx, stop
+		}
+		stop()
+		t.Logf("chromium did not start (%v); starting it again", err)
+	}
+	t.Fatalf("chromium did not start in %d attempts: %v", startAttempts, err)
+	return nil, nil
 }
