@@ -20,9 +20,10 @@ import (
 // binaries. So a build of go test -json, the form a heal runs go test
 // in, runs with -work and GOTMPDIR in a directory of this Executor's:
 // go leaves its work directory, test binaries and all, where the next
-// build can run them ([Executor.GoTestBinary]). The directory is emptied
-// when the next such build starts, when one passes (nothing of it is
-// needed then), and by [Executor.Discard]. Only the bwrap backend and no
+// build can run them ([Executor.GoTestBinary]). Each such build has a
+// directory of its own; the one kept is the last failing build's, a
+// passing build removes it and its own (nothing of them is needed then),
+// and [Executor.Discard] removes the rest. Only the bwrap backend and no
 // sandbox see it; a container build runs as before.
 
 // goTestJSON matches a command that is one go test -json step, the form
