@@ -223,9 +223,12 @@ func TestMetricsEndpoint(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var m string
-	waitFor(t, ctx, "the queued job in salve_jobs", func() bool {
+	// The job's record and its message in the work queue are written one
+	// after the other, and the consumer counts the message when the
+	// stream has it: both are waited for.
+	waitFor(t, ctx, "the queued job in salve_jobs and in the work queue", func() bool {
 		m = scrape(t, hs.URL, token)
-		return strings.Contains(m, `salve_jobs{state="queued"} 1`)
+		return strings.Contains(m, `salve_jobs{state="queued"} 1`) && strings.Contains(m, "\nsalve_queue_pending 1\n")
 	})
 	for _, want := range []string{
 		`salve_webhooks_total{outcome="queued",reason="",source="github"} 1`,
