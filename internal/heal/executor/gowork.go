@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/heal/rerun"
 	"github.com/salve-dev/salve/internal/sandbox"
 )
 
@@ -98,18 +99,8 @@ func (e *Executor) goWorkKept(ws string) string {
 	return e.gowork[ws]
 }
 
-// goBuildFlags are the go flags whose effect is built into a test binary
-// or ends with the build: GOFLAGS may hold them and still leave a test
-// binary's run the same as go test's.
-var goBuildFlags = map[string]bool{
-	"-mod": true, "-modfile": true, "-modcacherw": true, "-buildvcs": true, "-tags": true, "-trimpath": true,
-	"-race": true, "-msan": true, "-asan": true, "-ldflags": true, "-gcflags": true, "-asmflags": true,
-	"-gccgoflags": true, "-p": true, "-a": true, "-pgo": true, "-buildmode": true, "-compiler": true,
-	"-installsuffix": true, "-linkshared": true, "-overlay": true, "-vet": true, "-work": true, "-x": true,
-}
-
 // buildOnlyGoFlags reports whether GOFLAGS in env, if any, holds build
-// flags only (goBuildFlags).
+// flags only (rerun.GoBuildFlag: GOFLAGS gives each flag with its value).
 func buildOnlyGoFlags(env []string) bool {
 	for _, kv := range env {
 		v, ok := strings.CutPrefix(kv, "GOFLAGS=")
@@ -118,7 +109,7 @@ func buildOnlyGoFlags(env []string) bool {
 		}
 		for _, f := range strings.Fields(v) {
 			name, _, _ := strings.Cut(f, "=")
-			if !goBuildFlags["-"+strings.TrimLeft(name, "-")] {
+			if !rerun.GoBuildFlag(name) {
 				return false
 			}
 		}

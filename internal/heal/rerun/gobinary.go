@@ -31,11 +31,32 @@ type goBinary struct {
 	short bool
 }
 
-// goBinaryFlags are the go test flags allowed in a plan run from test
-// binaries, and whether each takes a value.
-var goBinaryFlags = map[string]bool{
-	"-race": false, "-short": false, "-v": false, "-json": false, "-trimpath": false, "-failfast": false, "-buildvcs": false,
-	"-tags": true, "-mod": true, "-timeout": true, "-p": true, "-vet": true, "-run": true, "-count": true,
+// goBuildFlags are the go flags whose effect is built into a test binary
+// or ends with the build, and whether each takes a value as a word of its
+// own: a test binary runs the same with or without them.
+var goBuildFlags = map[string]bool{
+	"-race": false, "-msan": false, "-asan": false, "-trimpath": false, "-buildvcs": false, "-modcacherw": false,
+	"-a": false, "-linkshared": false, "-work": false, "-x": false,
+	"-mod": true, "-modfile": true, "-tags": true, "-ldflags": true, "-gcflags": true, "-asmflags": true,
+	"-gccgoflags": true, "-p": true, "-pgo": true, "-buildmode": true, "-compiler": true, "-installsuffix": true,
+	"-overlay": true, "-vet": true,
+}
+
+// GoBuildFlag reports whether name ("-race", "--tags") is a go flag whose
+// effect is built into a test binary or ends with the build, so that a
+// test binary the build linked runs the same whether it was given or
+// not; the test flags go test passes to the binary (-short, -run, -count…)
+// are not.
+func GoBuildFlag(name string) bool {
+	_, ok := goBuildFlags["-"+strings.TrimLeft(name, "-")]
+	return ok
+}
+
+// goRunFlags are the go test flags a plan's run from binaries gives the
+// binary itself, or has no need of, and whether each takes a value.
+var goRunFlags = map[string]bool{
+	"-short": false, "-v": false, "-json": false, "-failfast": false,
+	"-timeout": true, "-run": true, "-count": true,
 }
 
 // goBinaryOf reads the original go test invocation's flags (rest, after
@@ -52,7 +73,10 @@ func goBinaryOf(rest []string, dirs []string) goBinary {
 		}
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(w, "-"), "=")
 		name = "-" + strings.TrimPrefix(name, "-")
-		takes, known := goBinaryFlags[name]
+		takes, known := goRunFlags[name]
+		if !known {
+			takes, known = goBuildFlags[name]
+		}
 		if !known {
 			return goBinary{}
 		}

@@ -88,3 +88,14 @@ func TestGoModule(t *testing.T) {
 		}
 	}
 }
+
+func TestGoBuildFlag(t *testing.T) {
+	for name, want := range map[string]bool{
+		"-race": true, "--tags": true, "-mod": true, "-buildvcs": true, "-trimpath": true, "-ldflags": true,
+		"-short": false, "-run": false, "-count": false, "-cover": false, "-coverprofile": false, "-args": false, "-exec": false, "": false,
+	} {
+		if got := GoBuildFlag(name); got != want {
+			t.Errorf("GoBuildFlag(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
