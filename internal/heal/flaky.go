@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/salve-dev/salve/internal/heal/results"
@@ -34,7 +33,7 @@ func (r *run) flaky(ctx context.Context, first contract.ExecutorOutput, bugs []c
 		// The re-run reads the runner's own results: they tell a flaky
 		// test, and they are what a fix's proof is compared with.
 		out, ev, err := r.rerunFromBinaries(ctx, pp.plan)
-		if err == nil && !ranAll(pp.plan.Tests, out.ExitCode, ev) {
+		if err == nil && !rerun.Shows(pp.plan.Tests, out.ExitCode != 0, ev) {
 			out, ev, err = r.runProof(ctx, 1, results.StageRerun)
 		}
 		if err != nil {
@@ -98,25 +97,8 @@ func (r *run) rerunFromBinaries(ctx context.Context, p rerun.Plan) (contract.Exe
 		return contract.ExecutorOutput{}, rerun.Evidence{}, nil
 	}
 	out, ev, err := r.runProofCommand(ctx, 1, results.StageRerun, cmd)
-	if err == nil && !ranAll(p.Tests, out.ExitCode, ev) {
+	if err == nil && !rerun.Shows(p.Tests, out.ExitCode != 0, ev) {
 		r.o.Logger.Info("the failing build's test binaries did not run the failing tests to the end; re-running them with go test", "format", ev.Format)
 	}
 	return out, ev, err
-}
-
-// ranAll reports whether ev, read from a run that exited with exitCode,
-// shows every one of tests passed or failed, and, when the run passed,
-// the runner reaching its end. A test binary that panics ends without
-// its closing line (go test adds one for it), so a failed run is not
-// held to that: the tests it shows are what go test would show.
-func ranAll(tests []string, exitCode int, ev rerun.Evidence) bool {
-	if len(tests) == 0 || (exitCode == 0 && !ev.Completed) {
-		return false
-	}
-	for _, t := range tests {
-		if !slices.Contains(ev.Passed, t) && !slices.Contains(ev.Failed, t) {
-			return false
-		}
-	}
-	return true
 }

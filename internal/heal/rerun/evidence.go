@@ -306,6 +306,27 @@ func Proves(failing []string, before, after Evidence) (ok bool, why string) {
 	return true, ""
 }
 
+// Shows reports whether ev, read from a run that failed or passed,
+// shows every one of tests (as [Proves] matches them) passed or failed,
+// and, for a run that passed, the runner reaching its end. A Go test
+// binary that panics ends without the closing line go test adds for it,
+// so a failed run is not held to its end: the tests it shows are what
+// go test would show.
+func Shows(tests []string, failed bool, ev Evidence) bool {
+	if len(tests) == 0 || (!failed && !ev.Completed) {
+		return false
+	}
+	for _, t := range tests {
+		if ev.Runner == "go" {
+			t = goTop(t)
+		}
+		if len(findIn(ev.Passed, t)) == 0 && len(findIn(ev.Failed, t)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // capList names a few items and counts the rest.
 func capList(names []string) string {
 	const show = 5

@@ -99,3 +99,32 @@ func TestGoBuildFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestShows: a run shows the plan's tests when each passed or failed in
+// its output (a subtest's parent by its name); a passing run must also
+// reach the runner's end, a failing one need not (a panicking Go test
+// binary never prints its closing line).
+func TestShows(t *testing.T) {
+	ended := Evidence{Runner: "go", Format: "go-test-json", Completed: true, Passed: []string{"TestA", "TestA/case"}, Failed: []string{"TestB"}}
+	cut := ended
+	cut.Completed = false
+	for _, tc := range []struct {
+		name   string
+		tests  []string
+		failed bool
+		ev     Evidence
+		want   bool
+	}{
+		{"every test, run ended", []string{"TestA", "TestB"}, false, ended, true},
+		{"a subtest named by its parent", []string{"TestA/case"}, false, ended, true},
+		{"a test missing", []string{"TestA", "TestC"}, true, ended, false},
+		{"a passing run cut short", []string{"TestA"}, false, cut, false},
+		{"a failing run cut short", []string{"TestB"}, true, cut, true},
+		{"no test named", nil, true, ended, false},
+		{"nothing read", []string{"TestA"}, true, Evidence{}, false},
+	} {
+		if got := Shows(tc.tests, tc.failed, tc.ev); got != tc.want {
+			t.Errorf("%s: Shows = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
