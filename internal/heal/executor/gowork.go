@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -159,7 +161,11 @@ func (e *Executor) GoTestBinary(ws, importPath string) (string, bool) {
 	if len(works) != 1 {
 		return "", false
 	}
-	actions, err := os.ReadDir(works[0])
+	// The build wrote all of it: a folder that is a symlink is not followed.
+	if fi, err := os.Lstat(works[0]); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	actions, err := readDirCapped(works[0], maxWorkActions)
 	if err != nil {
 		return "", false
 	}
@@ -183,6 +189,28 @@ func (e *Executor) GoTestBinary(ws, importPath string) (string, bool) {
 		return "", false
 	}
 	return "", false
+}
+
+// maxWorkActions bounds the entries of a work directory read: go makes
+// one per action of the build, a few thousand for a large module.
+const maxWorkActions = 100000
+
+// readDirCapped reads at most max entries of dir; a directory that holds
+// more is refused.
+func readDirCapped(dir string, max int) ([]os.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(max + 1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if len(entries) > max {
+		return nil, fmt.Errorf("%s holds more than %d entries", dir, max)
+	}
+	return entries, nil
 }
 
 // testMainOf reports whether the file at p is a regular file that

@@ -210,3 +210,37 @@ func TestWorkLineFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestGoTestBinaryFollowsNoSymlink: the work directory is the build's to
+// write; a go-build folder that is a symlink to elsewhere is not read, so
+// no binary outside it is offered.
+func TestGoTestBinaryFollowsNoSymlink(t *testing.T) {
+	e := New(Options{KeepTestBinaries: true})
+	ws, work, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
+	action := filepath.Join(elsewhere, "b001")
+	if err := os.MkdirAll(action, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"_testmain.go": "package main\n\nimport (\n\t_test \"example.com/m\"\n)\n", "m.test": "binary"} {
+		if err := os.WriteFile(filepath.Join(action, name), []byte(body), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(work, "go-build1")); err != nil {
+		t.Fatal(err)
+	}
+	e.goWorkDone(ws, work, true)
+	if got, ok := e.GoTestBinary(ws, "example.com/m"); ok {
+		t.Errorf("a binary behind a symlink was offered: %s", got)
+	}
+	// The same folder, real, is read.
+	if err := os.Remove(filepath.Join(work, "go-build1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(elsewhere, filepath.Join(work, "go-build1")); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := e.GoTestBinary(ws, "example.com/m"); !ok || filepath.Base(got) != "m.test" {
+		t.Errorf("the real folder's binary: %q, %v", got, ok)
+	}
+}
