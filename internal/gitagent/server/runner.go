@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/salve-dev/salve/contract"
@@ -122,6 +123,9 @@ func (a *Runner) Execute(ctx context.Context, req *Request) contract.ActionResul
 		dir = root
 	}
 	args, stdin := spec.build(req.Command, paths)
+	if req.Action == ActionGitWorktree && req.Command.Ref == WorktreeAdd {
+		return a.worktreeAdd(ctx, dir, req.Command.Files[0], args)
+	}
 	if req.Action == contract.ActionGitCommit && a.DefaultIdentity != nil {
 		return a.result(a.withIdentity(ctx, dir).git(ctx, req.Action, dir, spec.paths, args, stdin))
 	}
@@ -131,12 +135,22 @@ func (a *Runner) Execute(ctx context.Context, req *Request) contract.ActionResul
 // withIdentity returns a runner whose git commits as DefaultIdentity for
 // each role (author, committer) git cannot name itself (`git var` fails).
 func (a *Runner) withIdentity(ctx context.Context, dir string) *Runner {
+	// The two questions are independent: both run at once.
+	roles := []string{"AUTHOR", "COMMITTER"}
+	known := make([]bool, len(roles))
+	var wg sync.WaitGroup
+	for i, role := range roles {
+		wg.Go(func() {
+			run := a.git(ctx, "git_var", dir, false, []string{"var", "GIT_" + role + "_IDENT"}, "")
+			known[i] = run.err == nil && run.res.ExitCode == 0
+		})
+	}
+	wg.Wait()
 	over := map[string]string{}
-	for _, role := range []string{"AUTHOR", "COMMITTER"} {
-		if run := a.git(ctx, "git_var", dir, false, []string{"var", "GIT_" + role + "_IDENT"}, ""); run.err == nil && run.res.ExitCode == 0 {
-			continue
+	for i, role := range roles {
+		if !known[i] {
+			over["GIT_"+role+"_NAME"], over["GIT_"+role+"_EMAIL"] = a.DefaultIdentity.Name, a.DefaultIdentity.Email
 		}
-		over["GIT_"+role+"_NAME"], over["GIT_"+role+"_EMAIL"] = a.DefaultIdentity.Name, a.DefaultIdentity.Email
 	}
 	if len(over) == 0 {
 		return a

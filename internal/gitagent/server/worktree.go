@@ -163,6 +163,30 @@ func (a *Runner) worktreeGitlinks(ctx context.Context, dir string) contract.Acti
 	return textResult(b.String(), nil)
 }
 
+// MetaGitDir is the key of the metadata of a successful "add": the git
+// directory of the new worktree, found from the repository's records as
+// the "gitdir" operation finds it. It is absent when the lookup failed
+// after the add; the caller then asks with "gitdir".
+const MetaGitDir = "gitdir"
+
+// worktreeAdd answers the "add" operation: git adds the worktree, then the
+// agent finds its git directory from the repository's records, as "gitdir"
+// would, and returns it in the metadata, which saves the caller a second
+// request.
+func (a *Runner) worktreeAdd(ctx context.Context, dir, path string, args []string) contract.ActionResult {
+	res := a.result(a.git(ctx, ActionGitWorktree, dir, false, args, ""))
+	if res.OutputType != contract.OutputText {
+		return res
+	}
+	if gd := a.worktreeGitDir(ctx, dir, path); gd.OutputType == contract.OutputText {
+		if res.Metadata == nil {
+			res.Metadata = map[string]any{}
+		}
+		res.Metadata[MetaGitDir] = strings.TrimRight(gd.Data, "\r\n")
+	}
+	return res
+}
+
 // worktreeGitDir answers the "gitdir" operation: it asks git for the
 // repository's common directory (in dir, the repository), then finds the
 // entry of <common>/worktrees whose gitdir file names path/.git.

@@ -22,6 +22,13 @@ func TestWorktree(t *testing.T) {
 	if b := git(t, wt, "branch", "--show-current"); b != "salve/heal-1\n" {
 		t.Errorf("worktree branch %q", b)
 	}
+	// The add answers with the worktree's git directory, as "gitdir" finds
+	// it from the repository's records, so heal needs no second request.
+	gd := execIn(t, repo, request(ActionGitWorktree, `{"ref":"gitdir","files":[`+quote(wt)+`]}`))
+	wantSuccess(t, gd)
+	if got, want := res.Metadata[MetaGitDir], strings.TrimSpace(gd.Data); got != want || want == "" {
+		t.Errorf("add's metadata %s = %v, gitdir says %q", MetaGitDir, got, want)
+	}
 
 	res = execIn(t, repo, request(ActionGitWorktree, `{"ref":"list"}`))
 	wantSuccess(t, res)
