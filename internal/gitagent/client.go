@@ -370,6 +370,8 @@ const (
 	WorktreeUntracked = server.WorktreeUntracked
 	WorktreeDetach    = server.WorktreeDetach
 	WorktreeGitlinks  = server.WorktreeGitlinks
+	// MetaGitDir is the metadata key of a worktree add's git directory.
+	MetaGitDir = server.MetaGitDir
 )
 
 // mergeEnv returns env with the KEY=VALUE entries of extra added, each

@@ -3,6 +3,7 @@ package heal
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -153,6 +154,34 @@ func FuzzLineDiff(f *testing.F) {
 		}
 		_ = Gate(GateInput{Path: "x.go", Original: a, Patched: b, Reports: []contract.BugReport{{LineNumber: 1}}, Confidence: 1})
 	})
+}
+
+// TestParseWorktreeList reads the porcelain listing as git 2.3x writes it:
+// the commit of each entry is kept only when it names one.
+func TestParseWorktreeList(t *testing.T) {
+	sha1 := strings.Repeat("ab", 20)
+	sha256 := strings.Repeat("c1", 32)
+	tests := []struct {
+		name string
+		out  string
+		want []Worktree
+	}{
+		{"main and a locked heal worktree",
+			"worktree /r\nHEAD " + sha1 + "\nbranch refs/heads/main\n\nworktree /t\nHEAD " + sha1 + "\ndetached\nlocked salve heal\n",
+			[]Worktree{{Path: "/r", Branch: "main", Head: sha1}, {Path: "/t", Head: sha1, Locked: "salve heal"}}},
+		{"a SHA-256 repository", "worktree /r\nHEAD " + sha256 + "\nbranch refs/heads/main\n", []Worktree{{Path: "/r", Branch: "main", Head: sha256}}},
+		{"no commit yet: the null hash", "worktree /r\nHEAD " + strings.Repeat("0", 40) + "\nbranch refs/heads/main\n", []Worktree{{Path: "/r", Branch: "main"}}},
+		{"bare", "worktree /r.git\nbare\n", []Worktree{{Path: "/r.git"}}},
+		{"not a hash", "worktree /r\nHEAD ABCD" + strings.Repeat("0", 36) + "\n\nworktree /s\nHEAD abc\n", []Worktree{{Path: "/r"}, {Path: "/s"}}},
+		{"locked without a reason", "worktree /r\nHEAD " + sha1 + "\nlocked\n", []Worktree{{Path: "/r", Head: sha1, Locked: "locked"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ParseWorktreeList(tc.out); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
 }
 
 func FuzzParseWorktreeList(f *testing.F) {

@@ -40,13 +40,25 @@ func (g *guardedGit) Commit(ctx context.Context, dir string, files []string, mes
 		}
 		g.created = true
 	}
-	h, err := g.pinned.Commit(ctx, dir, files, message)
-	if err != nil {
+	if err := g.pinned.Commit(ctx, dir, files, message); err != nil {
 		return "", err
 	}
-	tip, err := g.user.RevParse(ctx, g.repo, "refs/heads/"+g.branch)
+	// The new commit as the worktree sees it and the branch's tip as the
+	// user's repository sees it: two reads, at once.
+	var tip string
+	var tipErr error
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		tip, tipErr = g.user.RevParse(ctx, g.repo, "refs/heads/"+g.branch)
+	}()
+	h, err := g.pinned.Head(ctx, dir)
+	<-read
 	if err != nil {
-		return "", fmt.Errorf("heal: commit %s is not on branch %s of %s: %w: %w", h, g.branch, g.repo, ErrGitTampered, err)
+		return "", fmt.Errorf("heal: read the new commit: %w", err)
+	}
+	if tipErr != nil {
+		return "", fmt.Errorf("heal: commit %s is not on branch %s of %s: %w: %w", h, g.branch, g.repo, ErrGitTampered, tipErr)
 	}
 	if tip != h {
 		return "", fmt.Errorf("heal: commit %s is not the tip of branch %s of %s (%s is): %w", h, g.branch, g.repo, tip, ErrGitTampered)
@@ -165,10 +177,11 @@ func readSmallFile(p string) (string, error) {
 }
 
 // pin sets up the guarded, pinned Git of the run's worktree: it finds the
-// worktree's git directory from the repository's records and, from then
-// on, every git action of the run inside the worktree goes through it.
+// worktree's git directory from the repository's records (unless the add
+// or the reuse already did) and, from then on, every git action of the
+// run inside the worktree goes through it.
 func (r *run) pin(ctx context.Context, top string) error {
-	gd := r.gitDir // found and verified by reuse
+	gd := r.gitDir // found by the add, or found and verified by reuse
 	if gd == "" {
 		var err error
 		if gd, err = r.o.Worktrees.GitDir(ctx, top, r.o.WorktreeDir); err != nil {

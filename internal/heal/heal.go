@@ -145,10 +145,12 @@ type Git interface {
 // Worktrees creates and removes the isolated heal worktrees, and gives the
 // git of one worktree.
 type Worktrees interface {
-	// Add creates a worktree at path starting at HEAD of repo, on a new
-	// branch (detached when branch is empty), locked with reason so a
-	// crashed run can be recognised.
-	Add(ctx context.Context, repo, path, branch, reason string) error
+	// Add creates a worktree at path, detached at the commit start (empty:
+	// HEAD of repo), locked with reason so a crashed run can be
+	// recognised. It returns the worktree's git directory when the add
+	// could find it from the repository's records (as GitDir does), else
+	// "": the caller then asks GitDir.
+	Add(ctx context.Context, repo, path, start, reason string) (gitDir string, err error)
 	// Remove deletes the worktree at path (forcefully, even when locked).
 	Remove(ctx context.Context, repo, path string) error
 	// RemoveKnown is Remove of a worktree whose git directory the caller
@@ -178,8 +180,8 @@ type WorktreeGit interface {
 	// CreateBranch creates branch at HEAD and switches to it.
 	CreateBranch(ctx context.Context, dir, branch string) error
 	// Commit stages files (relative to dir) and commits them with
-	// message, returning the new HEAD hash.
-	Commit(ctx context.Context, dir string, files []string, message string) (string, error)
+	// message; Head then reads the new commit.
+	Commit(ctx context.Context, dir string, files []string, message string) error
 	// Push pushes branch to remote.
 	Push(ctx context.Context, dir, remote, branch string) error
 	// PushLease pushes branch to remote, replacing the remote branch only
@@ -203,6 +205,9 @@ type WorktreeGit interface {
 type Worktree struct {
 	Path   string
 	Branch string
+	// Head is the commit checked out, "" when the entry names none (a
+	// bare repository, a branch without a commit yet).
+	Head string
 	// Locked is the lock reason, empty when the worktree is not locked.
 	Locked string
 }

@@ -101,15 +101,20 @@ type fakeGit struct {
 	branch string
 }
 
-func (g *fakeGit) Commit(_ context.Context, dir string, files []string, msg string) (string, error) {
+func (g *fakeGit) Commit(_ context.Context, dir string, files []string, msg string) error {
 	g.commits = append(g.commits, strings.Join(files, ",")+": "+firstLine(msg))
-	return fmt.Sprintf("c%d", len(g.commits)), nil
+	return nil
 }
 func (g *fakeGit) Push(_ context.Context, _, remote, branch string) error {
 	g.pushes = append(g.pushes, remote+" "+branch)
 	return nil
 }
-func (g *fakeGit) Head(context.Context, string) (string, error) { return "base", nil }
+func (g *fakeGit) Head(context.Context, string) (string, error) {
+	if len(g.commits) > 0 {
+		return fmt.Sprintf("c%d", len(g.commits)), nil
+	}
+	return "base", nil
+}
 func (g *fakeGit) RevParse(_ context.Context, _, ref string) (string, error) {
 	if g.branch != "" && ref == "refs/heads/"+g.branch && len(g.commits) > 0 {
 		return fmt.Sprintf("c%d", len(g.commits)), nil
@@ -391,10 +396,11 @@ func TestCleanStale(t *testing.T) {
 	stale := filepath.Join(t.TempDir(), "stale")
 	live := filepath.Join(t.TempDir(), "live")
 	ctx := context.Background()
-	if err := wt.Add(ctx, repo, stale, "salve/heal-dead", lockReason(dead, "salve/heal-dead")); err != nil {
+	// Each on its branch, as a heal that had committed leaves it.
+	if _, err := runGit(repo, "worktree", "add", "--lock", "--reason", lockReason(dead, "salve/heal-dead"), "-b", "salve/heal-dead", stale); err != nil {
 		t.Fatal(err)
 	}
-	if err := wt.Add(ctx, repo, live, "salve/heal-live", lockReason(os.Getpid(), "salve/heal-live")); err != nil {
+	if _, err := runGit(repo, "worktree", "add", "--lock", "--reason", lockReason(os.Getpid(), "salve/heal-live"), "-b", "salve/heal-live", live); err != nil {
 		t.Fatal(err)
 	}
 	removed, err := CleanStale(ctx, wt, repo)

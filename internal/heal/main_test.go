@@ -81,15 +81,12 @@ func runGit(dir string, args ...string) (string, error) {
 	return string(res.Stdout), nil
 }
 
-func (w gitWorktrees) Add(_ context.Context, repo, path, branch, reason string) error {
-	args := []string{"worktree", "add", "--lock", "--reason", reason}
-	if branch != "" {
-		args = append(args, "-b", branch, path, "HEAD")
-	} else {
-		args = append(args, "--detach", path, "HEAD")
+func (w gitWorktrees) Add(_ context.Context, repo, path, start, reason string) (string, error) {
+	if start == "" {
+		start = "HEAD"
 	}
-	_, err := runGit(repo, args...)
-	return err
+	_, err := runGit(repo, "worktree", "add", "--lock", "--reason", reason, "--detach", path, start)
+	return "", err
 }
 
 func (w gitWorktrees) Remove(_ context.Context, repo, path string) error {

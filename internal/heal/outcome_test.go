@@ -29,9 +29,9 @@ type msgGit struct {
 	fail     error
 }
 
-func (g *msgGit) Commit(ctx context.Context, dir string, files []string, msg string) (string, error) {
+func (g *msgGit) Commit(ctx context.Context, dir string, files []string, msg string) error {
 	if g.fail != nil {
-		return "", g.fail
+		return g.fail
 	}
 	g.messages = append(g.messages, msg)
 	return g.fakeGit.Commit(ctx, dir, files, msg)

@@ -165,9 +165,11 @@ func (r *run) usePersistent(ctx context.Context, top string, list []Worktree) er
 	// --keep-worktree; a heal that could not remove it) can be reused: a
 	// first heal goes straight to the add.
 	if st, err := os.Lstat(sl.dir); err == nil && st.IsDir() {
-		base, err := r.o.Git.RevParse(ctx, top, "HEAD")
-		if err != nil {
-			return fmt.Errorf("heal: read HEAD of %s: %w: %w", top, ErrBadInput, err)
+		base := r.base // HEAD as setup listed it
+		if base == "" {
+			if base, err = r.o.Git.RevParse(ctx, top, "HEAD"); err != nil {
+				return fmt.Errorf("heal: read HEAD of %s: %w: %w", top, ErrBadInput, err)
+			}
 		}
 		if doubt = r.reuse(ctx, top, base); doubt == nil {
 			r.base = base
@@ -250,7 +252,9 @@ func (r *run) recreate(ctx context.Context, top string, list []Worktree) error {
 	// removes its worktree. Should the listing miss a record (a path
 	// spelled another way), the add fails and the removals run after all.
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) && !registered(list, dir) {
-		if err := r.o.Worktrees.Add(ctx, top, dir, "", persistentLockReason); err == nil {
+		gd, err := r.o.Worktrees.Add(ctx, top, dir, r.base, persistentLockReason)
+		if err == nil {
+			r.gitDir = gd
 			return nil
 		}
 	}
@@ -259,9 +263,11 @@ func (r *run) recreate(ctx context.Context, top string, list []Worktree) error {
 		return fmt.Errorf("heal: remove the old heal worktree %s: %w", dir, err)
 	}
 	_ = r.o.Worktrees.Remove(ctx, top, dir) // drops a registration whose folder was gone
-	if err := r.o.Worktrees.Add(ctx, top, dir, "", persistentLockReason); err != nil {
+	gd, err := r.o.Worktrees.Add(ctx, top, dir, r.base, persistentLockReason)
+	if err != nil {
 		return fmt.Errorf("heal: create the heal worktree %s: %w", dir, err)
 	}
+	r.gitDir = gd
 	return nil
 }
 

@@ -201,10 +201,13 @@ type run struct {
 	// tracked is the number of entries of the persistent worktree's index
 	// after setup (0, or -1, when unknown: the worktree is then removed).
 	tracked int
-	// gitDir is the reused worktree's git directory, already verified.
+	// gitDir is the worktree's git directory: a reused worktree's,
+	// already verified, or the one the add found in the repository's
+	// records (empty: pin asks for it).
 	gitDir string
-	// base is the commit a reused worktree was reset to, already
-	// verified (empty for a worktree just added).
+	// base is the commit the worktree was added at or reset to: HEAD of
+	// the repository as setup listed it (empty when the listing named
+	// none: ready then reads the worktree's HEAD).
 	base string
 	// dirty is true when the user's checkout has uncommitted changes.
 	dirty bool
@@ -363,6 +366,9 @@ func (r *run) setup(ctx context.Context) error {
 		return fmt.Errorf("heal: %s has no worktree: %w", r.o.Repo, ErrBadInput)
 	}
 	top := list[0].Path
+	// The listing names the main worktree's HEAD: the commit the heal
+	// starts from, so no request reads it again.
+	r.base = list[0].Head
 	rel, err := filepath.Rel(top, r.o.Repo)
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return fmt.Errorf("heal: %s is outside its repository %s: %w", r.o.Repo, top, ErrBadInput)
@@ -385,9 +391,11 @@ func (r *run) setup(ctx context.Context) error {
 	}
 	// The worktree starts detached and the heal branch is made at the
 	// first commit, so a run that commits nothing leaves no branch behind.
-	if err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, "", lockReason(os.Getpid(), r.o.Branch)); err != nil {
+	gd, err := r.o.Worktrees.Add(ctx, top, r.o.WorktreeDir, r.base, lockReason(os.Getpid(), r.o.Branch))
+	if err != nil {
 		return fmt.Errorf("heal: create worktree for branch %s: %w", r.o.Branch, err)
 	}
+	r.gitDir = gd
 	r.added = true
 	if err := r.pin(ctx, top); err != nil {
 		return err
@@ -395,8 +403,8 @@ func (r *run) setup(ctx context.Context) error {
 	return r.ready(ctx, rel)
 }
 
-// ready reads the base commit of the worktree the run will use; a
-// reused worktree's is the commit it was just reset to.
+// ready sets the base commit of the worktree the run will use: the
+// commit setup added it at or reset it to, else its HEAD as git reads it.
 func (r *run) ready(ctx context.Context, rel string) error {
 	r.ws = filepath.Join(r.o.WorktreeDir, rel)
 	r.res.BaseCommit = r.base

@@ -140,6 +140,10 @@ func ParseWorktreeList(out string) []Worktree {
 			switch k {
 			case "worktree":
 				w.Path = v
+			case "HEAD":
+				if commitHash(v) {
+					w.Head = v
+				}
 			case "branch":
 				w.Branch = strings.TrimPrefix(v, "refs/heads/")
 			case "locked":
@@ -154,4 +158,24 @@ func ParseWorktreeList(out string) []Worktree {
 		}
 	}
 	return list
+}
+
+// commitHash says whether s is a full object name (SHA-1 or SHA-256, in
+// lowercase hex) other than the null one git lists for a branch that has
+// no commit yet.
+func commitHash(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	zero := true
+	for _, c := range s {
+		switch {
+		case c == '0':
+		case c >= '1' && c <= '9', c >= 'a' && c <= 'f':
+			zero = false
+		default:
+			return false
+		}
+	}
+	return !zero
 }

@@ -80,10 +80,14 @@ func (g Git) worktree(ctx context.Context, dir, ref string, cmd contract.GitAgen
 	return g.do(ctx, dir, cmd)
 }
 
-// Commit stages files and commits them, returning the new HEAD.
-func (g Git) Commit(ctx context.Context, dir string, files []string, message string) (string, error) {
-	h, err := g.client(dir).AddCommit(ctx, message, files...)
-	return strings.TrimSpace(h), err
+// Commit stages files and commits them; Head reads the new commit.
+func (g Git) Commit(ctx context.Context, dir string, files []string, message string) error {
+	c := g.client(dir)
+	if err := c.Add(ctx, files...); err != nil {
+		return err
+	}
+	_, err := c.Do(ctx, contract.GitAgentCommandV1{Type: contract.ActionGitCommit, Message: &message})
+	return err
 }
 
 // Push pushes branch to remote.

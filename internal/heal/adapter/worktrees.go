@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -26,11 +27,23 @@ func (w Worktrees) do(ctx context.Context, repo, ref string, cmd contract.GitAge
 	return out, nil
 }
 
-// Add creates a locked worktree at path at HEAD, on a new branch or, with
-// branch empty, detached.
-func (w Worktrees) Add(ctx context.Context, repo, path, branch, reason string) error {
-	_, err := w.do(ctx, repo, gitagent.WorktreeAdd, contract.GitAgentCommandV1{Files: []string{path}, Branch: branch, StartPoint: "HEAD", Message: &reason})
-	return err
+// Add creates a locked worktree at path, detached at start (empty: HEAD),
+// and returns its git directory as the agent found it in the repository's
+// records right after the add ("" when it did not say).
+func (w Worktrees) Add(ctx context.Context, repo, path, start, reason string) (string, error) {
+	if start == "" {
+		start = "HEAD"
+	}
+	cmd := contract.GitAgentCommandV1{Type: gitagent.ActionGitWorktree, Ref: gitagent.WorktreeAdd, Files: []string{path}, StartPoint: start, Message: &reason}
+	resp, err := w.Git.client(repo).Do(ctx, cmd)
+	if errors.Is(err, gitagent.ErrAgentUnavailable) {
+		err = fmt.Errorf("%w: %w", heal.ErrEnvironment, err)
+	}
+	if err != nil {
+		return "", fmt.Errorf("worktree %s: %w", gitagent.WorktreeAdd, err)
+	}
+	gd, _ := resp.Result.Metadata[gitagent.MetaGitDir].(string)
+	return gd, nil
 }
 
 // GitDir returns the git directory of the worktree at path, found from the
