@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/salve-dev/salve/internal/gitagent"
@@ -98,13 +99,27 @@ func repoRules(ctx context.Context, c *Config, g adapter.Git) ([]string, error) 
 	if c.Rules == RulesNone {
 		return nil, nil
 	}
+	// Without a ref or a target branch the base is origin/HEAD, which a
+	// repository without a remote (or a CI checkout) lacks: then all that
+	// matters is whether HEAD has the file. That question then runs beside
+	// the search for the base, and is waited for before returning.
+	headHasFile := func() error {
+		_, err := g.ShowFile(ctx, c.Workspace, "HEAD", repoconfig.File)
+		return err
+	}
+	if c.RepoConfigRef == "" && targetBranch(c) == "" {
+		answer := make(chan error, 1)
+		go func(ask func() error) { answer <- ask() }(headHasFile)
+		headHasFile = sync.OnceValue(func() error { return <-answer })
+		defer headHasFile()
+	}
 	rev, why := baseRev(ctx, c, g)
 	if rev == "" && c.RepoConfigRef != "" {
 		return nil, errors.New(why)
 	}
 	if rev == "" {
 		c.RepoConfig = &results.RepoConfig{File: repoconfig.File, Unread: why}
-		if _, err := g.ShowFile(ctx, c.Workspace, "HEAD", repoconfig.File); err != nil {
+		if err := headHasFile(); err != nil {
 			return nil, nil // the repository has no such file: nothing to say
 		}
 		return []string{fmt.Sprintf("%s not read: %s; healing under the defaults and the caller's settings", repoconfig.File, why)}, nil
@@ -236,7 +251,7 @@ func baseRev(ctx context.Context, c *Config, g adapter.Git) (string, string) {
 	if c.RepoConfigRef != "" {
 		return resolve(c.RepoConfigRef), "the commit to read it from, " + c.RepoConfigRef + ", names no commit"
 	}
-	b := firstNonEmpty(c.TargetBranch, forge.NewCI(c.Getenv).TargetBranch())
+	b := targetBranch(c)
 	if b == "" {
 		h := resolve("refs/remotes/origin/HEAD")
 		if h == "" {
@@ -264,6 +279,12 @@ func baseRev(ctx context.Context, c *Config, g adapter.Git) (string, string) {
 		return "", fmt.Sprintf("the target branch %s (%s) holds the commit under heal, so it is part of the change", b, h)
 	}
 	return h, ""
+}
+
+// targetBranch is the branch a change under heal is to merge into:
+// c.TargetBranch, else what CI names; "" when none is known.
+func targetBranch(c *Config) string {
+	return firstNonEmpty(c.TargetBranch, forge.NewCI(c.Getenv).TargetBranch())
 }
 
 // buildBranch is the branch the failing build ran on, for skip_branches:
