@@ -168,6 +168,20 @@ func TestPinnedGitDir(t *testing.T) {
 	if got := git(t, "--git-dir", gitDir, "log", "-1", "--format=%s"); !strings.Contains(got, "pinned commit") {
 		t.Errorf("the commit is not in the pinned repository: %q", got)
 	}
+	// Pinned, the work tree is the pin's: a path that leaves it is still
+	// refused, relative or absolute, and one through a symbolic link out
+	// of it too.
+	outside := t.TempDir()
+	writeFile(t, outside, "x.txt", "x\n")
+	if err := os.Symlink(outside, filepath.Join(wt, "out")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"../x.txt", filepath.Join(outside, "x.txt"), "out/x.txt", filepath.Join(repo, "a.txt")} {
+		r := runAgent(t, "", nil, strings.NewReader(request("git_add", fmt.Sprintf(`{"files":[%q]}`, p))), pin...)
+		if r.code != 0 || r.resp.Result.Metadata["error_kind"] != server.KindPathRefused {
+			t.Errorf("pinned git_add %s: %s", p, r.stdout)
+		}
+	}
 	// A pin that is not a directory is refused at once.
 	r := runAgent(t, "", nil, strings.NewReader(request("git_status", `{}`)), "--git-dir", "relative", "--work-tree", wt, "--no-register")
 	if r.code != 0 || r.resp.Result.Metadata["error_kind"] != server.KindInvalidInvocation {

@@ -184,8 +184,18 @@ func (a *Runner) dir() (string, error) {
 }
 
 // root finds the work tree's top directory, symbolic links resolved. When
-// dir is not in a work tree it returns git's own error result.
+// dir is not in a work tree it returns git's own error result. A pinned
+// runner's work tree is the pin's (git's own answer, with GIT_WORK_TREE
+// set): no git command asks for it.
 func (a *Runner) root(ctx context.Context, dir string) (string, *contract.ActionResult) {
+	if a.Pin != nil {
+		real, err := filepath.EvalSymlinks(a.Pin.WorkTree)
+		if err != nil {
+			r := failure(KindInternal, fmt.Sprintf("resolve repository root: %v", err), nil)
+			return "", &r
+		}
+		return real, nil
+	}
 	run := a.git(ctx, "", dir, false, []string{"rev-parse", "--show-toplevel"}, "")
 	res := a.result(run)
 	if res.OutputType != contract.OutputText {
