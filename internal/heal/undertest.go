@@ -97,6 +97,29 @@ func (u *underTest) windows() []LineRange {
 	return out
 }
 
+// maxReachedShown bounds the lines of the functions reached through the
+// code under test that the request shows: the window has them all, the
+// snippet the nearest.
+const maxReachedShown = 200
+
+// shown are the windows the request's snippet shows: the code the test
+// calls, and the functions it reaches in turn up to maxReachedShown lines.
+func (u *underTest) shown() []LineRange {
+	var out []LineRange
+	budget := maxReachedShown
+	for _, rg := range u.regions {
+		n := rg.End - rg.Start + 1
+		if rg.Reached && n > budget {
+			continue
+		}
+		if rg.Reached {
+			budget -= n
+		}
+		out = append(out, LineRange{Start: rg.Start, End: rg.End})
+	}
+	return out
+}
+
 // request builds the FixRequest for the code under test: the failing
 // test's report restated at the code's first line, the code's regions as
 // the snippet, and the test as read-only context in the message.
@@ -123,7 +146,7 @@ func (u *underTest) request(group []contract.BugReport, content string, prev map
 	}
 	return contract.FixRequest{
 		BugReport:           moved,
-		FileSnippet:         snippetRanges(content, u.windows()),
+		FileSnippet:         snippetRanges(content, u.shown()),
 		ErrorMessage:        msg,
 		PreviousAttemptInfo: prev,
 	}

@@ -47,6 +47,8 @@ type goLoader struct {
 	bytes   int
 	srcOK   map[string]bool // import paths the test files import: loaded from source
 	loaded  int
+	// bodies keeps the bodies of non-test files (goReached reads them).
+	bodies bool
 }
 
 func newGoLoader(w *workspace) *goLoader {
@@ -62,8 +64,8 @@ type goFile struct {
 
 // parseDir parses the buildable .go files of a repo-relative folder and
 // indexes their declarations. The bodies of non-test files are blanked
-// before parsing: only declarations matter there, and the parser and the
-// type checker are spared them.
+// before parsing (unless g.bodies): only declarations matter there, and
+// the parser and the type checker are spared them.
 func (g *goLoader) parseDir(dir string, withTests bool) []goFile {
 	real, ok := g.w.dir(dir)
 	if !ok {
@@ -100,7 +102,7 @@ func (g *goLoader) parseFile(rel, name string, test bool) (goFile, bool) {
 		return goFile{}, false
 	}
 	g.bytes += len(src)
-	if !test {
+	if !test && !g.bodies {
 		src = purgeBodies(src)
 	}
 	f, err := parser.ParseFile(g.fset, rel, src, parser.SkipObjectResolution)

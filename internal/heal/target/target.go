@@ -49,7 +49,8 @@ const (
 
 // Options tune [Resolve] and [TestContext]. The zero value is ready to use.
 type Options struct {
-	// Max bounds the regions returned; zero means DefaultMax.
+	// Max bounds the regions returned, those marked Reached aside; zero
+	// means DefaultMax.
 	Max int
 	// Python is the interpreter used to parse Python sources; empty means
 	// DefaultPython, looked up in PATH. A missing interpreter is not an
@@ -100,7 +101,8 @@ func (o Options) withDefaults() Options {
 // a non-test file; then the stack frames of its message, innermost first;
 // only when those name no code of the workspace, the functions the test
 // calls, those named in the message first, then by their distance from
-// the report's line. No region is an answer, not an error: the error is
+// the report's line. For Go, the functions of the package those call in
+// turn follow them, marked Reached (at most maxReached more). No region is an answer, not an error: the error is
 // non-nil only when the workspace cannot be opened or ctx ends.
 func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt Options) ([]undertest.Region, error) {
 	w, err := newWorkspace(workspace)
@@ -125,12 +127,23 @@ func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt 
 				calls = append(calls, r.callees(calls[0], l.lex)...)
 			}
 			out = rankCalls(calls, bug)
+			if l.reached != nil {
+				shown := out[:min(len(out), r.opt.Max)]
+				out = append(shown[:len(shown):len(shown)], l.reached(r, shown)...)
+				return finish(ctx, bug, out, len(shown)+maxReached)
+			}
 		}
 	}
+	return finish(ctx, bug, out, r.opt.Max)
+}
+
+// finish returns the first n regions of out, or the error of a
+// resolution ctx ended.
+func finish(ctx context.Context, bug contract.BugReport, out []cand, n int) ([]undertest.Region, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("target: resolve %s: %w", clip(bug.FilePath), err)
 	}
-	return top(out, r.opt.Max), nil
+	return top(out, n), nil
 }
 
 // cand is a region found, with what ranks it among the test's calls.
@@ -361,6 +374,10 @@ type language struct {
 	// project, calls is asked again with the whole test file; and the
 	// first function found brings the functions of its file it calls.
 	wholeFile bool
+	// reached returns, after the regions shown, the functions those call
+	// in turn (Region.Reached); nil when the resolver does not follow
+	// calls past the test's own.
+	reached func(r *resolver, shown []cand) []cand
 	// lex reads the family's files the language table does not know.
 	lex *lang.Language
 	// testSpan finds the failing test's function in its file; nil means
@@ -370,7 +387,7 @@ type language struct {
 
 // languages is the table of source families, by file extension.
 var languages = []language{
-	{name: "go", exts: []string{".go"}, enclose: encloseGoFile, calls: (*resolver).goCalls, testSpan: goTestSpan},
+	{name: "go", exts: []string{".go"}, enclose: encloseGoFile, calls: (*resolver).goCalls, reached: (*resolver).goReached, testSpan: goTestSpan},
 	{name: "python", exts: []string{".py"}, enclose: (*resolver).enclosePython, calls: (*resolver).pyCalls, testSpan: pyTestSpan},
 	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(jsLex), calls: (*resolver).jsCalls, testSpan: jsTestSpan, lex: jsLex},
 	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(javaLex), calls: (*resolver).javaCalls, wholeFile: true, lex: javaLex},

@@ -30,6 +30,11 @@ type Region struct {
 	// "called by TestAdd", "called by TestAdd through check"; a lexical
 	// fallback says so in parentheses.
 	Why string
+	// Reached marks a function the code under test calls in turn,
+	// directly or through others of its package, rather than one the test
+	// itself calls: a fix may change it too. Reached regions follow the
+	// others.
+	Reached bool
 }
 
 // String renders r as path:start-end symbol (why).

@@ -1,0 +1,143 @@
+package target
+
+import (
+	"go/ast"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/salve-dev/salve/internal/heal/undertest"
+)
+
+// The functions reached through the code under test are bounded: nearest
+// first, at most maxReached of them and maxReachedLines lines in all.
+const (
+	maxReached      = 24
+	maxReachedLines = 800
+)
+
+// goFunc is one function or method of the package the code under test is
+// in, with its body.
+type goFunc struct {
+	rel        string
+	start, end int
+	symbol     string
+	decl       *ast.FuncDecl
+	// imports are the names the function's file gives the packages it
+	// imports: a selector on one of them leaves the package.
+	imports map[string]bool
+}
+
+// goReached returns the functions of the package of the code under test
+// that shown (the functions the failing test calls) call in turn, directly
+// or through one another, nearest first: a test of Parse fails because of
+// a slip in parseNote, three calls down. They widen the window (a fix may
+// change them) and are marked Reached. The calls are read from the syntax
+// alone: a call by name is every function of that name in the package, a
+// method call every method of that name (never a package's selector), so
+// the set can only be larger than the true one.
+func (r *resolver) goReached(shown []cand) []cand {
+	if len(shown) == 0 || !strings.HasSuffix(shown[0].Path, ".go") {
+		return nil
+	}
+	dir := path.Dir(shown[0].Path)
+	funcs, byName, methods := r.goPackageFuncs(dir)
+	if len(funcs) == 0 {
+		return nil
+	}
+	key := func(rel string, start int) string { return rel + ":" + strconv.Itoa(start) }
+	seen := map[string]bool{}
+	var queue []*goFunc
+	for _, c := range shown {
+		seen[key(c.Path, c.Start)] = true
+		for _, f := range funcs {
+			if f.rel == c.Path && f.start == c.Start {
+				queue = append(queue, f)
+			}
+		}
+	}
+	var out []cand
+	lines := 0
+	for len(queue) > 0 && len(out) < maxReached {
+		from := queue[0]
+		queue = queue[1:]
+		for _, f := range calledBy(from, byName, methods) {
+			k := key(f.rel, f.start)
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			n := f.end - f.start + 1
+			if len(out) == maxReached || lines+n > maxReachedLines {
+				continue
+			}
+			lines += n
+			out = append(out, cand{Region: undertest.Region{Path: f.rel, Start: f.start, End: f.end, Symbol: f.symbol,
+				Why: "called by " + from.symbol + ", which the code under test reaches", Reached: true}, name: f.decl.Name.Name})
+			queue = append(queue, f)
+		}
+	}
+	return out
+}
+
+// calledBy returns the package's functions from's body calls or names, in
+// the order of the body.
+func calledBy(from *goFunc, byName, methods map[string][]*goFunc) []*goFunc {
+	var out []*goFunc
+	if from.decl.Body == nil {
+		return nil
+	}
+	sel := map[*ast.Ident]bool{} // a method's name, not a function's
+	ast.Inspect(from.decl.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok && from.imports[id.Name] {
+				return false // another package's
+			}
+			sel[x.Sel] = true
+			out = append(out, methods[x.Sel.Name]...)
+		case *ast.Ident:
+			if !sel[x] {
+				out = append(out, byName[x.Name]...)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// goPackageFuncs parses, bodies and all, the non-test Go files of dir and
+// returns their functions: all of them, the plain functions by name, and
+// the methods by name.
+func (r *resolver) goPackageFuncs(dir string) (funcs []*goFunc, byName, methods map[string][]*goFunc) {
+	byName, methods = map[string][]*goFunc{}, map[string][]*goFunc{}
+	g := newGoLoader(r.w)
+	g.bodies = true
+	for _, f := range g.parseDir(dir, false) {
+		imports := map[string]bool{}
+		for _, im := range f.ast.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			switch {
+			case im.Name != nil:
+				imports[im.Name.Name] = true
+			case p != "":
+				imports[guessName(p)] = true
+			}
+		}
+		for _, d := range f.ast.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Name == nil || fd.Body == nil {
+				continue
+			}
+			gf := &goFunc{rel: f.rel, start: g.line(fd.Pos()), end: g.line(fd.End()),
+				symbol: goSymbol(f.ast.Name.Name, fd), decl: fd, imports: imports}
+			funcs = append(funcs, gf)
+			if fd.Recv != nil {
+				methods[fd.Name.Name] = append(methods[fd.Name.Name], gf)
+			} else {
+				byName[fd.Name.Name] = append(byName[fd.Name.Name], gf)
+			}
+		}
+	}
+	return funcs, byName, methods
+}
