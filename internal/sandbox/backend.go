@@ -183,9 +183,9 @@ func SelectBackend(ctx context.Context, name, image string) (Backend, error) {
 	return nil, fmt.Errorf("sandbox: auto: %w", errors.Join(errs...))
 }
 
-// probeAndDetect probes b and fills in its optional features, the two at
-// once (each is a sandbox start or two): a bwrap's features are detected
-// beside its probe and used only when the probe succeeds.
+// probeAndDetect probes b and fills in its optional features: a bwrap's
+// features are detected first, and a working overlay proves the sandbox
+// works.
 func probeAndDetect(ctx context.Context, b Backend, image string) (Backend, error) {
 	bw, ok := b.(Bwrap)
 	if !ok {
@@ -197,11 +197,15 @@ func probeAndDetect(ctx context.Context, b Backend, image string) (Backend, erro
 	if err := bwrapSystem(runtime.GOOS); err != nil {
 		return nil, err
 	}
-	detected := make(chan Bwrap, 1)
-	go func() { detected <- bw.Detect(ctx) }()
-	err := b.Probe(ctx, image)
-	d := <-detected
-	if err != nil {
+	// The overlay probe starts a sandbox as a build's is started (the same
+	// isolation, the capabilities dropped, an overlay mounted, a file
+	// written): when it works, bwrap works, and the plain probe, a second
+	// sandbox start, is not needed. Only without overlays is it run.
+	d := bw.Detect(ctx)
+	if d.Features.Overlay {
+		return d, nil
+	}
+	if err := b.Probe(ctx, image); err != nil {
 		return nil, err
 	}
 	return d, nil

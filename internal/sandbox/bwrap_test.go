@@ -494,3 +494,53 @@ func TestBwrapKeptDirs(t *testing.T) {
 		}
 	}
 }
+
+// TestBwrapChoiceStartsOneSandbox: choosing bwrap starts one sandbox where
+// overlays work (the overlay probe, which proves the sandbox works), and
+// the plain probe as well only where they do not; a bwrap that starts no
+// sandbox at all is unavailable. A wrapper in PATH logs every start.
+func TestBwrapChoiceStartsOneSandbox(t *testing.T) {
+	if !detected(t).Features.Overlay {
+		t.Skip("overlays cannot be mounted in a sandbox here")
+	}
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		refuse  string // a start whose arguments hold this fails
+		overlay bool
+		starts  int
+		ok      bool
+	}{
+		{"overlays work", "", true, 1, true},
+		{"no overlays", "--cap-add", false, 2, true},
+		{"no sandbox", "--", false, 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			log := filepath.Join(dir, "starts")
+			script := "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --help ] && exec " + bwrap + " \"$@\"; done\necho start >>" + log + "\n"
+			if tc.refuse != "" {
+				script += "for a in \"$@\"; do [ \"$a\" = " + tc.refuse + " ] && exit 1; done\n"
+			}
+			script += "exec " + bwrap + " \"$@\"\n"
+			if err := os.WriteFile(filepath.Join(dir, "bwrap"), []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("PATH", dir+":"+os.Getenv("PATH"))
+			b, err := sandbox.SelectBackend(context.Background(), sandbox.IsolationBwrap, "")
+			if tc.ok != (err == nil) {
+				t.Fatalf("SelectBackend: %v, %v", b, err)
+			}
+			if tc.ok && b.(sandbox.Bwrap).Features.Overlay != tc.overlay {
+				t.Errorf("overlay %v, want %v", b.(sandbox.Bwrap).Features.Overlay, tc.overlay)
+			}
+			got, _ := os.ReadFile(log)
+			if n := strings.Count(string(got), "start"); n != tc.starts {
+				t.Errorf("%d sandbox starts, want %d", n, tc.starts)
+			}
+		})
+	}
+}
