@@ -208,6 +208,9 @@ func probeAndDetect(ctx context.Context, b Backend, image string) (Backend, erro
 	if err := b.Probe(ctx, image); err != nil {
 		return nil, err
 	}
+	if d.Features.File && d.probeJob(ctx) != nil {
+		d.Features.File = false // bind /etc's files, as without --file
+	}
 	return d, nil
 }
 

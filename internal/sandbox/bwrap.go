@@ -59,6 +59,10 @@ type BwrapFeatures struct {
 	// Overlay: an overlay can be mounted inside the sandbox (kernel support,
 	// privileges, and setpriv to drop the capabilities after the mount).
 	Overlay bool
+	// File: bwrap knows --file FD DEST, so the allow-list's files of /etc
+	// are copied into the sandbox instead of bound one mount each (see
+	// etcFiles).
+	File bool
 	// UserNS: salve does not run as root, so a sandbox that mounts overlays
 	// gets its own user namespace in which the setup step is uid 0 (the
 	// mount program insists on it, and the overlay takes the userxattr
@@ -485,17 +489,26 @@ func (b Bwrap) Command(job Job) (Cmd, error) {
 			return Cmd{}, fmt.Errorf("create cache dir: %w", err)
 		}
 	}
-	return baseCmd(job, b.path(), p.args, MergeEnv(job.Env, p.env)), nil
+	args := p.args
+	var files []*os.File
+	if b.Features.File {
+		args, files = etcFiles(args, "/etc")
+	}
+	c := baseCmd(job, b.path(), args, MergeEnv(job.Env, p.env))
+	c.Files = files
+	return c, nil
 }
 
 // Detect returns b with its Features found: whether bwrap knows --size
-// (from its help text) and whether an overlay can be mounted in a sandbox
-// here (by mounting one). It never fails: what cannot be confirmed is off.
+// and --file (from its help text) and whether an overlay can be mounted in
+// a sandbox here (by mounting one, in a sandbox laid out as a build's). It
+// never fails: what cannot be confirmed is off.
 func (b Bwrap) Detect(ctx context.Context) Bwrap {
 	res, err := Run(ctx, Cmd{Path: b.path(), Args: []string{"--help"}, Timeout: DefaultProbeTimeout,
 		Combined: true, MaxOutput: 64 << 10})
 	if err == nil {
 		b.Features.TmpfsSize = strings.Contains(string(res.Stdout), "--size")
+		b.Features.File = strings.Contains(string(res.Stdout), "--file ")
 	}
 	b.Features.UserNS = os.Geteuid() != 0
 	b.Features.Overlay = b.probeOverlay(ctx)
@@ -533,6 +546,32 @@ func (b Bwrap) probeOverlay(ctx context.Context) bool {
 	}
 	_, err = os.Stat(filepath.Join(lower, "f"))
 	return os.IsNotExist(err)
+}
+
+// probeJob runs "true" as a job, laid out as a build's with b's features:
+// where overlays do not work, it says whether the rest of the layout (the
+// copies of /etc's files) does.
+func (b Bwrap) probeJob(ctx context.Context) error {
+	ws, err := os.MkdirTemp("", "salve-bwrap-probe-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(ws)
+	job := Job{Workspace: ws, Name: "probe", Env: []string{"PATH=/usr/bin:/bin"}, Script: "true"}
+	c, err := b.Command(job)
+	if err != nil {
+		return err
+	}
+	c.Timeout, c.MaxOutput = DefaultProbeTimeout, 4096
+	res, err := Run(ctx, c)
+	_ = b.Cleanup(ctx, job)
+	if err != nil {
+		return err
+	}
+	if res.ExitCode != 0 {
+		return fmt.Errorf("exit %d: %s", res.ExitCode, strings.TrimSpace(string(res.Stdout)))
+	}
+	return nil
 }
 
 // Probe runs "true" inside a sandbox with the same isolation flags, so that

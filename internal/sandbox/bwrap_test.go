@@ -496,9 +496,11 @@ func TestBwrapKeptDirs(t *testing.T) {
 }
 
 // TestBwrapChoiceStartsOneSandbox: choosing bwrap starts one sandbox where
-// overlays work (the overlay probe, which proves the sandbox works), and
-// the plain probe as well only where they do not; a bwrap that starts no
-// sandbox at all is unavailable. A wrapper in PATH logs every start.
+// overlays work (the overlay probe, which proves the sandbox works, /etc's
+// files copied in); where they do not, the plain probe and a build's
+// layout without overlays, whose copies of /etc's files are given up when
+// that sandbox does not start; a bwrap that starts no sandbox at all is
+// unavailable. A wrapper in PATH logs every start.
 func TestBwrapChoiceStartsOneSandbox(t *testing.T) {
 	if !detected(t).Features.Overlay {
 		t.Skip("overlays cannot be mounted in a sandbox here")
@@ -508,15 +510,16 @@ func TestBwrapChoiceStartsOneSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name    string
-		refuse  string // a start whose arguments hold this fails
-		overlay bool
-		starts  int
-		ok      bool
+		name          string
+		refuse        string // a start whose arguments hold this fails
+		overlay, file bool
+		starts        int
+		ok            bool
 	}{
-		{"overlays work", "", true, 1, true},
-		{"no overlays", "--cap-add", false, 2, true},
-		{"no sandbox", "--", false, 2, false},
+		{"overlays work", "", true, true, 1, true},
+		{"no overlays", "--cap-add", false, true, 3, true},
+		{"no --file", "--file", false, false, 3, true},
+		{"no sandbox", "--", false, false, 2, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -534,12 +537,85 @@ func TestBwrapChoiceStartsOneSandbox(t *testing.T) {
 			if tc.ok != (err == nil) {
 				t.Fatalf("SelectBackend: %v, %v", b, err)
 			}
-			if tc.ok && b.(sandbox.Bwrap).Features.Overlay != tc.overlay {
-				t.Errorf("overlay %v, want %v", b.(sandbox.Bwrap).Features.Overlay, tc.overlay)
+			if tc.ok {
+				if f := b.(sandbox.Bwrap).Features; f.Overlay != tc.overlay || f.File != tc.file {
+					t.Errorf("features %+v, want overlay %v, file %v", f, tc.overlay, tc.file)
+				}
 			}
 			got, _ := os.ReadFile(log)
 			if n := strings.Count(string(got), "start"); n != tc.starts {
 				t.Errorf("%d sandbox starts, want %d", n, tc.starts)
+			}
+		})
+	}
+}
+
+// TestBwrapEtcFilesCopied: with --file, the allow-list's files of /etc are
+// copies in the sandbox: the same bytes as the host's, read-only, the rest
+// of /etc still hidden, and no descriptor of them left to the build.
+func TestBwrapEtcFilesCopied(t *testing.T) {
+	bw := detected(t)
+	if !bw.Features.File {
+		t.Skip("this bwrap has no --file option; /etc's files are bound")
+	}
+	want, err := os.ReadFile("/etc/passwd")
+	if err != nil {
+		t.Skipf("no /etc/passwd here: %v", err)
+	}
+	ws := hostDir(t)
+	script := `cat /etc/passwd
+echo x >> /etc/passwd 2>/dev/null && echo PASSWD-WRITABLE
+test -e /etc/shadow && echo SHADOW-VISIBLE
+for fd in /proc/$$/fd/*; do case "$(readlink "$fd")" in /etc/*) echo "OPEN ${fd##*/}";; esac; done
+exit 0`
+	res := run(t, bw, sandbox.Job{Workspace: ws, Script: script, Env: []string{"PATH=/usr/bin:/bin"}})
+	out := string(res.Stdout)
+	if !strings.HasPrefix(out, string(want)) {
+		t.Errorf("/etc/passwd in the sandbox differs from the host's:\n%s", out)
+	}
+	for _, bad := range []string{"PASSWD-WRITABLE", "SHADOW-VISIBLE", "OPEN "} {
+		if strings.Contains(out, bad) {
+			t.Errorf("%s:\n%s", bad, out)
+		}
+	}
+	c, err := bw.Command(sandbox.Job{Workspace: ws, Script: "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(c.Files)
+	for _, f := range c.Files {
+		f.Close()
+	}
+	if n == 0 || !slices.Contains(c.Args, "--file") || slices.Contains(c.Args, "/etc/passwd") && !slices.Contains(c.Args, "--file") {
+		t.Errorf("no file of /etc copied: %d files, args %q", n, c.Args)
+	}
+}
+
+// BenchmarkBwrapStart times one sandboxed job running "true", laid out as
+// a build's without caches: the allow-list's files of /etc bound one by
+// one, or copied in from open descriptors (--file).
+func BenchmarkBwrapStart(b *testing.B) {
+	if err := (sandbox.Bwrap{}).Probe(context.Background(), ""); err != nil {
+		b.Skip(err)
+	}
+	bw := sandbox.Bwrap{}.Detect(context.Background())
+	if !bw.Features.File {
+		b.Skip("this bwrap has no --file option")
+	}
+	ws := b.TempDir()
+	for _, mode := range []struct {
+		name string
+		file bool
+	}{{"etc=binds", false}, {"etc=files", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			x := bw
+			x.Features.File = mode.file
+			x.Features.Overlay = false
+			for b.Loop() {
+				res, err := sandbox.RunJob(context.Background(), x, sandbox.Job{Workspace: ws, Script: "true", Env: []string{"PATH=/usr/bin:/bin"}})
+				if err != nil || res.ExitCode != 0 {
+					b.Fatalf("%v %d %s", err, res.ExitCode, res.Stdout)
+				}
 			}
 		})
 	}

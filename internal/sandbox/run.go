@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"syscall"
 	"time"
@@ -70,6 +71,9 @@ type Cmd struct {
 	// example to add SysProcAttr fields). It must not replace the
 	// process-group settings.
 	Setup func(*exec.Cmd)
+	// Files are open files the child gets as descriptors 3, 4 and on.
+	// Run closes them, whether the child started or not.
+	Files []*os.File
 }
 
 // Result is the outcome of a process that started.
@@ -97,6 +101,11 @@ type Result struct {
 // is not an error. Cancelling ctx kills the process group like a timeout but
 // leaves TimedOut false.
 func Run(ctx context.Context, c Cmd) (Result, error) {
+	defer func() {
+		for _, f := range c.Files {
+			_ = f.Close()
+		}
+	}()
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("sandbox: run %s: %w", c.Path, err)
 	}
@@ -116,6 +125,7 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 		cmd.Env = []string{}
 	}
 	cmd.Stdin = c.Stdin
+	cmd.ExtraFiles = c.Files
 	ownGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = DefaultWaitDelay
