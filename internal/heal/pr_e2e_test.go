@@ -180,9 +180,9 @@ func TestHealPRRerunUpdatesSameRequest(t *testing.T) {
 	defer srv.Close()
 	srv.AddRepo("github", "acme/app")
 	seed, remote := ciRepo(t)
-	srv.HeadSHA = func(branch string) string {
+	srv.SetHeadSHA(func(branch string) string {
 		return run(t, remote, "git", "rev-parse", "refs/heads/"+branch)
-	}
+	})
 	env := map[string]string{"SALVE_GIT_AGENT": gitAgent, "GITHUB_API_URL": srv.GitHubAPI(), "GITHUB_REPOSITORY": "acme/app",
 		"GITHUB_TOKEN": prToken, "GITHUB_REF_NAME": "main", "GITHUB_REF_TYPE": "branch"}
 	base := sandbox.AllowedEnv("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL")

@@ -101,6 +101,14 @@ type Server struct {
 	commits map[string]*commitChecks // key: "owner/repo@sha"
 }
 
+// SetHeadSHA sets HeadSHA while the server may be answering requests.
+func (s *Server) SetHeadSHA(f func(branch string) string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.HeadSHA = f
+}
+
+// headSHA is called with s.mu held.
 func (s *Server) headSHA(branch string) string {
 	if s.HeadSHA == nil {
 		return ""
