@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"strings"
 
 	"github.com/salve-dev/salve/contract"
@@ -25,7 +26,7 @@ func (r *run) fixGroup(ctx context.Context, iter int, group []contract.BugReport
 	for i := range group {
 		idx[i] = first + i
 	}
-	in, abs, err := PrepareFix(ctx, FixPlan{Workspace: r.ws, Group: group, Base: r.res.BaseCommit, Previous: r.prev, Targets: r.o.Targets, Logger: r.o.Logger})
+	in, abs, err := r.prepare(ctx, group)
 	if err != nil {
 		r.mark(idx, results.StatusSkipped, "", skipReason(err), nil)
 		return nil, nil
@@ -201,6 +202,53 @@ func (r *run) investigate(ctx context.Context, iter int, f Investigator, in FixI
 		}
 		return d.GateDecision, d.Files
 	})
+}
+
+// prepared is one group's fix input, prepared in the background.
+type prepared struct {
+	group []contract.BugReport
+	done  chan struct{}
+	in    FixInput
+	abs   string
+	err   error
+}
+
+// prepareAhead starts preparing group's fix input beside what the run
+// does next; fixGroup takes it when it comes to that group.
+func (r *run) prepareAhead(ctx context.Context, group []contract.BugReport) {
+	p := &prepared{group: group, done: make(chan struct{})}
+	plan := r.plan(group)
+	go func() {
+		defer close(p.done)
+		p.in, p.abs, p.err = PrepareFix(ctx, plan)
+	}()
+	r.ahead = p
+}
+
+// dropAhead waits for a preparation no fix will take.
+func (r *run) dropAhead() {
+	if r.ahead != nil {
+		<-r.ahead.done
+		r.ahead = nil
+	}
+}
+
+// prepare returns group's fix input: the one prepared ahead when it was
+// this group's, else a new one.
+func (r *run) prepare(ctx context.Context, group []contract.BugReport) (FixInput, string, error) {
+	if p := r.ahead; p != nil {
+		r.ahead = nil
+		<-p.done
+		if reflect.DeepEqual(p.group, group) {
+			return p.in, p.abs, p.err
+		}
+	}
+	return PrepareFix(ctx, r.plan(group))
+}
+
+// plan is the FixPlan of group in this run.
+func (r *run) plan(group []contract.BugReport) FixPlan {
+	return FixPlan{Workspace: r.ws, Group: group, Base: r.res.BaseCommit, Previous: r.prev, Targets: r.o.Targets, Logger: r.o.Logger}
 }
 
 // FixPlan says which reports to prepare a fix of, and where.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/salve-dev/salve/internal/heal/results"
+	"github.com/salve-dev/salve/internal/heal/undertest"
 
 	"github.com/salve-dev/salve/contract"
 )
@@ -178,6 +180,101 @@ func TestFlakyCheckRunsKeptBinaries(t *testing.T) {
 				if !strings.HasPrefix(commands[i], want) {
 					t.Errorf("command %d: %q, want it to start %q", i, commands[i], want)
 				}
+			}
+		})
+	}
+}
+
+// testFileParser reports the failing TestAdd at its check in add_test.go,
+// as a go test failure without a stack is reported: its fix goes to the
+// code under test, which the run resolves.
+type testFileParser struct{ noEnv }
+
+func (testFileParser) Parse(log, _ string) []contract.BugReport {
+	if !strings.Contains(log, `"Action":"fail"`) {
+		return nil
+	}
+	name := "TestAdd"
+	return []contract.BugReport{{FilePath: "add_test.go", LineNumber: 6, ErrorType: contract.ErrLogic, Message: "add_test.go:6: Add(1, 2) = -1, want 3", TestName: &name, Tool: "go test"}}
+}
+
+// blockingTargets resolves the code under test with the target package,
+// and says when it is asked.
+type blockingTargets struct {
+	fakeTargets
+	asked    chan struct{}
+	answered chan struct{}
+}
+
+func (b blockingTargets) Regions(ctx context.Context, ws string, bug contract.BugReport) ([]undertest.Region, error) {
+	close(b.asked)
+	defer close(b.answered)
+	return b.fakeTargets.Regions(ctx, ws, bug)
+}
+
+// TestFixPreparedBesideTheFlakyCheck: the code under test of the first
+// failing group is resolved while the failing tests run again (the re-run
+// waits until the resolution has been asked for, so a run that prepared
+// after the check would never get there); the fixer gets that preparation,
+// and a flaky verdict waits for it to end.
+func TestFixPreparedBesideTheFlakyCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		rerun   string
+		outcome string
+	}{
+		{"fails again", goFailJSON, results.OutcomeGreen},
+		{"flaky", goPassJSON, results.OutcomeFlaky},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := newRepo(t, map[string]string{
+				"go.mod":      "module add\n\ngo 1.22\n",
+				"add.go":      "package add\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
+				"add_test.go": "package add\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(1, 2); got != 3 {\n\t\tt.Errorf(\"Add(1, 2) = %d, want 3\", got)\n\t}\n}\n",
+			})
+			targets := blockingTargets{asked: make(chan struct{}), answered: make(chan struct{})}
+			n := 0
+			ex := fakeExecutor{func(ctx context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
+				n++
+				log := goFailJSON
+				switch {
+				case n == 2: // the re-run before any fix
+					select {
+					case <-targets.asked:
+					case <-ctx.Done():
+						return contract.ExecutorOutput{}, ctx.Err()
+					case <-time.After(time.Minute):
+						t.Error("the re-run ended a minute before the code under test was asked for: not prepared beside it")
+					}
+					log = tc.rerun
+				case n > 2:
+					log = goPassJSON
+				}
+				out := contract.ExecutorOutput{BuildLog: log}
+				if strings.Contains(log, `"Action":"fail"`) {
+					out.ExitCode = 1
+				}
+				return out, nil
+			}}
+			fixer := &fakeFixer{name: "f", fix: func(in FixInput) (contract.FixResult, error) {
+				return contract.FixResult{PatchedContent: strings.Replace(in.Content, "a - b", "a + b", 1), FixReason: "add", ConfidenceScore: 0.9}, nil
+			}}
+			o, _ := baseOptions(t, repo, fixer)
+			o.Executor, o.Parser, o.Targets, o.Command, o.AcceptUnproven = ex, testFileParser{}, targets, "go test ./...", true
+			res, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Outcome != tc.outcome {
+				t.Fatalf("outcome %q (%s), want %q", res.Outcome, res.Reason, tc.outcome)
+			}
+			select {
+			case <-targets.answered:
+			default:
+				t.Error("Run returned while the preparation was still running")
+			}
+			if tc.outcome == results.OutcomeGreen && (len(fixer.seen) != 1 || fixer.seen[0].Path != "add.go") {
+				t.Errorf("the fixer saw %d requests (%+v), want one for add.go, the code under test", len(fixer.seen), fixer.seen)
 			}
 		})
 	}

@@ -189,6 +189,9 @@ type run struct {
 	tried   map[string]map[string]reverted // reverted patched contents per file
 	fixedN  int
 	started time.Time
+	// ahead is the first group's fix input, prepared beside the flaky
+	// check (nil once taken, or when none was).
+	ahead *prepared
 	// added is true once the worktree exists.
 	added bool
 	// slot is the persistent worktree in use (nil for a fresh one);
@@ -594,6 +597,7 @@ func lastLine(s string) string {
 
 // loop is the fix loop: build, parse, fix, gate, verify, commit, CI.
 func (r *run) loop(ctx context.Context) error {
+	defer r.dropAhead()
 	cur, err := r.build(ctx, 0, results.StageBuild)
 	if err != nil {
 		return err
@@ -604,7 +608,12 @@ func (r *run) loop(ctx context.Context) error {
 		}
 		before := r.parse(cur)
 		if iter == 1 && len(before) > 0 {
+			// What the first fix needs (the code under test resolved, the
+			// request built) is prepared while the failing tests run again:
+			// both only read the worktree, and neither costs a model call.
+			r.prepareAhead(ctx, GroupByFile(before)[0])
 			if flaky, err := r.flaky(ctx, cur, before); flaky || err != nil {
+				r.dropAhead()
 				return err
 			}
 		}
