@@ -224,12 +224,12 @@ bench() {
 	none=$(median <"$work/none")
 	awk -v n="$name" -v f="$fail" -v p="$pass" -v c="$cold" -v w="$warm" -v x="$none" -v bad="$(wc -l <"$work/failed")" 'BEGIN {
 		b = f + p; goal = 1.3 * b + 0.5
-		printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f (%.1fx) | %.2f (%.1fx) | %s | %s | %.2f (%.1fx) | %d |\n", n, f, p, b, goal,
+		printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f (%.2fx) | %.2f (%.2fx) | %s | %s | %.2f (%.2fx) | %d |\n", n, f, p, b, goal,
 			c, c / b, w, w / b, (c <= goal ? "yes" : "no"), (w <= goal ? "yes" : "no"), x, x / b, bad }'
 	if [ -s "$work/warm-b" ]; then
 		awk -v n="$name" -v f="$fail" -v p="$pass" -v w="$(median <"$work/warm-b")" 'BEGIN {
 			b = f + p; goal = 1.3 * b + 0.5
-			printf "| %s (B) | %.2f | %.2f | %.2f | %.2f | | %.2f (%.1fx) | | %s | | |\n", n, f, p, b, goal, w, w / b, (w <= goal ? "yes" : "no") }'
+			printf "| %s (B) | %.2f | %.2f | %.2f | %.2f | | %.2f (%.2fx) | | %s | | |\n", n, f, p, b, goal, w, w / b, (w <= goal ? "yes" : "no") }'
 	fi
 }
 
