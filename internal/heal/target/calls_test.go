@@ -104,6 +104,15 @@ var callCases = []struct {
 	{name: "java/record-method", ws: "mvnproj",
 		bug:  contract.BugReport{FilePath: "src/test/java/org/example/calc/CircleTest.java", LineNumber: 11, Message: "expected: <3.14> but was: <6.28>"},
 		want: []want{{"src/main/java/org/example/calc/Circle.java", 6, 8, "Circle.area", "called by unitArea (lexical)"}}},
+	// A slip two calls below the test's: the functions of the file that
+	// parse reaches follow it, nearest first.
+	{name: "ts/reached-through-calls", ws: "tsproj",
+		bug: contract.BugReport{FilePath: "test/notes.test.ts", LineNumber: 5, Message: "AssertionError: expected [ 'A', 'B' ] to deeply equal [ 'a', 'b' ]"},
+		want: []want{
+			{"src/notes.ts", 2, 4, "parse", "called by the test (lexical)"},
+			{"src/notes.ts", 6, 8, "parseComment", "called by parse, which the code under test reaches"},
+			{"src/notes.ts", 10, 12, "parseNote", "called by parseComment, which the code under test reaches"},
+		}},
 	{name: "ts/mts-module", ws: "tsproj",
 		bug:  contract.BugReport{FilePath: "test/cart.test.ts", LineNumber: 17, Message: "expected '$12.5' to be '$12.05'"},
 		want: []want{{"src/money.mts", 1, 3, "formatCents", "called by the test (lexical)"}}},
@@ -127,6 +136,9 @@ func TestResolveCalls(t *testing.T) {
 			for _, g := range got {
 				if isTestFile(g.Path) || strings.Contains(g.Why, "test module") {
 					t.Errorf("%v: a test is never a target", g)
+				}
+				if g.Reached != strings.HasSuffix(g.Why, "which the code under test reaches") {
+					t.Errorf("%v: reached %v", g, g.Reached)
 				}
 			}
 		})

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/salve-dev/salve/internal/lang"
+
 	"github.com/salve-dev/salve/internal/heal/undertest"
 )
 
@@ -140,4 +142,40 @@ func (r *resolver) goPackageFuncs(dir string) (funcs []*goFunc, byName, methods 
 		}
 	}
 	return funcs, byName, methods
+}
+
+// lexReached is reached for a brace language read lexically: the
+// functions of each region's own file that it calls (callees), then
+// theirs, nearest first, within the same bounds as goReached.
+func lexReached(family *lang.Language) func(r *resolver, shown []cand) []cand {
+	return func(r *resolver, shown []cand) []cand {
+		key := func(c cand) string { return c.Path + ":" + strconv.Itoa(c.Start) }
+		seen := map[string]bool{}
+		for _, c := range shown {
+			seen[key(c)] = true
+		}
+		queue := append([]cand(nil), shown...)
+		var out []cand
+		lines := 0
+		for len(queue) > 0 && len(out) < maxReached {
+			from := queue[0]
+			queue = queue[1:]
+			for _, c := range r.callees(from, family) {
+				if seen[key(c)] {
+					continue
+				}
+				seen[key(c)] = true
+				n := c.End - c.Start + 1
+				if len(out) == maxReached || lines+n > maxReachedLines {
+					continue
+				}
+				lines += n
+				c.Reached = true
+				c.Why = "called by " + from.Symbol + ", which the code under test reaches"
+				out = append(out, c)
+				queue = append(queue, c)
+			}
+		}
+		return out
+	}
 }

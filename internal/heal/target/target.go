@@ -101,8 +101,9 @@ func (o Options) withDefaults() Options {
 // a non-test file; then the stack frames of its message, innermost first;
 // only when those name no code of the workspace, the functions the test
 // calls, those named in the message first, then by their distance from
-// the report's line. For Go, the functions of the package those call in
-// turn follow them, marked Reached (at most maxReached more). No region is an answer, not an error: the error is
+// the report's line. The functions those call in turn follow them, marked
+// Reached (at most maxReached more): for Go in their package, for the
+// brace languages in their own file. No region is an answer, not an error: the error is
 // non-nil only when the workspace cannot be opened or ctx ends.
 func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt Options) ([]undertest.Region, error) {
 	w, err := newWorkspace(workspace)
@@ -389,10 +390,10 @@ type language struct {
 var languages = []language{
 	{name: "go", exts: []string{".go"}, enclose: encloseGoFile, calls: (*resolver).goCalls, reached: (*resolver).goReached, testSpan: goTestSpan},
 	{name: "python", exts: []string{".py"}, enclose: (*resolver).enclosePython, calls: (*resolver).pyCalls, testSpan: pyTestSpan},
-	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(jsLex), calls: (*resolver).jsCalls, testSpan: jsTestSpan, lex: jsLex},
-	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(javaLex), calls: (*resolver).javaCalls, wholeFile: true, lex: javaLex},
-	{name: "rust", exts: []string{".rs"}, enclose: braces(rustLex), calls: (*resolver).rustCalls, wholeFile: true, lex: rustLex},
-	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(cLex), calls: (*resolver).cCalls, wholeFile: true, lex: cLex},
+	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(jsLex), calls: (*resolver).jsCalls, reached: lexReached(jsLex), testSpan: jsTestSpan, lex: jsLex},
+	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(javaLex), calls: (*resolver).javaCalls, reached: lexReached(javaLex), wholeFile: true, lex: javaLex},
+	{name: "rust", exts: []string{".rs"}, enclose: braces(rustLex), calls: (*resolver).rustCalls, reached: lexReached(rustLex), wholeFile: true, lex: rustLex},
+	{name: "c", exts: []string{".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".m", ".mm", ".cs", ".swift"}, enclose: braces(cLex), calls: (*resolver).cCalls, reached: lexReached(cLex), wholeFile: true, lex: cLex},
 }
 
 func languageOf(rel string) (language, bool) {
