@@ -102,8 +102,8 @@ func (o Options) withDefaults() Options {
 // only when those name no code of the workspace, the functions the test
 // calls, those named in the message first, then by their distance from
 // the report's line. The functions those call in turn follow them, marked
-// Reached (at most maxReached more): for Go in their package, for the
-// brace languages in their own file. No region is an answer, not an error: the error is
+// Reached (at most maxReached more): for Go in their package, for Python
+// and the brace languages in their own file. No region is an answer, not an error: the error is
 // non-nil only when the workspace cannot be opened or ctx ends.
 func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt Options) ([]undertest.Region, error) {
 	w, err := newWorkspace(workspace)
@@ -389,7 +389,7 @@ type language struct {
 // languages is the table of source families, by file extension.
 var languages = []language{
 	{name: "go", exts: []string{".go"}, enclose: encloseGoFile, calls: (*resolver).goCalls, reached: (*resolver).goReached, testSpan: goTestSpan},
-	{name: "python", exts: []string{".py"}, enclose: (*resolver).enclosePython, calls: (*resolver).pyCalls, testSpan: pyTestSpan},
+	{name: "python", exts: []string{".py"}, enclose: (*resolver).enclosePython, calls: (*resolver).pyCalls, reached: (*resolver).pyReached, testSpan: pyTestSpan},
 	{name: "js", exts: []string{".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"}, enclose: braces(jsLex), calls: (*resolver).jsCalls, reached: lexReached(jsLex), testSpan: jsTestSpan, lex: jsLex},
 	{name: "jvm", exts: []string{".java", ".kt", ".scala", ".groovy"}, enclose: braces(javaLex), calls: (*resolver).javaCalls, reached: lexReached(javaLex), wholeFile: true, lex: javaLex},
 	{name: "rust", exts: []string{".rs"}, enclose: braces(rustLex), calls: (*resolver).rustCalls, reached: lexReached(rustLex), wholeFile: true, lex: rustLex},

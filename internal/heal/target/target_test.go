@@ -68,6 +68,18 @@ var resolveCases = []struct {
 	{name: "python/parametrize-by-name", ws: "pyproj", python: true,
 		bug:  contract.BugReport{FilePath: "tests/test_ops.py", LineNumber: 0, Message: "assert -1 == 3", TestName: strp("test_add_params[1-2]")},
 		want: []want{{"calc/ops.py", 4, 6, "calc.ops.add", "called by test_add_params"}}},
+	// A slip three calls below the test's: a constructor, a method of
+	// the object made, a method through self and a module function follow
+	// parse as Reached; format_notes, which nothing reaches, does not.
+	{name: "python/reached-through-calls", ws: "pyproj", python: true,
+		bug: contract.BugReport{FilePath: "tests/test_notes.py", LineNumber: 5, Message: "assert ['A', 'B'] == ['a', 'b']", TestName: strp("tests/test_notes.py::test_parse")},
+		want: []want{
+			{"notes/parse.py", 4, 5, "notes.parse.parse", "called by test_parse"},
+			{"notes/parse.py", 9, 10, "notes.parse.Parser.__init__", "called by notes.parse.parse, which the code under test reaches"},
+			{"notes/parse.py", 12, 13, "notes.parse.Parser.run", "called by notes.parse.parse, which the code under test reaches"},
+			{"notes/parse.py", 15, 16, "notes.parse.Parser._note", "called by notes.parse.Parser.run, which the code under test reaches"},
+			{"notes/parse.py", 19, 20, "notes.parse._upper", "called by notes.parse.Parser._note, which the code under test reaches"},
+		}},
 	{name: "python/re-export-and-method", ws: "pyproj", python: true,
 		bug:  contract.BugReport{FilePath: "tests/test_calc_pkg.py", LineNumber: 7, Message: "assert -1 == 3", TestName: strp("test_chain")},
 		want: []want{{"calc/ops.py", 17, 19, "calc.ops.Calc.add", "called by test_chain"}, {"calc/ops.py", 14, 15, "calc.ops.Calc.__init__", ""}}},

@@ -1,0 +1,141 @@
+package target
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/salve-dev/salve/internal/heal/undertest"
+)
+
+// pyReached is reached for Python: the functions of each region's own
+// module that it calls in turn, at any depth, nearest first, within the
+// bounds of goReached. A call is read from the module's references: a
+// plain name calls the module's function of that name; self.m or cls.m,
+// the method m of the class the caller is in; C.m, the method m of the
+// module's class C. The outlines come from the same program (or lexical
+// reading) as the test's own calls, asked again with the references.
+func (r *resolver) pyReached(shown []cand) []cand {
+	ps := &pyState{r: r, out: map[string]*pyOutline{}}
+	key := func(rel string, start int) string { return rel + ":" + strconv.Itoa(start) }
+	seen := map[string]bool{}
+	var files []string
+	for _, c := range shown {
+		seen[key(c.Path, c.Start)] = true
+		if strings.HasSuffix(c.Path, ".py") && !isTestFile(c.Path) {
+			files = append(files, c.Path)
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	r.pyOutlines(ps, files, true)
+	type item struct {
+		rel string
+		def pyDef
+	}
+	defAt := func(rel string, start int) (pyDef, bool) {
+		if o := ps.out[rel]; o != nil {
+			for _, d := range o.Defs {
+				if d.L == start && d.Kind == "def" {
+					return d, true
+				}
+			}
+		}
+		return pyDef{}, false
+	}
+	var queue []item
+	for _, c := range shown {
+		if d, ok := defAt(c.Path, c.Start); ok {
+			queue = append(queue, item{c.Path, d})
+		}
+	}
+	var out []cand
+	lines := 0
+	for len(queue) > 0 && len(out) < maxReached {
+		from := queue[0]
+		queue = queue[1:]
+		o := ps.out[from.rel]
+		for _, d := range pyCallees(o, from.def) {
+			if seen[key(from.rel, d.L)] || d.L < 1 || d.E < d.L {
+				continue
+			}
+			seen[key(from.rel, d.L)] = true
+			n := d.E - d.L + 1
+			if len(out) == maxReached || lines+n > maxReachedLines {
+				continue
+			}
+			lines += n
+			why := "called by " + pyModule(from.rel) + "." + from.def.Q + ", which the code under test reaches"
+			if ps.note != "" {
+				why += " (" + ps.note + ")"
+			}
+			out = append(out, cand{Region: undertest.Region{Path: from.rel, Start: d.L, End: d.E, Symbol: pyModule(from.rel) + "." + d.Q,
+				Why: why, Reached: true}, name: lastDotted(d.Q)})
+			queue = append(queue, item{from.rel, d})
+		}
+	}
+	return out
+}
+
+// pyCallees returns the defs of module o that def from calls, in the
+// order they are declared (the outline program and the lexical reading
+// list a line's references in different orders): a plain name, the module's function of that
+// name or its class's __init__; self.m or cls.m, the method m of from's
+// class; C.m, the method m of the module's class C; any other x.m (a
+// local, a call's result), every method m of the module.
+func pyCallees(o *pyOutline, from pyDef) []pyDef {
+	if o == nil || o.Err != "" {
+		return nil
+	}
+	byQ := map[string]pyDef{}
+	classes := map[string]bool{}
+	methods := map[string][]pyDef{}
+	for _, d := range o.Defs {
+		switch {
+		case d.Kind == "class":
+			classes[d.Q] = true
+		case d.Kind == "def":
+			byQ[d.Q] = d
+			if i := strings.LastIndex(d.Q, "."); i > 0 {
+				methods[d.Q[i+1:]] = append(methods[d.Q[i+1:]], d)
+			}
+		}
+	}
+	class := ""
+	if i := strings.LastIndex(from.Q, "."); i > 0 {
+		class = from.Q[:i]
+	}
+	var out []pyDef
+	add := func(q string) bool {
+		d, ok := byQ[q]
+		if ok && d.Q != from.Q {
+			out = append(out, d)
+		}
+		return ok
+	}
+	for _, ref := range o.Refs {
+		if !ref.Call || ref.L < from.D || ref.L > from.E {
+			continue
+		}
+		head, m, dotted := strings.Cut(ref.R, ".")
+		switch {
+		case !dotted:
+			if !add(head) && classes[head] {
+				add(head + ".__init__")
+			}
+		case strings.Contains(m, "."):
+		case (head == "self" || head == "cls") && class != "" && add(class+"."+m):
+		case classes[head]:
+			add(head + "." + m)
+		default:
+			for _, d := range methods[m] {
+				if d.Q != from.Q {
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b pyDef) int { return a.L - b.L })
+	return out
+}
