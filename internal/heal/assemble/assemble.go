@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/salve-dev/salve/internal/agent/config"
@@ -184,6 +185,8 @@ type Pipeline struct {
 	exec   *executor.Executor
 	budget int64
 	logger *slog.Logger
+	// identity names the repository's build-cache layer ("" for none).
+	identity string
 }
 
 // New assembles the heal of c. Its error wraps heal.ErrBadInput (a bad
@@ -207,6 +210,31 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 		missing = err
 	}
 	git := adapter.Git{Bin: agent, ExtraEnv: c.GitEnv}
+	// The user's checkout: its node_modules and target/ are shared with the
+	// sandboxed builds in the heal worktree, read-only. Its identity (for
+	// the build-cache layer) is looked up beside the rules: the remote's
+	// URL, and the root commit from HEAD, which is the answer when the
+	// rules name no other base.
+	source, _ := filepath.Abs(c.Workspace)
+	type ids struct {
+		remote string
+		ok     bool
+		root   string
+	}
+	lookedUp := func() ids { return ids{} }
+	if c.RepoIdentity == "" && missing == nil {
+		answer := make(chan ids, 1)
+		go func() {
+			var a ids
+			var wg sync.WaitGroup
+			wg.Go(func() { a.remote, a.ok = executor.RemoteIdentity(ctx, source, c.Remote) })
+			wg.Go(func() { a.root, _ = executor.RootIdentity(ctx, source, "") })
+			wg.Wait()
+			answer <- a
+		}()
+		lookedUp = sync.OnceValue(func() ids { return <-answer })
+		defer lookedUp() // no git of the lookup outlives New
+	}
 	// The repository's rules, from the base, before anything they shape.
 	var notes []string
 	if missing == nil {
@@ -219,16 +247,17 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 			return nil, kindError{heal.ErrBadInput, err}
 		}
 	}
-	// The user's checkout: its node_modules and target/ are shared with the
-	// sandboxed builds in the heal worktree, read-only.
-	source, _ := filepath.Abs(c.Workspace)
 	identity := c.RepoIdentity
 	if identity == "" {
-		base := ""
-		if c.RepoConfig != nil {
-			base = c.RepoConfig.Rev
+		// None found: the builds get no layer.
+		switch a := lookedUp(); {
+		case a.ok:
+			identity = a.remote
+		case c.RepoConfig != nil && c.RepoConfig.Rev != "":
+			identity, _ = executor.RootIdentity(ctx, source, c.RepoConfig.Rev)
+		default:
+			identity = a.root
 		}
-		identity, _ = executor.RepoIdentity(ctx, source, c.Remote, base) // none: the builds get no layer
 	}
 	budget := c.CacheBudget
 	if budget == 0 {
@@ -250,7 +279,7 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	xe := executor.New(executor.Options{Isolation: c.Isolation, Backends: c.Backends, Logger: c.Logger, SourceDir: source,
 		RepoIdentity: identity, UntrustedChange: c.UntrustedChange, KeepTestBinaries: true})
 	ex := adapter.Executor{E: xe}
-	p := &Pipeline{Git: git, Notes: notes, exec: xe, budget: budget, logger: c.Logger}
+	p := &Pipeline{Git: git, Notes: notes, exec: xe, budget: budget, logger: c.Logger, identity: identity}
 	// The history tier reads the breaking commit's change through the git
 	// agent, in the user's checkout (it shares the heal worktree's
 	// objects, and no build ever ran in it).

@@ -77,20 +77,35 @@ const noIdentity = "none"
 // later checked out at the same path has another identity. git runs with
 // gitguard's hardened settings and reaches nothing.
 func RepoIdentity(ctx context.Context, dir, remote, base string) (string, error) {
+	if id, ok := RemoteIdentity(ctx, dir, remote); ok {
+		return id, nil
+	}
+	return RootIdentity(ctx, dir, base)
+}
+
+// RemoteIdentity is [RepoIdentity]'s first answer: the normalised URL of
+// dir's remote (empty: origin), and false when it has none.
+func RemoteIdentity(ctx context.Context, dir, remote string) (string, bool) {
 	if remote == "" {
 		remote = "origin"
 	}
+	url, err := gitOutput(ctx, dir, "config", "--get", "remote."+remote+".url")
+	if err != nil {
+		return "", false
+	}
+	return gitremote.Identity(url)
+}
+
+// RootIdentity is [RepoIdentity]'s answer for a repository without a
+// remote: the first commit reachable from base (empty: HEAD) along first
+// parents.
+func RootIdentity(ctx context.Context, dir, base string) (string, error) {
 	if base == "" {
 		base = "HEAD"
 	}
-	if url, err := gitOutput(ctx, dir, "config", "--get", "remote."+remote+".url"); err == nil {
-		if id, ok := gitremote.Identity(url); ok {
-			return id, nil
-		}
-	}
 	out, err := gitOutput(ctx, dir, "rev-list", "--first-parent", "--max-parents=0", "--end-of-options", base, "--")
 	if err != nil {
-		return "", fmt.Errorf("executor: the repository at %s has no remote %s and no history to name it by: %w", dir, remote, err)
+		return "", fmt.Errorf("executor: the repository at %s has no remote and no history to name it by: %w", dir, err)
 	}
 	lines := strings.Fields(out)
 	if len(lines) == 0 {
