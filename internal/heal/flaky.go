@@ -24,7 +24,7 @@ func (r *run) flaky(ctx context.Context, first contract.ExecutorOutput, bugs []c
 		command = first.EnvironmentMetadata.ResolvedCommand
 	}
 	pp := r.planProof(first, bugs)
-	plan := rerun.For(command, first.EnvironmentMetadata.ProjectType, bugs).InPackages(first.BuildLog)
+	plan := r.rerunPlan(command, first, bugs)
 	if plan.Command == "" {
 		return false, nil
 	}

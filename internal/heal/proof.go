@@ -50,9 +50,16 @@ func (r *run) planProof(first contract.ExecutorOutput, bugs []contract.BugReport
 	if command == "" {
 		command = first.EnvironmentMetadata.ResolvedCommand
 	}
-	r.proof = &proofPlan{plan: rerun.For(command, first.EnvironmentMetadata.ProjectType, bugs).InPackages(first.BuildLog),
+	r.proof = &proofPlan{plan: r.rerunPlan(command, first, bugs),
 		summary: rerun.Read(rerun.RunnerSummary, []byte(first.BuildLog), nil, time.Time{})}
 	return r.proof
+}
+
+// rerunPlan is the plan that runs the failing tests of bugs again, from
+// command, narrowed to where the first build's log shows them failing (the
+// packages of a go test, the files of node's runner).
+func (r *run) rerunPlan(command string, first contract.ExecutorOutput, bugs []contract.BugReport) rerun.Plan {
+	return rerun.For(command, first.EnvironmentMetadata.ProjectType, bugs).InPackages(first.BuildLog).InTestFiles(first.BuildLog, r.ws)
 }
 
 // runProof runs the proof command of the plan and reads what the runner's

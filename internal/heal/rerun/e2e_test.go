@@ -26,6 +26,9 @@ type project struct {
 	failing   string // the failing test's name, as printed
 	passing   string // the passing test's name, as printed
 	wantTests []string
+	// elsewhere, when set, is a test of another test file, which a re-run
+	// narrowed to the failing test's file never mentions.
+	elsewhere string
 }
 
 var projects = []project{
@@ -121,6 +124,39 @@ test('debit takes the amount', () => {
 		},
 		failing: "debit takes the amount", passing: "credit adds the amount", wantTests: []string{"debit takes the amount"},
 	},
+	// The failure is thrown in the code under test, so the report names
+	// the code, not the test file: the re-run finds the file in node's
+	// TAP and starts it alone, not the other test file too.
+	{
+		name: "node/thrown-in-code", tools: []string{"node"}, probe: []string{"node", "--test", "--test-name-pattern=x", "--help"}, typ: "node", runner: "node",
+		command: "node --test",
+		files: map[string]string{
+			"package.json": `{"name": "ledger", "version": "1.0.0", "type": "module"}` + "\n",
+			"ledger.js":    "export const credit = (balance, amount) => balance + amount;\nexport const last = (xs) => xs[xs.length].valueOf();\n",
+			"test/ledger.test.js": `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { credit, last } from '../ledger.js';
+
+test('credit adds the amount', () => {
+  assert.equal(credit(10, 5), 15);
+});
+
+test('last of three', () => {
+  assert.equal(last([1, 2, 3]), 3);
+});
+`,
+			"test/opening.test.js": `import test from 'node:test';
+import assert from 'node:assert/strict';
+import { credit } from '../ledger.js';
+
+test('an opening balance stays', () => {
+  assert.equal(credit(7, 0), 7);
+});
+`,
+		},
+		failing: "last of three", passing: "credit adds the amount", wantTests: []string{"last of three"},
+		elsewhere: "an opening balance stays",
+	},
 	{
 		name: "cargo", tools: []string{"cargo"}, typ: "rust", runner: "cargo",
 		command: "cargo build --offline && cargo test --offline",
@@ -191,7 +227,7 @@ func TestRealRunners(t *testing.T) {
 				t.Fatalf("the project passes:\n%s", log)
 			}
 			bugs := logparse.ParseString(log, logparse.Options{Root: dir, Workspace: dir})
-			plan := rerun.For(pr.command, pr.typ, bugs)
+			plan := rerun.For(pr.command, pr.typ, bugs).InPackages(log).InTestFiles(log, dir)
 			if !plan.Narrowed || plan.Runner != pr.runner || strings.Join(plan.Tests, ",") != strings.Join(pr.wantTests, ",") {
 				t.Fatalf("plan %+v, want runner %s selecting %q\nreports: %v\nlog:\n%s", plan, pr.runner, pr.wantTests, bugs, log)
 			}
@@ -208,6 +244,9 @@ func TestRealRunners(t *testing.T) {
 			}
 			if !plan.Ran(out) {
 				t.Errorf("Ran = false")
+			}
+			if pr.elsewhere != "" && strings.Contains(out, pr.elsewhere) {
+				t.Errorf("the re-run started another test file: it mentions %q", pr.elsewhere)
 			}
 		})
 	}

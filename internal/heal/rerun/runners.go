@@ -93,7 +93,7 @@ var runners = []runner{
 	{name: "mocha", tools: []string{"mocha"}, launchers: [][]string{{"npx", "mocha"}, {"mocha"}},
 		build: jsRunner{launch: "npx --no -- mocha", flag: "--grep"}.build, proof: proofMochaTAP, wholeReads: true},
 	{name: "node", tools: []string{"node:test"}, launchers: [][]string{{"node", "--test"}},
-		build: jsRunner{launch: "node --test", fixed: true, flag: "--test-name-pattern=", files: true}.build, proof: proofNodeTAP, wholeReads: true},
+		build: jsRunner{launch: "node --test", fixed: true, flag: nodeNameFlag, files: true}.build, proof: proofNodeTAP, wholeReads: true},
 	{name: "cargo", tools: []string{"cargo test"}, projectTypes: []string{"rust"},
 		launchers: [][]string{{"cargo", "test"}}, build: buildCargo, proof: proofSame, wholeReads: true},
 	{name: "maven", projectTypes: []string{"maven"},
