@@ -113,6 +113,13 @@ var callCases = []struct {
 			{"src/notes.ts", 6, 8, "parseComment", "called by parse, which the code under test reaches"},
 			{"src/notes.ts", 10, 12, "parseNote", "called by parseComment, which the code under test reaches"},
 		}},
+	// normalise is shared with sortKey, which the test does not reach.
+	{name: "ts/shared-helper-left-out", ws: "tsproj",
+		bug: contract.BugReport{FilePath: "test/words.test.ts", LineNumber: 5, Message: "AssertionError: expected false to be true"},
+		want: []want{
+			{"src/words.ts", 9, 12, "isPalindrome", "called by the test (lexical)"},
+			{"src/words.ts", 5, 7, "reverse", "called by isPalindrome, which the code under test reaches"},
+		}},
 	{name: "ts/mts-module", ws: "tsproj",
 		bug:  contract.BugReport{FilePath: "test/cart.test.ts", LineNumber: 17, Message: "expected '$12.5' to be '$12.05'"},
 		want: []want{{"src/money.mts", 1, 3, "formatCents", "called by the test (lexical)"}}},

@@ -2,6 +2,7 @@ package target
 
 import (
 	"go/ast"
+	"go/token"
 	"path"
 	"strconv"
 	"strings"
@@ -43,7 +44,7 @@ func (r *resolver) goReached(shown []cand) []cand {
 		return nil
 	}
 	dir := path.Dir(shown[0].Path)
-	funcs, byName, methods := r.goPackageFuncs(dir)
+	funcs, byName, methods, external := r.goPackageFuncs(dir)
 	if len(funcs) == 0 {
 		return nil
 	}
@@ -79,6 +80,61 @@ func (r *resolver) goReached(shown []cand) []cand {
 			queue = append(queue, f)
 		}
 	}
+	callers := map[string][]string{}
+	for _, f := range funcs {
+		for _, g := range calledBy(f, byName, methods) {
+			callers[key(g.rel, g.start)] = append(callers[key(g.rel, g.start)], key(f.rel, f.start))
+		}
+	}
+	return privateTo(shown, out, callers, external)
+}
+
+// candKey names a region by its file and first line, as the callers maps
+// of privateTo do.
+func candKey(c cand) string { return c.Path + ":" + strconv.Itoa(c.Start) }
+
+// privateTo keeps, of reached, the functions only the code under test
+// calls: every caller each has in the scope its calls were read in
+// (callers maps a function to its callers; external marks one that code
+// outside every function calls, such as a package variable's initial
+// value) is shown or kept. A helper that another function also calls is
+// shared: a fix there changes that function too, which the gate refuses
+// as outside the code under test (the red-team corpus's outside-function
+// cheat). Leaving one out can leave out those only it calls.
+func privateTo(shown, reached []cand, callers map[string][]string, external map[string]bool) []cand {
+	in := map[string]bool{}
+	for _, c := range shown {
+		in[candKey(c)] = true
+	}
+	for _, c := range reached {
+		in[candKey(c)] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, c := range reached {
+			k := candKey(c)
+			if !in[k] {
+				continue
+			}
+			private := !external[k]
+			for _, from := range callers[k] {
+				if !in[from] {
+					private = false
+					break
+				}
+			}
+			if !private {
+				delete(in, k)
+				changed = true
+			}
+		}
+	}
+	var out []cand
+	for _, c := range reached {
+		if in[candKey(c)] {
+			out = append(out, c)
+		}
+	}
 	return out
 }
 
@@ -109,13 +165,33 @@ func calledBy(from *goFunc, byName, methods map[string][]*goFunc) []*goFunc {
 }
 
 // goPackageFuncs parses, bodies and all, the non-test Go files of dir and
-// returns their functions: all of them, the plain functions by name, and
-// the methods by name.
-func (r *resolver) goPackageFuncs(dir string) (funcs []*goFunc, byName, methods map[string][]*goFunc) {
-	byName, methods = map[string][]*goFunc{}, map[string][]*goFunc{}
+// returns their functions: all of them, the plain functions by name, the
+// methods by name, and those a package-level declaration names.
+func (r *resolver) goPackageFuncs(dir string) (funcs []*goFunc, byName, methods map[string][]*goFunc, external map[string]bool) {
+	byName, methods, external = map[string][]*goFunc{}, map[string][]*goFunc{}, map[string]bool{}
 	g := newGoLoader(r.w)
 	g.bodies = true
-	for _, f := range g.parseDir(dir, false) {
+	files := g.parseDir(dir, false)
+	defer func() {
+		// A function a package-level declaration names (a variable's
+		// initial value, a table of handlers) is called from outside
+		// every function.
+		for _, f := range files {
+			for _, d := range f.ast.Decls {
+				if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+					ast.Inspect(gd, func(n ast.Node) bool {
+						if id, ok := n.(*ast.Ident); ok {
+							for _, fn := range append(byName[id.Name], methods[id.Name]...) {
+								external[fn.rel+":"+strconv.Itoa(fn.start)] = true
+							}
+						}
+						return true
+					})
+				}
+			}
+		}
+	}()
+	for _, f := range files {
 		imports := map[string]bool{}
 		for _, im := range f.ast.Imports {
 			p, _ := strconv.Unquote(im.Path.Value)
@@ -141,7 +217,7 @@ func (r *resolver) goPackageFuncs(dir string) (funcs []*goFunc, byName, methods 
 			}
 		}
 	}
-	return funcs, byName, methods
+	return funcs, byName, methods, external
 }
 
 // lexReached is reached for a brace language read lexically: the
@@ -176,6 +252,44 @@ func lexReached(family *lang.Language) func(r *resolver, shown []cand) []cand {
 				queue = append(queue, c)
 			}
 		}
-		return out
+		return privateTo(shown, out, r.lexCallers(out, family), nil)
 	}
+}
+
+// lexCallers maps each function of the files of reached to the functions
+// of its file that call it, read as callees reads calls.
+func (r *resolver) lexCallers(reached []cand, family *lang.Language) map[string][]string {
+	callers := map[string][]string{}
+	done := map[string]bool{}
+	for _, c := range reached {
+		if done[c.Path] {
+			continue
+		}
+		done[c.Path] = true
+		src, ok := r.read(c.Path)
+		if !ok {
+			continue
+		}
+		code, defs := braceDefs(string(src), lexOf(c.Path, family))
+		starts := lineStarts(code)
+		byName := map[string][]braceDef{}
+		for _, d := range defs {
+			if !d.test && !d.nested {
+				byName[d.name] = append(byName[d.name], d)
+			}
+		}
+		for _, d := range defs {
+			if d.test || d.nested {
+				continue
+			}
+			from := c.Path + ":" + strconv.Itoa(d.start)
+			for _, k := range readCalls(code, d.open, d.close, starts) {
+				for _, callee := range byName[k.name] {
+					to := c.Path + ":" + strconv.Itoa(callee.start)
+					callers[to] = append(callers[to], from)
+				}
+			}
+		}
+	}
+	return callers
 }

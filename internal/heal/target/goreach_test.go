@@ -2,6 +2,7 @@ package target
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/salve-dev/salve/contract"
@@ -40,5 +41,24 @@ func TestGoReached(t *testing.T) {
 	}
 	if got[4].Why != "called by notes.parseComment, which the code under test reaches" {
 		t.Errorf("parseNote's why: %q", got[4].Why)
+	}
+}
+
+// TestGoReachedLeavesSharedHelpers: IsPalindrome calls normalise and
+// reverse; SortKey calls normalise too, so a fix of normalise would change
+// SortKey (the red-team corpus's outside-function cheat): only reverse,
+// which the code under test alone calls, is reached.
+func TestGoReachedLeavesSharedHelpers(t *testing.T) {
+	bug := contract.BugReport{FilePath: "words/words_test.go", LineNumber: 7, Message: "words_test.go:7: IsPalindrome = false", TestName: strp("TestIsPalindrome")}
+	got, err := Resolve(context.Background(), "testdata/gomod", bug, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var symbols []string
+	for _, g := range got {
+		symbols = append(symbols, g.Symbol)
+	}
+	if strings.Join(symbols, " ") != "words.IsPalindrome words.reverse" {
+		t.Errorf("regions %q, want IsPalindrome, then reverse alone\n%s", symbols, regions(got))
 	}
 }

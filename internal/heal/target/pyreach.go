@@ -75,7 +75,41 @@ func (r *resolver) pyReached(shown []cand) []cand {
 			queue = append(queue, item{from.rel, d})
 		}
 	}
-	return out
+	callers, external := map[string][]string{}, map[string]bool{}
+	for rel, o := range ps.out {
+		if o == nil || o.Err != "" {
+			continue
+		}
+		for _, d := range o.Defs {
+			if d.Kind != "def" {
+				continue
+			}
+			for _, callee := range pyCallees(o, d) {
+				callers[key(rel, callee.L)] = append(callers[key(rel, callee.L)], key(rel, d.L))
+			}
+		}
+		// What the module or a class body calls, outside every def.
+		var top []pyRef
+		for _, ref := range o.Refs {
+			if !inDef(o, ref.L) {
+				top = append(top, ref)
+			}
+		}
+		for _, callee := range pyCalleesIn(o, pyDef{Q: "<module>"}, top) {
+			external[key(rel, callee.L)] = true
+		}
+	}
+	return privateTo(shown, out, callers, external)
+}
+
+// inDef says whether line is inside a def of module o.
+func inDef(o *pyOutline, line int) bool {
+	for _, d := range o.Defs {
+		if d.Kind == "def" && line >= d.D && line <= d.E {
+			return true
+		}
+	}
+	return false
 }
 
 // pyCallees returns the defs of module o that def from calls, in the
@@ -88,6 +122,17 @@ func pyCallees(o *pyOutline, from pyDef) []pyDef {
 	if o == nil || o.Err != "" {
 		return nil
 	}
+	var refs []pyRef
+	for _, ref := range o.Refs {
+		if ref.L >= from.D && ref.L <= from.E {
+			refs = append(refs, ref)
+		}
+	}
+	return pyCalleesIn(o, from, refs)
+}
+
+// pyCalleesIn is pyCallees of the references refs, read as from's.
+func pyCalleesIn(o *pyOutline, from pyDef, refs []pyRef) []pyDef {
 	byQ := map[string]pyDef{}
 	classes := map[string]bool{}
 	methods := map[string][]pyDef{}
@@ -114,8 +159,8 @@ func pyCallees(o *pyOutline, from pyDef) []pyDef {
 		}
 		return ok
 	}
-	for _, ref := range o.Refs {
-		if !ref.Call || ref.L < from.D || ref.L > from.E {
+	for _, ref := range refs {
+		if !ref.Call {
 			continue
 		}
 		head, m, dotted := strings.Cut(ref.R, ".")

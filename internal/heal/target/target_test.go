@@ -32,6 +32,7 @@ var resolveCases = []struct {
 	bug    contract.BugReport
 	opt    Options
 	python bool // needs a Python interpreter in PATH
+	exact  bool // nothing past want is returned
 	want   []want
 }{
 	{name: "go/add", ws: "gomod",
@@ -79,6 +80,14 @@ var resolveCases = []struct {
 			{"notes/parse.py", 12, 13, "notes.parse.Parser.run", "called by notes.parse.parse, which the code under test reaches"},
 			{"notes/parse.py", 15, 16, "notes.parse.Parser._note", "called by notes.parse.Parser.run, which the code under test reaches"},
 			{"notes/parse.py", 19, 20, "notes.parse._upper", "called by notes.parse.Parser._note, which the code under test reaches"},
+		}},
+	// _normalise is shared with sort_key, which the test does not reach:
+	// only _reverse follows is_palindrome.
+	{name: "python/shared-helper-left-out", ws: "pyproj", python: true, exact: true,
+		bug: contract.BugReport{FilePath: "tests/test_games.py", LineNumber: 5, Message: "assert False", TestName: strp("tests/test_games.py::test_phrase")},
+		want: []want{
+			{"words/games.py", 12, 14, "words.games.is_palindrome", "called by test_phrase"},
+			{"words/games.py", 8, 9, "words.games._reverse", "called by words.games.is_palindrome, which the code under test reaches"},
 		}},
 	{name: "python/re-export-and-method", ws: "pyproj", python: true,
 		bug:  contract.BugReport{FilePath: "tests/test_calc_pkg.py", LineNumber: 7, Message: "assert -1 == 3", TestName: strp("test_chain")},
@@ -162,6 +171,9 @@ func TestResolve(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkRegions(t, got, tc.want)
+				if tc.exact && len(got) != len(tc.want) {
+					t.Errorf("got %d regions, want exactly %d:\n%s", len(got), len(tc.want), regions(got))
+				}
 				if suffix == "/lexical" {
 					for _, r := range got {
 						if !strings.Contains(r.Why, "lexical: no Python interpreter found") {
