@@ -2,11 +2,12 @@ package heal_test
 
 import (
 	"context"
-	"os/exec"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/gitagent/gittest"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
 	"github.com/salve-dev/salve/internal/testrepo"
@@ -52,13 +53,10 @@ func TestWorktreeAddAtListedHead(t *testing.T) {
 	}
 }
 
+// gitIn runs the real git in dir, as a user with an identity.
 func gitIn(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(cmd.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v: %s", args, err, out)
-	}
-	return string(out)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid"}
+	return gittest.Git(t, env, dir, args...)
 }

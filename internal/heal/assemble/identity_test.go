@@ -2,10 +2,11 @@ package assemble
 
 import (
 	"context"
-	"os/exec"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/salve-dev/salve/internal/gitagent/gittest"
 	"github.com/salve-dev/salve/internal/heal/results"
 )
 
@@ -15,15 +16,11 @@ import (
 // one (a change under heal that rewrites its history does not choose its
 // layer).
 func TestNewRepoIdentity(t *testing.T) {
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid"}
 	gitCmd := func(dir string, args ...string) string {
 		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-		cmd.Env = append(cmd.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v: %s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
+		return strings.TrimSpace(gittest.Git(t, env, dir, args...))
 	}
 	repo := func() (dir, root string) {
 		dir = t.TempDir()
