@@ -38,7 +38,8 @@ type goFunc struct {
 // change them) and are marked Reached. The calls are read from the syntax
 // alone: a call by name is every function of that name in the package, a
 // method call every method of that name (never a package's selector), so
-// the set can only be larger than the true one.
+// the set can only be larger than the true one; and of that set only the
+// functions nothing but the code under test calls are kept (privateTo).
 func (r *resolver) goReached(shown []cand) []cand {
 	if len(shown) == 0 || !strings.HasSuffix(shown[0].Path, ".go") {
 		return nil
@@ -222,7 +223,8 @@ func (r *resolver) goPackageFuncs(dir string) (funcs []*goFunc, byName, methods 
 
 // lexReached is reached for a brace language read lexically: the
 // functions of each region's own file that it calls (callees), then
-// theirs, nearest first, within the same bounds as goReached.
+// theirs, nearest first, within the same bounds as goReached, those other
+// functions of the file also call left out (privateTo).
 func lexReached(family *lang.Language) func(r *resolver, shown []cand) []cand {
 	return func(r *resolver, shown []cand) []cand {
 		key := func(c cand) string { return c.Path + ":" + strconv.Itoa(c.Start) }

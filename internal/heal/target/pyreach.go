@@ -14,7 +14,9 @@ import (
 // plain name calls the module's function of that name; self.m or cls.m,
 // the method m of the class the caller is in; C.m, the method m of the
 // module's class C. The outlines come from the same program (or lexical
-// reading) as the test's own calls, asked again with the references.
+// reading) as the test's own calls, asked again with the references. A
+// function another def, a class body or the module itself also calls is
+// left out (privateTo).
 func (r *resolver) pyReached(shown []cand) []cand {
 	ps := &pyState{r: r, out: map[string]*pyOutline{}}
 	key := func(rel string, start int) string { return rel + ":" + strconv.Itoa(start) }
