@@ -211,6 +211,18 @@ type prepared struct {
 	in    FixInput
 	abs   string
 	err   error
+	// panicked is what a panic of the preparation carried: it is raised
+	// again in the run's own goroutine, as if the preparation had run
+	// there, so the binary's recovery sees it.
+	panicked any
+}
+
+// wait waits for the preparation to end and raises again its panic.
+func (p *prepared) wait() {
+	<-p.done
+	if p.panicked != nil {
+		panic(p.panicked)
+	}
 }
 
 // prepareAhead starts preparing group's fix input beside what the run
@@ -220,6 +232,7 @@ func (r *run) prepareAhead(ctx context.Context, group []contract.BugReport) {
 	plan := r.plan(group)
 	go func() {
 		defer close(p.done)
+		defer func() { p.panicked = recover() }()
 		p.in, p.abs, p.err = PrepareFix(ctx, plan)
 	}()
 	r.ahead = p
@@ -227,9 +240,9 @@ func (r *run) prepareAhead(ctx context.Context, group []contract.BugReport) {
 
 // dropAhead waits for a preparation no fix will take.
 func (r *run) dropAhead() {
-	if r.ahead != nil {
-		<-r.ahead.done
+	if p := r.ahead; p != nil {
 		r.ahead = nil
+		p.wait()
 	}
 }
 
@@ -238,7 +251,7 @@ func (r *run) dropAhead() {
 func (r *run) prepare(ctx context.Context, group []contract.BugReport) (FixInput, string, error) {
 	if p := r.ahead; p != nil {
 		r.ahead = nil
-		<-p.done
+		p.wait()
 		if reflect.DeepEqual(p.group, group) {
 			return p.in, p.abs, p.err
 		}

@@ -279,3 +279,33 @@ func TestFixPreparedBesideTheFlakyCheck(t *testing.T) {
 		})
 	}
 }
+
+// panickingTargets fails as a resolver with a bug would.
+type panickingTargets struct{ fakeTargets }
+
+func (panickingTargets) Regions(context.Context, string, contract.BugReport) ([]undertest.Region, error) {
+	panic("resolver bug")
+}
+
+// TestPreparationPanicReachesTheRun: a panic of the fix preparation, run
+// beside the flaky check, is raised again in the run's own goroutine, where
+// the binary recovers from it, instead of ending the process.
+func TestPreparationPanicReachesTheRun(t *testing.T) {
+	repo := newRepo(t, map[string]string{
+		"go.mod":      "module add\n\ngo 1.22\n",
+		"add.go":      "package add\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
+		"add_test.go": "package add\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(1, 2); got != 3 {\n\t\tt.Errorf(\"Add(1, 2) = %d, want 3\", got)\n\t}\n}\n",
+	})
+	ex := fakeExecutor{func(context.Context, contract.ExecutorInput) (contract.ExecutorOutput, error) {
+		return contract.ExecutorOutput{BuildLog: goFailJSON, ExitCode: 1}, nil
+	}}
+	o, _ := baseOptions(t, repo, &fakeFixer{name: "f", fix: fixBug(0.9)})
+	o.Executor, o.Parser, o.Targets, o.Command = ex, testFileParser{}, panickingTargets{}, "go test ./..."
+	defer func() {
+		if v := recover(); v != "resolver bug" {
+			t.Errorf("recovered %v, want the resolver's panic", v)
+		}
+	}()
+	_, _ = Run(context.Background(), o)
+	t.Error("Run returned")
+}

@@ -47,13 +47,18 @@ func (g *guardedGit) Commit(ctx context.Context, dir string, files []string, mes
 	// user's repository sees it: two reads, at once.
 	var tip string
 	var tipErr error
+	var panicked any
 	read := make(chan struct{})
 	go func() {
 		defer close(read)
+		defer func() { panicked = recover() }()
 		tip, tipErr = g.user.RevParse(ctx, g.repo, "refs/heads/"+g.branch)
 	}()
 	h, err := g.pinned.Head(ctx, dir)
 	<-read
+	if panicked != nil {
+		panic(panicked) // in the run's goroutine, where the binary recovers
+	}
 	if err != nil {
 		return "", fmt.Errorf("heal: read the new commit: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/salve-dev/salve/internal/agent/config"
@@ -224,15 +225,34 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	lookedUp := func() ids { return ids{} }
 	if c.RepoIdentity == "" && missing == nil {
 		answer := make(chan ids, 1)
+		var panicked atomic.Value
 		go func() {
 			var a ids
 			var wg sync.WaitGroup
-			wg.Go(func() { a.remote, a.ok = executor.RemoteIdentity(ctx, source, c.Remote) })
-			wg.Go(func() { a.root, _ = executor.RootIdentity(ctx, source, "") })
+			// A panic (the remote's URL is the repository's to write) is
+			// raised again in New's goroutine, where the binary recovers.
+			catch := func(f func()) func() {
+				return func() {
+					defer func() {
+						if v := recover(); v != nil {
+							panicked.Store(v)
+						}
+					}()
+					f()
+				}
+			}
+			wg.Go(catch(func() { a.remote, a.ok = executor.RemoteIdentity(ctx, source, c.Remote) }))
+			wg.Go(catch(func() { a.root, _ = executor.RootIdentity(ctx, source, "") }))
 			wg.Wait()
 			answer <- a
 		}()
-		lookedUp = sync.OnceValue(func() ids { return <-answer })
+		lookedUp = sync.OnceValue(func() ids {
+			a := <-answer
+			if v := panicked.Load(); v != nil {
+				panic(v)
+			}
+			return a
+		})
 		defer lookedUp() // no git of the lookup outlives New
 	}
 	// The repository's rules, from the base, before anything they shape.

@@ -109,8 +109,24 @@ func repoRules(ctx context.Context, c *Config, g adapter.Git) ([]string, error) 
 	}
 	if c.RepoConfigRef == "" && targetBranch(c) == "" {
 		answer := make(chan error, 1)
-		go func(ask func() error) { answer <- ask() }(headHasFile)
-		headHasFile = sync.OnceValue(func() error { return <-answer })
+		var panicked any
+		go func(ask func() error) {
+			var err error
+			defer func() {
+				if v := recover(); v != nil {
+					panicked = v
+				}
+				answer <- err // after panicked is set: the receiver may read it
+			}()
+			err = ask()
+		}(headHasFile)
+		headHasFile = sync.OnceValue(func() error {
+			err := <-answer
+			if panicked != nil {
+				panic(panicked) // in the caller's goroutine, where the binary recovers
+			}
+			return err
+		})
 		defer headHasFile()
 	}
 	rev, why := baseRev(ctx, c, g)
