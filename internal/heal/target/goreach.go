@@ -44,50 +44,66 @@ func (r *resolver) goReached(shown []cand) []cand {
 	if len(shown) == 0 || !strings.HasSuffix(shown[0].Path, ".go") {
 		return nil
 	}
-	dir := path.Dir(shown[0].Path)
-	funcs, byName, methods, external := r.goPackageFuncs(dir)
-	if len(funcs) == 0 {
-		return nil
+	funcs, byName, methods, external := r.goPackageFuncs(path.Dir(shown[0].Path))
+	at := map[string]*goFunc{}
+	for _, f := range funcs {
+		at[f.key()] = f
 	}
-	key := func(rel string, start int) string { return rel + ":" + strconv.Itoa(start) }
-	seen := map[string]bool{}
-	var queue []*goFunc
-	for _, c := range shown {
-		seen[key(c.Path, c.Start)] = true
-		for _, f := range funcs {
-			if f.rel == c.Path && f.start == c.Start {
-				queue = append(queue, f)
-			}
+	out := reach(shown, func(c cand) []cand {
+		from := at[candKey(c)]
+		if from == nil {
+			return nil
+		}
+		var next []cand
+		for _, f := range calledBy(from, byName, methods) {
+			next = append(next, cand{Region: undertest.Region{Path: f.rel, Start: f.start, End: f.end, Symbol: f.symbol}, name: f.decl.Name.Name})
+		}
+		return next
+	})
+	callers := map[string][]string{}
+	for _, f := range funcs {
+		for _, g := range calledBy(f, byName, methods) {
+			callers[g.key()] = append(callers[g.key()], f.key())
 		}
 	}
+	return privateTo(shown, out, callers, external)
+}
+
+// key names f as candKey names its region.
+func (f *goFunc) key() string { return f.rel + ":" + strconv.Itoa(f.start) }
+
+// reach walks the calls from shown, nearest first, next giving the
+// functions a region calls: at most maxReached functions and
+// maxReachedLines lines, each marked Reached with its caller in its Why.
+func reach(shown []cand, next func(cand) []cand) []cand {
+	seen := map[string]bool{}
+	for _, c := range shown {
+		seen[candKey(c)] = true
+	}
+	queue := append([]cand(nil), shown...)
 	var out []cand
 	lines := 0
 	for len(queue) > 0 && len(out) < maxReached {
 		from := queue[0]
 		queue = queue[1:]
-		for _, f := range calledBy(from, byName, methods) {
-			k := key(f.rel, f.start)
-			if seen[k] {
+		for _, c := range next(from) {
+			k := candKey(c)
+			if seen[k] || c.Start < 1 || c.End < c.Start {
 				continue
 			}
 			seen[k] = true
-			n := f.end - f.start + 1
+			n := c.End - c.Start + 1
 			if len(out) == maxReached || lines+n > maxReachedLines {
 				continue
 			}
 			lines += n
-			out = append(out, cand{Region: undertest.Region{Path: f.rel, Start: f.start, End: f.end, Symbol: f.symbol,
-				Why: "called by " + from.symbol + ", which the code under test reaches", Reached: true}, name: f.decl.Name.Name})
-			queue = append(queue, f)
+			c.Reached = true
+			c.Why = "called by " + from.Symbol + ", which the code under test reaches"
+			out = append(out, c)
+			queue = append(queue, c)
 		}
 	}
-	callers := map[string][]string{}
-	for _, f := range funcs {
-		for _, g := range calledBy(f, byName, methods) {
-			callers[key(g.rel, g.start)] = append(callers[key(g.rel, g.start)], key(f.rel, f.start))
-		}
-	}
-	return privateTo(shown, out, callers, external)
+	return out
 }
 
 // candKey names a region by its file and first line, as the callers maps
@@ -173,25 +189,6 @@ func (r *resolver) goPackageFuncs(dir string) (funcs []*goFunc, byName, methods 
 	g := newGoLoader(r.w)
 	g.bodies = true
 	files := g.parseDir(dir, false)
-	defer func() {
-		// A function a package-level declaration names (a variable's
-		// initial value, a table of handlers) is called from outside
-		// every function.
-		for _, f := range files {
-			for _, d := range f.ast.Decls {
-				if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
-					ast.Inspect(gd, func(n ast.Node) bool {
-						if id, ok := n.(*ast.Ident); ok {
-							for _, fn := range append(byName[id.Name], methods[id.Name]...) {
-								external[fn.rel+":"+strconv.Itoa(fn.start)] = true
-							}
-						}
-						return true
-					})
-				}
-			}
-		}
-	}()
 	for _, f := range files {
 		imports := map[string]bool{}
 		for _, im := range f.ast.Imports {
@@ -218,6 +215,22 @@ func (r *resolver) goPackageFuncs(dir string) (funcs []*goFunc, byName, methods 
 			}
 		}
 	}
+	// A function a package-level variable names (its initial value, a
+	// table of handlers) is called from outside every function.
+	for _, f := range files {
+		for _, d := range f.ast.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+				ast.Inspect(gd, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						for _, fn := range append(byName[id.Name], methods[id.Name]...) {
+							external[fn.key()] = true
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
 	return funcs, byName, methods, external
 }
 
@@ -227,33 +240,7 @@ func (r *resolver) goPackageFuncs(dir string) (funcs []*goFunc, byName, methods 
 // functions of the file also call left out (privateTo).
 func lexReached(family *lang.Language) func(r *resolver, shown []cand) []cand {
 	return func(r *resolver, shown []cand) []cand {
-		key := func(c cand) string { return c.Path + ":" + strconv.Itoa(c.Start) }
-		seen := map[string]bool{}
-		for _, c := range shown {
-			seen[key(c)] = true
-		}
-		queue := append([]cand(nil), shown...)
-		var out []cand
-		lines := 0
-		for len(queue) > 0 && len(out) < maxReached {
-			from := queue[0]
-			queue = queue[1:]
-			for _, c := range r.callees(from, family) {
-				if seen[key(c)] {
-					continue
-				}
-				seen[key(c)] = true
-				n := c.End - c.Start + 1
-				if len(out) == maxReached || lines+n > maxReachedLines {
-					continue
-				}
-				lines += n
-				c.Reached = true
-				c.Why = "called by " + from.Symbol + ", which the code under test reaches"
-				out = append(out, c)
-				queue = append(queue, c)
-			}
-		}
+		out := reach(shown, func(c cand) []cand { return r.callees(c, family) })
 		return privateTo(shown, out, r.lexCallers(out, family), nil)
 	}
 }

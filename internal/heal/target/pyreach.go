@@ -20,10 +20,8 @@ import (
 func (r *resolver) pyReached(shown []cand) []cand {
 	ps := &pyState{r: r, out: map[string]*pyOutline{}}
 	key := func(rel string, start int) string { return rel + ":" + strconv.Itoa(start) }
-	seen := map[string]bool{}
 	var files []string
 	for _, c := range shown {
-		seen[key(c.Path, c.Start)] = true
 		if strings.HasSuffix(c.Path, ".py") && !isTestFile(c.Path) {
 			files = append(files, c.Path)
 		}
@@ -32,49 +30,25 @@ func (r *resolver) pyReached(shown []cand) []cand {
 		return nil
 	}
 	r.pyOutlines(ps, files, true)
-	type item struct {
-		rel string
-		def pyDef
-	}
-	defAt := func(rel string, start int) (pyDef, bool) {
-		if o := ps.out[rel]; o != nil {
-			for _, d := range o.Defs {
-				if d.L == start && d.Kind == "def" {
-					return d, true
-				}
-			}
+	out := reach(shown, func(c cand) []cand {
+		o := ps.out[c.Path]
+		if o == nil {
+			return nil
 		}
-		return pyDef{}, false
-	}
-	var queue []item
-	for _, c := range shown {
-		if d, ok := defAt(c.Path, c.Start); ok {
-			queue = append(queue, item{c.Path, d})
-		}
-	}
-	var out []cand
-	lines := 0
-	for len(queue) > 0 && len(out) < maxReached {
-		from := queue[0]
-		queue = queue[1:]
-		o := ps.out[from.rel]
-		for _, d := range pyCallees(o, from.def) {
-			if seen[key(from.rel, d.L)] || d.L < 1 || d.E < d.L {
+		var next []cand
+		for _, from := range o.Defs {
+			if from.L != c.Start || from.Kind != "def" {
 				continue
 			}
-			seen[key(from.rel, d.L)] = true
-			n := d.E - d.L + 1
-			if len(out) == maxReached || lines+n > maxReachedLines {
-				continue
+			for _, d := range pyCallees(o, from) {
+				next = append(next, cand{Region: undertest.Region{Path: c.Path, Start: d.L, End: d.E, Symbol: pyModule(c.Path) + "." + d.Q}, name: lastDotted(d.Q)})
 			}
-			lines += n
-			why := "called by " + pyModule(from.rel) + "." + from.def.Q + ", which the code under test reaches"
-			if ps.note != "" {
-				why += " (" + ps.note + ")"
-			}
-			out = append(out, cand{Region: undertest.Region{Path: from.rel, Start: d.L, End: d.E, Symbol: pyModule(from.rel) + "." + d.Q,
-				Why: why, Reached: true}, name: lastDotted(d.Q)})
-			queue = append(queue, item{from.rel, d})
+		}
+		return next
+	})
+	if ps.note != "" {
+		for i := range out {
+			out[i].Why += " (" + ps.note + ")"
 		}
 	}
 	callers, external := map[string][]string{}, map[string]bool{}

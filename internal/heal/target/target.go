@@ -103,8 +103,9 @@ func (o Options) withDefaults() Options {
 // calls, those named in the message first, then by their distance from
 // the report's line. The functions those call in turn follow them, marked
 // Reached (at most maxReached more): for Go in their package, for Python
-// and the brace languages in their own file. No region is an answer, not an error: the error is
-// non-nil only when the workspace cannot be opened or ctx ends.
+// and the brace languages in their own file. No region is an answer, not
+// an error: the error is non-nil only when the workspace cannot be opened
+// or ctx ends.
 func Resolve(ctx context.Context, workspace string, bug contract.BugReport, opt Options) ([]undertest.Region, error) {
 	w, err := newWorkspace(workspace)
 	if err != nil {
