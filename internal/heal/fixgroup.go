@@ -207,42 +207,31 @@ func (r *run) investigate(ctx context.Context, iter int, f Investigator, in FixI
 // prepared is one group's fix input, prepared in the background.
 type prepared struct {
 	group []contract.BugReport
-	done  chan struct{}
-	in    FixInput
-	abs   string
-	err   error
-	// panicked is what a panic of the preparation carried: it is raised
-	// again in the run's own goroutine, as if the preparation had run
-	// there, so the binary's recovery sees it.
-	panicked any
+	input func() preparedInput
 }
 
-// wait waits for the preparation to end and raises again its panic.
-func (p *prepared) wait() {
-	<-p.done
-	if p.panicked != nil {
-		panic(p.panicked)
-	}
+// preparedInput is what PrepareFix returned.
+type preparedInput struct {
+	in  FixInput
+	abs string
+	err error
 }
 
 // prepareAhead starts preparing group's fix input beside what the run
 // does next; fixGroup takes it when it comes to that group.
 func (r *run) prepareAhead(ctx context.Context, group []contract.BugReport) {
-	p := &prepared{group: group, done: make(chan struct{})}
 	plan := r.plan(group)
-	go func() {
-		defer close(p.done)
-		defer func() { p.panicked = recover() }()
-		p.in, p.abs, p.err = PrepareFix(ctx, plan)
-	}()
-	r.ahead = p
+	r.ahead = &prepared{group: group, input: Beside(func() preparedInput {
+		in, abs, err := PrepareFix(ctx, plan)
+		return preparedInput{in, abs, err}
+	})}
 }
 
 // dropAhead waits for a preparation no fix will take.
 func (r *run) dropAhead() {
 	if p := r.ahead; p != nil {
 		r.ahead = nil
-		p.wait()
+		p.input()
 	}
 }
 
@@ -251,9 +240,8 @@ func (r *run) dropAhead() {
 func (r *run) prepare(ctx context.Context, group []contract.BugReport) (FixInput, string, error) {
 	if p := r.ahead; p != nil {
 		r.ahead = nil
-		p.wait()
-		if reflect.DeepEqual(p.group, group) {
-			return p.in, p.abs, p.err
+		if got := p.input(); reflect.DeepEqual(p.group, group) {
+			return got.in, got.abs, got.err
 		}
 	}
 	return PrepareFix(ctx, r.plan(group))

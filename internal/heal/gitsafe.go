@@ -45,20 +45,17 @@ func (g *guardedGit) Commit(ctx context.Context, dir string, files []string, mes
 	}
 	// The new commit as the worktree sees it and the branch's tip as the
 	// user's repository sees it: two reads, at once.
-	var tip string
-	var tipErr error
-	var panicked any
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		defer func() { panicked = recover() }()
-		tip, tipErr = g.user.RevParse(ctx, g.repo, "refs/heads/"+g.branch)
-	}()
-	h, err := g.pinned.Head(ctx, dir)
-	<-read
-	if panicked != nil {
-		panic(panicked) // in the run's goroutine, where the binary recovers
+	type read struct {
+		tip string
+		err error
 	}
+	branchTip := Beside(func() read {
+		tip, err := g.user.RevParse(ctx, g.repo, "refs/heads/"+g.branch)
+		return read{tip, err}
+	})
+	h, err := g.pinned.Head(ctx, dir)
+	t := branchTip()
+	tip, tipErr := t.tip, t.err
 	if err != nil {
 		return "", fmt.Errorf("heal: read the new commit: %w", err)
 	}

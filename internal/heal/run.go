@@ -613,8 +613,7 @@ func (r *run) loop(ctx context.Context) error {
 			// both only read the worktree, and neither costs a model call.
 			r.prepareAhead(ctx, GroupByFile(before)[0])
 			if flaky, err := r.flaky(ctx, cur, before); flaky || err != nil {
-				r.dropAhead()
-				return err
+				return err // the deferred dropAhead waits for the preparation
 			}
 		}
 		if iter > r.o.MaxIterations {

@@ -557,14 +557,8 @@ func (b Bwrap) probeJob(ctx context.Context) error {
 		return err
 	}
 	defer os.RemoveAll(ws)
-	job := Job{Workspace: ws, Name: "probe", Env: []string{"PATH=/usr/bin:/bin"}, Script: "true"}
-	c, err := b.Command(job)
-	if err != nil {
-		return err
-	}
-	c.Timeout, c.MaxOutput = DefaultProbeTimeout, 4096
-	res, err := Run(ctx, c)
-	_ = b.Cleanup(ctx, job)
+	res, err := RunJob(ctx, b, Job{Workspace: ws, Name: "probe", Env: []string{"PATH=/usr/bin:/bin"}, Script: "true",
+		Timeout: DefaultProbeTimeout, MaxOutput: 4096})
 	if err != nil {
 		return err
 	}

@@ -16,8 +16,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/salve-dev/salve/internal/agent/config"
@@ -217,43 +215,23 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	// URL, and the root commit from HEAD, which is the answer when the
 	// rules name no other base.
 	source, _ := filepath.Abs(c.Workspace)
-	type ids struct {
-		remote string
-		ok     bool
-		root   string
+	type remoteID struct {
+		id string
+		ok bool
 	}
-	lookedUp := func() ids { return ids{} }
+	remote := func() remoteID { return remoteID{} }
+	root := func() string { return "" }
 	if c.RepoIdentity == "" && missing == nil {
-		answer := make(chan ids, 1)
-		var panicked atomic.Value
-		go func() {
-			var a ids
-			var wg sync.WaitGroup
-			// A panic (the remote's URL is the repository's to write) is
-			// raised again in New's goroutine, where the binary recovers.
-			catch := func(f func()) func() {
-				return func() {
-					defer func() {
-						if v := recover(); v != nil {
-							panicked.Store(v)
-						}
-					}()
-					f()
-				}
-			}
-			wg.Go(catch(func() { a.remote, a.ok = executor.RemoteIdentity(ctx, source, c.Remote) }))
-			wg.Go(catch(func() { a.root, _ = executor.RootIdentity(ctx, source, "") }))
-			wg.Wait()
-			answer <- a
-		}()
-		lookedUp = sync.OnceValue(func() ids {
-			a := <-answer
-			if v := panicked.Load(); v != nil {
-				panic(v)
-			}
-			return a
+		remote = heal.Beside(func() remoteID {
+			id, ok := executor.RemoteIdentity(ctx, source, c.Remote)
+			return remoteID{id, ok}
 		})
-		defer lookedUp() // no git of the lookup outlives New
+		root = heal.Beside(func() string {
+			id, _ := executor.RootIdentity(ctx, source, "")
+			return id
+		})
+		defer remote() // no git of the lookups outlives New
+		defer root()
 	}
 	// The repository's rules, from the base, before anything they shape.
 	var notes []string
@@ -270,13 +248,13 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	identity := c.RepoIdentity
 	if identity == "" {
 		// None found: the builds get no layer.
-		switch a := lookedUp(); {
-		case a.ok:
-			identity = a.remote
+		switch r := remote(); {
+		case r.ok:
+			identity = r.id
 		case c.RepoConfig != nil && c.RepoConfig.Rev != "":
 			identity, _ = executor.RootIdentity(ctx, source, c.RepoConfig.Rev)
 		default:
-			identity = a.root
+			identity = root()
 		}
 	}
 	budget := c.CacheBudget

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/salve-dev/salve/internal/gitagent"
@@ -108,25 +107,7 @@ func repoRules(ctx context.Context, c *Config, g adapter.Git) ([]string, error) 
 		return err
 	}
 	if c.RepoConfigRef == "" && targetBranch(c) == "" {
-		answer := make(chan error, 1)
-		var panicked any
-		go func(ask func() error) {
-			var err error
-			defer func() {
-				if v := recover(); v != nil {
-					panicked = v
-				}
-				answer <- err // after panicked is set: the receiver may read it
-			}()
-			err = ask()
-		}(headHasFile)
-		headHasFile = sync.OnceValue(func() error {
-			err := <-answer
-			if panicked != nil {
-				panic(panicked) // in the caller's goroutine, where the binary recovers
-			}
-			return err
-		})
+		headHasFile = heal.Beside(headHasFile)
 		defer headHasFile()
 	}
 	rev, why := baseRev(ctx, c, g)
