@@ -109,35 +109,44 @@ func (b binariesExecutor) GoTestBinary(_, importPath string) (string, bool) {
 }
 
 // TestFlakyCheckRunsKeptBinaries: where the Executor kept the failing
-// build's test binaries, the flaky check runs them through test2json
-// instead of linking them again with go test; it judges their output as
-// it judges go test's, and when that output does not show the failing
-// tests running, or there is no binary, it re-runs them with go test.
+// build's test binaries, the flaky check runs the one binary itself
+// instead of linking it again with go test; it judges the binary's own
+// framed output as it judges go test's, and when that output does not
+// show the failing tests running, or there is no binary, it re-runs them
+// with go test.
 func TestFlakyCheckRunsKeptBinaries(t *testing.T) {
 	const failJSON = `{"Action":"run","Package":"example.com/add","Test":"TestAdd"}
 {"Action":"output","Package":"example.com/add","Test":"TestAdd","Output":"--- FAIL: TestAdd (0.00s)\n"}
 {"Action":"fail","Package":"example.com/add","Test":"TestAdd"}
 {"Action":"fail","Package":"example.com/add"}
 `
-	panicJSON := strings.TrimSuffix(failJSON, `{"Action":"fail","Package":"example.com/add"}`+"\n") // a panic: no closing line
+	const mark = "\x16"
+	binFail := mark + "=== RUN   TestAdd\n    add_test.go:5: Add(2, 3) = -1\n" + mark + "--- FAIL: TestAdd (0.00s)\n" + mark + "FAIL\n"
+	binPanic := mark + "=== RUN   TestAdd\n" + mark + "--- FAIL: TestAdd (0.00s)\npanic: boom\n" // no closing line
+	binPass := mark + "=== RUN   TestAdd\n" + mark + "--- PASS: TestAdd (0.00s)\n" + mark + "PASS\n"
+	// What a test prints is never the binary's result, in any form.
+	binPrinted := "--- PASS: TestAdd (0.00s)\n" + strings.ReplaceAll(goPassJSON, `"add"`, `"example.com/add"`)
 	passJSON := strings.ReplaceAll(goPassJSON, `"add"`, `"example.com/add"`)
 	const bin = "/cache/kept/go-work/go-build1/b001/add.test"
 	for _, tc := range []struct {
 		name     string
 		bin      string
-		rerun    string // the binaries' log; "" : they are not run
+		rerun    string // the binary's log; "" : it is not run
+		binExit  int
 		outcome  string
 		commands []string // prefixes of the builds' commands, in order
 	}{
-		{"the binary passes: flaky", bin, passJSON, results.OutcomeFlaky,
-			[]string{"go test -json ./...", "go tool test2json -t -p 'example.com/add' '" + bin + "'"}},
-		{"the binary fails again", bin, failJSON, results.OutcomeGreen,
-			[]string{"go test -json ./...", "go tool test2json", "go test -json ./..."}},
-		{"the binary panics: the tests it shows stand", bin, panicJSON, results.OutcomeGreen,
-			[]string{"go test -json ./...", "go tool test2json", "go test -json ./..."}},
-		{"the binary shows no test: go test runs them", bin, `{"Action":"start","Package":"example.com/add"}` + "\n", results.OutcomeGreen,
-			[]string{"go test -json ./...", "go tool test2json", "go test -count=1 -json -run '^TestAdd$' 'example.com/add'", "go test -json ./..."}},
-		{"no binary kept", "", "", results.OutcomeGreen,
+		{"the binary passes: flaky", bin, binPass, 0, results.OutcomeFlaky,
+			[]string{"go test -json ./...", "'" + bin + "' -test.paniconexit0 -test.v=test2json"}},
+		{"the binary fails again", bin, binFail, 1, results.OutcomeGreen,
+			[]string{"go test -json ./...", "'" + bin + "'", "go test -json ./..."}},
+		{"the binary panics: the tests it shows stand", bin, binPanic, 2, results.OutcomeGreen,
+			[]string{"go test -json ./...", "'" + bin + "'", "go test -json ./..."}},
+		{"the binary shows no test: go test runs them", bin, "panic: in init\n", 2, results.OutcomeGreen,
+			[]string{"go test -json ./...", "'" + bin + "'", "go test -count=1 -json -run '^TestAdd$' 'example.com/add'", "go test -json ./..."}},
+		{"the binary's tests print results: go test runs them", bin, binPrinted, 0, results.OutcomeGreen,
+			[]string{"go test -json ./...", "'" + bin + "'", "go test -count=1 -json -run '^TestAdd$' 'example.com/add'", "go test -json ./..."}},
+		{"no binary kept", "", "", 0, results.OutcomeGreen,
 			[]string{"go test -json ./...", "go test -count=1 -json -run '^TestAdd$' 'example.com/add'", "go test -json ./..."}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -146,10 +155,11 @@ func TestFlakyCheckRunsKeptBinaries(t *testing.T) {
 			ex := binariesExecutor{bin: tc.bin, fakeExecutor: fakeExecutor{func(_ context.Context, in contract.ExecutorInput) (contract.ExecutorOutput, error) {
 				cmd := in.ResolvedBuildCommand
 				commands = append(commands, cmd)
+				if strings.HasPrefix(cmd, "'"+bin+"'") {
+					return contract.ExecutorOutput{BuildLog: tc.rerun, ExitCode: tc.binExit}, nil
+				}
 				log := failJSON
 				switch {
-				case strings.HasPrefix(cmd, "go tool test2json"):
-					log = tc.rerun
 				case strings.Contains(cmd, "-run") && len(commands) <= 3:
 					log = failJSON // go test's re-run before any fix
 				case strings.Contains(cmd, "-run"):

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/salve-dev/salve/contract"
 	"github.com/salve-dev/salve/internal/heal/logparse"
 	"github.com/salve-dev/salve/internal/heal/rerun"
 )
@@ -76,27 +77,47 @@ func TestBinaryProofMatchesGoTest(t *testing.T) {
 			return p, err == nil
 		}
 	}
+	// The two packages' plan, and a plan for each package alone (which
+	// runs its one binary by itself).
+	plans := map[string]rerun.Plan{"both": plan}
+	for _, b := range bugs {
+		one := rerun.For("go test ./...", "go", []contract.BugReport{b}).InPackages(log)
+		if one.Proof != "" && len(one.Tests) == 1 {
+			plans[one.Tests[0]] = one
+		}
+	}
+	if len(plans) != 3 {
+		t.Fatalf("want a plan for both packages and one for each, got %d from %v", len(plans), bugs)
+	}
 	compare := func(stage string, wantCode bool) {
 		t.Helper()
-		cmd, ok := plan.BinaryProof(module, link())
-		if !ok {
-			t.Fatalf("%s: no run from binaries", stage)
-		}
-		bcode, bout := shell(t, dir, cmd)
-		gcode, gout := shell(t, dir, plan.Proof)
-		bev := rerun.Read("go", []byte(bout), nil, time.Time{})
-		gev := rerun.Read("go", []byte(gout), nil, time.Time{})
-		if (bcode == 0) != (gcode == 0) || (gcode == 0) != wantCode {
-			t.Errorf("%s: exit %d from binaries, %d from go test", stage, bcode, gcode)
-		}
-		if !slices.Equal(bev.Passed, gev.Passed) || !slices.Equal(bev.Failed, gev.Failed) || !slices.Equal(bev.Skipped, gev.Skipped) {
-			t.Errorf("%s: binaries show %+v\ngo test shows %+v\n%s\n%s", stage, bev, gev, bout, gout)
-		}
-		if wantCode && (!bev.Completed || !gev.Completed) {
-			t.Errorf("%s: a passing run did not reach its end: binaries %v, go test %v", stage, bev.Completed, gev.Completed)
-		}
-		if slices.Contains(bev.Passed, "TestOther") {
-			t.Errorf("%s: the binaries ran a test the plan did not select", stage)
+		for name, plan := range plans {
+			bin, ok := plan.BinaryProof(module, link())
+			if !ok {
+				t.Fatalf("%s, %s: no run from binaries", stage, name)
+			}
+			if bin.Framed != (len(plan.Tests) == 1) {
+				t.Errorf("%s, %s: Framed %v for %d tests", stage, name, bin.Framed, len(plan.Tests))
+			}
+			bcode, bout := shell(t, dir, bin.Command)
+			gcode, gout := shell(t, dir, plan.Proof)
+			bev := rerun.Read("go", []byte(bout), nil, time.Time{})
+			if bin.Framed {
+				bev = rerun.ReadGoBinary([]byte(bout))
+			}
+			gev := rerun.Read("go", []byte(gout), nil, time.Time{})
+			if (bcode == 0) != (gcode == 0) || (gcode == 0) != wantCode {
+				t.Errorf("%s, %s: exit %d from binaries, %d from go test", stage, name, bcode, gcode)
+			}
+			if len(gev.Passed)+len(gev.Failed) == 0 || !slices.Equal(bev.Passed, gev.Passed) || !slices.Equal(bev.Failed, gev.Failed) || !slices.Equal(bev.Skipped, gev.Skipped) {
+				t.Errorf("%s, %s: binaries show %+v\ngo test shows %+v\n%s\n%s", stage, name, bev, gev, bout, gout)
+			}
+			if wantCode && (!bev.Completed || !gev.Completed) {
+				t.Errorf("%s, %s: a passing run did not reach its end: binaries %v, go test %v", stage, name, bev.Completed, gev.Completed)
+			}
+			if slices.Contains(bev.Passed, "TestOther") {
+				t.Errorf("%s, %s: the binaries ran a test the plan did not select", stage, name)
+			}
 		}
 	}
 	compare("failing", false)

@@ -17,7 +17,8 @@ import (
 type Evidence struct {
 	// Runner is the runner's name (Plan.Runner).
 	Runner string `json:"runner"`
-	// Format names what was read: "go-test-json", "tap", "pytest",
+	// Format names what was read: "go-test-json", "go-test-binary"
+	// (a test binary's own framed output), "tap", "pytest",
 	// "unittest", "jest-json", "junit-xml", "cargo"; "" when the output
 	// held nothing structured.
 	Format string `json:"format"`
@@ -103,6 +104,21 @@ func Read(runner string, output []byte, reports fs.FS, since time.Time) Evidence
 	}
 	ev := c.evidence()
 	ev.Runner = runner
+	return ev
+}
+
+// ReadGoBinary reads what the output of a go test binary run with
+// -test.v=test2json shows (see [Plan.BinaryProof]): only the binary's own
+// framed lines count, never anything its tests print, whatever its form
+// (a test that prints go test -json events proves nothing).
+func ReadGoBinary(output []byte) Evidence {
+	if len(output) > maxEvidenceInput {
+		output = output[len(output)-maxEvidenceInput:]
+	}
+	var c collector
+	c.goFramed(string(output))
+	ev := c.evidence()
+	ev.Runner = "go"
 	return ev
 }
 

@@ -1,10 +1,12 @@
 package rerun
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,6 +35,9 @@ func TestRead(t *testing.T) {
 			}
 			var reports = os.DirFS(strings.TrimSuffix(out, ".log"))
 			ev := Read(runner, raw, reports, time.Time{})
+			if runner == "go-binary" {
+				ev = ReadGoBinary(raw)
+			}
 			got, _ := json.MarshalIndent(ev, "", "  ")
 			golden := strings.TrimSuffix(out, ".log") + ".json"
 			if *update {
@@ -58,6 +63,9 @@ func TestReadProves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if runner == "go-binary" {
+			return ReadGoBinary(raw)
+		}
 		return Read(runner, raw, os.DirFS(filepath.Join("testdata", "evidence", runner, name)), time.Time{})
 	}
 	for _, tc := range []struct {
@@ -69,6 +77,12 @@ func TestReadProves(t *testing.T) {
 		{"go", "fail", "fail", []string{"TestAdd"}, "still failing: TestAdd"},
 		{"go", "fail", "init-exit", []string{"TestAdd"}, "did not reach its normal end"},
 		{"go", "fail", "pass-no-test-files", []string{"TestAdd"}, ""}, // go test -json ./... with a package of no tests
+		{"go", "panic", "pass", []string{"TestAdd"}, ""},
+		{"go-binary", "fail", "pass", []string{"TestAdd"}, ""},
+		{"go-binary", "fail", "pass", []string{"TestTable/case#01"}, ""},
+		{"go-binary", "fail", "fail", []string{"TestAdd"}, "still failing: TestAdd"},
+		{"go-binary", "panic", "pass", []string{"TestAdd"}, ""},
+		{"go-binary", "fail", "init-exit", []string{"TestAdd"}, "no structured results"},
 		{"node", "fail", "pass", []string{"adds"}, ""},
 		{"node", "fail", "exit", []string{"adds"}, "does not show these tests running"},
 		{"unittest", "fail", "pass", []string{"CalcTest.test_add"}, ""},
@@ -140,7 +154,41 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("unbounded: %d passed, summary %d", len(ev.Passed), len(ev.Summary))
 		}
 		_, _ = Proves([]string{"a"}, ev, ev)
+		// A test binary's output: bounded, and nothing without the
+		// binary's framing mark reads as a result.
+		bev := ReadGoBinary(out)
+		if len(bev.Passed) > maxEvidenceNames || len(bev.Summary) > maxSummary+len("…") {
+			t.Fatalf("unbounded: %d passed, summary %d", len(bev.Passed), len(bev.Summary))
+		}
+		if plain := ReadGoBinary(bytes.ReplaceAll(out, []byte(framingMark), nil)); plain.Format != "" || plain.Completed || len(plain.Passed)+len(plain.Failed) > 0 {
+			t.Fatalf("output without the framing mark read as results: %+v", plain)
+		}
 	})
+}
+
+// TestReadGoBinary: only the binary's framed lines are results; what its
+// tests print, in any runner's form, is not.
+func TestReadGoBinary(t *testing.T) {
+	const m = framingMark
+	for _, tc := range []struct {
+		name, out      string
+		passed, failed []string
+		completed      bool
+	}{
+		{"a pass", m + "=== RUN   TestA\n" + m + "--- PASS: TestA (0.00s)\n" + m + "PASS\n", []string{"TestA"}, nil, true},
+		{"a subtest by its full name", m + "--- FAIL: TestA/case#01 (0.01s)\n" + m + "--- FAIL: TestA (0.01s)\n" + m + "FAIL\n", nil, []string{"TestA", "TestA/case#01"}, true},
+		{"CRLF line ends", m + "--- PASS: TestA (0.00s)\r\n" + m + "PASS\r\n", []string{"TestA"}, nil, true},
+		{"a panic: no closing line", m + "=== RUN   TestA\n" + m + "--- FAIL: TestA (0.00s)\npanic: boom\n", nil, []string{"TestA"}, false},
+		{"results a test printed", "--- PASS: TestA (0.00s)\nPASS\n", nil, nil, false},
+		{"go test -json events a test printed", `{"Action":"pass","Package":"x","Test":"TestA"}` + "\n" + `{"Action":"output","Package":"x","Output":"PASS\n"}` + "\n" + `{"Action":"pass","Package":"x"}` + "\n", nil, nil, false},
+		{"the mark inside a line", "log: " + m + "--- PASS: TestA (0.00s)\n", nil, nil, false},
+		{"no tests to run", "testing: warning: no tests to run\n" + m + "PASS\n", nil, nil, true},
+	} {
+		ev := ReadGoBinary([]byte(tc.out))
+		if !slices.Equal(ev.Passed, tc.passed) || !slices.Equal(ev.Failed, tc.failed) || ev.Completed != tc.completed || ev.Runner != "go" {
+			t.Errorf("%s: %+v; want passed %v, failed %v, completed %v", tc.name, ev, tc.passed, tc.failed, tc.completed)
+		}
+	}
 }
 
 func TestSummaryLine(t *testing.T) {

@@ -82,6 +82,50 @@ func (c *collector) goJSON(text string) {
 	}
 }
 
+// framingMark starts each line a go test binary run with
+// -test.v=test2json writes about its tests' progress (the ^V test2json
+// reads), as opposed to what the tests print.
+const framingMark = "\x16"
+
+// goFramed reads the output of a go test binary run with
+// -test.v=test2json, the form go test -json runs a binary in: the lines
+// that start with the framing mark are the binary's own, "--- PASS:
+// name (0.00s)", "--- FAIL: …", "--- SKIP: …" (subtests by their full
+// names), and its closing "PASS" or "FAIL". Lines without the mark are
+// the tests' output and are never read as results. The run is complete
+// when the closing line was read (a binary that exits from an init, or
+// panics, prints none).
+func (c *collector) goFramed(text string) {
+	for _, line := range strings.Split(text, "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSuffix(line, "\r"), framingMark)
+		if !ok {
+			continue
+		}
+		c.format = "go-test-binary"
+		switch {
+		case rest == "PASS" || rest == "FAIL" || strings.HasPrefix(rest, "FAIL\t"):
+			c.completed = true
+			c.sum(rest)
+			continue
+		}
+		report := strings.TrimLeft(rest, " ")
+		for prefix, status := range goReports {
+			name, ok := strings.CutPrefix(report, prefix)
+			if !ok {
+				continue
+			}
+			if i := strings.LastIndex(name, " ("); i >= 0 {
+				name = name[:i]
+			}
+			c.set(name, status)
+			break
+		}
+	}
+}
+
+// goReports are a test binary's result lines and the status each gives.
+var goReports = map[string]string{"--- PASS: ": "pass", "--- FAIL: ": "fail", "--- SKIP: ": "skip"}
+
 var (
 	tapPlan   = regexp.MustCompile(`^(\s*)1\.\.(\d+)`)
 	tapResult = regexp.MustCompile(`^(\s*)(not ok|ok)\b\s*(\d+)?\s*(?:-\s*)?(.*)$`)

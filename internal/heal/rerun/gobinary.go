@@ -14,9 +14,8 @@ import (
 // go caches compiled packages and test results, not linked test
 // binaries. When the failing build kept its binaries (a heal's executor
 // runs go test -json with -work), [Plan.BinaryProof] runs those instead,
-// each in its package's folder and through go's own test2json, the way
-// go test -json runs them: the same tests, the same events, without the
-// link.
+// each in its package's folder, the way go test -json runs them: the
+// same tests, the same results, without the link.
 
 // goBinary is what a go plan's run from test binaries needs.
 type goBinary struct {
@@ -90,43 +89,59 @@ func goBinaryOf(rest []string, dirs []string) goBinary {
 	return b
 }
 
+// BinaryRun is a proof run made of the test binaries a failing go test
+// build linked ([Plan.BinaryProof]).
+type BinaryRun struct {
+	// Command runs them, each in its package's folder.
+	Command string
+	// Framed says the one binary runs by itself, writing its own framed
+	// output (read it with [ReadGoBinary]); otherwise each runs through
+	// go tool test2json and the output is go test -json's ([Read]).
+	Framed bool
+}
+
 // BinaryProof returns the plan's proof run made of the test binaries the
 // failing build linked, and true; binary gives the host path of an
 // import path's test binary, module is the main module's path (the
 // workspace's go.mod, see [GoModule]). Each binary runs in its
-// package's folder through go tool test2json, with the flags go test
-// gives it. It returns false, and the plan's Proof stands, when the
-// plan is not a narrowed go plan, the original command has a flag a
-// binary cannot be run with, a package cannot be placed in the module,
-// or a binary is missing.
-func (p Plan) BinaryProof(module string, binary func(importPath string) (string, bool)) (string, bool) {
+// package's folder with the flags go test gives it. One binary runs by
+// itself, as go test -json runs it (-test.v=test2json): starting go tool
+// test2json costs a go command's start-up and a look-up of the tool's
+// build, more than the binary's run. Several run each through go tool
+// test2json, whose events name their package. It returns false, and the
+// plan's Proof stands, when the plan is not a narrowed go plan, the
+// original command has a flag a binary cannot be run with, a package
+// cannot be placed in the module, or a binary is missing.
+func (p Plan) BinaryProof(module string, binary func(importPath string) (string, bool)) (BinaryRun, bool) {
 	if p.Runner != "go" || p.Proof == "" || !p.Narrowed || !p.bin.ok || len(p.bin.pkgs) == 0 || !goImportPath.MatchString(module) {
-		return "", false
+		return BinaryRun{}, false
 	}
-	run := quote("-test.run=" + regexAlt(p.Tests))
-	short := ""
+	flags := []string{"-test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1", quote("-test.run=" + regexAlt(p.Tests))}
 	if p.bin.short {
-		short = "-test.short"
+		flags = append(flags, "-test.short")
 	}
+	framed := len(p.bin.pkgs) == 1
 	var steps []string
 	for _, pkg := range p.bin.pkgs {
 		ip, dir, ok := goPackage(module, pkg)
 		if !ok {
-			return "", false
+			return BinaryRun{}, false
 		}
 		bin, ok := binary(ip)
 		if !ok || !filepath.IsAbs(bin) || strings.ContainsAny(bin, "\x00\n") {
-			return "", false
+			return BinaryRun{}, false
 		}
-		step := joinPlan("go tool test2json -t -p", quote(ip), quote(bin),
-			"-test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1", run, short)
+		step := joinPlan(append([]string{quote(bin)}, flags...)...)
+		if !framed {
+			step = joinPlan("go tool test2json -t -p", quote(ip), step)
+		}
 		if dir != "." {
 			step = "cd " + quote(dir) + " && " + step
 		}
 		steps = append(steps, step)
 	}
-	if len(steps) == 1 {
-		return steps[0], true
+	if framed {
+		return BinaryRun{Command: steps[0], Framed: true}, true
 	}
 	var b strings.Builder
 	b.WriteString("s=0")
@@ -134,7 +149,7 @@ func (p Plan) BinaryProof(module string, binary func(importPath string) (string,
 		fmt.Fprintf(&b, "; (%s) || s=1", s)
 	}
 	b.WriteString("; exit $s")
-	return b.String(), true
+	return BinaryRun{Command: b.String()}, true
 }
 
 // goPackage places a package a plan names (".", "./dir" or an import

@@ -9,9 +9,9 @@ import (
 )
 
 // TestBinaryProof: a narrowed go plan runs the failing build's test
-// binaries through test2json, in their packages' folders, with the flags
-// go test -json gives them; anything it cannot place or run the same
-// way leaves the plan's own proof run.
+// binaries in their packages' folders, with the flags go test -json gives
+// them: one by itself, several each through test2json; anything it
+// cannot place or run the same way leaves the plan's own proof run.
 func TestBinaryProof(t *testing.T) {
 	const module = "example.com/m"
 	bins := map[string]string{
@@ -31,12 +31,12 @@ func TestBinaryProof(t *testing.T) {
 		want               string // "" : no binary proof
 	}{
 		{"the root package", "go test ./...", "", root, module,
-			`go tool test2json -t -p 'example.com/m' '/cache/w/go-build1/b001/m.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^TestTwo$'`},
+			`'/cache/w/go-build1/b001/m.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^TestTwo$'`},
 		{"two packages, each in its folder, flags built in or passed on", "go test -race -tags 'x y' -short -count=1 -v ./...", "", two, module,
 			`s=0; (go tool test2json -t -p 'example.com/m' '/cache/w/go-build1/b001/m.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^(TestServe|TestTwo)$' -test.short) || s=1; ` +
 				`(cd 'api' && go tool test2json -t -p 'example.com/m/api' '/cache/w/go-build1/b007/api.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^(TestServe|TestTwo)$' -test.short) || s=1; exit $s`},
 		{"a failure in the code under test, placed by the log", "go test ./...", seriesLog, inCode, module,
-			`cd 'series' && go tool test2json -t -p 'example.com/m/series' '/cache/w/go-build1/b012/series.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^TestLast$'`},
+			`cd 'series' && '/cache/w/go-build1/b012/series.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^TestLast$'`},
 		{"a failure in the code under test the log does not place", "go test ./...", "", inCode, module, ""},
 		{"a flag a binary is not run the same with", "go test -cover ./...", "", root, module, ""},
 		{"the test binary's own arguments", "go test ./... -args -update", "", root, module, ""},
@@ -51,21 +51,25 @@ func TestBinaryProof(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := For(tc.command, "go", tc.bugs).InPackages(tc.log)
 			got, ok := p.BinaryProof(tc.module, lookup)
-			if got != tc.want || ok != (tc.want != "") {
-				t.Errorf("BinaryProof =\n  %q, %v\nwant\n  %q", got, ok, tc.want)
+			if got.Command != tc.want || ok != (tc.want != "") {
+				t.Errorf("BinaryProof =\n  %q, %v\nwant\n  %q", got.Command, ok, tc.want)
+			}
+			// One binary runs by itself; only several go through test2json.
+			if framed := !strings.HasPrefix(got.Command, "s=0"); ok && got.Framed != framed {
+				t.Errorf("Framed = %v for %q", got.Framed, got.Command)
 			}
 		})
 	}
 	// Only a go plan.
 	py := For("pytest", "python", []contract.BugReport{fail("pytest", "tests/test_a.py", "test_a")})
 	if got, ok := py.BinaryProof(module, lookup); ok {
-		t.Errorf("a pytest plan ran from binaries: %q", got)
+		t.Errorf("a pytest plan ran from binaries: %q", got.Command)
 	}
 	// A binary's path that would break the command is refused.
 	p := For("go test ./...", "go", root)
 	for _, bad := range []string{"relative/m.test", "/cache/x\n/m.test"} {
 		if got, ok := p.BinaryProof(module, func(string) (string, bool) { return bad, true }); ok {
-			t.Errorf("binary %q: %q", bad, got)
+			t.Errorf("binary %q: %q", bad, got.Command)
 		}
 	}
 }

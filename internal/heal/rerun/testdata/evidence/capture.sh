@@ -39,6 +39,11 @@ func TestTable(t *testing.T) {
 }
 T
 	go test -count=1 -json -run '^(TestAdd|TestTable)$' '.' 2>&1 | sed -E 's/"Time":"[^"]*",//; s/"Elapsed":[0-9.]+/"Elapsed":0/; s/[0-9]+\.[0-9]+s/0.00s/g' | out go "$name"
+	# The same tests run from the test binary itself, as a heal's flaky
+	# check runs the binary its failing build linked: framed output.
+	go test -c -o calc.test . >/dev/null 2>&1 &&
+		./calc.test -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^(TestAdd|TestTable)$' 2>&1 |
+		sed -E "s#$tmp#/tmp/x#g; s/[0-9]+\.[0-9]+s/0.00s/g" | out go-binary "$name"
 	cd "$here"
 }
 go_case fail 'package calc
@@ -54,6 +59,9 @@ import "os"
 func init() { os.Exit(0) }
 
 func Add(a, b int) int { return a - b }'
+go_case panic 'package calc
+
+func Add(a, b int) int { return []int{a}[b] }'
 
 # node --test in TAP: a failure, the fix, a process.exit(0) in the module.
 node_case() {
