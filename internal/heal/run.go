@@ -25,6 +25,11 @@ const DefaultMaxIterations = 5
 // DefaultBranchPrefix starts the default heal branch name.
 const DefaultBranchPrefix = "salve/heal-"
 
+// DefaultBranch is the heal branch of run runID when none is named.
+func DefaultBranch(runID string) string {
+	return DefaultBranchPrefix + runID[:min(8, len(runID))]
+}
+
 // ErrBadInput is wrapped by Run for invalid options or a workspace that is
 // not a git repository (exit code 2).
 var ErrBadInput = errors.New("bad input")
@@ -103,7 +108,10 @@ type Options struct {
 	Fixers    []Fixer
 	Git       Git
 	Worktrees Worktrees
-	CI        CIMonitor
+	// Reads, when set, are the setup's first reads of Repo, started by
+	// the caller beside its own work ([StartSetupReads]).
+	Reads *SetupReads
+	CI    CIMonitor
 	// Recorder, when set, records the run in the run store as it goes.
 	Recorder Recorder
 	// Accountants are the fixers that spend LLM tokens: the results copy
@@ -142,7 +150,7 @@ func (o *Options) defaults() error {
 		o.RunID = uuid.NewString()
 	}
 	if o.Branch == "" {
-		o.Branch = DefaultBranchPrefix + o.RunID[:min(8, len(o.RunID))]
+		o.Branch = DefaultBranch(o.RunID)
 	}
 	// The branch is created only at the first commit: check its name now,
 	// so a bad one is refused even by a heal that commits nothing.
@@ -340,28 +348,20 @@ func (s stageRecorder) Stage(iteration int, stage string, fixed int) {
 func (r *run) setup(ctx context.Context) error {
 	defer r.timed(results.StageSetup)()
 	r.o.Progress.Stage(0, results.StageSetup, 0)
-	// The check for uncommitted changes reads every file of the user's
-	// checkout, and the heal branch must not exist yet: both run alongside
-	// the listing and the worktree's preparation (refs are the same from
-	// any folder of the repository).
-	dirty := make(chan bool, 1)
-	go func() {
-		diff, err := r.o.Git.Diff(ctx, r.o.Repo)
-		dirty <- err == nil && strings.TrimSpace(diff) != ""
-	}()
-	branchExists := make(chan bool, 1)
-	go func() {
-		_, err := r.o.Git.RevParse(ctx, r.o.Repo, "refs/heads/"+r.o.Branch)
-		branchExists <- err == nil
-	}()
+	// The check for uncommitted changes, whether the heal branch exists
+	// (it must not) and the listing run at once, unless the caller
+	// started them already (Options.Reads).
+	reads := r.setupReads(ctx)
 	defer func() {
-		if r.dirty = <-dirty; r.dirty {
+		if r.dirty = reads.dirty(); r.dirty {
 			w := "the checkout has uncommitted changes; heal starts from the committed HEAD and does not see them"
 			r.res.Warnings = append(r.res.Warnings, w)
 			r.o.Logger.Warn(w)
 		}
 	}()
-	list, err := r.o.Worktrees.List(ctx, r.o.Repo)
+	defer reads.branchExists() // no read outlives the setup
+	lr := reads.list()
+	list, err := lr.list, lr.err
 	if err != nil {
 		return fmt.Errorf("heal: %s is not a git repository: %w: %w", r.o.Repo, ErrBadInput, err)
 	}
@@ -383,7 +383,7 @@ func (r *run) setup(ctx context.Context) error {
 	for _, p := range removed {
 		r.o.Logger.Info("removed stale heal worktree", "path", p)
 	}
-	if <-branchExists {
+	if reads.branchExists() {
 		return fmt.Errorf("heal: branch %s already exists: %w", r.o.Branch, ErrBadInput)
 	}
 	if r.o.WorktreeDir == "" {

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/salve-dev/salve/internal/agent/config"
 	"github.com/salve-dev/salve/internal/heal"
 	"github.com/salve-dev/salve/internal/heal/adapter"
@@ -191,7 +193,7 @@ type Pipeline struct {
 // New assembles the heal of c. Its error wraps heal.ErrBadInput (a bad
 // configuration, or Lease failed) or heal.ErrEnvironment (git or the git
 // agent missing), and reads as its cause.
-func New(ctx context.Context, c Config) (*Pipeline, error) {
+func New(ctx context.Context, c Config) (p *Pipeline, err error) {
 	if c.Getenv == nil {
 		c.Getenv = os.Getenv
 	}
@@ -209,6 +211,29 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 		missing = err
 	}
 	git := adapter.Git{Bin: agent, ExtraEnv: c.GitEnv}
+	// The heal's setup starts with reads of the repository that do not
+	// depend on its rules (its worktrees, uncommitted changes, whether
+	// the heal branch exists): they run beside the rules' read and the
+	// rest of the assembly, and the run takes them over.
+	if c.RunID == "" {
+		c.RunID = uuid.NewString()
+	}
+	var reads *heal.SetupReads
+	if missing == nil {
+		// A lease may name another branch: the run then asks again.
+		branch := c.Branch
+		if branch == "" {
+			branch = heal.DefaultBranch(c.RunID)
+		}
+		reads = heal.StartSetupReads(ctx, git, adapter.Worktrees{Git: git}, c.Workspace, branch)
+		handed := false
+		defer func() {
+			if !handed {
+				reads.Wait() // no read outlives a failed assembly
+			}
+		}()
+		defer func() { handed = p != nil }()
+	}
 	// The user's checkout: its node_modules and target/ are shared with the
 	// sandboxed builds in the heal worktree, read-only. Its identity (for
 	// the build-cache layer) is looked up beside the rules: the remote's
@@ -277,7 +302,7 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 	xe := executor.New(executor.Options{Isolation: c.Isolation, Backends: c.Backends, Logger: c.Logger, SourceDir: source,
 		RepoIdentity: identity, UntrustedChange: c.UntrustedChange, KeepTestBinaries: true})
 	ex := adapter.Executor{E: xe}
-	p := &Pipeline{Git: git, Notes: notes, exec: xe, budget: budget, logger: c.Logger, identity: identity}
+	p = &Pipeline{Git: git, Notes: notes, exec: xe, budget: budget, logger: c.Logger, identity: identity}
 	// The history tier reads the breaking commit's change through the git
 	// agent, in the user's checkout (it shares the heal worktree's
 	// objects, and no build ever ran in it).
@@ -326,7 +351,7 @@ func New(ctx context.Context, c Config) (*Pipeline, error) {
 		AcceptUnproven: c.AcceptUnproven,
 		RepoConfig:     c.RepoConfig, ProtectedPaths: c.ProtectedPaths,
 		Executor: ex, Parser: adapter.Parser{}, Targets: adapter.Targets{Options: target.Options{Helper: &target.HelperHealth{}}}, Fixers: fixers, Accountants: spend,
-		Git: p.Git, Worktrees: adapter.Worktrees{Git: p.Git}, CI: monitor, Recorder: rec, Progress: c.Progress, Logger: c.Logger,
+		Git: p.Git, Worktrees: adapter.Worktrees{Git: p.Git}, Reads: reads, CI: monitor, Recorder: rec, Progress: c.Progress, Logger: c.Logger,
 	}
 	p.Config = c
 	return p, nil
