@@ -224,13 +224,39 @@ func gcRepoDir(ctx context.Context, o GCOptions, dir string, rep *GCReport) erro
 // DefaultWorktreeMaxAge), and nothing else: it is GC with UnusedFor and
 // WorktreesOnly. A heal that keeps its worktree calls it after it, so a
 // kept worktree of a repository no longer healed does not stay for ever;
-// when none is that old it reads a few folders and runs no git.
+// when none is that old it reads a few folders and runs no git. It looks
+// at most once every [ExpireEvery] under a root (the time of the root's
+// expired.stamp): a machine that heals hundreds of repositories would
+// otherwise read every one's folder after each heal, for worktrees that
+// age by the week.
 func ExpireWorktrees(ctx context.Context, root string, wt Worktrees, git Git, maxAge time.Duration) (GCReport, error) {
 	if maxAge <= 0 {
 		maxAge = DefaultWorktreeMaxAge
 	}
+	if root == "" {
+		r, err := DefaultWorktreeRoot(os.Getenv)
+		if err != nil {
+			return GCReport{}, err
+		}
+		root = r
+	}
+	stamp := filepath.Join(root, expireStamp)
+	if st, err := os.Stat(stamp); err == nil && st.Mode().IsRegular() && time.Since(st.ModTime()) < ExpireEvery {
+		return GCReport{}, nil
+	}
+	if _, err := os.Stat(root); err == nil {
+		// Stamped first: heals ending at once do not all look.
+		_ = os.WriteFile(stamp, nil, 0o600)
+	}
 	return GC(ctx, GCOptions{Root: root, Worktrees: wt, Git: git, UnusedFor: maxAge, WorktreesOnly: true})
 }
+
+// ExpireEvery is how often ExpireWorktrees looks under a root, at most.
+const ExpireEvery = time.Hour
+
+// expireStamp is the file under the worktree root whose time says when
+// ExpireWorktrees last looked.
+const expireStamp = "expired.stamp"
 
 // unlockLost removes the records of salve's persistent worktrees of the
 // repository whose folder is gone (prune keeps locked records).

@@ -182,8 +182,9 @@ func TestKeptWorktreeInterrupted(t *testing.T) {
 }
 
 // TestKeptWorktreeExpires: a kept worktree no heal used for a week is
-// removed by the next heal of any repository, and salve gc --unused-for
-// removes only the worktrees unused for that long.
+// removed by the next heal of any repository that ends an hour or more
+// after the last look, and salve gc --unused-for removes only the
+// worktrees unused for that long.
 func TestKeptWorktreeExpires(t *testing.T) {
 	need(t, "sh")
 	gitIdentity(t)
@@ -228,8 +229,22 @@ func TestKeptWorktreeExpires(t *testing.T) {
 	if _, err := os.Stat(wtA); err != nil {
 		t.Fatalf("A's worktree, six days unused, was removed: %v", err)
 	}
-	// Eight days: the next heal of B removes A's worktree and its record.
+	// Eight days: a heal within the hour of the last look leaves it (the
+	// heals look at most hourly); the first heal of B after that hour
+	// removes A's worktree and its record.
 	age(wtA, 8*24*time.Hour)
+	kept(repoB)
+	if _, err := os.Stat(wtA); err != nil {
+		t.Fatalf("A's worktree was removed by a heal within the hour of the last look: %v", err)
+	}
+	stamp := filepath.Join(filepath.Dir(filepath.Dir(wtA)), "expired.stamp")
+	if _, err := os.Stat(stamp); err != nil {
+		t.Fatalf("no stamp of the last look: %v", err)
+	}
+	hourAgo := time.Now().Add(-heal.ExpireEvery - time.Minute)
+	if err := os.Chtimes(stamp, hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
 	kept(repoB)
 	if _, err := os.Stat(wtA); err == nil {
 		t.Errorf("A's worktree, eight days unused, is still there")
