@@ -57,7 +57,7 @@ func (r *run) planProof(first contract.ExecutorOutput, bugs []contract.BugReport
 
 // rerunPlan is the plan that runs the failing tests of bugs again, from
 // command, narrowed to where the first build's log shows them failing (the
-// packages of a go test, the files of node's runner).
+// packages of a go test, the test files of node's runner, jest or vitest).
 func (r *run) rerunPlan(command string, first contract.ExecutorOutput, bugs []contract.BugReport) rerun.Plan {
 	return rerun.For(command, first.EnvironmentMetadata.ProjectType, bugs).InPackages(first.BuildLog).InTestFiles(first.BuildLog, r.ws)
 }

@@ -2,10 +2,11 @@
 # Installs what the heal tests use for real beyond the machine's own
 # toolchains (go, gcc/g++, rustc/cargo, javac, python3, node): the
 # TypeScript compiler and eslint, from the npm registry, for the suggest
-# tier's tsc and eslint sources and the TypeScript rules, and flake8, from
+# tier's tsc and eslint sources and the TypeScript rules; jest and vitest,
+# for the re-runs of their failing tests; and flake8, from
 # Debian, for the Python unused-import and -variable rules. Idempotent and
 # never fatal: when npm is missing or the registry cannot be reached, the
-# tests that need tsc or eslint skip with a message saying so.
+# tests that need tsc, eslint, jest or vitest skip with a message saying so.
 #
 # Usage: scripts/heal/setup.sh
 set -u
@@ -49,4 +50,6 @@ install() { # install BIN PACKAGE
 
 install tsc typescript@5
 install eslint eslint@9
+install jest jest@29
+install vitest vitest@3
 exit 0

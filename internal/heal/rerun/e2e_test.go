@@ -29,6 +29,9 @@ type project struct {
 	// elsewhere, when set, is a test of another test file, which a re-run
 	// narrowed to the failing test's file never mentions.
 	elsewhere string
+	// oneFile, when set, is what the runner's summary says of a re-run
+	// that loaded the failing test's file alone.
+	oneFile string
 }
 
 var projects = []project{
@@ -157,6 +160,45 @@ test('an opening balance stays', () => {
 		failing: "last of three", passing: "credit adds the amount", wantTests: []string{"last of three"},
 		elsewhere: "an opening balance stays",
 	},
+	// jest and vitest, the same: the report names the code, and the
+	// re-run finds the test's file in the runner's own report (jest's
+	// "FAIL path" above the test's block, vitest's "FAIL path > name"),
+	// so the runner loads that file alone.
+	{
+		name: "jest/thrown-in-code", tools: []string{"jest"}, typ: "node", runner: "jest",
+		command: "jest",
+		files: map[string]string{
+			"package.json": `{"name": "cart", "version": "1.0.0", "private": true}` + "\n",
+			"src/cart.js":  "function total(cart) {\n  return cart.items.reduce((s, i) => s + i.price, 0);\n}\nfunction count(cart) { return cart.items.length; }\nmodule.exports = { total, count };\n",
+			"test/cart.test.js": `const { total, count } = require('../src/cart');
+describe('cart', () => {
+  test('totals an empty cart', () => { expect(total({})).toBe(0); });
+  test('counts items', () => { expect(count({ items: [1, 2] })).toBe(2); });
+});
+`,
+			"test/other.test.js": "test('an other file', () => { expect(1 + 1).toBe(2); });\n",
+		},
+		failing: "totals an empty cart", passing: "counts items", wantTests: []string{"cart totals an empty cart"},
+		oneFile: "Test Suites: 1 failed, 1 total",
+	},
+	{
+		name: "vitest/thrown-in-code", tools: []string{"vitest"}, typ: "node", runner: "vitest",
+		command: "vitest run",
+		files: map[string]string{
+			"package.json": `{"name": "cart", "version": "1.0.0", "private": true, "type": "module"}` + "\n",
+			"src/cart.js":  "export function total(cart) {\n  return cart.items.reduce((s, i) => s + i.price, 0);\n}\nexport function count(cart) { return cart.items.length; }\n",
+			"test/cart.test.js": `import { describe, test, expect } from 'vitest';
+import { total, count } from '../src/cart.js';
+describe('cart', () => {
+  test('totals an empty cart', () => { expect(total({})).toBe(0); });
+  test('counts items', () => { expect(count({ items: [1, 2] })).toBe(2); });
+});
+`,
+			"test/other.test.js": "import { test, expect } from 'vitest';\ntest('an other file', () => { expect(1 + 1).toBe(2); });\n",
+		},
+		failing: "totals an empty cart", passing: "counts items", wantTests: []string{"cart totals an empty cart"},
+		oneFile: "Test Files  1 failed (1)",
+	},
 	{
 		name: "cargo", tools: []string{"cargo"}, typ: "rust", runner: "cargo",
 		command: "cargo build --offline && cargo test --offline",
@@ -247,6 +289,9 @@ func TestRealRunners(t *testing.T) {
 			}
 			if pr.elsewhere != "" && strings.Contains(out, pr.elsewhere) {
 				t.Errorf("the re-run started another test file: it mentions %q", pr.elsewhere)
+			}
+			if pr.oneFile != "" && !strings.Contains(out, pr.oneFile) {
+				t.Errorf("the re-run loaded other test files: its summary does not say %q", pr.oneFile)
 			}
 		})
 	}

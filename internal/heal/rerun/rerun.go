@@ -153,17 +153,23 @@ func testFailures(bugs []contract.BugReport) ([]failure, bool) {
 
 // Ran reports whether output (the re-run's log) names every test of the
 // plan as run, by the last part of its name (after the last "/", "::",
-// "#" or "."; a JavaScript test by its whole name, which jest and vitest
-// print without its describe blocks only in part, so Ran is false there
-// when a test sits in a describe block). A re-run that selected nothing usually passes, so a caller
-// should call a failure flaky only when the re-run passed and Ran holds.
-// Runners that do not print the names of passing tests (Maven, Gradle,
-// dotnet without a verbose logger) make Ran false: no flaky verdict.
+// "#" or "."; a JavaScript test by its whole name: jest and vitest print
+// a test in describe blocks with " › " or " > " between the parts, which
+// Ran reads as the spaces of the plan's names). A re-run that selected
+// nothing usually passes, so a caller should call a failure flaky only
+// when the re-run passed and Ran holds. Runners that do not print the
+// names of passing tests (Maven, Gradle, dotnet without a verbose logger)
+// make Ran false: no flaky verdict.
 func (p Plan) Ran(output string) bool {
 	if len(p.Tests) == 0 {
 		return false
 	}
 	lines := strings.Split(output, "\n")
+	if p.Runner == "jest" || p.Runner == "vitest" {
+		for i, l := range lines {
+			lines[i] = jsSeparators.Replace(l)
+		}
+	}
 	for _, t := range p.Tests {
 		if !jsRunners[p.Runner] {
 			t = leaf(t)
@@ -175,15 +181,19 @@ func (p Plan) Ran(output string) bool {
 	return true
 }
 
+// jsSeparators reads the separators jest and vitest print between a
+// test's describe blocks and its name as the spaces of the plans' names.
+var jsSeparators = strings.NewReplacer(" › ", " ", " > ", " ")
+
 // named reports whether a line of a re-run's output names the test leaf
 // as run: not on a line that says it was skipped (node's test runner
-// lists every test its pattern filtered out, with "# SKIP"), nor on a TAP
-// "# Subtest:" line, which announces a test before it runs or is skipped.
-// A test whose own name holds "skip" is never confirmed, which only
-// withholds a flaky verdict.
+// lists every test its pattern filtered out, with "# SKIP"; vitest marks
+// one with "↓"), nor on a TAP "# Subtest:" line, which announces a test
+// before it runs or is skipped. A test whose own name holds "skip" is
+// never confirmed, which only withholds a flaky verdict.
 func named(lines []string, leaf string) bool {
 	for _, l := range lines {
-		if strings.Contains(l, leaf) && !strings.Contains(strings.ToLower(l), "skip") &&
+		if strings.Contains(l, leaf) && !strings.Contains(strings.ToLower(l), "skip") && !strings.Contains(l, "↓") &&
 			!strings.HasPrefix(strings.TrimSpace(l), "# Subtest:") {
 			return true
 		}
