@@ -50,6 +50,17 @@ install() { # install BIN PACKAGE
 
 install tsc typescript@5
 install eslint eslint@9
-install jest jest@29
-install vitest vitest@3
+
+# jest and vitest, for the re-runs of their failing tests, in a folder of
+# their own (.deps/jsrunners): on the tests' PATH they would be every
+# project's jest, and a test of a project that lacks its runner needs it
+# missing. Only the tests that run them look there.
+runners="$(dirname "$0")/../../.deps/jsrunners"
+if [ -x "$runners/node_modules/.bin/jest" ] && [ -x "$runners/node_modules/.bin/vitest" ]; then
+	say "jest and vitest present in .deps/jsrunners"
+elif mkdir -p "$runners" && npm install --prefix "$runners" --no-audit --no-fund --no-save --loglevel=error jest@29 vitest@3 >/dev/null 2>&1; then
+	say "installed jest and vitest in .deps/jsrunners"
+else
+	say "could not install jest and vitest from npm; the tests that re-run them will skip"
+fi
 exit 0

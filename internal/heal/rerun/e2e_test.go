@@ -32,7 +32,14 @@ type project struct {
 	// oneFile, when set, is what the runner's summary says of a re-run
 	// that loaded the failing test's file alone.
 	oneFile string
+	// bin, when set, is a folder (from the repository's root) put first
+	// on the project's PATH: where setup installs a runner that must not
+	// be on every test's PATH.
+	bin string
 }
+
+// jsRunnersBin is where scripts/heal/setup.sh installs jest and vitest.
+const jsRunnersBin = ".deps/jsrunners/node_modules/.bin"
 
 var projects = []project{
 	{
@@ -165,7 +172,7 @@ test('an opening balance stays', () => {
 	// "FAIL path" above the test's block, vitest's "FAIL path > name"),
 	// so the runner loads that file alone.
 	{
-		name: "jest/thrown-in-code", tools: []string{"jest"}, typ: "node", runner: "jest",
+		name: "jest/thrown-in-code", tools: []string{"jest"}, bin: jsRunnersBin, typ: "node", runner: "jest",
 		command: "jest",
 		files: map[string]string{
 			"package.json": `{"name": "cart", "version": "1.0.0", "private": true}` + "\n",
@@ -182,7 +189,7 @@ describe('cart', () => {
 		oneFile: "Test Suites: 1 failed, 1 total",
 	},
 	{
-		name: "vitest/thrown-in-code", tools: []string{"vitest"}, typ: "node", runner: "vitest",
+		name: "vitest/thrown-in-code", tools: []string{"vitest"}, bin: jsRunnersBin, typ: "node", runner: "vitest",
 		command: "vitest run",
 		files: map[string]string{
 			"package.json": `{"name": "cart", "version": "1.0.0", "private": true, "type": "module"}` + "\n",
@@ -244,8 +251,21 @@ func TestRealRunners(t *testing.T) {
 	}
 	for _, pr := range projects {
 		t.Run(pr.name, func(t *testing.T) {
+			var env []string
+			if pr.bin != "" {
+				bin, err := filepath.Abs(filepath.Join("..", "..", "..", filepath.FromSlash(pr.bin)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, tool := range pr.tools {
+					if _, err := os.Stat(filepath.Join(bin, tool)); err != nil {
+						t.Skipf("%s is not installed in %s (scripts/heal/setup.sh installs it)", tool, pr.bin)
+					}
+				}
+				env = []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}
+			}
 			for _, tool := range pr.tools {
-				if _, err := exec.LookPath(tool); err != nil {
+				if _, err := exec.LookPath(tool); err != nil && pr.bin == "" {
 					t.Skipf("%s is not installed", tool)
 				}
 			}
@@ -264,7 +284,7 @@ func TestRealRunners(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			code, log := shell(t, dir, pr.command)
+			code, log := shell(t, dir, pr.command, env...)
 			if code == 0 {
 				t.Fatalf("the project passes:\n%s", log)
 			}
@@ -273,7 +293,7 @@ func TestRealRunners(t *testing.T) {
 			if !plan.Narrowed || plan.Runner != pr.runner || strings.Join(plan.Tests, ",") != strings.Join(pr.wantTests, ",") {
 				t.Fatalf("plan %+v, want runner %s selecting %q\nreports: %v\nlog:\n%s", plan, pr.runner, pr.wantTests, bugs, log)
 			}
-			code, out := shell(t, dir, plan.Command)
+			code, out := shell(t, dir, plan.Command, env...)
 			t.Logf("%s\n%s", plan.Command, out)
 			if code == 0 {
 				t.Errorf("the failing test passed on the re-run")
@@ -303,12 +323,13 @@ func ranOther(out, name, runner string) bool {
 	return rerun.Plan{Command: "x", Tests: []string{name}, Runner: runner}.Ran(out)
 }
 
-// shell runs a command line in dir through sandbox.Run.
-func shell(t *testing.T, dir, command string) (int, string) {
+// shell runs a command line in dir through sandbox.Run; extra are
+// variables set over the test's environment.
+func shell(t *testing.T, dir, command string, extra ...string) (int, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	env := append(os.Environ(), "NO_COLOR=1", "GOFLAGS=-mod=mod")
+	env := append(append(os.Environ(), "NO_COLOR=1", "GOFLAGS=-mod=mod"), extra...)
 	res, err := sandbox.Run(ctx, sandbox.Cmd{Path: "sh", Args: []string{"-c", command}, Dir: dir, Env: env, Combined: true, Timeout: 4 * time.Minute})
 	if err != nil {
 		t.Fatalf("run %q: %v", command, err)
