@@ -60,8 +60,17 @@ func TestBwrapArgsAllowList(t *testing.T) {
 		}
 	}
 	mustWrite(t, filepath.Join(home, ".cargo", "credentials.toml"), "token = \"x\"\n")
+	// Tools installed with npm outside HOME: node_modules/.bin links into
+	// node_modules, which is bound whole; a project's under HOME is not.
+	tools := filepath.Join(t.TempDir(), "opt", "tools", "node_modules")
+	for _, d := range []string{filepath.Join(tools, ".bin"), filepath.Join(home, "src/app/node_modules/.bin")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	path := strings.Join([]string{filepath.Join(home, ".cargo/bin"), filepath.Join(home, ".pyenv/shims"),
-		filepath.Join(home, "src/bin"), filepath.Join(home, ".local/bin"), home, "/usr/bin", "relative/bin"}, ":")
+		filepath.Join(home, "src/bin"), filepath.Join(home, ".local/bin"), home, "/usr/bin", "relative/bin",
+		filepath.Join(tools, ".bin"), filepath.Join(home, "src/app/node_modules/.bin")}, ":")
 	job := sandbox.Job{Workspace: "/w/proj", Script: "make test", CacheDir: "/c/salve",
 		Env: []string{"HOME=" + home, "PATH=" + path}}
 	b := sandbox.Bwrap{Features: sandbox.BwrapFeatures{TmpfsSize: true}}
@@ -77,6 +86,8 @@ func TestBwrapArgsAllowList(t *testing.T) {
 		"--ro-bind " + filepath.Join(home, ".pyenv") + " ",
 		"--ro-bind " + filepath.Join(home, "src/bin") + " ",
 		"--ro-bind " + filepath.Join(home, ".local/bin") + " ",
+		"--ro-bind " + tools + " " + tools + " ",
+		"--ro-bind " + filepath.Join(home, "src/app/node_modules/.bin") + " ",
 		"--ro-bind /dev/null " + filepath.Join(home, ".cargo/credentials.toml"),
 		"--bind /c/salve /c/salve", "--bind /w/proj /w/proj", "--remount-ro /", "--chdir /w/proj",
 	} {
@@ -86,7 +97,7 @@ func TestBwrapArgsAllowList(t *testing.T) {
 	}
 	for _, bad := range []string{
 		"--ro-bind / /", "/etc/shadow", "/etc/ssh", "/etc/gshadow", "/etc/sudoers",
-		"--ro-bind " + home + " ", "--ro-bind " + filepath.Join(home, "src") + " ",
+		"--ro-bind " + home + " ", "--ro-bind " + filepath.Join(home, "src") + " ", "--ro-bind " + filepath.Join(home, "src/app/node_modules") + " ",
 		"--ro-bind " + filepath.Join(home, ".local") + " ", ".local/state", "relative",
 	} {
 		if strings.Contains(got, bad) {

@@ -55,7 +55,8 @@ type layout struct {
 
 // planLayout decides the read-only toolchain roots of a job: each PATH
 // entry outside the system directories (or the toolchain root that holds
-// it, such as ~/.cargo for ~/.cargo/bin, when that root is safe to expose),
+// it, such as ~/.cargo for ~/.cargo/bin, or /opt/tools/node_modules for
+// its .bin, whose entries link into it, when that root is safe to expose),
 // the roots named by the toolchain variables, the Go module cache, and
 // rustup's home next to cargo's.
 func planLayout(job Job) layout {
@@ -78,9 +79,11 @@ func planLayout(job Job) layout {
 		if entry == "" || inSystem(entry) || within(entry, job.Workspace) {
 			continue
 		}
-		switch filepath.Base(entry) {
-		case "bin", "sbin", "shims":
-			if parent := filepath.Dir(entry); ok(parent) && toolchainParent(parent, home) {
+		base, parent := filepath.Base(entry), filepath.Dir(entry)
+		// node_modules/.bin holds links into its node_modules: the
+		// packages' folders must be seen too.
+		if base == "bin" || base == "sbin" || base == "shims" || (base == ".bin" && filepath.Base(parent) == "node_modules") {
+			if ok(parent) && toolchainParent(parent, home) {
 				add(parent)
 				continue
 			}
