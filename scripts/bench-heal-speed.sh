@@ -21,6 +21,7 @@
 #   scripts/bench-heal-speed.sh cold [RUNS]
 #   scripts/bench-heal-speed.sh overhead [RUNS]
 #   scripts/bench-heal-speed.sh large [RUNS]
+#   scripts/bench-heal-speed.sh many [RUNS]
 #
 # BENCH_ONLY, a list of example names (go python rust node), limits the
 # default mode to those examples. With SALVE_BIN_DIR_B naming a directory
@@ -71,6 +72,16 @@
 # and with --keep-worktree (kept as the heal left it, build outputs and
 # all).
 #
+# "many" measures a JavaScript project of many test files, where the
+# failing test's error is thrown in the code under test (the report then
+# names the code, not the test file): src/cart.js, whose total() fails on
+# a cart without items, its test file, and BENCH_MANY_FILES (default 30)
+# test files of one passing test each, for node's runner (node --test),
+# jest and vitest: each a row as in the default mode, healed by the llm
+# tier with a scripted model that returns the fix. jest and vitest are
+# taken from PATH, else from .deps/jsrunners (scripts/heal/setup.sh
+# installs them there); a runner that is missing is left out, with a note.
+#
 # BENCH_SMALL=1 is the small run of make bench: one round (unless RUNS is
 # given), which proves the examples and commands are where the script
 # looks; its figures are not to quote. Given no mode, it runs every mode
@@ -80,7 +91,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 mode=
 case "${1:-}" in
-cold | overhead | large | real)
+cold | overhead | large | real | many)
 	mode=$1
 	shift
 	;;
@@ -103,6 +114,12 @@ if [ -n "${SALVE_BIN_DIR_B:-}" ]; then
 	cp "$SALVE_BIN_DIR_B/salve" "$SALVE_BIN_DIR_B/git_agent" "$work/bin-b/"
 fi
 export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@salve.invalid GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@salve.invalid
+# NODE_EXTRA_CA_CERTS makes every node process read and parse a CA bundle
+# (40 ms each here: node --test starts one per test file, jest and vitest
+# one per worker). A heal's sandboxed builds do not get it (their
+# environment is an allow-list), so the project's own builds would pay
+# for it and the heal's would not: it is unset for both.
+unset NODE_EXTRA_CA_CERTS
 # Pin the user's caches to where they are now, before XDG_CACHE_HOME moves
 # to point salve at a cold or warm cache of its own.
 GOCACHE=$(go env GOCACHE)
@@ -456,6 +473,22 @@ large_bench() {
 	echo "failed runs: $(wc -l <"$work/failed")"
 }
 
+# scenario ID REASON OUT: a scripted model for the llm tier whose one
+# answer is the file read on stdin, as OUT.json (scenario ID) and
+# OUT.ai-agent.json (the configuration that names it).
+scenario() {
+	mkdir -p "$(dirname "$3")"
+	python3 -c '
+import json, sys
+json.dump([{"id": sys.argv[1], "description": "a heal-speed benchmark: the fixed file, as the model answers it",
+    "systemPromptMustInclude": ["Fix Agent"],
+    "turns": [{"turn": 1, "response": {"kind": "final-report", "reportFormat": "json",
+        "reportContentJson": {"patched_content": sys.stdin.read(), "fix_reason": sys.argv[2], "confidence_score": 0.9},
+        "tokenUsage": {"inputTokens": 700, "outputTokens": 150}}}]}], open(sys.argv[3] + ".json", "w"))
+' "$1" "$2" "$3"
+	printf '{"providers": {"test": {"type": "test-llm", "scenarioFile": "%s.json"}}}\n' "$(basename "$3")" >"$3.ai-agent.json"
+}
+
 # real_one NAME SRC COMMIT FILE SED CMD: the rows of bench for a public
 # project: SRC (a git repository or URL) cloned at COMMIT, one slip planted
 # in FILE by the sed expression SED and committed, healed with CMD by the
@@ -470,16 +503,7 @@ real_one() {
 	case $name in
 	node) (cd "$dir" && npm install --no-audit --no-fund --ignore-scripts --no-package-lock >/dev/null 2>&1) ;;
 	esac
-	mkdir -p "$work/real-scenarios"
-	git -C "$dir" show "HEAD:$file" | python3 -c '
-import json, sys
-json.dump([{"id": "fix-real-" + sys.argv[1], "description": "heal speed on a real project: the file as the commit before the slip has it",
-  "systemPromptMustInclude": ["Fix Agent"],
-  "turns": [{"turn": 1, "response": {"kind": "final-report", "reportFormat": "json",
-    "reportContentJson": {"patched_content": sys.stdin.read(), "fix_reason": "undo the slip", "confidence_score": 0.9},
-    "tokenUsage": {"inputTokens": 700, "outputTokens": 150}}}]}], open(sys.argv[2], "w"))
-' "$name" "$work/real-scenarios/$name.json"
-	printf '{"providers": {"test": {"type": "test-llm", "scenarioFile": "%s.json"}}}\n' "$name" >"$work/real-scenarios/$name.ai-agent.json"
+	git -C "$dir" show "HEAD:$file" | scenario "fix-real-$name" "undo the slip" "$work/real-scenarios/$name"
 	sed -i "$expr" "$dir/$file"
 	if git -C "$dir" diff --quiet; then
 		echo "real $name: the slip ($expr) changed nothing in $file" >&2
@@ -510,7 +534,79 @@ real_bench() {
 	fi
 }
 
+# many_one RUNNER CMD: the row of a project of many test files for one
+# JavaScript test runner (see "many" at the top).
+many_one() {
+	local runner=$1 cmd=$2 n=${BENCH_MANY_FILES:-30}
+	local dir=$work/many-$runner
+	mkdir -p "$dir/src" "$dir/test"
+	local esm=0 imports
+	case $runner in
+	vitest) esm=1 ;;
+	esac
+	if [ $esm = 1 ]; then
+		printf '{"name": "cart", "version": "1.0.0", "private": true, "type": "module"}\n' >"$dir/package.json"
+	else
+		printf '{"name": "cart", "version": "1.0.0", "private": true}\n' >"$dir/package.json"
+	fi
+	{
+		printf '// total adds the prices of the cart'"'"'s items; an empty cart totals 0.\n'
+		printf 'function total(cart) {\n  return cart.items.reduce((s, i) => s + i.price, 0);\n}\n\n'
+		printf '// count is how many items the cart holds.\nfunction count(cart) {\n  return (cart.items || []).length;\n}\n\n'
+		if [ $esm = 1 ]; then printf 'export { total, count };\n'; else printf 'module.exports = { total, count };\n'; fi
+	} >"$dir/src/cart.js"
+	case $runner in
+	node) imports="const test = require('node:test');\nconst assert = require('node:assert');\nconst { total, count } = require('../src/cart');\n" ;;
+	jest) imports="const { total, count } = require('../src/cart');\n" ;;
+	vitest) imports="import { test, expect } from 'vitest';\nimport { total, count } from '../src/cart.js';\n" ;;
+	esac
+	if [ "$runner" = node ]; then
+		printf "$imports"'test('"'"'cart totals an empty cart'"'"', () => { assert.strictEqual(total({}), 0); });\n' >"$dir/test/cart.test.js"
+		for i in $(seq "$n"); do
+			printf "$imports"'test('"'"'counts %d'"'"', () => { assert.strictEqual(count({ items: new Array(%d) }), %d); });\n' "$i" "$i" "$i" >"$dir/test/other$i.test.js"
+		done
+	else
+		printf "$imports"'test('"'"'cart totals an empty cart'"'"', () => { expect(total({})).toBe(0); });\n' >"$dir/test/cart.test.js"
+		for i in $(seq "$n"); do
+			printf "$imports"'test('"'"'counts %d'"'"', () => { expect(count({ items: new Array(%d) })).toBe(%d); });\n' "$i" "$i" "$i" >"$dir/test/other$i.test.js"
+		done
+	fi
+	git -C "$dir" init -q -b main
+	git -C "$dir" add -A
+	git -C "$dir" commit -qm broken
+	sed 's/return cart.items.reduce(/return (cart.items || []).reduce(/' "$dir/src/cart.js" |
+		scenario "fix-many-$runner" "a cart without items totals 0" "$work/many-scenarios/$runner"
+	bench "$runner-$((n + 1))-files" "$dir" "$cmd" --fixers llm --models "test/fix-many-$runner" \
+		--config "$work/many-scenarios/$runner.ai-agent.json"
+}
+
+# many_bench: the rows of "many", one per runner found.
+many_bench() {
+	local runners=$root/.deps/jsrunners/node_modules/.bin
+	if [ -d "$runners" ]; then PATH="$PATH:$runners"; fi
+	many_one node 'node --test'
+	local r
+	for r in jest vitest; do
+		if ! command -v "$r" >/dev/null 2>&1; then
+			echo "many: $r is not installed (scripts/heal/setup.sh installs it in .deps/jsrunners); no row" >&2
+			continue
+		fi
+		case $r in
+		jest) many_one jest jest ;;
+		vitest) many_one vitest 'vitest run' ;;
+		esac
+	done
+}
+
 case "$mode" in
+many)
+	echo "salve heal speed on a project of many test files, a failure thrown in the code, median of $runs runs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo
+	echo "| example | fail build s | pass build s | both s | goal s | heal cold s (/both) | heal warm s (/both) | cold ok | warm ok | heal none s (/both) | failed runs |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	many_bench
+	exit 0
+	;;
 real)
 	echo "salve heal speed on public projects, median of $runs runs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo
@@ -562,4 +658,6 @@ if [ -n "${BENCH_SMALL:-}" ]; then
 	overhead_bench
 	echo
 	BENCH_FILES=${BENCH_FILES:-2000} large_bench
+	echo
+	BENCH_MANY_FILES=${BENCH_MANY_FILES:-3} many_bench
 fi
