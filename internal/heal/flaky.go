@@ -96,21 +96,10 @@ func (r *run) rerunFromBinaries(ctx context.Context, p rerun.Plan) (contract.Exe
 	if !ok {
 		return contract.ExecutorOutput{}, rerun.Evidence{}, nil
 	}
-	if !bin.Framed {
-		out, ev, err := r.runProofCommand(ctx, 1, results.StageRerun, bin.Command)
-		r.noteBinaries(p, out, ev, err)
-		return out, ev, err
-	}
 	out, err := r.runBuild(ctx, 1, results.StageRerun, bin.Command)
-	ev := rerun.ReadGoBinary([]byte(out.BuildLog))
-	r.noteBinaries(p, out, ev, err)
-	return out, ev, err
-}
-
-// noteBinaries logs a run from test binaries that did not show the
-// failing tests to the end: go test runs them next.
-func (r *run) noteBinaries(p rerun.Plan, out contract.ExecutorOutput, ev rerun.Evidence, err error) {
+	ev := rerun.ReadGoBinary([]byte(out.BuildLog), bin.Binaries)
 	if err == nil && !rerun.Shows(p.Tests, out.ExitCode != 0, ev) {
 		r.o.Logger.Info("the failing build's test binaries did not run the failing tests to the end; re-running them with go test", "format", ev.Format)
 	}
+	return out, ev, err
 }

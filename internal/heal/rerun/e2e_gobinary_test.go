@@ -96,15 +96,12 @@ func TestBinaryProofMatchesGoTest(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s, %s: no run from binaries", stage, name)
 			}
-			if bin.Framed != (len(plan.Tests) == 1) {
-				t.Errorf("%s, %s: Framed %v for %d tests", stage, name, bin.Framed, len(plan.Tests))
+			if bin.Binaries != len(plan.Tests) {
+				t.Errorf("%s, %s: %d binaries for %d tests in as many packages", stage, name, bin.Binaries, len(plan.Tests))
 			}
 			bcode, bout := shell(t, dir, bin.Command)
 			gcode, gout := shell(t, dir, plan.Proof)
-			bev := rerun.Read("go", []byte(bout), nil, time.Time{})
-			if bin.Framed {
-				bev = rerun.ReadGoBinary([]byte(bout))
-			}
+			bev := rerun.ReadGoBinary([]byte(bout), bin.Binaries)
 			gev := rerun.Read("go", []byte(gout), nil, time.Time{})
 			if (bcode == 0) != (gcode == 0) || (gcode == 0) != wantCode {
 				t.Errorf("%s, %s: exit %d from binaries, %d from go test", stage, name, bcode, gcode)

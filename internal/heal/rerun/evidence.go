@@ -107,16 +107,18 @@ func Read(runner string, output []byte, reports fs.FS, since time.Time) Evidence
 	return ev
 }
 
-// ReadGoBinary reads what the output of a go test binary run with
-// -test.v=test2json shows (see [Plan.BinaryProof]): only the binary's own
-// framed lines count, never anything its tests print, whatever its form
-// (a test that prints go test -json events proves nothing).
-func ReadGoBinary(output []byte) Evidence {
+// ReadGoBinary reads what the output of go test binaries run with
+// -test.v=test2json shows (see [Plan.BinaryProof]; binaries is how many
+// ran, [BinaryRun.Binaries]): only the binaries' own framed lines count,
+// never anything their tests print, whatever its form (a test that
+// prints go test -json events proves nothing). The run is complete when
+// every binary printed its closing line.
+func ReadGoBinary(output []byte, binaries int) Evidence {
 	if len(output) > maxEvidenceInput {
 		output = output[len(output)-maxEvidenceInput:]
 	}
 	var c collector
-	c.goFramed(string(output))
+	c.goFramed(string(output), binaries)
 	ev := c.evidence()
 	ev.Runner = "go"
 	return ev

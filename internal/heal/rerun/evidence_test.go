@@ -36,7 +36,7 @@ func TestRead(t *testing.T) {
 			var reports = os.DirFS(strings.TrimSuffix(out, ".log"))
 			ev := Read(runner, raw, reports, time.Time{})
 			if runner == "go-binary" {
-				ev = ReadGoBinary(raw)
+				ev = ReadGoBinary(raw, 1)
 			}
 			got, _ := json.MarshalIndent(ev, "", "  ")
 			golden := strings.TrimSuffix(out, ".log") + ".json"
@@ -64,7 +64,7 @@ func TestReadProves(t *testing.T) {
 			t.Fatal(err)
 		}
 		if runner == "go-binary" {
-			return ReadGoBinary(raw)
+			return ReadGoBinary(raw, 1)
 		}
 		return Read(runner, raw, os.DirFS(filepath.Join("testdata", "evidence", runner, name)), time.Time{})
 	}
@@ -156,11 +156,11 @@ func FuzzRead(f *testing.F) {
 		_, _ = Proves([]string{"a"}, ev, ev)
 		// A test binary's output: bounded, and nothing without the
 		// binary's framing mark reads as a result.
-		bev := ReadGoBinary(out)
+		bev := ReadGoBinary(out, 1)
 		if len(bev.Passed) > maxEvidenceNames || len(bev.Summary) > maxSummary+len("…") {
 			t.Fatalf("unbounded: %d passed, summary %d", len(bev.Passed), len(bev.Summary))
 		}
-		if plain := ReadGoBinary(bytes.ReplaceAll(out, []byte(framingMark), nil)); plain.Format != "" || plain.Completed || len(plain.Passed)+len(plain.Failed) > 0 {
+		if plain := ReadGoBinary(bytes.ReplaceAll(out, []byte(framingMark), nil), 1); plain.Format != "" || plain.Completed || len(plain.Passed)+len(plain.Failed) > 0 {
 			t.Fatalf("output without the framing mark read as results: %+v", plain)
 		}
 	})
@@ -172,19 +172,22 @@ func TestReadGoBinary(t *testing.T) {
 	const m = framingMark
 	for _, tc := range []struct {
 		name, out      string
+		binaries       int
 		passed, failed []string
 		completed      bool
 	}{
-		{"a pass", m + "=== RUN   TestA\n" + m + "--- PASS: TestA (0.00s)\n" + m + "PASS\n", []string{"TestA"}, nil, true},
-		{"a subtest by its full name", m + "--- FAIL: TestA/case#01 (0.01s)\n" + m + "--- FAIL: TestA (0.01s)\n" + m + "FAIL\n", nil, []string{"TestA", "TestA/case#01"}, true},
-		{"CRLF line ends", m + "--- PASS: TestA (0.00s)\r\n" + m + "PASS\r\n", []string{"TestA"}, nil, true},
-		{"a panic: no closing line", m + "=== RUN   TestA\n" + m + "--- FAIL: TestA (0.00s)\npanic: boom\n", nil, []string{"TestA"}, false},
-		{"results a test printed", "--- PASS: TestA (0.00s)\nPASS\n", nil, nil, false},
-		{"go test -json events a test printed", `{"Action":"pass","Package":"x","Test":"TestA"}` + "\n" + `{"Action":"output","Package":"x","Output":"PASS\n"}` + "\n" + `{"Action":"pass","Package":"x"}` + "\n", nil, nil, false},
-		{"the mark inside a line", "log: " + m + "--- PASS: TestA (0.00s)\n", nil, nil, false},
-		{"no tests to run", "testing: warning: no tests to run\n" + m + "PASS\n", nil, nil, true},
+		{"a pass", m + "=== RUN   TestA\n" + m + "--- PASS: TestA (0.00s)\n" + m + "PASS\n", 1, []string{"TestA"}, nil, true},
+		{"a subtest by its full name", m + "--- FAIL: TestA/case#01 (0.01s)\n" + m + "--- FAIL: TestA (0.01s)\n" + m + "FAIL\n", 1, nil, []string{"TestA", "TestA/case#01"}, true},
+		{"CRLF line ends", m + "--- PASS: TestA (0.00s)\r\n" + m + "PASS\r\n", 1, []string{"TestA"}, nil, true},
+		{"a panic: no closing line", m + "=== RUN   TestA\n" + m + "--- FAIL: TestA (0.00s)\npanic: boom\n", 1, nil, []string{"TestA"}, false},
+		{"results a test printed", "--- PASS: TestA (0.00s)\nPASS\n", 1, nil, nil, false},
+		{"go test -json events a test printed", `{"Action":"pass","Package":"x","Test":"TestA"}` + "\n" + `{"Action":"output","Package":"x","Output":"PASS\n"}` + "\n" + `{"Action":"pass","Package":"x"}` + "\n", 1, nil, nil, false},
+		{"the mark inside a line", "log: " + m + "--- PASS: TestA (0.00s)\n", 1, nil, nil, false},
+		{"no tests to run", "testing: warning: no tests to run\n" + m + "PASS\n", 1, nil, nil, true},
+		{"two binaries, each closed", m + "--- FAIL: TestA (0.00s)\n" + m + "FAIL\n" + m + "--- PASS: TestB (0.00s)\n" + m + "PASS\n", 2, []string{"TestB"}, []string{"TestA"}, true},
+		{"two binaries, the second exits from an init", m + "--- PASS: TestA (0.00s)\n" + m + "PASS\n", 2, []string{"TestA"}, nil, false},
 	} {
-		ev := ReadGoBinary([]byte(tc.out))
+		ev := ReadGoBinary([]byte(tc.out), tc.binaries)
 		if !slices.Equal(ev.Passed, tc.passed) || !slices.Equal(ev.Failed, tc.failed) || ev.Completed != tc.completed || ev.Runner != "go" {
 			t.Errorf("%s: %+v; want passed %v, failed %v, completed %v", tc.name, ev, tc.passed, tc.failed, tc.completed)
 		}

@@ -87,15 +87,16 @@ func (c *collector) goJSON(text string) {
 // reads), as opposed to what the tests print.
 const framingMark = "\x16"
 
-// goFramed reads the output of a go test binary run with
-// -test.v=test2json, the form go test -json runs a binary in: the lines
-// that start with the framing mark are the binary's own, "--- PASS:
-// name (0.00s)", "--- FAIL: …", "--- SKIP: …" (subtests by their full
-// names), and its closing "PASS" or "FAIL". Lines without the mark are
-// the tests' output and are never read as results. The run is complete
-// when the closing line was read (a binary that exits from an init, or
-// panics, prints none).
-func (c *collector) goFramed(text string) {
+// goFramed reads the output of go test binaries run one after the other
+// with -test.v=test2json, the form go test -json runs a binary in: the
+// lines that start with the framing mark are the binaries' own, "---
+// PASS: name (0.00s)", "--- FAIL: …", "--- SKIP: …" (subtests by their
+// full names), and each binary's closing "PASS" or "FAIL". Lines without
+// the mark are the tests' output and are never read as results. The run
+// is complete when binaries closing lines were read (a binary that exits
+// from an init, or panics, prints none).
+func (c *collector) goFramed(text string, binaries int) {
+	closed := 0
 	for _, line := range strings.Split(text, "\n") {
 		rest, ok := strings.CutPrefix(strings.TrimSuffix(line, "\r"), framingMark)
 		if !ok {
@@ -104,7 +105,7 @@ func (c *collector) goFramed(text string) {
 		c.format = "go-test-binary"
 		switch {
 		case rest == "PASS" || rest == "FAIL" || strings.HasPrefix(rest, "FAIL\t"):
-			c.completed = true
+			closed++
 			c.sum(rest)
 			continue
 		}
@@ -121,6 +122,7 @@ func (c *collector) goFramed(text string) {
 			break
 		}
 	}
+	c.completed = closed >= max(binaries, 1)
 }
 
 // goReports are a test binary's result lines and the status each gives.

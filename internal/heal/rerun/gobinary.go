@@ -92,26 +92,25 @@ func goBinaryOf(rest []string, dirs []string) goBinary {
 // BinaryRun is a proof run made of the test binaries a failing go test
 // build linked ([Plan.BinaryProof]).
 type BinaryRun struct {
-	// Command runs them, each in its package's folder.
+	// Command runs them one after the other, each in its package's
+	// folder; it fails when one fails.
 	Command string
-	// Framed says the one binary runs by itself, writing its own framed
-	// output (read it with [ReadGoBinary]); otherwise each runs through
-	// go tool test2json and the output is go test -json's ([Read]).
-	Framed bool
+	// Binaries is how many it runs: read its output with [ReadGoBinary].
+	Binaries int
 }
 
 // BinaryProof returns the plan's proof run made of the test binaries the
 // failing build linked, and true; binary gives the host path of an
 // import path's test binary, module is the main module's path (the
-// workspace's go.mod, see [GoModule]). Each binary runs in its
-// package's folder with the flags go test gives it. One binary runs by
-// itself, as go test -json runs it (-test.v=test2json): starting go tool
-// test2json costs a go command's start-up and a look-up of the tool's
-// build, more than the binary's run. Several run each through go tool
-// test2json, whose events name their package. It returns false, and the
-// plan's Proof stands, when the plan is not a narrowed go plan, the
-// original command has a flag a binary cannot be run with, a package
-// cannot be placed in the module, or a binary is missing.
+// workspace's go.mod, see [GoModule]). Each binary runs by itself in its
+// package's folder, with the flags go test -json gives it
+// (-test.v=test2json): its own framed lines are its results. Going
+// through go tool test2json instead would cost each binary a go command's
+// start-up and a look-up of the tool's build, more than a small
+// package's tests take. It returns false, and the plan's Proof stands,
+// when the plan is not a narrowed go plan, the original command has a
+// flag a binary cannot be run with, a package cannot be placed in the
+// module, or a binary is missing.
 func (p Plan) BinaryProof(module string, binary func(importPath string) (string, bool)) (BinaryRun, bool) {
 	if p.Runner != "go" || p.Proof == "" || !p.Narrowed || !p.bin.ok || len(p.bin.pkgs) == 0 || !goImportPath.MatchString(module) {
 		return BinaryRun{}, false
@@ -120,7 +119,6 @@ func (p Plan) BinaryProof(module string, binary func(importPath string) (string,
 	if p.bin.short {
 		flags = append(flags, "-test.short")
 	}
-	framed := len(p.bin.pkgs) == 1
 	var steps []string
 	for _, pkg := range p.bin.pkgs {
 		ip, dir, ok := goPackage(module, pkg)
@@ -132,16 +130,13 @@ func (p Plan) BinaryProof(module string, binary func(importPath string) (string,
 			return BinaryRun{}, false
 		}
 		step := joinPlan(append([]string{quote(bin)}, flags...)...)
-		if !framed {
-			step = joinPlan("go tool test2json -t -p", quote(ip), step)
-		}
 		if dir != "." {
 			step = "cd " + quote(dir) + " && " + step
 		}
 		steps = append(steps, step)
 	}
-	if framed {
-		return BinaryRun{Command: steps[0], Framed: true}, true
+	if len(steps) == 1 {
+		return BinaryRun{Command: steps[0], Binaries: 1}, true
 	}
 	var b strings.Builder
 	b.WriteString("s=0")
@@ -149,7 +144,7 @@ func (p Plan) BinaryProof(module string, binary func(importPath string) (string,
 		fmt.Fprintf(&b, "; (%s) || s=1", s)
 	}
 	b.WriteString("; exit $s")
-	return BinaryRun{Command: b.String()}, true
+	return BinaryRun{Command: b.String(), Binaries: len(steps)}, true
 }
 
 // goPackage places a package a plan names (".", "./dir" or an import

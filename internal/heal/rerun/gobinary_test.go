@@ -9,9 +9,9 @@ import (
 )
 
 // TestBinaryProof: a narrowed go plan runs the failing build's test
-// binaries in their packages' folders, with the flags go test -json gives
-// them: one by itself, several each through test2json; anything it
-// cannot place or run the same way leaves the plan's own proof run.
+// binaries by themselves, one after the other, in their packages'
+// folders, with the flags go test -json gives them; anything it cannot
+// place or run the same way leaves the plan's own proof run.
 func TestBinaryProof(t *testing.T) {
 	const module = "example.com/m"
 	bins := map[string]string{
@@ -33,8 +33,8 @@ func TestBinaryProof(t *testing.T) {
 		{"the root package", "go test ./...", "", root, module,
 			`'/cache/w/go-build1/b001/m.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^TestTwo$'`},
 		{"two packages, each in its folder, flags built in or passed on", "go test -race -tags 'x y' -short -count=1 -v ./...", "", two, module,
-			`s=0; (go tool test2json -t -p 'example.com/m' '/cache/w/go-build1/b001/m.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^(TestServe|TestTwo)$' -test.short) || s=1; ` +
-				`(cd 'api' && go tool test2json -t -p 'example.com/m/api' '/cache/w/go-build1/b007/api.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^(TestServe|TestTwo)$' -test.short) || s=1; exit $s`},
+			`s=0; ('/cache/w/go-build1/b001/m.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^(TestServe|TestTwo)$' -test.short) || s=1; ` +
+				`(cd 'api' && '/cache/w/go-build1/b007/api.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^(TestServe|TestTwo)$' -test.short) || s=1; exit $s`},
 		{"a failure in the code under test, placed by the log", "go test ./...", seriesLog, inCode, module,
 			`cd 'series' && '/cache/w/go-build1/b012/series.test' -test.paniconexit0 -test.v=test2json -test.timeout=10m0s -test.count=1 '-test.run=^TestLast$'`},
 		{"a failure in the code under test the log does not place", "go test ./...", "", inCode, module, ""},
@@ -54,9 +54,11 @@ func TestBinaryProof(t *testing.T) {
 			if got.Command != tc.want || ok != (tc.want != "") {
 				t.Errorf("BinaryProof =\n  %q, %v\nwant\n  %q", got.Command, ok, tc.want)
 			}
-			// One binary runs by itself; only several go through test2json.
-			if framed := !strings.HasPrefix(got.Command, "s=0"); ok && got.Framed != framed {
-				t.Errorf("Framed = %v for %q", got.Framed, got.Command)
+			if want := strings.Count(got.Command, ".test' "); ok && got.Binaries != want {
+				t.Errorf("Binaries = %d for %q", got.Binaries, got.Command)
+			}
+			if strings.Contains(got.Command, "go tool test2json") {
+				t.Errorf("a binary runs through go tool test2json: %q", got.Command)
 			}
 		})
 	}
