@@ -20,7 +20,7 @@ func (p Plan) inJSFiles(log, ws string) Plan {
 	var files []string
 	for _, t := range p.Tests {
 		rel, ok := at[t]
-		if !ok || !okPath(rel) || !jsTestFile.MatchString(rel) {
+		if !ok || !jsFileArg(rel, p.Runner == "jest") {
 			return p
 		}
 		if st, err := os.Lstat(filepath.Join(ws, filepath.FromSlash(rel))); err != nil || !st.Mode().IsRegular() {

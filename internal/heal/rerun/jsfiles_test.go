@@ -13,7 +13,7 @@ import (
 func jsWorkspace(t *testing.T) string {
 	t.Helper()
 	ws := t.TempDir()
-	for _, f := range []string{"test/cart.test.js", "test/other1.test.js", "test/both.test.js", "lib/helper.js"} {
+	for _, f := range []string{"test/cart.test.js", "test/other1.test.js", "test/both.test.js", "lib/helper.js", "test/c++.test.js"} {
 		p := filepath.Join(ws, filepath.FromSlash(f))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -63,6 +63,9 @@ func TestInJSTestFiles(t *testing.T) {
 			"FAIL test/cart.test.js\n  ● Test suite failed to run\n", "", ""},
 		{"jest, a file that is no test file", jest, "FAIL lib/helper.js\n  ● cart › totals an empty cart\n", "", ""},
 		{"jest, a file the workspace lacks", jest, "FAIL test/gone.test.js\n  ● cart › totals an empty cart\n", "", ""},
+		{"jest, a path jest would read as another", jest, "FAIL test/c++.test.js\n  ● cart › totals an empty cart\n", "", ""},
+		{"vitest, the same path given as it is", vitest, " FAIL  test/c++.test.js > cart > totals an empty cart\n",
+			"npx --no -- vitest run -t '^cart totals an empty cart$' 'test/c++.test.js'", "npx --no -- vitest run -t '^cart totals an empty cart$' 'test/c++.test.js' --reporter=junit"},
 		{"jest, a path that leaves the workspace", jest, "FAIL ../x/cart.test.js\n  ● cart › totals an empty cart\n", "", ""},
 		{"jest, files named already", Plan{Runner: "jest", Narrowed: true, Tests: jest.Tests,
 			Command: "jest -t '^cart totals an empty cart$' 'test/cart.test.js'", Proof: "jest -t '^cart totals an empty cart$' 'test/cart.test.js' --json"}, jestLog, "", ""},

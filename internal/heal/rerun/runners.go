@@ -86,7 +86,7 @@ var runners = []runner{
 	//     script is not used, since arguments npm appends after a script's
 	//     file arguments reach the test files, not node.
 	{name: "jest", tools: []string{"jest"}, launchers: [][]string{{"npx", "jest"}, {"jest"}},
-		build: jsRunner{launch: "npx --no -- jest", flag: "-t", anchored: true, files: true}.build, proof: proofJest, wholeReads: true},
+		build: jsRunner{launch: "npx --no -- jest", flag: "-t", anchored: true, files: true, pathRegex: true}.build, proof: proofJest, wholeReads: true},
 	{name: "vitest", tools: []string{"vitest"},
 		launchers: [][]string{{"npx", "vitest", "run"}, {"npx", "vitest"}, {"vitest", "run"}, {"vitest"}},
 		build:     jsRunner{launch: "npx --no -- vitest run", flag: "-t", anchored: true, files: true}.build, proof: proofVitest, wholeReads: true},
@@ -407,11 +407,12 @@ func jsNames(fails []failure) ([]string, bool) {
 }
 
 // jsFiles returns the failures' files, quoted, when every one is a test
-// file; else none (the runner then looks in all its test files).
-func jsFiles(fails []failure) string {
+// file the runner can be given (jsFileArg); else none (the runner then
+// looks in all its test files).
+func jsFiles(fails []failure, pathRegex bool) string {
 	var q []string
 	for _, f := range fails {
-		if !okPath(f.file) || !jsTestFile.MatchString(f.file) {
+		if !jsFileArg(f.file, pathRegex) {
 			return ""
 		}
 		q = append(q, quote(f.file))
@@ -419,15 +420,24 @@ func jsFiles(fails []failure) string {
 	return strings.Join(uniq(q), " ")
 }
 
+// jsFileArg reports whether rel, a workspace-relative path, is a test
+// file a runner can be given as it is. jest reads each path it is given
+// as a regular expression: a "+" in it would match something else, so
+// such a path is not given (pathRegex), and the runner looks in all.
+func jsFileArg(rel string, pathRegex bool) bool {
+	return okPath(rel) && jsTestFile.MatchString(rel) && !(pathRegex && strings.Contains(rel, "+"))
+}
+
 // jsRunner is how one JavaScript test runner is told which failing tests to
 // run: a name filter made of the tests' full names (regexAlt), and the test
 // files when the runner takes them.
 type jsRunner struct {
-	launch   string // the default launch words; jsLaunch keeps the project's own
-	fixed    bool   // launch is used as it is, not through jsLaunch
-	flag     string // the name filter's flag; one ending in "=" takes its value joined
-	anchored bool   // the filter is anchored (^…$) to the full name
-	files    bool   // the test files are passed after the filter
+	launch    string // the default launch words; jsLaunch keeps the project's own
+	fixed     bool   // launch is used as it is, not through jsLaunch
+	flag      string // the name filter's flag; one ending in "=" takes its value joined
+	anchored  bool   // the filter is anchored (^…$) to the full name
+	files     bool   // the test files are passed after the filter
+	pathRegex bool   // the runner reads each file given as a regular expression (jest)
 }
 
 // build is a runner's build function (runner.build).
@@ -450,7 +460,7 @@ func (r jsRunner) build(inv invocation, fails []failure) (string, []string, bool
 	}
 	files := ""
 	if r.files {
-		files = jsFiles(fails)
+		files = jsFiles(fails, r.pathRegex)
 	}
 	return joinPlan(run, filter, files), names, true
 }
