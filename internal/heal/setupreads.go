@@ -42,10 +42,7 @@ func StartSetupReads(ctx context.Context, g Git, w Worktrees, repo, branch strin
 	})
 	s.branchExists = func() bool { return false }
 	if branch != "" {
-		s.branchExists = Beside(func() bool {
-			_, err := g.RevParse(ctx, abs, "refs/heads/"+branch)
-			return err == nil
-		})
+		s.branchExists = branchRead(ctx, g, abs, branch)
 	}
 	s.list = Beside(func() listRead {
 		l, err := w.List(ctx, abs)
@@ -77,11 +74,17 @@ func (r *run) setupReads(ctx context.Context) *SetupReads {
 		again := *s
 		again.branch = r.o.Branch
 		s.branchExists()
-		again.branchExists = Beside(func() bool {
-			_, err := r.o.Git.RevParse(ctx, r.o.Repo, "refs/heads/"+r.o.Branch)
-			return err == nil
-		})
+		again.branchExists = branchRead(ctx, r.o.Git, r.o.Repo, r.o.Branch)
 		return &again
 	}
 	return s
+}
+
+// branchRead starts asking whether branch exists in the repository at
+// repo, and returns what waits for the answer.
+func branchRead(ctx context.Context, g Git, repo, branch string) func() bool {
+	return Beside(func() bool {
+		_, err := g.RevParse(ctx, repo, "refs/heads/"+branch)
+		return err == nil
+	})
 }

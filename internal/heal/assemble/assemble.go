@@ -226,13 +226,11 @@ func New(ctx context.Context, c Config) (p *Pipeline, err error) {
 			branch = heal.DefaultBranch(c.RunID)
 		}
 		reads = heal.StartSetupReads(ctx, git, adapter.Worktrees{Git: git}, c.Workspace, branch)
-		handed := false
 		defer func() {
-			if !handed {
+			if p == nil {
 				reads.Wait() // no read outlives a failed assembly
 			}
 		}()
-		defer func() { handed = p != nil }()
 	}
 	// The user's checkout: its node_modules and target/ are shared with the
 	// sandboxed builds in the heal worktree, read-only. Its identity (for

@@ -103,8 +103,7 @@ func (c *collector) goFramed(text string, binaries int) {
 			continue
 		}
 		c.format = "go-test-binary"
-		switch {
-		case rest == "PASS" || rest == "FAIL" || strings.HasPrefix(rest, "FAIL\t"):
+		if rest == "PASS" || rest == "FAIL" || strings.HasPrefix(rest, "FAIL\t") {
 			closed++
 			c.sum(rest)
 			continue

@@ -39,14 +39,19 @@ func jsFullName(s, sep string) string {
 
 // jestLocations reads jest's default report: a "FAIL path" (or "PASS
 // path") line starts each test file's part, and each failing test's
-// block there starts with "● describe › test". It returns each failing
-// test's full name and its file's path as jest printed it; a name found
-// in two files is left out.
+// block there starts with "● describe › test". In colour, the word is a
+// badge with a blank on each side (" FAIL  path" once the colours are
+// gone); the lines of a test's own output are indented further and never
+// start a part. It returns each failing test's full name and its file's
+// path as jest printed it; a name found in two files is left out.
 func jestLocations(log string) map[string]string {
 	loc := locations{}
 	file := ""
 	for _, line := range strings.Split(log, "\n") {
 		line = strings.TrimRight(line, "\r")
+		if strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "  ") {
+			line = line[1:] // the badge's blank
+		}
 		if rest, ok := cutWord(line, "FAIL"); ok {
 			file = firstField(rest)
 			continue

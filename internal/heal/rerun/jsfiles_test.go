@@ -107,3 +107,36 @@ func FuzzJSLocations(f *testing.F) {
 		}
 	})
 }
+
+// TestJSLocations: the failing tests' files as jest's and vitest's own
+// reports give them, in real reports of other versions and layouts: jest
+// 29 in colour (its "FAIL" a badge with a blank before it, once the
+// colours are stripped as the executor strips a build's), with describe
+// blocks and console output; vitest 4 in colour.
+func TestJSLocations(t *testing.T) {
+	for _, tc := range []struct {
+		log  string
+		read func(string) map[string]string
+		want map[string]string
+	}{
+		{"jest-thrown.log", jestLocations, map[string]string{"cart totals an empty cart": "test/cart.test.js"}},
+		{"jest29-colour.log", jestLocations, map[string]string{"money formats cents": "test/money.test.js", "money totals items": "test/money.test.js"}},
+		{"jest29-console-nested.log", jestLocations, map[string]string{"util parses bad input": "src/util.test.js", "util twice doubles": "src/util.test.js"}},
+		{"vitest-thrown.log", vitestLocations, map[string]string{"cart totals an empty cart": "test/cart.test.js"}},
+		{"vitest4-colour.log", vitestLocations, map[string]string{"money formats cents": "test/money.test.js", "money totals items": "test/money.test.js"}},
+		// Each reader reads its own runner's report only.
+		{"vitest4-colour.log", jestLocations, map[string]string{}},
+		{"jest29-colour.log", vitestLocations, map[string]string{}},
+	} {
+		got := tc.read(readLog(t, tc.log))
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %v, want %v", tc.log, got, tc.want)
+			continue
+		}
+		for name, file := range tc.want {
+			if got[name] != file {
+				t.Errorf("%s: %q at %q, want %q", tc.log, name, got[name], file)
+			}
+		}
+	}
+}

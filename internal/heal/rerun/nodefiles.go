@@ -62,7 +62,7 @@ func (p Plan) inNodeFiles(log, ws string) Plan {
 			return p
 		}
 		rel = filepath.ToSlash(rel)
-		if !okPath(rel) || !jsTestFile.MatchString(rel) {
+		if !jsFileArg(rel, false) {
 			return p
 		}
 		files = append(files, quote(rel))
